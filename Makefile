@@ -1,0 +1,35 @@
+# The two set-up commands: `make run` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: install test run bench soak lint format clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+run: $(STAMP)
+	$(BIN)/t24-server --demo
+
+bench: $(STAMP)
+	for b in bench/*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+
+clean:
+	rm -rf $(VENV) .pytest_cache
