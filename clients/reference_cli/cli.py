@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from clients.reference_cli import puzzle_commands
+from clients.reference_cli import log_commands, puzzle_commands
 
-COMMAND_MODULES = [puzzle_commands]
+COMMAND_MODULES = [puzzle_commands, log_commands]
 
 EXIT_CODES = """\
 exit codes:

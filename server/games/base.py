@@ -1,0 +1,116 @@
+"""The Decider protocol every game module follows, and the plain data it speaks.
+
+A game is a module of pure functions over frozen dataclasses (functional event sourcing):
+
+    initial_state(options) -> State
+    decide(state, command, now) -> list[Event]   # raises RuleViolation, nothing else
+    evolve(state, event) -> State                # total for every event decide ever produced
+    deadlines(state) -> list[Deadline]           # the timers that are live in this state
+    view(state, viewer) -> dict                  # what this viewer may see
+    is_over(state) -> bool
+
+Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
+recorded as event data), so folding the recorded events with `evolve` gives the live state on
+any machine, years later. Timers are not callbacks hidden in the game: `deadlines(state)` says
+what must happen when, the shell schedules them and submits their commands like any other.
+
+Time is an `int` of microseconds since the Unix epoch (UTC) everywhere in the core: exact,
+msgpack-friendly, and the same unit as the event log's `at`.
+
+A stream's first event is written by the shell, not by a game: `TableCreated` with
+`{"game": name, "options": {...}}`. Replay is therefore
+`fold(evolve, events[1:], initial_state(events[0].data["options"]))`, see `replay`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+SERVER = "server"
+ROLES = ("director", "proctor", "player", "spectator", "auditor", SERVER)
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who causes a command or sees a view: a role and an id (a seat id for players)."""
+
+    role: str
+    id: str = ""
+
+    def as_dict(self) -> dict[str, str]:
+        return {"role": self.role, "id": self.id}
+
+
+SERVER_ACTOR = Actor(SERVER, SERVER)
+
+
+@dataclass(frozen=True)
+class Command:
+    """An imperative request (`touch_card`, `pattern_deadline`, ...) and who makes it."""
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    actor: Actor = SERVER_ACTOR
+
+
+@dataclass(frozen=True)
+class Event:
+    """A past-tense fact (`CardTouched`). `data` holds only msgpack-able plain values."""
+
+    type: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A timer the shell must fire: at `at` (microseconds), submit `command` as the server.
+
+    `key` names the deadline uniquely within the table (e.g. `pattern:card-7:touch-12`); the
+    command carries it in its args so a stale deadline (its moment already passed in the log)
+    is recognised by `decide` and ignored.
+    """
+
+    key: str
+    at: int
+    command: Command
+
+
+class RuleViolation(Exception):
+    """A refused command: a stable machine `code`, the `rule` id it cites, a human message."""
+
+    def __init__(self, code: str, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+        self.message = message
+
+    def as_dict(self) -> dict[str, str]:
+        return {"code": self.code, "rule": self.rule, "message": self.message}
+
+
+class Game(Protocol):
+    """What the shell needs from a game module (every module in `server.games` fits this)."""
+
+    NAME: str
+
+    def initial_state(self, options: Mapping[str, Any]) -> Any: ...
+
+    def decide(self, state: Any, command: Command, now: int) -> list[Event]: ...
+
+    def evolve(self, state: Any, event: Event) -> Any: ...
+
+    def deadlines(self, state: Any) -> list[Deadline]: ...
+
+    def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
+
+    def is_over(self, state: Any) -> bool: ...
+
+
+def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> Any:
+    """Fold recorded game events (everything after `TableCreated`) into a state."""
+    state = game.initial_state(options)
+    for event in events:
+        state = game.evolve(state, event)
+    return state
