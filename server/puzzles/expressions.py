@@ -1,0 +1,708 @@
+"""Exact values and the two ways a player writes an answer: free-form and three steps.
+
+What this module keeps (R-PUZ-1 .. R-PUZ-3):
+- Every value is a `fractions.Fraction`; no float ever decides whether an answer is right
+  (`8/(3-8/3)` is 23.999999999999996 in floats and exactly 24 here).
+- A *free-form expression* (casual games, R-POCKET-2, R-DECK40) is an ordinary formula with
+  brackets and the usual precedence. `check_expression` accepts it when it uses exactly the
+  card's numbers (as a multiset), joins no digits and makes 24.
+- A *tournament solution* (R-PUZ-2, R-PUZ-3) is a pattern (the last step, `3 × 8`) and exactly
+  three steps `a op b [= r]`. Each step combines two *available* values (card numbers not yet
+  used, or results of earlier steps); its result becomes available; after the third step
+  nothing is left and the value is 24; the last step is the declared pattern (order free for
+  + and × only). `check_solution` judges it.
+
+How it works: one small tokenizer feeds two parsers. Free-form text goes through a recursive
+descent parser (every `/` is a division there). A step is `operand op operand` where an
+operand is an integer or a fraction `n/d`, optionally signed, so `8 / 1/3` has two readings;
+`parse_step` enumerates every reading and picks one by a fixed order of preferences that
+`docs/puzzles.md` documents (available operands, then the stated result, then spacing, then
+the leftmost operator). Every refusal is a `Verdict` with a stable machine-readable `reason`
+(the codes are listed in `REASONS`) and a human message that points at the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+TARGET = Fraction(24)
+STEP_COUNT = 3  # R-PUZ-2: "ALL solutions are three steps."
+MAX_TEXT = 200  # longer input is refused before parsing (bounded work per answer)
+
+# Every refusal reason, with what it means. Stable: clients and event logs store these codes.
+REASONS: dict[str, str] = {
+    "syntax": "the text cannot be read as an expression, step or pattern",
+    "too_long": f"the text is longer than {MAX_TEXT} characters",
+    "wrong_numbers": "the card's numbers are not each used exactly once",
+    "joined_digits": "two card numbers are written together as one number (2 and 3 as 23)",
+    "division_by_zero": "something is divided by zero",
+    "not_24": "the answer does not make 24",
+    "run_on": "a step holds more than one operation (R-PUZ-2: no run-on answers)",
+    "wrong_step_count": "a tournament solution has exactly three steps (R-PUZ-2)",
+    "step_result_wrong": "the result stated after '=' is not what the step makes",
+    "value_not_available": "a step uses a value that is not available at that point",
+    "numbers_left_over": "values are left unused after the last step",
+    "pattern_not_24": "the declared pattern does not make 24 (R-PUZ-3)",
+    "pattern_mismatch": "the last step is not the declared pattern (R-PUZ-3)",
+}
+
+# Input symbol -> operator code. The codes are "+", "-", "*", "/".
+OPERATORS: dict[str, str] = {
+    "+": "+",
+    "-": "-",
+    "−": "-",  # U+2212 minus sign
+    "–": "-",  # en dash, what word processors turn "-" into
+    "*": "*",
+    "×": "*",
+    "x": "*",
+    "X": "*",
+    "·": "*",
+    "÷": "/",
+    "/": "/",
+    ":": "/",
+}
+DISPLAY_OPERATOR = {"+": "+", "-": "−", "*": "×", "/": "÷"}
+ASCII_OPERATOR = {"+": "+", "-": "-", "*": "*", "/": "/"}
+COMMUTATIVE = frozenset({"+", "*"})
+
+_TOKEN = re.compile(r"(\d+)|([-+−–*×xX·÷/:])|([()])|(=)|(\s+)")
+
+
+# -- results ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement of an answer: `ok`, or a stable `reason` code and a human `message`."""
+
+    ok: bool
+    reason: str
+    message: str
+    value: Fraction | None = None
+
+
+class PuzzleSyntaxError(ValueError):
+    """Text that cannot be read; `reason` is one of `REASONS` (usually "syntax")."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+def _apply(left: Fraction, op: str, right: Fraction) -> Fraction:
+    if op == "+":
+        return left + right
+    if op == "-":
+        return left - right
+    if op == "*":
+        return left * right
+    if op == "/":
+        if right == 0:
+            raise ZeroDivisionError
+        return left / right
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def format_value(value: Fraction | int, unicode: bool = True) -> str:
+    """Render an exact value the way steps are written (`8/3`, `−4`), so it reads back."""
+    value = Fraction(value)
+    sign = ("−" if unicode else "-") if value < 0 else ""
+    magnitude = abs(value)
+    if magnitude.denominator == 1:
+        return f"{sign}{magnitude.numerator}"
+    return f"{sign}{magnitude.numerator}/{magnitude.denominator}"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """The last step of a tournament solution, e.g. `3 × 8` (R-PUZ-3)."""
+
+    left: Fraction
+    op: str  # "+", "-", "*" or "/"
+    right: Fraction
+
+    def __post_init__(self) -> None:
+        if self.op not in DISPLAY_OPERATOR:
+            raise ValueError(f"unknown operator {self.op!r}")
+        object.__setattr__(self, "left", Fraction(self.left))
+        object.__setattr__(self, "right", Fraction(self.right))
+
+    @property
+    def value(self) -> Fraction:
+        """What the pattern makes; raises ZeroDivisionError for `a ÷ 0`."""
+        return _apply(self.left, self.op, self.right)
+
+    def same_as(self, other: Pattern) -> bool:
+        """R-PUZ-3: same operator and operands; operand order is free for + and × only."""
+        if self.op != other.op:
+            return False
+        if (self.left, self.right) == (other.left, other.right):
+            return True
+        return self.op in COMMUTATIVE and (self.left, self.right) == (other.right, other.left)
+
+    def render(self, unicode: bool = True) -> str:
+        """`3 × 8` (or `3 * 8` in ASCII); fractions as `n/d`."""
+        symbols = DISPLAY_OPERATOR if unicode else ASCII_OPERATOR
+        left, right = format_value(self.left, unicode), format_value(self.right, unicode)
+        return f"{left} {symbols[self.op]} {right}"
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One parsed step `left op right [= stated]`."""
+
+    left: Fraction
+    op: str
+    right: Fraction
+    stated: Fraction | None = None
+
+    @property
+    def pattern(self) -> Pattern:
+        return Pattern(self.left, self.op, self.right)
+
+
+# -- tokens ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "num", "op", "(", ")", "="
+    text: str
+    start: int
+    end: int
+    spaced: bool = False  # whitespace on both sides (for operators)
+    tight: bool = False  # no whitespace on either side (for fraction bars)
+
+
+def _check_length(text: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise PuzzleSyntaxError(
+            "too_long", f"the text has {len(text)} characters; at most {MAX_TEXT}"
+        )
+
+
+def _tokenize(text: str) -> list[_Token]:
+    _check_length(text)
+    tokens: list[_Token] = []
+    position = 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            char = text[position]
+            if char in ".,":
+                hint = "decimals are not allowed; write fractions as n/d, e.g. 8/3"
+            else:
+                hint = "use numbers, + − × ÷, brackets and '='"
+            raise PuzzleSyntaxError(
+                "syntax", f"unexpected {char!r} at position {position + 1}: {hint}"
+            )
+        start, end = match.span()
+        position = end
+        if match.group(5):
+            continue
+        kind = "num" if match.group(1) else "op" if match.group(2) else match.group(0)
+        before = start == 0 or text[start - 1].isspace()
+        after = end == len(text) or text[end].isspace()
+        has_before = start > 0 and text[start - 1].isspace()
+        has_after = end < len(text) and text[end].isspace()
+        tokens.append(
+            _Token(
+                kind, match.group(0), start, end, before and after, not has_before and not has_after
+            )
+        )
+    return tokens
+
+
+def _where(token: _Token) -> str:
+    return f"{token.text!r} at position {token.start + 1}"
+
+
+# -- free-form expressions -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Node:
+    start: int
+    end: int
+    op: str = ""  # "" for a number
+    number: int = 0
+    left: _Node | None = None
+    right: _Node | None = None
+
+
+class _FreeFormParser:
+    """Recursive descent: expr := term (+|- term)*; term := factor (*|/ factor)*;
+    factor := NUMBER | ( expr ). No unary minus: the card has no negative numbers."""
+
+    def __init__(self, text: str, tokens: list[_Token]) -> None:
+        self.text = text
+        self.tokens = tokens
+        self.index = 0
+
+    def parse(self) -> _Node:
+        if not self.tokens:
+            raise PuzzleSyntaxError("syntax", "the expression is empty")
+        node = self._expression()
+        if self.index < len(self.tokens):
+            token = self.tokens[self.index]
+            if token.kind == "num":
+                raise PuzzleSyntaxError(
+                    "joined_digits" if self.tokens[self.index - 1].kind == "num" else "syntax",
+                    f"missing operator before {_where(token)}; numbers may not be joined",
+                )
+            if token.kind == "(":
+                raise PuzzleSyntaxError("syntax", f"missing operator before {_where(token)}")
+            if token.kind == "=":
+                raise PuzzleSyntaxError(
+                    "syntax", f"write only the expression, without '=' ({_where(token)})"
+                )
+            raise PuzzleSyntaxError("syntax", f"unexpected {_where(token)}")
+        return node
+
+    def _peek(self) -> _Token | None:
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def _binary(self, operand: Callable[[], _Node], codes: str) -> _Node:
+        node = operand()
+        while (token := self._peek()) is not None and token.kind == "op":
+            code = OPERATORS[token.text]
+            if code not in codes:
+                break
+            self.index += 1
+            right = operand()
+            node = _Node(node.start, right.end, code, 0, node, right)
+        return node
+
+    def _expression(self) -> _Node:
+        return self._binary(self._term, "+-")
+
+    def _term(self) -> _Node:
+        return self._binary(self._factor, "*/")
+
+    def _factor(self) -> _Node:
+        token = self._peek()
+        if token is None:
+            raise PuzzleSyntaxError("syntax", "the expression ends too early: a number is missing")
+        self.index += 1
+        if token.kind == "num":
+            return _Node(token.start, token.end, number=int(token.text))
+        if token.kind == "(":
+            inner = self._expression()
+            closing = self._peek()
+            if closing is None or closing.kind != ")":
+                raise PuzzleSyntaxError("syntax", f"the bracket {_where(token)} is never closed")
+            self.index += 1
+            return _Node(token.start, closing.end, inner.op, inner.number, inner.left, inner.right)
+        if token.kind == "op" and OPERATORS[token.text] == "-":
+            raise PuzzleSyntaxError(
+                "syntax",
+                f"{_where(token)} has no number on its left; negative numbers are not allowed",
+            )
+        raise PuzzleSyntaxError("syntax", f"a number is expected at {_where(token)}")
+
+
+def _numbers_of(node: _Node) -> list[int]:
+    if not node.op:
+        return [node.number]
+    assert node.left is not None and node.right is not None
+    return _numbers_of(node.left) + _numbers_of(node.right)
+
+
+class _DivisionByZero(Exception):
+    def __init__(self, divisor: _Node) -> None:
+        self.divisor = divisor
+
+
+def _evaluate(node: _Node) -> Fraction:
+    if not node.op:
+        return Fraction(node.number)
+    assert node.left is not None and node.right is not None
+    left, right = _evaluate(node.left), _evaluate(node.right)
+    if node.op == "/" and right == 0:
+        raise _DivisionByZero(node.right)
+    return _apply(left, node.op, right)
+
+
+def _is_joined(number: int, parts: Counter[int]) -> bool:
+    """True when the digits of `number` are two or more of `parts` written side by side."""
+
+    def split(digits: str, left: Counter[int], pieces: int) -> bool:
+        if not digits:
+            return pieces >= 2
+        for cut in range(1, len(digits) + 1):
+            head = digits[:cut]
+            if head.startswith("0") and head != "0":
+                continue
+            value = int(head)
+            if left[value] > 0:
+                left[value] -= 1
+                found = split(digits[cut:], left, pieces + 1)
+                left[value] += 1
+                if found:
+                    return True
+        return False
+
+    return split(str(number), Counter(parts), 0)
+
+
+def _card_text(card: Sequence[int]) -> str:
+    return " ".join(str(n) for n in card)
+
+
+def _times(count: int) -> str:
+    return {1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _numbers_verdict(card: Sequence[int], used: Iterable[int]) -> Verdict | None:
+    """Compare the numbers an answer uses with the card's; None when they match."""
+    have, want = Counter(used), Counter(card)
+    extra, missing = have - want, want - have
+    if not extra and not missing:
+        return None
+    for number in sorted(extra):
+        if number not in want and _is_joined(number, missing):
+            return Verdict(
+                False,
+                "joined_digits",
+                f"{number} joins card numbers together; each number must stand alone",
+            )
+    problems = []
+    for number in sorted(extra):
+        if number in want:
+            used, printed = _times(have[number]), _times(want[number])
+            problems.append(f"{number} is used {used} but the card has it {printed}")
+        else:
+            problems.append(f"{number} is not on the card")
+    for number in sorted(missing):
+        if missing[number] == 1:
+            problems.append(f"the card's {number} is not used")
+        else:
+            problems.append(f"the card's {number} is missing {_times(missing[number])}")
+    return Verdict(False, "wrong_numbers", f"{'; '.join(problems)} (card: {_card_text(card)})")
+
+
+def _validate_card(card: Sequence[int]) -> None:
+    if not card or any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in card):
+        raise ValueError(f"a card is a sequence of whole numbers >= 0, not {card!r}")
+
+
+def check_expression(card: Sequence[int], text: str) -> Verdict:
+    """Judge a free-form answer (R-POCKET-2, R-DECK40): exact value 24, each card number once.
+
+    Why a verdict and not an exception: a wrong answer is an ordinary outcome of play that the
+    game records; the reason code is what rules and clients act on.
+    """
+    _validate_card(card)
+    try:
+        tokens = _tokenize(text)
+        tree = _FreeFormParser(text, tokens).parse()
+    except PuzzleSyntaxError as error:
+        return Verdict(False, error.reason, error.message)
+    wrong = _numbers_verdict(card, _numbers_of(tree))
+    if wrong is not None:
+        return wrong
+    try:
+        value = _evaluate(tree)
+    except _DivisionByZero as error:
+        divisor = text[error.divisor.start : error.divisor.end]
+        return Verdict(False, "division_by_zero", f"division by zero: {divisor} is 0")
+    if value != TARGET:
+        return Verdict(
+            False, "not_24", f"{text.strip()} makes {format_value(value)}, not 24", value
+        )
+    return Verdict(True, "", "correct", value)
+
+
+# -- steps and patterns ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One way to read `operand op operand`: which token is the operator."""
+
+    left: Fraction | None  # None: an operand is n/0
+    op: str
+    right: Fraction | None
+    operator_index: int
+    well_spaced: bool
+
+
+def _operand(tokens: Sequence[_Token]) -> tuple[Fraction | None, bool] | None:
+    """Read `[-] n [/ d]`; returns (value or None for d = 0, fraction bars tight) or None."""
+    index, sign = 0, 1
+    if tokens and tokens[0].kind == "op" and OPERATORS[tokens[0].text] == "-":
+        index, sign = 1, -1
+    rest = tokens[index:]
+    if len(rest) == 1 and rest[0].kind == "num":
+        return Fraction(sign * int(rest[0].text)), True
+    if (
+        len(rest) == 3
+        and rest[0].kind == "num"
+        and rest[1].kind == "op"
+        and OPERATORS[rest[1].text] == "/"
+        and rest[2].kind == "num"
+    ):
+        denominator = int(rest[2].text)
+        value = None if denominator == 0 else Fraction(sign * int(rest[0].text), denominator)
+        return value, rest[1].tight
+    return None
+
+
+def _readings(tokens: Sequence[_Token]) -> list[_Reading]:
+    readings = []
+    for index, token in enumerate(tokens):
+        if token.kind != "op" or index == 0:
+            continue
+        left, right = _operand(tokens[:index]), _operand(tokens[index + 1 :])
+        if left is None or right is None:
+            continue
+        well_spaced = token.spaced and left[1] and right[1]
+        readings.append(_Reading(left[0], OPERATORS[token.text], right[0], index, well_spaced))
+    return readings
+
+
+def _choose(
+    readings: list[_Reading], preferences: Sequence[Callable[[_Reading], bool]]
+) -> _Reading:
+    """Narrow the readings by each preference in turn (skipping one no reading meets), then
+    take the leftmost operator."""
+    for prefer in preferences:
+        kept = [reading for reading in readings if prefer(reading)]
+        if kept:
+            readings = kept
+    return min(readings, key=lambda reading: reading.operator_index)
+
+
+def _looks_run_on(tokens: Sequence[_Token]) -> bool:
+    """More than one operation that still reads as a formula: `3 + 3 × 4 × 1`, `(3 + 3) × 4`."""
+    try:
+        tree = _FreeFormParser("", list(tokens)).parse()
+    except PuzzleSyntaxError:
+        return False
+    return len(_numbers_of(tree)) >= 3
+
+
+def _split_stated(text: str, tokens: list[_Token], label: str) -> tuple[list[_Token], list[_Token]]:
+    equals = [index for index, token in enumerate(tokens) if token.kind == "="]
+    if len(equals) > 1:
+        raise PuzzleSyntaxError(
+            "run_on", f"{label} chains several '=': write one operation per step (R-PUZ-2)"
+        )
+    if not equals:
+        return tokens, []
+    return tokens[: equals[0]], tokens[equals[0] + 1 :]
+
+
+def parse_step(
+    text: str,
+    available: Callable[[Fraction, Fraction], bool] | None = None,
+    *,
+    label: str = "the step",
+    prefer_value: Fraction | None = None,
+) -> Step:
+    """Read `a op b [= r]`, where a, b and r are integers or fractions `n/d` (optionally signed).
+
+    Why readings are enumerated: `8 / 1/3` is either 8 ÷ (1/3) or (8/1) ÷ 3. Among the readings
+    we prefer, in order: operands that are `available` (the step's context), a value equal to
+    the stated result (or `prefer_value`), an operator with spaces on both sides and tight
+    fraction bars, and finally the leftmost operator. Raises PuzzleSyntaxError.
+    """
+    tokens = _tokenize(text)
+    if not tokens:
+        raise PuzzleSyntaxError("syntax", f"{label} is empty")
+    body, stated_tokens = _split_stated(text, tokens, label)
+    if any(token.kind in "()" for token in body):
+        if _looks_run_on(body):
+            raise PuzzleSyntaxError(
+                "run_on", f"{label} '{text.strip()}' has more than one operation (R-PUZ-2)"
+            )
+        raise PuzzleSyntaxError("syntax", f"{label} has brackets; write 'a op b'")
+    readings = _readings(body)
+    if not readings:
+        if _looks_run_on(body):
+            raise PuzzleSyntaxError(
+                "run_on", f"{label} '{text.strip()}' has more than one operation (R-PUZ-2)"
+            )
+        raise PuzzleSyntaxError(
+            "syntax", f"{label} '{text.strip()}' is not of the form 'a op b' (e.g. 8 ÷ 3 = 8/3)"
+        )
+    stated: Fraction | None = None
+    if stated_tokens or (len(tokens) > len(body)):
+        result = _operand(stated_tokens)
+        if result is None:
+            if _readings(stated_tokens) or _looks_run_on(stated_tokens):
+                raise PuzzleSyntaxError(
+                    "run_on", f"{label} continues after '=': one operation per step (R-PUZ-2)"
+                )
+            raise PuzzleSyntaxError("syntax", f"{label} needs a number after '='")
+        if result[0] is None:
+            raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
+        stated = result[0]
+    wanted = stated if stated is not None else prefer_value
+
+    def operands_available(reading: _Reading) -> bool:
+        if available is None or reading.left is None or reading.right is None:
+            return False
+        return available(reading.left, reading.right)
+
+    def makes_wanted(reading: _Reading) -> bool:
+        if wanted is None or reading.left is None or reading.right is None:
+            return False
+        try:
+            return _apply(reading.left, reading.op, reading.right) == wanted
+        except ZeroDivisionError:
+            return False
+
+    chosen = _choose(
+        readings,
+        [
+            lambda reading: reading.left is not None and reading.right is not None,
+            operands_available,
+            makes_wanted,
+            lambda reading: reading.well_spaced,
+        ],
+    )
+    if chosen.left is None or chosen.right is None:
+        raise PuzzleSyntaxError("division_by_zero", f"{label} has a fraction over 0")
+    return Step(chosen.left, chosen.op, chosen.right, stated)
+
+
+def parse_pattern(text: str) -> Pattern:
+    """Read a declared pattern `a op b` (R-PUZ-3), like one step without '='.
+
+    Ambiguous slashes are resolved as in `parse_step`, preferring a reading that makes 24.
+    Raises PuzzleSyntaxError (reason "syntax", "too_long", "run_on" or "division_by_zero").
+    """
+    tokens = _tokenize(text)
+    if any(token.kind == "=" for token in tokens):
+        raise PuzzleSyntaxError("syntax", "a pattern is 'a op b' without '=' (e.g. 3 × 8)")
+    step = parse_step(text, label="the pattern", prefer_value=TARGET)
+    return step.pattern
+
+
+def _label(index: int) -> str:
+    return f"step {index + 1}"
+
+
+def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[str]) -> Verdict:
+    """Judge a tournament answer (R-PUZ-2, R-PUZ-3): a pattern and exactly three steps.
+
+    Why the checks run in this order: the first problem a proctor would point at is reported
+    (an unreadable pattern before the steps, a step before the steps after it).
+    """
+    _validate_card(card)
+    if isinstance(pattern, str):
+        try:
+            pattern = parse_pattern(pattern)
+        except PuzzleSyntaxError as error:
+            return Verdict(False, error.reason, f"pattern: {error.message}")
+    try:
+        pattern_value = pattern.value
+    except ZeroDivisionError:
+        return Verdict(False, "division_by_zero", f"the pattern {pattern} divides by zero")
+    if pattern_value != TARGET:
+        return Verdict(
+            False,
+            "pattern_not_24",
+            f"the pattern {pattern} makes {format_value(pattern_value)}, not 24",
+            pattern_value,
+        )
+    if len(steps) != STEP_COUNT:
+        for index, text in enumerate(steps):
+            try:
+                parse_step(text, label=_label(index))
+            except PuzzleSyntaxError as error:
+                if error.reason == "run_on":
+                    return Verdict(False, "run_on", error.message)
+        return Verdict(
+            False,
+            "wrong_step_count",
+            f"{len(steps)} steps given; a solution has exactly {STEP_COUNT} (R-PUZ-2)",
+        )
+
+    pool: Counter[Fraction] = Counter(Fraction(n) for n in card)
+
+    def available(left: Fraction, right: Fraction) -> bool:
+        needed = Counter([left, right])
+        return all(pool[value] >= count for value, count in needed.items())
+
+    value: Fraction | None = None
+    step: Step | None = None
+    for index, text in enumerate(steps):
+        label = _label(index)
+        try:
+            step = parse_step(text, available, label=label)
+        except PuzzleSyntaxError as error:
+            return Verdict(False, error.reason, error.message)
+        missing = _missing_operand(step, pool, card, label)
+        if missing is not None:
+            return missing
+        try:
+            value = _apply(step.left, step.op, step.right)
+        except ZeroDivisionError:
+            return Verdict(False, "division_by_zero", f"{label} divides by zero")
+        if step.stated is not None and step.stated != value:
+            return Verdict(
+                False,
+                "step_result_wrong",
+                f"{label}: {step.pattern} makes {format_value(value)}, "
+                f"not {format_value(step.stated)}",
+                value,
+            )
+        pool[step.left] -= 1
+        pool[step.right] -= 1
+        pool[value] += 1
+    assert value is not None and step is not None
+    pool[value] -= 1
+    left_over = sorted(pool.elements())
+    if left_over:
+        shown = ", ".join(format_value(v) for v in left_over)
+        return Verdict(
+            False, "numbers_left_over", f"after step {STEP_COUNT}, {shown} is not used", value
+        )
+    if value != TARGET:
+        return Verdict(
+            False, "not_24", f"step {STEP_COUNT} makes {format_value(value)}, not 24", value
+        )
+    if not step.pattern.same_as(pattern):
+        return Verdict(
+            False,
+            "pattern_mismatch",
+            f"the last step {step.pattern} is not the declared pattern {pattern} (R-PUZ-3)",
+            value,
+        )
+    return Verdict(True, "", "correct", value)
+
+
+def _missing_operand(
+    step: Step, pool: Counter[Fraction], card: Sequence[int], label: str
+) -> Verdict | None:
+    needed = Counter([step.left, step.right])
+    for operand in (step.left, step.right):
+        if pool[operand] >= needed[operand]:
+            continue
+        unused_card = Counter(
+            int(v) for v, count in pool.items() for _ in range(count) if v.denominator == 1
+        )
+        if operand.denominator == 1 and operand > 0 and _is_joined(int(operand), unused_card):
+            return Verdict(
+                False,
+                "joined_digits",
+                f"{label}: {format_value(operand)} joins numbers together; "
+                "each number must stand alone",
+            )
+        shown = ", ".join(format_value(v) for v in sorted(pool.elements())) or "nothing"
+        return Verdict(
+            False,
+            "value_not_available",
+            f"{label}: {format_value(operand)} is not available (available: {shown})",
+        )
+    return None
