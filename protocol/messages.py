@@ -1,0 +1,429 @@
+"""Every message of the t24 wire protocol, as data: types, fields, who may send them, codes.
+
+What it keeps: the single list (`MESSAGES`) of message types with their fields, value kinds
+and sending roles; the error codes (`ERROR_CODES`) and close codes (`CLOSE_CODES`); and the
+two functions every side uses: `parse_request` (server: a decoded map -> a checked `Request`,
+or a `ProtocolError` carrying the stable code) and `make` (anyone: build a message map that is
+checked against the same table, so a constructor cannot drift from the spec).
+
+How it works: a `MessageSpec` lists its `Field`s; `check_fields` walks them once. Unknown
+fields in a request are refused (`bad_message`) so a typo never passes silently; clients must
+ignore unknown fields and unknown message types in what the server sends (see the versioning
+policy in docs/protocol.md). `docs/protocol.md` is checked against this module by a test.
+No Twisted import: clients use this module as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+PROTOCOL_VERSION = 1
+SUBPROTOCOL = "t24.v1"
+WS_PATH = "/ws"
+
+ROLES = ("director", "proctor", "player", "spectator", "auditor")
+GAME_ROLES = ("director", "proctor", "player")  # may send `command`
+TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+_TABLE_ID = re.compile(TABLE_ID_PATTERN)
+
+
+def table_stream(table: str) -> str:
+    """The event-log stream that holds a table: one stream per table (`table/<id>`)."""
+    return f"table/{table}"
+
+
+# -- error and close codes ---------------------------------------------------------------------
+
+ERROR_CODES: dict[str, str] = {
+    "bad_encoding": "The frame is not one msgpack map of plain values (or is a text frame).",
+    "bad_message": "A field is missing, unknown or of the wrong kind; or `type`/`id` is bad.",
+    "unknown_type": "No client message has this `type`.",
+    "too_complex": "Values nest too deeply, or a string/array/map is longer than the limits.",
+    "too_large": "The frame exceeds `max_message_bytes` (the transport closes with 1009 first).",
+    "hello_required": "The first request of a connection must be `hello`.",
+    "already_authenticated": "`hello` was already accepted on this connection.",
+    "unauthorized": "The token is forged, expired, malformed, or not valid for this table.",
+    "forbidden": "The token's role may not do this (e.g. a spectator sending a command).",
+    "unknown_table": "No table has this id.",
+    "table_exists": "`create_table` named a table id that is taken.",
+    "unknown_game": "`create_table` named a game the server does not run.",
+    "invalid_options": "The game refused the table options.",
+    "not_joined": "`leave` for a table this connection has not joined.",
+    "bad_seq": "`after_seq` is beyond the table's last seq.",
+    "too_many_joins": "This connection has joined `max_joins` tables already.",
+    "rate_limited": "Too many requests: this one was dropped. Sustained abuse closes with 1008.",
+    "conflict": "Another writer extended the table's log; the command was not applied. Retry.",
+    "unavailable": "The event store failed or the server is shutting down; nothing was written.",
+    "internal": "An unexpected server fault; nothing was written for this request.",
+}
+"""Protocol error codes. A command refused by the game's rules carries the game's own
+`RuleViolation` code instead (listed in docs/rules.md) together with its `rule` id."""
+
+CLOSE_CODES: dict[int, str] = {
+    1000: "Normal closure (the client said goodbye).",
+    1001: "Going away: the server is shutting down (after in-flight appends finished).",
+    1002: "WebSocket protocol error (Autobahn, e.g. an unmasked client frame).",
+    1008: "Policy violation: sustained rate-limit abuse, or no `hello` within the deadline.",
+    1009: "Message too big: a frame or message over `max_message_bytes` (Autobahn).",
+    1011: "Internal server error.",
+}
+
+
+class ProtocolError(Exception):
+    """A request refused by the protocol layer: a stable `code` and the request `id` if known."""
+
+    def __init__(self, code: str, message: str, request_id: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.request_id = request_id
+
+
+# -- the message table -------------------------------------------------------------------------
+
+KINDS = ("int", "str", "bool", "map", "list", "any")
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a message: its kind, whether it is required or may be nil, and bounds."""
+
+    name: str
+    kind: str
+    required: bool = True
+    nullable: bool = False
+    max_len: int | None = None
+    pattern: str | None = None
+    doc: str = ""
+
+
+@dataclass(frozen=True)
+class MessageSpec:
+    """One message type: who sends it (`client` or `server`), its fields, roles and replies."""
+
+    type: str
+    sender: str
+    fields: tuple[Field, ...]
+    doc: str
+    roles: tuple[str, ...] = ()
+    replies: tuple[str, ...] = ()
+
+    def field_names(self) -> set[str]:
+        return {"type", *(f.name for f in self.fields)}
+
+
+_ID = Field("id", "int", doc="request id chosen by the client (>= 0); the reply echoes it")
+_TABLE = Field("table", "str", pattern=TABLE_ID_PATTERN, doc="table id")
+
+MESSAGES: tuple[MessageSpec, ...] = (
+    # client -> server
+    MessageSpec(
+        "hello",
+        "client",
+        (_ID, Field("token", "str", max_len=4096, doc="a signed token (see Tokens)")),
+        "Authenticate the connection; must be the first request.",
+        roles=("anyone",),
+        replies=("welcome", "error"),
+    ),
+    MessageSpec(
+        "ping",
+        "client",
+        (_ID,),
+        "Round-trip check (works before `hello`).",
+        roles=("anyone",),
+        replies=("pong",),
+    ),
+    MessageSpec(
+        "create_table",
+        "client",
+        (
+            _ID,
+            Field("game", "str", required=False, max_len=64, doc="game name, default challenge"),
+            Field("options", "map", doc="the game's table options (docs/rules.md)"),
+            Field(
+                "table",
+                "str",
+                required=False,
+                pattern=TABLE_ID_PATTERN,
+                doc="table id; the server picks one when absent",
+            ),
+        ),
+        "Create a table: the server writes its first event, `TableCreated {game, options}`.",
+        roles=("director",),
+        replies=("table_created", "error"),
+    ),
+    MessageSpec(
+        "issue_token",
+        "client",
+        (
+            _ID,
+            Field("role", "str", max_len=16, doc="one of the roles"),
+            Field("table", "str", required=False, pattern=TABLE_ID_PATTERN, doc="bound table"),
+            Field("seat", "str", required=False, max_len=64, doc="seat id (players only)"),
+            Field("name", "str", required=False, max_len=64, doc="identity id for non-players"),
+            Field("ttl_seconds", "int", required=False, doc="lifetime, default 12 h"),
+        ),
+        "Sign a token for someone else (players need table and seat, proctors a table).",
+        roles=("director",),
+        replies=("token", "error"),
+    ),
+    MessageSpec(
+        "list_tables",
+        "client",
+        (_ID,),
+        "The tables this token may see (all for director and auditor).",
+        roles=ROLES,
+        replies=("tables", "error"),
+    ),
+    MessageSpec(
+        "join",
+        "client",
+        (
+            _ID,
+            _TABLE,
+            Field(
+                "after_seq",
+                "int",
+                required=False,
+                doc="last seq the client saw; pushes resume right after it",
+            ),
+        ),
+        "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
+        "(default S): first the missed ones, then live ones.",
+        roles=ROLES,
+        replies=("snapshot", "error"),
+    ),
+    MessageSpec(
+        "leave",
+        "client",
+        (_ID, _TABLE),
+        "Unsubscribe from a table.",
+        roles=ROLES,
+        replies=("left", "error"),
+    ),
+    MessageSpec(
+        "command",
+        "client",
+        (
+            _ID,
+            _TABLE,
+            Field("name", "str", max_len=64, doc="the game command (docs/rules.md)"),
+            Field("args", "map", required=False, doc="the command's arguments"),
+        ),
+        "Ask the table to do something; it is decided, made durable, then published.",
+        roles=GAME_ROLES,
+        replies=("accepted", "error"),
+    ),
+    # server -> client
+    MessageSpec(
+        "welcome",
+        "server",
+        (
+            _ID,
+            Field("role", "str", doc="the token's role"),
+            Field("identity", "map", doc="{role, id}: the actor the server records"),
+            Field("table", "str", nullable=True, doc="the table the token is bound to"),
+            Field("seat", "str", nullable=True, doc="the seat (players)"),
+            Field("server", "str", doc="server version"),
+            Field("protocol", "int", doc="protocol version (1)"),
+            Field("limits", "map", doc="message size, nesting and rate limits"),
+        ),
+        "Reply to `hello`.",
+    ),
+    MessageSpec("pong", "server", (_ID,), "Reply to `ping`."),
+    MessageSpec(
+        "table_created",
+        "server",
+        (_ID, _TABLE, Field("seq", "int", doc="seq of `TableCreated` (1)")),
+        "Reply to `create_table`.",
+    ),
+    MessageSpec(
+        "token",
+        "server",
+        (
+            _ID,
+            Field("token", "str"),
+            Field("role", "str"),
+            Field("table", "str", nullable=True),
+            Field("seat", "str", nullable=True),
+            Field("expires", "int", doc="expiry, Unix seconds"),
+        ),
+        "Reply to `issue_token`.",
+    ),
+    MessageSpec(
+        "tables",
+        "server",
+        (_ID, Field("tables", "list", doc="[{table, game, seq, over}]")),
+        "Reply to `list_tables`.",
+    ),
+    MessageSpec(
+        "snapshot",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("game", "str"),
+            Field("seq", "int", doc="the view is the table after this seq"),
+            Field("view", "map", doc="the game's view for this viewer"),
+        ),
+        "Reply to `join`.",
+    ),
+    MessageSpec(
+        "event",
+        "server",
+        (
+            _TABLE,
+            Field("seq", "int", doc="the event's seq in the table's log (1, 2, ...)"),
+            Field("event_type", "str", doc="the event's type, e.g. CardTouched"),
+            Field("data", "map", doc="the event's data, redacted for this viewer"),
+            Field("at", "int", doc="server time, Unix microseconds"),
+        ),
+        "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
+    ),
+    MessageSpec(
+        "accepted",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("seq", "int", doc="seq of the last event the command caused"),
+            Field("events", "int", doc="how many events it caused (0: nothing to do)"),
+        ),
+        "Reply to `command`, sent after the events are durable.",
+    ),
+    MessageSpec("left", "server", (_ID, _TABLE), "Reply to `leave`."),
+    MessageSpec(
+        "error",
+        "server",
+        (
+            Field("id", "int", nullable=True, doc="the request id, nil if it could not be read"),
+            Field("code", "str", doc="a protocol code, or the game's RuleViolation code"),
+            Field("message", "str", doc="for humans; never holds hidden information"),
+            Field("rule", "str", required=False, doc="rule id for game refusals (R-PLAY-4)"),
+        ),
+        "A refused request.",
+    ),
+)
+
+SPECS: dict[str, MessageSpec] = {spec.type: spec for spec in MESSAGES}
+CLIENT_TYPES = frozenset(s.type for s in MESSAGES if s.sender == "client")
+SERVER_TYPES = frozenset(s.type for s in MESSAGES if s.sender == "server")
+
+
+# -- checking ----------------------------------------------------------------------------------
+
+
+def _kind_ok(kind: str, value: Any) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    if kind == "str":
+        return isinstance(value, str)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "map":
+        return isinstance(value, Mapping)
+    if kind == "list":
+        return isinstance(value, list | tuple)
+    return kind == "any"
+
+
+def check_fields(spec: MessageSpec, message: Mapping[str, Any]) -> None:
+    """Raise `ProtocolError("bad_message")` unless `message` has exactly `spec`'s fields.
+
+    Why one checker for both directions: the server checks requests with it, `make` checks
+    what anyone builds, and the doc test checks every example, so all three agree.
+    """
+    request_id = message.get("id")
+    rid = request_id if _kind_ok("int", request_id) else None
+    unknown = set(message) - spec.field_names()
+    if unknown:
+        raise ProtocolError("bad_message", f"unknown field(s) {sorted(unknown)}", rid)
+    for f in spec.fields:
+        if f.name not in message:
+            if f.required:
+                raise ProtocolError("bad_message", f"`{f.name}` is required", rid)
+            continue
+        value = message[f.name]
+        if value is None:
+            if f.nullable or not f.required:
+                continue
+            raise ProtocolError("bad_message", f"`{f.name}` may not be nil", rid)
+        if not _kind_ok(f.kind, value):
+            what = "a non-negative int" if f.kind == "int" else f"a {f.kind}"
+            raise ProtocolError("bad_message", f"`{f.name}` must be {what}", rid)
+        if f.max_len is not None and len(value) > f.max_len:
+            raise ProtocolError("bad_message", f"`{f.name}` is longer than {f.max_len}", rid)
+        if f.pattern is not None and not re.fullmatch(f.pattern, value):
+            raise ProtocolError("bad_message", f"`{f.name}` must match {f.pattern}", rid)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A checked client request: its type, id and fields (absent optional fields are None)."""
+
+    type: str
+    id: int
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str, default: Any = None) -> Any:
+        value = self.fields.get(name)
+        return default if value is None else value
+
+
+def parse_request(message: Mapping[str, Any]) -> Request:
+    """Check a decoded client map and return it as a `Request`, or raise `ProtocolError`.
+
+    Why: every request the server acts on has passed the same table-driven check, so handler
+    code reads fields without re-checking their kinds.
+    """
+    request_id = message.get("id")
+    rid = request_id if _kind_ok("int", request_id) else None
+    kind = message.get("type")
+    if "type" not in message:
+        raise ProtocolError("bad_message", "every message needs a `type`", rid)
+    if not isinstance(kind, str):
+        raise ProtocolError("bad_message", "`type` must be a string", rid)
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError("unknown_type", f"unknown message type {kind[:64]!r}", rid)
+    spec = SPECS[kind]
+    check_fields(spec, message)
+    values = {f.name: message.get(f.name) for f in spec.fields if f.name != "id"}
+    return Request(kind, request_id, values)
+
+
+def validate_message(message: Mapping[str, Any]) -> MessageSpec:
+    """Check any message (client or server) against its spec; return the spec.
+
+    Why: clients may check what they receive, and the doc test checks every example with it.
+    """
+    kind = message.get("type")
+    if not isinstance(kind, str) or kind not in SPECS:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+    spec = SPECS[kind]
+    check_fields(spec, message)
+    return spec
+
+
+def make(kind: str, **fields: Any) -> dict[str, Any]:
+    """Build a message map of type `kind`, dropping absent optionals, checked against its spec.
+
+    Why: constructors that share the spec cannot send a field the server will refuse.
+    """
+    spec = SPECS.get(kind)
+    if spec is None:
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
+    optional = {f.name for f in spec.fields if not f.required}
+    message = {"type": kind}
+    message.update({k: v for k, v in fields.items() if not (v is None and k in optional)})
+    check_fields(spec, message)
+    return message
+
+
+def error_message(
+    request_id: int | None, code: str, message: str, rule: str | None = None
+) -> dict[str, Any]:
+    """The `error` reply (rule only for game refusals)."""
+    return make("error", id=request_id, code=code, message=message, rule=rule or None)
