@@ -7,6 +7,7 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     evolve(state, event) -> State                # total for every event decide ever produced
     deadlines(state) -> list[Deadline]           # the timers that are live in this state
     view(state, viewer) -> dict                  # what this viewer may see
+    event_view(event, viewer) -> Event           # the same redaction for each pushed event
     is_over(state) -> bool
 
 Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
@@ -104,6 +105,8 @@ class Game(Protocol):
     def deadlines(self, state: Any) -> list[Deadline]: ...
 
     def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
+
+    def event_view(self, event: Event, viewer: Actor) -> Event: ...
 
     def is_over(self, state: Any) -> bool: ...
 

@@ -1,0 +1,632 @@
+"""The 24 Challenge tournament table (R-PUZ, R-DECK-4, R-PLAY, R-FLAG, R-ROUND-1) as a Decider.
+
+This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
+`initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`. It holds
+`decide`, the only place that judges whether a command may happen and what follows from it.
+The state and `evolve` live in `challenge_state.py`, the options and the deck in
+`challenge_options.py`, what each viewer may see in `challenge_view.py`.
+
+Rules this file keeps (every one of them is cited where it is enforced):
+- Who may send what: the table `COMMANDS` below. In a `networked` table students send their
+  own touches and answers; in a `proctored` table the proctor records them for a seat.
+- When: each command names the phases it is allowed in (see `challenge_state`); a paused
+  table refuses everything but resume, end, and a proctor's flag.
+- The shell fires deadlines as ordinary commands from the `server` actor carrying the
+  deadline's `key`; a key that is no longer live is refused as `stale_deadline`.
+- Time: `now` is the server's arrival time in microseconds. The table's clock never runs
+  backwards: a `now` earlier than the last recorded time counts as that time.
+- Arrival order decides who touched first (R-PLAY-2): the shell calls `decide` in arrival
+  order; each touch records its time.
+
+How it works: a handler per command appends events to a `_Batch`, which evolves its own copy
+of the state as it goes, so follow-ups (a flag that disqualifies, a last card that ends the
+round) are judged on the state the earlier events of the same command produced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.games.base import SERVER, Command, Deadline, Event, RuleViolation
+from server.games.challenge_options import MAX_NAME
+from server.games.challenge_state import (
+    BETWEEN,
+    DEADLINE_COMMANDS,
+    ENDED,
+    EVENT_TYPES,
+    PLACED,
+    REVEALED,
+    RUNNING_PHASES,
+    SETUP,
+    SOLVING,
+    CardInPlay,
+    ChallengeState,
+    deadlines,
+    evolve,
+    initial_state,
+    is_over,
+)
+from server.games.challenge_view import event_view, view
+from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
+
+NAME = "challenge"
+
+__all__ = [
+    "COMMANDS",
+    "EVENT_TYPES",
+    "FLAG_CAUSES",
+    "NAME",
+    "REFUSALS",
+    "decide",
+    "deadlines",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_over",
+    "view",
+]
+
+PROCTORS = frozenset({"proctor", "director"})
+TIMER = frozenset({SERVER})
+STUDENT = None  # a student's own command: see `_acting_seat`
+MAX_FINGERTIPS = 10
+# A deadline command up to 1 ms before its time is due: the shell converts float seconds.
+DEADLINE_EARLY_US = 1_000
+MAX_STEPS = 3  # R-PUZ-2: a solution is three steps; more is refused before it is recorded
+
+# R-FLAG-1: the five causes of a penalty flag, each with the rule it enforces.
+FLAG_CAUSES: dict[str, str] = {
+    "no_pattern": "R-PLAY-4",
+    "no_solution": "R-PLAY-5",
+    "incorrect_solution": "R-PLAY-5",
+    "too_many_fingertips": "R-PLAY-3",
+    "touched_before_reveal": "R-PLAY-3",
+}
+
+# Every refusal code: the rule it cites and what it means. Stable: clients act on them.
+REFUSALS: dict[str, tuple[str, str]] = {
+    "unknown_command": ("", "no such command at a 24 Challenge table"),
+    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    "bad_options": ("", "the table options are invalid (from initial_state)"),
+    "not_allowed": ("R-PLAY-2", "this role may not send this command at this table"),
+    "not_your_seat": ("R-PLAY-2", "a player acts only for its own seat"),
+    "seat_required": ("R-PLAY-2", "the proctor must name the seat it records for"),
+    "unknown_seat": ("", "no such seat at this table"),
+    "round_not_started": ("R-ROUND-1", "the round has not started"),
+    "round_already_started": ("R-ROUND-1", "the round has already started"),
+    "round_over": ("R-ROUND-1", "the round has ended"),
+    "table_paused": ("", "the table is paused"),
+    "already_paused": ("", "the table is already paused"),
+    "not_paused": ("", "the table is not paused"),
+    "card_in_play": ("R-PLAY-1", "a card is already in play"),
+    "no_card_in_play": ("R-PLAY-1", "no card is in play"),
+    "no_card_placed": ("R-PLAY-1", "no card has been placed to reveal"),
+    "already_revealed": ("R-PLAY-1", "the card is already revealed"),
+    "card_not_revealed": ("R-PLAY-1", "the card has not been revealed"),
+    "no_touch_in_progress": ("R-PLAY-2", "nobody holds the card"),
+    "touch_in_progress": ("R-PLAY-2", "a student holds the card"),
+    "disqualified": ("R-FLAG-4", "a disqualified student takes no further part in the round"),
+    "already_touched": ("R-PLAY-2", "this student's touch on this card is already recorded"),
+    "not_toucher": ("R-PLAY-2", "only the first student to touch the card may answer"),
+    "already_first": ("R-PLAY-2", "that student already holds the card"),
+    "pattern_cannot_change": ("R-PLAY-5", "the pattern is declared and cannot change"),
+    "bad_pattern": ("R-PUZ-3", "the pattern cannot be read as 'a op b'"),
+    "pattern_first": ("R-PLAY-4", "the pattern is announced before the solution"),
+    "too_late": ("R-PLAY-4", "the time for this answer has run out"),
+    "no_steps": ("R-PLAY-5", "there are no steps to fix"),
+    "already_stumped": ("R-PLAY-7", "this student already declared stumped"),
+    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
+    "deadline_not_due": ("", "the deadline's time has not come"),
+}
+
+
+def _refuse(code: str, message: str, rule: str | None = None) -> RuleViolation:
+    return RuleViolation(code, message, REFUSALS[code][0] if rule is None else rule)
+
+
+class _Batch:
+    """The events one command produces so far, and the state they lead to."""
+
+    def __init__(self, state: ChallengeState, now: int) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def card(self) -> CardInPlay:
+        card = self.state.card
+        assert card is not None, "the command's phase guarantees a card in play"
+        return card
+
+
+# -- arguments ------------------------------------------------------------------------------
+
+
+def _text_arg(command: Command, name: str, limit: int, default: str | None = None) -> str:
+    value = command.args.get(name, default)
+    if not isinstance(value, str) or not 0 < len(value.strip()) <= limit:
+        raise _refuse("bad_args", f"{command.name}: {name!r} is a text of 1..{limit} characters")
+    return value.strip()
+
+
+def _int_arg(command: Command, name: str, low: int, high: int, default: int) -> int:
+    value = command.args.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise _refuse("bad_args", f"{command.name}: {name!r} is a whole number {low}..{high}")
+    return value
+
+
+def _steps_arg(command: Command, required: bool) -> tuple[str, ...]:
+    value = command.args.get("steps")
+    if value is None and not required:
+        return ()
+    if (
+        not isinstance(value, list | tuple)
+        or not 0 < len(value) <= MAX_STEPS
+        or not all(isinstance(step, str) and 0 < len(step.strip()) <= MAX_TEXT for step in value)
+    ):
+        raise _refuse(
+            "bad_args",
+            f"{command.name}: 'steps' is a list of 1..{MAX_STEPS} texts of 1..{MAX_TEXT} "
+            "characters (R-PUZ-2)",
+        )
+    return tuple(step.strip() for step in value)
+
+
+def _seat_arg(state: ChallengeState, command: Command) -> str:
+    """The seat a proctor names; it must exist and still be in play (R-FLAG-4)."""
+    seat_id = command.args.get("seat")
+    if seat_id is None:
+        raise _refuse("seat_required", f"{command.name}: name the 'seat'")
+    seat = state.seat(seat_id)
+    if seat is None:
+        raise _refuse("unknown_seat", f"{command.name}: no seat {seat_id!r} at this table")
+    if seat.disqualified:
+        raise _refuse("disqualified", f"seat {seat.seat} is disqualified (R-FLAG-4)")
+    return seat.seat
+
+
+def _acting_seat(state: ChallengeState, command: Command) -> str:
+    """The seat a student's command is for: a player's own seat (networked), or the seat the
+    proctor names (proctored). Refuses other roles and disqualified students (R-FLAG-4)."""
+    actor = command.actor
+    if state.options.mode == "networked":
+        if actor.role != "player":
+            raise _refuse(
+                "not_allowed",
+                f"{command.name}: at a networked table students send it themselves",
+            )
+        named = command.args.get("seat", actor.id)
+        if named != actor.id:
+            raise _refuse("not_your_seat", f"player {actor.id!r} cannot act for seat {named!r}")
+        if state.seat(actor.id) is None:
+            raise _refuse("unknown_seat", f"no seat {actor.id!r} at this table")
+        return _seat_arg(state, Command(command.name, {"seat": actor.id}, actor))
+    if actor.role not in PROCTORS:
+        raise _refuse("not_allowed", f"{command.name}: at a proctored table the proctor records it")
+    return _seat_arg(state, command)
+
+
+def _require_toucher(batch: _Batch, seat: str) -> CardInPlay:
+    card = batch.card
+    if card.toucher != seat:
+        raise _refuse("not_toucher", f"seat {seat} did not touch first; {card.toucher} did")
+    return card
+
+
+def _before(batch: _Batch, window_us: int, what: str, rule: str) -> None:
+    """Refuse an answer that arrives when its window has closed (the deadline will fire)."""
+    if batch.now >= batch.state.timer_from + window_us:
+        raise _refuse("too_late", f"{what} came after {window_us / 1e6:g} s ({rule})", rule)
+
+
+# -- consequences shared by several commands --------------------------------------------------
+
+
+def _settle(batch: _Batch) -> None:
+    """After a card leaves play or a student is disqualified: end the round when nobody is
+    left (R-FLAG-4) or the deck is empty (R-ROUND-1), replaying stumped cards first when the
+    table's `stumped_cards` is `replay_at_end` (R-PLAY-7)."""
+    state = batch.state
+    if state.ended:
+        return
+    if not state.seats_in_play():
+        _end_round_now(batch, "all_disqualified")
+    elif state.card is None and not state.deck:
+        if (
+            state.options.stumped_cards == "replay_at_end"
+            and state.stumped
+            and not state.stumped_returned
+        ):
+            batch.emit("StumpedCardsReturned", cards=list(state.stumped), rule="R-PLAY-7")
+        else:
+            _end_round_now(batch, "deck_empty")
+
+
+def _end_round_now(batch: _Batch, reason: str) -> None:
+    state = batch.state
+    unplayed = list(state.deck) + ([state.card.card.card_id] if state.card else [])
+    batch.emit(
+        "RoundEnded",
+        reason=reason,
+        scores=state.scores(),
+        flags={seat.seat: seat.flags for seat in state.seats},
+        disqualified=[seat.seat for seat in state.seats if seat.disqualified],
+        unplayed=unplayed,
+        stumped=list(state.stumped),
+        rule="R-ROUND-1",
+    )
+
+
+def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
+    """R-FLAG-1..3: a penalty flag; the threshold disqualifies. R-FLAG-2: the card goes back to
+    the bottom of the deck when the flagged student holds it or nobody does yet (a flag on a
+    bystander does not take the card from its toucher)."""
+    seat = batch.state.seat(seat_id)
+    assert seat is not None
+    card = batch.state.card
+    takes_card = card is not None and card.toucher in (None, seat_id)
+    flags = seat.flags + 1
+    batch.emit(
+        "FlagIssued",
+        seat=seat_id,
+        cause=cause,
+        rule=FLAG_CAUSES[cause],
+        flags=flags,
+        play=card.play if card is not None and takes_card else None,
+    )
+    if flags >= batch.state.options.flag_limit:
+        batch.emit("PlayerDisqualified", seat=seat_id, flags=flags, rule="R-FLAG-3")
+    if card is not None and takes_card:
+        batch.emit(
+            "CardReturnedToDeck",
+            card_id=card.card.card_id,
+            play=card.play,
+            revealed=card.revealed_at is not None,
+            rule="R-FLAG-2",
+        )
+    _settle(batch)
+
+
+# -- handlers (batch, command, acting seat or None) ----------------------------------------
+
+
+def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-DECK-4: a 3-student table removes two 2-dot cards (the two nearest the bottom)."""
+    options = batch.state.options
+    order = command.args.get("order")
+    ids = [card.card_id for card in options.deck]
+    if order is None:
+        order = ids
+    elif not isinstance(order, list | tuple) or sorted(map(repr, order)) != sorted(map(repr, ids)):
+        raise _refuse("bad_args", "start_round: 'order' is a permutation of the deck's card ids")
+    removed: list[Any] = []
+    if len(options.seats) == 3:
+        for card_id in reversed(order):
+            if len(removed) < 2 and options.card(card_id).dots == 2:
+                removed.append(card_id)
+    batch.emit(
+        "RoundStarted",
+        round=options.round,
+        deck=[card_id for card_id in order if card_id not in removed],
+        removed=removed,
+        seats=[info.as_data() for info in options.seats],
+        options=options.as_data(),
+        rule="R-DECK-4" if removed else "R-ROUND-1",
+    )
+    _settle(batch)
+
+
+def _place_card(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-1: the top card goes into play, cupped (its numbers hidden from players)."""
+    card = batch.state.options.card(batch.state.deck[0])
+    batch.emit(
+        "CardPlaced",
+        card_id=card.card_id,
+        numbers=list(card.numbers),
+        dots=card.dots,
+        play=batch.state.plays + 1,
+        rule="R-PLAY-1",
+    )
+
+
+def _reveal_card(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-1: the proctor withdraws the hand; the no-touch window (R-PLAY-7) opens."""
+    card = batch.card
+    batch.emit(
+        "CardRevealed",
+        card_id=card.card.card_id,
+        numbers=list(card.card.numbers),
+        dots=card.card.dots,
+        play=card.play,
+        rule="R-PLAY-1",
+    )
+
+
+def _touch_card(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-2 (first touch holds the card, later ones are recorded and refused) and
+    R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag)."""
+    assert seat is not None
+    fingertips = _int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
+    phase, card = batch.state.phase, batch.card
+    if phase == SOLVING:
+        if seat in card.touches:
+            raise _refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+        batch.emit(
+            "TouchRefused",
+            seat=seat,
+            fingertips=fingertips,
+            play=card.play,
+            reason="not_first",
+            toucher=card.toucher,
+            rule="R-PLAY-2",
+        )
+        return
+    batch.emit("CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2")
+    if phase == PLACED:
+        _flag(batch, seat, "touched_before_reveal")
+    elif fingertips > 3:
+        _flag(batch, seat, "too_many_fingertips")
+
+
+def _declare_pattern(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-4: the toucher announces the pattern within 3 s; R-PLAY-5: it cannot change."""
+    assert seat is not None
+    card = _require_toucher(batch, seat)
+    if card.pattern is not None:
+        raise _refuse("pattern_cannot_change", f"the pattern {card.pattern!r} is declared")
+    _before(batch, batch.state.options.pattern_us, "the pattern", "R-PLAY-4")
+    text = _text_arg(command, "pattern", MAX_TEXT)
+    try:
+        parsed = parse_pattern(text)
+    except PuzzleSyntaxError as error:
+        raise _refuse("bad_pattern", f"pattern: {error.message}") from None
+    batch.emit(
+        "PatternDeclared",
+        seat=seat,
+        pattern=text,
+        canonical=str(parsed),
+        play=card.play,
+        rule="R-PLAY-4",
+    )
+
+
+def _answering(batch: _Batch, seat: str | None) -> CardInPlay:
+    """The card a toucher answers for, refused before the pattern or after 15 s (R-PLAY-5)."""
+    assert seat is not None
+    card = _require_toucher(batch, seat)
+    if card.pattern is None:
+        raise _refuse("pattern_first", "announce the pattern before the steps (R-PLAY-4)")
+    _before(batch, batch.state.options.solution_us, "the solution", "R-PLAY-5")
+    return card
+
+
+def _state_steps(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
+    card = _answering(batch, seat)
+    steps = _steps_arg(command, required=True)
+    batch.emit("StepsStated", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
+
+
+def _fix_solution(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
+    dots, wrong draws a flag (R-FLAG-1)."""
+    card = _answering(batch, seat)
+    steps = _steps_arg(command, required=False) or card.steps
+    if not steps:
+        raise _refuse("no_steps", "state the steps before fixing the solution")
+    assert seat is not None and card.pattern is not None
+    batch.emit("SolutionFixed", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
+    verdict = check_solution(card.card.numbers, card.pattern, steps)
+    batch.emit(
+        "SolutionJudged",
+        seat=seat,
+        ok=verdict.ok,
+        reason=verdict.reason,
+        message=verdict.message,
+        value=None if verdict.value is None else str(verdict.value),
+        play=card.play,
+        rule="R-PUZ-2",
+    )
+    if not verdict.ok:
+        _flag(batch, seat, "incorrect_solution")
+        return
+    batch.emit(
+        "CardWon",
+        seat=seat,
+        card_id=card.card.card_id,
+        dots=card.card.dots,
+        play=card.play,
+        rule="R-PLAY-6",
+    )
+    _settle(batch)
+
+
+def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-7: when every student still in play agrees, the card is stumped."""
+    assert seat is not None
+    card = batch.card
+    if seat in card.stumped:
+        raise _refuse("already_stumped", f"seat {seat} already declared stumped")
+    batch.emit("StumpedDeclared", seat=seat, play=card.play, rule="R-PLAY-7")
+    if set(batch.state.seats_in_play()) <= set(batch.card.stumped):
+        _card_stumped(batch, "all_stumped")
+
+
+def _card_stumped(batch: _Batch, reason: str) -> None:
+    card = batch.card
+    batch.emit(
+        "CardStumped", card_id=card.card.card_id, play=card.play, reason=reason, rule="R-PLAY-7"
+    )
+    _settle(batch)
+
+
+def _override_first_touch(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-2: "the proctor decides who was first": a logged ruling; the new toucher's
+    windows start at the ruling, and the previous toucher's pattern and steps are dropped."""
+    target = _seat_arg(batch.state, command)
+    card = batch.card
+    if target == card.toucher:
+        raise _refuse("already_first", f"seat {target} already holds the card")
+    batch.emit(
+        "FirstTouchOverridden",
+        seat=target,
+        previous=card.toucher,
+        play=card.play,
+        rule="R-PLAY-2",
+    )
+
+
+def _issue_flag(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-FLAG-1: a proctor's flag for one of the five causes (e.g. a touch of the proctor's
+    hand seen at a physical table)."""
+    target = _seat_arg(batch.state, command)
+    cause = command.args.get("cause")
+    if cause not in FLAG_CAUSES:
+        raise _refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
+    _flag(batch, target, cause)
+
+
+def _end_round(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The proctor or director ends the round early (a timed tournament, an emergency)."""
+    _end_round_now(batch, "ended_by_proctor")
+
+
+def _pause_table(batch: _Batch, command: Command, seat: str | None) -> None:
+    """No deadline is live while paused; the shell pauses a table mid-card after a restart."""
+    if batch.state.paused:
+        raise _refuse("already_paused", f"paused since: {batch.state.pause_cause}")
+    cause = _text_arg(command, "cause", MAX_NAME, default="proctor")
+    batch.emit("TablePaused", cause=cause)
+
+
+def _resume_table(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The live windows restart in full from now: nobody loses time to the pause."""
+    if not batch.state.paused:
+        raise _refuse("not_paused", "the table is not paused")
+    batch.emit("TableResumed", cause=batch.state.pause_cause)
+
+
+def _no_touch_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-7: nobody touched within 15 s of the reveal."""
+    _card_stumped(batch, "no_touch")
+
+
+def _pattern_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-4 / R-FLAG-1: no pattern within 3 s of the touch."""
+    assert batch.card.toucher is not None
+    _flag(batch, batch.card.toucher, "no_pattern")
+
+
+def _solution_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-5 / R-FLAG-1: no fixed solution within 15 s of the touch."""
+    assert batch.card.toucher is not None
+    _flag(batch, batch.card.toucher, "no_solution")
+
+
+# -- the table of commands -------------------------------------------------------------------
+
+Handler = Callable[[_Batch, Command, "str | None"], None]
+
+
+@dataclass(frozen=True)
+class CommandRule:
+    """Who may send a command (roles, or STUDENT: see `_acting_seat`), in which phases, and
+    whether a paused table accepts it."""
+
+    roles: frozenset[str] | None
+    phases: tuple[str, ...]
+    handler: Handler
+    while_paused: bool = False
+
+
+COMMANDS: dict[str, CommandRule] = {
+    "start_round": CommandRule(PROCTORS, (SETUP,), _start_round),
+    "place_card": CommandRule(PROCTORS, (BETWEEN,), _place_card),
+    "reveal_card": CommandRule(PROCTORS, (PLACED,), _reveal_card),
+    "touch_card": CommandRule(STUDENT, (PLACED, REVEALED, SOLVING), _touch_card),
+    "declare_pattern": CommandRule(STUDENT, (SOLVING,), _declare_pattern),
+    "state_steps": CommandRule(STUDENT, (SOLVING,), _state_steps),
+    "fix_solution": CommandRule(STUDENT, (SOLVING,), _fix_solution),
+    "declare_stumped": CommandRule(STUDENT, (REVEALED,), _declare_stumped),
+    "override_first_touch": CommandRule(PROCTORS, (SOLVING,), _override_first_touch),
+    "issue_flag": CommandRule(PROCTORS, RUNNING_PHASES, _issue_flag, while_paused=True),
+    "end_round": CommandRule(PROCTORS, RUNNING_PHASES, _end_round, while_paused=True),
+    "pause_table": CommandRule(PROCTORS | TIMER, RUNNING_PHASES, _pause_table, while_paused=True),
+    "resume_table": CommandRule(PROCTORS, RUNNING_PHASES, _resume_table, while_paused=True),
+    "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
+    "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
+    "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
+}
+FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
+
+
+def _phase_refusal(name: str, phase: str) -> RuleViolation:
+    if phase == SETUP:
+        return _refuse("round_not_started", f"{name}: the round has not started")
+    if phase == ENDED:
+        return _refuse("round_over", f"{name}: the round has ended")
+    if name == "start_round":
+        return _refuse("round_already_started", "the round has already started")
+    if name == "place_card":
+        return _refuse("card_in_play", "a card is already in play")
+    if name == "reveal_card":
+        if phase == BETWEEN:
+            return _refuse("no_card_placed", "place a card before revealing it")
+        return _refuse("already_revealed", "the card is already revealed")
+    code = {
+        BETWEEN: "no_card_in_play",
+        PLACED: "card_not_revealed",
+        REVEALED: "no_touch_in_progress",
+        SOLVING: "touch_in_progress",
+    }[phase]
+    return _refuse(code, f"{name}: {REFUSALS[code][1]}")
+
+
+def _due_deadline(state: ChallengeState, command: Command, now: int) -> Deadline:
+    key = command.args.get("key")
+    for deadline in deadlines(state):
+        if deadline.key == key and deadline.command.name == command.name:
+            if now < deadline.at - DEADLINE_EARLY_US:
+                raise _refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
+            return deadline
+    raise _refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
+
+
+def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
+    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
+
+    Why checks run in this order (command, actor, phase, pause, arguments): the first refusal
+    a student sees is the one that matters most to them (a disqualified student hears that
+    first, a stale deadline is recognised by its key alone).
+    """
+    rule = COMMANDS.get(command.name)
+    if rule is None:
+        raise _refuse("unknown_command", f"unknown command {command.name!r}")
+    if not isinstance(command.args, Mapping):
+        raise _refuse("bad_args", f"{command.name}: arguments are a map")
+    now = max(now, state.clock)  # the table's clock never runs backwards
+    seat: str | None = None
+    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
+        # A live key implies the phase and no pause. A timer fired a hair early (float
+        # seconds in the shell) happens at its own time, so the log shows the exact deadline.
+        now = max(now, _due_deadline(state, command, now).at)
+    else:
+        if rule.roles is STUDENT:
+            seat = _acting_seat(state, command)
+        elif command.actor.role not in rule.roles:
+            raise _refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
+        if state.phase not in rule.phases:
+            raise _phase_refusal(command.name, state.phase)
+        if state.paused and not rule.while_paused:
+            raise _refuse("table_paused", f"{command.name}: the table is paused")
+    batch = _Batch(state, now)
+    rule.handler(batch, command, seat)
+    return batch.events

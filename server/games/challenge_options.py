@@ -1,0 +1,264 @@
+"""The options of a 24 Challenge table: the rule defaults, their validation, and the deck.
+
+What this module keeps:
+- A table's options are plain msgpack-able data that the shell records in the stream's first
+  event (`TableCreated`). `table_options(raw)` reads them into a frozen `TableOptions`, filling
+  the defaults of `shared/rules/24-challenge.md`, or refuses them with a `RuleViolation` of
+  code `bad_options` that names the field. The shell calls it (through `initial_state`) before
+  it records anything, so recorded options always read back.
+- Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
+- The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
+  side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
+  `server.puzzles.editions` cards and a side; `default_side` is R-DECK-5's default.
+
+| option | default | rule |
+|---|---|---|
+| seats | (required) 3 or 4 `{"seat", "name"}` | R-ROUND-2 |
+| round | 1 (1..4) | R-FLAG-3, R-DECK-5 |
+| deck | (required) 1..200 cards | R-DECK-1, R-DECK-4 |
+| pattern_seconds | 3 | R-PLAY-4 |
+| solution_seconds | 15 | R-PLAY-5 |
+| no_touch_seconds | 15 | R-PLAY-7 |
+| stumped_cards | "set_aside" or "replay_at_end" | R-PLAY-7 |
+| mode | "networked" or "proctored" | R-PLAY-2 |
+| flag_limit | 3 in rounds 1-2, 2 in rounds 3-4 | R-FLAG-3 |
+| auto_proctor | None, or seconds after a card is resolved to place the next | (decision) |
+| auto_reveal_seconds | 1: seconds from an automatic placing to its reveal | (decision) |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.games.base import RuleViolation
+
+MICROSECONDS = 1_000_000
+MODES = ("networked", "proctored")
+STUMPED_POLICIES = ("set_aside", "replay_at_end")
+SIDES = ("red", "white")
+MIN_SEATS, MAX_SEATS = 3, 4  # R-ROUND-2: "three or four to a table"
+MAX_DECK = 200
+MAX_NUMBER = 99  # R-DECK-2: Single Digits 1-9, Double Digits up to 24; 99 leaves headroom
+MAX_SECONDS = 3600
+MAX_NAME = 64
+
+CardId = str | int
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card side in play: its id, its four numbers (R-PUZ-1) and its dots (R-DECK-3)."""
+
+    card_id: CardId
+    numbers: tuple[int, ...]
+    dots: int
+
+    def as_data(self) -> dict[str, Any]:
+        return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat at the table and the student in it."""
+
+    seat: str
+    name: str
+
+    def as_data(self) -> dict[str, str]:
+        return {"seat": self.seat, "name": self.name}
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    """Everything fixed about a table for one round; durations in microseconds."""
+
+    seats: tuple[SeatInfo, ...]
+    deck: tuple[Card, ...]
+    round: int = 1
+    pattern_us: int = 3 * MICROSECONDS
+    solution_us: int = 15 * MICROSECONDS
+    no_touch_us: int = 15 * MICROSECONDS
+    stumped_cards: str = "set_aside"
+    mode: str = "networked"
+    flag_limit: int = 3
+    auto_proctor_us: int | None = None
+    auto_reveal_us: int = 1 * MICROSECONDS
+    cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cards_by_id", {card.card_id: card for card in self.deck})
+
+    def card(self, card_id: CardId) -> Card:
+        """The card with this id (every id in the log comes from the deck)."""
+        return self.cards_by_id[card_id]
+
+    def as_data(self) -> dict[str, Any]:
+        """The options as plain data with durations in seconds, without the deck (which is
+        secret from players and recorded, in order, by `RoundStarted`)."""
+        return {
+            "seats": [seat.as_data() for seat in self.seats],
+            "round": self.round,
+            "pattern_seconds": self.pattern_us / MICROSECONDS,
+            "solution_seconds": self.solution_us / MICROSECONDS,
+            "no_touch_seconds": self.no_touch_us / MICROSECONDS,
+            "stumped_cards": self.stumped_cards,
+            "mode": self.mode,
+            "flag_limit": self.flag_limit,
+            "auto_proctor": None
+            if self.auto_proctor_us is None
+            else self.auto_proctor_us / MICROSECONDS,
+            "auto_reveal_seconds": self.auto_reveal_us / MICROSECONDS,
+        }
+
+
+def _bad(name: str, why: str) -> RuleViolation:
+    return RuleViolation("bad_options", f"option {name!r}: {why}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _seconds(raw: Mapping[str, Any], name: str, default: float | None) -> int | None:
+    value = raw.get(name, default)
+    if value is None:
+        return None
+    if not (_is_int(value) or isinstance(value, float)) or not 0 < value <= MAX_SECONDS:
+        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
+    return round(value * MICROSECONDS)
+
+
+def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
+    value = raw.get(name, allowed[0])
+    if value not in allowed:
+        raise _bad(name, f"one of {', '.join(allowed)}, not {value!r}")
+    return value
+
+
+def _read_seats(value: object) -> tuple[SeatInfo, ...]:
+    if not isinstance(value, list | tuple) or not MIN_SEATS <= len(value) <= MAX_SEATS:
+        raise _bad("seats", f"a list of {MIN_SEATS} or {MAX_SEATS} seats (R-ROUND-2)")
+    seats = []
+    for entry in value:
+        if not isinstance(entry, Mapping):
+            raise _bad("seats", f"each seat is a map with 'seat' and 'name', not {entry!r}")
+        seat, name = entry.get("seat"), entry.get("name", "")
+        if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
+            raise _bad("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
+        if not isinstance(name, str) or len(name) > MAX_NAME:
+            raise _bad("seats", f"a name is a string of at most {MAX_NAME} characters")
+        seats.append(SeatInfo(seat, name))
+    if len({seat.seat for seat in seats}) != len(seats):
+        raise _bad("seats", "seat ids must be distinct")
+    return tuple(seats)
+
+
+def read_card(entry: object) -> Card:
+    """One deck entry from plain data; raises `bad_options` naming what is wrong."""
+    if not isinstance(entry, Mapping):
+        raise _bad("deck", f"each card is a map, not {entry!r}")
+    card_id, numbers, dots = entry.get("card_id"), entry.get("numbers"), entry.get("dots")
+    if not (_is_int(card_id) or (isinstance(card_id, str) and 0 < len(card_id) <= MAX_NAME)):
+        raise _bad("deck", f"a card_id is an int or a short string, not {card_id!r}")
+    if (
+        not isinstance(numbers, list | tuple)
+        or len(numbers) != 4
+        or not all(_is_int(n) and 0 <= n <= MAX_NUMBER for n in numbers)
+    ):
+        raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
+    if dots not in (1, 2, 3) or not _is_int(dots):
+        raise _bad("deck", f"card {card_id!r}: dots are 1, 2 or 3 (R-DECK-3)")
+    return Card(card_id, tuple(numbers), dots)
+
+
+def _read_deck(value: object) -> tuple[Card, ...]:
+    if not isinstance(value, list | tuple) or not 0 < len(value) <= MAX_DECK:
+        raise _bad("deck", f"a list of 1..{MAX_DECK} cards")
+    deck = tuple(read_card(entry) for entry in value)
+    if len({card.card_id for card in deck}) != len(deck):
+        raise _bad("deck", "card ids must be distinct")
+    return deck
+
+
+def default_flag_limit(round_number: int) -> int:
+    """R-FLAG-3: three flags disqualify in rounds 1-2, two in rounds 3-4."""
+    return 3 if round_number <= 2 else 2
+
+
+def table_options(raw: Mapping[str, Any]) -> TableOptions:
+    """Read and validate recorded options, filling the rule defaults.
+
+    Why it refuses instead of repairing: options are recorded before play; a table whose
+    options do not read back could never be replayed, so bad options must never be recorded.
+    """
+    if not isinstance(raw, Mapping):
+        raise RuleViolation("bad_options", "options are a map")
+    known = {
+        "seats",
+        "round",
+        "deck",
+        "pattern_seconds",
+        "solution_seconds",
+        "no_touch_seconds",
+        "stumped_cards",
+        "mode",
+        "flag_limit",
+        "auto_proctor",
+        "auto_reveal_seconds",
+    }
+    unknown = sorted(str(name) for name in raw if name not in known)
+    if unknown:
+        raise _bad(unknown[0], "unknown option")
+    round_number = raw.get("round", 1)
+    if not _is_int(round_number) or not 1 <= round_number <= 4:
+        raise _bad("round", "1, 2, 3 or 4 (R-ROUND-1)")
+    flag_limit = raw.get("flag_limit")
+    if flag_limit is None:
+        flag_limit = default_flag_limit(round_number)
+    elif not _is_int(flag_limit) or not 1 <= flag_limit <= 10:
+        raise _bad("flag_limit", "a whole number 1..10 (R-FLAG-3)")
+    return TableOptions(
+        seats=_read_seats(raw.get("seats")),
+        deck=_read_deck(raw.get("deck")),
+        round=round_number,
+        pattern_us=_seconds(raw, "pattern_seconds", 3),
+        solution_us=_seconds(raw, "solution_seconds", 15),
+        no_touch_us=_seconds(raw, "no_touch_seconds", 15),
+        stumped_cards=_choice(raw, "stumped_cards", STUMPED_POLICIES),
+        mode=_choice(raw, "mode", MODES),
+        flag_limit=flag_limit,
+        auto_proctor_us=_seconds(raw, "auto_proctor", None),
+        auto_reveal_us=_seconds(raw, "auto_reveal_seconds", 1),
+    )
+
+
+def default_side(round_number: int) -> str:
+    """R-DECK-5 default (Official Tournament Rules): red in rounds 1 and 3, white in 2 and 4."""
+    return "red" if round_number % 2 == 1 else "white"
+
+
+def deck_from_cards(cards: Sequence[Any], side: str) -> list[dict[str, Any]]:
+    """The `deck` option from `editions.TournamentCard`s (anything with `card_id`, `red` and
+    `white` sides that have `numbers` and `dots`), playing `side`.
+
+    Why a separate step: the edition generator makes double-sided cards; a round plays one side
+    of each (R-DECK-1, R-DECK-5), and the options record only that side, so a replay never
+    depends on the generator.
+    """
+    if side not in SIDES:
+        raise ValueError(f"side is one of {SIDES}, not {side!r}")
+    deck = []
+    for card in cards:
+        played = getattr(card, side)
+        deck.append({"card_id": card.card_id, "numbers": list(played.numbers), "dots": played.dots})
+    return deck
+
+
+def tournament_table_deck(edition: str, seed: int, round_number: int, side: str | None = None):
+    """The deck option for a round: `editions.tournament_deck(edition, seed)` (48 cards) played
+    on `side`, by default R-DECK-5's side for `round_number`."""
+    from server.puzzles.editions import tournament_deck
+
+    return deck_from_cards(tournament_deck(edition, seed), side or default_side(round_number))

@@ -1,0 +1,122 @@
+"""What each viewer may see of a 24 Challenge table: the one place that decides it.
+
+Rules this file keeps (R-PLAY-1 and the proctor guidelines: "keep deck out of sight"):
+- Players and spectators never see the deck order, the cards removed under R-DECK-4, the
+  unplayed cards, nor a placed card's id, numbers or dots before the card is revealed.
+- The proctor, the director, auditors and the server see everything.
+- The same redaction applies to every event pushed to a viewer (`event_view`), not only to
+  the snapshot (`view`): secrets leak through logs when only snapshots are redacted.
+
+Card ids are opaque (they say nothing of the numbers without the deck), but a card placed and
+returned before its reveal keeps its id hidden too, so players cannot recognise it later.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.base import SERVER, Actor, Event
+from server.games.challenge_state import ChallengeState, deadlines
+
+FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
+
+
+def sees_everything(viewer: Actor) -> bool:
+    """Proctors, directors, auditors and the server see the hidden cards; others do not."""
+    return viewer.role in FULL_VIEW_ROLES
+
+
+def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
+    card = state.card
+    if card is None:
+        return None
+    shown = full or card.revealed_at is not None
+    return {
+        "play": card.play,
+        "card_id": card.card.card_id if shown else None,
+        "numbers": list(card.card.numbers) if shown else None,
+        "dots": card.card.dots if shown else None,
+        "placed_at": card.placed_at,
+        "revealed_at": card.revealed_at,
+    }
+
+
+def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
+    """The table as `viewer` may see it, as plain msgpack-able data.
+
+    Why one function for every role: the rules of who sees what live in one place, and a
+    spectator is simply a viewer without a seat.
+    """
+    full = sees_everything(viewer)
+    card = state.card
+    options = state.options
+    snapshot: dict[str, Any] = {
+        "game": "challenge",
+        "round": options.round,
+        "mode": options.mode,
+        "phase": state.phase,
+        "paused": state.paused,
+        "pause_cause": state.pause_cause,
+        "end_reason": state.end_reason,
+        "flag_limit": options.flag_limit,
+        "seats": [
+            {
+                "seat": seat.seat,
+                "name": seat.name,
+                "score": seat.score,
+                "flags": seat.flags,
+                "disqualified": seat.disqualified,
+                "cards_won": list(seat.cards_won),
+            }
+            for seat in state.seats
+        ],
+        "scores": state.scores(),
+        "card": _card_view(state, full),
+        "toucher": card.toucher if card else None,
+        "touched_at": card.touched_at if card else None,
+        "touches": list(card.touches) if card else [],
+        "pattern": card.pattern if card else None,
+        "steps": list(card.steps) if card else [],
+        "stumped_declared": list(card.stumped) if card else [],
+        "deadlines": [
+            {"key": deadline.key, "command": deadline.command.name, "at": deadline.at}
+            for deadline in deadlines(state)
+        ],
+        "cards_left": len(state.deck),
+        "stumped": list(state.stumped),
+        "clock": state.clock,
+    }
+    if viewer.role == "player":
+        snapshot["you"] = viewer.id
+    if full:
+        snapshot["deck"] = list(state.deck)
+        snapshot["removed"] = list(state.removed)
+    return snapshot
+
+
+def _redacted(event: Event) -> dict[str, Any]:
+    data = dict(event.data)
+    if event.type == "RoundStarted":
+        data["deck"] = len(data["deck"])
+        data["removed"] = len(data["removed"])
+    elif event.type == "CardPlaced":
+        for secret in ("card_id", "numbers", "dots"):
+            data.pop(secret, None)
+    elif event.type == "CardReturnedToDeck" and not data.get("revealed", True):
+        data.pop("card_id", None)
+    elif event.type == "RoundEnded":
+        data["unplayed"] = len(data["unplayed"])
+    elif event.type == "TableCreated":  # the shell's first event holds the deck in order
+        options = dict(data.get("options", {}))
+        if "deck" in options:
+            options["deck"] = len(options["deck"])
+        data["options"] = options
+    return data
+
+
+def event_view(event: Event, viewer: Actor) -> Event:
+    """The event as `viewer` may see it: hidden cards and the deck order are redacted for
+    players and spectators (lists of hidden card ids become their length)."""
+    if sees_everything(viewer):
+        return event
+    return Event(event.type, _redacted(event))
