@@ -1,0 +1,404 @@
+"""One connection's protocol session: authentication, limits, requests and pushes.
+
+What it keeps: who the connection is (the verified token's `Claims`), the tables it joined,
+its rate-limit buckets and its hello deadline. It knows nothing of sockets: the transport
+(server/net/ws.py) hands it frames and gives it `send(frame)` and `close(code, reason)`, so
+the unit tests drive it with a `task.Clock` and plain lists.
+
+Theory of operation, per frame (the order is deliberate):
+1. The arrival time is taken first: it is the `now` of a game command (R-PLAY-2: arrival
+   order and time decide who touched first), whatever happens after.
+2. Text frames, bad msgpack and maps that fail the message table get an `error` with the
+   documented code; the connection stays open, nothing reaches a table.
+3. Rate limit: a token bucket (`rate_per_second`, `rate_burst`). A request over the limit is
+   dropped with `rate_limited`; every such drop takes a token from a second, slower bucket,
+   and when that one is empty the connection is closed with 1008 (sustained abuse).
+4. Before `hello` only `hello` and `ping` are served; a connection that has not said hello
+   within `hello_timeout` seconds is closed with 1008.
+5. The role check (`MessageSpec.roles`) and the table binding of the token come next
+   (`forbidden` / `unauthorized`); the game's own rules come last, in `decide`.
+
+Replies are sent in the order the work completes; each names its request `id`. A command's
+event pushes are sent before its `accepted` (publication happens when the append is durable,
+the reply after that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from protocol.codec import CodecError, Limits, decode, encode
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SPECS,
+    ProtocolError,
+    Request,
+    error_message,
+    make,
+    parse_request,
+)
+from server import __version__
+from server.eventlog.envelope import EventLogError
+from server.eventlog.store import ConcurrencyError
+from server.games.base import Actor, Command, RuleViolation
+from server.net.metrics import Metrics
+from server.net.tokens import Claims, TokenError, TokenSigner
+from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
+from server.runtime.table_actor import BadSeq, TableActor, TableClosed, now_us
+
+log = Logger(namespace="t24.net")
+
+CLOSE_GOING_AWAY = 1001
+CLOSE_POLICY = 1008
+CLOSE_INTERNAL = 1011
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """The per-connection limits (all documented in docs/protocol.md, "Limits")."""
+
+    limits: Limits = field(default_factory=Limits)
+    rate_per_second: float = 50.0
+    rate_burst: int = 100
+    abuse_strikes: int = 100  # rate-limited requests tolerated per `abuse_window` seconds
+    abuse_window: float = 10.0
+    hello_timeout: float = 10.0
+    max_joins: int = 16
+
+    def announced(self) -> dict[str, Any]:
+        """The limits a client is told in `welcome`."""
+        return {
+            **self.limits.as_dict(),
+            "rate_per_second": self.rate_per_second,
+            "rate_burst": self.rate_burst,
+            "max_joins": self.max_joins,
+        }
+
+
+class TokenBucket:
+    """`capacity` tokens refilled at `rate` per second; `take(now)` spends one if it can."""
+
+    def __init__(self, rate: float, capacity: float, now: float) -> None:
+        self.rate = rate
+        self.capacity = capacity
+        self.tokens = capacity
+        self.stamp = now
+
+    def take(self, now: float) -> bool:
+        """Spend one token; False when the bucket is empty (the caller is over the limit)."""
+        elapsed = max(0.0, now - self.stamp)
+        self.stamp = now
+        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return True
+        return False
+
+
+def error_for(failure: Failure) -> tuple[str, str, str | None]:
+    """Map a failed request to (code, message, rule). Messages never hold hidden data: the
+    game writes its own refusal texts; anything unexpected becomes a generic `internal`."""
+    exc = failure.value
+    if isinstance(exc, RuleViolation):
+        return exc.code, exc.message, exc.rule or None
+    for kind, code in (
+        (UnknownTable, "unknown_table"),
+        (TableExists, "table_exists"),
+        (UnknownGame, "unknown_game"),
+        (InvalidOptions, "invalid_options"),
+        (BadSeq, "bad_seq"),
+    ):
+        if isinstance(exc, kind):
+            return code, str(exc), None
+    if isinstance(exc, TableClosed):
+        return "unavailable", "the server is shutting down", None
+    if isinstance(exc, ConcurrencyError):
+        return "conflict", "another writer extended the table's log; retry", None
+    if isinstance(exc, EventLogError):
+        log.failure("event store failure", failure)
+        return "unavailable", "the event store failed; nothing was written", None
+    log.failure("unexpected failure while serving a request", failure)
+    return "internal", "internal server error; nothing was written", None
+
+
+class Session:
+    """The protocol state of one connection (see module doc). Also a table `Subscriber`."""
+
+    def __init__(
+        self,
+        *,
+        hub: Hub,
+        signer: TokenSigner,
+        clock: IReactorTime,
+        send: Callable[[bytes], None],
+        close: Callable[[int, str], None],
+        config: NetConfig | None = None,
+        metrics: Metrics | None = None,
+        conn_id: int = 0,
+        peer: str = "",
+    ) -> None:
+        self.hub = hub
+        self.signer = signer
+        self.clock = clock
+        self._send = send
+        self._close = close
+        self.config = config or NetConfig()
+        self.metrics = metrics or hub.metrics
+        self.conn_id = conn_id
+        self.peer = peer
+        self.claims: Claims | None = None
+        self.viewer = Actor("anonymous", "")
+        self.joined: dict[str, TableActor] = {}
+        self.closed = False
+        now = clock.seconds()
+        self._bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst, now)
+        self._strikes = TokenBucket(
+            self.config.abuse_strikes / self.config.abuse_window, self.config.abuse_strikes, now
+        )
+        self._hello_timer: IDelayedCall | None = None
+
+    # -- transport events --------------------------------------------------------------------
+
+    def opened(self) -> None:
+        """The WebSocket is open: start the hello deadline."""
+        self._hello_timer = self.clock.callLater(self.config.hello_timeout, self._hello_late)
+
+    def _hello_late(self) -> None:
+        self._hello_timer = None
+        if self.claims is None and not self.closed:
+            self.close(CLOSE_POLICY, "no hello within the hello timeout")
+
+    def connection_lost(self) -> None:
+        """The connection is gone: leave every table, cancel timers."""
+        self.closed = True
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection with a WebSocket close code (1001, 1008, ...)."""
+        if not self.closed:
+            log.info(
+                "closing connection {conn} ({peer}): {code} {reason}",
+                conn=self.conn_id,
+                peer=self.peer,
+                code=code,
+                reason=reason,
+            )
+            self._close(code, reason)
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Encode and send one message (dropped once the connection is closed)."""
+        if not self.closed:
+            self._send(encode(message))
+
+    def push(self, message: dict[str, Any], frame: bytes) -> None:
+        """A table's event push (already encoded once per viewer by the actor)."""
+        if not self.closed:
+            self._send(frame)
+
+    def reply_error(
+        self, request_id: int | None, code: str, message: str, rule: str | None = None
+    ) -> None:
+        """Send an `error` reply and count it."""
+        self.metrics.protocol_errors += 1
+        self.send(error_message(request_id, code, message, rule))
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def frame_received(self, payload: bytes, is_binary: bool) -> None:
+        """One WebSocket message from the client (see the module doc for the order)."""
+        arrival = now_us(self.clock)
+        self.metrics.messages_received += 1
+        if self.closed:
+            return
+        if not is_binary:
+            self.reply_error(None, "bad_encoding", "text frames are not accepted: send binary")
+            return
+        try:
+            message = decode(payload, self.config.limits)
+        except CodecError as exc:
+            self.reply_error(None, exc.code, exc.message)
+            return
+        raw_id = message.get("id")
+        request_id = raw_id if isinstance(raw_id, int) and not isinstance(raw_id, bool) else None
+        now = self.clock.seconds()
+        if not self._bucket.take(now):
+            if not self._strikes.take(now):
+                self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+                return
+            self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+            return
+        try:
+            request = parse_request(message)
+        except ProtocolError as exc:
+            self.reply_error(exc.request_id, exc.code, exc.message)
+            return
+        self._dispatch(request, arrival)
+
+    def _dispatch(self, request: Request, arrival: int) -> None:
+        kind = request.type
+        if kind == "ping":
+            self.send(make("pong", id=request.id))
+            return
+        if kind == "hello":
+            self._hello(request)
+            return
+        claims = self.claims
+        if claims is None:
+            self.reply_error(request.id, "hello_required", "say hello with a token first")
+            return
+        if self.clock.seconds() >= claims.expires:
+            self.reply_error(request.id, "unauthorized", "token expired")
+            return
+        if claims.role not in SPECS[kind].roles:
+            self.reply_error(request.id, "forbidden", f"a {claims.role} may not send {kind}")
+            return
+        table = request.get("table")
+        if table is not None and kind in ("join", "command") and not claims.may_see(table):
+            self.reply_error(request.id, "unauthorized", f"this token is not valid for {table}")
+            return
+        handler = getattr(self, "_" + kind)
+        handler(request, arrival)
+
+    def _fail(self, failure: Failure, request_id: int) -> None:
+        code, message, rule = error_for(failure)
+        self.reply_error(request_id, code, message, rule)
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def _hello(self, request: Request) -> None:
+        if self.claims is not None:
+            self.reply_error(request.id, "already_authenticated", "hello was already accepted")
+            return
+        try:
+            claims = self.signer.verify(request.get("token"), self.clock.seconds())
+        except TokenError as exc:
+            self.reply_error(request.id, "unauthorized", str(exc))
+            return
+        self.claims = claims
+        self.viewer = claims.actor
+        if self._hello_timer is not None and self._hello_timer.active():
+            self._hello_timer.cancel()
+        self._hello_timer = None
+        self.send(
+            make(
+                "welcome",
+                id=request.id,
+                role=claims.role,
+                identity=claims.actor.as_dict(),
+                table=claims.table,
+                seat=claims.seat,
+                server=__version__,
+                protocol=PROTOCOL_VERSION,
+                limits=self.config.announced(),
+            )
+        )
+
+    def _create_table(self, request: Request, arrival: int) -> None:
+        d = self.hub.create_table(
+            request.get("table"),
+            request.get("game", "challenge"),
+            request.get("options"),
+            self.viewer,
+            causation=f"conn-{self.conn_id}:req-{request.id}",
+        )
+        d.addCallback(
+            lambda actor: self.send(
+                make("table_created", id=request.id, table=actor.table, seq=actor.seq)
+            )
+        )
+        d.addErrback(self._fail, request.id)
+
+    def _issue_token(self, request: Request, arrival: int) -> None:
+        try:
+            token, claims = self.signer.issue(
+                request.get("role"),
+                now=self.clock.seconds(),
+                name=request.get("name"),
+                table=request.get("table"),
+                seat=request.get("seat"),
+                ttl_seconds=request.get("ttl_seconds", 12 * 3600),
+            )
+        except TokenError as exc:
+            self.reply_error(request.id, "bad_message", str(exc))
+            return
+        self.send(
+            make(
+                "token",
+                id=request.id,
+                token=token,
+                role=claims.role,
+                table=claims.table,
+                seat=claims.seat,
+                expires=claims.expires,
+            )
+        )
+
+    def _list_tables(self, request: Request, arrival: int) -> None:
+        assert self.claims is not None
+        visible = [info for info in self.hub.tables() if self.claims.may_see(info["table"])]
+        self.send(make("tables", id=request.id, tables=visible))
+
+    def _join(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        if table not in self.joined and len(self.joined) >= self.config.max_joins:
+            self.reply_error(
+                request.id, "too_many_joins", f"at most {self.config.max_joins} tables"
+            )
+            return
+        d = self.hub.get(table)
+
+        def subscribe(actor: TableActor) -> None:
+            if self.closed:
+                return
+            snapshot = actor.subscribe(self, request.get("after_seq"))
+            self.joined[table] = actor
+            self.send(
+                make(
+                    "snapshot",
+                    id=request.id,
+                    table=table,
+                    game=actor.game.NAME,
+                    seq=snapshot.seq,
+                    view=snapshot.view,
+                )
+            )
+            for _message, frame in snapshot.catch_up:
+                self._send(frame)
+
+        d.addCallback(subscribe)
+        d.addErrback(self._fail, request.id)
+
+    def _leave(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        actor = self.joined.pop(table, None)
+        if actor is None:
+            self.reply_error(request.id, "not_joined", f"not joined to {table}")
+            return
+        actor.unsubscribe(self)
+        self.send(make("left", id=request.id, table=table))
+
+    def _command(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        command = Command(request.get("name"), request.get("args", {}), self.viewer)
+        causation = f"conn-{self.conn_id}:req-{request.id}"
+        d = self.hub.get(table)
+        d.addCallback(lambda actor: actor.submit(command, arrival, causation))
+
+        def accepted(recorded: list) -> None:
+            actor = self.hub.actors.get(table)
+            seq = recorded[-1].seq if recorded else (actor.seq if actor else 0)
+            self.send(make("accepted", id=request.id, table=table, seq=seq, events=len(recorded)))
+
+        d.addCallback(accepted)
+        d.addErrback(self._fail, request.id)

@@ -1,0 +1,205 @@
+"""The hub: table id -> live `TableActor`; creating, loading and shutting tables down.
+
+What it keeps: the live actors of this process, the games it can run (name -> module) and
+the store. One stream per table, `table/<table_id>`; its first event is `TableCreated
+{game, options}`, written here (not by the game) with `expected_seq` 0, so two creators of
+the same id cannot both succeed.
+
+How it works:
+- `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
+  replay, and starts each one *recovering*: a table that was mid-card is paused
+  (`TablePaused`, cause `server_restart`) before any timer is scheduled.
+- `get(table)` returns the live actor, loading it on first use (a table created by another
+  process); concurrent loads of the same table share one read.
+- `shutdown()` closes every table to new commands, cancels timers and waits until each
+  queue is empty and each in-flight append has finished.
+
+Eviction of finished tables and the multi-node lease are not built yet (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from twisted.internet.defer import Deferred, DeferredList, fail, succeed
+from twisted.internet.interfaces import IReactorTime
+from twisted.logger import Logger
+
+from protocol.messages import table_stream
+from server.eventlog.envelope import InvalidEvent, NewEvent
+from server.eventlog.store import ConcurrencyError
+from server.games.base import Actor, RuleViolation
+from server.net.metrics import Metrics
+from server.runtime.table_actor import TABLE_CREATED, TableActor
+
+TABLE_PREFIX = "table/"
+
+log = Logger(namespace="t24.hub")
+
+
+class UnknownTable(Exception):
+    """No stream holds this table."""
+
+
+class TableExists(Exception):
+    """`create_table` named an id that is taken."""
+
+
+class UnknownGame(Exception):
+    """`create_table` named a game this server does not run."""
+
+
+class InvalidOptions(Exception):
+    """The game (or the event log) refused the table options; nothing was recorded."""
+
+
+def default_games() -> dict[str, Any]:
+    """The games this server runs, by name (the `game` of `create_table`)."""
+    from server.games import challenge
+
+    return {challenge.NAME: challenge}
+
+
+class Hub:
+    """Every live table of this process (see module doc)."""
+
+    def __init__(
+        self,
+        store: Any,
+        clock: IReactorTime,
+        games: Mapping[str, Any] | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.games = dict(games) if games is not None else default_games()
+        self.metrics = metrics or Metrics()
+        self.actors: dict[str, TableActor] = {}
+        self._loading: dict[str, list[Deferred]] = {}
+        self.closing = False
+
+    def _actor(self, table: str, game: Any) -> TableActor:
+        return TableActor(table, game, self.store, self.clock, self.metrics)
+
+    def _game(self, name: object) -> Any:
+        game = self.games.get(name) if isinstance(name, str) else None
+        if game is None:
+            raise UnknownGame(f"this server does not run the game {name!r}")
+        return game
+
+    # -- creating ----------------------------------------------------------------------------
+
+    def create_table(
+        self,
+        table: str | None,
+        game_name: str,
+        options: Mapping[str, Any],
+        actor: Actor,
+        causation: str = "",
+    ) -> Deferred:
+        """Record `TableCreated` for a new table and make it live; fires with its actor.
+
+        Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` refused the
+        options, or they are not recordable) or `TableExists`.
+        """
+        try:
+            game = self._game(game_name)
+            game.initial_state(options)  # refuses bad options before anything is recorded
+            created = NewEvent(
+                TABLE_CREATED,
+                {"game": game_name, "options": dict(options)},
+                actor=actor.as_dict(),
+                causation=causation,
+            )
+        except UnknownGame as exc:
+            return fail(exc)
+        except (RuleViolation, InvalidEvent, ValueError, TypeError) as exc:
+            return fail(InvalidOptions(getattr(exc, "message", None) or str(exc)))
+        table_id = table or "t-" + secrets.token_hex(4)
+        if table_id in self.actors:
+            return fail(TableExists(f"table {table_id} exists"))
+        d = self.store.append(table_stream(table_id), 0, [created])
+
+        def appended(recorded: list) -> TableActor:
+            actor_ = self._actor(table_id, game).load(recorded)
+            self.actors[table_id] = actor_
+            actor_.start(recovering=False)
+            log.info("table {table} created ({game})", table=table_id, game=game_name)
+            return actor_
+
+        def refused(failure: Any) -> Any:
+            failure.trap(ConcurrencyError)
+            raise TableExists(f"table {table_id} exists")
+
+        d.addCallbacks(appended, refused)
+        return d
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def get(self, table: str) -> Deferred:
+        """The live actor of `table`, loading it from its log on first use."""
+        actor = self.actors.get(table)
+        if actor is not None:
+            return succeed(actor)
+        waiters = self._loading.get(table)
+        d: Deferred = Deferred()
+        if waiters is not None:
+            waiters.append(d)
+            return d
+        self._loading[table] = [d]
+        read = self.store.load(table_stream(table))  # verifies the chain on the way
+        read.addCallback(self._loaded, table)
+        read.addBoth(self._fan_out, table)
+        return d
+
+    def _loaded(self, recorded: list, table: str) -> TableActor:
+        if not recorded:
+            raise UnknownTable(f"no table {table}")
+        game = self._game(recorded[0].data.get("game"))
+        actor = self._actor(table, game).load(recorded)
+        self.actors[table] = actor
+        actor.start(recovering=True)
+        log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
+        return actor
+
+    def _fan_out(self, result: Any, table: str) -> None:
+        for waiter in self._loading.pop(table, []):
+            if isinstance(result, TableActor):
+                waiter.callback(result)
+            else:
+                waiter.errback(result)
+
+    def load_all(self) -> Deferred:
+        """Rebuild every table in the store (start-up recovery); fires with their count."""
+        d = self.store.streams(TABLE_PREFIX)
+
+        def load(streams: list[str]) -> Deferred:
+            tables = [stream[len(TABLE_PREFIX) :] for stream in streams]
+            loads = [self.get(table) for table in tables]
+            return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
+
+        return d.addCallback(load)
+
+    def _report(self, results: list, tables: list[str]) -> int:
+        for (ok, value), table in zip(results, tables, strict=True):
+            if not ok:
+                log.error("table {table} could not be loaded: {why}", table=table, why=value)
+        return sum(1 for ok, _ in results if ok)
+
+    def tables(self) -> list[dict[str, Any]]:
+        """Every live table: id, game, last seq, whether it is over."""
+        return [
+            {"table": table, "game": actor.game.NAME, "seq": actor.seq, "over": actor.is_over()}
+            for table, actor in sorted(self.actors.items())
+        ]
+
+    # -- shutting down -----------------------------------------------------------------------
+
+    def shutdown(self) -> Deferred:
+        """Close every table to new commands; fire when every in-flight append finished."""
+        self.closing = True
+        for actor in self.actors.values():
+            actor.close()
+        return DeferredList([actor.idle() for actor in self.actors.values()])

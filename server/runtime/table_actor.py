@@ -1,0 +1,399 @@
+"""One live table: the shell around a game's Decider, on the reactor thread.
+
+What it keeps: the table's recorded events (a round is hundreds of events, so they stay in
+memory; a join's catch-up is served from them without a race against live pushes), the
+game state folded from them, the subscribers, the command queue and the live timers.
+
+Theory of operation (the order is the point):
+
+1. `submit(command, arrival_us)` queues the command. Commands are processed strictly one at
+   a time, in arrival order; arrival order is the authority for "who touched first"
+   (R-PLAY-2) and the arrival time is the `now` given to `decide`, so each touch records when
+   it reached the server, not when its turn in the queue came.
+2. `decide(state, command, now)` -> events, or a `RuleViolation` (the submitter's Deferred
+   fails with it; for a deadline the shell fired itself, the refusal means "stale" and is
+   logged and dropped).
+3. `append(stream, expected_seq, events)`: nothing below happens until the events are
+   durable. A `ConcurrencyError` (another writer extended the stream) makes the actor read
+   what it missed, publish it, and decide the command again (at most `MAX_ATTEMPTS` times).
+4. `evolve` each recorded event into the state.
+5. Publish: every subscriber gets each event redacted for its viewer (`redaction.py`).
+6. Reschedule: `deadlines(state)` is compared with the scheduled timers by key; changed ones
+   are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
+   submitted like any other, as the server.
+
+Recovery: `start(recovering=True)` first submits `pause_table` (cause `server_restart`) as
+the server and only then schedules timers, so a table that was mid-card when the process
+died is paused and nobody is flagged for time the server was down; a game that has nothing
+to pause refuses it and the refusal is dropped.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from twisted.internet.defer import Deferred, fail, succeed
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.logger import Logger
+from twisted.python.failure import Failure
+
+from protocol.codec import encode
+from protocol.messages import table_stream
+from server.eventlog.envelope import NewEvent, RecordedEvent
+from server.eventlog.store import ConcurrencyError
+from server.games.base import SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
+from server.net.metrics import Metrics
+from server.runtime.redaction import redacted_data, redactor_for
+
+MAX_ATTEMPTS = 3
+TABLE_CREATED = "TableCreated"
+RECOVERY_COMMAND = "pause_table"
+RECOVERY_CAUSE = "server_restart"
+
+log = Logger(namespace="t24.runtime")
+
+
+def now_us(clock: IReactorTime) -> int:
+    """The clock's time as int microseconds since the epoch (the core's unit of time)."""
+    return int(clock.seconds() * 1_000_000)
+
+
+class TableClosed(Exception):
+    """The table no longer takes commands (the server is shutting down)."""
+
+
+class Subscriber(Protocol):
+    """Anything that receives a table's pushes: a viewer and a `push(message, frame)`."""
+
+    viewer: Actor
+
+    def push(self, message: dict[str, Any], frame: bytes) -> None: ...
+
+
+@dataclass
+class _Pending:
+    command: Command
+    arrival: int
+    causation: str
+    deferred: Deferred
+    from_deadline: bool = False
+    attempts: int = 0
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a join returns: the viewer's view after `seq`, then the catch-up pushes."""
+
+    seq: int
+    view: dict[str, Any]
+    catch_up: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)
+
+
+class BadSeq(Exception):
+    """`after_seq` is beyond the table's last seq."""
+
+
+class TableActor:
+    """A live table: replayed state, command queue, subscribers and timers (see module doc)."""
+
+    def __init__(
+        self,
+        table: str,
+        game: Any,
+        store: Any,
+        clock: IReactorTime,
+        metrics: Metrics | None = None,
+    ) -> None:
+        self.table = table
+        self.stream = table_stream(table)
+        self.game = game
+        self.store = store
+        self.clock = clock
+        self.metrics = metrics or Metrics()
+        self.redact = redactor_for(game)
+        self.options: Mapping[str, Any] = {}
+        self.state: Any = None
+        self.seq = 0
+        self.events: list[RecordedEvent] = []
+        self.subscribers: list[Subscriber] = []
+        self.closed = False
+        self._queue: deque[_Pending] = deque()
+        self._busy = False
+        self._draining = False
+        self._in_flight = False
+        self._timers: dict[str, tuple[int, IDelayedCall]] = {}
+        self._refused_keys: set[str] = set()
+        self._idle_waiters: list[Deferred] = []
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def load(self, recorded: list[RecordedEvent]) -> TableActor:
+        """Rebuild the state from the stream's events (the first one is `TableCreated`)."""
+        if not recorded or recorded[0].type != TABLE_CREATED:
+            raise ValueError(f"stream {self.stream} does not start with {TABLE_CREATED}")
+        self.options = recorded[0].data["options"]
+        self.state = self.game.initial_state(self.options)
+        self.events = [recorded[0]]
+        self.seq = recorded[0].seq
+        self._apply(recorded[1:])
+        return self
+
+    def _apply(self, recorded: list[RecordedEvent]) -> None:
+        for event in recorded:
+            if event.seq != self.seq + 1:
+                raise ValueError(f"{self.stream}: seq {event.seq} after {self.seq}")
+            self.state = self.game.evolve(self.state, Event(event.type, event.data))
+            self.events.append(event)
+            self.seq = event.seq
+            self._refused_keys.clear()
+
+    def start(self, recovering: bool = True) -> Deferred:
+        """Go live: after a restart, pause a table that was mid-card, then schedule timers."""
+        if not recovering or self.is_over():
+            self._reschedule()
+            return succeed(None)
+        command = Command(RECOVERY_COMMAND, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
+        d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
+        d.addErrback(lambda _failure: None)  # refusals are logged by the queue
+        d.addBoth(lambda _: self._reschedule())
+        return d
+
+    def is_over(self) -> bool:
+        """Whether the game has ended (no more commands will change it)."""
+        return bool(self.state is not None and self.game.is_over(self.state))
+
+    # -- subscribers -------------------------------------------------------------------------
+
+    def subscribe(self, subscriber: Subscriber, after_seq: int | None = None) -> Snapshot:
+        """Register `subscriber`; return its view now and the pushes it missed.
+
+        Why synchronous: the catch-up is taken from memory in the same reactor turn as the
+        registration, so no live push can fall between them (no gap, no duplicate).
+        """
+        if after_seq is not None and after_seq > self.seq:
+            raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
+        start = self.seq if after_seq is None else after_seq
+        viewer = subscriber.viewer
+        catch_up = [self._push_for(event, viewer) for event in self.events[start:]]
+        if subscriber not in self.subscribers:
+            self.subscribers.append(subscriber)
+        return Snapshot(self.seq, self.view(viewer), catch_up)
+
+    def unsubscribe(self, subscriber: Subscriber) -> None:
+        """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
+        if subscriber in self.subscribers:
+            self.subscribers.remove(subscriber)
+
+    def view(self, viewer: Actor) -> dict[str, Any]:
+        """The game's view of the current state for `viewer`."""
+        return self.game.view(self.state, viewer)
+
+    def _push_for(self, event: RecordedEvent, viewer: Actor) -> tuple[dict[str, Any], bytes]:
+        data = redacted_data(self.redact, Event(event.type, event.data), viewer)
+        message = {
+            "type": "event",
+            "table": self.table,
+            "seq": event.seq,
+            "event_type": event.type,
+            "data": data,
+            "at": event.at,
+        }
+        return message, encode(message)
+
+    def _publish(self, recorded: list[RecordedEvent]) -> None:
+        cache: dict[Actor, list[tuple[dict[str, Any], bytes]]] = {}
+        for subscriber in list(self.subscribers):
+            viewer = subscriber.viewer
+            pushes = cache.get(viewer)
+            if pushes is None:
+                pushes = cache[viewer] = [self._push_for(event, viewer) for event in recorded]
+            for message, frame in pushes:
+                try:
+                    subscriber.push(message, frame)
+                except Exception:  # one broken subscriber must not starve the others
+                    log.failure("push to a subscriber of {table} failed", table=self.table)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def submit(
+        self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
+    ) -> Deferred:
+        """Queue a command; the Deferred fires with its recorded events once published.
+
+        It fails with the game's `RuleViolation`, `TableClosed`, a `ConcurrencyError` after
+        `MAX_ATTEMPTS`, or the store's error (nothing was published in every failure case).
+        """
+        if self.closed:
+            return fail(TableClosed(f"table {self.table} is closed"))
+        pending = _Pending(command, arrival_us, causation, Deferred(), from_deadline)
+        self._queue.append(pending)
+        if not self._busy:
+            self._busy = True
+            self._drain()
+        return pending.deferred
+
+    def _drain(self) -> None:
+        # Runs with _busy set. A synchronous store (memory) completes appends inside the loop;
+        # _draining keeps that from recursing, so a long queue never deepens the stack.
+        self._draining = True
+        try:
+            while self._queue:
+                pending = self._queue.popleft()
+                d = self._start(pending)
+                if d is None:
+                    continue
+                self._in_flight = True
+                d.addBoth(self._append_done)
+                if self._in_flight:
+                    return  # _append_done resumes the queue
+        finally:
+            self._draining = False
+        if not self._in_flight:
+            self._busy = False
+            waiters, self._idle_waiters = self._idle_waiters, []
+            for waiter in waiters:
+                waiter.callback(None)
+
+    def _append_done(self, _result: object) -> None:
+        self._in_flight = False
+        if not self._draining:
+            self._drain()
+
+    def _start(self, pending: _Pending) -> Deferred | None:
+        command = pending.command
+        try:
+            events = self.game.decide(self.state, command, pending.arrival)
+            actor, causation = command.actor.as_dict(), pending.causation
+            new = [NewEvent(e.type, dict(e.data), actor=actor, causation=causation) for e in events]
+        except RuleViolation as violation:
+            self._refused(pending, violation)
+            return None
+        except Exception as exc:  # a bug in a game (or unrecordable data) must not kill the table
+            log.failure("decide failed on {table}", table=self.table)
+            self.metrics.count_command("failed")
+            pending.deferred.errback(exc)
+            return None
+        if not new:
+            self.metrics.count_command("accepted")
+            pending.deferred.callback([])
+            return None
+        started = self.clock.seconds()
+        d = self.store.append(self.stream, self.seq, new)
+        d.addCallbacks(
+            self._appended,
+            self._append_failed,
+            callbackArgs=(pending, started),
+            errbackArgs=(pending,),
+        )
+        return d
+
+    def _refused(self, pending: _Pending, violation: RuleViolation) -> None:
+        self.metrics.count_command("refused")
+        if pending.from_deadline:  # a stale deadline, or nothing to recover: dropped
+            log.debug(
+                "{table}: server command {name} refused ({code}), dropped",
+                table=self.table,
+                name=pending.command.name,
+                code=violation.code,
+            )
+        pending.deferred.errback(violation)
+
+    def _appended(self, recorded: list[RecordedEvent], pending: _Pending, started: float) -> None:
+        now = self.clock.seconds()
+        self.metrics.append_latency.observe(now - started)
+        self.metrics.events_appended += len(recorded)
+        try:
+            self._apply(recorded)
+        except Exception as exc:
+            # evolve must be total; if it is not, the table stops rather than diverge from its log
+            log.failure("evolve failed on {table}; closing it", table=self.table)
+            self.close()
+            pending.deferred.errback(exc)
+            return
+        self._publish(recorded)
+        self._reschedule()
+        self.metrics.count_command("accepted")
+        self.metrics.command_latency.observe(max(0.0, now - pending.arrival / 1_000_000))
+        pending.deferred.callback(recorded)
+
+    def _append_failed(self, failure: Failure, pending: _Pending) -> Deferred | None:
+        if failure.check(ConcurrencyError) and pending.attempts + 1 < MAX_ATTEMPTS:
+            pending.attempts += 1
+            log.warn("{table}: concurrent writer, catching up", table=self.table)
+            d = self.store.read(self.stream, after_seq=self.seq)
+
+            def caught_up(missed: list[RecordedEvent]) -> None:
+                self._apply(missed)
+                self._publish(missed)
+                self._reschedule()
+                self._queue.appendleft(pending)
+
+            d.addCallback(caught_up)
+            d.addErrback(lambda f: self._give_up(f, pending))
+            return d
+        self._give_up(failure, pending)
+        return None
+
+    def _give_up(self, failure: Failure, pending: _Pending) -> None:
+        self.metrics.count_command("failed")
+        if not failure.check(ConcurrencyError):
+            log.failure("append to {stream} failed", failure, stream=self.stream)
+        pending.deferred.errback(failure)
+
+    def idle(self) -> Deferred:
+        """A Deferred that fires when no command is queued or in flight (for shutdown)."""
+        if not self._busy:
+            return succeed(None)
+        d: Deferred = Deferred()
+        self._idle_waiters.append(d)
+        return d
+
+    # -- timers ------------------------------------------------------------------------------
+
+    def _reschedule(self) -> None:
+        if self.closed:
+            return
+        live = {deadline.key: deadline for deadline in self.game.deadlines(self.state)}
+        for key in list(self._timers):
+            at, call = self._timers[key]
+            if key not in live or live[key].at != at:
+                if call.active():
+                    call.cancel()
+                del self._timers[key]
+        now = self.clock.seconds()
+        for key, deadline in live.items():
+            if key in self._timers or key in self._refused_keys:
+                continue
+            delay = max(0.0, deadline.at / 1_000_000 - now)
+            call = self.clock.callLater(delay, self._fire, key, deadline)
+            self._timers[key] = (deadline.at, call)
+
+    def _fire(self, key: str, deadline: Deadline) -> None:
+        self._timers.pop(key, None)
+        # A float timer may wake a few microseconds early; the deadline's command arrives at
+        # its moment at the earliest, so the game never sees it "not yet due".
+        arrival = max(now_us(self.clock), deadline.at)
+        d = self.submit(deadline.command, arrival, f"deadline:{key}", from_deadline=True)
+        d.addErrback(self._deadline_failed, key)
+
+    def _deadline_failed(self, failure: Failure, key: str) -> None:
+        if not failure.check(RuleViolation, TableClosed):
+            log.failure("deadline {key} of {table} failed", failure, key=key, table=self.table)
+        # Not fired again in this state: a deadline the game refuses while listing it live
+        # would otherwise spin at delay 0. The next event clears the set.
+        self._refused_keys.add(key)
+
+    def timers(self) -> dict[str, int]:
+        """The scheduled deadlines: key -> when (microseconds). For tests and metrics."""
+        return {key: at for key, (at, _call) in self._timers.items()}
+
+    def close(self) -> None:
+        """Refuse new commands and cancel every timer (queued commands still finish)."""
+        self.closed = True
+        for _at, call in self._timers.values():
+            if call.active():
+                call.cancel()
+        self._timers.clear()

@@ -1,0 +1,483 @@
+"""The shell around a Decider: TableActor and Hub with the memory store and a task.Clock.
+
+Given/when/then over what subscribers receive and what the log holds. A `GatedStore` wraps the
+real memory store and holds each append's result until the test releases it, to show that
+nothing is published before an append is durable and that commands queue in arrival order.
+"""
+
+from __future__ import annotations
+
+import pytest
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from server.eventlog.store import ConcurrencyError, StoreClosed, open_store
+from server.games import challenge
+from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
+from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
+from server.runtime.redaction import fail_closed, redactor_for
+from server.runtime.table_actor import BadSeq, TableClosed
+
+T0 = 1_700_000_000.0
+PROCTOR = Actor("proctor", "p1")
+DIRECTOR = Actor("director", "d")
+S1, S2 = Actor("player", "s1"), Actor("player", "s2")
+SPECTATOR = Actor("spectator", "watcher")
+
+DECK = [
+    {"card_id": 1, "numbers": [1, 2, 3, 4], "dots": 1},
+    {"card_id": 2, "numbers": [3, 3, 8, 8], "dots": 3},
+    {"card_id": 3, "numbers": [2, 2, 6, 6], "dots": 2},
+]
+OPTIONS = {
+    "seats": [{"seat": f"s{i}", "name": f"Student {i}"} for i in range(1, 5)],
+    "deck": DECK,
+}
+
+
+class Recorder:
+    """A subscriber that keeps every push it receives."""
+
+    def __init__(self, viewer: Actor) -> None:
+        self.viewer = viewer
+        self.messages: list[dict] = []
+        self.frames: list[bytes] = []
+
+    def push(self, message, frame):
+        self.messages.append(message)
+        self.frames.append(frame)
+
+    def types(self):
+        return [m["event_type"] for m in self.messages]
+
+
+class GatedStore:
+    """The real memory store, with each append's result held until `release()`."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.held: list[tuple[defer.Deferred, object]] = []
+        self.gated = False
+
+    def append(self, stream, expected_seq, events):
+        real = self.store.append(stream, expected_seq, events)
+        if not self.gated:
+            return real
+        d = defer.Deferred()
+        real.addBoth(lambda result: self.held.append((d, result)))
+        return d
+
+    def release(self):
+        """Complete the appends held so far (not those they lead to)."""
+        held, self.held = self.held, []
+        for d, result in held:
+            d.callback(result)  # a Failure result errbacks
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+@pytest.fixture
+def clock():
+    c = Clock()
+    c.advance(T0)
+    return c
+
+
+@pytest.fixture
+def store(clock):
+    return GatedStore(open_store("memory:", clock=clock.seconds))
+
+
+@pytest.fixture
+def hub(store, clock):
+    return Hub(store, clock)
+
+
+def result_of(d: defer.Deferred):
+    """The result of an already-fired Deferred (raises its failure)."""
+    results = []
+    d.addBoth(results.append)
+    assert results, "the Deferred has not fired"
+    outcome = results[0]
+    if hasattr(outcome, "raiseException"):
+        outcome.raiseException()
+    return outcome
+
+
+def us(clock) -> int:
+    return int(clock.seconds() * 1_000_000)
+
+
+def new_table(hub, options=None, table="t1"):
+    return result_of(hub.create_table(table, "challenge", options or OPTIONS, DIRECTOR))
+
+
+def run(actor, clock, actor_, name, **args):
+    return result_of(actor.submit(Command(name, args, actor_), us(clock)))
+
+
+def to_revealed(actor, clock):
+    run(actor, clock, PROCTOR, "start_round")
+    run(actor, clock, PROCTOR, "place_card")
+    run(actor, clock, PROCTOR, "reveal_card")
+
+
+# -- creating and loading ------------------------------------------------------------------
+
+
+def test_create_table_records_table_created_first(hub, store):
+    actor = new_table(hub)
+    events = result_of(store.read("table/t1"))
+    assert [(e.seq, e.type) for e in events] == [(1, "TableCreated")]
+    assert events[0].data == {"game": "challenge", "options": OPTIONS}
+    assert events[0].actor == {"role": "director", "id": "d"}
+    assert actor.seq == 1 and hub.tables() == [
+        {"table": "t1", "game": "challenge", "seq": 1, "over": False}
+    ]
+
+
+def test_create_table_refusals_record_nothing(hub, store):
+    new_table(hub)
+    with pytest.raises(TableExists):
+        new_table(hub)
+    with pytest.raises(InvalidOptions):
+        result_of(hub.create_table("t2", "challenge", {"seats": []}, DIRECTOR))
+    with pytest.raises(InvalidOptions):  # not recordable: a set is not msgpack data
+        result_of(hub.create_table("t3", "challenge", {**OPTIONS, "x": {1, 2}}, DIRECTOR))
+    with pytest.raises(UnknownGame):
+        result_of(hub.create_table("t4", "chess", OPTIONS, DIRECTOR))
+    assert result_of(store.streams("table/")) == ["table/t1"]
+
+
+def test_table_created_by_another_hub_exists_refusal(store, clock):
+    result_of(Hub(store, clock).create_table("t1", "challenge", OPTIONS, DIRECTOR))
+    with pytest.raises(TableExists):
+        result_of(Hub(store, clock).create_table("t1", "challenge", OPTIONS, DIRECTOR))
+
+
+def test_server_picks_an_id_when_none_is_given(hub):
+    actor = result_of(hub.create_table(None, "challenge", OPTIONS, DIRECTOR))
+    assert actor.table.startswith("t-") and hub.actors[actor.table] is actor
+
+
+def test_get_unknown_table_fails(hub):
+    with pytest.raises(UnknownTable):
+        result_of(hub.get("nope"))
+
+
+# -- commands: decide -> append -> evolve -> publish -> reschedule -------------------------
+
+
+def test_a_full_card_won_is_published_to_every_viewer_redacted(hub, clock):
+    actor = new_table(hub)
+    proctor, s2, spectator = Recorder(PROCTOR), Recorder(S2), Recorder(SPECTATOR)
+    for sub in (proctor, s2, spectator):
+        actor.subscribe(sub)
+    to_revealed(actor, clock)
+    run(actor, clock, S1, "touch_card")
+    run(actor, clock, S1, "declare_pattern", pattern="4*6")
+    recorded = run(actor, clock, S1, "fix_solution", steps=["1+2=3", "3+3=6", "4*6=24"])
+    assert [e.type for e in recorded] == ["SolutionFixed", "SolutionJudged", "CardWon"]
+    assert actor.view(S1)["scores"]["s1"] == 1
+    expected = [
+        "RoundStarted",
+        "CardPlaced",
+        "CardRevealed",
+        "CardTouched",
+        "PatternDeclared",
+        "SolutionFixed",
+        "SolutionJudged",
+        "CardWon",
+    ]
+    for sub in (proctor, s2, spectator):
+        assert sub.types() == expected
+        assert [m["seq"] for m in sub.messages] == list(range(2, 10))
+    # R-PLAY-1: the placed card's numbers are hidden from players and spectators, not proctors
+    placed = {sub.viewer.role: sub.messages[1]["data"] for sub in (proctor, s2, spectator)}
+    assert placed["proctor"]["numbers"] == [1, 2, 3, 4]
+    assert "numbers" not in placed["player"] and "numbers" not in placed["spectator"]
+    assert isinstance(spectator.messages[0]["data"]["deck"], int)  # deck order hidden
+    assert proctor.messages[0]["data"]["deck"] == [1, 2, 3]
+
+
+def test_a_refused_command_fails_with_the_rule_and_publishes_nothing(hub, clock):
+    actor = new_table(hub)
+    watcher = Recorder(SPECTATOR)
+    actor.subscribe(watcher)
+    with pytest.raises(RuleViolation) as info:
+        run(actor, clock, S1, "touch_card")
+    assert info.value.code == "round_not_started" and info.value.rule == "R-ROUND-1"
+    with pytest.raises(RuleViolation) as info:
+        run(actor, clock, SPECTATOR, "start_round")
+    assert info.value.code == "not_allowed"
+    assert watcher.messages == [] and actor.seq == 1
+
+
+def test_nothing_is_published_before_the_append_is_durable(hub, store, clock):
+    actor = new_table(hub)
+    watcher = Recorder(SPECTATOR)
+    actor.subscribe(watcher)
+    store.gated = True
+    d = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
+    assert not d.called and watcher.messages == [] and actor.seq == 1
+    store.release()
+    assert result_of(d)[0].type == "RoundStarted"
+    assert watcher.types() == ["RoundStarted"] and actor.seq == 2
+
+
+def test_commands_are_decided_one_at_a_time_in_arrival_order(hub, store, clock):
+    """R-PLAY-2: two touches in flight together: the first to arrive holds the card, the
+    second is recorded and refused; each touch records its own arrival time."""
+    actor = new_table(hub)
+    to_revealed(actor, clock)
+    store.gated = True
+    first_at = us(clock) + 1000
+    second_at = first_at + 250
+    d1 = actor.submit(Command("touch_card", {}, S2), first_at)
+    d2 = actor.submit(Command("touch_card", {}, S1), second_at)
+    assert len(store.held) == 1  # the second waits for the first append
+    store.release()
+    assert len(store.held) == 1
+    store.release()
+    first, second = result_of(d1), result_of(d2)
+    assert (first[0].type, first[0].data["seat"], first[0].data["at"]) == (
+        "CardTouched",
+        "s2",
+        first_at,
+    )
+    assert (second[0].type, second[0].data["seat"], second[0].data["at"]) == (
+        "TouchRefused",
+        "s1",
+        second_at,
+    )
+
+
+def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
+    actor = new_table(hub)
+    to_revealed(actor, clock)
+    ds = [actor.submit(Command("declare_stumped", {}, S1), us(clock)) for _ in range(3000)]
+    outcomes = result_of(defer.DeferredList(ds, consumeErrors=True))
+    assert outcomes[0][1][0].type == "StumpedDeclared"
+    assert all(not ok and ok_value.check(RuleViolation) for ok, ok_value in outcomes[1:])
+
+
+def test_store_failure_fails_the_command_and_changes_nothing(hub, store, clock):
+    actor = new_table(hub)
+    watcher = Recorder(PROCTOR)
+    actor.subscribe(watcher)
+    result_of(store.store.close())
+    with pytest.raises(StoreClosed):
+        run(actor, clock, PROCTOR, "start_round")
+    assert actor.seq == 1 and watcher.messages == [] and actor.view(PROCTOR)["phase"] == "setup"
+
+
+# -- deadlines -----------------------------------------------------------------------------
+
+
+def test_pattern_deadline_fires_from_the_clock_and_flags(hub, clock):
+    """R-PLAY-4 / R-FLAG-1: no pattern within 3 s of the touch: a flag, card back to deck."""
+    actor = new_table(hub)
+    watcher = Recorder(PROCTOR)
+    actor.subscribe(watcher)
+    to_revealed(actor, clock)
+    touched = run(actor, clock, S1, "touch_card")[0]
+    assert sorted(k.split(":")[0] for k in actor.timers()) == ["pattern", "solution"]
+    clock.advance(2.999)
+    assert watcher.types()[-1] == "CardTouched"
+    clock.advance(0.001)
+    assert watcher.types()[-3:] == ["CardTouched", "FlagIssued", "CardReturnedToDeck"]
+    flag = next(m for m in watcher.messages if m["event_type"] == "FlagIssued")
+    assert flag["data"]["cause"] == "no_pattern" and flag["data"]["seat"] == "s1"
+    assert flag["data"]["at"] == touched.data["at"] + 3_000_000
+    assert actor.timers() == {}  # between cards, no auto_proctor: nothing live
+
+
+def test_answered_pattern_cancels_its_deadline_and_stale_deadline_is_dropped(hub, clock):
+    actor = new_table(hub)
+    to_revealed(actor, clock)
+    run(actor, clock, S1, "touch_card")
+    stale_key = next(k for k in actor.timers() if k.startswith("pattern"))
+    run(actor, clock, S1, "declare_pattern", pattern="4*6")
+    assert [k.split(":")[0] for k in actor.timers()] == ["solution"]
+    seq = actor.seq
+    d = actor.submit(
+        Command("pattern_deadline", {"key": stale_key}, SERVER_ACTOR), us(clock), "x", True
+    )
+    with pytest.raises(RuleViolation) as info:
+        result_of(d)
+    assert info.value.code == "stale_deadline" and actor.seq == seq
+
+
+def test_auto_proctor_places_and_reveals_on_its_own(hub, clock):
+    actor = new_table(hub, {**OPTIONS, "auto_proctor": 2, "auto_reveal_seconds": 1})
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    run(actor, clock, PROCTOR, "start_round")
+    clock.advance(2)
+    assert watcher.types()[-1] == "CardPlaced"
+    clock.advance(1)
+    assert watcher.types()[-1] == "CardRevealed"
+    clock.advance(15)  # R-PLAY-7: nobody touched within 15 s
+    assert "CardStumped" in watcher.types()
+
+
+# -- subscribing and resuming --------------------------------------------------------------
+
+
+def test_join_with_after_seq_gets_exactly_the_missed_events_then_live_ones(hub, clock):
+    actor = new_table(hub)
+    to_revealed(actor, clock)  # seqs 2, 3, 4
+    late = Recorder(S2)
+    snapshot = actor.subscribe(late, after_seq=2)
+    assert snapshot.seq == 4 and snapshot.view["phase"] == "revealed"
+    assert [m["seq"] for m, _ in snapshot.catch_up] == [3, 4]
+    run(actor, clock, S1, "touch_card")
+    assert [m["seq"] for m in late.messages] == [5]
+    fresh = Recorder(S2)
+    assert actor.subscribe(fresh).catch_up == []
+    assert actor.subscribe(Recorder(S2), after_seq=0).catch_up[0][0]["event_type"] == (
+        "TableCreated"
+    )
+    with pytest.raises(BadSeq):
+        actor.subscribe(Recorder(S2), after_seq=99)
+
+
+def test_catch_up_is_redacted_like_live_pushes(hub, clock):
+    actor = new_table(hub)
+    run(actor, clock, PROCTOR, "start_round")
+    run(actor, clock, PROCTOR, "place_card")
+    pushes = [m for m, _ in actor.subscribe(Recorder(S1), after_seq=0).catch_up]
+    assert pushes[0]["data"]["options"]["deck"] == 3  # TableCreated: deck hidden
+    assert "numbers" not in pushes[2]["data"]  # CardPlaced
+
+
+def test_unsubscribed_viewers_receive_nothing(hub, clock):
+    actor = new_table(hub)
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    actor.unsubscribe(watcher)
+    actor.unsubscribe(watcher)  # harmless twice
+    run(actor, clock, PROCTOR, "start_round")
+    assert watcher.messages == []
+
+
+def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
+    actor = new_table(hub)
+
+    class Broken(Recorder):
+        def push(self, message, frame):
+            raise RuntimeError("socket gone")
+
+    good = Recorder(S1)
+    actor.subscribe(Broken(S2))
+    actor.subscribe(good)
+    run(actor, clock, PROCTOR, "start_round")
+    assert good.types() == ["RoundStarted"]
+
+
+# -- concurrency, recovery, shutdown -------------------------------------------------------
+
+
+def test_a_concurrent_writer_is_caught_up_and_the_command_decided_again(store, clock):
+    ours = new_table(Hub(store, clock))
+    run(ours, clock, PROCTOR, "start_round")  # seq 2
+    theirs = result_of(Hub(store, clock).get("t1"))  # its recovery pause: seq 3
+    run(theirs, clock, PROCTOR, "resume_table")  # seq 4
+    run(theirs, clock, PROCTOR, "place_card")  # seq 5: another process extended the stream
+    watcher = Recorder(PROCTOR)
+    ours.subscribe(watcher)
+    recorded = run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
+    assert recorded[0].seq == 6 and recorded[0].type == "FlagIssued"
+    # decided again on the caught-up state: the placed card goes back to the deck (R-FLAG-2)
+    assert [e.type for e in recorded] == ["FlagIssued", "CardReturnedToDeck"]
+    assert [m["seq"] for m in watcher.messages] == [3, 4, 5, 6, 7]  # no gap, no duplicate
+
+
+def test_a_writer_that_keeps_losing_gives_up_with_a_conflict(store, clock):
+    ours = new_table(Hub(store, clock))
+    run(ours, clock, PROCTOR, "start_round")
+    theirs = result_of(Hub(store, clock).get("t1"))  # pauses the running table
+    real_read = store.store.read
+
+    def read_then_extend(stream, after_seq=0, limit=None):
+        d = real_read(stream, after_seq, limit)
+        run(theirs, clock, PROCTOR, "issue_flag", seat="s4", cause="too_many_fingertips")
+        return d
+
+    store.read = read_then_extend
+    with pytest.raises(ConcurrencyError):
+        run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
+    assert ours.metrics.commands["failed"] == 1
+
+
+def test_restart_mid_card_pauses_the_table_and_resume_restarts_the_windows(store, clock):
+    actor = new_table(Hub(store, clock))
+    to_revealed(actor, clock)
+    run(actor, clock, S1, "touch_card")
+    actor.close()  # the process dies: its timers die with it
+    clock.advance(60)  # the server is down for a minute
+    restarted = Hub(store, clock)
+    assert result_of(restarted.load_all()) == 1
+    table = restarted.actors["t1"]
+    assert table.events[-1].type == "TablePaused"
+    assert table.events[-1].data["cause"] == "server_restart"
+    assert table.timers() == {} and table.view(PROCTOR)["paused"]
+    assert not [e for e in table.events if e.type == "FlagIssued"]  # nobody flagged
+    run(table, clock, PROCTOR, "resume_table")
+    assert sorted(table.timers().values()) == [us(clock) + 3_000_000, us(clock) + 15_000_000]
+
+
+def test_restart_of_a_table_not_yet_started_changes_nothing(store, clock):
+    new_table(Hub(store, clock))
+    restarted = Hub(store, clock)
+    result_of(restarted.load_all())
+    assert restarted.actors["t1"].seq == 1
+
+
+def test_shutdown_waits_for_the_in_flight_append_then_refuses(hub, store, clock):
+    actor = new_table(hub)
+    store.gated = True
+    d = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
+    done = hub.shutdown()
+    assert not done.called
+    store.release()
+    result_of(done)
+    assert result_of(d)[0].type == "RoundStarted"
+    with pytest.raises(TableClosed):
+        run(actor, clock, PROCTOR, "place_card")
+
+
+# -- failures inside the game ---------------------------------------------------------------
+
+
+class BrokenGame:
+    """A game whose decide raises a bug for `explode` (the failure path of a real bug)."""
+
+    NAME = "broken"
+
+    def __getattr__(self, name):
+        return getattr(challenge, name)
+
+    @staticmethod
+    def decide(state, command, now):
+        if command.name == "explode":
+            raise ZeroDivisionError("bug")
+        return challenge.decide(state, command, now)
+
+
+def test_a_bug_in_decide_fails_that_command_only(store, clock):
+    hub = Hub(store, clock, games={"broken": BrokenGame()})
+    actor = result_of(hub.create_table("b", "broken", OPTIONS, DIRECTOR))
+    with pytest.raises(ZeroDivisionError):
+        run(actor, clock, PROCTOR, "explode")
+    assert run(actor, clock, PROCTOR, "start_round")[0].type == "RoundStarted"
+    assert hub.metrics.commands == {"failed": 1, "accepted": 1}
+
+
+def test_a_game_without_event_view_fails_closed():
+    event = Event("Secret", {"at": 5, "numbers": [1, 2, 3, 4]})
+    assert fail_closed(event, Actor("player", "s1")).data == {"at": 5}
+    assert fail_closed(event, Actor("auditor", "a")).data == event.data
+    assert redactor_for(object()) is fail_closed
+    assert redactor_for(challenge) is challenge.event_view
