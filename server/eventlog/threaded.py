@@ -1,0 +1,196 @@
+"""The Deferred face of a blocking engine: thread pools, group commit, clean shutdown.
+
+Why threads: SQLite and psycopg calls block; the reactor thread must not. Every call runs
+in a Twisted `ThreadPool` through `deferToThreadPool`, and its result comes back on the
+reactor thread (`reactor.callFromThread`, the only reactor method used here, so tests can
+pass a stand-in and never touch the global reactor).
+
+Group commit: one writer thread. An append is validated on the caller's thread, then
+queued. When no commit is in flight the queue (up to `max_batch` appends) goes to the writer
+as one `engine.append_batch` call, committed in one transaction with one fsync; appends
+arriving meanwhile wait in the queue and form the next batch. Each caller still gets its own
+events or its own `ConcurrencyError`, in arrival order, and only after the commit.
+
+Reads run in a separate pool of `read_threads`, so a replay never waits behind a commit.
+
+`close()` stops taking work, lets every accepted append and read finish, then joins both
+pools and closes the engine. It is also registered to run before reactor shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from twisted.internet import defer
+from twisted.internet.threads import deferToThreadPool
+from twisted.python.failure import Failure
+from twisted.python.threadpool import ThreadPool
+
+from server.eventlog.engine import AppendRequest, Engine, Outcome, make_request
+from server.eventlog.envelope import NewEvent, RecordedEvent
+from server.eventlog.store import StoreClosed, VerifyReport
+
+T = TypeVar("T")
+Waiting = tuple[AppendRequest, defer.Deferred]
+
+
+class ThreadedStore:
+    """The `EventStore` contract over a thread-safe blocking `Engine` (SQLite, PostgreSQL)."""
+
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        reactor: Any = None,
+        read_threads: int = 2,
+        max_batch: int = 1000,
+    ) -> None:
+        if reactor is None:
+            from twisted.internet import reactor as global_reactor
+
+            reactor = global_reactor
+        self.engine = engine
+        self._reactor = reactor
+        self._max_batch = max_batch
+        name = type(engine).__name__
+        self._writer = ThreadPool(minthreads=0, maxthreads=1, name=f"{name}-writer")
+        self._readers = ThreadPool(minthreads=0, maxthreads=read_threads, name=f"{name}-reader")
+        self._writer.start()
+        self._readers.start()
+        self._queue: list[Waiting] = []
+        self._committing = False
+        self._reads: set[defer.Deferred] = set()
+        self._closing = False
+        self._closed = False
+        self._close_waiters: list[defer.Deferred] = []
+        self._shutdown_trigger = None
+        if hasattr(reactor, "addSystemEventTrigger"):
+            self._shutdown_trigger = reactor.addSystemEventTrigger(
+                "before", "shutdown", self._close_on_shutdown
+            )
+
+    # -- writes ------------------------------------------------------------------------------
+
+    def append(
+        self, stream: str, expected_seq: int, events: Sequence[NewEvent]
+    ) -> defer.Deferred[list[RecordedEvent]]:
+        """See `EventStore.append`: fires after the group commit that carries it."""
+        if self._closing:
+            return defer.fail(StoreClosed("the event store is closed"))
+        try:
+            request = make_request(stream, expected_seq, events)
+        except Exception:
+            return defer.fail()
+        waiting: defer.Deferred[list[RecordedEvent]] = defer.Deferred()
+        self._queue.append((request, waiting))
+        self._commit_next()
+        return waiting
+
+    def _commit_next(self) -> None:
+        if self._committing or not self._queue:
+            return
+        batch, self._queue = self._queue[: self._max_batch], self._queue[self._max_batch :]
+        self._committing = True
+        requests = [request for request, _ in batch]
+        committed = deferToThreadPool(
+            self._reactor, self._writer, self.engine.append_batch, requests
+        )
+        committed.addCallbacks(
+            self._deliver, self._fail_all, callbackArgs=(batch,), errbackArgs=(batch,)
+        )
+        committed.addBoth(self._committed)
+
+    @staticmethod
+    def _deliver(outcomes: list[Outcome], batch: list[Waiting]) -> None:
+        for (_, waiting), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, Exception):
+                waiting.errback(outcome)
+            else:
+                waiting.callback(outcome)
+
+    @staticmethod
+    def _fail_all(failure: Failure, batch: list[Waiting]) -> None:
+        for _, waiting in batch:
+            waiting.errback(failure)
+
+    def _committed(self, _: object) -> None:
+        self._committing = False
+        self._commit_next()
+        self._maybe_closed()
+
+    # -- reads -------------------------------------------------------------------------------
+
+    def _read(self, function: Callable[..., T], *args: Any) -> defer.Deferred[T]:
+        if self._closing:
+            return defer.fail(StoreClosed("the event store is closed"))
+        reading = deferToThreadPool(self._reactor, self._readers, function, *args)
+        self._reads.add(reading)
+
+        def done(result: T) -> T:
+            self._reads.discard(reading)
+            self._maybe_closed()
+            return result
+
+        return reading.addBoth(done)
+
+    def read(
+        self, stream: str, after_seq: int = 0, limit: int | None = None
+    ) -> defer.Deferred[list[RecordedEvent]]:
+        """See `EventStore.read`."""
+        return self._read(self.engine.read, stream, after_seq, limit)
+
+    def load(self, stream: str) -> defer.Deferred[list[RecordedEvent]]:
+        """See `EventStore.load`."""
+        return self._read(self.engine.load, stream)
+
+    def last_seq(self, stream: str) -> defer.Deferred[int]:
+        """See `EventStore.last_seq`."""
+        return self._read(self.engine.last_seq, stream)
+
+    def streams(self, prefix: str = "") -> defer.Deferred[list[str]]:
+        """See `EventStore.streams`."""
+        return self._read(self.engine.streams, prefix)
+
+    def verify(self, stream: str) -> defer.Deferred[VerifyReport]:
+        """See `EventStore.verify`."""
+        return self._read(self.engine.verify, stream)
+
+    # -- shutdown ----------------------------------------------------------------------------
+
+    def close(self) -> defer.Deferred[None]:
+        """See `EventStore.close`: every accepted append and read finishes first."""
+        if self._closed:
+            return defer.succeed(None)
+        self._closing = True
+        waiter: defer.Deferred[None] = defer.Deferred()
+        self._close_waiters.append(waiter)
+        self._maybe_closed()
+        return waiter
+
+    def _close_on_shutdown(self) -> defer.Deferred[None]:
+        self._shutdown_trigger = None  # firing now: removing it would warn
+        return self.close()
+
+    def _maybe_closed(self) -> None:
+        if not self._closing or self._closed:
+            return
+        if self._committing or self._queue or self._reads:
+            return
+        self._closed = True
+        if self._shutdown_trigger is not None:
+            self._reactor.removeSystemEventTrigger(self._shutdown_trigger)
+            self._shutdown_trigger = None
+        self._writer.stop()
+        self._readers.stop()
+        try:
+            self.engine.close()
+        except Exception:
+            failure = Failure()
+            waiters, self._close_waiters = self._close_waiters, []
+            for waiter in waiters:
+                waiter.errback(failure)
+            return
+        waiters, self._close_waiters = self._close_waiters, []
+        for waiter in waiters:
+            waiter.callback(None)
