@@ -446,8 +446,7 @@ def _operand(tokens: Sequence[_Token]) -> tuple[Fraction | None, bool] | None:
     if (
         len(rest) == 3
         and rest[0].kind == "num"
-        and rest[1].kind == "op"
-        and OPERATORS[rest[1].text] == "/"
+        and rest[1].text == "/"  # only a slash is a fraction bar; ÷ and : always divide
         and rest[2].kind == "num"
     ):
         denominator = int(rest[2].text)

@@ -357,6 +357,9 @@ class Solution:
     uses_fractions: bool  # some intermediate value is not whole
     uses_negatives: bool  # some intermediate value is below zero
     largest_intermediate: Fraction  # the largest |value| of any step
+    # the steps as exact values: (left, op, right, result), op one of "+", "-", "*", "/"
+    arithmetic: tuple[tuple[Fraction, str, Fraction, Fraction], ...] = ()
+    joins_results: bool = False  # the last step combines two earlier results: (a·b)·(c·d)
 
     def as_dict(self) -> dict[str, object]:
         """Plain data for JSON output and the wire."""
@@ -385,6 +388,8 @@ def _solution(form: _Form) -> Solution:
         uses_fractions=form.badness[1] > 0,
         uses_negatives=form.badness[0] > 0,
         largest_intermediate=Fraction(form.badness[2]),
+        arithmetic=tuple((Fraction(a), op, Fraction(b), Fraction(r)) for a, op, b, r in steps),
+        joins_results=not isinstance(form.tree[1], int) and not isinstance(form.tree[2], int),
     )
 
 
