@@ -1,9 +1,212 @@
-"""Local puzzle commands: `t24 solve`, `t24 check`, `t24 deck`."""
+"""Local puzzle commands: `t24 solve`, `t24 check`, `t24 deck`.
+
+They run the same `server.puzzles` code the server judges with, so a proctor or a player can
+see offline exactly what the server will say. Exit codes follow `t24 --help`: 0 for a solvable
+card or a correct answer, 1 for an unsolvable card or a wrong answer, 2 for bad input (with a
+one-line error on stderr).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from server.puzzles import difficulty, editions, expressions, solver
+
+CARD_SIZE = 4
+MAX_NUMBER = solver.MAX_NUMBER
+
+
+class BadInput(ValueError):
+    """Arguments the command cannot use: reported in one line, exit code 2."""
+
+
+def _card(items: Sequence[str]) -> list[int]:
+    if len(items) != CARD_SIZE:
+        raise BadInput(f"a card has {CARD_SIZE} numbers, got {len(items)}: {' '.join(items)}")
+    numbers = []
+    for item in items:
+        try:
+            number = int(item)
+        except ValueError:
+            raise BadInput(f"{item!r} is not a whole number") from None
+        if number < 0:
+            raise BadInput(f"{number} is negative; card numbers are 0..{MAX_NUMBER}")
+        if number > MAX_NUMBER:
+            raise BadInput(f"{number} is above {MAX_NUMBER}; card numbers are 0..{MAX_NUMBER}")
+        numbers.append(number)
+    return numbers
+
+
+def _bad_input(command: str, error: BadInput) -> int:
+    print(f"t24 {command}: error: {error}", file=sys.stderr)
+    return 2
+
+
+def _print_json(data: object) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+# -- solve -----------------------------------------------------------------------------------
+
+
+def run_solve(args: argparse.Namespace) -> int:
+    """Print every distinct solution of a card with its three-step form and the dots."""
+    try:
+        card = _card(args.numbers)
+    except BadInput as error:
+        return _bad_input("solve", error)
+    solutions = solver.solve(card)
+    shown = " ".join(map(str, card))
+    unicode = not args.ascii
+    if args.json:
+        value = difficulty.score(card) if solutions else None
+        _print_json(
+            {
+                "numbers": card,
+                "solvable": bool(solutions),
+                "dots": difficulty.dots_for_score(value) if value is not None else None,
+                "score": round(value, 4) if value is not None else None,
+                "solutions": [s.as_dict() for s in solutions],
+            }
+        )
+        return 0 if solutions else 1
+    if not solutions:
+        print(f"{shown}: no solution")
+        return 1
+    count = len(solutions)
+    noun = "solution" if count == 1 else "solutions"
+    dots = difficulty.dots(card)
+    print(f"{shown}: {count} distinct {noun}, {dots} dot{'s' if dots > 1 else ''}")
+    for index, solution in enumerate(solutions, start=1):
+        expression = solution.expression if unicode else solution.ascii_expression
+        steps = solution.steps if unicode else solution.ascii_steps
+        print(f"{index:3d}. {expression}")
+        print(f"     pattern {solution.pattern.render(unicode)}: {'; '.join(steps)}")
+    return 0
+
+
+# -- check -----------------------------------------------------------------------------------
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Judge a free-form answer, or a pattern and steps, exactly as the server would."""
+    items = list(args.items)
+    try:
+        if args.step or args.pattern is not None:
+            if args.pattern is None:
+                raise BadInput("--step needs --pattern (the last step, e.g. '3 × 8')")
+            card = _card(items)
+            verdict = expressions.check_solution(card, args.pattern, args.step or [])
+            answer = {"pattern": args.pattern, "steps": list(args.step or [])}
+        else:
+            if len(items) != CARD_SIZE + 1:
+                raise BadInput(
+                    "give the card's 4 numbers and one expression, "
+                    "or the numbers with --pattern and --step"
+                )
+            card = _card(items[:CARD_SIZE])
+            verdict = expressions.check_expression(card, items[CARD_SIZE])
+            answer = {"expression": items[CARD_SIZE]}
+    except BadInput as error:
+        return _bad_input("check", error)
+    if args.json:
+        value = verdict.value
+        _print_json(
+            {
+                "numbers": card,
+                **answer,
+                "ok": verdict.ok,
+                "reason": verdict.reason,
+                "message": verdict.message,
+                "value": None if value is None else expressions.format_value(value, False),
+            }
+        )
+    elif verdict.ok:
+        print("correct: makes 24")
+    else:
+        print(f"wrong ({verdict.reason}): {verdict.message}")
+    return 0 if verdict.ok else 1
+
+
+# -- deck ------------------------------------------------------------------------------------
+
+PLAYING_CARDS = "playing-cards"
+
+
+def _dots(count: int) -> str:
+    return "•" * count
+
+
+def run_deck(args: argparse.Namespace) -> int:
+    """Print a generated deck: the same edition and seed always print the same deck."""
+    if args.edition == PLAYING_CARDS:
+        cards = editions.playing_card_deck(args.seed)
+        if args.json:
+            _print_json(
+                {"edition": args.edition, "seed": args.seed, "cards": [c.as_dict() for c in cards]}
+            )
+            return 0
+        print(f"{args.edition}, seed {args.seed}: {len(cards)} cards, top first")
+        for index, card in enumerate(cards, start=1):
+            print(f"{index:3d}. {card.rank:2d} of {card.suit}")
+        return 0
+    deck = editions.tournament_deck(args.edition, args.seed)
+    if args.json:
+        _print_json(
+            {"edition": args.edition, "seed": args.seed, "cards": [c.as_dict() for c in deck]}
+        )
+        return 0
+    print(f"{args.edition}, seed {args.seed}: {len(deck)} double-sided cards")
+    print(f"{'card':6} {'red':14} {'dots':5} {'white':14} dots")
+    for card in deck:
+        red = " ".join(map(str, card.red.numbers))
+        white = " ".join(map(str, card.white.numbers))
+        line = f"{card.card_id:6} {red:14} {_dots(card.red.dots):5} {white:14} {_dots(card.white.dots)}"
+        print(line.rstrip())
+    return 0
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register the puzzle subcommands."""
+    solve = subparsers.add_parser(
+        "solve",
+        help="every distinct solution of a card, with its three-step form and dots",
+        description="Print every distinct solution of a card (exit 0), or 'no solution' (exit 1).",
+    )
+    solve.add_argument("numbers", nargs="+", metavar="N", help="the card's four numbers, 0..99")
+    solve.add_argument("--json", action="store_true", help="print JSON")
+    solve.add_argument("--ascii", action="store_true", help="write * / - instead of × ÷ −")
+    solve.set_defaults(func=run_solve)
+
+    check = subparsers.add_parser(
+        "check",
+        help="judge an answer: an expression, or a pattern and three steps",
+        description=(
+            "t24 check 3 3 8 8 '8/(3-8/3)'  or  "
+            "t24 check 3 3 8 8 --pattern '8 / 1/3' --step '8/3' --step '3 - 8/3' "
+            "--step '8 / 1/3'. Exit 0 when correct, 1 when not."
+        ),
+    )
+    check.add_argument("items", nargs="+", metavar="N", help="the four numbers [expression]")
+    check.add_argument("--pattern", help="the declared pattern (the last step), e.g. '3 x 8'")
+    check.add_argument("--step", action="append", help="one step 'a op b [= r]' (three of them)")
+    check.add_argument("--json", action="store_true", help="print the verdict as JSON")
+    check.set_defaults(func=run_check)
+
+    deck = subparsers.add_parser(
+        "deck",
+        help="print a generated deck (same seed, same deck)",
+        description="Print a tournament half-deck (48 double-sided cards) or the 40-card deck.",
+    )
+    deck.add_argument(
+        "--edition",
+        choices=[*editions.EDITIONS, PLAYING_CARDS],
+        default="single-digits",
+        help="which deck (default: single-digits)",
+    )
+    deck.add_argument("--seed", type=int, default=0, help="the seed (default: 0)")
+    deck.add_argument("--json", action="store_true", help="print JSON")
+    deck.set_defaults(func=run_deck)
