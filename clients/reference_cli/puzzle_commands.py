@@ -164,8 +164,8 @@ def run_deck(args: argparse.Namespace) -> int:
     for card in deck:
         red = " ".join(map(str, card.red.numbers))
         white = " ".join(map(str, card.white.numbers))
-        line = f"{card.card_id:6} {red:14} {_dots(card.red.dots):5} {white:14} {_dots(card.white.dots)}"
-        print(line.rstrip())
+        red_dots, white_dots = _dots(card.red.dots), _dots(card.white.dots)
+        print(f"{card.card_id:6} {red:14} {red_dots:5} {white:14} {white_dots}")
     return 0
 
 
