@@ -1,0 +1,187 @@
+"""Fixtures for the store contract: one `backend` per store, real files, the real PostgreSQL.
+
+How Deferreds are waited for, robustly: the threaded stores only need `callFromThread`
+from a reactor, so tests pass `ThreadReturns`, a stand-in that queues what the worker
+threads hand back, and `wait(d)` runs those calls on the test's own thread until `d` fires.
+The global reactor is never started here, so these tests cannot leave it dirty or find it
+running, whatever else runs in the same pytest process. (The child processes of the crash
+and race tests run the real reactor.)
+
+PostgreSQL: `T24_TEST_POSTGRES_URL` (default postgresql://postgres@127.0.0.1:5432/postgres).
+Each test gets a fresh schema `t24test_<run>_<n>`, dropped afterwards; the tests skip, with
+the reason, only when no server answers.
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from twisted.internet import defer, task
+from twisted.python.failure import Failure
+
+from server.eventlog.store import EventStore, Upcasters, open_blocking_store, open_store
+
+POSTGRES_URL = os.environ.get(
+    "T24_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
+)
+RUN_ID = uuid.uuid4().hex[:8]
+START = 1_700_000_000.0  # the test clock's epoch seconds (2023-11-14)
+
+
+class ThreadReturns:
+    """The one reactor method the threaded stores use, run on the test's thread by `wait`."""
+
+    def __init__(self) -> None:
+        self._calls: queue.Queue[tuple[Callable[..., Any], tuple, dict]] = queue.Queue()
+
+    def callFromThread(self, function: Callable[..., Any], *args: Any, **kwargs: Any) -> None:  # noqa: N802
+        self._calls.put((function, args, kwargs))
+
+    def wait(self, deferred: defer.Deferred, timeout: float = 15.0) -> Any:
+        """Run handed-back calls until `deferred` fires; return its result or raise its error."""
+        results: list[Any] = []
+        deferred.addBoth(results.append)
+        deadline = time.monotonic() + timeout
+        while not results:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError("the Deferred did not fire in time")
+            try:
+                function, args, kwargs = self._calls.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            function(*args, **kwargs)
+        result = results[0]
+        if isinstance(result, Failure):
+            result.raiseException()
+        return result
+
+
+_postgres_state: dict[str, str] = {}
+
+
+def postgres_or_skip() -> None:
+    """Skip (with the reason) when no PostgreSQL answers; checked once per run."""
+    if "error" not in _postgres_state:
+        import psycopg
+
+        try:
+            psycopg.connect(POSTGRES_URL, connect_timeout=3).close()
+            _postgres_state["error"] = ""
+        except psycopg.Error as error:
+            _postgres_state["error"] = f"no PostgreSQL answers at {POSTGRES_URL}: {error}"
+    if _postgres_state["error"]:
+        pytest.skip(_postgres_state["error"])
+
+
+def drop_schema(schema: str) -> None:
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+        drop = sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
+        connection.execute(drop)
+
+
+@dataclass
+class Backend:
+    """One store under test, and what a test needs around it."""
+
+    kind: str
+    url: str
+    clock: task.Clock
+    returns: ThreadReturns
+    stores: list[Any] = field(default_factory=list)
+
+    def open(self, upcasters: Upcasters | None = None) -> EventStore:
+        """A Deferred-API store on this backend (memory: the same data for every call)."""
+        if self.kind == "memory":
+            from server.eventlog.memory import MemoryStore
+
+            if not self.stores:
+                store = open_store("memory:", clock=self.clock.seconds, upcasters=upcasters)
+            else:
+                engine = self.stores[0].engine
+                if upcasters is not None:
+                    engine.upcasters = upcasters
+                store = MemoryStore(engine)
+        else:
+            store = open_store(
+                self.url, clock=self.clock.seconds, upcasters=upcasters, reactor=self.returns
+            )
+        self.stores.append(store)
+        return store
+
+    def blocking(self) -> Any:
+        """A blocking engine on the same data (the memory backend shares its engine)."""
+        if self.kind == "memory":
+            return self.stores[0].engine if self.stores else self.open().engine
+        engine = open_blocking_store(self.url, clock=self.clock.seconds)
+        self.stores.append(engine)
+        return engine
+
+    def wait(self, deferred: defer.Deferred) -> Any:
+        return self.returns.wait(deferred)
+
+    def execute(self, statement: str, params: tuple = ()) -> None:
+        """Change the stored rows behind the store's back (tampering tests)."""
+        if self.kind == "sqlite":
+            import sqlite3
+
+            connection = sqlite3.connect(self.url[len("sqlite:///") :], isolation_level=None)
+            try:
+                connection.execute(statement, params)
+            finally:
+                connection.close()
+        else:
+            import psycopg
+
+            schema = self.url.split("schema=")[1]
+            with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+                connection.execute(f'SET search_path TO "{schema}"')
+                connection.execute(statement.replace("?", "%s"), params)
+
+    def close_all(self) -> None:
+        for store in reversed(self.stores):
+            closing = store.close()
+            if isinstance(closing, defer.Deferred):
+                self.wait(closing)
+
+
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
+    """Each contract test runs once per store; threads they start are gone afterwards."""
+    clock = task.Clock()
+    clock.advance(START)
+    threads_before = set(threading.enumerate())
+    schema = None
+    if request.param == "memory":
+        url = "memory:"
+    elif request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'events.sqlite'}"
+    else:
+        postgres_or_skip()
+        schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
+        url = f"{POSTGRES_URL}?schema={schema}"
+    backend = Backend(request.param, url, clock, ThreadReturns())
+    try:
+        yield backend
+    finally:
+        backend.close_all()
+        if schema:
+            drop_schema(schema)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        left = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
+        if not left:
+            break
+        time.sleep(0.01)
+    assert not left, f"threads left behind: {left}"
