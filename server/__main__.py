@@ -1,11 +1,142 @@
-"""The `t24-server` entry point (a placeholder until the server issue lands)."""
+"""The `t24-server` entry point: flags, structured logs, the reactor, signals, exit codes.
 
+Every setting of `server.app.ServerConfig` is a flag (`--max-message-bytes`), an environment
+variable (`T24_MAX_MESSAGE_BYTES`) and a TOML key (`max_message_bytes`); `--config FILE`
+names the TOML file. Logs are one JSON object per line on stderr (`--log-format text` for
+people): `time`, `level`, `ns`, `msg` and the event's own fields.
+
+SIGTERM and SIGINT stop the reactor; `T24Server.stop` runs before it shuts down (in-flight
+appends finish, sockets close with 1001). Exit codes: 0 after a clean stop, 1 when the
+server could not start (port taken, store unusable, secret file readable by others), 2 for
+bad settings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
 import sys
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+from twisted.logger import (
+    FilteringLogObserver,
+    LogLevel,
+    LogLevelFilterPredicate,
+    formatEvent,
+    globalLogBeginner,
+)
+
+from server import __version__
+from server.app import FIELDS, ConfigError, ServerConfig, T24Server, load_config
+
+LEVELS = {"debug": LogLevel.debug, "info": LogLevel.info, "warn": LogLevel.warn}
+LEVELS["error"] = LogLevel.error
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """One flag per setting; every flag defaults to None (absent) so layering works."""
+    parser = argparse.ArgumentParser(
+        prog="t24-server",
+        description="The t24 game server: msgpack over WebSockets at ws://HOST:PORT/ws, "
+        "/healthz and /metrics on the same port.",
+        epilog="Every flag is also an environment variable T24_<NAME> and a key of the TOML "
+        "file given with --config (or T24_CONFIG). Precedence: flags > env > file > defaults.",
+    )
+    parser.add_argument("--config", help="a TOML file of settings")
+    parser.add_argument("--version", action="version", version=f"t24-server {__version__}")
+    defaults = ServerConfig()
+    for name, spec in FIELDS.items():
+        flag = "--" + name.replace("_", "-")
+        default = getattr(defaults, name)
+        if spec.type == "bool":
+            parser.add_argument(
+                flag,
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=f"(default {default})",
+            )
+        else:
+            parser.add_argument(flag, dest=name, default=None, help=f"(default {default!r})")
+    return parser
+
+
+class JsonLogObserver:
+    """One JSON object per log event: time, level, ns, msg, and the event's plain fields."""
+
+    def __init__(self, stream: TextIO, text: bool = False) -> None:
+        self.stream = stream
+        self.text = text
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        level = event.get("log_level")
+        level_name = level.name if level is not None else "info"
+        when = datetime.fromtimestamp(event.get("log_time", 0), UTC)
+        message = formatEvent(event)
+        failure = event.get("log_failure")
+        if failure is not None:
+            message += "\n" + failure.getTraceback()
+        if self.text:
+            line = f"{when:%H:%M:%S} {level_name:5} {event.get('log_namespace', '')}: {message}"
+        else:
+            record = {
+                "time": when.isoformat(timespec="milliseconds"),
+                "level": level_name,
+                "ns": event.get("log_namespace", ""),
+                "msg": message,
+            }
+            for key, value in event.items():
+                if not key.startswith("log_") and key not in record and isinstance(value, _PLAIN):
+                    record[key] = value
+            line = json.dumps(record, default=str)
+        try:
+            self.stream.write(line + "\n")
+            self.stream.flush()
+        except ValueError:  # the stream was closed at exit
+            pass
+
+
+def start_logging(config: ServerConfig, stream: TextIO = sys.stderr) -> None:
+    """Send every Twisted (and Autobahn, via txaio) log event to `stream`, filtered."""
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LEVELS[config.log_level])
+    observer = FilteringLogObserver(
+        JsonLogObserver(stream, text=config.log_format == "text"), [predicate]
+    )
+    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("t24-server: not yet (the network server lands with the server issue)")
-    return 0
+    """Parse settings, start logging, run the server until SIGTERM/SIGINT."""
+    args = vars(build_parser().parse_args(argv))
+    config_file = args.pop("config")
+    try:
+        config = load_config(args, os.environ, config_file)
+    except ConfigError as exc:
+        print(f"t24-server: {exc}", file=sys.stderr)
+        return 2
+    start_logging(config)
+    from twisted.internet import reactor
+
+    server = T24Server(config, reactor)
+    outcome = {"code": 0}
+
+    def started_failed(failure: Any) -> None:
+        print(f"t24-server: could not start: {failure.getErrorMessage()}", file=sys.stderr)
+        outcome["code"] = 1
+        if reactor.running:
+            reactor.stop()
+
+    def go() -> None:
+        d = server.start()
+        d.addErrback(started_failed)
+
+    reactor.addSystemEventTrigger("before", "shutdown", server.stop)
+    reactor.callWhenRunning(go)
+    reactor.run()
+    return outcome["code"]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,345 @@
+"""Wiring: configuration, the store, the hub, the WebSocket and HTTP endpoints, the demo.
+
+What it keeps:
+- `ServerConfig`, every setting of `t24-server`, and `load_config`, which layers them:
+  defaults < TOML file (`--config` or `T24_CONFIG`) < environment (`T24_<NAME>`) < flags.
+- `T24Server`: `start()` opens the store, rebuilds every table from its log (recovery: a
+  table that was mid-card is paused), listens, and sets up the demo table when asked;
+  `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) stops listening, lets every
+  in-flight append finish, closes every socket with 1001 and closes the store.
+- The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
+  its tokens printed with ready-to-paste client commands and written to
+  `var/demo-tokens.json` (mode 0600: the tokens are credentials).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from twisted.internet.defer import Deferred, inlineCallbacks
+from twisted.logger import Logger
+
+from protocol.codec import Limits
+from protocol.messages import WS_PATH
+from server.eventlog.store import DEFAULT_STORE_URL, open_store
+from server.games.base import Actor
+from server.net.http import build_site
+from server.net.metrics import Metrics
+from server.net.session import NetConfig
+from server.net.tokens import TokenSigner, load_or_create_secret
+from server.net.ws import T24WebSocketFactory, TransportConfig
+from server.runtime.hub import Hub
+
+log = Logger(namespace="t24.app")
+
+ENV_PREFIX = "T24_"
+DEMO_TABLE = "demo"
+DEMO_SEATS = ("s1", "s2", "s3", "s4")
+DEMO_TOKEN_TTL = 7 * 24 * 3600
+
+
+class ConfigError(Exception):
+    """A setting that cannot be used (unknown key, wrong type, unreadable TOML file)."""
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Every setting of `t24-server` (docs/operations.md lists them with their env vars)."""
+
+    store: str = DEFAULT_STORE_URL
+    host: str = "127.0.0.1"
+    port: int = 8024
+    public_url: str = ""  # the ws:// URL clients are told; default ws://HOST:PORT/ws
+    secret_file: str = "var/t24.secret"
+    ready_file: str = ""  # written (JSON: url, port, pid) once listening; for scripts/tests
+    demo: bool = False
+    demo_tokens_file: str = "var/demo-tokens.json"
+    demo_seed: int = 24
+    demo_auto_proctor: float = 5.0
+    log_format: str = "json"  # json | text
+    log_level: str = "info"  # debug | info | warn | error
+    max_message_bytes: int = 64 * 1024
+    max_connections: int = 5000
+    rate_per_second: float = 50.0
+    rate_burst: int = 100
+    abuse_strikes: int = 100
+    hello_timeout: float = 10.0
+    open_handshake_timeout: float = 5.0
+    auto_ping_interval: float = 20.0
+    auto_ping_timeout: float = 10.0
+    allowed_origins: tuple[str, ...] = ("*",)
+    allow_null_origin: bool = True
+    max_joins: int = 16
+    shutdown_grace: float = 5.0
+
+    def transport(self) -> TransportConfig:
+        """The network limits as the WebSocket layer takes them."""
+        return TransportConfig(
+            max_connections=self.max_connections,
+            open_handshake_timeout=self.open_handshake_timeout,
+            auto_ping_interval=self.auto_ping_interval,
+            auto_ping_timeout=self.auto_ping_timeout,
+            allowed_origins=self.allowed_origins,
+            allow_null_origin=self.allow_null_origin,
+            net=NetConfig(
+                limits=Limits(max_message_bytes=self.max_message_bytes),
+                rate_per_second=self.rate_per_second,
+                rate_burst=self.rate_burst,
+                abuse_strikes=self.abuse_strikes,
+                hello_timeout=self.hello_timeout,
+                max_joins=self.max_joins,
+            ),
+        )
+
+
+FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
+
+
+def convert(name: str, value: Any) -> Any:
+    """Convert a raw setting (a TOML value or an env/flag string) to the field's type."""
+    kind = FIELDS[name].type
+    try:
+        if kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("1", "true", "yes", "on"):
+                return True
+            if text in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(f"not a boolean: {value!r}")
+        if kind == "int":
+            if isinstance(value, bool):
+                raise ValueError("not an integer")
+            return int(value)
+        if kind == "float":
+            if isinstance(value, bool):
+                raise ValueError("not a number")
+            return float(value)
+        if kind == "tuple[str, ...]":
+            items = value if isinstance(value, list | tuple) else str(value).split(",")
+            return tuple(str(item).strip() for item in items if str(item).strip())
+        if not isinstance(value, str):
+            raise ValueError(f"not a string: {value!r}")
+        return value
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"setting {name}: {exc}") from exc
+
+
+def read_toml(path: str) -> dict[str, Any]:
+    """The settings of a TOML file (top level, or a `[server]` table), names checked."""
+    try:
+        with open(path, "rb") as handle:
+            raw = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"config file {path}: {exc}") from exc
+    raw = raw.get("server", raw)
+    settings = {}
+    for key, value in raw.items():
+        name = key.replace("-", "_")
+        if name not in FIELDS:
+            raise ConfigError(f"config file {path}: unknown setting {key!r}")
+        settings[name] = convert(name, value)
+    return settings
+
+
+def load_config(
+    flags: Mapping[str, Any], environ: Mapping[str, str], config_file: str | None = None
+) -> ServerConfig:
+    """Layer defaults < TOML < environment < flags (flags given as None are absent).
+
+    Why this order: a file holds the deployment, the environment adapts it per host or
+    container, and a flag typed by hand wins.
+    """
+    settings: dict[str, Any] = {}
+    path = config_file or environ.get(ENV_PREFIX + "CONFIG")
+    if path:
+        settings.update(read_toml(path))
+    for name in FIELDS:
+        env = environ.get(ENV_PREFIX + name.upper())
+        if env is not None:
+            settings[name] = convert(name, env)
+    for name, value in flags.items():
+        if value is not None:
+            if name not in FIELDS:
+                raise ConfigError(f"unknown setting {name!r}")
+            settings[name] = convert(name, value)
+    config = ServerConfig(**settings)
+    if config.log_format not in ("json", "text"):
+        raise ConfigError("log_format is json or text")
+    if config.log_level not in ("debug", "info", "warn", "error"):
+        raise ConfigError("log_level is debug, info, warn or error")
+    if not 0 <= config.port <= 65535:
+        raise ConfigError("port is 0..65535 (0: any free port)")
+    return config
+
+
+class T24Server:
+    """One server process: store, hub, endpoints; `start` and `stop` (see module doc)."""
+
+    def __init__(self, config: ServerConfig, reactor: Any) -> None:
+        self.config = config
+        self.reactor = reactor
+        self.metrics = Metrics()
+        self.store: Any = None
+        self.hub: Hub | None = None
+        self.factory: T24WebSocketFactory | None = None
+        self.listening: Any = None
+        self.url = ""
+        self.demo_tokens: dict[str, Any] | None = None
+
+    @inlineCallbacks
+    def start(self) -> Any:
+        """Open everything and listen; fires with the ws:// URL clients should use."""
+        config = self.config
+        signer = TokenSigner(load_or_create_secret(config.secret_file))
+        self.signer = signer
+        self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
+        self.hub = Hub(self.store, self.reactor, metrics=self.metrics)
+        hub = self.hub
+        self.metrics.gauge(
+            "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
+        )
+        loaded = yield hub.load_all()
+        log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
+        transport = config.transport()
+        self.factory = T24WebSocketFactory(
+            hub=hub, signer=signer, reactor=self.reactor, config=transport, metrics=self.metrics
+        )
+        site = build_site(
+            self.factory,
+            self.store,
+            self.metrics,
+            self.reactor,
+            idle_timeout=config.open_handshake_timeout,
+        )
+        self.listening = self.reactor.listenTCP(config.port, site, interface=config.host)
+        port = self.listening.getHost().port
+        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if config.demo:
+            self.demo_tokens = yield self.setup_demo()
+        if config.ready_file:
+            _write_private(config.ready_file, {"url": self.url, "port": port, "pid": os.getpid()})
+        log.info("listening on {url}", url=self.url, port=port, event="listening")
+        return self.url
+
+    @inlineCallbacks
+    def stop(self) -> Any:
+        """Graceful stop: no new connections, in-flight appends finish, sockets get 1001."""
+        log.info("shutting down")
+        if self.listening is not None:
+            yield self.listening.stopListening()
+        if self.factory is not None:
+            self.factory.closing = True
+        if self.hub is not None:
+            yield self.hub.shutdown()
+        if self.factory is not None:
+            self.factory.close_all()
+            yield self._sockets_closed(self.config.shutdown_grace)
+        if self.store is not None:
+            yield self.store.close()
+        log.info("stopped")
+
+    def _sockets_closed(self, grace: float) -> Deferred:
+        """Fires when every WebSocket is closed, or after `grace` seconds."""
+        done: Deferred = Deferred()
+        deadline = self.reactor.seconds() + grace
+
+        def check() -> None:
+            assert self.factory is not None
+            if not self.factory.sessions or self.reactor.seconds() >= deadline:
+                done.callback(None)
+            else:
+                self.reactor.callLater(0.05, check)
+
+        check()
+        return done
+
+    # -- the demo ----------------------------------------------------------------------------
+
+    @inlineCallbacks
+    def setup_demo(self) -> Any:
+        """Create (or reuse) the demo table; write and print its tokens."""
+        from server.games.challenge_options import tournament_table_deck
+
+        assert self.hub is not None
+        config = self.config
+        if DEMO_TABLE not in self.hub.actors:
+            options = {
+                "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_SEATS],
+                "deck": tournament_table_deck("single-digits", config.demo_seed, 1),
+                "auto_proctor": config.demo_auto_proctor,
+            }
+            director = Actor("director", "demo")
+            yield self.hub.create_table(DEMO_TABLE, "challenge", options, director)
+        now = self.reactor.seconds()
+
+        def issue(role: str, **claims: Any) -> str:
+            return self.signer.issue(role, now=now, ttl_seconds=DEMO_TOKEN_TTL, **claims)[0]
+
+        tokens = {
+            "url": self.url,
+            "table": DEMO_TABLE,
+            "director": issue("director", name="director"),
+            "proctor": issue("proctor", name="proctor", table=DEMO_TABLE),
+            "seats": [
+                {"seat": seat, "token": issue("player", table=DEMO_TABLE, seat=seat)}
+                for seat in DEMO_SEATS
+            ],
+            "spectator": issue("spectator", name="spectator", table=DEMO_TABLE),
+        }
+        _write_private(config.demo_tokens_file, tokens)
+        print(demo_banner(tokens, config.demo_tokens_file), flush=True)
+        return tokens
+
+
+def demo_banner(tokens: Mapping[str, Any], path: str) -> str:
+    """The text `make run` prints: the director token and one command per client."""
+    url = tokens["url"]
+    lines = [
+        "",
+        f"t24 demo: table {tokens['table']!r} (4 seats, Single Digits, auto_proctor) at {url}",
+        "",
+        f"director token: {tokens['director']}",
+        "",
+        "proctor (start the round, resume after a restart):",
+        f"  t24 proctor --url {url} --token {tokens['proctor']}",
+    ]
+    for seat in tokens["seats"]:
+        lines += [
+            f"player {seat['seat']}:",
+            f"  t24 play --url {url} --token {seat['token']}",
+        ]
+    lines += [
+        "spectator:",
+        f"  t24 watch --url {url} --token {tokens['spectator']}",
+        "",
+        f"the same tokens are in {path}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _url_host(host: str) -> str:
+    if host in ("", "0.0.0.0", "::"):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+def _write_private(path: str, payload: Mapping[str, Any]) -> None:
+    """Write JSON atomically with mode 0600 (it may hold credentials)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temp = target.with_name(target.name + ".tmp")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump(payload, handle, indent=2)
+        handle.write("\n")
+    os.replace(temp, target)

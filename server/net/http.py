@@ -1,0 +1,107 @@
+"""HTTP beside the WebSocket, on the same port (twisted.web): `/ws`, `/healthz`, `/metrics`.
+
+What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketResource`
+(twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
+answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds, 503
+otherwise; `/metrics` is the Prometheus text exposition. Anything else is 404.
+
+Hardening: the `Server` header says `t24` (not the Twisted version), tracebacks are never
+shown, and the `Site` timeout closes connections that send nothing (the slow side of an
+opening handshake: Autobahn's own `openHandshakeTimeout` starts only once twisted.web has
+read the request).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from autobahn.twisted.resource import WebSocketResource
+from twisted.internet.defer import Deferred
+from twisted.logger import Logger
+from twisted.web import server
+from twisted.web.resource import Resource
+
+from protocol.messages import WS_PATH
+from server.net.metrics import Metrics
+
+HEALTH_TIMEOUT = 2.0
+HEALTH_PROBE_STREAM = "health/probe"
+
+log = Logger(namespace="t24.http")
+
+
+class HealthResource(Resource):
+    """`GET /healthz`: 200 when the store answers (a `last_seq` read), else 503."""
+
+    isLeaf = True
+
+    def __init__(self, store: Any, clock: Any) -> None:
+        super().__init__()
+        self.store = store
+        self.clock = clock
+
+    def render_GET(self, request: server.Request) -> Any:
+        request.setHeader(b"content-type", b"text/plain; charset=utf-8")
+        request.setHeader(b"cache-control", b"no-store")
+        try:
+            d: Deferred = self.store.last_seq(HEALTH_PROBE_STREAM)
+        except Exception as exc:
+            return self._answer(request, 503, f"store unavailable: {type(exc).__name__}\n")
+        d.addTimeout(HEALTH_TIMEOUT, self.clock)
+        d.addCallbacks(
+            lambda _seq: self._finish(request, 200, "ok\n"),
+            lambda failure: self._finish(
+                request, 503, f"store unavailable: {failure.type.__name__}\n"
+            ),
+        )
+        return server.NOT_DONE_YET
+
+    @staticmethod
+    def _answer(request: server.Request, code: int, text: str) -> bytes:
+        request.setResponseCode(code)
+        return text.encode("utf-8")
+
+    @staticmethod
+    def _finish(request: server.Request, code: int, text: str) -> None:
+        if request.finished or getattr(request, "_disconnected", False):
+            return
+        request.setResponseCode(code)
+        request.write(text.encode("utf-8"))
+        request.finish()
+
+
+class MetricsResource(Resource):
+    """`GET /metrics`: the Prometheus text exposition (format 0.0.4)."""
+
+    isLeaf = True
+
+    def __init__(self, metrics: Metrics) -> None:
+        super().__init__()
+        self.metrics = metrics
+
+    def render_GET(self, request: server.Request) -> bytes:
+        request.setHeader(b"content-type", b"text/plain; version=0.0.4; charset=utf-8")
+        return self.metrics.render().encode("utf-8")
+
+
+class T24Request(server.Request):
+    """A request whose `Server` header names t24 instead of the Twisted version."""
+
+    def render(self, resrc: Any) -> None:
+        self.setHeader(b"server", b"t24")
+        super().render(resrc)
+
+
+def build_site(
+    ws_factory: Any, store: Any, metrics: Metrics, clock: Any, idle_timeout: float = 30.0
+) -> server.Site:
+    """The one `Site` serving `/ws`, `/healthz` and `/metrics` on the server's port."""
+    root = Resource()
+    root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
+    root.putChild(b"healthz", HealthResource(store, clock))
+    root.putChild(b"metrics", MetricsResource(metrics))
+    site = server.Site(root, timeout=idle_timeout)
+    site.requestFactory = T24Request
+    site.displayTracebacks = False
+    site.noisy = False
+    return site

@@ -1,0 +1,156 @@
+"""The Autobahn WebSocket endpoint: subprotocol `t24.v1`, binary frames, deliberate options.
+
+What it keeps: the glue between Autobahn and a `Session` (one per connection), the set of
+open sessions (for the connection gauge and for closing them all with 1001 on shutdown), and
+every Autobahn option we rely on, set in one call (`transport_options`). Field notes:
+Autobahn's defaults are unlimited payloads, no keep-alive, unlimited connections, and an
+HTML status page; and `allowNullOrigin` is reset to False by *every* `setProtocolOptions`
+call that omits it. So the options are one explicit map, applied once, and a unit test reads
+them back from a built factory.
+
+A client must offer the `t24.v1` subprotocol; a handshake without it is refused with HTTP
+400 before any frame is read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+from autobahn.websocket.types import ConnectionDeny
+from twisted.logger import Logger
+
+from protocol.messages import SUBPROTOCOL
+from server import __version__
+from server.net.metrics import Metrics
+from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session
+from server.net.tokens import TokenSigner
+from server.runtime.hub import Hub
+
+log = Logger(namespace="t24.ws")
+
+
+@dataclass(frozen=True)
+class TransportConfig:
+    """The transport limits (docs/protocol.md, "Limits"); each maps to an Autobahn option."""
+
+    max_connections: int = 5000
+    open_handshake_timeout: float = 5.0
+    close_handshake_timeout: float = 2.0
+    auto_ping_interval: float = 20.0
+    auto_ping_timeout: float = 10.0
+    allowed_origins: tuple[str, ...] = ("*",)
+    allow_null_origin: bool = True
+    net: NetConfig = field(default_factory=NetConfig)
+
+
+def transport_options(config: TransportConfig) -> dict[str, Any]:
+    """Every Autobahn server option we set, as one map (applied in a single call)."""
+    max_bytes = config.net.limits.max_message_bytes
+    return {
+        "webStatus": False,  # no HTML page with the Autobahn version on a plain GET
+        "maxFramePayloadSize": max_bytes,  # over it: close 1009
+        "maxMessagePayloadSize": max_bytes,  # over it (fragmented): close 1009
+        "autoFragmentSize": 0,
+        "openHandshakeTimeout": config.open_handshake_timeout,
+        "closeHandshakeTimeout": config.close_handshake_timeout,
+        "autoPingInterval": config.auto_ping_interval,
+        "autoPingTimeout": config.auto_ping_timeout,
+        "autoPingSize": 12,
+        "allowedOrigins": list(config.allowed_origins),
+        "allowNullOrigin": config.allow_null_origin,  # reset by every call that omits it
+        "maxConnections": config.max_connections,  # extra handshakes get HTTP 503
+        "perMessageCompressionAccept": lambda offers: None,  # no compression bombs
+        "utf8validateIncoming": True,  # text frames are refused anyway
+        "failByDrop": False,
+        "tcpNoDelay": True,
+    }
+
+
+class T24ServerProtocol(WebSocketServerProtocol):
+    """One WebSocket connection: hands frames to its `Session`."""
+
+    session: Session | None = None
+
+    def onConnect(self, request: Any) -> str:
+        if SUBPROTOCOL not in request.protocols:
+            raise ConnectionDeny(
+                ConnectionDeny.BAD_REQUEST, f"the {SUBPROTOCOL} subprotocol is required"
+            )
+        if self.factory.closing:
+            raise ConnectionDeny(503, "the server is shutting down")
+        return SUBPROTOCOL
+
+    def onOpen(self) -> None:
+        factory = self.factory
+        self.session = Session(
+            hub=factory.hub,
+            signer=factory.signer,
+            clock=factory.clock,
+            send=self._send_frame,
+            close=self._close,
+            config=factory.config.net,
+            metrics=factory.metrics,
+            conn_id=next(factory.ids),
+            peer=self.peer,
+        )
+        factory.sessions.add(self.session)
+        self.session.opened()
+
+    def _send_frame(self, frame: bytes) -> None:
+        if self.state == self.STATE_OPEN:
+            self.sendMessage(frame, isBinary=True)
+
+    def _close(self, code: int, reason: str) -> None:
+        # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,
+        # 1008 policy) are the standard ones a server may send, so we frame them ourselves,
+        # as Autobahn's own `_fail_connection` does.
+        if self.state == self.STATE_OPEN:
+            self.sendCloseFrame(code=code, reasonUtf8=reason.encode("utf-8")[:123], isReply=False)
+
+    def onMessage(self, payload: bytes, isBinary: bool) -> None:
+        if self.session is not None:
+            self.session.frame_received(payload, isBinary)
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+        if self.session is not None:
+            self.session.connection_lost()
+            self.factory.sessions.discard(self.session)
+            self.session = None
+
+
+class T24WebSocketFactory(WebSocketServerFactory):
+    """Builds `T24ServerProtocol`s sharing one hub, signer, clock and metrics."""
+
+    protocol = T24ServerProtocol
+
+    def __init__(
+        self,
+        *,
+        hub: Hub,
+        signer: TokenSigner,
+        reactor: Any,
+        config: TransportConfig | None = None,
+        metrics: Metrics | None = None,
+    ) -> None:
+        super().__init__(protocols=[SUBPROTOCOL], server=f"t24/{__version__}", reactor=reactor)
+        self.hub = hub
+        self.signer = signer
+        self.clock = reactor
+        self.config = config or TransportConfig()
+        self.metrics = metrics or hub.metrics
+        self.sessions: set[Session] = set()
+        self.ids = itertools.count(1)
+        self.closing = False
+        self.setProtocolOptions(**transport_options(self.config))
+        self.metrics.gauge(
+            "t24_connections", "Open WebSocket connections.", lambda: len(self.sessions)
+        )
+
+    def close_all(self, code: int = CLOSE_GOING_AWAY, reason: str = "server shutting down"):
+        """Refuse new handshakes and close every open connection (1001 on shutdown)."""
+        self.closing = True
+        for session in list(self.sessions):
+            session.close(code, reason)
