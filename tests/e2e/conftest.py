@@ -1,0 +1,65 @@
+"""End-to-end fixtures: one shared `t24-server` process per test session, clients, tokens.
+
+`server` is shared by every test that does not need a process of its own (restarts, kills
+and tight connection limits start their own `ServerProcess`). Its limits are tightened so
+that the limit tests are quick: a 1 s hello timeout, a small rate limit.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from server_process import ServerProcess
+from wsclients import AutobahnClient
+
+pytestmark = pytest.mark.e2e
+
+SHARED_FLAGS = (
+    "--hello-timeout",
+    "1",
+    "--rate-per-second",
+    "20",
+    "--rate-burst",
+    "40",
+    "--abuse-strikes",
+    "20",
+    "--max-message-bytes",
+    "16384",
+)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory):
+    """The shared server process (SQLite in a temp dir)."""
+    process = ServerProcess(tmp_path_factory.mktemp("shared-server"), *SHARED_FLAGS).start()
+    yield process
+    if process.running():
+        process.terminate()
+
+
+@pytest.fixture
+def connect(server):
+    """`connect(token=None, url=None, **options)`: an Autobahn client, closed after the test."""
+    clients: list[AutobahnClient] = []
+
+    def make(token: str | None = None, url: str | None = None, **options) -> AutobahnClient:
+        client = AutobahnClient(url or server.url, **options)
+        clients.append(client)
+        if token is not None:
+            client.hello(token)
+        return client
+
+    yield make
+    for client in clients:
+        client.close()
+
+
+@pytest.hookimpl(tryfirst=True, hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Attach the shared server's log to a failing e2e test's report."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed and "server" in item.fixturenames:
+        process = item.funcargs.get("server")
+        if process is not None:
+            report.sections.append(("t24-server log (tail)", process.log_text()[-6000:]))

@@ -1,0 +1,127 @@
+"""A real `t24-server` child process on a free loopback port, with its own SQLite file.
+
+Reusable by every end-to-end test (the CLI tests too): `ServerProcess(tmp_dir, *flags)`
+starts `python -m server` with `--port 0` and a `--ready-file`, and waits for that file (the
+server writes it once it listens), never sleeping a fixed time. The process's logs go to a
+file in `tmp_dir` (`log_text()`), shown when a test fails. `signer()` reads the server's
+secret so tests can mint tokens of any role; `kill()` is SIGKILL, `terminate()` SIGTERM,
+`start()` again reuses the same store and secret (a restart).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from server.net.tokens import TokenSigner, load_or_create_secret
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+
+
+class ServerProcess:
+    """One `t24-server` child process (see module doc)."""
+
+    def __init__(self, tmp_dir: Path, *flags: str, store: str | None = None) -> None:
+        self.dir = Path(tmp_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.store = store or f"sqlite:///{self.dir / 't24.sqlite'}"
+        self.secret_file = self.dir / "t24.secret"
+        self.ready_file = self.dir / "ready.json"
+        self.log_file = self.dir / "server.log"
+        self.flags = list(flags)
+        self.process: subprocess.Popen | None = None
+        self.url = ""
+        self.port = 0
+        self.returncode: int | None = None
+
+    def start(self, *extra: str) -> ServerProcess:
+        """Start the process and wait until it listens (its ready file appears)."""
+        self.ready_file.unlink(missing_ok=True)
+        command = [
+            sys.executable,
+            "-m",
+            "server",
+            "--store",
+            self.store,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--secret-file",
+            str(self.secret_file),
+            "--ready-file",
+            str(self.ready_file),
+            "--log-level",
+            "debug",
+            *self.flags,
+            *extra,
+        ]
+        log = open(self.log_file, "a")  # noqa: SIM115 - the child keeps it open
+        env = {k: v for k, v in os.environ.items() if not k.startswith("T24_")}
+        self.process = subprocess.Popen(
+            command, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, env=env
+        )
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT
+        while not self.ready_file.exists():
+            if self.process.poll() is not None:
+                raise RuntimeError(f"t24-server exited early:\n{self.log_text()}")
+            if time.monotonic() > deadline:
+                self.kill()
+                raise RuntimeError(f"t24-server did not start:\n{self.log_text()}")
+            time.sleep(0.02)
+        ready = json.loads(self.ready_file.read_text())
+        self.url, self.port = ready["url"], ready["port"]
+        return self
+
+    @property
+    def http(self) -> str:
+        """The http:// base URL of the same port (/healthz, /metrics)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def signer(self) -> TokenSigner:
+        """A signer with the server's secret, to mint tokens of any role in tests."""
+        return TokenSigner(load_or_create_secret(self.secret_file))
+
+    def token(self, role: str, **claims: object) -> str:
+        """A fresh token (12 h) signed with the server's secret."""
+        return self.signer().issue(role, now=time.time(), **claims)[0]
+
+    def get(self, path: str, timeout: float = 5.0) -> tuple[int, bytes, dict[str, str]]:
+        """GET a path on the server's port: (status, body, headers)."""
+        try:
+            with urllib.request.urlopen(self.http + path, timeout=timeout) as response:
+                return response.status, response.read(), dict(response.headers)
+        except urllib.error.HTTPError as error:
+            return error.code, error.read(), dict(error.headers)
+
+    def wait(self, timeout: float = 15.0) -> int:
+        """Wait for the process to exit; its exit code."""
+        assert self.process is not None
+        self.returncode = self.process.wait(timeout=timeout)
+        return self.returncode
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        """SIGTERM (graceful stop) and wait for the exit code."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        return self.wait(timeout)
+
+    def kill(self) -> None:
+        """SIGKILL: the process dies mid-whatever, as in a crash."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+
+    def running(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def log_text(self) -> str:
+        return self.log_file.read_text() if self.log_file.exists() else ""
