@@ -8,7 +8,6 @@ that the limit tests are quick: a 1 s hello timeout, a small rate limit.
 from __future__ import annotations
 
 import pytest
-
 from server_process import ServerProcess
 from wsclients import AutobahnClient
 
