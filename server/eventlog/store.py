@@ -270,7 +270,11 @@ def _parse_sqlite(url: str) -> StoreURL:
     if not path or path.endswith("/"):
         raise StoreURLError(f"SQLite URL {url!r} names no file")
     options: dict[str, str] = {"synchronous": "full"}
-    for key, value in parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)):
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError as error:
+        raise StoreURLError(f"malformed SQLite URL {url!r}: {error}") from error
+    for key, value in pairs:
         allowed = _SQLITE_OPTIONS.get(key)
         if allowed is None:
             raise StoreURLError(f"unknown SQLite option {key!r} in {url!r} (known: synchronous)")

@@ -1,0 +1,116 @@
+"""Opening stores by URL: every accepted form, and a clear error for everything else."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+
+import pytest
+from eventlog_backends import POSTGRES_URL, RUN_ID, drop_schema, postgres_or_skip
+
+from server.eventlog.memory import MemoryEngine, MemoryStore
+from server.eventlog.store import (
+    DEFAULT_STORE_URL,
+    StoreUnavailable,
+    StoreURLError,
+    open_blocking_store,
+    open_store,
+    parse_store_url,
+)
+
+FULL = {"synchronous": "full"}
+
+
+@pytest.mark.parametrize(
+    ("url", "kind", "target", "options"),
+    [
+        ("memory:", "memory", "", {}),
+        ("memory://", "memory", "", {}),
+        (DEFAULT_STORE_URL, "sqlite", "var/t24.sqlite", FULL),
+        ("sqlite:////srv/t24/log.sqlite", "sqlite", "/srv/t24/log.sqlite", FULL),
+        ("sqlite:///a%20b?synchronous=NORMAL", "sqlite", "a b", {"synchronous": "normal"}),
+        ("postgresql://u@h:5433/db", "postgresql", "postgresql://u@h:5433/db", {"schema": "t24"}),
+        (
+            "postgres://u@h/db?schema=prod&sslmode=disable",
+            "postgresql",
+            "postgresql://u@h/db?sslmode=disable",
+            {"schema": "prod"},
+        ),
+    ],
+)
+def test_accepted_urls(url, kind, target, options):
+    parsed = parse_store_url(url)
+    assert (parsed.kind, parsed.target, dict(parsed.options)) == (kind, target, options)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("", "non-empty string"),
+        (None, "non-empty string"),
+        ("mysql://h/db", "unknown store URL 'mysql://h/db': expected memory:, sqlite:///"),
+        ("var/t24.sqlite", "unknown store URL"),
+        ("memory:x", "unknown store URL"),
+        ("sqlite://var/t24.sqlite", "three slashes"),
+        ("sqlite:///", "names no file"),
+        ("sqlite:///var/", "names no file"),
+        ("sqlite:///x.sqlite?journal=off", "unknown SQLite option 'journal'"),
+        ("sqlite:///x.sqlite?synchronous=off", "expected one of"),
+        ("sqlite:///x.sqlite?synchronous", "malformed SQLite URL"),
+        ("postgresql://h:port/db", "malformed PostgreSQL URL"),
+        ("postgresql://h/db?schema=", "1 to 63 bytes"),
+        ("postgresql://h/db?schema=" + "s" * 64, "1 to 63 bytes"),
+        ("postgresql://h/db?nonsense_option=1", "malformed PostgreSQL URL"),
+    ],
+)
+def test_refused_urls_say_what_is_accepted(url, message):
+    with pytest.raises(StoreURLError, match=message):
+        parse_store_url(url)
+    with pytest.raises(StoreURLError):
+        open_store(url)
+
+
+def test_memory_urls_open_a_memory_store():
+    assert isinstance(open_store("memory:"), MemoryStore)
+    assert isinstance(open_blocking_store("memory:"), MemoryEngine)
+
+
+def test_a_reader_never_creates_a_missing_sqlite_file(tmp_path):
+    path = tmp_path / "absent.sqlite"
+    with pytest.raises(StoreUnavailable, match="no SQLite event log"):
+        open_blocking_store(f"sqlite:///{path}", create=False)
+    assert not path.exists()
+    engine = open_blocking_store(f"sqlite:///{tmp_path}/new/dir/log.sqlite")  # dirs created
+    engine.close()
+    open_blocking_store(f"sqlite:///{tmp_path}/new/dir/log.sqlite", create=False).close()
+
+
+def test_sqlite_refuses_foreign_files_and_newer_formats(tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"this is not a database, just bytes" * 100)
+    with pytest.raises(StoreUnavailable, match="file is not a database"):
+        open_blocking_store(f"sqlite:///{junk}")
+    newer = tmp_path / "newer.sqlite"
+    connection = sqlite3.connect(newer)
+    connection.execute("PRAGMA user_version = 2")
+    connection.close()
+    with pytest.raises(StoreUnavailable, match="format 2; this t24 knows 1"):
+        open_blocking_store(f"sqlite:///{newer}")
+
+
+def test_postgres_that_does_not_answer_is_store_unavailable():
+    with pytest.raises(StoreUnavailable, match="does not answer") as caught:
+        open_blocking_store("postgresql://nobody:secret@127.0.0.1:1/db")
+    assert "secret" not in str(caught.value)
+
+
+def test_postgres_reader_needs_an_existing_event_log():
+    postgres_or_skip()
+    schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
+    try:
+        with pytest.raises(StoreUnavailable, match="no event log"):
+            open_blocking_store(f"{POSTGRES_URL}?schema={schema}", create=False)
+        open_blocking_store(f"{POSTGRES_URL}?schema={schema}").close()
+        open_blocking_store(f"{POSTGRES_URL}?schema={schema}", create=False).close()
+    finally:
+        drop_schema(schema)
