@@ -252,7 +252,7 @@ def _settle(batch: _Batch) -> None:
 
 def _end_round_now(batch: _Batch, reason: str) -> None:
     state = batch.state
-    unplayed = list(state.deck) + ([state.card.card.card_id] if state.card else [])
+    unplayed = ([state.card.card.card_id] if state.card else []) + list(state.deck)
     batch.emit(
         "RoundEnded",
         reason=reason,

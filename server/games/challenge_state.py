@@ -266,7 +266,15 @@ def _table_resumed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
 
 
 def _round_ended(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return replace(state, ended=True, end_reason=data["reason"], card=None, paused=False)
+    # The card in play (if any) goes back on top: the deck is what was never resolved.
+    return replace(
+        state,
+        ended=True,
+        end_reason=data["reason"],
+        deck=tuple(data["unplayed"]),
+        card=None,
+        paused=False,
+    )
 
 
 def _unchanged(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:

@@ -81,7 +81,8 @@ def test_proctor_may_end_the_round_early_and_unplayed_cards_are_listed():
     assert table.refused("end_round", player("s1")).code == "not_allowed"
     (event,) = table.do("end_round")
     assert event.data["reason"] == "ended_by_proctor"
-    assert event.data["unplayed"] == ["c2", "c3", "c1"]
+    assert event.data["unplayed"] == ["c1", "c2", "c3"]
+    assert table.state.deck == ("c1", "c2", "c3")
     assert table.state.phase == "ended"
 
 
