@@ -1,9 +1,171 @@
-"""`t24 log streams|show|verify`: read and verify a store's event streams."""
+"""`t24 log streams|show|verify`: read and verify a store's event streams.
+
+These commands open the store with plain blocking calls (`open_blocking_store`, no reactor)
+and never create anything: pointing them at a missing file or schema is an error, not a new
+empty log. Exit codes follow `t24 --help`: 0 success (every chain verifies), 1 a broken
+chain (the first broken seq is printed), 2 bad input (a URL the command cannot use, a store
+that does not answer, an unknown stream).
+
+`show --json` prints JSON Lines, one event per line: hashes in hex, `bytes` inside `data`
+as `{"$bytes": "<base64>"}` (docs/eventlog.md).
+"""
 
 from __future__ import annotations
 
 import argparse
+import base64
+import json
+import os
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from server.eventlog.envelope import RecordedEvent
+from server.eventlog.store import (
+    DEFAULT_STORE_URL,
+    BlockingStore,
+    CorruptStream,
+    EventLogError,
+    open_blocking_store,
+)
+
+EXIT_OK, EXIT_BROKEN, EXIT_BAD_INPUT = 0, 1, 2
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register the `log` subcommands."""
+    log = subparsers.add_parser(
+        "log",
+        help="list, show and verify event streams",
+        description="Read and verify the hash-chained event streams of a store.",
+    )
+    commands = log.add_subparsers(dest="log_command", metavar="SUBCOMMAND")
+    store_help = f"store URL (default: $T24_STORE or {DEFAULT_STORE_URL})"
+    default_store = os.environ.get("T24_STORE", DEFAULT_STORE_URL)
+
+    streams = commands.add_parser("streams", help="list streams and their last seq")
+    streams.add_argument("--store", default=default_store, help=store_help)
+    streams.add_argument("--prefix", default="", help="only streams starting with this")
+    streams.set_defaults(func=_guarded(_streams))
+
+    show = commands.add_parser("show", help="print the events of one stream")
+    show.add_argument("--store", default=default_store, help=store_help)
+    show.add_argument("stream")
+    show.add_argument("--json", action="store_true", help="JSON Lines, one event per line")
+    show.add_argument("--after", type=int, default=0, metavar="SEQ", help="start after SEQ")
+    show.set_defaults(func=_guarded(_show))
+
+    verify = commands.add_parser(
+        "verify", help="recompute hash chains (exit 1 and the first broken seq if one breaks)"
+    )
+    verify.add_argument("--store", default=default_store, help=store_help)
+    verify.add_argument("stream", nargs="?", help="one stream (default: every stream)")
+    verify.set_defaults(func=_guarded(_verify))
+
+    log.set_defaults(func=lambda _args: _usage(log))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help(sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def _guarded(command: Callable[[argparse.Namespace, BlockingStore], int]) -> Callable:
+    """Open the store for `command`, close it after, and turn log errors into exit code 2."""
+
+    def run(args: argparse.Namespace) -> int:
+        try:
+            store = open_blocking_store(args.store, create=False)
+        except EventLogError as error:
+            print(f"t24 log: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        try:
+            return command(args, store)
+        except CorruptStream as error:
+            print(error.report.describe())
+            return EXIT_BROKEN
+        except EventLogError as error:
+            print(f"t24 log: {error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        finally:
+            store.close()
+
+    return run
+
+
+def _streams(args: argparse.Namespace, store: BlockingStore) -> int:
+    for stream in store.streams(args.prefix):
+        print(f"{stream}\t{store.last_seq(stream)}")
+    return EXIT_OK
+
+
+def _known(store: BlockingStore, stream: str) -> bool:
+    if store.last_seq(stream):
+        return True
+    print(f"t24 log: no stream {stream!r} in this store", file=sys.stderr)
+    return False
+
+
+def _show(args: argparse.Namespace, store: BlockingStore) -> int:
+    if not _known(store, args.stream):
+        return EXIT_BAD_INPUT
+    for event in store.read(args.stream, after_seq=max(args.after, 0)):
+        print(json.dumps(as_json(event), ensure_ascii=False) if args.json else as_line(event))
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace, store: BlockingStore) -> int:
+    if args.stream is not None and not _known(store, args.stream):
+        return EXIT_BAD_INPUT
+    streams = [args.stream] if args.stream is not None else store.streams()
+    broken = 0
+    for stream in streams:
+        report = store.verify(stream)
+        print(report.describe())
+        broken += not report.ok
+    if args.stream is None:
+        print(f"{len(streams) - broken} of {len(streams)} streams verify")
+    return EXIT_BROKEN if broken else EXIT_OK
+
+
+def format_at(at: int) -> str:
+    """Microseconds since the epoch as ISO 8601 UTC, to the microsecond."""
+    moment = datetime.fromtimestamp(at // 1_000_000, UTC).replace(microsecond=at % 1_000_000)
+    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"$bytes": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
+def as_json(event: RecordedEvent) -> dict[str, Any]:
+    """One event as a JSON-ready map (the `show --json` line)."""
+    return {
+        "stream": event.stream,
+        "seq": event.seq,
+        "type": event.type,
+        "schema": event.schema,
+        "at": event.at,
+        "actor": event.actor,
+        "causation": event.causation,
+        "data": _plain(event.data),
+        "prev_hash": event.prev_hash.hex(),
+        "hash": event.hash.hex(),
+    }
+
+
+def as_line(event: RecordedEvent) -> str:
+    """One event for people: seq, time, type, actor, causation, data."""
+    actor = f"{event.actor['role']}:{event.actor['id']}"
+    data = json.dumps(_plain(event.data), ensure_ascii=False, separators=(",", ":"))
+    return (
+        f"{event.seq:>6}  {format_at(event.at)}  {event.type}  {actor}  "
+        f"{event.causation or '-'}  {data}"
+    )

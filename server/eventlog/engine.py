@@ -285,7 +285,11 @@ class Engine:
             raise InvalidEvent(f"after_seq must be an int >= 0, not {after_seq!r}")
         if limit is not None and (type(limit) is not int or limit < 1):
             raise InvalidEvent(f"limit must be None or an int >= 1, not {limit!r}")
-        return decode_rows(self._rows(stream, after_seq, limit), self.upcasters)
+        try:
+            return decode_rows(self._rows(stream, after_seq, limit), self.upcasters)
+        except (ValueError, TypeError, msgpack.UnpackException) as error:
+            report = self.verify(stream)
+            raise CorruptStream(report) from error
 
     def load(self, stream: str) -> list[RecordedEvent]:
         """The whole stream, verified while decoding; `CorruptStream` when it does not verify."""
