@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation
+from server.puzzles.editions import TournamentCard, tournament_deck
 
 MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
@@ -239,26 +240,21 @@ def default_side(round_number: int) -> str:
     return "red" if round_number % 2 == 1 else "white"
 
 
-def deck_from_cards(cards: Sequence[Any], side: str) -> list[dict[str, Any]]:
-    """The `deck` option from `editions.TournamentCard`s (anything with `card_id`, `red` and
-    `white` sides that have `numbers` and `dots`), playing `side`.
+def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
+    """The `deck` option from an edition's double-sided cards, playing `side` of each.
 
     Why a separate step: the edition generator makes double-sided cards; a round plays one side
     of each (R-DECK-1, R-DECK-5), and the options record only that side, so a replay never
     depends on the generator.
     """
     if side not in SIDES:
-        raise ValueError(f"side is one of {SIDES}, not {side!r}")
-    deck = []
-    for card in cards:
-        played = getattr(card, side)
-        deck.append({"card_id": card.card_id, "numbers": list(played.numbers), "dots": played.dots})
-    return deck
+        raise ValueError(f"a side is one of {SIDES}, not {side!r}")
+    return [{"card_id": card.card_id, **card.side(side).as_dict()} for card in cards]
 
 
-def tournament_table_deck(edition: str, seed: int, round_number: int, side: str | None = None):
+def tournament_table_deck(
+    edition: str, seed: int, round_number: int, side: str | None = None
+) -> list[dict[str, Any]]:
     """The deck option for a round: `editions.tournament_deck(edition, seed)` (48 cards) played
     on `side`, by default R-DECK-5's side for `round_number`."""
-    from server.puzzles.editions import tournament_deck
-
     return deck_from_cards(tournament_deck(edition, seed), side or default_side(round_number))

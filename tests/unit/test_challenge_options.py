@@ -3,8 +3,6 @@ built from an edition's double-sided cards (R-DECK-1, R-DECK-5)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from challenge_tables import PROCTOR, Table, options
 
@@ -16,7 +14,9 @@ from server.games.challenge_options import (
     default_flag_limit,
     default_side,
     table_options,
+    tournament_table_deck,
 )
+from server.puzzles.editions import CardSide, TournamentCard, tournament_deck
 
 
 def test_defaults_follow_the_rules():
@@ -93,23 +93,10 @@ def test_round_three_table_records_its_flag_limit_when_it_starts():
     assert challenge.view(table.state, PROCTOR)["flag_limit"] == 2
 
 
-@dataclass(frozen=True)
-class _Side:
-    numbers: tuple[int, ...]
-    dots: int
-
-
-@dataclass(frozen=True)
-class _Card:
-    card_id: str
-    red: _Side
-    white: _Side
-
-
 def test_deck_plays_the_chosen_side_of_each_card():
     cards = [
-        _Card("a", _Side((1, 1, 1, 8), 1), _Side((3, 3, 8, 8), 3)),
-        _Card("b", _Side((2, 2, 2, 3), 2), _Side((4, 4, 4, 4), 2)),
+        TournamentCard("a", CardSide((1, 1, 1, 8), 1), CardSide((3, 3, 8, 8), 3)),
+        TournamentCard("b", CardSide((2, 2, 2, 3), 2), CardSide((4, 4, 4, 4), 2)),
     ]
     assert deck_from_cards(cards, "white") == [
         {"card_id": "a", "numbers": [3, 3, 8, 8], "dots": 3},
@@ -118,6 +105,17 @@ def test_deck_plays_the_chosen_side_of_each_card():
     assert deck_from_cards(cards, "red")[0]["numbers"] == [1, 1, 1, 8]
     with pytest.raises(ValueError):
         deck_from_cards(cards, "blue")
+
+
+def test_an_edition_deck_plays_a_round_at_a_three_student_table():
+    deck = tournament_table_deck("single-digits", 7, round_number=2)
+    cards = tournament_deck("single-digits", 7)
+    assert [entry["numbers"] for entry in deck] == [list(card.white.numbers) for card in cards]
+    table = Table(options(seats=3) | {"deck": deck, "round": 2})
+    (started,) = table.do("start_round")
+    assert len(started.data["deck"]) == 46  # R-DECK-4: 48 less two 2-dot cards
+    assert {table.state.options.card(card_id).dots for card_id in started.data["removed"]} == {2}
+    assert tournament_table_deck("single-digits", 7, 1, side="white") == deck
 
 
 def test_default_side_follows_the_official_tournament_rules():
