@@ -4,7 +4,8 @@ This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`. It holds
 `decide`, the only place that judges whether a command may happen and what follows from it.
 The state and `evolve` live in `challenge_state.py`, the options and the deck in
-`challenge_options.py`, what each viewer may see in `challenge_view.py`.
+`challenge_options.py`, the actor and argument checks with every refusal code in
+`challenge_checks.py`, what each viewer may see in `challenge_view.py`.
 
 Rules this file keeps (every one of them is cited where it is enforced):
 - Who may send what: the table `COMMANDS` below. In a `networked` table students send their
@@ -29,12 +30,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Command, Deadline, Event, RuleViolation
+from server.games.base import SERVER, Command, Deadline, Event
+from server.games.challenge_checks import (
+    FLAG_CAUSES,
+    PROCTORS,
+    REFUSALS,
+    STUDENT,
+    acting_seat,
+    int_arg,
+    named_seat,
+    phase_refusal,
+    refuse,
+    steps_arg,
+    text_arg,
+)
 from server.games.challenge_options import MAX_NAME
 from server.games.challenge_state import (
     BETWEEN,
     DEADLINE_COMMANDS,
-    ENDED,
     EVENT_TYPES,
     PLACED,
     REVEALED,
@@ -68,62 +81,10 @@ __all__ = [
     "view",
 ]
 
-PROCTORS = frozenset({"proctor", "director"})
 TIMER = frozenset({SERVER})
-STUDENT = None  # a student's own command: see `_acting_seat`
-MAX_FINGERTIPS = 10
 # A deadline command up to 1 ms before its time is due: the shell converts float seconds.
 DEADLINE_EARLY_US = 1_000
-MAX_STEPS = 3  # R-PUZ-2: a solution is three steps; more is refused before it is recorded
-
-# R-FLAG-1: the five causes of a penalty flag, each with the rule it enforces.
-FLAG_CAUSES: dict[str, str] = {
-    "no_pattern": "R-PLAY-4",
-    "no_solution": "R-PLAY-5",
-    "incorrect_solution": "R-PLAY-5",
-    "too_many_fingertips": "R-PLAY-3",
-    "touched_before_reveal": "R-PLAY-3",
-}
-
-# Every refusal code: the rule it cites and what it means. Stable: clients act on them.
-REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a 24 Challenge table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
-    "bad_options": ("", "the table options are invalid (from initial_state)"),
-    "not_allowed": ("R-PLAY-2", "this role may not send this command at this table"),
-    "not_your_seat": ("R-PLAY-2", "a player acts only for its own seat"),
-    "seat_required": ("R-PLAY-2", "the proctor must name the seat it records for"),
-    "unknown_seat": ("", "no such seat at this table"),
-    "round_not_started": ("R-ROUND-1", "the round has not started"),
-    "round_already_started": ("R-ROUND-1", "the round has already started"),
-    "round_over": ("R-ROUND-1", "the round has ended"),
-    "table_paused": ("", "the table is paused"),
-    "already_paused": ("", "the table is already paused"),
-    "not_paused": ("", "the table is not paused"),
-    "card_in_play": ("R-PLAY-1", "a card is already in play"),
-    "no_card_in_play": ("R-PLAY-1", "no card is in play"),
-    "no_card_placed": ("R-PLAY-1", "no card has been placed to reveal"),
-    "already_revealed": ("R-PLAY-1", "the card is already revealed"),
-    "card_not_revealed": ("R-PLAY-1", "the card has not been revealed"),
-    "no_touch_in_progress": ("R-PLAY-2", "nobody holds the card"),
-    "touch_in_progress": ("R-PLAY-2", "a student holds the card"),
-    "disqualified": ("R-FLAG-4", "a disqualified student takes no further part in the round"),
-    "already_touched": ("R-PLAY-2", "this student's touch on this card is already recorded"),
-    "not_toucher": ("R-PLAY-2", "only the first student to touch the card may answer"),
-    "already_first": ("R-PLAY-2", "that student already holds the card"),
-    "pattern_cannot_change": ("R-PLAY-5", "the pattern is declared and cannot change"),
-    "bad_pattern": ("R-PUZ-3", "the pattern cannot be read as 'a op b'"),
-    "pattern_first": ("R-PLAY-4", "the pattern is announced before the solution"),
-    "too_late": ("R-PLAY-4", "the time for this answer has run out"),
-    "no_steps": ("R-PLAY-5", "there are no steps to fix"),
-    "already_stumped": ("R-PLAY-7", "this student already declared stumped"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
-}
-
-
-def _refuse(code: str, message: str, rule: str | None = None) -> RuleViolation:
-    return RuleViolation(code, message, REFUSALS[code][0] if rule is None else rule)
+MAX_FINGERTIPS = 10
 
 
 class _Batch:
@@ -146,85 +107,17 @@ class _Batch:
         return card
 
 
-# -- arguments ------------------------------------------------------------------------------
-
-
-def _text_arg(command: Command, name: str, limit: int, default: str | None = None) -> str:
-    value = command.args.get(name, default)
-    if not isinstance(value, str) or not 0 < len(value.strip()) <= limit:
-        raise _refuse("bad_args", f"{command.name}: {name!r} is a text of 1..{limit} characters")
-    return value.strip()
-
-
-def _int_arg(command: Command, name: str, low: int, high: int, default: int) -> int:
-    value = command.args.get(name, default)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise _refuse("bad_args", f"{command.name}: {name!r} is a whole number {low}..{high}")
-    return value
-
-
-def _steps_arg(command: Command, required: bool) -> tuple[str, ...]:
-    value = command.args.get("steps")
-    if value is None and not required:
-        return ()
-    if (
-        not isinstance(value, list | tuple)
-        or not 0 < len(value) <= MAX_STEPS
-        or not all(isinstance(step, str) and 0 < len(step.strip()) <= MAX_TEXT for step in value)
-    ):
-        raise _refuse(
-            "bad_args",
-            f"{command.name}: 'steps' is a list of 1..{MAX_STEPS} texts of 1..{MAX_TEXT} "
-            "characters (R-PUZ-2)",
-        )
-    return tuple(step.strip() for step in value)
-
-
-def _seat_arg(state: ChallengeState, command: Command) -> str:
-    """The seat a proctor names; it must exist and still be in play (R-FLAG-4)."""
-    seat_id = command.args.get("seat")
-    if seat_id is None:
-        raise _refuse("seat_required", f"{command.name}: name the 'seat'")
-    seat = state.seat(seat_id)
-    if seat is None:
-        raise _refuse("unknown_seat", f"{command.name}: no seat {seat_id!r} at this table")
-    if seat.disqualified:
-        raise _refuse("disqualified", f"seat {seat.seat} is disqualified (R-FLAG-4)")
-    return seat.seat
-
-
-def _acting_seat(state: ChallengeState, command: Command) -> str:
-    """The seat a student's command is for: a player's own seat (networked), or the seat the
-    proctor names (proctored). Refuses other roles and disqualified students (R-FLAG-4)."""
-    actor = command.actor
-    if state.options.mode == "networked":
-        if actor.role != "player":
-            raise _refuse(
-                "not_allowed",
-                f"{command.name}: at a networked table students send it themselves",
-            )
-        named = command.args.get("seat", actor.id)
-        if named != actor.id:
-            raise _refuse("not_your_seat", f"player {actor.id!r} cannot act for seat {named!r}")
-        if state.seat(actor.id) is None:
-            raise _refuse("unknown_seat", f"no seat {actor.id!r} at this table")
-        return _seat_arg(state, Command(command.name, {"seat": actor.id}, actor))
-    if actor.role not in PROCTORS:
-        raise _refuse("not_allowed", f"{command.name}: at a proctored table the proctor records it")
-    return _seat_arg(state, command)
-
-
 def _require_toucher(batch: _Batch, seat: str) -> CardInPlay:
     card = batch.card
     if card.toucher != seat:
-        raise _refuse("not_toucher", f"seat {seat} did not touch first; {card.toucher} did")
+        raise refuse("not_toucher", f"seat {seat} did not touch first; {card.toucher} did")
     return card
 
 
 def _before(batch: _Batch, window_us: int, what: str, rule: str) -> None:
     """Refuse an answer that arrives when its window has closed (the deadline will fire)."""
     if batch.now >= batch.state.timer_from + window_us:
-        raise _refuse("too_late", f"{what} came after {window_us / 1e6:g} s ({rule})", rule)
+        raise refuse("too_late", f"{what} came after {window_us / 1e6:g} s ({rule})", rule)
 
 
 # -- consequences shared by several commands --------------------------------------------------
@@ -306,7 +199,7 @@ def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
     if order is None:
         order = ids
     elif not isinstance(order, list | tuple) or sorted(map(repr, order)) != sorted(map(repr, ids)):
-        raise _refuse("bad_args", "start_round: 'order' is a permutation of the deck's card ids")
+        raise refuse("bad_args", "start_round: 'order' is a permutation of the deck's card ids")
     removed: list[Any] = []
     if len(options.seats) == 3:
         for card_id in reversed(order):
@@ -354,11 +247,11 @@ def _touch_card(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-2 (first touch holds the card, later ones are recorded and refused) and
     R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag)."""
     assert seat is not None
-    fingertips = _int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
+    fingertips = int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
     phase, card = batch.state.phase, batch.card
     if phase == SOLVING:
         if seat in card.touches:
-            raise _refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+            raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
         batch.emit(
             "TouchRefused",
             seat=seat,
@@ -381,13 +274,13 @@ def _declare_pattern(batch: _Batch, command: Command, seat: str | None) -> None:
     assert seat is not None
     card = _require_toucher(batch, seat)
     if card.pattern is not None:
-        raise _refuse("pattern_cannot_change", f"the pattern {card.pattern!r} is declared")
+        raise refuse("pattern_cannot_change", f"the pattern {card.pattern!r} is declared")
     _before(batch, batch.state.options.pattern_us, "the pattern", "R-PLAY-4")
-    text = _text_arg(command, "pattern", MAX_TEXT)
+    text = text_arg(command, "pattern", MAX_TEXT)
     try:
         parsed = parse_pattern(text)
     except PuzzleSyntaxError as error:
-        raise _refuse("bad_pattern", f"pattern: {error.message}") from None
+        raise refuse("bad_pattern", f"pattern: {error.message}") from None
     batch.emit(
         "PatternDeclared",
         seat=seat,
@@ -403,7 +296,7 @@ def _answering(batch: _Batch, seat: str | None) -> CardInPlay:
     assert seat is not None
     card = _require_toucher(batch, seat)
     if card.pattern is None:
-        raise _refuse("pattern_first", "announce the pattern before the steps (R-PLAY-4)")
+        raise refuse("pattern_first", "announce the pattern before the steps (R-PLAY-4)")
     _before(batch, batch.state.options.solution_us, "the solution", "R-PLAY-5")
     return card
 
@@ -411,7 +304,7 @@ def _answering(batch: _Batch, seat: str | None) -> CardInPlay:
 def _state_steps(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
     card = _answering(batch, seat)
-    steps = _steps_arg(command, required=True)
+    steps = steps_arg(command, required=True)
     batch.emit("StepsStated", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
 
 
@@ -419,9 +312,9 @@ def _fix_solution(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
     dots, wrong draws a flag (R-FLAG-1)."""
     card = _answering(batch, seat)
-    steps = _steps_arg(command, required=False) or card.steps
+    steps = steps_arg(command, required=False) or card.steps
     if not steps:
-        raise _refuse("no_steps", "state the steps before fixing the solution")
+        raise refuse("no_steps", "state the steps before fixing the solution")
     assert seat is not None and card.pattern is not None
     batch.emit("SolutionFixed", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
     verdict = check_solution(card.card.numbers, card.pattern, steps)
@@ -454,7 +347,7 @@ def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
     assert seat is not None
     card = batch.card
     if seat in card.stumped:
-        raise _refuse("already_stumped", f"seat {seat} already declared stumped")
+        raise refuse("already_stumped", f"seat {seat} already declared stumped")
     batch.emit("StumpedDeclared", seat=seat, play=card.play, rule="R-PLAY-7")
     if set(batch.state.seats_in_play()) <= set(batch.card.stumped):
         _card_stumped(batch, "all_stumped")
@@ -471,10 +364,10 @@ def _card_stumped(batch: _Batch, reason: str) -> None:
 def _override_first_touch(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-2: "the proctor decides who was first": a logged ruling; the new toucher's
     windows start at the ruling, and the previous toucher's pattern and steps are dropped."""
-    target = _seat_arg(batch.state, command)
+    target = named_seat(batch.state, command)
     card = batch.card
     if target == card.toucher:
-        raise _refuse("already_first", f"seat {target} already holds the card")
+        raise refuse("already_first", f"seat {target} already holds the card")
     batch.emit(
         "FirstTouchOverridden",
         seat=target,
@@ -487,10 +380,10 @@ def _override_first_touch(batch: _Batch, command: Command, seat: str | None) -> 
 def _issue_flag(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-FLAG-1: a proctor's flag for one of the five causes (e.g. a touch of the proctor's
     hand seen at a physical table)."""
-    target = _seat_arg(batch.state, command)
+    target = named_seat(batch.state, command)
     cause = command.args.get("cause")
     if cause not in FLAG_CAUSES:
-        raise _refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
+        raise refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
     _flag(batch, target, cause)
 
 
@@ -502,15 +395,15 @@ def _end_round(batch: _Batch, command: Command, seat: str | None) -> None:
 def _pause_table(batch: _Batch, command: Command, seat: str | None) -> None:
     """No deadline is live while paused; the shell pauses a table mid-card after a restart."""
     if batch.state.paused:
-        raise _refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    cause = _text_arg(command, "cause", MAX_NAME, default="proctor")
+        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
+    cause = text_arg(command, "cause", MAX_NAME, default="proctor")
     batch.emit("TablePaused", cause=cause)
 
 
 def _resume_table(batch: _Batch, command: Command, seat: str | None) -> None:
     """The live windows restart in full from now: nobody loses time to the pause."""
     if not batch.state.paused:
-        raise _refuse("not_paused", "the table is not paused")
+        raise refuse("not_paused", "the table is not paused")
     batch.emit("TableResumed", cause=batch.state.pause_cause)
 
 
@@ -538,7 +431,7 @@ Handler = Callable[[_Batch, Command, "str | None"], None]
 
 @dataclass(frozen=True)
 class CommandRule:
-    """Who may send a command (roles, or STUDENT: see `_acting_seat`), in which phases, and
+    """Who may send a command (roles, or STUDENT: see `acting_seat`), in which phases, and
     whether a paused table accepts it."""
 
     roles: frozenset[str] | None
@@ -568,36 +461,14 @@ COMMANDS: dict[str, CommandRule] = {
 FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
 
 
-def _phase_refusal(name: str, phase: str) -> RuleViolation:
-    if phase == SETUP:
-        return _refuse("round_not_started", f"{name}: the round has not started")
-    if phase == ENDED:
-        return _refuse("round_over", f"{name}: the round has ended")
-    if name == "start_round":
-        return _refuse("round_already_started", "the round has already started")
-    if name == "place_card":
-        return _refuse("card_in_play", "a card is already in play")
-    if name == "reveal_card":
-        if phase == BETWEEN:
-            return _refuse("no_card_placed", "place a card before revealing it")
-        return _refuse("already_revealed", "the card is already revealed")
-    code = {
-        BETWEEN: "no_card_in_play",
-        PLACED: "card_not_revealed",
-        REVEALED: "no_touch_in_progress",
-        SOLVING: "touch_in_progress",
-    }[phase]
-    return _refuse(code, f"{name}: {REFUSALS[code][1]}")
-
-
 def _due_deadline(state: ChallengeState, command: Command, now: int) -> Deadline:
     key = command.args.get("key")
     for deadline in deadlines(state):
         if deadline.key == key and deadline.command.name == command.name:
             if now < deadline.at - DEADLINE_EARLY_US:
-                raise _refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
+                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
             return deadline
-    raise _refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
+    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
 
 
 def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
@@ -609,9 +480,9 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
     """
     rule = COMMANDS.get(command.name)
     if rule is None:
-        raise _refuse("unknown_command", f"unknown command {command.name!r}")
+        raise refuse("unknown_command", f"unknown command {command.name!r}")
     if not isinstance(command.args, Mapping):
-        raise _refuse("bad_args", f"{command.name}: arguments are a map")
+        raise refuse("bad_args", f"{command.name}: arguments are a map")
     now = max(now, state.clock)  # the table's clock never runs backwards
     seat: str | None = None
     if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
@@ -620,13 +491,13 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
         now = max(now, _due_deadline(state, command, now).at)
     else:
         if rule.roles is STUDENT:
-            seat = _acting_seat(state, command)
+            seat = acting_seat(state, command)
         elif command.actor.role not in rule.roles:
-            raise _refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
+            raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
         if state.phase not in rule.phases:
-            raise _phase_refusal(command.name, state.phase)
+            raise phase_refusal(command.name, state.phase)
         if state.paused and not rule.while_paused:
-            raise _refuse("table_paused", f"{command.name}: the table is paused")
+            raise refuse("table_paused", f"{command.name}: the table is paused")
     batch = _Batch(state, now)
     rule.handler(batch, command, seat)
     return batch.events
