@@ -1,0 +1,102 @@
+"""docs/rules.md must match the code: every rule id, command, event (with its data fields),
+refusal code, flag cause and option, so the doc the protocol links to cannot drift."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from challenge_tables import ANSWERS, PROCTOR, Table, options, player
+
+from server.games import challenge
+from server.games.challenge_options import table_options
+from server.games.challenge_state import DEADLINE_COMMANDS
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
+RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-4", "R-DECK-5", "R-ROUND-1"]
+RULE_IDS += [f"R-PLAY-{n}" for n in range(1, 8)] + [f"R-FLAG-{n}" for n in range(1, 5)]
+
+
+def section(title: str) -> str:
+    start = DOC.index(f"## {title}\n")
+    end = DOC.find("\n## ", start + 1)
+    return DOC[start : end if end != -1 else len(DOC)]
+
+
+def table_rows(text: str) -> dict[str, list[str]]:
+    """First cell (a `name`) -> the other cells, for every row of the markdown tables in text."""
+    rows = {}
+    for line in text.splitlines():
+        match = re.match(r"\| `([A-Za-z_-]+)` \|(.*)\|$", line)
+        if match:
+            rows[match.group(1)] = [cell.strip() for cell in match.group(2).split("|")]
+    return rows
+
+
+def every_event_of_a_scripted_round() -> list:
+    """A round that produces every event type once or more."""
+    table = Table.started(cards=["c1", "c2", "c3"], stumped_cards="replay_at_end", flag_limit=1)
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    table.do("touch_card", player("s2"))
+    table.do("override_first_touch", seat="s2")
+    table.do("declare_pattern", player("s2"), pattern=ANSWERS["c1"][2])
+    table.do("state_steps", player("s2"), steps=ANSWERS["c1"][3][:2])
+    table.do("pause_table")
+    table.do("resume_table")
+    table.do("fix_solution", player("s2"), steps=ANSWERS["c1"][3])
+    table.do("place_card")
+    table.do("touch_card", player("s3"))  # before the reveal: flagged, disqualified
+    table.next_card()
+    for seat in ("s1", "s2", "s4"):
+        table.do("declare_stumped", player(seat))
+    table.next_card()
+    table.fire("no_touch_deadline")  # the deck runs out: the stumped pile comes back
+    table.do("end_round", PROCTOR)
+    return table.events
+
+
+def test_every_rule_id_has_its_enforcing_code_listed():
+    rows = {
+        line.split("|")[1].strip(): line.split("|")[2].strip()
+        for line in section("Rule ids and the code that enforces them").splitlines()
+        if line.startswith("| R-")
+    }
+    assert set(RULE_IDS) <= set(rows), sorted(set(RULE_IDS) - set(rows))
+    assert all("`" in code for code in rows.values())  # each names a function or module
+
+
+def test_every_command_and_deadline_is_documented_and_nothing_else():
+    commands, deadlines = section("Commands").split("### Deadlines")
+    assert set(table_rows(commands)) == set(challenge.COMMANDS)
+    kinds = table_rows(deadlines)
+    assert set(kinds) == set(DEADLINE_COMMANDS)
+    for kind, cells in kinds.items():
+        assert cells[-1] == f"`{DEADLINE_COMMANDS[kind]}`"
+
+
+def test_every_event_is_documented_with_exactly_its_data_fields():
+    rows = table_rows(section("Events"))
+    assert set(rows) == set(challenge.EVENT_TYPES)
+    seen: dict[str, set[str]] = {}
+    for event in every_event_of_a_scripted_round():
+        seen.setdefault(event.type, set()).update(event.data)
+    assert set(seen) == set(challenge.EVENT_TYPES)
+    for event_type, fields in seen.items():
+        documented = {field.strip() for field in rows[event_type][0].split(",")}
+        assert fields == documented | {"at"}, event_type
+
+
+def test_every_refusal_code_is_documented_with_its_rule():
+    rows = table_rows(section("Refusal codes"))
+    assert set(rows) == set(challenge.REFUSALS)
+    for code, (rule, _meaning) in challenge.REFUSALS.items():
+        assert rows[code][0] == rule, code
+
+
+def test_flag_causes_and_options_are_documented():
+    commands = section("Commands")
+    for cause, rule in challenge.FLAG_CAUSES.items():
+        assert f"`{cause}` ({rule})" in commands.replace("\n", " ")
+    documented = set(table_rows(section("Options")))
+    assert documented == set(table_options(options()).as_data()) | {"deck"}
