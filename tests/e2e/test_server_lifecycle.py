@@ -1,0 +1,169 @@
+"""The server process's life: kill -9 mid-card and restart, SIGTERM, connection limits, the
+demo, and one client that is not Autobahn (`websockets`), so the protocol depends on no
+Autobahn quirk."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from server_process import ServerProcess
+from test_server_play import DECK, SEATS
+from websockets.sync.client import connect as ws_connect
+from wsclients import AutobahnClient, HandshakeRefused
+
+from protocol.client import ClientSession
+from server.eventlog.store import open_blocking_store
+
+pytestmark = pytest.mark.e2e
+
+
+def start_table(process: ServerProcess, table: str, **options) -> tuple:
+    director = AutobahnClient(process.url)
+    director.hello(process.token("director", name="d"))
+    created = director.request(
+        "create_table", table=table, options={"seats": SEATS, "deck": DECK, **options}
+    )
+    assert created["type"] == "table_created", created
+    proctor = AutobahnClient(process.url)
+    proctor.hello(process.token("proctor", name="p", table=table))
+    return director, proctor
+
+
+def accepted(client, table, name, **args):
+    reply = client.request("command", table=table, name=name, args=args)
+    assert reply["type"] == "accepted", reply
+    return reply
+
+
+def test_kill_9_mid_card_then_restart_pauses_and_resume_works(tmp_path):
+    process = ServerProcess(tmp_path / "crash").start()
+    try:
+        director, proctor = start_table(process, "crash", pattern_seconds=0.5)
+        s1 = AutobahnClient(process.url)
+        s1.hello(process.token("player", table="crash", seat="s1"))
+        accepted(proctor, "crash", "start_round")
+        accepted(proctor, "crash", "place_card")
+        accepted(proctor, "crash", "reveal_card")
+        touched = accepted(s1, "crash", "touch_card")["seq"]
+        process.kill()  # mid-card: the 0.5 s pattern deadline is live
+        assert s1.wait_closed() is not None or s1.close_code is None
+
+        # the log is intact: every acknowledged event is there and the chain verifies
+        blocking = open_blocking_store(process.store, create=False)
+        try:
+            report = blocking.verify("table/crash")
+            assert report.ok and report.last_seq == touched
+        finally:
+            blocking.close()
+
+        process.start()  # same store, same secret
+        proctor = AutobahnClient(process.url)
+        proctor.hello(process.token("proctor", name="p", table="crash"))
+        snapshot = proctor.request("join", table="crash")
+        assert snapshot["seq"] == touched + 1
+        assert snapshot["view"]["paused"] and snapshot["view"]["pause_cause"] == "server_restart"
+        assert snapshot["view"]["deadlines"] == []
+        events = proctor.request("join", table="crash", after_seq=touched)
+        assert events["type"] == "snapshot"
+        paused = proctor.event("TablePaused")
+        assert paused["data"]["cause"] == "server_restart"
+        # nobody was flagged for the time the server was down; resuming restarts the windows
+        resumed = accepted(proctor, "crash", "resume_table")
+        resumed_event = proctor.event("TableResumed")
+        assert resumed_event["seq"] == resumed["seq"]
+        flag = proctor.event("FlagIssued", timeout=5)  # the pattern window runs again in full
+        assert flag["data"]["cause"] == "no_pattern"
+        assert flag["data"]["at"] - resumed_event["data"]["at"] >= 500_000
+    finally:
+        process.kill()
+
+
+def test_sigterm_closes_sockets_with_1001_after_in_flight_appends(tmp_path):
+    process = ServerProcess(tmp_path / "term").start()
+    director, proctor = start_table(process, "term")
+    watcher = AutobahnClient(process.url)
+    watcher.hello(process.token("spectator", name="w", table="term"))
+    watcher.request("join", table="term")
+    request_id = proctor.send("command", table="term", name="start_round")
+    assert process.terminate() == 0
+    codes = {client.wait_closed() for client in (director, proctor, watcher)}
+    assert codes == {1001}
+    replies = [m for m in proctor.backlog if m.get("id") == request_id]
+    blocking = open_blocking_store(process.store, create=False)
+    try:
+        recorded = [e.type for e in blocking.read("table/term")]
+        assert blocking.verify("table/term").ok
+    finally:
+        blocking.close()
+    # the command was either made durable and acknowledged, or refused: never half-done
+    if replies and replies[0]["type"] == "accepted":
+        assert recorded == ["TableCreated", "RoundStarted"]
+    else:
+        assert "RoundStarted" not in recorded or replies == []
+
+
+def test_max_connections_refuses_extra_handshakes_with_503(tmp_path):
+    process = ServerProcess(tmp_path / "full", "--max-connections", "2").start()
+    clients = [AutobahnClient(process.url) for _ in range(2)]
+    try:
+        with pytest.raises(HandshakeRefused) as info:
+            AutobahnClient(process.url)
+        assert "503" in str(info.value)
+        assert clients[0].request("ping")["type"] == "pong"
+    finally:
+        for client in clients:
+            client.close()
+        process.terminate()
+
+
+def test_demo_writes_tokens_and_plays(tmp_path):
+    tokens_file = tmp_path / "demo" / "var" / "demo-tokens.json"
+    process = ServerProcess(
+        tmp_path / "demo", "--demo", "--demo-tokens-file", str(tokens_file)
+    ).start()
+    try:
+        tokens = json.loads(tokens_file.read_text())
+        assert stat.S_IMODE(os.stat(tokens_file).st_mode) == 0o600
+        assert set(tokens) == {"url", "table", "director", "proctor", "seats", "spectator"}
+        assert tokens["url"] == process.url and len(tokens["seats"]) == 4
+        assert "director token: " + tokens["director"] in process.log_text()
+        assert "t24 play --url " + process.url in process.log_text()
+        proctor = AutobahnClient(tokens["url"])
+        proctor.hello(tokens["proctor"])
+        view = proctor.request("join", table=tokens["table"])["view"]
+        assert len(view["seats"]) == 4 and view["cards_left"] == 0
+        accepted(proctor, "demo", "start_round")
+        assert proctor.event("CardPlaced", timeout=15)["data"]["play"] == 1  # auto_proctor
+    finally:
+        process.terminate()
+
+
+def test_the_protocol_with_the_websockets_package(server):
+    """No Autobahn on the client side: the `websockets` sync client and `protocol/`."""
+    director = AutobahnClient(server.url)
+    director.hello(server.token("director", name="d"))
+    director.request("create_table", table="plain-ws", options={"seats": SEATS, "deck": DECK})
+    session = ClientSession()
+    with ws_connect(server.url, subprotocols=["t24.v1"], open_timeout=5) as ws:
+        assert ws.subprotocol == "t24.v1"
+
+        def ask(kind, **fields):
+            request_id, frame = session.request(kind, **fields)
+            ws.send(frame)
+            while True:
+                message = session.receive(ws.recv(timeout=5))
+                if message.get("id") == request_id and message["type"] != "event":
+                    return message
+
+        token = server.token("proctor", name="p", table="plain-ws")
+        assert ask("hello", token=token)["type"] == "welcome"
+        assert ask("join", table="plain-ws")["seq"] == 1
+        assert ask("command", table="plain-ws", name="start_round")["type"] == "accepted"
+        assert session.last_seq["plain-ws"] == 2  # the push arrived before the reply
+        ws.send('{"type": "ping"}')  # a text frame: refused, connection kept
+        assert session.receive(ws.recv(timeout=5))["code"] == "bad_encoding"
+        assert ask("ping")["type"] == "pong"
+    director.close()
