@@ -128,8 +128,6 @@ def _settle(batch: _Batch) -> None:
     left (R-FLAG-4) or the deck is empty (R-ROUND-1), replaying stumped cards first when the
     table's `stumped_cards` is `replay_at_end` (R-PLAY-7)."""
     state = batch.state
-    if state.ended:
-        return
     if not state.seats_in_play():
         _end_round_now(batch, "all_disqualified")
     elif state.card is None and not state.deck:
