@@ -1,0 +1,179 @@
+"""The client's mirror of the table (clients/reference_cli/table_model.py) against the game.
+
+The client never imports the server, so it carries the view forward itself. These tests
+fold random rounds through the real 24 Challenge decider and check, after every event and
+for every kind of viewer, that the client's view equals the server's `view(state, viewer)`,
+deadlines included (R-PLAY-4/5/7 countdowns), and that the event words read right.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from challenge_tables import PROCTOR, SPECTATOR, S, T0, Table, options, player
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_challenge_properties import Run
+
+from clients.reference_cli.table_model import (
+    FeedLine,
+    TableModel,
+    Timings,
+    apply_push,
+    describe_event,
+    from_snapshot,
+    live_deadlines,
+)
+from server.games import challenge
+from server.games.base import Event
+
+VIEWERS = (player("s2"), SPECTATOR, PROCTOR)
+
+
+def push(seq: int, event: Event, viewer) -> dict:
+    seen = challenge.event_view(event, viewer)
+    return {"type": "event", "table": "t", "seq": seq, "event_type": seen.type,
+            "data": dict(seen.data), "at": seen.data.get("at", 0)}
+
+
+def created(raw: dict) -> Event:
+    return Event("TableCreated", {"game": "challenge", "options": raw, "at": T0})
+
+
+def snapshot(state, viewer, seq: int) -> dict:
+    return {"type": "snapshot", "id": 1, "table": "t", "game": "challenge", "seq": seq,
+            "view": challenge.view(state, viewer)}
+
+
+def follow(raw: dict, log: list[Event], viewer, join_at: int = 0) -> None:
+    """Join after `join_at` events (snapshot there, history before it), then check every
+    later event: the client's view is the server's view."""
+    events = [created(raw), *log]
+    states = [challenge.initial_state(raw)]
+    for event in log:
+        states.append(challenge.evolve(states[-1], event))
+    model = from_snapshot(snapshot(states[join_at], viewer, join_at + 1))
+    for index, event in enumerate(events[: join_at + 1]):
+        model, _line = apply_push(model, push(index + 1, event, viewer))
+        assert model.seq == join_at + 1  # history moves anchors only
+    for index in range(join_at + 1, len(events)):
+        model, line = apply_push(model, push(index + 1, events[index], viewer))
+        assert isinstance(line, FeedLine)
+        expected = challenge.view(states[index], viewer)
+        assert model.view == expected, (index, events[index].type)
+        assert model.seq == index + 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), raw_choice=st.integers(0, 10_000))
+def test_the_client_view_follows_the_server_view_through_random_rounds(seed, raw_choice):
+    rng = random.Random(seed)
+    pick = random.Random(raw_choice)
+    raw = options(
+        seats=pick.choice([3, 4]),
+        cards=pick.sample(["c1", "c2", "c3", "c4", "c5", "c6"], pick.randint(1, 6)),
+        mode=pick.choice(["networked", "proctored"]),
+        stumped_cards=pick.choice(["set_aside", "replay_at_end"]),
+        auto_proctor=pick.choice([None, 0.5, 2]),
+        pattern_seconds=pick.choice([3, 1.5]),
+    )
+    run = Run(raw)
+    run.send("start_round", PROCTOR, {})
+    for _ in range(400):
+        if challenge.is_over(run.state):
+            break
+        action = run.sensible(rng.randrange(55))
+        if rng.random() < 0.12:
+            action = rng.choice(["fire", "pause", "resume", "flag", "override", "touch"])
+        run.act(action, rng.randrange(4), rng.randrange(55), rng.randrange(60),
+                rng.choice([0, 1000, S // 2, S, 4 * S]))
+    for viewer in VIEWERS:
+        follow(raw, run.log, viewer, join_at=0)
+        follow(raw, run.log, viewer, join_at=rng.randrange(len(run.log) + 1))
+
+
+def test_a_scripted_round_with_every_kind_of_event():
+    table = Table.started(seats=3, cards=["c1", "c2", "c3", "c4"], auto_proctor=1,
+                          stumped_cards="replay_at_end")
+    table.next_card()
+    table.win("s1")
+    table.next_card()
+    table.do("touch_card", player("s2"), fingertips=2)
+    table.do("touch_card", player("s3"))
+    table.do("override_first_touch", PROCTOR, seat="s3")
+    table.do("declare_pattern", player("s3"), pattern="3 × 8")
+    table.do("fix_solution", player("s3"), steps=["1 + 1 = 2", "2 + 1 = 3", "3 + 8 = 11"])
+    table.do("pause_table", PROCTOR, cause="tea")
+    table.do("resume_table", PROCTOR)
+    table.do("place_card")
+    table.do("touch_card", player("s1"))  # before the reveal: a flag (R-PLAY-3)
+    table.next_card()
+    for seat in ("s1", "s2", "s3"):
+        table.do("declare_stumped", player(seat))
+    table.do("end_round")
+    types = {event.type for event in table.events}
+    assert {"FirstTouchOverridden", "TouchRefused", "CardStumped", "TablePaused",
+            "CardReturnedToDeck", "FlagIssued", "RoundEnded"} <= types
+    for viewer in VIEWERS:
+        follow(table.raw_options, table.events, viewer)
+
+
+def test_deadlines_without_known_anchors_are_empty_and_timings_default_to_the_rules():
+    view = {"phase": "revealed", "paused": False, "card": {"play": 1, "revealed_at": T0}}
+    model = from_snapshot({"table": "t", "seq": 3, "view": view})
+    assert live_deadlines(model.view, model.anchors) == []  # timer_from unknown
+    assert Timings.from_options({}) == Timings()
+    assert Timings.from_options({"pattern_seconds": "x", "auto_proctor": 2}).pattern_us == 3 * S
+    assert Timings.from_options({"auto_proctor": 2}).auto_proctor_us == 2 * S
+
+
+def test_anchors_are_read_from_the_snapshot_deadline_keys():
+    table = Table.started(auto_proctor=2)
+    model = from_snapshot(snapshot(table.state, SPECTATOR, 2))
+    assert model.anchors.timer_from == table.state.timer_from
+    assert model.anchors.plays == 0
+    # A reconnect keeps what the first join learned (same table).
+    again = from_snapshot(snapshot(table.state, SPECTATOR, 2), previous=model)
+    assert again.anchors == model.anchors
+
+
+def test_the_feed_times_each_event_from_the_card_reveal():
+    table = Table.started()
+    table.do("place_card")
+    table.advance(0.5)
+    table.do("reveal_card")
+    table.advance(2.31)
+    table.do("touch_card", player("s2"), fingertips=2)
+    model = from_snapshot(snapshot(table.state, SPECTATOR, 1))
+    model = TableModel(model.table, model.game, 0, model.view, model.anchors)
+    lines = []
+    for seq, event in enumerate([created(table.raw_options), *table.events], start=1):
+        model, line = apply_push(model, push(seq, event, SPECTATOR))
+        lines.append(line)
+    assert lines[-1].text == "Bo touched (2 fingertips)"
+    assert lines[-1].stamp() == "  +2.31s"
+    assert lines[-2].stamp() == "  +0.00s"  # the reveal itself
+    assert lines[-3].stamp().strip() == ""  # placed: not revealed yet
+    assert "hidden" not in lines[-3].text  # a spectator never sees the placed numbers
+
+
+@pytest.mark.parametrize(
+    ("kind", "data", "words"),
+    [
+        ("RoundStarted", {"round": 1, "deck": 46, "removed": 2}, "two-dot cards removed"),
+        ("CardPlaced", {"play": 2, "numbers": [3, 3, 8, 8]}, "hidden from players"),
+        ("CardRevealed", {"play": 2, "numbers": [3, 3, 8, 8], "dots": 3}, "3 3 8 8"),
+        ("TouchRefused", {"seat": "s1", "toucher": "s2"}, "Ada touched too, but Bo"),
+        ("SolutionJudged", {"seat": "s1", "ok": False, "message": "not 24"}, "wrong: not 24"),
+        ("SolutionJudged", {"seat": "s1", "ok": True}, "right"),
+        ("FlagIssued", {"seat": "s1", "cause": "no_pattern", "flags": 1}, "R-PLAY-4"),
+        ("PlayerDisqualified", {"seat": "s1", "flags": 3}, "R-FLAG-3"),
+        ("CardStumped", {"play": 4, "reason": "no_touch"}, "nobody touched"),
+        ("StumpedCardsReturned", {"cards": ["c1", "c2"]}, "2 stumped cards"),
+        ("RoundEnded", {"reason": "deck_empty", "scores": {"s1": 3}}, "Scores: Ada 3"),
+        ("SomethingNew", {}, "SomethingNew"),
+    ],
+)
+def test_events_in_words(kind, data, words):
+    assert words in describe_event(kind, data, {"s1": "Ada", "s2": "Bo"})
