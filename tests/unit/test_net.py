@@ -1,0 +1,428 @@
+"""The network layer without sockets: tokens, the secret file, sessions driven by a task.Clock
+over a memory-store hub, the Autobahn options, /healthz and /metrics."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from twisted.internet import defer
+from twisted.internet.task import Clock
+from twisted.python.failure import Failure
+from twisted.web.server import NOT_DONE_YET
+from twisted.web.test.requesthelper import DummyRequest
+
+from protocol.codec import Limits, decode, encode
+from server.eventlog.store import ConcurrencyError, StoreUnavailable, open_store
+from server.games.base import RuleViolation
+from server.net.http import HealthResource, MetricsResource, build_site
+from server.net.metrics import Histogram, Metrics
+from server.net.session import NetConfig, Session, TokenBucket, error_for
+from server.net.tokens import (
+    Claims,
+    SecretFileError,
+    TokenError,
+    TokenSigner,
+    _b64,
+    check_claims,
+    load_or_create_secret,
+)
+from server.net.ws import T24WebSocketFactory, TransportConfig, transport_options
+from server.runtime.hub import Hub
+from server.runtime.table_actor import TableClosed
+
+T0 = 1_700_000_000.0
+SECRET = b"s" * 32
+DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
+OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 5)], "deck": DECK}
+
+
+# -- tokens --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("role", "claims"),
+    [
+        ("director", {}),
+        ("auditor", {"name": "aud"}),
+        ("spectator", {}),
+        ("spectator", {"table": "t1"}),
+        ("proctor", {"table": "t1"}),
+        ("player", {"table": "t1", "seat": "s1"}),
+    ],
+)
+def test_tokens_round_trip_for_every_role(role, claims):
+    signer = TokenSigner(SECRET)
+    token, issued = signer.issue(role, now=T0, **claims)
+    verified = signer.verify(token, T0 + 1)
+    assert verified == issued and verified.role == role
+    if role == "player":
+        assert verified.actor.as_dict() == {"role": "player", "id": "s1"}
+
+
+@pytest.mark.parametrize(
+    "claims",
+    [
+        Claims("wizard", "x"),
+        Claims("player", "s1", table="t1"),  # no seat
+        Claims("player", "s1", seat="s1"),  # no table
+        Claims("proctor", "p"),  # no table
+        Claims("director", "d", table="t1"),
+        Claims("auditor", "a", table="t1"),
+        Claims("spectator", "w", seat="s1"),
+        Claims("spectator", ""),
+        Claims("spectator", "w", table="../x"),
+    ],
+)
+def test_claims_that_break_the_role_rules_are_refused(claims):
+    with pytest.raises(TokenError):
+        check_claims(claims)
+
+
+def test_forged_expired_and_malformed_tokens_are_refused():
+    signer = TokenSigner(SECRET)
+    token, _ = signer.issue("director", now=T0, ttl_seconds=60)
+    with pytest.raises(TokenError, match="expired"):
+        signer.verify(token, T0 + 60)
+    with pytest.raises(TokenError, match="signature"):
+        TokenSigner(b"o" * 32).verify(token, T0)
+    prefix, body, mac = token.split(".")
+    claims = json.loads(__import__("base64").urlsafe_b64decode(body + "=="))
+    claims["role"] = "director"
+    claims["exp"] += 10**6  # extending a token breaks its signature
+    tampered = f"{prefix}.{_b64(json.dumps(claims).encode())}.{mac}"
+    with pytest.raises(TokenError, match="signature"):
+        signer.verify(tampered, T0)
+    for bad in ("", "a.b", "x.y.z", "t24v1..", "t24v1.a.b.c"):
+        with pytest.raises(TokenError):
+            signer.verify(bad, T0)
+    # well signed but not a claims object
+    body = "t24v1." + _b64(b"[1, 2]")
+    with pytest.raises(TokenError, match="claims"):
+        signer.verify(body + "." + signer._mac(body), T0)
+    with pytest.raises(TokenError):
+        signer.issue("director", now=T0, ttl_seconds=0)
+    with pytest.raises(ValueError):
+        TokenSigner(b"short")
+
+
+def test_secret_file_is_created_0600_and_a_readable_one_is_refused(tmp_path):
+    path = tmp_path / "var" / "t24.secret"
+    secret = load_or_create_secret(path)
+    assert len(secret) == 32 and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert load_or_create_secret(path) == secret  # the same on the next start
+    os.chmod(path, 0o644)
+    with pytest.raises(SecretFileError, match="chmod 600"):
+        load_or_create_secret(path)
+    os.chmod(path, 0o600)
+    path.write_text("not hex")
+    with pytest.raises(SecretFileError):
+        load_or_create_secret(path)
+    path.write_text("abcd")
+    with pytest.raises(SecretFileError, match="16 bytes"):
+        load_or_create_secret(path)
+
+
+# -- sessions ------------------------------------------------------------------------------
+
+
+class Wire:
+    """What a session sent and how it was closed."""
+
+    def __init__(self) -> None:
+        self.frames: list[bytes] = []
+        self.closed: list[tuple[int, str]] = []
+
+    def send(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        self.closed.append((code, reason))
+
+    def messages(self) -> list[dict]:
+        out = [decode(frame) for frame in self.frames]
+        self.frames.clear()
+        return out
+
+
+@pytest.fixture
+def clock():
+    c = Clock()
+    c.advance(T0)
+    return c
+
+
+@pytest.fixture
+def hub(clock):
+    return Hub(open_store("memory:", clock=clock.seconds), clock)
+
+
+def make_session(hub, clock, **config):
+    wire = Wire()
+    session = Session(
+        hub=hub,
+        signer=TokenSigner(SECRET),
+        clock=clock,
+        send=wire.send,
+        close=wire.close,
+        config=NetConfig(**config),
+        conn_id=7,
+    )
+    session.opened()
+    return session, wire
+
+
+def say(session, kind, **fields):
+    session.frame_received(encode({"type": kind, **fields}), True)
+
+
+def token(role, **claims):
+    return TokenSigner(SECRET).issue(role, now=T0, **claims)[0]
+
+
+def test_hello_welcome_announces_identity_and_limits(hub, clock):
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("player", table="t1", seat="s2"))
+    [welcome] = wire.messages()
+    assert welcome["type"] == "welcome" and welcome["id"] == 1
+    assert welcome["identity"] == {"role": "player", "id": "s2"}
+    assert welcome["table"] == "t1" and welcome["seat"] == "s2" and welcome["protocol"] == 1
+    assert welcome["limits"]["max_message_bytes"] == Limits().max_message_bytes
+    clock.advance(60)
+    assert wire.closed == []  # the hello timer was cancelled
+
+
+def test_no_hello_closes_with_1008_after_the_timeout(hub, clock):
+    session, wire = make_session(hub, clock, hello_timeout=2)
+    say(session, "ping", id=1)
+    clock.advance(1.9)
+    assert wire.closed == []
+    clock.advance(0.1)
+    assert wire.closed and wire.closed[0][0] == 1008
+
+
+def test_a_token_that_expires_mid_session_is_refused(hub, clock):
+    session, wire = make_session(hub, clock)
+    short = TokenSigner(SECRET).issue("director", now=T0, ttl_seconds=5)[0]
+    say(session, "hello", id=1, token=short)
+    clock.advance(5)
+    say(session, "list_tables", id=2)
+    assert wire.messages()[-1]["code"] == "unauthorized"
+
+
+def test_rate_limit_then_close_on_sustained_abuse(hub, clock):
+    session, wire = make_session(hub, clock, rate_per_second=1, rate_burst=3, abuse_strikes=2)
+    for i in range(5):
+        say(session, "ping", id=i)
+    replies = wire.messages()
+    assert [m["type"] for m in replies] == ["pong"] * 3 + ["error"] * 2
+    assert replies[3] == {
+        "type": "error",
+        "id": 3,
+        "code": "rate_limited",
+        "message": "too many requests; slow down",
+    }
+    say(session, "ping", id=9)
+    assert wire.closed[0][0] == 1008
+    # a well-behaved client refills: one per second
+    calm, calm_wire = make_session(hub, clock, rate_per_second=1, rate_burst=1, abuse_strikes=1)
+    for i in range(3):
+        say(calm, "ping", id=i)
+        clock.advance(1)
+    assert [m["type"] for m in calm_wire.messages()] == ["pong"] * 3
+
+
+def test_token_bucket():
+    bucket = TokenBucket(rate=2, capacity=2, now=0)
+    assert bucket.take(0) and bucket.take(0) and not bucket.take(0)
+    assert bucket.take(0.5) and not bucket.take(0.5)
+    assert bucket.take(100) and bucket.take(100) and not bucket.take(100)
+
+
+def test_join_command_pushes_then_accepted(hub, clock):
+    director, director_wire = make_session(hub, clock)
+    say(director, "hello", id=1, token=token("director"))
+    say(director, "create_table", id=2, table="t1", options=OPTIONS)
+    assert director_wire.messages()[-1] == {
+        "type": "table_created",
+        "id": 2,
+        "table": "t1",
+        "seq": 1,
+    }
+    proctor, wire = make_session(hub, clock)
+    say(proctor, "hello", id=1, token=token("proctor", table="t1"))
+    say(proctor, "join", id=2, table="t1")
+    say(proctor, "command", id=3, table="t1", name="start_round")
+    messages = wire.messages()
+    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "accepted"]
+    assert messages[2]["event_type"] == "RoundStarted" and messages[3]["seq"] == 2
+    recorded = hub.actors["t1"].events[-1]
+    assert recorded.causation == "conn-7:req-3" and recorded.actor == {
+        "role": "proctor",
+        "id": "proctor",
+    }
+    say(proctor, "leave", id=4, table="t1")
+    say(director, "command", id=5, table="t1", name="place_card")
+    assert wire.messages() == [{"type": "left", "id": 4, "table": "t1"}]
+
+
+def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
+    class Quiet:
+        NAME = "quiet"
+
+        def __getattr__(self, name):
+            from server.games import challenge
+
+            return getattr(challenge, name)
+
+        @staticmethod
+        def decide(state, command, now):
+            return []
+
+    hub.games["quiet"] = Quiet()
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "create_table", id=2, table="q", game="quiet", options=OPTIONS)
+    say(session, "command", id=3, table="q", name="anything")
+    assert wire.messages()[-1] == {"type": "accepted", "id": 3, "table": "q", "seq": 1, "events": 0}
+
+
+def test_too_many_joins_and_join_after_close(hub, clock):
+    session, wire = make_session(hub, clock, max_joins=1)
+    say(session, "hello", id=1, token=token("director"))
+    for name in ("a", "b"):
+        say(session, "create_table", id=2, table=name, options=OPTIONS)
+    say(session, "join", id=3, table="a")
+    say(session, "join", id=4, table="b")
+    assert wire.messages()[-1]["code"] == "too_many_joins"
+    say(session, "join", id=5, table="a")  # re-joining the same table is a resync
+    assert wire.messages()[-1]["type"] == "snapshot"
+    session.connection_lost()
+    assert hub.actors["a"].subscribers == []
+    say(session, "join", id=6, table="b")  # frames after the close are ignored
+    assert wire.messages() == [] and hub.actors["b"].subscribers == []
+
+
+def test_text_frames_and_bad_frames_keep_the_session(hub, clock):
+    session, wire = make_session(hub, clock)
+    session.frame_received(b"hello", False)
+    session.frame_received(b"\xc1", True)
+    say(session, "ping", id=3)
+    assert [m.get("code", m["type"]) for m in wire.messages()] == [
+        "bad_encoding",
+        "bad_encoding",
+        "pong",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("exc", "code"),
+    [
+        (RuleViolation("not_first", "late", "R-PLAY-2"), "not_first"),
+        (TableClosed("closing"), "unavailable"),
+        (ConcurrencyError("table/t", 1, 2), "conflict"),
+        (StoreUnavailable("db down"), "unavailable"),
+        (KeyError("secret card 3 4 6 8"), "internal"),
+    ],
+)
+def test_error_mapping_never_leaks_internals(exc, code):
+    got, message, _rule = error_for(Failure(exc))
+    assert got == code
+    assert "secret" not in message
+
+
+def test_store_failure_during_a_command_is_unavailable(hub, clock):
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "create_table", id=2, table="t1", options=OPTIONS)
+    hub.store.engine.close()
+    say(session, "command", id=3, table="t1", name="start_round")
+    assert wire.messages()[-1]["code"] == "unavailable"
+
+
+# -- Autobahn options ----------------------------------------------------------------------
+
+
+def test_autobahn_options_are_set_deliberately(hub, clock):
+    config = TransportConfig(max_connections=7)
+    factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock, config=config)
+    assert factory.webStatus is False
+    assert factory.allowNullOrigin is True  # the trap: any call that omits it resets it
+    assert factory.maxFramePayloadSize == factory.maxMessagePayloadSize == 64 * 1024
+    assert factory.autoPingInterval == 20.0 and factory.autoPingTimeout == 10.0
+    assert factory.maxConnections == 7 and factory.openHandshakeTimeout == 5.0
+    assert factory.protocols == ["t24.v1"] and factory.server.startswith("t24/")
+    assert set(transport_options(config)) >= {"allowNullOrigin", "webStatus", "maxConnections"}
+    assert factory.perMessageCompressionAccept([object()]) is None
+
+
+# -- HTTP ----------------------------------------------------------------------------------
+
+
+def render(resource):
+    request = DummyRequest([b""])
+    result = resource.render(request)
+    if result is not NOT_DONE_YET:
+        request.write(result)
+        request.finish()
+    return request
+
+
+def test_healthz_is_200_when_the_store_answers_and_503_otherwise(clock):
+    store = open_store("memory:", clock=clock.seconds)
+    ok = render(HealthResource(store, clock))
+    assert (ok.responseCode or 200, b"".join(ok.written)) == (200, b"ok\n")
+    store.engine.close()
+    down = render(HealthResource(store, clock))
+    assert down.responseCode == 503 and b"StoreClosed" in b"".join(down.written)
+
+    class Silent:
+        def last_seq(self, stream):
+            return defer.Deferred()
+
+    hung = render(HealthResource(Silent(), clock))
+    assert not hung.finished
+    clock.advance(2.0)
+    assert hung.responseCode == 503 and hung.finished
+
+    class Raising:
+        def last_seq(self, stream):
+            raise OSError("gone")
+
+    assert render(HealthResource(Raising(), clock)).responseCode == 503
+
+
+def test_metrics_exposition():
+    metrics = Metrics()
+    metrics.gauge("t24_connections", "Open connections.", lambda: 3)
+    metrics.events_appended = 5
+    metrics.count_command("accepted")
+    metrics.append_latency.observe(0.0007)
+    metrics.append_latency.observe(3.0)
+    text = b"".join(render(MetricsResource(metrics)).written).decode()
+    assert "t24_connections 3" in text and "t24_events_appended_total 5" in text
+    assert 't24_commands_total{outcome="accepted"} 1' in text
+    assert 't24_append_latency_seconds_bucket{le="0.001"} 1' in text
+    assert 't24_append_latency_seconds_bucket{le="+Inf"} 2' in text
+    assert "# TYPE t24_command_latency_seconds histogram" in text
+
+
+def test_histogram_buckets_are_cumulative():
+    histogram = Histogram("h", "help", buckets=(1.0, 2.0))
+    for value in (0.5, 1.0, 1.5, 9.0):
+        histogram.observe(value)
+    assert histogram.render()[2:5] == [
+        'h_bucket{le="1.0"} 2',
+        'h_bucket{le="2.0"} 3',
+        'h_bucket{le="+Inf"} 4',
+    ]
+
+
+def test_site_routes(hub, clock):
+    factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock)
+    site = build_site(factory, hub.store, hub.metrics, clock)
+    root = site.resource
+    assert set(root.children) == {b"ws", b"healthz", b"metrics"}
+    assert site.displayTracebacks is False

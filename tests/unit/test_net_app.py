@@ -1,0 +1,159 @@
+"""`t24-server` settings and start-up failures: layering of defaults, TOML, environment and
+flags; structured logs; exit codes of a server that cannot start."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from twisted.logger import LogLevel
+
+from server.__main__ import JsonLogObserver, build_parser
+from server.app import ConfigError, ServerConfig, demo_banner, load_config
+
+
+def test_defaults():
+    config = load_config({}, {})
+    assert config == ServerConfig()
+    assert (config.store, config.host, config.port) == (
+        "sqlite:///var/t24.sqlite",
+        "127.0.0.1",
+        8024,
+    )
+
+
+def test_layers_toml_then_env_then_flags(tmp_path):
+    path = tmp_path / "t24.toml"
+    path.write_text(
+        '[server]\nport = 9000\nhost = "0.0.0.0"\nrate-per-second = 5\n'
+        'allowed_origins = ["https://a.example"]\nallow_null_origin = false\n'
+    )
+    env = {"T24_PORT": "9001", "T24_MAX_JOINS": "3", "T24_CONFIG": str(path)}
+    config = load_config({"port": "9002", "demo": True}, env)
+    assert config.port == 9002  # flag > env > file
+    assert config.max_joins == 3  # env
+    assert config.host == "0.0.0.0" and config.rate_per_second == 5.0  # file
+    assert config.allowed_origins == ("https://a.example",) and config.allow_null_origin is False
+    assert config.demo is True
+    assert load_config({}, {"T24_ALLOWED_ORIGINS": "a, b"}).allowed_origins == ("a", "b")
+    transport = config.transport()
+    assert transport.net.rate_per_second == 5.0 and transport.net.max_joins == 3
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "match"),
+    [
+        ({"port": "eighty"}, {}, "port"),
+        ({"port": "70000"}, {}, "port"),
+        ({}, {"T24_DEMO": "maybe"}, "demo"),
+        ({"log_format": "xml"}, {}, "log_format"),
+        ({"log_level": "loud"}, {}, "log_level"),
+        ({"colour": "red"}, {}, "colour"),
+    ],
+)
+def test_bad_settings_are_config_errors(flags, env, match):
+    with pytest.raises(ConfigError, match=match):
+        load_config(flags, env)
+
+
+def test_bad_toml_files(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("port = [")
+    with pytest.raises(ConfigError, match="bad.toml"):
+        load_config({}, {}, str(bad))
+    unknown = tmp_path / "unknown.toml"
+    unknown.write_text("colour = 'red'\n")
+    with pytest.raises(ConfigError, match="colour"):
+        load_config({}, {}, str(unknown))
+    with pytest.raises(ConfigError):
+        load_config({}, {}, str(tmp_path / "missing.toml"))
+    typed = tmp_path / "typed.toml"
+    typed.write_text("port = true\n")
+    with pytest.raises(ConfigError, match="port"):
+        load_config({}, {}, str(typed))
+
+
+def test_every_setting_is_a_flag():
+    parser = build_parser()
+    args = vars(parser.parse_args(["--max-message-bytes", "100", "--no-allow-null-origin"]))
+    assert args["max_message_bytes"] == "100" and args["allow_null_origin"] is False
+    assert set(args) - {"config"} == set(ServerConfig.__dataclass_fields__)
+    assert all(
+        value is None
+        for key, value in args.items()
+        if key not in {"max_message_bytes", "allow_null_origin"}
+    )
+
+
+def test_json_logs_are_one_object_per_line():
+    stream = io.StringIO()
+    observer = JsonLogObserver(stream)
+    observer(
+        {
+            "log_format": "table {table} loaded",
+            "log_level": LogLevel.info,
+            "log_namespace": "t24.hub",
+            "log_time": 0.0,
+            "table": "t1",
+            "obj": object(),
+        }
+    )
+    record = json.loads(stream.getvalue())
+    assert record["msg"] == "table t1 loaded" and record["table"] == "t1"
+    assert record["level"] == "info" and record["ns"] == "t24.hub" and "obj" not in record
+    text = io.StringIO()
+    JsonLogObserver(text, text=True)(
+        {"log_format": "hi", "log_level": LogLevel.warn, "log_time": 0}
+    )
+    assert text.getvalue() == "00:00:00 warn  : hi\n"
+
+
+def test_demo_banner_has_a_command_per_client():
+    tokens = {
+        "url": "ws://h:1/ws",
+        "table": "demo",
+        "director": "D",
+        "proctor": "P",
+        "seats": [{"seat": f"s{i}", "token": f"T{i}"} for i in range(1, 5)],
+        "spectator": "S",
+    }
+    banner = demo_banner(tokens, "var/demo-tokens.json")
+    assert "director token: D" in banner
+    assert "t24 proctor --url ws://h:1/ws --token P" in banner
+    assert all(f"t24 play --url ws://h:1/ws --token T{i}" in banner for i in range(1, 5))
+    assert "t24 watch --url ws://h:1/ws --token S" in banner
+
+
+def run_server(*args, cwd):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("T24_")}
+    return subprocess.run(
+        [sys.executable, "-m", "server", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+
+
+def test_bad_settings_exit_2(tmp_path):
+    done = run_server("--port", "nope", cwd=tmp_path)
+    assert done.returncode == 2 and "port" in done.stderr
+
+
+def test_a_server_that_cannot_start_exits_1(tmp_path):
+    secret = tmp_path / "secret"
+    secret.write_text("ab" * 32)
+    os.chmod(secret, 0o644)
+    done = run_server(
+        "--port", "0", "--secret-file", str(secret), "--store", "memory:", cwd=tmp_path
+    )
+    assert done.returncode == 1 and "chmod 600" in done.stderr
+    done = run_server(
+        "--port", "0", "--secret-file", str(tmp_path / "s2"), "--store", "oracle://x", cwd=tmp_path
+    )
+    assert done.returncode == 1 and "unknown store URL" in done.stderr
