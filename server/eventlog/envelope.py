@@ -129,6 +129,9 @@ def check_text(value: Any, what: str, max_bytes: int, allow_empty: bool = False)
     Why so strict: names become database keys, file-friendly ids and CLI output, so they are
     non-empty UTF-8 without control characters (unicode letters are welcome).
     """
+    if type(value) is str and value.isascii() and value.isprintable() and len(value) <= max_bytes:
+        if value or allow_empty:  # the common case, without encoding or a regex
+            return value
     if not isinstance(value, str):
         raise InvalidEvent(f"{what} must be a str, not {type(value).__name__}")
     value = str.__str__(value)

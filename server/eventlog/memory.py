@@ -19,6 +19,7 @@ from twisted.internet import defer
 from server.eventlog.engine import (
     AppendRequest,
     Engine,
+    LoadRow,
     Outcome,
     Row,
     StreamHead,
@@ -64,9 +65,14 @@ class MemoryEngine(Engine):
         rows = [row for row in self.rows.get(stream, ()) if row[0] > after_seq]
         return rows if limit is None else rows[:limit]
 
-    def _snapshot(self, stream: str) -> tuple[StreamHead | None, list[Row]]:
+    def _snapshot(
+        self, stream: str, with_prev: bool = True
+    ) -> tuple[StreamHead | None, list[Row] | list[LoadRow]]:
         self._check_open()
-        return self.heads.get(stream), list(self.rows.get(stream, ()))
+        rows = self.rows.get(stream, [])
+        if with_prev:
+            return self.heads.get(stream), list(rows)
+        return self.heads.get(stream), [(seq, body, digest) for seq, body, _, digest in rows]
 
     def last_seq(self, stream: str) -> int:
         self._check_open()

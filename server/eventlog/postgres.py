@@ -34,6 +34,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from server.eventlog.engine import (
     AppendRequest,
     Engine,
+    LoadRow,
     Outcome,
     Row,
     StreamHead,
@@ -177,13 +178,16 @@ class PostgresEngine(Engine):
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreUnavailable(f"PostgreSQL {self.where}: {error}") from error
 
-    def _snapshot(self, stream: str) -> tuple[StreamHead | None, list[Row]]:
+    def _snapshot(
+        self, stream: str, with_prev: bool = True
+    ) -> tuple[StreamHead | None, list[Row] | list[LoadRow]]:
+        select = self._sql["rows" if with_prev else "load_rows"]
         try:
             with self._connection() as connection, connection.transaction():
                 connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
                 cursor = connection.cursor(binary=True)
                 found = cursor.execute(self._sql["head"], (stream,)).fetchone()
-                rows = cursor.execute(self._sql["rows"], (stream, 0, None)).fetchall()
+                rows = cursor.execute(select, (stream, 0, None)).fetchall()
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreUnavailable(f"PostgreSQL {self.where}: {error}") from error
         return (StreamHead(*found) if found else None), rows
@@ -266,6 +270,10 @@ def _statements(schema: str) -> dict[str, Any]:
         "head": q("SELECT last_seq, last_hash, last_at FROM {s}.streams WHERE stream = %s"),
         "rows": q(
             "SELECT seq, body, prev_hash, hash FROM {s}.events"
+            " WHERE stream = %s AND seq > %s ORDER BY seq LIMIT %s"
+        ),
+        "load_rows": q(
+            "SELECT seq, body, hash FROM {s}.events"
             " WHERE stream = %s AND seq > %s ORDER BY seq LIMIT %s"
         ),
         "streams": q(

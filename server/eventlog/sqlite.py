@@ -10,7 +10,8 @@ How it works:
   write lock, also against other processes: `busy_timeout` waits for them), reads the heads,
   plans the whole group with `engine.plan_appends` and commits once. That one commit, and
   its one fsync, is the group commit: `ThreadedStore` hands it every append that arrived
-  while the previous commit was in flight.
+  while the previous commit was in flight. The writer remembers the heads it committed
+  until another connection commits (`PRAGMA data_version`).
 - Reads use one connection per reader thread (`query_only`), each read in its own
   transaction, so a stream and its head are read from one WAL snapshot.
 
@@ -32,6 +33,7 @@ from contextlib import contextmanager
 from server.eventlog.engine import (
     AppendRequest,
     Engine,
+    LoadRow,
     Outcome,
     Row,
     StreamHead,
@@ -70,10 +72,15 @@ _SELECT_ROWS = (  # the casts keep a row a tamperer retyped readable, so verify 
     "SELECT seq, CAST(body AS BLOB), CAST(prev_hash AS BLOB), CAST(hash AS BLOB) FROM events "
     "WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?"
 )
+_SELECT_LOAD_ROWS = (
+    "SELECT seq, CAST(body AS BLOB), CAST(hash AS BLOB) FROM events "
+    "WHERE stream = ? AND seq > ? ORDER BY seq LIMIT ?"
+)
 _SELECT_STREAMS = (
     "SELECT stream FROM streams WHERE last_seq > 0 AND substr(stream, 1, ?) = ? ORDER BY stream"
 )
 _HEADS_CHUNK = 500  # bound the number of SQL variables in one IN (...)
+_HEAD_CACHE_MAX = 100_000  # stream heads the writer remembers between commits
 
 
 @contextmanager
@@ -107,6 +114,8 @@ class SQLiteEngine(Engine):
         self._connections: list[sqlite3.Connection] = []
         self._local = threading.local()
         self._closed = False
+        self._head_cache: dict[str, StreamHead] = {}
+        self._head_cache_version: int | None = None
         directory = os.path.dirname(os.path.abspath(path))
         with _database_errors(path):
             os.makedirs(directory, exist_ok=True)
@@ -173,15 +182,28 @@ class SQLiteEngine(Engine):
                     )
                 connection.execute("COMMIT")
             except BaseException:
+                self._head_cache.clear()
                 if connection.in_transaction:
                     connection.execute("ROLLBACK")
                 raise
+            if len(self._head_cache) > _HEAD_CACHE_MAX:
+                self._head_cache.clear()
+            self._head_cache.update(plan.heads)
             return plan.outcomes
 
-    @staticmethod
-    def _heads(connection: sqlite3.Connection, streams: set[str]) -> dict[str, StreamHead]:
-        names = sorted(streams)
-        heads = {}
+    def _heads(self, connection: sqlite3.Connection, streams: set[str]) -> dict[str, StreamHead]:
+        """The heads of `streams`, inside the writer's transaction.
+
+        Heads this connection committed are cached; `PRAGMA data_version` changes when any
+        other connection (another process, a repair) commits, and then the cache is dropped.
+        """
+        version = connection.execute("PRAGMA data_version").fetchone()[0]
+        if version != self._head_cache_version:
+            self._head_cache.clear()
+            self._head_cache_version = version
+        cache = self._head_cache
+        heads = {stream: cache[stream] for stream in streams if stream in cache}
+        names = sorted(streams - heads.keys())
         for start in range(0, len(names), _HEADS_CHUNK):
             chunk = names[start : start + _HEADS_CHUNK]
             marks = ", ".join("?" * len(chunk))
@@ -196,13 +218,16 @@ class SQLiteEngine(Engine):
             cursor = connection.execute(_SELECT_ROWS, (stream, after_seq, limit or -1))
             return cursor.fetchall()
 
-    def _snapshot(self, stream: str) -> tuple[StreamHead | None, list[Row]]:
+    def _snapshot(
+        self, stream: str, with_prev: bool = True
+    ) -> tuple[StreamHead | None, list[Row] | list[LoadRow]]:
         connection = self._reader()
+        select = _SELECT_ROWS if with_prev else _SELECT_LOAD_ROWS
         with _database_errors(self.path):
             connection.execute("BEGIN")
             try:
                 found = connection.execute(_SELECT_HEAD, (stream,)).fetchone()
-                rows = connection.execute(_SELECT_ROWS, (stream, 0, -1)).fetchall()
+                rows = connection.execute(select, (stream, 0, -1)).fetchall()
             finally:
                 connection.execute("COMMIT")
         return (StreamHead(*found) if found else None), rows
