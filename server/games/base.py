@@ -41,6 +41,7 @@ class Actor:
     id: str = ""
 
     def as_dict(self) -> dict[str, str]:
+        """The actor as plain data (the event envelope's `actor`)."""
         return {"role": self.role, "id": self.id}
 
 
@@ -88,6 +89,7 @@ class RuleViolation(Exception):
         self.message = message
 
     def as_dict(self) -> dict[str, str]:
+        """The refusal as plain data, for an error reply on the wire."""
         return {"code": self.code, "rule": self.rule, "message": self.message}
 
 
@@ -96,19 +98,26 @@ class Game(Protocol):
 
     NAME: str
 
-    def initial_state(self, options: Mapping[str, Any]) -> Any: ...
+    def initial_state(self, options: Mapping[str, Any]) -> Any:
+        """The state before any event; raises RuleViolation(`bad_options`) on bad options."""
 
-    def decide(self, state: Any, command: Command, now: int) -> list[Event]: ...
+    def decide(self, state: Any, command: Command, now: int) -> list[Event]:
+        """The events `command` causes at `now`; raises RuleViolation, nothing else."""
 
-    def evolve(self, state: Any, event: Event) -> Any: ...
+    def evolve(self, state: Any, event: Event) -> Any:
+        """The state after one recorded event; never raises for a recorded event."""
 
-    def deadlines(self, state: Any) -> list[Deadline]: ...
+    def deadlines(self, state: Any) -> list[Deadline]:
+        """Exactly the timers that are live in `state`."""
 
-    def view(self, state: Any, viewer: Actor) -> dict[str, Any]: ...
+    def view(self, state: Any, viewer: Actor) -> dict[str, Any]:
+        """What `viewer` may see of `state`, as plain data."""
 
-    def event_view(self, event: Event, viewer: Actor) -> Event: ...
+    def event_view(self, event: Event, viewer: Actor) -> Event:
+        """What `viewer` may see of one recorded event (stateless, so catch-up equals live)."""
 
-    def is_over(self, state: Any) -> bool: ...
+    def is_over(self, state: Any) -> bool:
+        """True when no command can change the state any more."""
 
 
 def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> Any:

@@ -96,12 +96,14 @@ class _Batch:
         self.events: list[Event] = []
 
     def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
         event = Event(type_, {"at": self.now, **data})
         self.events.append(event)
         self.state = evolve(self.state, event)
 
     @property
     def card(self) -> CardInPlay:
+        """The card in play (the command's phase guarantees one)."""
         card = self.state.card
         assert card is not None, "the command's phase guarantees a card in play"
         return card

@@ -57,6 +57,7 @@ class Card:
     dots: int
 
     def as_data(self) -> dict[str, Any]:
+        """The card as a `deck` option entry (plain msgpack-able data)."""
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
 
 
@@ -68,6 +69,7 @@ class SeatInfo:
     name: str
 
     def as_data(self) -> dict[str, str]:
+        """The seat as a `seats` option entry."""
         return {"seat": self.seat, "name": self.name}
 
 

@@ -129,6 +129,7 @@ class ChallengeState:
         return tuple(seat.seat for seat in self.seats if not seat.disqualified)
 
     def scores(self) -> dict[str, int]:
+        """Points per seat (R-PLAY-6); disqualified students keep theirs (R-FLAG-4)."""
         return {seat.seat: seat.score for seat in self.seats}
 
 
