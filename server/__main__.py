@@ -5,6 +5,9 @@ variable (`T24_MAX_MESSAGE_BYTES`) and a TOML key (`max_message_bytes`); `--conf
 names the TOML file. Logs are one JSON object per line on stderr (`--log-format text` for
 people): `time`, `level`, `ns`, `msg` and the event's own fields.
 
+`t24-server token ROLE [--table T] [--seat S]` prints a token signed with the secret file (the
+operator's way to a first director token) and exits.
+
 SIGTERM and SIGINT stop the reactor; `T24Server.stop` runs before it shuts down (in-flight
 appends finish, sockets close with 1001). Exit codes: 0 after a clean stop, 1 when the
 server could not start (port taken, store unusable, secret file readable by others), 2 for
@@ -17,6 +20,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -43,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="The t24 game server: msgpack over WebSockets at ws://HOST:PORT/ws, "
         "/healthz and /metrics on the same port.",
         epilog="Every flag is also an environment variable T24_<NAME> and a key of the TOML "
-        "file given with --config (or T24_CONFIG). Precedence: flags > env > file > defaults.",
+        "file given with --config (or T24_CONFIG). Precedence: flags > env > file > defaults. "
+        "`t24-server token ROLE --help` prints a signed token instead of serving.",
     )
     parser.add_argument("--config", help="a TOML file of settings")
     parser.add_argument("--version", action="version", version=f"t24-server {__version__}")
@@ -108,8 +113,46 @@ def start_logging(config: ServerConfig, stream: TextIO = sys.stderr) -> None:
     globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
 
 
+def token_main(argv: list[str]) -> int:
+    """`t24-server token ROLE [...]`: print a token signed with the server's secret.
+
+    Why: an operator needs a first director token without running the demo; whoever can
+    read the secret file can sign tokens anyway, so this adds no power.
+    """
+    from server.net.tokens import TokenError, TokenSigner, load_or_create_secret
+
+    parser = argparse.ArgumentParser(prog="t24-server token", description=token_main.__doc__)
+    parser.add_argument("role", help="director, proctor, player, spectator or auditor")
+    parser.add_argument("--table", help="bound table (proctor, player; optional for spectator)")
+    parser.add_argument("--seat", help="seat (player)")
+    parser.add_argument("--name", help="identity id (default: the role)")
+    parser.add_argument("--ttl", type=int, default=12 * 3600, help="lifetime in seconds")
+    parser.add_argument("--config", help="a TOML file of settings (for secret_file)")
+    parser.add_argument("--secret-file", dest="secret_file", default=None)
+    args = parser.parse_args(argv)
+    try:
+        config = load_config({"secret_file": args.secret_file}, os.environ, args.config)
+        signer = TokenSigner(load_or_create_secret(config.secret_file))
+        token, _claims = signer.issue(
+            args.role,
+            now=time.time(),
+            name=args.name,
+            table=args.table,
+            seat=args.seat,
+            ttl_seconds=args.ttl,
+        )
+    except (ConfigError, TokenError, OSError, ValueError) as exc:
+        print(f"t24-server token: {exc}", file=sys.stderr)
+        return 2
+    print(token)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse settings, start logging, run the server until SIGTERM/SIGINT."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["token"]:
+        return token_main(argv[1:])
     args = vars(build_parser().parse_args(argv))
     config_file = args.pop("config")
     try:

@@ -157,3 +157,16 @@ def test_a_server_that_cannot_start_exits_1(tmp_path):
         "--port", "0", "--secret-file", str(tmp_path / "s2"), "--store", "oracle://x", cwd=tmp_path
     )
     assert done.returncode == 1 and "unknown store URL" in done.stderr
+
+
+def test_token_subcommand_prints_a_verifiable_token(tmp_path, capsys):
+    from server.__main__ import main
+    from server.net.tokens import TokenSigner, load_or_create_secret
+
+    secret = tmp_path / "secret"
+    assert main(["token", "proctor", "--table", "t1", "--secret-file", str(secret)]) == 0
+    token = capsys.readouterr().out.strip()
+    claims = TokenSigner(load_or_create_secret(secret)).verify(token, __import__("time").time())
+    assert (claims.role, claims.table) == ("proctor", "t1")
+    assert main(["token", "player", "--secret-file", str(secret)]) == 2
+    assert "must name its table" in capsys.readouterr().err
