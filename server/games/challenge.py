@@ -165,7 +165,7 @@ def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
     seat = batch.state.seat(seat_id)
     assert seat is not None
     card = batch.state.card
-    takes_card = card is not None and card.toucher in (None, seat_id)
+    taken = card if card is not None and card.toucher in (None, seat_id) else None
     flags = seat.flags + 1
     batch.emit(
         "FlagIssued",
@@ -173,16 +173,16 @@ def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
         cause=cause,
         rule=FLAG_CAUSES[cause],
         flags=flags,
-        play=card.play if card is not None and takes_card else None,
+        play=taken.play if taken else None,
     )
     if flags >= batch.state.options.flag_limit:
         batch.emit("PlayerDisqualified", seat=seat_id, flags=flags, rule="R-FLAG-3")
-    if card is not None and takes_card:
+    if taken is not None:
         batch.emit(
             "CardReturnedToDeck",
-            card_id=card.card.card_id,
-            play=card.play,
-            revealed=card.revealed_at is not None,
+            card_id=taken.card.card_id,
+            play=taken.play,
+            revealed=taken.revealed_at is not None,
             rule="R-FLAG-2",
         )
     _settle(batch)
