@@ -194,20 +194,20 @@ def audit_rows(stream: str, head: StreamHead | None, rows: Iterable[Row]) -> Ver
     `head` is the store's own record of the stream's last seq and hash: comparing it with
     the chain catches a truncated tail, which no link inside the chain can show.
     """
-    prev = genesis_hash(stream)
-    count = 0
+    chain = [genesis_hash(stream)]  # chain[n] is the hash of seq n (0: the genesis)
     last_at = 0
 
     def broken(seq: int, reason: str) -> VerifyReport:
-        return VerifyReport(stream, False, count, count, prev, seq, reason)
+        """Report `seq` as the first broken one; the valid prefix is everything before it."""
+        return VerifyReport(stream, False, seq - 1, seq - 1, chain[seq - 1], seq, reason)
 
     for seq, body, prev_hash, digest in rows:
-        expected = count + 1
+        expected = len(chain)
         if seq != expected:
             if seq > expected:
                 return broken(expected, f"event {expected} is missing (next recorded: {seq})")
-            return broken(seq, f"seq {seq} is recorded out of order after {count}")
-        if prev_hash != prev:
+            return broken(expected, f"seq {seq} is recorded again where {expected} belongs")
+        if prev_hash != chain[-1]:
             link = "the genesis hash" if seq == 1 else f"the hash of seq {seq - 1}"
             return broken(seq, f"prev_hash is not {link}")
         if _sha256(prev_hash + body).digest() != digest:
@@ -222,17 +222,17 @@ def audit_rows(stream: str, head: StreamHead | None, rows: Iterable[Row]) -> Ver
             return broken(seq, "recorded bytes are not in canonical form")
         if event.at < last_at:
             return broken(seq, f"at {event.at} is earlier than the previous event's {last_at}")
-        prev = digest
+        chain.append(digest)
         last_at = event.at
-        count += 1
+    count = len(chain) - 1
     recorded_last = head.last_seq if head else 0
     if recorded_last > count:
         return broken(count + 1, f"the stream head records last seq {recorded_last}")
     if recorded_last < count:
         return broken(recorded_last + 1, f"events after the stream head's seq {recorded_last}")
-    if head is not None and head.last_hash != prev:
+    if head is not None and head.last_hash != chain[-1]:
         return broken(count, "the stream head's hash differs from the chain's last hash")
-    return VerifyReport(stream, True, count, count, prev)
+    return VerifyReport(stream, True, count, count, chain[-1])
 
 
 class Engine:

@@ -72,6 +72,7 @@ class PostgresEngine(Engine):
         upcasters: Upcasters | None = None,
         create: bool = True,
         pool_size: int = 4,
+        pool_timeout_s: float = 10.0,
         connect_timeout_s: int = 5,
     ) -> None:
         super().__init__(clock, upcasters if upcasters is not None else Upcasters())
@@ -93,7 +94,7 @@ class PostgresEngine(Engine):
             min_size=1,
             max_size=pool_size,
             open=False,
-            timeout=10.0,
+            timeout=pool_timeout_s,
             name="t24-eventlog",
         )
         try:
@@ -137,14 +138,17 @@ class PostgresEngine(Engine):
                     if plan.rows:
                         self._write(cursor, plan.rows, plan.heads, heads)
                 return plan.outcomes
-            except _RETRYABLE:
+            except _RETRYABLE as error:
                 if attempt == _RETRIES - 1:
-                    raise
+                    raise StoreUnavailable(
+                        f"PostgreSQL {self.where}: append still conflicting after "
+                        f"{_RETRIES} attempts: {error}"
+                    ) from error
             except PoolTimeout as error:
                 raise StoreUnavailable(f"PostgreSQL {self.where} has no free connection") from error
             except psycopg.Error as error:
                 raise StoreUnavailable(f"PostgreSQL {self.where}: {error}") from error
-        raise AssertionError("unreachable")
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _write(
         self,

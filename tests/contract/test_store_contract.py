@@ -236,35 +236,75 @@ def delete(backend, stream: str, seq: int) -> None:
         backend.execute("DELETE FROM events WHERE stream = ? AND seq = ?", (stream, seq))
 
 
+def tamper_head(backend, stream: str, **columns) -> None:
+    if backend.kind == "memory":
+        engine = backend.stores[0].engine
+        engine.heads[stream] = engine.heads[stream].__class__(
+            **{**engine.heads[stream].__dict__, **columns}
+        )
+        return
+    assignments = ", ".join(f"{name} = ?" for name in columns)
+    backend.execute(
+        f"UPDATE streams SET {assignments} WHERE stream = ?", (*columns.values(), stream)
+    )
+
+
+def forge(event, body: bytes) -> dict[str, bytes]:
+    """Replace an event's body and fix its hash, as a careful forger would."""
+    return {"body": body, "hash": chain_hash(event.prev_hash, body)}
+
+
 @pytest.mark.parametrize(
     ("damage", "broken_seq", "reason"),
     [
         ("body", 3, "hash does not match the recorded bytes"),
         ("rechained body", 4, "prev_hash is not the hash of seq 3"),
         ("prev_hash", 3, "prev_hash is not the hash of seq 2"),
-        ("missing middle", 3, "event 3 is missing"),
+        ("missing middle", 3, "event 3 is missing (next recorded: 4)"),
         ("missing tail", 5, "the stream head records last seq 5"),
+        ("other stream", 3, "envelope names 'other' seq 3"),
+        ("time backwards", 3, "is earlier than the previous event's"),
+        ("not an envelope", 3, "recorded bytes are not a version-1 event envelope"),
+        ("head behind", 5, "events after the stream head's seq 4"),
+        ("head hash", 5, "the stream head's hash differs from the chain's last hash"),
     ],
 )
 def test_verify_and_load_find_the_first_broken_seq(backend, damage, broken_seq, reason):
     store = backend.open()
-    events = append(backend, store, "s", 0, [touched(n) for n in range(1, 6)])
+    events = []
+    for n in range(1, 6):  # one append per event, a second apart
+        events += append(backend, store, "s", n - 1, [touched(n)])
+        backend.clock.advance(1)
     event = events[2]
     forged = encode_body("s", 3, event.at, NewEvent("CardTouched", {"card": 99}, actor=PLAYER))
     if damage == "body":
         tamper(backend, "s", 3, body=forged)
-    elif damage == "rechained body":  # a forger who fixes the hash of the forged event
-        tamper(backend, "s", 3, body=forged, hash=chain_hash(event.prev_hash, forged))
+    elif damage == "rechained body":
+        tamper(backend, "s", 3, **forge(event, forged))
     elif damage == "prev_hash":
         tamper(backend, "s", 3, prev_hash=bytes(32))
     elif damage == "missing middle":
         delete(backend, "s", 3)
-    else:
+    elif damage == "missing tail":
         delete(backend, "s", 5)
+    elif damage == "other stream":
+        tamper(backend, "s", 3, **forge(event, encode_body("other", 3, event.at, touched(3))))
+    elif damage == "time backwards":
+        tamper(backend, "s", 3, **forge(event, encode_body("s", 3, events[0].at, touched(3))))
+    elif damage == "not an envelope":
+        tamper(backend, "s", 3, **forge(event, b"\x93\x01\x02\x03"))
+    elif damage == "head behind":
+        tamper_head(backend, "s", last_seq=4, last_hash=events[3].hash)
+    else:
+        tamper_head(backend, "s", last_hash=bytes(32))
     report = backend.wait(store.verify("s"))
     assert (report.ok, report.broken_seq) == (False, broken_seq)
     assert reason in report.reason
-    assert report.events == broken_seq - 1
+    assert report.events == report.last_seq == broken_seq - 1  # the valid prefix
+    prefix_head = events[broken_seq - 2].hash
+    if damage == "rechained body":  # the forged seq 3 links fine to seq 2
+        prefix_head = forge(event, forged)["hash"]
+    assert report.head_hash == prefix_head
     assert f"at seq {broken_seq}" in report.describe()
     if damage != "prev_hash":  # load checks the chain of contents, not the redundant column
         with pytest.raises(CorruptStream) as caught:
@@ -349,3 +389,14 @@ def test_blocking_engine_keeps_the_same_contract(backend):
     with pytest.raises(InvalidEvent):
         engine.append("s", 2, [])
     assert engine.verify("s").ok
+
+
+def test_two_stores_on_one_database_see_each_others_appends(backend):
+    first, second = backend.open(), backend.open()
+    append(backend, first, "s", 0, [touched(1)])
+    append(backend, second, "s", 1, [touched(2)])
+    with pytest.raises(ConcurrencyError) as caught:  # the writer's cached head is stale
+        append(backend, first, "s", 1, [touched(3)])
+    assert caught.value.actual_seq == 2
+    assert append(backend, first, "s", 2, [touched(3)])[0].seq == 3
+    assert [e.seq for e in backend.wait(second.load("s"))] == [1, 2, 3]
