@@ -28,6 +28,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import NamedTuple
 
 TARGET = Fraction(24)
 STEP_COUNT = 3  # R-PUZ-2: "ALL solutions are three steps."
@@ -65,11 +66,12 @@ OPERATORS: dict[str, str] = {
     "/": "/",
     ":": "/",
 }
+_OPERATOR_SHAPE = {"-": "-", "−": "-", "–": "-", "/": "/"}  # other operators are "o"
 DISPLAY_OPERATOR = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 ASCII_OPERATOR = {"+": "+", "-": "-", "*": "*", "/": "/"}
 COMMUTATIVE = frozenset({"+", "*"})
 
-_TOKEN = re.compile(r"(\d+)|([-+−–*×xX·÷/:])|([()])|(=)|(\s+)")
+_TOKEN = re.compile(r"(\s*)(?:(\d+)|([-+−–*×xX·÷/:])|([()=])|(\S))")
 
 
 # -- results ------------------------------------------------------------------------------
@@ -95,16 +97,20 @@ class PuzzleSyntaxError(ValueError):
 
 
 def _apply(left: Fraction, op: str, right: Fraction) -> Fraction:
+    """`left op right`, exactly. Built from numerators and denominators because that is about
+    three times faster than Fraction's operators, and checking answers is on the hot path."""
+    a, b = left.numerator, left.denominator
+    c, d = right.numerator, right.denominator
     if op == "+":
-        return left + right
+        return Fraction(a * d + c * b, b * d)
     if op == "-":
-        return left - right
+        return Fraction(a * d - c * b, b * d)
     if op == "*":
-        return left * right
+        return Fraction(a * c, b * d)
     if op == "/":
-        if right == 0:
+        if c == 0:
             raise ZeroDivisionError
-        return left / right
+        return Fraction(a * d, b * c)
     raise ValueError(f"unknown operator {op!r}")
 
 
@@ -129,8 +135,10 @@ class Pattern:
     def __post_init__(self) -> None:
         if self.op not in DISPLAY_OPERATOR:
             raise ValueError(f"unknown operator {self.op!r}")
-        object.__setattr__(self, "left", Fraction(self.left))
-        object.__setattr__(self, "right", Fraction(self.right))
+        if type(self.left) is not Fraction:
+            object.__setattr__(self, "left", Fraction(self.left))
+        if type(self.right) is not Fraction:
+            object.__setattr__(self, "right", Fraction(self.right))
 
     @property
     def value(self) -> Fraction:
@@ -172,14 +180,14 @@ class Step:
 # -- tokens ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Token:
+class _Token(NamedTuple):
     kind: str  # "num", "op", "(", ")", "="
     text: str
     start: int
     end: int
-    spaced: bool = False  # whitespace on both sides (for operators)
-    tight: bool = False  # no whitespace on either side (for fraction bars)
+    spaced: bool  # whitespace (or an end of the text) on both sides: how operators are written
+    tight: bool  # no whitespace on either side: how fraction bars are written
+    shape: str  # one letter: n number, - minus, / slash, o other operator, ( ) =
 
 
 def _check_length(text: str) -> None:
@@ -191,33 +199,33 @@ def _check_length(text: str) -> None:
 
 def _tokenize(text: str) -> list[_Token]:
     _check_length(text)
+    raw = _TOKEN.findall(text)  # (leading space, number, operator, bracket or '=', other)
     tokens: list[_Token] = []
     position = 0
-    while position < len(text):
-        match = _TOKEN.match(text, position)
-        if match is None:
-            char = text[position]
-            if char in ".,":
+    last = len(raw) - 1
+    for index, (space, number, operator, other, bad) in enumerate(raw):
+        position += len(space)
+        if bad:
+            if bad in ".,":
                 hint = "decimals are not allowed; write fractions as n/d, e.g. 8/3"
             else:
                 hint = "use numbers, + − × ÷, brackets and '='"
             raise PuzzleSyntaxError(
-                "syntax", f"unexpected {char!r} at position {position + 1}: {hint}"
+                "syntax", f"unexpected {bad!r} at position {position + 1}: {hint}"
             )
-        start, end = match.span()
+        token = number or operator or other
+        end = position + len(token)
+        before = bool(space)
+        after = bool(raw[index + 1][0]) if index < last else end < len(text)
+        if number:
+            kind, shape = "num", "n"
+        elif operator:
+            kind, shape = "op", _OPERATOR_SHAPE.get(operator, "o")
+        else:
+            kind = shape = other
+        spaced = (before or position == 0) and (after or index == last)
+        tokens.append(_Token(kind, token, position, end, spaced, not before and not after, shape))
         position = end
-        if match.group(5):
-            continue
-        kind = "num" if match.group(1) else "op" if match.group(2) else match.group(0)
-        before = start == 0 or text[start - 1].isspace()
-        after = end == len(text) or text[end].isspace()
-        has_before = start > 0 and text[start - 1].isspace()
-        has_after = end < len(text) and text[end].isspace()
-        tokens.append(
-            _Token(
-                kind, match.group(0), start, end, before and after, not has_before and not has_after
-            )
-        )
     return tokens
 
 
@@ -424,8 +432,7 @@ def check_expression(card: Sequence[int], text: str) -> Verdict:
 # -- steps and patterns ----------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _Reading:
+class _Reading(NamedTuple):
     """One way to read `operand op operand`: which token is the operator."""
 
     left: Fraction | None  # None: an operand is n/0
@@ -437,8 +444,10 @@ class _Reading:
 
 def _operand(tokens: Sequence[_Token]) -> tuple[Fraction | None, bool] | None:
     """Read `[-] n [/ d]`; returns (value or None for d = 0, fraction bars tight) or None."""
+    if len(tokens) == 1 and tokens[0].shape == "n":
+        return Fraction(int(tokens[0].text)), True  # the usual operand: a whole number
     index, sign = 0, 1
-    if tokens and tokens[0].kind == "op" and OPERATORS[tokens[0].text] == "-":
+    if tokens and tokens[0].shape == "-":
         index, sign = 1, -1
     rest = tokens[index:]
     if len(rest) == 1 and rest[0].kind == "num":
@@ -455,14 +464,23 @@ def _operand(tokens: Sequence[_Token]) -> tuple[Fraction | None, bool] | None:
     return None
 
 
+_OPERAND_SHAPE = re.compile(r"-?n(?:/n)?")  # over `_shape`: [-] n [/ d]
+
+
 def _readings(tokens: Sequence[_Token]) -> list[_Reading]:
+    shape = "".join([token.shape for token in tokens])
     readings = []
-    for index, token in enumerate(tokens):
-        if token.kind != "op" or index == 0:
+    for index in range(1, len(tokens) - 1):
+        if shape[index] not in "-/o":
+            continue
+        # cheap test on the letters first: most candidate operators fail it
+        if not (
+            _OPERAND_SHAPE.fullmatch(shape, 0, index) and _OPERAND_SHAPE.fullmatch(shape, index + 1)
+        ):
             continue
         left, right = _operand(tokens[:index]), _operand(tokens[index + 1 :])
-        if left is None or right is None:
-            continue
+        assert left is not None and right is not None
+        token = tokens[index]
         well_spaced = token.spaced and left[1] and right[1]
         readings.append(_Reading(left[0], OPERATORS[token.text], right[0], index, well_spaced))
     return readings
@@ -489,15 +507,15 @@ def _looks_run_on(tokens: Sequence[_Token]) -> bool:
     return len(_numbers_of(tree)) >= 3
 
 
-def _split_stated(text: str, tokens: list[_Token], label: str) -> tuple[list[_Token], list[_Token]]:
-    equals = [index for index, token in enumerate(tokens) if token.kind == "="]
-    if len(equals) > 1:
+def _split_stated(shape: str, tokens: list[_Token], label: str) -> tuple[list, list]:
+    equals = shape.find("=")
+    if equals < 0:
+        return tokens, []
+    if shape.count("=") > 1:
         raise PuzzleSyntaxError(
             "run_on", f"{label} chains several '=': write one operation per step (R-PUZ-2)"
         )
-    if not equals:
-        return tokens, []
-    return tokens[: equals[0]], tokens[equals[0] + 1 :]
+    return tokens[:equals], tokens[equals + 1 :]
 
 
 def parse_step(
@@ -514,11 +532,53 @@ def parse_step(
     the stated result (or `prefer_value`), an operator with spaces on both sides and tight
     fraction bars, and finally the leftmost operator. Raises PuzzleSyntaxError.
     """
-    tokens = _tokenize(text)
+    _check_length(text)
+    fast = _fast_step(text)
+    if fast is not None:
+        return fast
+    return _parse_step_tokens(text, _tokenize(text), available, label, prefer_value)
+
+
+# The common steps have exactly one reading, so nothing is to be chosen: `a op b [= r]` with a
+# non-slash operator and tight fraction bars (`3 − 8/3 = 1/3`, `8 ÷ 1/3`), or a single slash
+# between two whole numbers (`8/3`). These regular expressions read them without tokens; any
+# other text (and any denominator 0, for its error message) goes to the general reader, and a
+# property test checks that both readers agree.
+_SIGNED = r"([-−–]?)(\d+)"
+_VALUE = _SIGNED + r"(?:/(\d+))?"
+_STATED = r"(?:\s*=\s*" + _VALUE + r")?\s*"
+_FAST_STEP = re.compile(r"\s*" + _VALUE + r"\s*([-+−–*×xX·÷:])\s*" + _VALUE + _STATED)
+_FAST_DIVISION = re.compile(r"\s*" + _SIGNED + r"()\s*(/)\s*" + _SIGNED + r"()" + _STATED)
+
+
+def _fast_value(sign: str, number: str, denominator: str | None) -> Fraction:
+    value = Fraction(int(number), int(denominator)) if denominator else Fraction(int(number))
+    return -value if sign else value
+
+
+def _fast_step(text: str) -> Step | None:
+    match = _FAST_STEP.fullmatch(text) or _FAST_DIVISION.fullmatch(text)
+    if match is None:
+        return None
+    sign_a, a, den_a, op, sign_b, b, den_b, sign_r, r, den_r = match.groups()
+    if any(denominator and int(denominator) == 0 for denominator in (den_a, den_b, den_r)):
+        return None  # the general reader names the division by zero
+    stated = _fast_value(sign_r, r, den_r) if r is not None else None
+    return Step(_fast_value(sign_a, a, den_a), OPERATORS[op], _fast_value(sign_b, b, den_b), stated)
+
+
+def _parse_step_tokens(
+    text: str,
+    tokens: list[_Token],
+    available: Callable[[Fraction, Fraction], bool] | None,
+    label: str,
+    prefer_value: Fraction | None,
+) -> Step:
     if not tokens:
         raise PuzzleSyntaxError("syntax", f"{label} is empty")
-    body, stated_tokens = _split_stated(text, tokens, label)
-    if any(token.kind in "()" for token in body):
+    shape = "".join([token.shape for token in tokens])
+    body, stated_tokens = _split_stated(shape, tokens, label)
+    if "(" in shape or ")" in shape:
         if _looks_run_on(body):
             raise PuzzleSyntaxError(
                 "run_on", f"{label} '{text.strip()}' has more than one operation (R-PUZ-2)"
@@ -545,6 +605,9 @@ def parse_step(
         if result[0] is None:
             raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
         stated = result[0]
+    if len(readings) == 1 and readings[0].left is not None and readings[0].right is not None:
+        only = readings[0]  # the usual case: nothing to choose
+        return Step(only.left, only.op, only.right, stated)
     wanted = stated if stated is not None else prefer_value
 
     def operands_available(reading: _Reading) -> bool:
@@ -580,10 +643,12 @@ def parse_pattern(text: str) -> Pattern:
     Ambiguous slashes are resolved as in `parse_step`, preferring a reading that makes 24.
     Raises PuzzleSyntaxError (reason "syntax", "too_long", "run_on" or "division_by_zero").
     """
-    tokens = _tokenize(text)
-    if any(token.kind == "=" for token in tokens):
+    _check_length(text)
+    if "=" in text:
         raise PuzzleSyntaxError("syntax", "a pattern is 'a op b' without '=' (e.g. 3 × 8)")
-    step = parse_step(text, label="the pattern", prefer_value=TARGET)
+    step = _fast_step(text) or _parse_step_tokens(
+        text, _tokenize(text), None, "the pattern", TARGET
+    )
     return step.pattern
 
 
@@ -627,11 +692,8 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
             f"{len(steps)} steps given; a solution has exactly {STEP_COUNT} (R-PUZ-2)",
         )
 
-    pool: Counter[Fraction] = Counter(Fraction(n) for n in card)
-
-    def available(left: Fraction, right: Fraction) -> bool:
-        needed = Counter([left, right])
-        return all(pool[value] >= count for value, count in needed.items())
+    pool = _Pool(card)
+    available = pool.has_both
 
     value: Fraction | None = None
     step: Step | None = None
@@ -656,12 +718,12 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
                 f"not {format_value(step.stated)}",
                 value,
             )
-        pool[step.left] -= 1
-        pool[step.right] -= 1
-        pool[value] += 1
+        pool.take(step.left)
+        pool.take(step.right)
+        pool.add(value)
     assert value is not None and step is not None
-    pool[value] -= 1
-    left_over = sorted(pool.elements())
+    pool.take(value)
+    left_over = pool.values()
     if left_over:
         shown = ", ".join(format_value(v) for v in left_over)
         return Verdict(
@@ -681,27 +743,55 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
     return Verdict(True, "", "correct", value)
 
 
-def _missing_operand(
-    step: Step, pool: Counter[Fraction], card: Sequence[int], label: str
-) -> Verdict | None:
-    needed = Counter([step.left, step.right])
-    for operand in (step.left, step.right):
-        if pool[operand] >= needed[operand]:
-            continue
-        unused_card = Counter(
-            int(v) for v, count in pool.items() for _ in range(count) if v.denominator == 1
-        )
-        if operand.denominator == 1 and operand > 0 and _is_joined(int(operand), unused_card):
-            return Verdict(
-                False,
-                "joined_digits",
-                f"{label}: {format_value(operand)} joins numbers together; "
-                "each number must stand alone",
-            )
-        shown = ", ".join(format_value(v) for v in sorted(pool.elements())) or "nothing"
+class _Pool:
+    """The values available to the next step, a multiset. Keyed by (numerator, denominator):
+    hashing a pair of ints is far cheaper than hashing a Fraction."""
+
+    def __init__(self, values: Iterable[int | Fraction]) -> None:
+        self.counts: dict[tuple[int, int], int] = {}
+        for value in values:
+            self.add(value)
+
+    def add(self, value: int | Fraction) -> None:
+        key = (value.numerator, value.denominator)
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def take(self, value: int | Fraction) -> None:
+        key = (value.numerator, value.denominator)
+        left = self.counts[key] - 1
+        if left:
+            self.counts[key] = left
+        else:
+            del self.counts[key]
+
+    def has_both(self, left: Fraction, right: Fraction) -> bool:
+        """True when `left` and `right` are both available (two of them if they are equal)."""
+        a, b = (left.numerator, left.denominator), (right.numerator, right.denominator)
+        if a == b:
+            return self.counts.get(a, 0) >= 2
+        return a in self.counts and b in self.counts
+
+    def values(self) -> list[Fraction]:
+        """Every available value, sorted, repeated as often as it is available."""
+        return sorted(Fraction(n, d) for (n, d), count in self.counts.items() for _ in range(count))
+
+
+def _missing_operand(step: Step, pool: _Pool, card: Sequence[int], label: str) -> Verdict | None:
+    if pool.has_both(step.left, step.right):
+        return None
+    left_key = (step.left.numerator, step.left.denominator)
+    operand = step.left if step.left == step.right or left_key not in pool.counts else step.right
+    unused_card = Counter(int(v) for v in pool.values() if v.denominator == 1)
+    if operand.denominator == 1 and operand > 0 and _is_joined(int(operand), unused_card):
         return Verdict(
             False,
-            "value_not_available",
-            f"{label}: {format_value(operand)} is not available (available: {shown})",
+            "joined_digits",
+            f"{label}: {format_value(operand)} joins numbers together; "
+            "each number must stand alone",
         )
-    return None
+    shown = ", ".join(format_value(v) for v in pool.values()) or "nothing"
+    return Verdict(
+        False,
+        "value_not_available",
+        f"{label}: {format_value(operand)} is not available (available: {shown})",
+    )

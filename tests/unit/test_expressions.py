@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.puzzles import expressions
 from server.puzzles.expressions import (
     REASONS,
     Pattern,
@@ -301,3 +302,35 @@ def test_any_text_gets_a_verdict_not_an_exception(text):
     assert verdict.ok or verdict.reason in REASONS
     verdict = check_solution(CARD, "8 / 1/3", [text, text, text])
     assert verdict.ok or verdict.reason in REASONS
+
+
+STEP_PIECES = st.sampled_from(
+    ["8", "3", "1", "0", "00", "12", "-", "−", "–", "/", "÷", "×", "x", "*", "+", ":", "=", " "]
+)
+
+
+SPACE = st.sampled_from(["", " ", "  "])
+SIGN = st.sampled_from(["", "", "-", "−"])
+OPERAND = st.builds(
+    lambda sign, n, d: f"{sign}{n}{d}",
+    SIGN,
+    st.integers(0, 30),
+    st.sampled_from(["", "", "/3", "/1", "/0", "/12"]),
+)
+STEP_TEXT = st.builds(
+    lambda *parts: "".join(parts),
+    SPACE, OPERAND, SPACE, st.sampled_from(list(expressions.OPERATORS)), SPACE, OPERAND, SPACE,
+    st.sampled_from(["", "= ", "=", " = "]), st.sampled_from(["", "24", "8/3", "-1/3"]),
+)  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.one_of(STEP_TEXT, st.lists(STEP_PIECES, min_size=1, max_size=9).map("".join)))
+def test_the_fast_step_reader_agrees_with_the_general_reader(text):
+    fast = expressions._fast_step(text)
+    if fast is None:
+        return
+    general = expressions._parse_step_tokens(
+        text, expressions._tokenize(text), None, "the step", None
+    )
+    assert fast == general
