@@ -9,16 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from clients.reference_cli import log_commands, puzzle_commands
+from clients.reference_cli import (
+    exit_codes,
+    log_commands,
+    puzzle_commands,
+    table_commands,
+)
 
-COMMAND_MODULES = [puzzle_commands, log_commands]
+COMMAND_MODULES = [puzzle_commands, log_commands, table_commands]
 
-EXIT_CODES = """\
-exit codes:
-  0  success (a solvable card, a correct answer, a verified log)
-  1  a negative answer (unsolvable card, wrong answer, broken chain)
-  2  bad input (arguments the command cannot use)
-"""
+EXIT_CODES = exit_codes.EXIT_CODES_HELP
 
 
 def build_parser() -> argparse.ArgumentParser:

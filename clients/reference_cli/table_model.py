@@ -134,20 +134,31 @@ class TableModel:
 
     def seat_names(self) -> dict[str, str]:
         """Seat id -> what people call it (the student's name, else the seat id)."""
-        return {seat["seat"]: seat.get("name") or seat["seat"] for seat in self.view.get("seats", [])}
+        seats = self.view.get("seats", [])
+        return {seat["seat"]: seat.get("name") or seat["seat"] for seat in seats}
 
 
-def from_snapshot(snapshot: Mapping[str, Any], previous: TableModel | None = None) -> TableModel:
-    """The model of a `snapshot` reply; anchors learned before (same table) are kept.
+def from_snapshot(
+    snapshot: Mapping[str, Any],
+    previous: TableModel | None = None,
+    after_seq: int | None = None,
+) -> TableModel:
+    """The model of a `snapshot` reply to a join with `after_seq`.
 
-    Why keep them: a reconnecting client resumes with `after_seq`, so the pushes that would
-    teach the anchors again are not resent; what the view shows is taken from the snapshot.
+    The anchors must follow the log event by event, and the catch-up pushes that come after
+    the snapshot are events `after_seq + 1 .. seq`. So: after a join from the start
+    (`after_seq=0`) they start empty; after a resume they continue from the previous model
+    when it stopped exactly at `after_seq`; otherwise (a join without history) they are
+    read from the snapshot's own deadlines, as well as it can.
     """
     view = copy.deepcopy(dict(snapshot["view"]))
-    anchors = Anchors()
-    if previous is not None and previous.table == snapshot["table"]:
+    same = previous is not None and previous.table == snapshot["table"]
+    if after_seq == 0:
+        anchors = Anchors()
+    elif same and after_seq is not None and previous.seq == after_seq:
         anchors = previous.anchors
-    anchors = _anchors_from_view(anchors, view)
+    else:
+        anchors = _anchors_from_view(previous.anchors if same else Anchors(), view)
     return TableModel(snapshot["table"], snapshot.get("game", ""), snapshot["seq"], view, anchors)
 
 
@@ -463,7 +474,8 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         seats = options.get("seats", []) if isinstance(options, Mapping) else []
         return f"table created ({data.get('game', '?')}, {_plural(len(seats), 'seat')})"
     if kind == "RoundStarted":
-        text = f"round {data.get('round', '?')} started: {_plural(_count(data.get('deck')), 'card')}"
+        cards = _plural(_count(data.get("deck")), "card")
+        text = f"round {data.get('round', '?')} started: {cards}"
         removed = _count(data.get("removed"))
         if removed:
             text += f", {_plural(removed, 'two-dot card')} removed (R-DECK-4)"
@@ -473,7 +485,8 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         return f"{card_label(data)} placed, cupped{hidden}"
     if kind == "CardRevealed":
         dots = data.get("dots")
-        return f"{card_label(data)} revealed: {shown}" + (f"  ({_plural(dots, 'dot')})" if dots else "")
+        worth = f"  ({_plural(dots, 'dot')})" if dots else ""
+        return f"{card_label(data)} revealed: {shown}{worth}"
     if kind == "CardTouched":
         return f"{who()} touched ({_plural(data.get('fingertips', 1), 'fingertip')})"
     if kind == "TouchRefused":

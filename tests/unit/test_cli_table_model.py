@@ -11,14 +11,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from challenge_tables import PROCTOR, SPECTATOR, S, T0, Table, options, player
+from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, options, player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_challenge_properties import Run
 
 from clients.reference_cli.table_model import (
     FeedLine,
-    TableModel,
     Timings,
     apply_push,
     describe_event,
@@ -33,8 +32,14 @@ VIEWERS = (player("s2"), SPECTATOR, PROCTOR)
 
 def push(seq: int, event: Event, viewer) -> dict:
     seen = challenge.event_view(event, viewer)
-    return {"type": "event", "table": "t", "seq": seq, "event_type": seen.type,
-            "data": dict(seen.data), "at": seen.data.get("at", 0)}
+    return {
+        "type": "event",
+        "table": "t",
+        "seq": seq,
+        "event_type": seen.type,
+        "data": dict(seen.data),
+        "at": seen.data.get("at", 0),
+    }
 
 
 def created(raw: dict) -> Event:
@@ -42,27 +47,46 @@ def created(raw: dict) -> Event:
 
 
 def snapshot(state, viewer, seq: int) -> dict:
-    return {"type": "snapshot", "id": 1, "table": "t", "game": "challenge", "seq": seq,
-            "view": challenge.view(state, viewer)}
+    return {
+        "type": "snapshot",
+        "id": 1,
+        "table": "t",
+        "game": "challenge",
+        "seq": seq,
+        "view": challenge.view(state, viewer),
+    }
 
 
-def follow(raw: dict, log: list[Event], viewer, join_at: int = 0) -> None:
+def follow(raw: dict, log: list[Event], viewer, join_at: int = 0, drop_at: int | None = None):
     """Join after `join_at` events (snapshot there, history before it), then check every
-    later event: the client's view is the server's view."""
+    later event: the client's view is the server's view. With `drop_at`, the connection
+    drops after that many events and resumes (`after_seq`) a few events later."""
     events = [created(raw), *log]
     states = [challenge.initial_state(raw)]
     for event in log:
         states.append(challenge.evolve(states[-1], event))
-    model = from_snapshot(snapshot(states[join_at], viewer, join_at + 1))
+    model = from_snapshot(snapshot(states[join_at], viewer, join_at + 1), after_seq=0)
     for index, event in enumerate(events[: join_at + 1]):
         model, _line = apply_push(model, push(index + 1, event, viewer))
         assert model.seq == join_at + 1  # history moves anchors only
-    for index in range(join_at + 1, len(events)):
+    index = join_at + 1
+    while index < len(events):
+        if drop_at is not None and index == drop_at:
+            missed = min(len(events) - 1, index + 3)  # three events happen while away
+            model = from_snapshot(snapshot(states[missed], viewer, missed + 1), model, index)
+            for seq in range(index + 1, missed + 2):
+                model, _line = apply_push(model, push(seq, events[seq - 1], viewer))
+            assert model.seq == missed + 1
+            index = missed + 1
+            drop_at = None
+            continue
         model, line = apply_push(model, push(index + 1, events[index], viewer))
         assert isinstance(line, FeedLine)
         expected = challenge.view(states[index], viewer)
         assert model.view == expected, (index, events[index].type)
         assert model.seq == index + 1
+        index += 1
+    return model
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -86,16 +110,23 @@ def test_the_client_view_follows_the_server_view_through_random_rounds(seed, raw
         action = run.sensible(rng.randrange(55))
         if rng.random() < 0.12:
             action = rng.choice(["fire", "pause", "resume", "flag", "override", "touch"])
-        run.act(action, rng.randrange(4), rng.randrange(55), rng.randrange(60),
-                rng.choice([0, 1000, S // 2, S, 4 * S]))
+        run.act(
+            action,
+            rng.randrange(4),
+            rng.randrange(55),
+            rng.randrange(60),
+            rng.choice([0, 1000, S // 2, S, 4 * S]),
+        )
     for viewer in VIEWERS:
         follow(raw, run.log, viewer, join_at=0)
         follow(raw, run.log, viewer, join_at=rng.randrange(len(run.log) + 1))
+        follow(raw, run.log, viewer, drop_at=rng.randrange(1, len(run.log) + 1))
 
 
 def test_a_scripted_round_with_every_kind_of_event():
-    table = Table.started(seats=3, cards=["c1", "c2", "c3", "c4"], auto_proctor=1,
-                          stumped_cards="replay_at_end")
+    table = Table.started(
+        seats=3, cards=["c1", "c2", "c3", "c4"], auto_proctor=1, stumped_cards="replay_at_end"
+    )
     table.next_card()
     table.win("s1")
     table.next_card()
@@ -113,29 +144,39 @@ def test_a_scripted_round_with_every_kind_of_event():
         table.do("declare_stumped", player(seat))
     table.do("end_round")
     types = {event.type for event in table.events}
-    assert {"FirstTouchOverridden", "TouchRefused", "CardStumped", "TablePaused",
-            "CardReturnedToDeck", "FlagIssued", "RoundEnded"} <= types
+    assert {
+        "FirstTouchOverridden",
+        "TouchRefused",
+        "CardStumped",
+        "TablePaused",
+        "CardReturnedToDeck",
+        "FlagIssued",
+        "RoundEnded",
+    } <= types
     for viewer in VIEWERS:
         follow(table.raw_options, table.events, viewer)
 
 
 def test_deadlines_without_known_anchors_are_empty_and_timings_default_to_the_rules():
     view = {"phase": "revealed", "paused": False, "card": {"play": 1, "revealed_at": T0}}
-    model = from_snapshot({"table": "t", "seq": 3, "view": view})
+    model = from_snapshot({"table": "t", "seq": 3, "view": view}, after_seq=None)
     assert live_deadlines(model.view, model.anchors) == []  # timer_from unknown
     assert Timings.from_options({}) == Timings()
     assert Timings.from_options({"pattern_seconds": "x", "auto_proctor": 2}).pattern_us == 3 * S
     assert Timings.from_options({"auto_proctor": 2}).auto_proctor_us == 2 * S
 
 
-def test_anchors_are_read_from_the_snapshot_deadline_keys():
+def test_anchors_are_read_from_the_snapshot_deadline_keys_without_history():
     table = Table.started(auto_proctor=2)
-    model = from_snapshot(snapshot(table.state, SPECTATOR, 2))
+    model = from_snapshot(snapshot(table.state, SPECTATOR, 2), after_seq=None)
     assert model.anchors.timer_from == table.state.timer_from
     assert model.anchors.plays == 0
-    # A reconnect keeps what the first join learned (same table).
-    again = from_snapshot(snapshot(table.state, SPECTATOR, 2), previous=model)
+    # A resume keeps what the model followed up to `after_seq` (same table).
+    again = from_snapshot(snapshot(table.state, SPECTATOR, 2), previous=model, after_seq=2)
     assert again.anchors == model.anchors
+    # A join from the start forgets them: the history will teach them again.
+    fresh = from_snapshot(snapshot(table.state, SPECTATOR, 2), previous=model, after_seq=0)
+    assert fresh.anchors.timer_from is None
 
 
 def test_the_feed_times_each_event_from_the_card_reveal():
@@ -145,9 +186,9 @@ def test_the_feed_times_each_event_from_the_card_reveal():
     table.do("reveal_card")
     table.advance(2.31)
     table.do("touch_card", player("s2"), fingertips=2)
-    model = from_snapshot(snapshot(table.state, SPECTATOR, 1))
-    model = TableModel(model.table, model.game, 0, model.view, model.anchors)
     lines = []
+    initial = challenge.initial_state(table.raw_options)
+    model = from_snapshot(snapshot(initial, SPECTATOR, 1), after_seq=0)
     for seq, event in enumerate([created(table.raw_options), *table.events], start=1):
         model, line = apply_push(model, push(seq, event, SPECTATOR))
         lines.append(line)
@@ -156,6 +197,24 @@ def test_the_feed_times_each_event_from_the_card_reveal():
     assert lines[-2].stamp() == "  +0.00s"  # the reveal itself
     assert lines[-3].stamp().strip() == ""  # placed: not revealed yet
     assert "hidden" not in lines[-3].text  # a spectator never sees the placed numbers
+    assert [line.stamp().strip() for line in lines[:2]] == ["", ""]
+
+
+def test_history_after_a_fresh_join_is_timed_from_its_own_reveals():
+    table = Table.started()
+    table.next_card()
+    table.advance(1)
+    table.win("s1")
+    table.next_card()
+    table.advance(4)
+    # Joined now: the snapshot shows card 2 revealed; the history replays card 1.
+    model = from_snapshot(snapshot(table.state, SPECTATOR, len(table.events) + 1), after_seq=0)
+    stamps = []
+    for seq, event in enumerate([created(table.raw_options), *table.events], start=1):
+        model, line = apply_push(model, push(seq, event, SPECTATOR))
+        stamps.append((line.text, line.stamp().strip()))
+    assert ("round 1 started: 10 cards", "") in stamps
+    assert ("Ada touched (1 fingertip)", "+1.00s") in stamps
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,393 @@
+"""One client connection to a t24 server that survives drops: hello, join, requests, pushes.
+
+What it keeps (`TableLink`): the URL and token, the `protocol.client.ClientSession` (request
+ids, and the last seq seen per table, which outlives every single connection), the requests
+waiting for a reply, and the reconnect schedule (`Backoff`). It uses only `protocol/` and
+Autobahn on Twisted: never the server's code, so it is the reference any client is checked
+against.
+
+Theory of operation:
+1. `start()` connects; on open it sends `hello`; on `welcome` it joins the table (the one
+   given, else the token's). The first join asks for `after_seq=0`, so the catch-up pushes
+   bring the whole history (the feed, the table's timings); every later join, after a
+   reconnect, asks for `after_seq=<last seq seen>` and receives exactly what it missed
+   (docs/protocol.md, "Resuming"). A push whose seq is not the next one (`SequenceGap`)
+   drops the connection, and the resume fills the gap.
+2. A drop (server restart, network, close 1001) fails the waiting requests with `LinkLost`
+   (the server may or may not have applied them: the pushes after the resume tell) and
+   schedules a reconnect after `Backoff.next_delay()`: 0.25 s, 0.5 s, 1 s ... capped at 8 s,
+   with jitter so that a room full of clients does not reconnect in lock-step. A snapshot
+   resets the backoff.
+3. Refusals that no retry can cure (a forged or expired token, a table that does not exist,
+   a role that may not join) end the link: `link_fatal` lets the command exit with code 3.
+   With `retries=N` the link also gives up after N reconnect attempts in a row (code 4).
+
+The listener gets `link_status(text)`, `link_welcome(msg)`, `link_snapshot(msg, after_seq)`,
+`link_event(msg)` and `link_fatal(code, message)`, always on the reactor thread.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from autobahn.twisted.websocket import (
+    WebSocketClientFactory,
+    WebSocketClientProtocol,
+    connectWS,
+)
+from twisted.internet.defer import Deferred, fail, succeed
+from twisted.internet.interfaces import IDelayedCall
+
+from protocol.client import ClientSession, SequenceGap
+from protocol.codec import CodecError
+from protocol.messages import SUBPROTOCOL, ProtocolError
+
+# Codes after which reconnecting cannot help: the command exits with code 3.
+FATAL_CODES = frozenset({"unauthorized", "forbidden", "unknown_table"})
+CLOSE_NORMAL = 1000
+
+
+class ServerRefused(Exception):
+    """The server answered a request with `error`: its code, its words, the rule it cites."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.rule = rule
+
+    def words(self) -> str:
+        """The refusal as a person reads it: `the pattern came after 3 s (too_late, R-PLAY-4)`."""
+        cite = (
+            f"{self.code}, {self.rule}"
+            if self.rule and self.rule not in self.message
+            else self.code
+        )
+        return f"{self.message} ({cite})"
+
+
+class LinkLost(Exception):
+    """The connection dropped before the reply came; the request may or may not have applied."""
+
+    def words(self) -> str:
+        return "the connection dropped before the server answered; watch the table to see"
+
+
+class NotConnected(Exception):
+    """A request while no connection is up (the link is reconnecting)."""
+
+    def words(self) -> str:
+        return "not connected to the server right now; reconnecting, try again in a moment"
+
+
+def refusal_words(error: BaseException) -> str:
+    """Any request failure in words (never a traceback)."""
+    words = getattr(error, "words", None)
+    return words() if callable(words) else f"request failed: {error}"
+
+
+@dataclass
+class Backoff:
+    """Reconnect delays: `initial * factor**n` capped at `maximum`, each +/- `jitter` share."""
+
+    initial: float = 0.25
+    factor: float = 2.0
+    maximum: float = 8.0
+    jitter: float = 0.2
+    failures: int = 0
+
+    def next_delay(self, rand: float) -> float:
+        """The delay before the next attempt (`rand` in [0, 1)); counts one failure."""
+        base = min(self.maximum, self.initial * self.factor**self.failures)
+        self.failures += 1
+        return base * (1 - self.jitter + 2 * self.jitter * rand)
+
+    def reset(self) -> None:
+        """A connection succeeded (a snapshot arrived): start again from `initial`."""
+        self.failures = 0
+
+
+class LinkListener(Protocol):
+    """What a `TableLink` tells its owner (see module doc)."""
+
+    def link_status(self, status: str) -> None: ...
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None: ...
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None) -> None: ...
+
+    def link_event(self, push: dict[str, Any]) -> None: ...
+
+    def link_fatal(self, code: str, message: str) -> None: ...
+
+
+class _Protocol(WebSocketClientProtocol):
+    link: TableLink
+
+    def onOpen(self) -> None:  # noqa: N802 - Autobahn's name
+        self.factory.link._opened(self)
+
+    def onMessage(self, payload: bytes, isBinary: bool) -> None:  # noqa: N802, N803
+        self.factory.link._frame(self, payload, isBinary)
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:  # noqa: N802, N803
+        self.factory.link._closed(self, code, reason)
+
+
+class _Factory(WebSocketClientFactory):
+    protocol = _Protocol
+    link: TableLink
+
+    def clientConnectionFailed(self, connector: Any, reason: Any) -> None:  # noqa: N802
+        self.link._failed(reason.getErrorMessage())
+
+
+def autobahn_connect(link: TableLink) -> None:
+    """Open one WebSocket connection for `link` (the default `connector`)."""
+    factory = _Factory(link.url, protocols=[SUBPROTOCOL], reactor=link.reactor)
+    factory.setProtocolOptions(
+        openHandshakeTimeout=link.connect_timeout,
+        autoPingInterval=10,  # a silently dead connection is noticed within ~15 s
+        autoPingTimeout=5,
+    )
+    factory.link = link
+    connectWS(factory, timeout=link.connect_timeout)
+
+
+class TableLink:
+    """A self-healing connection for one token (and one table when `join`); see module doc."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        *,
+        reactor: Any,
+        listener: LinkListener,
+        table: str | None = None,
+        join: bool = True,
+        history: bool = True,
+        backoff: Backoff | None = None,
+        retries: int | None = None,
+        connect_timeout: float = 5.0,
+        rand: Callable[[], float] = random.random,
+        connector: Callable[[TableLink], None] = autobahn_connect,
+    ) -> None:
+        self.url = url
+        self.token = token
+        self.reactor = reactor
+        self.listener = listener
+        self.table = table
+        self.join = join
+        self.history = history
+        self.backoff = backoff or Backoff()
+        self.retries = retries
+        self.connect_timeout = connect_timeout
+        self.rand = rand
+        self.connector = connector
+        self.session = ClientSession()
+        self.proto: Any = None
+        self.welcome: dict[str, Any] | None = None
+        self.joined = False
+        self.stopping = False
+        self.finished = False
+        self._waiting: dict[int, Deferred] = {}
+        self._hello_id: int | None = None
+        self._join_id: int | None = None
+        self._join_after: int | None = None
+        self._reconnect: IDelayedCall | None = None
+        self._closed_waiters: list[Deferred] = []
+
+    # -- life cycle --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect (and keep reconnecting until `close` or a fatal refusal)."""
+        self._reconnect = None
+        if self.stopping or self.finished:
+            return
+        self.listener.link_status("connecting")
+        self.connector(self)
+
+    def close(self) -> Deferred:
+        """Say goodbye (close 1000) and stop reconnecting; fires once the socket is closed."""
+        self.stopping = True
+        if self._reconnect is not None and self._reconnect.active():
+            self._reconnect.cancel()
+        self._reconnect = None
+        if self.proto is None:
+            return succeed(None)
+        waiter: Deferred = Deferred()
+        self._closed_waiters.append(waiter)
+        self.proto.sendClose(CLOSE_NORMAL)
+        # A server that never answers the close handshake must not hang the client.
+        timeout = self.reactor.callLater(2.0, self._force_closed)
+        waiter.addBoth(lambda result: (timeout.active() and timeout.cancel(), result)[1])
+        return waiter
+
+    def _force_closed(self) -> None:
+        if self.proto is not None:
+            self.proto.dropConnection(abort=True)
+        self._fire_closed()
+
+    def _fire_closed(self) -> None:
+        waiters, self._closed_waiters = self._closed_waiters, []
+        for waiter in waiters:
+            if not waiter.called:
+                waiter.callback(None)
+
+    def _fatal(self, code: str, message: str) -> None:
+        self.finished = True
+        if self.proto is not None:
+            self.proto.sendClose(CLOSE_NORMAL)
+        self.listener.link_fatal(code, message)
+
+    # -- transport events --------------------------------------------------------------------
+
+    def _opened(self, proto: Any) -> None:
+        self.proto = proto
+        self.welcome = None
+        self.joined = False
+        self.listener.link_status("authenticating")
+        self._hello_id = self._send("hello", token=self.token)
+
+    def _failed(self, why: str) -> None:
+        self._lost(f"cannot connect: {why}")
+
+    def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:
+        if proto is not self.proto and self.proto is not None:
+            return  # an older connection's late close
+        self.proto = None
+        why = (
+            f"connection closed ({code}{': ' + reason if reason else ''})" if code else "no answer"
+        )
+        self._lost(why)
+
+    def _lost(self, why: str) -> None:
+        self.proto = None
+        self.welcome = None
+        self.joined = False
+        waiting, self._waiting = self._waiting, {}
+        self.session.pending.clear()
+        for deferred in waiting.values():
+            deferred.errback(LinkLost(why))
+        if self.stopping or self.finished:
+            self._fire_closed()
+            return
+        if self.retries is not None and self.backoff.failures >= self.retries:
+            self.finished = True
+            self.listener.link_fatal("unreachable", f"{self.url}: {why}")
+            return
+        delay = self.backoff.next_delay(self.rand())
+        self.listener.link_status(f"{why}; reconnecting in {delay:.1f} s")
+        self._reconnect = self.reactor.callLater(delay, self.start)
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _send(self, kind: str, **fields: Any) -> int:
+        request_id, frame = self.session.request(kind, **fields)
+        self.proto.sendMessage(frame, isBinary=True)
+        return request_id
+
+    def _frame(self, proto: Any, payload: bytes, is_binary: bool) -> None:
+        if proto is not self.proto:
+            return
+        try:
+            message = self.session.receive(payload)
+        except SequenceGap as gap:
+            # Resume from the last seq we hold: the server resends what is missing.
+            self.listener.link_status(f"{gap}; resuming")
+            proto.dropConnection(abort=True)
+            return
+        except CodecError as error:
+            self.listener.link_status(f"ignored an unreadable frame ({error.code})")
+            return
+        kind = message.get("type")
+        request_id = message.get("id")
+        if kind == "event":
+            self.listener.link_event(message)
+        elif request_id is not None and request_id == self._hello_id:
+            self._hello_reply(message)
+        elif request_id is not None and request_id == self._join_id:
+            self._join_reply(message)
+        elif request_id in self._waiting:
+            deferred = self._waiting.pop(request_id)
+            if kind == "error":
+                error = ServerRefused(message["code"], message["message"], message.get("rule"))
+                deferred.errback(error)
+            else:
+                deferred.callback(message)
+        elif kind == "error":
+            self.listener.link_status(f"server: {message.get('message')} ({message.get('code')})")
+
+    def _hello_reply(self, message: dict[str, Any]) -> None:
+        self._hello_id = None
+        if message.get("type") == "error":
+            self._fatal(message["code"], f"the server refused the token: {message['message']}")
+            return
+        self.welcome = message
+        self.listener.link_welcome(message)
+        if not self.join:
+            self.backoff.reset()
+            self.listener.link_status("connected")
+            return
+        self.table = self.table or message.get("table")
+        if not self.table:
+            self._fatal("no_table", "this token is bound to no table: name one with --table")
+            return
+        self._send_join()
+
+    def _send_join(self) -> None:
+        after = self.session.last_seq.get(self.table)
+        if after is None and self.history:
+            after = 0
+        self._join_after = after
+        self._join_id = self._send("join", table=self.table, after_seq=after)
+
+    def _join_reply(self, message: dict[str, Any]) -> None:
+        self._join_id = None
+        if message.get("type") == "error":
+            code = message["code"]
+            if code == "bad_seq":  # the log is shorter than what we saw: start over
+                self.session.last_seq.pop(self.table, None)
+                self.listener.link_status("the table's log is shorter than before; rejoining")
+                self._send_join()
+            elif code in FATAL_CODES:
+                self._fatal(code, f"cannot join table {self.table}: {message['message']}")
+            else:
+                self.listener.link_status(f"join refused: {message['message']} ({code})")
+                if self.proto is not None:
+                    self.proto.dropConnection(abort=True)
+            return
+        self.joined = True
+        self.backoff.reset()
+        self.listener.link_snapshot(message, self._join_after)
+        self.listener.link_status("connected")
+
+    # -- requests ----------------------------------------------------------------------------
+
+    @property
+    def ready(self) -> bool:
+        """Connected and authenticated (and joined, for a table link)."""
+        return (
+            self.proto is not None and self.welcome is not None and (self.joined or not self.join)
+        )
+
+    def request(self, kind: str, **fields: Any) -> Deferred:
+        """Send one request; the Deferred fires with the reply, or fails with `ServerRefused`,
+        `LinkLost` or `NotConnected`."""
+        if not self.ready:
+            return fail(NotConnected())
+        try:
+            request_id = self._send(kind, **fields)
+        except ProtocolError as error:
+            return fail(ServerRefused(error.code, error.message))
+        deferred: Deferred = Deferred()
+        self._waiting[request_id] = deferred
+        return deferred
+
+    def command(self, name: str, args: dict[str, Any] | None = None) -> Deferred:
+        """A game command at the joined table (docs/rules.md lists them)."""
+        return self.request("command", table=self.table, name=name, args=args or {})

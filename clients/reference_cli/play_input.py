@@ -1,0 +1,191 @@
+"""The player's keys in `t24 play`: touch, then the pattern, then the steps, then fix.
+
+The rules it follows (shared/rules/24-challenge.md):
+- R-PLAY-2: one key touches the card (space or `t`; a digit touches with that many
+  fingertips: more than three draws a flag, R-PLAY-3). The server decides who was first.
+- R-PLAY-4: right after the touch the pattern is typed (`3*8`, `3 x 8`, `15+9`) and sent
+  with Enter. Typing may start before the server has confirmed the touch: the keys are kept.
+- R-PLAY-5: then three steps, one per line; each Enter states the steps so far (the table
+  sees them), any step can be typed again (keys 1, 2, 3 once all three are in) until Enter
+  fixes the solution. The pattern cannot change once declared.
+- R-PLAY-7: `s` declares stumped while the card is revealed and nobody holds it.
+
+States (`mode`): `idle` (keys are commands), `pattern`, `step` (with `index` 0..2) and
+`review` (all three steps typed). `reconcile` brings the state back to what the table says
+(another student was first, the card left play, a reconnect found the pattern declared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from clients.reference_cli.keyboard import (
+    CTRL_D,
+    ENTER,
+    ESC,
+    Effect,
+    Notice,
+    Quit,
+    Send,
+    edit_line,
+)
+from clients.reference_cli.table_model import PLACED, REVEALED, SOLVING
+
+STEP_COUNT = 3  # R-PUZ-2
+TOUCH_KEYS = {" ": 1, "t": 1, **{str(n): n for n in range(1, 10)}}
+
+
+@dataclass(frozen=True)
+class PlayInput:
+    """What the player is typing, and for which card play (see module doc)."""
+
+    mode: str = "idle"  # idle | pattern | step | review
+    buffer: str = ""
+    steps: tuple[str, ...] = ()
+    index: int = 0
+    play: Any = None
+    touching: bool = False  # a touch is on its way; its reply has not come yet
+
+    def prompt(self) -> str:
+        """The input line under the table, cursor at its end."""
+        if self.mode == "pattern":
+            return f"pattern> {self.buffer}▌"
+        if self.mode == "step":
+            return f"step {self.index + 1} of 3> {self.buffer}▌"
+        if self.mode == "review":
+            return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
+        return ""
+
+    def keys_help(self, view: Mapping[str, Any] | None) -> str:
+        """The key help line for the current state."""
+        if view is not None and view.get("mode") == "proctored":
+            return "proctored table: the proctor records touches and answers · [q] quit"
+        if self.mode == "pattern":
+            return "type the pattern (the last step, e.g. 3*8 or 15+9) · Enter sends · Esc clears"
+        if self.mode == "step":
+            return "type a step like 8/3 or 3 - 8/3 = 1/3 · Enter states it · Esc clears"
+        if self.mode == "review":
+            return "[Enter] fix the solution  [1] [2] [3] retype a step"
+        return (
+            "[space] touch the card  [2-9] touch with that many fingertips  [s] stumped  [q] quit"
+        )
+
+
+def _card(view: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    return view.get("card") if view is not None else None
+
+
+def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:
+    """One key: the new state and the effects for the shell."""
+    effects: list[Effect] = []
+    if key == CTRL_D:
+        return state, [Quit()]
+    if state.mode == "idle":
+        return _idle_key(state, key, view)
+    if key == ESC:
+        return replace(state, buffer=""), effects
+    edited = edit_line(state.buffer, key)
+    if state.mode == "review":
+        if key in ENTER:
+            return state, [Send("fix_solution", {"steps": list(state.steps)}, "fix")]
+        if key in ("1", "2", "3"):
+            index = int(key) - 1
+            return replace(state, mode="step", index=index, buffer=state.steps[index]), effects
+        return state, effects
+    if edited is not None:
+        return replace(state, buffer=edited), effects
+    if key not in ENTER or not state.buffer.strip():
+        return state, effects
+    text = state.buffer.strip()
+    if state.mode == "pattern":
+        return replace(state, buffer=""), [Send("declare_pattern", {"pattern": text}, "pattern")]
+    steps = list(state.steps) + [""] * (STEP_COUNT - len(state.steps))
+    steps[state.index] = text
+    filled = tuple(step for step in steps if step)
+    effects.append(Send("state_steps", {"steps": list(filled)}, "steps"))
+    if len(filled) == STEP_COUNT:
+        return replace(state, mode="review", steps=filled, buffer=""), effects
+    following = len(filled)
+    return replace(state, mode="step", steps=filled, index=following, buffer=""), effects
+
+
+def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:
+    if key == "q":
+        return state, [Quit()]
+    if view is None:
+        return state, []
+    proctored = view.get("mode") == "proctored"
+    if key in TOUCH_KEYS or key == "s":
+        if proctored:
+            return state, [Notice("at a proctored table the proctor records it for you", True)]
+        if view.get("paused"):
+            return state, [Notice("the table is paused", True)]
+    card = _card(view)
+    if key in TOUCH_KEYS:
+        if card is None or view.get("phase") not in (PLACED, REVEALED, SOLVING):
+            return state, [Notice("there is no card to touch", True)]
+        fingertips = TOUCH_KEYS[key]
+        touched = PlayInput(mode="pattern", play=card.get("play"), touching=True)
+        return touched, [Send("touch_card", {"fingertips": fingertips}, "touch")]
+    if key == "s":
+        if view.get("phase") != REVEALED:
+            return state, [
+                Notice("stumped is declared while the card is revealed (R-PLAY-7)", True)
+            ]
+        return state, [Send("declare_stumped", {}, "stumped")]
+    return state, []
+
+
+def replied(state: PlayInput, tag: str, error: str | None, code: str | None = None):
+    """The server answered the request tagged `tag` (error: its words, or None when accepted)."""
+    if tag == "touch":
+        if error is not None:
+            return PlayInput(), [Notice(error, True)]
+        return replace(state, touching=False), []
+    if error is not None:
+        if tag == "pattern" and code == "pattern_cannot_change":
+            return replace(state, mode="step", index=0, buffer=""), [Notice(error, True)]
+        return state, [Notice(f"{tag} refused: {error}", True)]
+    if tag == "pattern":
+        return replace(state, mode="step", index=0, buffer="", steps=()), []
+    return state, []
+
+
+def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) -> PlayInput:
+    """Bring the typing state in line with the table after a push or a snapshot."""
+    if view is None:
+        return state
+    card = _card(view)
+    toucher = view.get("toucher")
+    if state.mode == "idle":
+        if card is not None and toucher == me and me is not None:
+            # A reconnect (or a proctor's ruling, R-PLAY-2) put the card in our hands.
+            if view.get("pattern") is None:
+                return PlayInput(mode="pattern", play=card.get("play"))
+            steps = tuple(view.get("steps", []))[:STEP_COUNT]
+            mode = "review" if len(steps) == STEP_COUNT else "step"
+            return PlayInput(mode=mode, play=card.get("play"), steps=steps, index=len(steps) % 3)
+        return state
+    if card is None or card.get("play") != state.play:
+        return PlayInput()
+    if toucher is None:
+        return state if state.touching else PlayInput()
+    if toucher != me:
+        return PlayInput()
+    if state.mode == "pattern" and view.get("pattern") is not None:
+        return replace(state, mode="step", index=0, buffer="")
+    return state
+
+
+def lost_card_notice(before: PlayInput, after: PlayInput, view: Mapping[str, Any]) -> str:
+    """Why the typing stopped, when `reconcile` took the card away (empty if it did not)."""
+    if before.mode == "idle" or after.mode != "idle":
+        return ""
+    toucher = view.get("toucher")
+    if toucher is not None:
+        for seat in view.get("seats", []):
+            if seat["seat"] == toucher:
+                return f"{seat.get('name') or toucher} touched first (R-PLAY-2)"
+    return ""

@@ -1,0 +1,247 @@
+"""The proctor's command line in `t24 proctor`: one typed line -> one table command.
+
+The proctor runs the table (R-PLAY-1: place, then reveal), records what students do at a
+physical table (`mode: proctored`, R-PLAY-2: touches, patterns, steps, fixes, stumped),
+issues flags with a cause (R-FLAG-1), rules on who touched first (R-PLAY-2), pauses and
+resumes, and ends the round. `PROCTOR_COMMANDS` is the whole language, as data; `parse_line`
+turns a line into a `Send` (or a `Notice` saying what is wrong, in words).
+
+A seat is named by its id (`s2`), its number at the table (`2`) or its student's name. The
+student commands default to the seat that holds the card when the seat is left out
+(`pattern 3x8` records the pattern for the toucher).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from clients.reference_cli.keyboard import CTRL_D, ENTER, ESC, Effect, Notice, Quit, Send, edit_line
+
+FLAG_CAUSES = (
+    "no_pattern",
+    "no_solution",
+    "incorrect_solution",
+    "too_many_fingertips",
+    "touched_before_reveal",
+)
+
+
+@dataclass(frozen=True)
+class ProctorCommand:
+    """One line command: its words, the game command it sends, and how to read its args."""
+
+    words: tuple[str, ...]
+    usage: str
+    command: str
+    takes: str  # none | seat | seat_text | seat_steps | seat_fingers | seat_cause | text
+    doc: str
+
+
+PROCTOR_COMMANDS: tuple[ProctorCommand, ...] = (
+    ProctorCommand(("start",), "start", "start_round", "none", "start the round (R-ROUND-1)"),
+    ProctorCommand(
+        ("place", "p"), "place", "place_card", "none", "put the next card in play, cupped"
+    ),
+    ProctorCommand(
+        ("reveal", "r"), "reveal", "reveal_card", "none", "withdraw the hand (R-PLAY-1)"
+    ),
+    ProctorCommand(
+        ("touch", "t"),
+        "touch SEAT [FINGERTIPS]",
+        "touch_card",
+        "seat_fingers",
+        "record a touch (R-PLAY-2; over 3 fingertips is a flag, R-PLAY-3)",
+    ),
+    ProctorCommand(
+        ("pattern",), "pattern [SEAT] TEXT", "declare_pattern", "seat_text", "record the pattern"
+    ),
+    ProctorCommand(
+        ("steps",),
+        "steps [SEAT] STEP; STEP; STEP",
+        "state_steps",
+        "seat_steps",
+        "record the steps so far (R-PLAY-5)",
+    ),
+    ProctorCommand(
+        ("fix",),
+        "fix [SEAT] [STEP; STEP; STEP]",
+        "fix_solution",
+        "seat_steps",
+        "the student fixes the solution: it is judged",
+    ),
+    ProctorCommand(
+        ("stumped",), "stumped SEAT", "declare_stumped", "seat", "a student is stumped (R-PLAY-7)"
+    ),
+    ProctorCommand(
+        ("flag",),
+        "flag SEAT CAUSE",
+        "issue_flag",
+        "seat_cause",
+        "penalty flag (R-FLAG-1); causes: " + ", ".join(FLAG_CAUSES),
+    ),
+    ProctorCommand(
+        ("override",),
+        "override SEAT",
+        "override_first_touch",
+        "seat",
+        "rule that SEAT touched first (R-PLAY-2)",
+    ),
+    ProctorCommand(("pause",), "pause [CAUSE]", "pause_table", "text", "stop every clock"),
+    ProctorCommand(("resume",), "resume", "resume_table", "none", "restart the clocks in full"),
+    ProctorCommand(("end",), "end", "end_round", "none", "end the round now"),
+)
+BY_WORD = {word: command for command in PROCTOR_COMMANDS for word in command.words}
+STUDENT_TAKES = ("seat_text", "seat_steps")
+
+
+def help_lines() -> list[str]:
+    """The command list shown by `help` (and in `t24 proctor --help`)."""
+    lines = [f"  {command.usage:34} {command.doc}" for command in PROCTOR_COMMANDS]
+    lines.append(f"  {'help | quit':34} this list | leave (the table goes on)")
+    return lines
+
+
+class BadLine(ValueError):
+    """A line the proctor typed that cannot become a command; the message says why."""
+
+
+def resolve_seat(word: str, view: Mapping[str, Any]) -> str | None:
+    """A seat named by id, by its 1-based place at the table, or by name (any case)."""
+    seats = view.get("seats", [])
+    for seat in seats:
+        if seat["seat"] == word:
+            return seat["seat"]
+    if word.isdigit() and 1 <= int(word) <= len(seats):
+        return seats[int(word) - 1]["seat"]
+    for seat in seats:
+        if (seat.get("name") or "").lower() == word.lower():
+            return seat["seat"]
+    return None
+
+
+def _seat_or_toucher(words: list[str], view: Mapping[str, Any]) -> tuple[str, list[str]]:
+    if words:
+        seat = resolve_seat(words[0], view)
+        if seat is not None:
+            return seat, words[1:]
+    toucher = view.get("toucher")
+    if toucher is None:
+        raise BadLine("name the seat (nobody holds the card)")
+    return toucher, words
+
+
+def _required_seat(words: list[str], view: Mapping[str, Any]) -> tuple[str, list[str]]:
+    if not words:
+        raise BadLine("name the seat: its id, its number at the table, or the student's name")
+    seat = resolve_seat(words[0], view)
+    if seat is None:
+        known = ", ".join(s["seat"] for s in view.get("seats", []))
+        raise BadLine(f"no seat {words[0]!r} at this table (seats: {known})")
+    return seat, words[1:]
+
+
+def split_steps(text: str) -> list[str]:
+    """`8/3; 3-8/3; 8/(1/3)` -> three steps (`;` or `,` between them)."""
+    return [step.strip() for step in text.replace(",", ";").split(";") if step.strip()]
+
+
+def parse_line(line: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """One typed line -> (game command, args); raises `BadLine` with the reason."""
+    words = line.split()
+    if not words:
+        raise BadLine("type a command (help lists them)")
+    command = BY_WORD.get(words[0].lower())
+    if command is None:
+        raise BadLine(f"unknown command {words[0]!r}: type help for the list")
+    rest = words[1:]
+    args: dict[str, Any] = {}
+    if command.takes == "none":
+        if rest:
+            raise BadLine(f"{command.words[0]} takes nothing more (usage: {command.usage})")
+    elif command.takes == "text":
+        if rest:
+            args["cause"] = " ".join(rest)
+    elif command.takes == "seat":
+        args["seat"], rest = _required_seat(rest, view)
+    elif command.takes == "seat_fingers":
+        args["seat"], rest = _required_seat(rest, view)
+        if rest:
+            if not rest[0].isdigit() or not 1 <= int(rest[0]) <= 10:
+                raise BadLine("fingertips is a number from 1 to 10")
+            args["fingertips"] = int(rest[0])
+    elif command.takes == "seat_cause":
+        args["seat"], rest = _required_seat(rest, view)
+        cause = rest[0] if rest else ""
+        matches = [c for c in FLAG_CAUSES if c.startswith(cause)] if cause else []
+        if len(matches) != 1:
+            raise BadLine("a flag needs one cause: " + ", ".join(FLAG_CAUSES))
+        args["cause"] = matches[0]
+    elif command.takes == "seat_text":
+        args["seat"], rest = _seat_or_toucher(rest, view)
+        if not rest:
+            raise BadLine(f"usage: {command.usage}")
+        args["pattern"] = " ".join(rest)
+    elif command.takes == "seat_steps":
+        args["seat"], rest = _seat_or_toucher(rest, view)
+        steps = split_steps(" ".join(rest))
+        if steps:
+            args["steps"] = steps
+        elif command.command == "state_steps":
+            raise BadLine(f"usage: {command.usage}")
+    return command.command, args
+
+
+@dataclass(frozen=True)
+class ProctorInput:
+    """The line being typed."""
+
+    buffer: str = ""
+
+    def prompt(self) -> str:
+        return f"proctor> {self.buffer}▌"
+
+    def keys_help(self, view: Mapping[str, Any] | None) -> str:
+        return "type a command and Enter: place, reveal, touch 2, pattern 3x8, fix, help, quit"
+
+
+def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
+    """One key of the command line: edit, or on Enter, parse and send."""
+    effects: list[Effect] = []
+    if key == CTRL_D:
+        return state, [Quit()]
+    if key == ESC:
+        return ProctorInput(), effects
+    edited = edit_line(state.buffer, key)
+    if edited is not None:
+        return replace(state, buffer=edited), effects
+    if key not in ENTER:
+        return state, effects
+    line = state.buffer.strip()
+    cleared = ProctorInput()
+    if not line:
+        return cleared, effects
+    if line.lower() in ("q", "quit", "exit"):
+        return cleared, [Quit()]
+    if line.lower() in ("help", "?", "h"):
+        return cleared, [Notice("commands:\n" + "\n".join(help_lines()))]
+    if view is None:
+        return cleared, [Notice(f"{line}: not joined to the table yet", True)]
+    try:
+        name, args = parse_line(line, view)
+    except BadLine as error:
+        return cleared, [Notice(f"{line}: {error}", True)]
+    return cleared, [Send(name, args, line)]
+
+
+def replied(state: ProctorInput, tag: str, error: str | None, code: str | None = None):
+    """A reply to the line `tag`: refusals are shown in words; the table shows the rest."""
+    if error is not None:
+        return state, [Notice(f"{tag}: {error}", True)]
+    return state, []
+
+
+def reconcile(state: ProctorInput, view: Mapping[str, Any] | None, me: str | None) -> ProctorInput:
+    """Nothing to bring in line: the proctor's line does not depend on the table."""
+    return state

@@ -1,0 +1,374 @@
+"""The interactive shell shared by `t24 play`, `t24 proctor` and `t24 watch`.
+
+What it keeps: the table model (`table_model`), the feed of events in words, the connection
+status, the last notice, and the typing state of the view's input handler (`play_input`,
+`proctor_input`, or watching). It is the `LinkListener` of a `TableLink`, so pushes,
+snapshots and reconnects arrive here, and it turns keys into commands through the handler.
+
+How it shows things: `FullScreen` redraws the whole screen (alternate screen, plain ANSI
+cursor moves) from the pure `render.render` whenever the frame changes, checked ten times a
+second so countdowns move; `PlainOutput` prints one line per event instead (stdout is not a
+terminal, or `--plain`), which scripts and logs can read. Both honour NO_COLOR (`styling`).
+
+Time on screen is server time: `ServerClock` estimates the offset between this machine's
+clock and the server's from the pushes (the smallest `local arrival - at` of recent pushes),
+so the 3 s and 15 s countdowns (R-PLAY-4/5) are right even on a machine whose clock is off.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from twisted.internet.task import LoopingCall
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.connection import refusal_words
+from clients.reference_cli.keyboard import CTRL_D, Notice, Quit, Send, split_keys
+from clients.reference_cli.render import Frame, compact, render
+from clients.reference_cli.styling import Style, strip_ansi
+from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+
+FEED_KEEP = 500
+REDRAW_SECONDS = 0.1
+
+
+class ServerClock:
+    """Server time from local time: local minus the smallest recent push delay (see doc)."""
+
+    def __init__(self, window: int = 64) -> None:
+        self.delays: deque[int] = deque(maxlen=window)
+
+    def observe(self, server_at_us: int, local_us: int) -> None:
+        """A live push recorded at `server_at_us` arrived at `local_us`."""
+        self.delays.append(local_us - server_at_us)
+
+    def now_us(self, local_us: int) -> int:
+        """The server's clock now, as well as it can be told."""
+        return local_us - (min(self.delays) if self.delays else 0)
+
+
+@dataclass
+class Controls:
+    """An input handler: its state and its three pure functions (see `play_input`)."""
+
+    state: Any
+    press: Callable[..., tuple[Any, list]]
+    replied: Callable[..., tuple[Any, list]]
+    reconcile: Callable[[Any, Mapping[str, Any] | None, str | None], Any]
+    quit_on_eof: bool = True
+    lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
+
+
+@dataclass(frozen=True)
+class WatchState:
+    """Watching has nothing to type: `q` leaves."""
+
+    def prompt(self) -> str:
+        return ""
+
+    def keys_help(self, view: Mapping[str, Any] | None) -> str:
+        return "[q] quit"
+
+
+def watch_controls() -> Controls:
+    """The spectator's keys: only `q` (and Ctrl-D)."""
+
+    def press(state: WatchState, key: str, view: Any) -> tuple[WatchState, list]:
+        return state, [Quit()] if key in ("q", CTRL_D) else []
+
+    return Controls(
+        WatchState(),
+        press,
+        lambda state, tag, error, code=None: (state, []),
+        lambda state, view, me: state,
+        quit_on_eof=False,
+    )
+
+
+@dataclass
+class Output:
+    """Where the app shows itself (full screen or plain lines); see the two subclasses."""
+
+    write: Callable[[str], None]
+    style: Style = field(default_factory=Style)
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def refresh(self, app: TableApp) -> None: ...
+
+    def feed_line(self, line: FeedLine, live: bool) -> None: ...
+
+    def notice(self, text: str, error: bool) -> None: ...
+
+    def status(self, text: str) -> None: ...
+
+    def snapshot(self, model: TableModel) -> None: ...
+
+
+def clip(line: str, width: int) -> str:
+    """`line` cut to `width` visible characters, its ANSI codes kept (and reset if cut)."""
+    if len(strip_ansi(line)) <= width:
+        return line
+    out, visible, index = [], 0, 0
+    while index < len(line) and visible < width:
+        if line[index] == "\x1b":
+            end = line.find("m", index)
+            end = len(line) - 1 if end < 0 else end
+            out.append(line[index : end + 1])
+            index = end + 1
+            continue
+        out.append(line[index])
+        visible += 1
+        index += 1
+    return "".join(out) + ("\x1b[0m" if "\x1b[" in line else "")
+
+
+@dataclass
+class FullScreen(Output):
+    """The alternate screen, redrawn whole when the frame changes."""
+
+    size: Callable[[], tuple[int, int]] = lambda: (80, 24)
+    last: list[str] | None = None
+    last_size: tuple[int, int] | None = None
+
+    def start(self) -> None:
+        self.write("\x1b[?1049h\x1b[?25l\x1b[2J")
+
+    def stop(self) -> None:
+        self.write("\x1b[?25h\x1b[?1049l")
+
+    def refresh(self, app: TableApp) -> None:
+        width, height = self.size()
+        lines = [
+            clip(line, width)
+            for line in render(app.frame(), app.server_now(), width, height, self.style)
+        ]
+        lines = lines[:height]
+        if lines == self.last and (width, height) == self.last_size:
+            return
+        clear = "\x1b[2J" if (width, height) != self.last_size else ""
+        self.last, self.last_size = lines, (width, height)
+        self.write(clear + "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
+
+
+@dataclass
+class PlainOutput(Output):
+    """One printed line per event, notice and status change (scripts, logs, pipes)."""
+
+    last_status: str = ""
+
+    def feed_line(self, line: FeedLine, live: bool) -> None:
+        self.write(f"#{line.seq:<4} {line.stamp()}  {line.text}\n")
+
+    def notice(self, text: str, error: bool) -> None:
+        mark = "! " if error else ""
+        paint = self.style.red if error else (lambda text: text)
+        self.write("".join(paint(f"{mark}{part}") + "\n" for part in text.splitlines()))
+
+    def status(self, text: str) -> None:
+        if text != self.last_status:
+            self.last_status = text
+            self.write(self.style.dim(f"-- {text}") + "\n")
+
+    def snapshot(self, model: TableModel) -> None:
+        self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")
+
+
+class TableApp:
+    """One interactive view of one table (see module doc)."""
+
+    def __init__(
+        self,
+        *,
+        reactor: Any,
+        controls: Controls,
+        output: Output,
+        role: str,
+        allowed_roles: tuple[str, ...] | None = None,
+    ) -> None:
+        self.reactor = reactor
+        self.controls = controls
+        self.output = output
+        self.role = role
+        self.allowed_roles = allowed_roles
+        self.me: str | None = None
+        self.model: TableModel | None = None
+        self.feed: deque[FeedLine] = deque(maxlen=FEED_KEEP)
+        self.status = "connecting"
+        self.notice_text = ""
+        self.notice_error = False
+        self.exit_code: int | None = None
+        self.final_message = ""
+        self.pending_keys = ""
+        self.link: Any = None
+        self.clock = ServerClock()
+        self._ticker: LoopingCall | None = None
+
+    # -- running -----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Show the screen and connect (called once the reactor runs)."""
+        self.output.start()
+        if isinstance(self.output, FullScreen):
+            self._ticker = LoopingCall(self.refresh)
+            self._ticker.clock = self.reactor
+            self._ticker.start(REDRAW_SECONDS, now=True)
+        self.link.start()
+
+    def stop(self, code: int) -> None:
+        """Leave with `code`: say goodbye to the server, then stop the reactor."""
+        if self.exit_code is not None:
+            return
+        self.exit_code = code
+        if self._ticker is not None and self._ticker.running:
+            self._ticker.stop()
+        closing = self.link.close() if self.link is not None else None
+
+        def done(_: Any = None) -> None:
+            if self.reactor.running:
+                self.reactor.stop()
+
+        if closing is None:
+            done()
+        else:
+            closing.addBoth(done)
+
+    def server_now(self) -> int:
+        return self.clock.now_us(int(self.reactor.seconds() * 1_000_000))
+
+    def frame(self) -> Frame:
+        """What `render` needs now."""
+        view = self.model.view if self.model else None
+        state = self.controls.state
+        return Frame(
+            model=self.model,
+            role=self.role,
+            me=self.me,
+            status=self.status,
+            feed=tuple(self.feed),
+            notice=self.notice_text,
+            notice_is_error=self.notice_error,
+            keys=state.keys_help(view),
+            prompt=state.prompt(),
+        )
+
+    def refresh(self) -> None:
+        self.output.refresh(self)
+
+    # -- the link ----------------------------------------------------------------------------
+
+    def link_status(self, status: str) -> None:
+        self.status = status
+        self.output.status(status)
+        self.refresh()
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None:
+        self.role = welcome.get("role", self.role)
+        self.me = welcome.get("seat")
+        if self.allowed_roles is not None and self.role not in self.allowed_roles:
+            wanted = " or ".join(self.allowed_roles)
+            self.link_fatal("wrong_role", f"this is a {self.role} token; this view needs {wanted}")
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
+        self.model = from_snapshot(snapshot, self.model, after_seq)
+        self.output.snapshot(self.model)
+        self._reconcile()
+        self.refresh()
+        if self.pending_keys:
+            typed, self.pending_keys = self.pending_keys, ""
+            self.keys(typed)
+
+    def link_event(self, push: dict[str, Any]) -> None:
+        if self.model is None:
+            return
+        live = push["seq"] > self.model.seq
+        if live:
+            self.clock.observe(push.get("at", 0), int(self.reactor.seconds() * 1_000_000))
+        self.model, line = apply_push(self.model, push)
+        self.feed.append(line)
+        self.output.feed_line(line, live)
+        self._reconcile()
+        self.refresh()
+
+    def link_fatal(self, code: str, message: str) -> None:
+        """A refusal no retry cures: leave; the message is printed once the screen is left."""
+        self.final_message = message
+        exit_code = exit_codes.UNREACHABLE if code == "unreachable" else exit_codes.REFUSED
+        self.stop(exit_code)
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def keys(self, text: str) -> None:
+        """Typed input (already decoded); each key goes through the input handler.
+
+        Keys typed before the table is joined wait for it (a script may type ahead), except
+        a lone `q` or Ctrl-D, which leave at once."""
+        if self.model is None:
+            if text.strip() in ("q", CTRL_D) and not self.pending_keys:
+                self.stop(exit_codes.OK)
+            else:
+                self.pending_keys += text
+            return
+        for key in split_keys(text):
+            if self.exit_code is not None:
+                return
+            view = self.model.view if self.model else None
+            self.controls.state, effects = self.controls.press(self.controls.state, key, view)
+            self.run_effects(effects)
+        self.refresh()
+
+    def end_of_input(self) -> None:
+        """Standard input closed (a script ran out): leave, unless the view only watches."""
+        if self.controls.quit_on_eof:
+            self.stop(exit_codes.OK)
+
+    def run_effects(self, effects: list) -> None:
+        for effect in effects:
+            if isinstance(effect, Quit):
+                self.stop(exit_codes.OK)
+            elif isinstance(effect, Notice):
+                self.show_notice(effect.text, effect.error)
+            elif isinstance(effect, Send):
+                self.send(effect)
+
+    def send(self, effect: Send) -> None:
+        if self.link is None:
+            return
+        self.show_notice("")
+        deferred = self.link.command(effect.name, dict(effect.args))
+
+        def accepted(reply: dict[str, Any]) -> None:
+            self._replied(effect.tag, None, None)
+
+        def refused(failure: Any) -> None:
+            error = failure.value
+            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+
+        deferred.addCallbacks(accepted, refused)
+
+    def _replied(self, tag: str, error: str | None, code: str | None) -> None:
+        state, effects = self.controls.replied(self.controls.state, tag, error, code)
+        self.controls.state = state
+        self.run_effects(effects)
+        self._reconcile()
+        self.refresh()
+
+    def show_notice(self, text: str, error: bool = False) -> None:
+        self.notice_text, self.notice_error = text, error
+        if text:
+            self.output.notice(text, error)
+
+    def _reconcile(self) -> None:
+        view = self.model.view if self.model else None
+        before = self.controls.state
+        after = self.controls.reconcile(before, view, self.me)
+        self.controls.state = after
+        if self.controls.lost_notice is not None and view is not None:
+            why = self.controls.lost_notice(before, after, view)
+            if why:
+                self.show_notice(why)

@@ -1,0 +1,203 @@
+"""`t24 play`, `t24 proctor`, `t24 watch`: the interactive views of one table.
+
+Each is a `TableApp` (table_app.py) with its own input handler: `play_input` for a
+student's seat, `proctor_input` for the proctor's command line, nothing but `q` to watch.
+On a terminal they draw full screen; with `--plain`, or when stdin/stdout are not
+terminals, they print one line per event and read typed lines (scripts, logs).
+Networked commands use `protocol/` only, through `connection.TableLink`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from typing import Any
+
+from clients.reference_cli import exit_codes, play_input, proctor_input
+from clients.reference_cli.connect_options import (
+    ConnectError,
+    add_connect_arguments,
+    resolve_target,
+)
+from clients.reference_cli.connection import TableLink
+from clients.reference_cli.styling import Style, add_color_argument, color_enabled
+from clients.reference_cli.table_app import (
+    Controls,
+    FullScreen,
+    PlainOutput,
+    TableApp,
+    watch_controls,
+)
+from clients.reference_cli.terminal import (
+    StdinReader,
+    cbreak,
+    is_terminal,
+    terminal_size,
+    write_out,
+)
+
+TOKEN_ROLE = {"play": "player", "proctor": "proctor", "watch": "spectator"}
+ALLOWED_ROLES: dict[str, tuple[str, ...] | None] = {
+    "play": ("player",),
+    "proctor": ("proctor", "director"),
+    "watch": None,
+}
+
+PLAY_EPILOG = """\
+keys:
+  space / t      touch the card (R-PLAY-2); 2-9 touch with that many fingertips (R-PLAY-3)
+  then type      the pattern, e.g. 3*8, 3 x 8, 15+9, Enter (within 3 s of the touch, R-PLAY-4)
+  then           three steps, one per line, e.g. 8/3  3-8/3  8/(1/3); retype with 1/2/3;
+                 Enter fixes the solution (within 15 s of the touch, R-PLAY-5)
+  s              stumped (R-PLAY-7)         q  quit (Ctrl-D too)
+
+examples:
+  t24 play --tokens var/demo-tokens.json --seat s1
+  t24 play --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
+  T24_URL=ws://127.0.0.1:8024/ws T24_TOKEN=t24v1.eyJyb2xl... t24 play
+"""
+
+PROCTOR_EPILOG = (
+    "commands typed at the proctor> prompt (Enter sends):\n"
+    + "\n".join(proctor_input.help_lines())
+    + """
+
+examples:
+  t24 proctor --tokens var/demo-tokens.json
+  t24 proctor --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
+  printf 'start\\nplace\\nreveal\\n' | t24 proctor --tokens var/first.json --plain
+"""
+)
+
+WATCH_EPILOG = """\
+examples:
+  t24 watch --tokens var/demo-tokens.json
+  t24 watch --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --plain > round.log
+"""
+
+
+def start_logging(path: str | None) -> None:
+    """Twisted's and Autobahn's log go to `path`, or nowhere (never onto the screen)."""
+    from twisted.logger import globalLogBeginner, textFileLogObserver
+
+    observers = [textFileLogObserver(open(path, "a"))] if path else []  # noqa: SIM115
+    globalLogBeginner.beginLoggingTo(observers, redirectStandardIO=False)
+
+
+def controls_for(kind: str) -> Controls:
+    """The input handler of each view."""
+    if kind == "play":
+        return Controls(
+            play_input.PlayInput(),
+            play_input.press,
+            play_input.replied,
+            play_input.reconcile,
+            lost_notice=play_input.lost_card_notice,
+        )
+    if kind == "proctor":
+        return Controls(
+            proctor_input.ProctorInput(),
+            proctor_input.press,
+            proctor_input.replied,
+            proctor_input.reconcile,
+        )
+    return watch_controls()
+
+
+def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
+    """Run one interactive view until the user quits, a fatal refusal, or Ctrl-C."""
+    try:
+        target = resolve_target(args, TOKEN_ROLE[kind])
+    except ConnectError as error:
+        print(f"t24 {kind}: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if reactor is None:
+        from twisted.internet import reactor
+    start_logging(args.log)
+    interactive = is_terminal() and not args.plain
+    style = Style(color_enabled(args.color, sys.stdout))
+    if interactive:
+        output: FullScreen | PlainOutput = FullScreen(write_out, style, size=terminal_size)
+    else:
+        output = PlainOutput(write_out, style)
+    app = TableApp(
+        reactor=reactor,
+        controls=controls_for(kind),
+        output=output,
+        role=TOKEN_ROLE[kind],
+        allowed_roles=ALLOWED_ROLES[kind],
+    )
+    app.link = TableLink(
+        target.url,
+        target.token,
+        reactor=reactor,
+        listener=app,
+        table=target.table,
+        retries=args.retries,
+    )
+    reads_input = kind != "watch" or interactive
+
+    def begin() -> None:
+        if reads_input:
+            reactor.addReader(StdinReader(app.keys, app.end_of_input))
+        app.start()
+
+    reactor.callWhenRunning(begin)
+    mode = cbreak(sys.stdin.fileno()) if interactive else contextlib.nullcontext()
+    with mode:
+        try:
+            reactor.run()
+        finally:
+            output.stop()
+    if app.final_message:
+        print(f"t24 {kind}: {app.final_message}", file=sys.stderr)
+    return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED
+
+
+def _add_view_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="print one line per event and read typed lines (default when not on a terminal)",
+    )
+    parser.add_argument(
+        "--retries",
+        type=int,
+        metavar="N",
+        help="give up (exit 4) after N failed reconnects in a row (default: never give up)",
+    )
+    parser.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    add_color_argument(parser)
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `play`, `proctor` and `watch`."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    specs = (
+        (
+            "play",
+            "play a seat at a table: the card in large digits, touch, pattern, steps, fix",
+            PLAY_EPILOG,
+            True,
+        ),
+        (
+            "proctor",
+            "run a table: place and reveal cards, record touches and answers, flags, rulings",
+            PROCTOR_EPILOG,
+            False,
+        ),
+        ("watch", "the live scoreboard of a table (spectator)", WATCH_EPILOG, False),
+    )
+    for name, summary, epilog, seat in specs:
+        parser = subparsers.add_parser(
+            name,
+            help=summary,
+            description=f"t24 {name}: {summary}. Reconnects by itself after a drop and "
+            "resumes from the last event it saw.",
+            epilog=epilog + "\n" + exit_codes.EXIT_CODES_HELP,
+            formatter_class=formatter,
+        )
+        add_connect_arguments(parser, seat=seat)
+        _add_view_options(parser)
+        parser.set_defaults(func=lambda args, kind=name: run_view(args, kind))
