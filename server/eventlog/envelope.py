@@ -171,7 +171,11 @@ def canonical_data(data: Any) -> bytes:
     """
     if not isinstance(data, Mapping):
         raise InvalidEvent(f"data must be a map, not {type(data).__name__}")
-    value = _canonical(data, "data", 0)
+    try:
+        value = _canonical(data, 0)
+    except _Refusal as refusal:
+        path = "data" + "".join(reversed(refusal.path))
+        raise InvalidEvent(f"{path}: {refusal.message}") from None
     try:
         packed = _packb(value)
     except (UnicodeEncodeError, ValueError, OverflowError, TypeError) as error:
@@ -183,43 +187,70 @@ def canonical_data(data: Any) -> bytes:
     return packed
 
 
-def _canonical(value: Any, path: str, depth: int) -> Any:
+class _Refusal(Exception):
+    """A value `_canonical` refuses; containers add their key or index on the way out."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path: list[str] = []
+
+
+def _canonical(value: Any, depth: int) -> Any:
+    # Exact types first: the common case costs one type() and a few identity checks.
     kind = type(value)
-    if value is None or kind is bool or kind is str or kind is bytes:
+    if value is None or kind is str or kind is bool or kind is bytes:
         return value
     if kind is int:
         if not _INT_MIN <= value <= _INT_MAX:
-            raise InvalidEvent(f"{path}: int {value} is outside msgpack's 64-bit range")
+            raise _Refusal(f"int {value} is outside msgpack's 64-bit range")
         return value
     if kind is float:
         if not math.isfinite(value):
-            raise InvalidEvent(f"{path}: float {value} is not finite")
+            raise _Refusal(f"float {value} is not finite")
         return value
-    if isinstance(value, Mapping) or kind is list or kind is tuple:
+    if kind is dict or kind is list or kind is tuple or isinstance(value, Mapping):
         if depth >= MAX_DEPTH:
-            raise InvalidEvent(f"{path}: nested deeper than {MAX_DEPTH} maps and arrays")
-        if isinstance(value, Mapping):
-            for key in value:
+            raise _Refusal(f"nested deeper than {MAX_DEPTH} maps and arrays")
+        depth += 1
+        if kind is list or kind is tuple:
+            result: Any = []
+            for index, item in enumerate(value):
+                try:
+                    result.append(_canonical(item, depth))
+                except _Refusal as refusal:
+                    refusal.path.append(f"[{index}]")
+                    raise
+            return result
+        try:
+            keys = sorted(value)
+        except TypeError:  # mixed key types
+            keys = list(value)
+        result = {}
+        for key in keys:
+            if type(key) is not str:
                 if not isinstance(key, str):
-                    raise InvalidEvent(f"{path}: map key {key!r} is not a str")
-            return {
-                str.__str__(key): _canonical(value[key], f"{path}.{key}", depth + 1)
-                for key in sorted(value)
-            }
-        return [_canonical(item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value)]
+                    raise _Refusal(f"map key {key!r} is not a str")
+                key = str.__str__(key)
+            try:
+                result[key] = _canonical(value[key], depth)
+            except _Refusal as refusal:
+                refusal.path.append(f".{key}")
+                raise
+        return result
     # Subclasses (IntEnum, StrEnum, ...) are recorded as their plain base value.
     if isinstance(value, bool):
         return bool(value)
     if isinstance(value, int):
-        return _canonical(int(value), path, depth)
+        return _canonical(int(value), depth)
     if isinstance(value, float):
-        return _canonical(float(value), path, depth)
+        return _canonical(float(value), depth)
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, bytes | bytearray | memoryview):
         return bytes(value)
-    raise InvalidEvent(
-        f"{path}: {kind.__name__} is not msgpack-able "
+    raise _Refusal(
+        f"{kind.__name__} is not msgpack-able "
         "(allowed: None, bool, int, float, str, bytes, list, tuple, map with str keys)"
     )
 
