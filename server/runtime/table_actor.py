@@ -14,8 +14,14 @@ Theory of operation (the order is the point):
    fails with it; for a deadline the shell fired itself, the refusal means "stale" and is
    logged and dropped).
 3. `append(stream, expected_seq, events)`: nothing below happens until the events are
-   durable. A `ConcurrencyError` (another writer extended the stream) makes the actor read
-   what it missed, publish it, and decide the command again (at most `MAX_ATTEMPTS` times).
+   durable. While an append is in flight, new commands wait in the queue; when it is done,
+   everything queued (up to `MAX_BATCH` commands) is decided in arrival order, each on the
+   state the previous ones lead to, and their events go to the store in *one* atomic append
+   (the actor's own group commit: four touches that arrive together cost two appends, not
+   four). Every outcome of a batch, a refusal too, waits for its append, so each command's
+   outcome is exactly what one-at-a-time processing on durable state gives. A
+   `ConcurrencyError` (another writer extended the stream) makes the actor read what it
+   missed, publish it, and decide the batch again (at most `MAX_ATTEMPTS` times).
 4. `evolve` each recorded event into the state.
 5. Publish: every subscriber gets each event redacted for its viewer (`redaction.py`).
 6. Reschedule: `deadlines(state)` is compared with the scheduled timers by key; changed ones
@@ -49,6 +55,7 @@ from server.net.metrics import Metrics
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3
+MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
 RECOVERY_COMMAND = "pause_table"
 RECOVERY_CAUSE = "server_restart"
@@ -81,6 +88,15 @@ class _Pending:
     deferred: Deferred
     from_deadline: bool = False
     attempts: int = 0
+
+
+@dataclass
+class _Batch:
+    """Commands decided together and appended in one atomic append: each with its outcome
+    (how many of `new` it caused, or the exception that refused it)."""
+
+    items: list[tuple[_Pending, int | Exception]] = field(default_factory=list)
+    new: list[NewEvent] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -241,11 +257,19 @@ class TableActor:
         self._draining = True
         try:
             while self._queue:
-                pending = self._queue.popleft()
-                d = self._start(pending)
-                if d is None:
+                batch = self._decide_batch()
+                if not batch.new:
+                    self._resolve(batch, [])
                     continue
                 self._in_flight = True
+                started = self.clock.seconds()
+                d = self.store.append(self.stream, self.seq, batch.new)
+                d.addCallbacks(
+                    self._appended,
+                    self._append_failed,
+                    callbackArgs=(batch, started),
+                    errbackArgs=(batch,),
+                )
                 d.addBoth(self._append_done)
                 if self._in_flight:
                     return  # _append_done resumes the queue
@@ -262,33 +286,53 @@ class TableActor:
         if not self._draining:
             self._drain()
 
-    def _start(self, pending: _Pending) -> Deferred | None:
-        command = pending.command
-        try:
-            events = self.game.decide(self.state, command, pending.arrival)
-            actor, causation = command.actor.as_dict(), pending.causation
-            new = [NewEvent(e.type, dict(e.data), actor=actor, causation=causation) for e in events]
-        except RuleViolation as violation:
-            self._refused(pending, violation)
-            return None
-        except Exception as exc:  # a bug in a game (or unrecordable data) must not kill the table
-            log.failure("decide failed on {table}", table=self.table)
-            self.metrics.count_command("failed")
-            pending.deferred.errback(exc)
-            return None
-        if not new:
-            self.metrics.count_command("accepted")
-            pending.deferred.callback([])
-            return None
-        started = self.clock.seconds()
-        d = self.store.append(self.stream, self.seq, new)
-        d.addCallbacks(
-            self._appended,
-            self._append_failed,
-            callbackArgs=(pending, started),
-            errbackArgs=(pending,),
-        )
-        return d
+    def _decide_batch(self) -> _Batch:
+        """Decide the queued commands in arrival order, each on the state the previous ones
+        lead to, until the queue is empty or the batch is full; their events go to the store
+        in one atomic append. Outcomes wait for that append (a refusal too: it was judged on
+        events that are not durable yet)."""
+        batch = _Batch()
+        state = self.state
+        while self._queue and len(batch.items) < MAX_BATCH:
+            pending = self._queue.popleft()
+            command = pending.command
+            try:
+                events = self.game.decide(state, command, pending.arrival)
+                actor, causation = command.actor.as_dict(), pending.causation
+                new = [
+                    NewEvent(e.type, dict(e.data), actor=actor, causation=causation) for e in events
+                ]
+                if new and self._queue:  # later commands of the batch see these events
+                    tentative = state
+                    for event in events:
+                        tentative = self.game.evolve(tentative, event)
+                    state = tentative
+            except RuleViolation as violation:
+                batch.items.append((pending, violation))
+                continue
+            except Exception as exc:  # a bug in a game (or unrecordable data) must not kill it
+                log.failure("decide failed on {table}", table=self.table)
+                batch.items.append((pending, exc))
+                continue
+            batch.items.append((pending, len(new)))
+            batch.new.extend(new)
+        return batch
+
+    def _resolve(self, batch: _Batch, recorded: list[RecordedEvent]) -> None:
+        """Fire each command's Deferred, in order, with its own slice of the recorded events."""
+        now = self.clock.seconds()
+        offset = 0
+        for pending, outcome in batch.items:
+            if isinstance(outcome, RuleViolation):
+                self._refused(pending, outcome)
+            elif isinstance(outcome, Exception):
+                self.metrics.count_command("failed")
+                pending.deferred.errback(outcome)
+            else:
+                self.metrics.count_command("accepted")
+                self.metrics.command_latency.observe(max(0.0, now - pending.arrival / 1e6))
+                pending.deferred.callback(recorded[offset : offset + outcome])
+                offset += outcome
 
     def _refused(self, pending: _Pending, violation: RuleViolation) -> None:
         self.metrics.count_command("refused")
@@ -301,9 +345,8 @@ class TableActor:
             )
         pending.deferred.errback(violation)
 
-    def _appended(self, recorded: list[RecordedEvent], pending: _Pending, started: float) -> None:
-        now = self.clock.seconds()
-        self.metrics.append_latency.observe(now - started)
+    def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
+        self.metrics.append_latency.observe(self.clock.seconds() - started)
         self.metrics.events_appended += len(recorded)
         try:
             self._apply(recorded)
@@ -311,17 +354,15 @@ class TableActor:
             # evolve must be total; if it is not, the table stops rather than diverge from its log
             log.failure("evolve failed on {table}; closing it", table=self.table)
             self.close()
-            pending.deferred.errback(exc)
+            self._fail_all(batch, Failure(exc))
             return
         self._publish(recorded)
         self._reschedule()
-        self.metrics.count_command("accepted")
-        self.metrics.command_latency.observe(max(0.0, now - pending.arrival / 1_000_000))
-        pending.deferred.callback(recorded)
+        self._resolve(batch, recorded)
 
-    def _append_failed(self, failure: Failure, pending: _Pending) -> Deferred | None:
-        if failure.check(ConcurrencyError) and pending.attempts + 1 < MAX_ATTEMPTS:
-            pending.attempts += 1
+    def _append_failed(self, failure: Failure, batch: _Batch) -> Deferred | None:
+        attempts = max(pending.attempts for pending, _ in batch.items) + 1
+        if failure.check(ConcurrencyError) and attempts < MAX_ATTEMPTS:
             log.warn("{table}: concurrent writer, catching up", table=self.table)
             d = self.store.read(self.stream, after_seq=self.seq)
 
@@ -329,19 +370,22 @@ class TableActor:
                 self._apply(missed)
                 self._publish(missed)
                 self._reschedule()
-                self._queue.appendleft(pending)
+                for pending, _outcome in reversed(batch.items):  # decided again, in order
+                    pending.attempts = attempts
+                    self._queue.appendleft(pending)
 
             d.addCallback(caught_up)
-            d.addErrback(lambda f: self._give_up(f, pending))
+            d.addErrback(lambda f: self._fail_all(batch, f))
             return d
-        self._give_up(failure, pending)
+        self._fail_all(batch, failure)
         return None
 
-    def _give_up(self, failure: Failure, pending: _Pending) -> None:
-        self.metrics.count_command("failed")
+    def _fail_all(self, batch: _Batch, failure: Failure) -> None:
         if not failure.check(ConcurrencyError):
             log.failure("append to {stream} failed", failure, stream=self.stream)
-        pending.deferred.errback(failure)
+        for pending, _outcome in batch.items:
+            self.metrics.count_command("failed")
+            pending.deferred.errback(failure)
 
     def idle(self) -> Deferred:
         """A Deferred that fires when no command is queued or in flight (for shutdown)."""

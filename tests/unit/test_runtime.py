@@ -253,6 +253,45 @@ def test_commands_are_decided_one_at_a_time_in_arrival_order(hub, store, clock):
     )
 
 
+def test_commands_queued_behind_an_append_go_in_one_append_and_wait_for_it(hub, store, clock):
+    actor = new_table(hub)
+    watcher = Recorder(SPECTATOR)
+    actor.subscribe(watcher)
+    store.gated = True
+    d_start = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
+    d_place = actor.submit(Command("place_card", {}, PROCTOR), us(clock))
+    d_again = actor.submit(Command("place_card", {}, PROCTOR), us(clock))  # refused
+    d_reveal = actor.submit(Command("reveal_card", {}, PROCTOR), us(clock))
+    store.release()  # start_round is durable; the three queued ones are decided together
+    assert [m["event_type"] for m in watcher.messages] == ["RoundStarted"]
+    assert len(store.held) == 1 and not d_again.called  # the refusal waits for the append
+    store.release()
+    assert [e.type for e in result_of(d_place)] == ["CardPlaced"]
+    assert [e.type for e in result_of(d_reveal)] == ["CardRevealed"]
+    with pytest.raises(RuleViolation) as info:
+        result_of(d_again)
+    assert info.value.code == "card_in_play"
+    assert result_of(d_start)[0].seq == 2 and actor.seq == 4
+    assert watcher.types() == ["RoundStarted", "CardPlaced", "CardRevealed"]
+
+
+def test_a_failed_batch_fails_every_command_in_it(hub, store, clock):
+    actor = new_table(hub)
+    store.gated = True
+    d_start = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
+    d_place = actor.submit(Command("place_card", {}, PROCTOR), us(clock))
+    d_again = actor.submit(Command("place_card", {}, PROCTOR), us(clock))
+    result_of(store.store.close())  # start_round's append is done (held); the next fails
+    store.release()
+    assert not d_place.called
+    store.release()
+    with pytest.raises(StoreClosed):
+        result_of(d_place)
+    with pytest.raises(StoreClosed):  # judged on events that never became durable
+        result_of(d_again)
+    assert result_of(d_start)[0].type == "RoundStarted" and actor.seq == 2
+
+
 def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
     actor = new_table(hub)
     to_revealed(actor, clock)
