@@ -60,6 +60,7 @@ def touched(n: int) -> NewEvent:
 
 
 def rows_for(stream: str, count: int) -> list[tuple[str, int, bytes, bytes, bytes]]:
+    """The rows the store would write for `count` events: the raw baseline inserts them."""
     prev = genesis_hash(stream)
     rows = []
     for seq in range(1, count + 1):
@@ -136,6 +137,7 @@ def appends(url: str, streams: int, per_stream: int):
 
 
 def best_of(runs: int, function) -> float:
+    """The shortest of `runs` timings: the least disturbed by the other work on the machine."""
     best = float("inf")
     for _ in range(runs):
         started = time.perf_counter()
@@ -183,6 +185,7 @@ def _without_gc_pause():
 
 
 def postgres_schema() -> tuple[str | None, str]:
+    """A fresh schema name when PostgreSQL answers, else None and the reason."""
     try:
         import psycopg
 
@@ -194,6 +197,7 @@ def postgres_schema() -> tuple[str | None, str]:
 
 
 def drop_schema(schema: str) -> None:
+    """Remove the benchmark's schema: it leaves nothing behind."""
     import psycopg
     from psycopg import sql
 
@@ -204,6 +208,7 @@ def drop_schema(schema: str) -> None:
 
 @defer.inlineCallbacks
 def store_figures(url: str, quick: bool):
+    """Appends with 1 and 100 streams, then replay, on one store URL."""
     single = yield appends(url, 1, 300 if quick else 2000)
     group = yield appends(url, 100, 60 if quick else 300)
     replayed = yield replay(url, 20_000 if quick else 100_000)
@@ -211,6 +216,8 @@ def store_figures(url: str, quick: bool):
 
 
 def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: str) -> str:
+    """The body of the Event log section of docs/performance.md."""
+
     def n(value: float) -> str:
         return f"{value:,.0f}"
 
@@ -277,6 +284,7 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
 
 
 def write_section(body: str) -> None:
+    """Replace only our section's body: other benchmarks own the other sections."""
     path = ROOT / "docs" / "performance.md"
     text = path.read_text()
     start = text.index(SECTION) + len(SECTION)

@@ -267,12 +267,15 @@ class Engine:
         raise NotImplementedError
 
     def last_seq(self, stream: str) -> int:
+        """The stream's last seq (0 when it has no events)."""
         raise NotImplementedError
 
     def streams(self, prefix: str = "") -> list[str]:
+        """Streams with events whose names start with `prefix`, in code point order."""
         raise NotImplementedError
 
     def close(self) -> None:
+        """Release connections (idempotent); later calls raise `StoreClosed`."""
         raise NotImplementedError
 
     def append(

@@ -51,6 +51,7 @@ class MemoryEngine(Engine):
             raise StoreClosed("the memory store is closed")
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """Apply a group of appends (see `Engine.append_batch`); nothing to make durable."""
         self._check_open()
         streams = {request.stream for request in requests}
         heads = {s: self.heads[s] for s in streams if s in self.heads}
@@ -75,16 +76,19 @@ class MemoryEngine(Engine):
         return self.heads.get(stream), [(seq, body, digest) for seq, body, _, digest in rows]
 
     def last_seq(self, stream: str) -> int:
+        """The stream's last seq (0 when it has no events)."""
         self._check_open()
         head = self.heads.get(check_stream(stream))
         return head.last_seq if head else 0
 
     def streams(self, prefix: str = "") -> list[str]:
+        """Streams with events whose names start with `prefix`, in code point order."""
         self._check_open()
         prefix = check_text(prefix, "prefix", MAX_STREAM_BYTES, allow_empty=True)
         return sorted(s for s, h in self.heads.items() if h.last_seq and s.startswith(prefix))
 
     def close(self) -> None:
+        """Refuse every later call (the data goes with the object)."""
         self.closed = True
 
 

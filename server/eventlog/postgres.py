@@ -126,6 +126,7 @@ class PostgresEngine(Engine):
         return self._pool.connection()
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """One transaction for the group, re-planned when it loses a race to create a stream."""
         statements = self._sql
         names = sorted({request.stream for request in requests})
         for attempt in range(_RETRIES):
@@ -228,6 +229,7 @@ def _statements(schema: str) -> dict[str, Any]:
     s = sql.Identifier(schema)
 
     def q(text: str) -> sql.Composed:
+        """`text` with `{s}` replaced by the quoted schema."""
         return sql.SQL(text).format(s=s)
 
     return {

@@ -166,6 +166,7 @@ class SQLiteEngine(Engine):
         return connection
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
+        """One `BEGIN IMMEDIATE ... COMMIT` for the whole group: one fsync, all or nothing."""
         with self._write_lock, _database_errors(self.path):
             if self._closed:
                 raise StoreClosed(f"the SQLite event log {self.path!r} is closed")
