@@ -35,7 +35,7 @@ from fractions import Fraction
 from functools import cache
 from itertools import combinations
 
-from server.puzzles.expressions import (
+from server.puzzles.notation import (
     ASCII_OPERATOR,
     DISPLAY_OPERATOR,
     TARGET,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.puzzles import expressions
+from server.puzzles import notation
 from server.puzzles.expressions import (
     REASONS,
     Pattern,
@@ -319,7 +319,7 @@ OPERAND = st.builds(
 )
 STEP_TEXT = st.builds(
     lambda *parts: "".join(parts),
-    SPACE, OPERAND, SPACE, st.sampled_from(list(expressions.OPERATORS)), SPACE, OPERAND, SPACE,
+    SPACE, OPERAND, SPACE, st.sampled_from(list(notation.OPERATORS)), SPACE, OPERAND, SPACE,
     st.sampled_from(["", "= ", "=", " = "]), st.sampled_from(["", "24", "8/3", "-1/3"]),
 )  # fmt: skip
 
@@ -327,10 +327,8 @@ STEP_TEXT = st.builds(
 @settings(max_examples=400, deadline=None)
 @given(text=st.one_of(STEP_TEXT, st.lists(STEP_PIECES, min_size=1, max_size=9).map("".join)))
 def test_the_fast_step_reader_agrees_with_the_general_reader(text):
-    fast = expressions._fast_step(text)
+    fast = notation._fast_step(text)
     if fast is None:
         return
-    general = expressions._parse_step_tokens(
-        text, expressions._tokenize(text), None, "the step", None
-    )
+    general = notation._parse_step_tokens(text, notation.tokenize(text), None, "the step", None)
     assert fast == general
