@@ -89,6 +89,13 @@ def raw_sqlite(directory: str, per_event: int, all_in_one: int) -> dict[str, flo
         connection.execute(insert, row)
         connection.execute("COMMIT")
     one_per_txn = per_event / (time.perf_counter() - started)
+    streams = [rows_for(f"raw/group/{n}", per_event // 100) for n in range(100)]
+    started = time.perf_counter()
+    for k in range(per_event // 100):  # what group commit does: 100 streams, one commit
+        connection.execute("BEGIN IMMEDIATE")
+        connection.executemany(insert, [rows[k] for rows in streams])
+        connection.execute("COMMIT")
+    per_hundred = (per_event // 100) * 100 / (time.perf_counter() - started)
     rows = rows_for("raw/all", all_in_one)
     started = time.perf_counter()
     connection.execute("BEGIN IMMEDIATE")
@@ -104,7 +111,12 @@ def raw_sqlite(directory: str, per_event: int, all_in_one: int) -> dict[str, flo
         msgpack.unpackb(body)
     raw_read = len(fetched) / (time.perf_counter() - started)
     connection.close()
-    return {"txn_per_event": one_per_txn, "one_txn": all_in_txn, "read_decode": raw_read}
+    return {
+        "txn_per_event": one_per_txn,
+        "txn_per_100": per_hundred,
+        "one_txn": all_in_txn,
+        "read_decode": raw_read,
+    }
 
 
 @defer.inlineCallbacks
@@ -121,19 +133,30 @@ def appends(url: str, streams: int, per_stream: int):
     store.engine.append_batch = counting
     run = uuid.uuid4().hex[:6]
 
-    @defer.inlineCallbacks
-    def writer(name: str):
-        seq = 0
-        for n in range(per_stream):
-            recorded = yield store.append(name, seq, [touched(n)])
-            seq = recorded[-1].seq
+    def writer(name: str) -> defer.Deferred:
+        """A table actor's shape: the next append only once the previous one is durable."""
+        finished: defer.Deferred = defer.Deferred()
 
-    started = time.perf_counter()
+        def next_append(recorded: list, n: int) -> None:
+            if n == per_stream:
+                finished.callback(None)
+                return
+            appended = store.append(name, recorded[-1].seq if recorded else 0, [touched(n)])
+            appended.addCallback(next_append, n + 1).addErrback(finished.errback)
+
+        next_append([], 0)
+        return finished
+
+    started, cpu = time.perf_counter(), time.process_time()
     yield defer.gatherResults([writer(f"bench/{run}/{s}") for s in range(streams)])
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     yield store.close()
     total = streams * per_stream
-    return {"events_per_s": total / elapsed, "mean_batch": total / len(batches)}
+    return {
+        "events_per_s": total / elapsed,
+        "mean_batch": total / len(batches),
+        "cpu_us_per_event": cpu / total * 1e6,
+    }
 
 
 def best_of(runs: int, function) -> float:
@@ -232,12 +255,15 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
         "| SQLite | events/s | vs raw |",
         "|---|---:|---:|",
         f"| raw sqlite3, one transaction per event | {n(raw['txn_per_event'])} | 1.00 |",
+        f"| raw sqlite3, one transaction per 100 events (100 streams) | "
+        f"{n(raw['txn_per_100'])} | {raw['txn_per_100'] / raw['txn_per_event']:.2f} |",
         f"| raw sqlite3, one transaction for all | {n(raw['one_txn'])} | "
         f"{raw['one_txn'] / raw['txn_per_event']:.2f} |",
         f"| store, 1 writer (each append awaited) | {n(sq['single']['events_per_s'])} | "
         f"{sq['single']['events_per_s'] / raw['txn_per_event']:.2f} |",
         f"| store, 100 concurrent streams (group commit, mean {sq['group']['mean_batch']:.0f}"
-        f" appends per commit) | {n(sq['group']['events_per_s'])} | "
+        f" appends per commit, {sq['group']['cpu_us_per_event']:.0f} µs CPU per event) | "
+        f"{n(sq['group']['events_per_s'])} | "
         f"{sq['group']['events_per_s'] / raw['txn_per_event']:.2f} |",
         "",
         "| Replay of a 100,000-event stream | events/s | vs raw read |",
@@ -258,7 +284,8 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
             "|---|---:|",
             f"| store, 1 writer | {n(pg['single']['events_per_s'])} |",
             f"| store, 100 concurrent streams (group commit, mean "
-            f"{pg['group']['mean_batch']:.0f} appends per commit) | "
+            f"{pg['group']['mean_batch']:.0f} appends per commit, "
+            f"{pg['group']['cpu_us_per_event']:.0f} µs CPU per event in our process) | "
             f"{n(pg['group']['events_per_s'])} |",
             f"| `load` of a 100,000-event stream, blocking | {n(pg['replay']['blocking'])} |",
             f"| `load` through the Deferred API | {n(pg['replay']['deferred'])} |",
@@ -266,6 +293,14 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
         ]
     else:
         lines += [f"PostgreSQL: not measured ({pg_note}).", ""]
+    group_vs_raw = sq["group"]["events_per_s"] / raw["txn_per_100"]
+    lines += [
+        f"Group commit reaches {group_vs_raw:.2f} of raw sqlite3 committing the same 100-event",
+        "batches (the rest is the store's own work: canonical encoding, hashing, head checks,",
+        "the thread hop and one Deferred per append). Both are bound by fsync latency, which",
+        "on this shared machine varies ten-fold between runs (see the first row).",
+        "",
+    ]
     group_ok = sq["group"]["events_per_s"] >= TARGET_GROUP
     replay_ok = sq["replay"]["deferred"] >= TARGET_REPLAY
     lines += [
@@ -300,7 +335,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="t24-bench-") as directory:
-        raw = raw_sqlite(directory, 300 if args.quick else 2000, 100_000)
+        raw = raw_sqlite(directory, 300 if args.quick else 3000, 100_000)
         print(f"raw sqlite3: {raw}")
         schema, pg_note = postgres_schema()
         results: dict = {}

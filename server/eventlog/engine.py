@@ -80,8 +80,10 @@ def make_request(stream: object, expected_seq: object, events: object) -> Append
     name = check_stream(stream)
     if type(expected_seq) is not int or expected_seq < 0:
         raise InvalidEvent(f"expected_seq must be an int >= 0, not {expected_seq!r}")
-    if isinstance(events, NewEvent) or not isinstance(events, Sequence):
-        raise InvalidEvent("events must be a list of NewEvent")
+    kind = type(events)
+    if kind is not list and kind is not tuple:
+        if isinstance(events, NewEvent | str | bytes) or not isinstance(events, Sequence):
+            raise InvalidEvent("events must be a list of NewEvent")
     batch = tuple(events)
     if not batch:
         raise InvalidEvent("an append needs at least one event")
@@ -136,8 +138,11 @@ def plan_appends(
             body = encode_body(stream, seq, at, event)
             digest = _sha256(prev + body).digest()
             plan.rows.append((stream, seq, body, prev, digest))
-            recorded.append(upcasters.upcast(decode_record(body, prev, digest)))
+            # Decoded from the bytes just written, so an append returns what a read will.
+            recorded.append(decode_record(body, prev, digest))
             prev = digest
+        if upcasters:
+            recorded = [upcasters.upcast(event) for event in recorded]
         current[stream] = plan.heads[stream] = StreamHead(seq, prev, at)
         plan.outcomes.append(recorded)
     return plan
