@@ -10,13 +10,23 @@ import argparse
 import sys
 
 from clients.reference_cli import (
+    admin_commands,
+    bot_commands,
     exit_codes,
     log_commands,
     puzzle_commands,
+    replay_commands,
     table_commands,
 )
 
-COMMAND_MODULES = [puzzle_commands, log_commands, table_commands]
+COMMAND_MODULES = [
+    puzzle_commands,
+    log_commands,
+    table_commands,
+    bot_commands,
+    admin_commands,
+    replay_commands,
+]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
 

@@ -36,8 +36,10 @@ class Target:
     table: str | None = None
 
 
-def add_connect_arguments(parser: argparse.ArgumentParser, seat: bool = False) -> None:
-    """The shared `--url`, `--token`, `--tokens`, `--table` (and `--seat`) options."""
+def add_connect_arguments(
+    parser: argparse.ArgumentParser, seat: bool = False, table: bool = True
+) -> None:
+    """The shared `--url`, `--token`, `--tokens` (and `--table`, `--seat`) options."""
     group = parser.add_argument_group("connection (flags, then T24_URL/T24_TOKEN, then a file)")
     group.add_argument("--url", help="server WebSocket URL, e.g. ws://127.0.0.1:8024/ws")
     group.add_argument("--token", help="your signed token (or set T24_TOKEN)")
@@ -46,7 +48,8 @@ def add_connect_arguments(parser: argparse.ArgumentParser, seat: bool = False) -
         metavar="FILE",
         help=f"a tokens file (default: {DEFAULT_TOKENS_FILE} when it exists)",
     )
-    group.add_argument("--table", help="table id (default: the table the token is bound to)")
+    if table:
+        group.add_argument("--table", help="table id (default: the table the token is bound to)")
     if seat:
         group.add_argument("--seat", help="with a tokens file: the seat to play, e.g. s1")
 

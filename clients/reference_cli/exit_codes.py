@@ -12,6 +12,7 @@ BAD_INPUT = 2  # arguments the command cannot use (argparse also exits with 2)
 REFUSED = 3  # the server refused us for good: bad token, wrong role, unknown table
 UNREACHABLE = 4  # no server answered at the URL (one-shot commands; `--retries` ran out)
 INTERRUPTED = 130  # stopped by Ctrl-C / SIGINT (128 + signal 2, the shell convention)
+TERMINATED = 143  # stopped by SIGTERM (128 + 15)
 
 EXIT_CODES_HELP = """\
 exit codes:
@@ -21,4 +22,5 @@ exit codes:
   3    refused by the server (bad or expired token, wrong role, unknown table)
   4    no server reachable at the URL (one-shot commands, or --retries ran out)
   130  interrupted (Ctrl-C)
+  143  terminated (SIGTERM)
 """

@@ -17,6 +17,7 @@ so the 3 s and 15 s countdowns (R-PLAY-4/5) are right even on a machine whose cl
 
 from __future__ import annotations
 
+import signal
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -372,3 +373,23 @@ class TableApp:
             why = self.controls.lost_notice(before, after, view)
             if why:
                 self.show_notice(why)
+
+
+def run_reactor(reactor: Any, stop: Callable[[int], None], begin: Callable[[], None]) -> None:
+    """Run the reactor until `stop(code)` stops it; Ctrl-C and SIGTERM go through `stop` too.
+
+    Why our own handlers: Twisted's would stop the reactor under the app, which would then
+    report a dropped connection and exit with no code; ours say goodbye to the server
+    (close 1000) and exit 130 or 143.
+    """
+
+    def started() -> None:
+        for signum, code in (
+            (signal.SIGINT, exit_codes.INTERRUPTED),
+            (signal.SIGTERM, exit_codes.TERMINATED),
+        ):
+            signal.signal(signum, lambda *_args, code=code: reactor.callFromThread(stop, code))
+        begin()
+
+    reactor.callWhenRunning(started)
+    reactor.run()

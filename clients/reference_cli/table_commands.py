@@ -27,6 +27,7 @@ from clients.reference_cli.table_app import (
     FullScreen,
     PlainOutput,
     TableApp,
+    run_reactor,
     watch_controls,
 )
 from clients.reference_cli.terminal import (
@@ -143,11 +144,10 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
             reactor.addReader(StdinReader(app.keys, app.end_of_input))
         app.start()
 
-    reactor.callWhenRunning(begin)
     mode = cbreak(sys.stdin.fileno()) if interactive else contextlib.nullcontext()
     with mode:
         try:
-            reactor.run()
+            run_reactor(reactor, app.stop, begin)
         finally:
             output.stop()
     if app.final_message:

@@ -1,0 +1,375 @@
+"""`t24 admin create-table | issue-token | list-tables`: the director's one-shot requests.
+
+Each subcommand connects (`TableLink` without a join), sends its requests once the server
+said `welcome`, prints the answer and exits: 0 done, 3 refused (the server's words are
+printed, e.g. `table_exists`), 4 no server. It speaks `protocol/` only. The one local step
+is building a deck from an edition (`--edition`), with `server.puzzles.editions`, the same
+pure generator `t24 deck` prints (the arithmetic of 24, not the server's runtime).
+
+`create-table --tokens-out FILE` also signs a token for the proctor, every seat and a
+spectator, and writes them in the tokens-file format every networked command reads with
+`--tokens FILE` (mode 0600: tokens are credentials).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from twisted.internet.defer import Deferred, inlineCallbacks, maybeDeferred
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.connect_options import (
+    ConnectError,
+    add_connect_arguments,
+    resolve_target,
+)
+from clients.reference_cli.connection import Backoff, LinkLost, ServerRefused, TableLink
+from clients.reference_cli.table_app import run_reactor
+from clients.reference_cli.table_commands import start_logging
+
+SIDES = ("red", "white")
+TIMING_OPTIONS = (
+    ("pattern_seconds", "R-PLAY-4, default 3"),
+    ("solution_seconds", "R-PLAY-5, default 15"),
+    ("no_touch_seconds", "R-PLAY-7, default 15"),
+    ("auto_proctor", "place the next card this many seconds after one is resolved"),
+    ("auto_reveal_seconds", "with auto_proctor: reveal this long after placing, default 1"),
+)
+
+EPILOG = """\
+examples:
+  t24 admin --tokens var/demo-tokens.json list-tables
+  t24 admin --tokens var/demo-tokens.json create-table --table first \\
+      --seats s1:Ada,s2:Bo,s3:Cy --cards 8 --tokens-out var/first.json
+  t24 admin --url ws://127.0.0.1:8024/ws --token "$DIRECTOR" create-table --seats 4 \\
+      --edition double-digits --seed 7 --round 2 --mode proctored --flag-limit 2
+  t24 admin --tokens var/demo-tokens.json issue-token --role player --table first --seat s1
+"""
+
+
+class AdminInputError(ValueError):
+    """Arguments the subcommand cannot use (exit code 2)."""
+
+
+# -- building the table options ---------------------------------------------------------------
+
+
+def parse_seats(text: str) -> list[dict[str, str]]:
+    """`3` -> s1..s3 named "Seat 1".."Seat 3"; `s1:Ada,s2:Bo,s3` -> those seats and names."""
+    text = text.strip()
+    if text.isdigit():
+        return [{"seat": f"s{i}", "name": f"Seat {i}"} for i in range(1, int(text) + 1)]
+    seats = []
+    for item in text.split(","):
+        seat, _, name = item.strip().partition(":")
+        if not seat:
+            raise AdminInputError(f"--seats: an empty seat in {text!r}")
+        seats.append({"seat": seat.strip(), "name": name.strip()})
+    return seats
+
+
+def deck_from_edition(edition: str, seed: int, side: str) -> list[dict[str, Any]]:
+    """The `deck` option: an edition's 48 double-sided cards, played on `side` (R-DECK-1/5)."""
+    from server.puzzles import editions
+
+    if edition not in editions.EDITIONS:
+        raise AdminInputError(f"--edition is one of {', '.join(editions.EDITIONS)}")
+    return [
+        {"card_id": card.card_id, **card.side(side).as_dict()}
+        for card in editions.tournament_deck(edition, seed)
+    ]
+
+
+def deck_from_file(path: str, side: str) -> list[dict[str, Any]]:
+    """A deck from JSON: a list of `{card_id, numbers, dots}`, or `t24 deck --json` output."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise AdminInputError(f"--deck-file {path}: {error}") from None
+    cards = data.get("cards") if isinstance(data, dict) else data
+    if not isinstance(cards, list):
+        raise AdminInputError(f"--deck-file {path}: expected a list of cards")
+    deck = []
+    for card in cards:
+        if isinstance(card, dict) and side in card and "numbers" not in card:
+            deck.append({"card_id": card.get("card_id"), **card[side]})
+        else:
+            deck.append(card)
+    return deck
+
+
+def table_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The `create_table` options from the flags (the server checks them again)."""
+    side = args.side or ("red" if args.round % 2 == 1 else "white")  # R-DECK-5 default
+    if args.deck_file:
+        deck = deck_from_file(args.deck_file, side)
+    else:
+        deck = deck_from_edition(args.edition, args.seed, side)
+    if args.cards is not None:
+        if args.cards < 1:
+            raise AdminInputError("--cards must be at least 1")
+        deck = deck[: args.cards]
+    options: dict[str, Any] = {
+        "seats": parse_seats(args.seats),
+        "deck": deck,
+        "round": args.round,
+        "mode": args.mode,
+    }
+    for name, _doc in TIMING_OPTIONS:
+        value = getattr(args, name)
+        if value is not None:
+            options[name] = value
+    if args.stumped_cards:
+        options["stumped_cards"] = args.stumped_cards
+    if args.flag_limit is not None:
+        options["flag_limit"] = args.flag_limit
+    if args.options:
+        try:
+            extra = json.loads(args.options)
+        except json.JSONDecodeError as error:
+            raise AdminInputError(f"--options is not JSON: {error}") from None
+        if not isinstance(extra, dict):
+            raise AdminInputError("--options is a JSON map")
+        options.update(extra)
+    return options
+
+
+def write_private(path: str, payload: dict[str, Any]) -> None:
+    """Write JSON with mode 0600 (it holds credentials)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        json.dump(payload, handle, indent=2)
+        handle.write("\n")
+
+
+# -- the three requests ------------------------------------------------------------------------
+
+
+@inlineCallbacks
+def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    """create_table, then (with --tokens-out) one token per role and seat."""
+    options = table_options(args)
+    reply = yield link.request("create_table", game=args.game, options=options, table=args.table)
+    table = reply["table"]
+    result: dict[str, Any] = {"table": table, "seq": reply["seq"]}
+    if args.tokens_out:
+        tokens: dict[str, Any] = {"url": link.url, "table": table, "director": link.token}
+        for role in ("proctor", "spectator"):
+            issued = yield link.request("issue_token", role=role, table=table, name=role)
+            tokens[role] = issued["token"]
+        tokens["seats"] = []
+        for seat in options["seats"]:
+            issued = yield link.request(
+                "issue_token", role="player", table=table, seat=seat["seat"]
+            )
+            tokens["seats"].append({"seat": seat["seat"], "token": issued["token"]})
+        write_private(args.tokens_out, tokens)
+        result["tokens_file"] = args.tokens_out
+    if args.json:
+        print(json.dumps(result))
+    else:
+        print(
+            f"created table {table} ({len(options['seats'])} seats, {len(options['deck'])} cards)"
+        )
+        if args.tokens_out:
+            print(f"tokens for the proctor, each seat and a spectator: {args.tokens_out}")
+    return exit_codes.OK
+
+
+@inlineCallbacks
+def issue_token(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    """issue_token: prints the token alone (for `$(...)`), or JSON."""
+    reply = yield link.request(
+        "issue_token",
+        role=args.role,
+        table=args.table,
+        seat=args.seat,
+        name=args.name,
+        ttl_seconds=args.ttl_seconds,
+    )
+    if args.json:
+        print(
+            json.dumps({key: reply[key] for key in ("token", "role", "table", "seat", "expires")})
+        )
+    else:
+        print(reply["token"])
+    return exit_codes.OK
+
+
+@inlineCallbacks
+def list_tables(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    """list_tables: one line per table (id, game, last seq, over or live)."""
+    reply = yield link.request("list_tables")
+    tables = reply["tables"]
+    if args.json:
+        print(json.dumps(tables))
+        return exit_codes.OK
+    if not tables:
+        print("no tables")
+    for info in tables:
+        state = "over" if info.get("over") else "live"
+        print(
+            f"{info.get('table'):24} {info.get('game', '?'):10} seq {info.get('seq', 0):<6} {state}"
+        )
+    return exit_codes.OK
+
+
+# -- running one request ---------------------------------------------------------------------
+
+Work = Callable[[TableLink, dict[str, Any], argparse.Namespace], Deferred]
+
+
+class OneShot:
+    """A link listener that runs `work` once welcomed, then stops with its exit code."""
+
+    def __init__(self, reactor: Any, work: Work, args: argparse.Namespace) -> None:
+        self.reactor = reactor
+        self.work = work
+        self.args = args
+        self.link: Any = None
+        self.exit_code: int | None = None
+        self.message = ""
+
+    def link_status(self, status: str) -> None:
+        return None
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
+        return None
+
+    def link_event(self, push: dict[str, Any]) -> None:
+        return None
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None:
+        deferred = maybeDeferred(self.work, self.link, welcome, self.args)
+        deferred.addCallbacks(self.stop, self.failed)
+
+    def failed(self, failure: Any) -> None:
+        error = failure.value
+        if isinstance(error, ServerRefused):
+            self.message, code = f"refused: {error.words()}", exit_codes.REFUSED
+        elif isinstance(error, AdminInputError):
+            self.message, code = str(error), exit_codes.BAD_INPUT
+        elif isinstance(error, LinkLost):
+            self.message, code = error.words(), exit_codes.UNREACHABLE
+        else:
+            self.message, code = f"unexpected failure: {error!r}", exit_codes.UNREACHABLE
+        self.stop(code)
+
+    def link_fatal(self, code: str, message: str) -> None:
+        self.message = message
+        self.stop(exit_codes.UNREACHABLE if code == "unreachable" else exit_codes.REFUSED)
+
+    def stop(self, code: int) -> None:
+        if self.exit_code is not None:
+            return
+        self.exit_code = code
+        closing = self.link.close()
+        closing.addBoth(lambda _: self.reactor.running and self.reactor.stop())
+
+
+def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:
+    """Run the chosen admin subcommand once."""
+    command = f"t24 admin {args.admin_command}"
+    try:
+        target = resolve_target(args, "director")
+        if args.admin_command == "create-table":
+            table_options(args)  # refuse bad flags before connecting
+    except (ConnectError, AdminInputError) as error:
+        print(f"{command}: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if reactor is None:
+        from twisted.internet import reactor
+    start_logging(args.log)
+    shot = OneShot(reactor, args.work, args)
+    shot.link = TableLink(
+        target.url,
+        target.token,
+        reactor=reactor,
+        listener=shot,
+        join=False,
+        retries=args.retries,
+        backoff=Backoff(initial=0.2, maximum=1.0),
+    )
+    run_reactor(reactor, shot.stop, shot.link.start)
+    if shot.message:
+        print(f"{command}: {shot.message}", file=sys.stderr)
+    return shot.exit_code if shot.exit_code is not None else exit_codes.INTERRUPTED
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `admin` and its three subcommands."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    admin = subparsers.add_parser(
+        "admin",
+        help="director requests: create-table, issue-token, list-tables",
+        description="t24 admin: the director's one-shot requests (a director token; "
+        "list-tables works with any token).",
+        epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
+        formatter_class=formatter,
+    )
+    add_connect_arguments(admin, table=False)
+    admin.add_argument("--json", action="store_true", help="print the answer as JSON")
+    admin.add_argument(
+        "--retries", type=int, default=2, metavar="N", help="reconnect attempts (default: 2)"
+    )
+    admin.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    commands = admin.add_subparsers(dest="admin_command", metavar="SUBCOMMAND", required=True)
+
+    create = commands.add_parser(
+        "create-table",
+        help="create a 24 Challenge table",
+        description="Create a table (its options: docs/rules.md). The deck is an edition's "
+        "48 cards on the round's side (R-DECK-5), or --deck-file.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    create.add_argument("--table", help="the new table's id (default: the server picks one)")
+    create.add_argument("--game", default="challenge", help="default: challenge")
+    create.add_argument("--seats", default="4", help="3 or 4 seats: a count, or s1:Ada,s2:Bo,...")
+    create.add_argument("--edition", default="single-digits", help="deck edition")
+    create.add_argument("--seed", type=int, default=0, help="deck seed (default 0)")
+    create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
+    create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
+    create.add_argument("--cards", type=int, metavar="N", help="play only the first N cards")
+    create.add_argument("--round", type=int, default=1, choices=(1, 2, 3, 4))
+    create.add_argument("--mode", choices=("networked", "proctored"), default="networked")
+    for name, doc in TIMING_OPTIONS:
+        flag = "--" + name.replace("_", "-")
+        create.add_argument(flag, dest=name, type=float, metavar="SECONDS", help=doc)
+    create.add_argument("--stumped-cards", choices=("set_aside", "replay_at_end"))
+    create.add_argument("--flag-limit", type=int, help="flags that disqualify (R-FLAG-3)")
+    create.add_argument("--options", metavar="JSON", help="more options as a JSON map")
+    create.add_argument("--tokens-out", metavar="FILE", help="write the new table's tokens")
+    create.set_defaults(func=run_admin, work=create_table)
+
+    issue = commands.add_parser(
+        "issue-token",
+        help="sign a token for someone",
+        description="Sign a token: players need --table and --seat, proctors --table.",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    issue.add_argument(
+        "--role", required=True, choices=("director", "proctor", "player", "spectator", "auditor")
+    )
+    issue.add_argument("--table", help="the table it is valid for (players, proctors)")
+    issue.add_argument("--seat", help="the seat (players)")
+    issue.add_argument("--name", help="who it is for (not players)")
+    issue.add_argument("--ttl-seconds", type=int, help="lifetime (default 12 h)")
+    issue.set_defaults(func=run_admin, work=issue_token)
+
+    listing = commands.add_parser(
+        "list-tables",
+        help="the tables this token may see",
+        epilog=EPILOG,
+        formatter_class=formatter,
+    )
+    listing.set_defaults(func=run_admin, work=list_tables, table=None)

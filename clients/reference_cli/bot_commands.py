@@ -1,0 +1,216 @@
+"""`t24 bot`: a seat played by a program (`perfect`, `human` or `random`, see bots.py).
+
+The driver is a `LinkListener`: it keeps the table model current from the pushes, and
+whenever the situation changes (phase, card, toucher, pause) it cancels what it had planned
+and schedules the new plan on the reactor. Each move is an ordinary `command` of the
+player's own token, so the server judges it exactly as a person's (R-PLAY-2: arrival order
+decides who touched first). It prints the table's events and its own moves, one per line,
+and exits 0 when the round ends. Used by `make run` demos, tests and load benchmarks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import Any
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.bots import SKILLS, Action, Situation, plan
+from clients.reference_cli.connect_options import (
+    ConnectError,
+    add_connect_arguments,
+    resolve_target,
+)
+from clients.reference_cli.connection import TableLink, refusal_words
+from clients.reference_cli.styling import Style, add_color_argument, color_enabled
+from clients.reference_cli.table_app import PlainOutput, run_reactor
+from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.table_model import ENDED, TableModel, apply_push, from_snapshot
+from clients.reference_cli.terminal import write_out
+
+EPILOG = """\
+skills:
+  perfect  touches at once and always answers right (the solver's simplest solution)
+  human    waits as long as people need for the card (difficulty model), sometimes errs
+  random   touches at random with 1-5 fingertips and answers nonsense: flags on purpose
+
+examples:
+  t24 bot --tokens var/demo-tokens.json --seat s3 --skill human
+  t24 bot --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --skill perfect --seed 7
+  t24 bot --tokens var/first.json --seat s4 --skill perfect --time-scale 0.2
+"""
+
+
+class BotApp:
+    """One bot at one seat (see module doc)."""
+
+    def __init__(
+        self,
+        *,
+        reactor: Any,
+        skill: str,
+        rng: random.Random,
+        time_scale: float,
+        output: PlainOutput,
+    ) -> None:
+        self.reactor = reactor
+        self.skill = skill
+        self.rng = rng
+        self.time_scale = time_scale
+        self.output = output
+        self.link: Any = None
+        self.me: str | None = None
+        self.model: TableModel | None = None
+        self.key: tuple | None = None
+        self.timers: list[Any] = []
+        self.exit_code: int | None = None
+        self.final_message = ""
+
+    # -- the link ----------------------------------------------------------------------------
+
+    def link_status(self, status: str) -> None:
+        self.output.status(status)
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None:
+        self.me = welcome.get("seat")
+        if welcome.get("role") != "player" or not self.me:
+            self.link_fatal("wrong_role", f"a bot needs a player token, not a {welcome['role']}")
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
+        self.model = from_snapshot(snapshot, self.model, after_seq)
+        self.key = None
+        self.situation_changed()
+
+    def link_event(self, push: dict[str, Any]) -> None:
+        if self.model is None:
+            return
+        live = push["seq"] > self.model.seq
+        self.model, line = apply_push(self.model, push)
+        self.output.feed_line(line, live)
+        if live:
+            self.situation_changed()
+
+    def link_fatal(self, code: str, message: str) -> None:
+        self.final_message = message
+        self.stop(exit_codes.UNREACHABLE if code == "unreachable" else exit_codes.REFUSED)
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def situation_changed(self) -> None:
+        """Replan when what matters changed; leave when the round is over."""
+        if self.model is None or self.me is None or self.exit_code is not None:
+            return
+        view = self.model.view
+        if view.get("phase") == ENDED:
+            self.output.notice(f"{self.me}: the round is over", False)
+            self.stop(exit_codes.OK)
+            return
+        if view.get("mode") == "proctored":
+            self.link_fatal("proctored", "a bot plays networked tables; this one is proctored")
+            return
+        situation = Situation(view, self.me, self.model.anchors.timings)
+        if situation.key() == self.key:
+            return
+        self.cancel()
+        self.key = situation.key()
+        for action in plan(situation, self.skill, self.rng, self.time_scale):
+            self.timers.append(self.reactor.callLater(action.delay, self.act, action, self.key))
+
+    def cancel(self) -> None:
+        for timer in self.timers:
+            if timer.active():
+                timer.cancel()
+        self.timers = []
+
+    def act(self, action: Action, key: tuple) -> None:
+        """Send one planned move, unless the table moved on since it was planned."""
+        if key != self.key or self.link is None or self.exit_code is not None:
+            return
+        self.output.notice(f"{self.me}: {action.name} ({action.why})", False)
+        deferred = self.link.command(action.name, dict(action.args))
+
+        def refused(failure: Any) -> None:
+            words = refusal_words(failure.value)
+            self.output.notice(f"{self.me}: {action.name} refused: {words}", True)
+
+        deferred.addErrback(refused)
+
+    def stop(self, code: int) -> None:
+        if self.exit_code is not None:
+            return
+        self.exit_code = code
+        self.cancel()
+        closing = self.link.close() if self.link is not None else None
+
+        def done(_: Any = None) -> None:
+            if self.reactor.running:
+                self.reactor.stop()
+
+        if closing is None:
+            done()
+        else:
+            closing.addBoth(done)
+
+
+def run_bot(args: argparse.Namespace, reactor: Any = None) -> int:
+    """Play a seat until the round ends (exit 0), a fatal refusal (3/4) or Ctrl-C (130)."""
+    try:
+        target = resolve_target(args, "player")
+    except ConnectError as error:
+        print(f"t24 bot: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if args.time_scale <= 0:
+        print("t24 bot: error: --time-scale must be above 0", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if reactor is None:
+        from twisted.internet import reactor
+    start_logging(args.log)
+    output = PlainOutput(write_out, Style(color_enabled(args.color, sys.stdout)))
+    app = BotApp(
+        reactor=reactor,
+        skill=args.skill,
+        rng=random.Random(args.seed),
+        time_scale=args.time_scale,
+        output=output,
+    )
+    app.link = TableLink(
+        target.url,
+        target.token,
+        reactor=reactor,
+        listener=app,
+        table=target.table,
+        retries=args.retries,
+    )
+    run_reactor(reactor, app.stop, app.link.start)
+    if app.final_message:
+        print(f"t24 bot: {app.final_message}", file=sys.stderr)
+    return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `bot`."""
+    parser = subparsers.add_parser(
+        "bot",
+        help="play a seat automatically (perfect, human or random)",
+        description="t24 bot: play a seat of a networked table automatically until the round "
+        "ends. Reconnects by itself and resumes from the last event it saw.",
+        epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_connect_arguments(parser, seat=True)
+    parser.add_argument("--skill", choices=SKILLS, default="human", help="default: human")
+    parser.add_argument("--seed", type=int, help="seed of the bot's choices (default: random)")
+    parser.add_argument(
+        "--time-scale",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="multiply every wait by X (0.1: ten times faster; answers stay in the windows)",
+    )
+    parser.add_argument(
+        "--retries", type=int, metavar="N", help="give up (exit 4) after N failed reconnects"
+    )
+    parser.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    add_color_argument(parser)
+    parser.set_defaults(func=run_bot)

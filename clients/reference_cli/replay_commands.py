@@ -1,0 +1,292 @@
+"""`t24 replay --store URL STREAM [--to SEQ] [--json]`: a recorded round, event by event.
+
+A local command: it reads the store with plain blocking calls (`open_blocking_store`,
+`create=False`: a missing store is an error, never a new empty one), verifies the stream's
+hash chain, and folds the events with the game's own `evolve` (`server.games`), so the table
+it shows after each event is exactly what the server held at that seq: the auditor's view
+(`view(state, auditor)`, every card visible).
+
+After each event it shows the table as it stood and the time relative to the reveal of the
+card in play (`+2.31s  Bo touched (2 fingertips)`), and the countdowns as they stood at
+that instant (R-PLAY-4's 3 s, R-PLAY-5's 15 s), so a disputed moment can be read exactly.
+
+Three ways to read it: on a terminal, step through it (next, previous, jump to a seq);
+otherwise (or `--print`) print every event with the table after it; `--json` prints JSON
+Lines (one event and the table after it per line). A chain that does not verify is
+replayed up to its last good event and the command exits 1 with the first broken seq.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_keys
+from clients.reference_cli.render import Frame, compact, render
+from clients.reference_cli.styling import Style, add_color_argument, color_enabled
+from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+
+EPILOG = """\
+keys (on a terminal):
+  n, space, →, Enter   next event          p, ←   previous event
+  g SEQ Enter          go to event SEQ     Home/End (or a/z)   first/last
+  q                    quit
+
+examples:
+  t24 replay --store sqlite:///var/t24.sqlite table/demo
+  t24 replay --store sqlite:///var/t24.sqlite first --to 42
+  t24 replay --store postgresql://postgres@127.0.0.1:5432/postgres table/first --json | jq .text
+"""
+AUDITOR = ("auditor", "replay")
+
+
+class ReplayError(Exception):
+    """The stream cannot be replayed (unknown stream, bad --to, unknown game): exit 2."""
+
+
+@dataclass(frozen=True)
+class Step:
+    """One recorded event and the table right after it."""
+
+    seq: int
+    at: int
+    actor: Mapping[str, str]
+    type: str
+    data: Mapping[str, Any]
+    line: FeedLine
+    model: TableModel
+
+
+def stream_name(name: str) -> str:
+    """`first` -> `table/first`; a name with a slash is a stream id already."""
+    return name if "/" in name else f"table/{name}"
+
+
+def load_steps(events: Sequence[Any], table: str) -> list[Step]:
+    """Fold recorded events (the first is `TableCreated`) into one `Step` per event."""
+    from server.games.base import Actor, Event
+    from server.runtime.hub import default_games
+
+    if not events or events[0].type != "TableCreated":
+        raise ReplayError("the stream does not start with TableCreated: not a table")
+    created = events[0].data
+    game = default_games().get(created.get("game"))
+    if game is None:
+        raise ReplayError(f"unknown game {created.get('game')!r}")
+    viewer = Actor(*AUDITOR)
+    state = game.initial_state(created.get("options", {}))
+    snapshot = {"table": table, "game": game.NAME, "seq": 1, "view": game.view(state, viewer)}
+    feed_model = from_snapshot(snapshot, after_seq=0)
+    steps = []
+    for recorded in events:
+        if recorded.seq > 1:
+            state = game.evolve(state, Event(recorded.type, recorded.data))
+        push = {
+            "seq": recorded.seq,
+            "event_type": recorded.type,
+            "data": recorded.data,
+            "at": recorded.at,
+        }
+        feed_model, line = apply_push(feed_model, push)
+        view = game.view(state, viewer)
+        model = TableModel(table, game.NAME, recorded.seq, view, feed_model.anchors)
+        at = recorded.data.get("at", recorded.at)  # the game's time of the event
+        steps.append(
+            Step(recorded.seq, at, recorded.actor, recorded.type, recorded.data, line, model)
+        )
+    return steps
+
+
+def clock_text(at_us: int) -> str:
+    """Local wall-clock time of an event, to the millisecond."""
+    return datetime.fromtimestamp(at_us / 1e6).strftime("%H:%M:%S.%f")[:-3]
+
+
+def event_line(step: Step) -> str:
+    """`#12  19:12:45.123   +2.31s  Bo touched (2 fingertips)`."""
+    return f"#{step.seq:<4} {clock_text(step.at)} {step.line.stamp()}  {step.line.text}"
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, bytes):
+        return {"$bytes": base64.b64encode(value).decode()}
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def json_line(step: Step) -> str:
+    """One event and the table after it as one JSON object."""
+    since = step.line.since_reveal_us
+    record = {
+        "seq": step.seq,
+        "at": step.at,
+        "time": datetime.fromtimestamp(step.at / 1e6, UTC).isoformat(timespec="microseconds"),
+        "since_reveal_s": None if since is None else since / 1e6,
+        "type": step.type,
+        "actor": dict(step.actor),
+        "data": dict(step.data),
+        "text": step.line.text,
+        "table": dict(step.model.view),
+    }
+    return json.dumps(record, default=_plain, ensure_ascii=False)
+
+
+def frame_for(steps: Sequence[Step], index: int, jump: str | None) -> Frame:
+    """The interactive screen at `steps[index]`: the table, the events up to it."""
+    step = steps[index]
+    keys = "[n/space/→] next  [p/←] previous  [g] go to seq  [a/z] first/last  [q] quit"
+    return Frame(
+        model=step.model,
+        role="auditor",
+        status=f"event {step.seq} of {steps[-1].seq}",
+        feed=[s.line for s in steps[: index + 1]],
+        notice=event_line(step),
+        keys=keys,
+        prompt=f"go to seq> {jump}▌" if jump is not None else "",
+    )
+
+
+def replay_key(index: int, jump: str | None, key: str, seqs: Sequence[int]):
+    """(index, jump buffer, quit) after one key; `seqs` are the steps' seqs, in order."""
+    last = len(seqs) - 1
+    if jump is not None:
+        if key in ENTER:
+            if jump.isdigit():
+                target = int(jump)
+                index = min(range(len(seqs)), key=lambda i: abs(seqs[i] - target))
+            return index, None, False
+        if key in BACKSPACE:
+            return index, jump[:-1], False
+        if key == ESC:
+            return index, None, False
+        if key.isdigit():
+            return index, jump + key, False
+        return index, jump, False
+    if key in ("q", CTRL_D):
+        return index, None, True
+    if key in ("n", " ", "\x1b[C", "\r", "\n", "j"):
+        return min(last, index + 1), None, False
+    if key in ("p", "\x1b[D", "k", *BACKSPACE):
+        return max(0, index - 1), None, False
+    if key in ("a", "\x1b[H", "\x1b[1~"):
+        return 0, None, False
+    if key in ("z", "\x1b[F", "\x1b[4~"):
+        return last, None, False
+    if key == "g":
+        return index, "", False
+    return index, None, False
+
+
+def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
+    """Step through on the terminal (blocking reads; no reactor needed)."""
+    from clients.reference_cli.table_app import clip
+    from clients.reference_cli.terminal import cbreak, terminal_size, write_out
+
+    seqs = [step.seq for step in steps]
+    jump: str | None = None
+    write_out("\x1b[?1049h\x1b[?25l")
+    try:
+        with cbreak(sys.stdin.fileno()):
+            while True:
+                width, height = terminal_size()
+                frame = frame_for(steps, index, jump)
+                lines = render(frame, steps[index].at, width, height, style)
+                text = "\x1b[K\r\n".join(clip(line, width) for line in lines[:height])
+                write_out("\x1b[H" + text + "\x1b[K\x1b[J")
+                data = os.read(sys.stdin.fileno(), 64)
+                if not data:
+                    return
+                for key in split_keys(data.decode("utf-8", errors="replace")):
+                    index, jump, leave = replay_key(index, jump, key, seqs)
+                    if leave:
+                        return
+    finally:
+        write_out("\x1b[?25h\x1b[?1049l")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Load, verify, fold; then step through, print, or print JSON (see module doc)."""
+    from server.eventlog.store import EventLogError, open_blocking_store
+
+    stream = stream_name(args.stream)
+    try:
+        store = open_blocking_store(args.store, create=False)
+    except EventLogError as error:
+        print(f"t24 replay: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    try:
+        report = store.verify(stream)
+        events = store.read(stream)
+        if not events:
+            known = ", ".join(store.streams("table/")) or "none"
+            raise ReplayError(f"no stream {stream!r} in {args.store} (tables: {known})")
+        if not report.ok:
+            events = events[: report.events]
+            if not events:
+                raise ReplayError(report.describe())
+        steps = load_steps(events, stream.removeprefix("table/"))
+    except (ReplayError, EventLogError) as error:
+        print(f"t24 replay: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    finally:
+        store.close()
+    last = steps[-1].seq
+    if args.to is not None:
+        if not 1 <= args.to <= last:
+            why = f"--to {args.to}: the stream has seqs 1..{last}"
+            print(f"t24 replay: error: {why}", file=sys.stderr)
+            return exit_codes.BAD_INPUT
+        shown = [step for step in steps if step.seq <= args.to]
+    else:
+        shown = steps
+    style = Style(color_enabled(args.color, sys.stdout))
+    on_terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    if args.json:
+        for step in shown:
+            print(json_line(step))
+    elif on_terminal and not args.print:
+        interactive(steps, len(shown) - 1, style)
+    else:
+        for step in shown:
+            print(event_line(step))
+            print("\n".join(compact(step.model, style)))
+        final = shown[-1]
+        print()
+        screen = render(frame_for(shown, len(shown) - 1, None), final.at, 100, 60, style)
+        print("\n".join(screen[:-1]))
+    if not report.ok:
+        print(f"t24 replay: {report.describe()}", file=sys.stderr)
+        return exit_codes.NEGATIVE
+    return exit_codes.OK
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `replay`."""
+    from server.eventlog.store import DEFAULT_STORE_URL
+
+    parser = subparsers.add_parser(
+        "replay",
+        help="step through a recorded round: the table after each event, timed from reveals",
+        description="t24 replay: fold a table's event log with the game's own rules and show "
+        "the table as it stood after each event (local: reads the store directly).",
+        epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--store",
+        default=os.environ.get("T24_STORE", DEFAULT_STORE_URL),
+        help=f"store URL (default: $T24_STORE or {DEFAULT_STORE_URL})",
+    )
+    parser.add_argument("stream", help="the table's stream, table/<id> (or just the id)")
+    parser.add_argument("--to", type=int, metavar="SEQ", help="stop at (or start at) this seq")
+    parser.add_argument("--json", action="store_true", help="JSON Lines: event + table per line")
+    parser.add_argument("--print", action="store_true", help="print everything, even on a tty")
+    add_color_argument(parser)
+    parser.set_defaults(func=run_replay)
