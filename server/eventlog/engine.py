@@ -253,7 +253,7 @@ class Engine:
 
     def now_us(self) -> int:
         """The injected clock in whole microseconds (the unit of `at`)."""
-        return int(self.clock() * 1_000_000)
+        return round(self.clock() * 1_000_000)  # round: 0.000001 s is 0.99999... in binary
 
     def append_batch(self, requests: Sequence[AppendRequest]) -> list[Outcome]:
         """Commit a group of appends in one transaction; one outcome per request."""

@@ -400,3 +400,10 @@ def test_two_stores_on_one_database_see_each_others_appends(backend):
     assert caught.value.actual_seq == 2
     assert append(backend, first, "s", 2, [touched(3)])[0].seq == 3
     assert [e.seq for e in backend.wait(second.load("s"))] == [1, 2, 3]
+
+
+def test_at_is_the_clock_to_the_microsecond(backend):
+    store = backend.open()
+    backend.clock.advance(0.000001)  # not exactly representable in binary
+    [event] = append(backend, store, "s", 0, [touched(1)])
+    assert event.at == 1_700_000_000_000_001
