@@ -35,12 +35,12 @@ from clients.reference_cli.table_model import REVEALED, SOLVING, Timings
 
 SKILLS = ("perfect", "human", "random")
 # log(seconds to solve) = A + B * difficulty score; residual spread SD (natural log units).
-HUMAN_TIME_A = 0.766
-HUMAN_TIME_B = 0.0768
-HUMAN_TIME_SD = 0.451
+HUMAN_TIME_A = 0.7659
+HUMAN_TIME_B = 0.07682
+HUMAN_TIME_SD = 0.4511
 # log-odds of failing the card = A + B * difficulty score.
-HUMAN_FAIL_A = -5.31
-HUMAN_FAIL_B = 0.158
+HUMAN_FAIL_A = -5.3079
+HUMAN_FAIL_B = 0.1581
 PERFECT_REACTION = 0.2  # seconds before each of the perfect bot's moves
 OPERATORS = ("+", "-", "*", "/")
 DATA = Path(__file__).resolve().parents[2].parent / "shared/data/4nums-difficulty-train.csv"

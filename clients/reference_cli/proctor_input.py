@@ -7,8 +7,9 @@ resumes, and ends the round. `PROCTOR_COMMANDS` is the whole language, as data; 
 turns a line into a `Send` (or a `Notice` saying what is wrong, in words).
 
 A seat is named by its id (`s2`), its number at the table (`2`) or its student's name. The
-student commands default to the seat that holds the card when the seat is left out
-(`pattern 3x8` records the pattern for the toucher).
+answer commands (pattern, steps, fix) default to the seat that holds the card when the seat
+is left out (`pattern 3x8` records the pattern for the toucher); there a seat is named by id
+or name only, since `pattern 3 x 8` starts with a number of the pattern.
 """
 
 from __future__ import annotations
@@ -107,13 +108,13 @@ class BadLine(ValueError):
     """A line the proctor typed that cannot become a command; the message says why."""
 
 
-def resolve_seat(word: str, view: Mapping[str, Any]) -> str | None:
+def resolve_seat(word: str, view: Mapping[str, Any], by_number: bool = True) -> str | None:
     """A seat named by id, by its 1-based place at the table, or by name (any case)."""
     seats = view.get("seats", [])
     for seat in seats:
         if seat["seat"] == word:
             return seat["seat"]
-    if word.isdigit() and 1 <= int(word) <= len(seats):
+    if by_number and word.isdigit() and 1 <= int(word) <= len(seats):
         return seats[int(word) - 1]["seat"]
     for seat in seats:
         if (seat.get("name") or "").lower() == word.lower():
@@ -122,8 +123,9 @@ def resolve_seat(word: str, view: Mapping[str, Any]) -> str | None:
 
 
 def _seat_or_toucher(words: list[str], view: Mapping[str, Any]) -> tuple[str, list[str]]:
+    # Not by number here: in `pattern 3 x 8` the 3 is the pattern's, not seat 3.
     if words:
-        seat = resolve_seat(words[0], view)
+        seat = resolve_seat(words[0], view, by_number=False)
         if seat is not None:
             return seat, words[1:]
     toucher = view.get("toucher")

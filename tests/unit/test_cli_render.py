@@ -1,0 +1,148 @@
+"""The screens of `t24 play/proctor/watch/replay` as pure functions: view + time -> lines."""
+
+from __future__ import annotations
+
+from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, player
+
+from clients.reference_cli.render import (
+    Frame,
+    big_numbers,
+    compact,
+    dots_text,
+    render,
+    seconds_left,
+)
+from clients.reference_cli.styling import Style, color_enabled, strip_ansi
+from clients.reference_cli.table_app import clip
+from clients.reference_cli.table_model import FeedLine, TableModel
+from server.games import challenge
+
+COLOR = Style(color=True)
+
+
+def model_of(table: Table, viewer) -> TableModel:
+    return TableModel("t1", "challenge", len(table.events) + 1, challenge.view(table.state, viewer))
+
+
+def text(lines: list[str]) -> str:
+    return "\n".join(strip_ansi(line) for line in lines)
+
+
+def test_a_revealed_card_in_large_digits_with_countdowns():
+    table = Table.started()
+    table.next_card()  # c1: 1 1 1 8, one dot
+    table.advance(1.5)
+    table.do("touch_card", player("s2"), fingertips=2)
+    model = model_of(table, player("s1"))
+    now = table.now + int(1.2 * S)
+    screen = text(render(Frame(model, role="player", me="s1", status="connected"), now, 90, 40))
+    assert "card 1 · 1 1 1 8 · ●○○" in screen
+    assert big_numbers([1, 1, 1, 8])[0] in screen
+    assert "Bo (s2) holds the card (+1.50 s)" in screen
+    assert "pattern due in 1.8 s · solution due in 13.8 s" in screen  # R-PLAY-4, R-PLAY-5
+    assert "you: Ada (s1)" in screen and "connected" in screen
+    assert "▶ s1" in screen
+
+
+def test_a_cupped_card_shows_no_numbers_to_a_player_but_does_to_the_proctor():
+    table = Table.started()
+    table.do("place_card")
+    for_player = text(render(Frame(model_of(table, player("s1"))), table.now))
+    assert "card 1 · hidden" in for_player and "1 1 1 8" not in for_player
+    assert "░░░" in for_player and "touching now draws a flag" in for_player
+    for_proctor = text(render(Frame(model_of(table, PROCTOR), role="proctor"), table.now))
+    assert "card 1 · 1 1 1 8" in for_proctor
+
+
+def test_scores_flags_disqualification_pause_and_the_end():
+    table = Table.started(flag_limit=1)
+    table.next_card()
+    table.win("s1")
+    table.next_card()
+    table.do("touch_card", player("s3"), fingertips=5)  # R-PLAY-3: flag, DQ at limit 1
+    table.do("pause_table", PROCTOR, cause="tea")
+    screen = text(render(Frame(model_of(table, SPECTATOR)), table.now, 100))
+    assert "s1       Ada                  1  0/1" in screen
+    assert "s3       Cy                   0  1/1  DISQUALIFIED" in screen
+    assert "PAUSED (tea)" in screen
+    table.do("end_round", PROCTOR)
+    screen = text(render(Frame(model_of(table, SPECTATOR)), table.now, 100))
+    assert "round over: the proctor ended it" in screen
+
+
+def test_setup_stumped_so_far_and_the_next_card_countdown():
+    table = Table(Table.started().raw_options)
+    assert "waiting for the proctor" in text(render(Frame(model_of(table, SPECTATOR)), T0))
+    table = Table.started(auto_proctor=2)
+    screen = text(render(Frame(model_of(table, SPECTATOR)), T0 + S // 2))
+    assert "no card in play · 10 cards left" in screen and "next card in 1.5 s" in screen
+    table.advance(2).do("place_card")
+    table.do("reveal_card")
+    table.do("declare_stumped", player("s4"))
+    screen = text(render(Frame(model_of(table, SPECTATOR)), table.now))
+    assert "stumped so far: Di (s4)" in screen and "touch window closes in 15.0 s" in screen
+
+
+def test_the_feed_notice_prompt_and_height():
+    table = Table.started()
+    feed = [FeedLine(seq, T0, None, f"event {seq}") for seq in range(1, 100)]
+    frame = Frame(
+        model_of(table, SPECTATOR),
+        feed=feed,
+        notice="pattern refused",
+        notice_is_error=True,
+        keys="[q] quit",
+        prompt="pattern> 3▌",
+    )
+    lines = render(frame, T0, 80, 30, COLOR)
+    assert len(lines) <= 30
+    plain = [strip_ansi(line) for line in lines]
+    assert plain[-1] == "pattern> 3▌" and plain[-2] == "[q] quit"
+    assert "pattern refused" in plain[-3] and "\x1b[31m" in lines[-3]  # errors in red
+    assert "event 99" in text(lines) and "event 50" not in text(lines)
+    assert "joining the table" in text(render(Frame(None, status="connecting"), T0))
+
+
+def test_colour_is_off_with_no_color_and_never_changes_the_text():
+    table = Table.started()
+    table.next_card()
+    frame = Frame(model_of(table, SPECTATOR), status="connected")
+    coloured = render(frame, table.now, 80, 30, COLOR)
+    plain = render(frame, table.now, 80, 30, Style(color=False))
+    assert any("\x1b[" in line for line in coloured)
+    assert not any("\x1b[" in line for line in plain)
+    assert [strip_ansi(line) for line in coloured] == plain
+    # https://no-color.org: NO_COLOR (non-empty) wins over a terminal and over --color always.
+    assert not color_enabled("always", None, {"NO_COLOR": "1"})
+    assert color_enabled("always", None, {"NO_COLOR": ""})
+    assert not color_enabled("never", None, {})
+
+    class Tty:
+        def isatty(self):
+            return True
+
+    assert color_enabled("auto", Tty(), {}) and not color_enabled("auto", Tty(), {"NO_COLOR": "x"})
+    assert not color_enabled("auto", None, {})
+
+
+def test_small_pieces():
+    assert dots_text(2) == "●●○" and dots_text(7) == "" and dots_text(None) == ""
+    assert seconds_left(T0 + 2_400_000, T0) == "2.4 s"
+    assert seconds_left(T0, T0 + 5) == "0.0 s"  # the server fires deadlines, not the client
+    assert big_numbers([12, 3, 4, 5])[2].startswith(" █  ███")
+    assert clip("\x1b[1mabcdef\x1b[0m", 3) == "\x1b[1mabc\x1b[0m"
+    assert clip("abc", 5) == "abc" and clip("abcdef", 2) == "ab"
+
+
+def test_the_compact_table_of_replay():
+    table = Table.started()
+    table.next_card()
+    table.do("touch_card", player("s2"))
+    table.do("declare_pattern", player("s2"), pattern="3 × 8")
+    lines = text(compact(model_of(table, PROCTOR)))
+    assert "card 1: 1 1 1 8 ●○○ revealed, held by Bo (s2), pattern 3 × 8" in lines
+    assert "scores: Ada 0, Bo 0, Cy 0, Di 0 · 9 cards left" in lines
+    table.do("fix_solution", player("s2"), steps=["1 + 1 = 2", "2 + 1 = 3", "3 + 8 = 11"])
+    table.do("pause_table", PROCTOR)
+    lines = text(compact(model_of(table, PROCTOR)))
+    assert "between cards, no card in play" in lines and "Bo 0 ⚑1" in lines and "PAUSED" in lines
