@@ -353,6 +353,8 @@ def _choose(
     """Narrow the readings by each preference in turn (skipping one no reading meets), then
     take the leftmost operator."""
     for prefer in preferences:
+        if len(readings) == 1:
+            break
         kept = [reading for reading in readings if prefer(reading)]
         if kept:
             readings = kept
