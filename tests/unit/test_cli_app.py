@@ -1,0 +1,667 @@
+"""The interactive shell, the bot driver, the admin and replay commands, without a server.
+
+A fake link records the commands the shell sends and lets the test answer them; the table
+pushes are produced by the real game (challenge_tables) and redacted for the viewer, so the
+shell sees exactly what a server would send. End-to-end runs are in tests/e2e/test_cli_*.py.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+from challenge_tables import ANSWERS, PROCTOR, SPECTATOR, T0, S, Table, player
+from twisted.internet.defer import Deferred, fail, succeed
+from twisted.internet.task import Clock
+
+from clients.reference_cli import admin_commands, cli, exit_codes, replay_commands
+from clients.reference_cli.bot_commands import BotApp
+from clients.reference_cli.connect_options import ConnectError, resolve_target
+from clients.reference_cli.connection import ServerRefused
+from clients.reference_cli.table_app import (
+    FullScreen,
+    PlainOutput,
+    ServerClock,
+    TableApp,
+    watch_controls,
+)
+from clients.reference_cli.table_commands import controls_for
+from server.eventlog.envelope import NewEvent
+from server.eventlog.store import open_blocking_store
+from server.games import challenge
+from server.games.base import Event
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class FakeReactor(Clock):
+    running = True
+
+    def stop(self):
+        self.running = False
+
+
+class FakeLink:
+    def __init__(self):
+        self.sent: list[tuple[str, dict, Deferred]] = []
+        self.closed = False
+        self.started = False
+
+    def start(self):
+        self.started = True
+
+    def command(self, name, args=None):
+        deferred = Deferred()
+        self.sent.append((name, args or {}, deferred))
+        return deferred
+
+    def close(self):
+        self.closed = True
+        return succeed(None)
+
+
+class Feed:
+    """A table run by the real game, pushed to one viewer like the server does."""
+
+    def __init__(self, table: Table, viewer):
+        self.table, self.viewer, self.pushed = table, viewer, 0
+        self.events = [
+            Event("TableCreated", {"game": "challenge", "options": table.raw_options, "at": T0}),
+            *table.events,
+        ]
+
+    def snapshot(self):
+        return {
+            "type": "snapshot",
+            "id": 2,
+            "table": "t1",
+            "game": "challenge",
+            "seq": len(self.events),
+            "view": challenge.view(self.table.state, self.viewer),
+        }
+
+    def send_all(self, app, start=0):
+        for seq, event in enumerate(self.events[start:], start=start + 1):
+            seen = challenge.event_view(event, self.viewer)
+            app.link_event(
+                {
+                    "type": "event",
+                    "table": "t1",
+                    "seq": seq,
+                    "event_type": seen.type,
+                    "data": dict(seen.data),
+                    "at": seen.data.get("at", T0),
+                }
+            )
+        self.pushed = len(self.events)
+
+    def catch_up(self, app):
+        """New events of `table` since the last call, pushed in order."""
+        self.events = [self.events[0], *self.table.events]
+        self.send_all(app, start=self.pushed)
+
+
+def make_app(kind="play", output=None, allowed=("player",)):
+    reactor, link, lines = FakeReactor(), FakeLink(), []
+    app = TableApp(
+        reactor=reactor,
+        controls=controls_for(kind),
+        output=output or PlainOutput(lines.append),
+        role="player",
+        allowed_roles=allowed,
+    )
+    app.link = link
+    return app, link, lines, reactor
+
+
+def welcome(app, seat="s1", role="player"):
+    app.link_welcome({"type": "welcome", "role": role, "seat": seat, "table": "t1"})
+
+
+def test_a_player_plays_a_card_through_the_shell():
+    table = Table.started()
+    app, link, lines, _reactor = make_app()
+    app.keys("t")  # typed before the join: kept until the table is known
+    welcome(app)
+    feed = Feed(table, player("s1"))
+    app.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(app)
+    assert link.sent == []  # "t" with no card in play: not a touch
+    assert "there is no card to touch" in "".join(lines)
+    table.next_card()
+    feed.catch_up(app)
+    assert "card 1 revealed: 1 1 1 8" in "".join(lines)
+    app.keys(" ")
+    name, args, reply = link.sent[-1]
+    assert (name, args) == ("touch_card", {"fingertips": 1})
+    table.do("touch_card", player("s1"))
+    feed.catch_up(app)
+    reply.callback({"type": "accepted"})
+    _numbers, _dots, pattern, steps = ANSWERS["c1"]
+    app.keys(pattern + "\r")
+    assert link.sent[-1][:2] == ("declare_pattern", {"pattern": pattern})
+    table.do("declare_pattern", player("s1"), pattern=pattern)
+    feed.catch_up(app)
+    link.sent[-1][2].callback({"type": "accepted"})
+    app.keys("\r".join(steps) + "\r")
+    app.keys("\r")
+    assert link.sent[-1][:2] == ("fix_solution", {"steps": steps})
+    table.do("fix_solution", player("s1"), steps=steps)
+    feed.catch_up(app)
+    link.sent[-1][2].callback({"type": "accepted"})
+    assert "Ada won card 1 (+1)" in "".join(lines)
+    assert app.model.view["scores"]["s1"] == 1
+    assert app.controls.state.mode == "idle"
+    # A refusal is shown in words, never as a traceback.
+    table.next_card()
+    feed.catch_up(app)
+    app.keys("s")
+    link.sent[-1][2].errback(ServerRefused("table_paused", "the table is paused"))
+    assert "stumped refused: the table is paused (table_paused)" in "".join(lines)
+    app.keys("q")
+    assert app.exit_code == exit_codes.OK and link.closed
+
+
+def test_losing_the_race_says_who_was_first():
+    table = Table.started()
+    table.next_card()
+    app, link, lines, _ = make_app()
+    welcome(app)
+    feed = Feed(table, player("s1"))
+    app.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(app)
+    app.keys(" 3")
+    table.do("touch_card", player("s2"))
+    table.do("touch_card", player("s1"))
+    feed.catch_up(app)
+    assert "Bo touched first (R-PLAY-2)" in "".join(lines)
+    assert app.controls.state.mode == "idle"
+
+
+def test_the_proctor_shell_and_the_watcher():
+    table = Table.started(mode="proctored")
+    app, link, lines, _ = make_app("proctor", allowed=("proctor", "director"))
+    welcome(app, seat=None, role="proctor")
+    feed = Feed(table, PROCTOR)
+    app.link_snapshot(feed.snapshot(), 0)
+    app.keys("place\rtouch 2 5\rflag 2 nonsense\r")
+    assert [entry[:2] for entry in link.sent] == [
+        ("place_card", {}),
+        ("touch_card", {"seat": "s2", "fingertips": 5}),
+    ]
+    assert "a flag needs one cause" in "".join(lines)
+    watcher, _link, _lines, _ = make_app("watch", allowed=None)
+    welcome(watcher, seat=None, role="spectator")
+    watcher.end_of_input()  # stdin closing does not stop a watcher
+    assert watcher.exit_code is None
+    watcher.keys("x")
+    assert watcher.exit_code is None and watch_controls().state.prompt() == ""
+    app.end_of_input()  # ...but ends a scripted proctor
+    assert app.exit_code == exit_codes.OK
+
+
+def test_a_wrong_role_or_a_fatal_refusal_ends_with_code_3_and_words():
+    app, link, _lines, _ = make_app("proctor", allowed=("proctor", "director"))
+    welcome(app, role="player")
+    assert app.exit_code == exit_codes.REFUSED
+    assert app.final_message == "this is a player token; this view needs proctor or director"
+    app, link, _lines, _ = make_app()
+    app.link_fatal("unreachable", "ws://x: cannot connect")
+    assert app.exit_code == exit_codes.UNREACHABLE
+    app.keys("q")  # nothing more happens once stopped
+    assert link.sent == []
+
+
+def test_a_lone_q_before_the_join_leaves():
+    app, _link, _lines, _ = make_app()
+    app.keys("q")
+    assert app.exit_code == exit_codes.OK
+
+
+def test_full_screen_redraws_only_when_the_frame_changes():
+    table = Table.started()
+    written: list[str] = []
+    screen = FullScreen(written.append, size=lambda: (80, 30))
+    app, _link, _lines, reactor = make_app(output=screen)
+    reactor.advance(T0 / 1e6 - reactor.seconds())
+    app.start()
+    assert written[0].startswith("\x1b[?1049h")
+    welcome(app)
+    feed = Feed(table, player("s1"))
+    app.link_snapshot(feed.snapshot(), 0)
+    count = len(written)
+    app.refresh()
+    app.refresh()
+    assert len(written) == count  # nothing changed
+    app.keys("t")  # a notice: the frame changes
+    assert len(written) == count + 1 and "there is no card to touch" in written[-1]
+    screen.size = lambda: (100, 30)
+    app.refresh()
+    assert written[-1].startswith("\x1b[2J")  # a resize clears the screen
+    screen.stop()
+    assert written[-1].endswith("\x1b[?1049l")
+    app.stop(exit_codes.OK)
+    assert not reactor.running
+
+
+def test_the_server_clock_corrects_a_wrong_local_clock():
+    clock = ServerClock()
+    assert clock.now_us(1_000) == 1_000
+    clock.observe(server_at_us=10_000_000, local_us=15_003_000)  # local is 5 s ahead
+    clock.observe(server_at_us=11_000_000, local_us=16_001_000)
+    assert clock.now_us(20_000_000) == 15_000_000 - 1_000
+
+
+# -- the bot driver ----------------------------------------------------------------------------
+
+
+def test_the_bot_plans_on_each_change_and_leaves_at_the_round_end():
+    table = Table.started(cards=["c1"])
+    reactor, link, lines = FakeReactor(), FakeLink(), []
+    bot = BotApp(
+        reactor=reactor,
+        skill="perfect",
+        rng=random.Random(1),
+        time_scale=1.0,
+        output=PlainOutput(lines.append),
+    )
+    bot.link = link
+    bot.link_welcome({"role": "player", "seat": "s2"})
+    feed = Feed(table, player("s2"))
+    bot.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(bot)
+    table.next_card()
+    feed.catch_up(bot)
+    reactor.advance(0.2)
+    assert link.sent[-1][:2] == ("touch_card", {"fingertips": 1})
+    table.do("touch_card", player("s2"))
+    feed.catch_up(bot)
+    reactor.advance(1)
+    assert [entry[0] for entry in link.sent] == [
+        "touch_card",
+        "declare_pattern",
+        "state_steps",
+        "fix_solution",
+    ]
+    link.sent[-1][2].errback(ServerRefused("too_late", "too late", "R-PLAY-5"))
+    assert "fix_solution refused: too late (too_late, R-PLAY-5)" in "".join(lines)
+    table.do("end_round")
+    feed.catch_up(bot)
+    assert bot.exit_code == exit_codes.OK and link.closed
+
+
+def test_a_bot_drops_its_plan_when_the_table_moves_on():
+    table = Table.started()
+    table.next_card()
+    reactor, link = FakeReactor(), FakeLink()
+    bot = BotApp(
+        reactor=reactor,
+        skill="perfect",
+        rng=random.Random(1),
+        time_scale=1.0,
+        output=PlainOutput(lambda text: None),
+    )
+    bot.link = link
+    bot.link_welcome({"role": "player", "seat": "s2"})
+    feed = Feed(table, player("s2"))
+    bot.link_snapshot(feed.snapshot(), 0)
+    table.do("touch_card", player("s1"))  # someone else is faster
+    feed.catch_up(bot)
+    reactor.advance(1)
+    assert link.sent == []
+
+
+def test_a_bot_refuses_other_roles_and_proctored_tables():
+    reactor = FakeReactor()
+    bot = BotApp(
+        reactor=reactor,
+        skill="human",
+        rng=random.Random(1),
+        time_scale=1.0,
+        output=PlainOutput(lambda text: None),
+    )
+    bot.link = FakeLink()
+    bot.link_welcome({"role": "proctor", "seat": None})
+    assert bot.exit_code == exit_codes.REFUSED and "player token" in bot.final_message
+    bot = BotApp(
+        reactor=reactor,
+        skill="human",
+        rng=random.Random(1),
+        time_scale=1.0,
+        output=PlainOutput(lambda text: None),
+    )
+    bot.link = FakeLink()
+    bot.link_welcome({"role": "player", "seat": "s1"})
+    bot.link_snapshot(Feed(Table.started(mode="proctored"), player("s1")).snapshot(), 0)
+    assert bot.exit_code == exit_codes.REFUSED and "proctored" in bot.final_message
+
+
+# -- where to connect --------------------------------------------------------------------------
+
+
+def args(**values):
+    base = {"url": None, "token": None, "tokens": None, "table": None, "seat": None}
+    return Namespace(**{**base, **values})
+
+
+def test_flags_then_environment_then_the_tokens_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tokens = tmp_path / "tokens.json"
+    tokens.write_text(
+        json.dumps(
+            {
+                "url": "ws://h:1/ws",
+                "table": "demo",
+                "proctor": "P",
+                "seats": [{"seat": "s1", "token": "S1"}],
+            }
+        )
+    )
+    target = resolve_target(args(tokens=str(tokens), seat="s1"), "player", {})
+    assert (target.url, target.token, target.table) == ("ws://h:1/ws", "S1", "demo")
+    assert resolve_target(args(tokens=str(tokens)), "proctor", {}).token == "P"
+    env = {"T24_URL": "ws://e/ws", "T24_TOKEN": "E"}
+    from_env = resolve_target(args(tokens=str(tokens)), "player", env)
+    assert (from_env.url, from_env.token) == ("ws://e/ws", "E")
+    from_flags = resolve_target(args(url="ws://f/ws", token="F"), "player", env)
+    assert (from_flags.url, from_flags.token) == ("ws://f/ws", "F")
+    bad = [
+        (args(tokens=str(tokens)), "player", "--seat"),
+        (args(tokens=str(tokens), seat="s7"), "player", "no seat 's7'"),
+        (args(tokens=str(tokens)), "spectator", "no spectator token"),
+        (args(tokens=str(tmp_path / "missing.json")), "player", "cannot read"),
+        (args(token="T"), "player", "no server URL"),
+        (args(url="ws://x/ws"), "player", "no token"),
+        (args(url="http://x", token="T"), "player", "ws://"),
+    ]
+    for namespace, role, words in bad:
+        with pytest.raises(ConnectError, match=words):
+            resolve_target(namespace, role, {})
+    (tmp_path / "junk.json").write_text("[1")
+    with pytest.raises(ConnectError, match="not JSON"):
+        resolve_target(args(tokens=str(tmp_path / "junk.json")), "player", {})
+    (tmp_path / "list.json").write_text("[1]")
+    with pytest.raises(ConnectError, match="map"):
+        resolve_target(args(tokens=str(tmp_path / "list.json")), "player", {})
+    # The demo file is the default when it exists.
+    (tmp_path / "var").mkdir()
+    (tmp_path / "var" / "demo-tokens.json").write_text(tokens.read_text())
+    assert resolve_target(args(), "proctor", {}).token == "P"
+
+
+def test_networked_commands_exit_2_without_a_target(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    for name in ("T24_URL", "T24_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    for argv in (["play"], ["proctor"], ["watch"], ["bot"], ["admin", "list-tables"]):
+        assert cli.main(argv) == exit_codes.BAD_INPUT
+        assert "no server URL" in capsys.readouterr().err
+    code = cli.main(["bot", "--url", "ws://x/ws", "--token", "t", "--time-scale", "0"])
+    assert code == exit_codes.BAD_INPUT
+
+
+def test_every_command_has_help_with_examples_and_exit_codes(capsys):
+    for name in ("play", "proctor", "watch", "bot", "admin", "replay"):
+        with pytest.raises(SystemExit) as done:
+            cli.main([name, "--help"])
+        assert done.value.code == 0
+        text = capsys.readouterr().out
+        assert "examples:" in text and "exit codes:" in text, name
+
+
+def test_networked_modules_never_import_the_server():
+    """R: networked commands speak protocol/ only; server/puzzles (pure arithmetic of 24) is
+    the one library they may use, for bots and decks."""
+    networked = [
+        "connection",
+        "table_model",
+        "table_app",
+        "table_commands",
+        "play_input",
+        "proctor_input",
+        "render",
+        "keyboard",
+        "terminal",
+        "styling",
+        "connect_options",
+        "bot_commands",
+        "bots",
+        "admin_commands",
+    ]
+    for name in networked:
+        tree = ast.parse((ROOT / "clients/reference_cli" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            modules = []
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                modules = [node.module or ""]
+            for module in modules:
+                if module.startswith("server"):
+                    assert module.startswith("server.puzzles"), (name, module)
+
+
+# -- admin -------------------------------------------------------------------------------------
+
+
+def admin_args(**values):
+    base = {
+        "side": None,
+        "deck_file": None,
+        "edition": "single-digits",
+        "seed": 0,
+        "cards": None,
+        "seats": "3",
+        "round": 1,
+        "mode": "networked",
+        "stumped_cards": None,
+        "flag_limit": None,
+        "options": None,
+        "pattern_seconds": None,
+        "solution_seconds": None,
+        "no_touch_seconds": None,
+        "auto_proctor": None,
+        "auto_reveal_seconds": None,
+    }
+    return Namespace(**{**base, **values})
+
+
+def test_table_options_from_flags_are_valid_for_the_game(tmp_path):
+    options = admin_commands.table_options(
+        admin_args(
+            seats="s1:Ada,s2:Bo,s3",
+            cards=5,
+            auto_proctor=0.5,
+            pattern_seconds=2,
+            flag_limit=2,
+            options='{"stumped_cards": "replay_at_end"}',
+        )
+    )
+    assert options["seats"] == [
+        {"seat": "s1", "name": "Ada"},
+        {"seat": "s2", "name": "Bo"},
+        {"seat": "s3", "name": ""},
+    ]
+    assert len(options["deck"]) == 5 and options["auto_proctor"] == 0.5
+    read = challenge.initial_state(options).options
+    assert (read.pattern_us, read.flag_limit, read.stumped_cards) == (2 * S, 2, "replay_at_end")
+    # R-DECK-5: red in round 1, white in round 2, unless --side says otherwise.
+    red = admin_commands.table_options(admin_args(cards=1))["deck"][0]
+    white = admin_commands.table_options(admin_args(cards=1, round=2))["deck"][0]
+    assert red["card_id"] == white["card_id"] and red["numbers"] != white["numbers"]
+    # `t24 deck --json` output, or a plain list, as --deck-file.
+    deck_file = tmp_path / "deck.json"
+    deck_file.write_text(
+        json.dumps(
+            {
+                "cards": [
+                    {
+                        "card_id": "x",
+                        "red": {"numbers": [1, 2, 3, 4], "dots": 1},
+                        "white": {"numbers": [3, 3, 8, 8], "dots": 3},
+                    }
+                ]
+            }
+        )
+    )
+    deck = admin_commands.table_options(admin_args(deck_file=str(deck_file), side="white"))["deck"]
+    assert deck == [{"card_id": "x", "numbers": [3, 3, 8, 8], "dots": 3}]
+    deck_file.write_text(json.dumps([{"card_id": "y", "numbers": [1, 1, 1, 8], "dots": 1}]))
+    assert (
+        admin_commands.table_options(admin_args(deck_file=str(deck_file)))["deck"][0]["card_id"]
+        == "y"
+    )
+    for bad, words in [
+        (admin_args(cards=0), "at least 1"),
+        (admin_args(options="{"), "not JSON"),
+        (admin_args(options="[1]"), "JSON map"),
+        (admin_args(seats="s1,,s2"), "empty seat"),
+        (admin_args(edition="cards"), "--edition"),
+        (admin_args(deck_file=str(tmp_path / "none.json")), "--deck-file"),
+    ]:
+        with pytest.raises(admin_commands.AdminInputError, match=words):
+            admin_commands.table_options(bad)
+    deck_file.write_text('{"cards": 3}')
+    with pytest.raises(admin_commands.AdminInputError, match="list of cards"):
+        admin_commands.table_options(admin_args(deck_file=str(deck_file)))
+
+
+def test_the_one_shot_runner_maps_failures_to_exit_codes():
+    reactor = FakeReactor()
+
+    def shot_with(error):
+        shot = admin_commands.OneShot(reactor, lambda link, welcome, a: fail(error), Namespace())
+        shot.link = FakeLink()
+        shot.link_welcome({})
+        return shot
+
+    assert shot_with(ServerRefused("table_exists", "taken")).exit_code == exit_codes.REFUSED
+    assert shot_with(admin_commands.AdminInputError("x")).exit_code == exit_codes.BAD_INPUT
+    from clients.reference_cli.connection import LinkLost
+
+    assert shot_with(LinkLost("gone")).exit_code == exit_codes.UNREACHABLE
+    assert shot_with(RuntimeError("?")).message.startswith("unexpected failure")
+    shot = admin_commands.OneShot(reactor, lambda link, welcome, a: exit_codes.OK, Namespace())
+    shot.link = FakeLink()
+    shot.link_status("x"), shot.link_event({}), shot.link_snapshot({})
+    shot.link_fatal("unauthorized", "bad token")
+    assert shot.exit_code == exit_codes.REFUSED and shot.message == "bad token"
+
+
+# -- replay ------------------------------------------------------------------------------------
+
+
+def recorded_store(tmp_path) -> str:
+    """A SQLite store holding one table round played by the real game."""
+    table = Table.started(seats=3, cards=["c1", "c2", "c3"])
+    table.next_card()
+    table.advance(2.31)
+    table.do("touch_card", player("s2"), fingertips=2)
+    table.do("declare_pattern", player("s2"), pattern=ANSWERS["c1"][2])
+    table.do("fix_solution", player("s2"), steps=ANSWERS["c1"][3])
+    table.next_card()
+    table.do("touch_card", player("s3"))
+    table.do("declare_pattern", player("s3"), pattern="3 × 8")
+    table.do("fix_solution", player("s3"), steps=["1 + 1 = 2", "2 + 1 = 3", "3 + 8 = 11"])
+    url = f"sqlite:///{tmp_path / 'round.sqlite'}"
+    store = open_blocking_store(url)
+    created = NewEvent("TableCreated", {"game": "challenge", "options": table.raw_options})
+    store.append("table/r1", 0, [created, *(NewEvent(e.type, dict(e.data)) for e in table.events)])
+    store.close()
+    return url
+
+
+def test_replay_prints_each_event_with_the_table_and_the_time_since_the_reveal(tmp_path, capsys):
+    url = recorded_store(tmp_path)
+    assert cli.main(["replay", "--store", url, "r1", "--print", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "+2.31s  Bo touched (2 fingertips)" in out
+    assert "Bo won card 1 (+1)" in out and "penalty flag for Cy: incorrect solution" in out
+    assert "card 1: 1 1 1 8 ●○○ revealed, held by Bo (s2)" in out
+    # --to stops at a seq, and the table shown is the table as it stood then.
+    assert cli.main(["replay", "--store", url, "table/r1", "--to", "5", "--print"]) == 0
+    out = capsys.readouterr().out
+    assert "#5 " in out and "#6 " not in out and "Bo (s2) holds the card (+2.31 s)" in out
+    assert "pattern due in 3.0 s · solution due in 15.0 s" in out  # as it stood at seq 5
+
+
+def test_replay_json_lines(tmp_path, capsys):
+    url = recorded_store(tmp_path)
+    assert cli.main(["replay", "--store", url, "r1", "--json", "--to", "6"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["seq"] for r in records] == [1, 2, 3, 4, 5, 6]
+    touched = records[4]
+    assert touched["type"] == "CardTouched" and touched["since_reveal_s"] == pytest.approx(2.31)
+    assert touched["table"]["toucher"] == "s2" and touched["table"]["deck"]  # the auditor's view
+    assert records[5]["table"]["pattern"] == ANSWERS["c1"][2]
+
+
+def test_replay_refuses_what_it_cannot_replay(tmp_path, capsys):
+    url = recorded_store(tmp_path)
+    cases = [
+        (["--store", url, "nope"], "no stream 'table/nope'", "tables: table/r1"),
+        (["--store", url, "r1", "--to", "99"], "the stream has seqs 1..", ""),
+        (["--store", f"sqlite:///{tmp_path / 'absent.sqlite'}", "r1"], "no SQLite event log", ""),
+        (["--store", "mysql://x", "r1"], "unknown store URL", ""),
+    ]
+    for argv, words, more in cases:
+        assert cli.main(["replay", *argv]) == exit_codes.BAD_INPUT
+        err = capsys.readouterr().err
+        assert words in err and more in err
+    store = open_blocking_store(url)
+    store.append("table/odd", 0, [NewEvent("Something", {})])
+    store.close()
+    assert cli.main(["replay", "--store", url, "odd"]) == exit_codes.BAD_INPUT
+    assert "does not start with TableCreated" in capsys.readouterr().err
+
+
+def test_a_broken_chain_is_replayed_up_to_its_last_good_event_and_exits_1(tmp_path, capsys):
+    import sqlite3
+
+    url = recorded_store(tmp_path)
+    with sqlite3.connect(tmp_path / "round.sqlite") as db:
+        tables = [row[0] for row in db.execute("select name from sqlite_master where type='table'")]
+        events = next(name for name in tables if "event" in name)
+        columns = [row[1] for row in db.execute(f"pragma table_info({events})")]
+        hash_column = "hash" if "hash" in columns else next(c for c in columns if "hash" in c)
+        db.execute(f"update {events} set {hash_column} = zeroblob(32) where seq = 7")
+    assert cli.main(["replay", "--store", url, "r1", "--print"]) == exit_codes.NEGATIVE
+    captured = capsys.readouterr()
+    assert "BROKEN table/r1 at seq 7" in captured.err
+    assert "#6 " in captured.out and "#7 " not in captured.out
+
+
+def test_the_replay_keys():
+    seqs = [1, 2, 3, 10, 11]
+    assert replay_commands.replay_key(0, None, "n", seqs) == (1, None, False)
+    assert replay_commands.replay_key(4, None, " ", seqs) == (4, None, False)
+    assert replay_commands.replay_key(2, None, "\x1b[D", seqs) == (1, None, False)
+    assert replay_commands.replay_key(0, None, "p", seqs) == (0, None, False)
+    assert replay_commands.replay_key(2, None, "z", seqs) == (4, None, False)
+    assert replay_commands.replay_key(2, None, "a", seqs) == (0, None, False)
+    assert replay_commands.replay_key(2, None, "g", seqs) == (2, "", False)
+    assert replay_commands.replay_key(2, "1", "0", seqs) == (2, "10", False)
+    assert replay_commands.replay_key(2, "10", "\r", seqs) == (3, None, False)
+    assert replay_commands.replay_key(2, "9", "\r", seqs) == (3, None, False)  # the nearest
+    assert replay_commands.replay_key(2, "10", "\x7f", seqs) == (2, "1", False)
+    assert replay_commands.replay_key(2, "10", "\x1b", seqs) == (2, None, False)
+    assert replay_commands.replay_key(2, "1", "x", seqs) == (2, "1", False)
+    assert replay_commands.replay_key(2, None, "q", seqs) == (2, None, True)
+    assert replay_commands.replay_key(2, None, "?", seqs) == (2, None, False)
+    assert replay_commands.stream_name("first") == "table/first"
+    assert replay_commands.stream_name("table/x") == "table/x"
+
+
+def test_spectators_never_see_a_cupped_card_in_the_shell():
+    table = Table.started()
+    table.do("place_card")
+    app, _link, lines, _ = make_app("watch", allowed=None)
+    welcome(app, seat=None, role="spectator")
+    feed = Feed(table, SPECTATOR)
+    app.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(app)
+    assert "1 1 1 8" not in "".join(lines) and "card 1 placed, cupped" in "".join(lines)
