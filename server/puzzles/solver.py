@@ -371,6 +371,7 @@ class Solution:
             "pattern": str(self.pattern),
             "canonical": self.canonical,
             "uses_fractions": self.uses_fractions,
+            "uses_negatives": self.uses_negatives,
             "largest_intermediate": format_value(self.largest_intermediate, unicode=False),
         }
 
