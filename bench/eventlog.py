@@ -82,34 +82,36 @@ def raw_sqlite(directory: str, per_event: int, all_in_one: int) -> dict[str, flo
         " prev_hash BLOB NOT NULL, hash BLOB NOT NULL, PRIMARY KEY (stream, seq)) STRICT"
     )
     insert = "INSERT INTO events VALUES (?, ?, ?, ?, ?)"
-    rows = rows_for("raw/one", per_event)
-    started = time.perf_counter()
-    for row in rows:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute(insert, row)
-        connection.execute("COMMIT")
-    one_per_txn = per_event / (time.perf_counter() - started)
-    streams = [rows_for(f"raw/group/{n}", per_event // 100) for n in range(100)]
-    started = time.perf_counter()
-    for k in range(per_event // 100):  # what group commit does: 100 streams, one commit
-        connection.execute("BEGIN IMMEDIATE")
-        connection.executemany(insert, [rows[k] for rows in streams])
-        connection.execute("COMMIT")
-    per_hundred = (per_event // 100) * 100 / (time.perf_counter() - started)
+    one_per_txn = per_hundred = 0.0
+    for attempt in range(3):  # best of 3, like the store's figures
+        rows = rows_for(f"raw/one/{attempt}", per_event)
+        started = time.perf_counter()
+        for row in rows:
+            connection.execute("BEGIN IMMEDIATE")
+            connection.execute(insert, row)
+            connection.execute("COMMIT")
+        one_per_txn = max(one_per_txn, per_event / (time.perf_counter() - started))
+        streams = [rows_for(f"raw/group/{attempt}/{n}", per_event // 50) for n in range(100)]
+        started = time.perf_counter()
+        for k in range(per_event // 50):  # what group commit does: 100 streams, one commit
+            connection.execute("BEGIN IMMEDIATE")
+            connection.executemany(insert, [rows[k] for rows in streams])
+            connection.execute("COMMIT")
+        elapsed = time.perf_counter() - started
+        per_hundred = max(per_hundred, (per_event // 50) * 100 / elapsed)
     rows = rows_for("raw/all", all_in_one)
     started = time.perf_counter()
     connection.execute("BEGIN IMMEDIATE")
     connection.executemany(insert, rows)
     connection.execute("COMMIT")
     all_in_txn = all_in_one / (time.perf_counter() - started)
-    started = time.perf_counter()
-    fetched = connection.execute(
-        "SELECT seq, body, prev_hash, hash FROM events WHERE stream = ? ORDER BY seq",
-        ("raw/all",),
-    ).fetchall()
-    for _, body, _, _ in fetched:
-        msgpack.unpackb(body)
-    raw_read = len(fetched) / (time.perf_counter() - started)
+    select = "SELECT seq, body, prev_hash, hash FROM events WHERE stream = ? ORDER BY seq"
+
+    def read_and_decode() -> None:
+        for _, body, _, _ in connection.execute(select, ("raw/all",)).fetchall():
+            msgpack.unpackb(body)
+
+    raw_read = all_in_one / best_of(3, read_and_decode)
     connection.close()
     return {
         "txn_per_event": one_per_txn,
@@ -194,7 +196,12 @@ def replay(url: str, count: int):
         timings.append(time.perf_counter() - started)
         assert len(events) == count
     yield store.close()
-    return {"blocking": blocking, "deferred": count / min(timings), "no_gc_pause": no_pause}
+    return {
+        "blocking": blocking,
+        "deferred": count / min(timings),
+        "no_gc_pause": no_pause,
+        "events": count,
+    }
 
 
 @contextlib.contextmanager
@@ -231,9 +238,13 @@ def drop_schema(schema: str) -> None:
 
 @defer.inlineCallbacks
 def store_figures(url: str, quick: bool):
-    """Appends with 1 and 100 streams, then replay, on one store URL."""
-    single = yield appends(url, 1, 300 if quick else 2000)
-    group = yield appends(url, 100, 60 if quick else 300)
+    """Appends with 1 and 100 streams (best of 3 runs each), then replay, on one store URL."""
+    single, group = [], []
+    for _ in range(3):
+        single.append((yield appends(url, 1, 300 if quick else 1000)))
+        group.append((yield appends(url, 100, 60 if quick else 200)))
+    single = max(single, key=lambda figures: figures["events_per_s"])
+    group = max(group, key=lambda figures: figures["events_per_s"])
     replayed = yield replay(url, 20_000 if quick else 100_000)
     return {"single": single, "group": group, "replay": replayed}
 
@@ -247,7 +258,8 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
     sq = sqlite_figures
     lines = [
         "",
-        f"Measured {time.strftime('%Y-%m-%d')} on this 2-core machine (shared, so noisy);",
+        f"Measured {time.strftime('%Y-%m-%d')} on this 2-core machine (shared, so noisy; store",
+        "figures are the best of 3 runs, as are the raw reads);",
         "events of ~120 bytes; every figure is durable (SQLite `synchronous=FULL`, PostgreSQL",
         "`synchronous_commit=on`) unless said otherwise. Ratios are against the raw baseline",
         "measured in the same run.",
@@ -266,7 +278,7 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
         f"{n(sq['group']['events_per_s'])} | "
         f"{sq['group']['events_per_s'] / raw['txn_per_event']:.2f} |",
         "",
-        "| Replay of a 100,000-event stream | events/s | vs raw read |",
+        f"| Replay of a {sq['replay']['events']:,}-event stream | events/s | vs raw read |",
         "|---|---:|---:|",
         f"| raw: SELECT + msgpack decode, no checks, no objects | {n(raw['read_decode'])} | 1.00 |",
         f"| SQLite `load` (read + decode + verify), blocking | {n(sq['replay']['blocking'])} | "
@@ -287,7 +299,8 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
             f"{pg['group']['mean_batch']:.0f} appends per commit, "
             f"{pg['group']['cpu_us_per_event']:.0f} µs CPU per event in our process) | "
             f"{n(pg['group']['events_per_s'])} |",
-            f"| `load` of a 100,000-event stream, blocking | {n(pg['replay']['blocking'])} |",
+            f"| `load` of a {pg['replay']['events']:,}-event stream, blocking | "
+            f"{n(pg['replay']['blocking'])} |",
             f"| `load` through the Deferred API | {n(pg['replay']['deferred'])} |",
             "",
         ]
@@ -338,7 +351,7 @@ def main() -> None:
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="t24-bench-") as directory:
-        raw = raw_sqlite(directory, 300 if args.quick else 3000, 100_000)
+        raw = raw_sqlite(directory, 300 if args.quick else 1000, 100_000)
         print(f"raw sqlite3: {raw}")
         schema, pg_note = postgres_schema()
         results: dict = {}
