@@ -258,8 +258,8 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
     sq = sqlite_figures
     lines = [
         "",
-        f"Measured {time.strftime('%Y-%m-%d')} on this 2-core machine (shared, so noisy; store",
-        "figures are the best of 3 runs, as are the raw reads);",
+        f"Measured {time.strftime('%Y-%m-%d')} on this 2-core machine (shared, so noisy; each",
+        "figure but the one-transaction-for-all insert is the best of 3 runs);",
         "events of ~120 bytes; every figure is durable (SQLite `synchronous=FULL`, PostgreSQL",
         "`synchronous_commit=on`) unless said otherwise. Ratios are against the raw baseline",
         "measured in the same run.",
