@@ -40,6 +40,7 @@ from autobahn.twisted.websocket import (
 )
 from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.interfaces import IDelayedCall
+from twisted.logger import Logger
 
 from protocol.client import ClientSession, SequenceGap
 from protocol.codec import CodecError
@@ -48,6 +49,8 @@ from protocol.messages import SUBPROTOCOL, ProtocolError
 # Codes after which reconnecting cannot help: the command exits with code 3.
 FATAL_CODES = frozenset({"unauthorized", "forbidden", "unknown_table"})
 CLOSE_NORMAL = 1000
+
+log = Logger(namespace="t24.client")
 
 
 class ServerRefused(Exception):
@@ -254,18 +257,21 @@ class TableLink:
         self._hello_id = self._send("hello", token=self.token)
 
     def _failed(self, why: str) -> None:
-        self._lost(f"cannot connect: {why}")
+        self._lost(f"cannot connect: {why}", "cannot connect")
 
     def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:
         if proto is not self.proto and self.proto is not None:
             return  # an older connection's late close
         self.proto = None
-        why = (
-            f"connection closed ({code}{': ' + reason if reason else ''})" if code else "no answer"
-        )
-        self._lost(why)
+        if code:
+            why = f"connection closed ({code}{': ' + reason if reason else ''})"
+            self._lost(why, f"disconnected ({code})")
+        else:
+            self._lost("no answer", "no answer")
 
-    def _lost(self, why: str) -> None:
+    def _lost(self, why: str, short: str = "") -> None:
+        """The connection is gone: fail the waiting requests, then reconnect (or give up).
+        `why` is the whole story (errors, logs), `short` what the status line shows."""
         self.proto = None
         self.welcome = None
         self.joined = False
@@ -281,7 +287,8 @@ class TableLink:
             self.listener.link_fatal("unreachable", f"{self.url}: {why}")
             return
         delay = self.backoff.next_delay(self.rand())
-        self.listener.link_status(f"{why}; reconnecting in {delay:.1f} s")
+        log.info("link lost: {why}", why=why)
+        self.listener.link_status(f"{short or why}; reconnecting in {delay:.1f} s")
         self._reconnect = self.reactor.callLater(delay, self.start)
 
     # -- frames ------------------------------------------------------------------------------

@@ -105,8 +105,9 @@ def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
     return str(seat_id)
 
 
-def header(frame: Frame, width: int, style: Style) -> str:
-    """Table, round, mode, who you are; the connection status on the right."""
+def header(frame: Frame, width: int, style: Style) -> list[str]:
+    """Table, round, mode, who you are; the connection status on the right (or on a line of
+    its own when both do not fit)."""
     model = frame.model
     parts = ["t24"]
     if model is not None:
@@ -117,10 +118,12 @@ def header(frame: Frame, width: int, style: Style) -> str:
     else:
         parts.append(frame.role)
     left = " · ".join(parts)
-    gap = max(1, width - len(left) - len(frame.status))
     status = frame.status
     colored = style.green(status) if status == "connected" else style.yellow(status)
-    return style.bold(left) + " " * gap + colored
+    gap = width - len(left) - len(status)
+    if gap < 1:
+        return [style.bold(left), " " * max(0, width - len(status)) + colored]
+    return [style.bold(left) + " " * gap + colored]
 
 
 def card_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
@@ -214,7 +217,7 @@ def render(
 ) -> list[str]:
     """The whole screen as lines (no trailing newline); fits `height` by trimming the feed."""
     rule = style.dim("─" * max(10, width))
-    top = [header(frame, width, style), rule]
+    top = [*header(frame, width, style), rule]
     if frame.model is None:
         top.append(f"joining the table… ({frame.status})")
         middle: list[str] = []

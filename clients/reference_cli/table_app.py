@@ -206,6 +206,9 @@ class TableApp:
         self.exit_code: int | None = None
         self.final_message = ""
         self.pending_keys = ""
+        self.input_ended = False
+        self.in_flight = 0
+        self.refusals = 0
         self.link: Any = None
         self.clock = ServerClock()
         self._ticker: LoopingCall | None = None
@@ -283,6 +286,7 @@ class TableApp:
         if self.pending_keys:
             typed, self.pending_keys = self.pending_keys, ""
             self.keys(typed)
+        self._maybe_finish()
 
     def link_event(self, push: dict[str, Any]) -> None:
         if self.model is None:
@@ -324,9 +328,16 @@ class TableApp:
         self.refresh()
 
     def end_of_input(self) -> None:
-        """Standard input closed (a script ran out): leave, unless the view only watches."""
+        """Standard input closed (a script ran out): leave once every typed command has its
+        reply, unless the view only watches. Exit 1 if the server refused any of them."""
         if self.controls.quit_on_eof:
-            self.stop(exit_codes.OK)
+            self.input_ended = True
+            self._maybe_finish()
+
+    def _maybe_finish(self) -> None:
+        if self.input_ended and self.model is not None and not self.pending_keys:
+            if self.in_flight == 0:
+                self.stop(exit_codes.NEGATIVE if self.refusals else exit_codes.OK)
 
     def run_effects(self, effects: list) -> None:
         for effect in effects:
@@ -341,6 +352,7 @@ class TableApp:
         if self.link is None:
             return
         self.show_notice("")
+        self.in_flight += 1
         deferred = self.link.command(effect.name, dict(effect.args))
 
         def accepted(reply: dict[str, Any]) -> None:
@@ -353,11 +365,14 @@ class TableApp:
         deferred.addCallbacks(accepted, refused)
 
     def _replied(self, tag: str, error: str | None, code: str | None) -> None:
+        self.in_flight -= 1
+        self.refusals += error is not None
         state, effects = self.controls.replied(self.controls.state, tag, error, code)
         self.controls.state = state
         self.run_effects(effects)
         self._reconcile()
         self.refresh()
+        self._maybe_finish()
 
     def show_notice(self, text: str, error: bool = False) -> None:
         self.notice_text, self.notice_error = text, error

@@ -200,7 +200,24 @@ def test_the_proctor_shell_and_the_watcher():
     assert watcher.exit_code is None
     watcher.keys("x")
     assert watcher.exit_code is None and watch_controls().state.prompt() == ""
-    app.end_of_input()  # ...but ends a scripted proctor
+    app.end_of_input()  # ...but ends a scripted proctor, once its replies are in
+    assert app.exit_code is None
+    link.sent[0][2].callback({"type": "accepted"})
+    assert app.exit_code is None
+    link.sent[1][2].errback(ServerRefused("round_not_started", "not started"))
+    assert app.exit_code == exit_codes.NEGATIVE  # a refusal: a script can tell
+
+
+def test_a_script_typed_before_the_join_runs_then_ends():
+    table = Table.started()
+    app, link, _lines, _ = make_app("proctor", allowed=("proctor", "director"))
+    app.keys("place\n")
+    app.end_of_input()
+    assert app.exit_code is None and link.sent == []
+    welcome(app, seat=None, role="proctor")
+    app.link_snapshot(Feed(table, PROCTOR).snapshot(), 0)
+    assert [entry[0] for entry in link.sent] == ["place_card"]
+    link.sent[0][2].callback({"type": "accepted"})
     assert app.exit_code == exit_codes.OK
 
 

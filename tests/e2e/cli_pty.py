@@ -1,0 +1,143 @@
+"""Driving the `t24` command in pseudo-terminals for the end-to-end CLI tests.
+
+`T24Cli(tmp_dir)` runs `python -m clients.reference_cli` as a child process: `run(...)` for
+one-shot commands (admin, replay), `spawn(...)` for the interactive ones, in a 120x50
+pseudo-terminal with NO_COLOR set (colour is tested in the unit tests). Each spawned
+client writes its debug log next to the test's files; `logs()` returns them for failure
+reports. Tests wait for text with `expect(..., timeout=...)`, never with fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pexpect
+
+from server.puzzles.solver import solve
+
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 20  # seconds: generous on a loaded 2-core machine; tests pass in far less
+CARD = re.compile(r"card (\d+) · (\d+) (\d+) (\d+) (\d+) ·")
+
+
+def environment() -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("T24_")}
+    env.update(NO_COLOR="1", TERM="xterm", LANG="C.UTF-8", PYTHONPATH=str(ROOT))
+    return env
+
+
+class T24Cli:
+    """Runs `t24` subcommands for one test (see module doc)."""
+
+    def __init__(self, tmp_dir: Path) -> None:
+        self.dir = Path(tmp_dir)
+        self.children: list[pexpect.spawn] = []
+        self.count = 0
+
+    def command(self, *args: str) -> list[str]:
+        return [sys.executable, "-m", "clients.reference_cli", *args]
+
+    def run(
+        self, *args: str, input: str | None = None, timeout: float = WAIT
+    ) -> subprocess.CompletedProcess:
+        """A one-shot command (stdin: `input`, else nothing); its output as text."""
+        return subprocess.run(
+            self.command(*args),
+            cwd=self.dir,
+            env=environment(),
+            input=input or "",
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+
+    def spawn(self, *args: str, log: bool = True) -> pexpect.spawn:
+        """An interactive command in a pseudo-terminal (120 columns, 50 lines)."""
+        self.count += 1
+        extra = ["--log", str(self.dir / f"client-{self.count}.log")] if log else []
+        argv = self.command(*args, *extra)
+        child = pexpect.spawn(
+            argv[0],
+            argv[1:],
+            cwd=str(self.dir),
+            env=environment(),
+            dimensions=(50, 120),
+            encoding="utf-8",
+            codec_errors="replace",
+            timeout=WAIT,
+        )
+        child.logfile_read = io.StringIO()  # everything it printed, for checks after the fact
+        self.children.append(child)
+        return child
+
+    def close(self) -> None:
+        for child in self.children:
+            if child.isalive():
+                child.terminate(force=True)
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"== {path.name}\n{path.read_text()[-3000:]}"
+            for path in sorted(self.dir.glob("client-*.log"))
+        )
+
+    def create_table(self, server: Any, table: str, *flags: str, seats: str) -> Path:
+        """`t24 admin create-table` as a director; returns the table's tokens file."""
+        tokens = self.dir / f"{table}.json"
+        director = server.token("director", name="director")
+        done = self.run(
+            "admin",
+            "--url",
+            server.url,
+            "--token",
+            director,
+            "create-table",
+            "--table",
+            table,
+            "--seats",
+            seats,
+            "--tokens-out",
+            str(tokens),
+            *flags,
+        )
+        assert done.returncode == 0, done.stderr
+        assert f"created table {table}" in done.stdout
+        return tokens
+
+    def deck_file(self, name: str, cards: list[tuple[str, list[int], int]]) -> str:
+        path = self.dir / f"{name}.json"
+        path.write_text(json.dumps([{"card_id": c, "numbers": n, "dots": d} for c, n, d in cards]))
+        return str(path)
+
+
+def answer(numbers: list[int]) -> tuple[str, list[str]]:
+    """(pattern, three steps) of a card, ASCII, as a student would type them."""
+    steps = list(solve(numbers)[0].ascii_steps)
+    return steps[-1].split("=")[0].strip(), steps
+
+
+def revealed_card(child: pexpect.spawn) -> tuple[int, list[int]]:
+    """Wait for a revealed card on a player's screen: (play, numbers)."""
+    child.expect(CARD)
+    match = child.match
+    return int(match.group(1)), [int(match.group(i)) for i in range(2, 6)]
+
+
+def win_card(child: pexpect.spawn, numbers: list[int]) -> None:
+    """Touch (one key), type the pattern, the three steps, and fix (R-PLAY-2/4/5)."""
+    pattern, steps = answer(numbers)
+    child.send(" ")
+    child.expect("pattern>")
+    child.send(pattern + "\r")
+    child.expect("step 1 of 3>")
+    for step in steps:
+        child.send(step + "\r")
+    child.expect("steps ready")
+    child.send("\r")

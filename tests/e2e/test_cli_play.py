@@ -1,0 +1,112 @@
+"""`t24 play`, `t24 watch` and `t24 proctor` in pseudo-terminals against a real server.
+
+A player wins a card with one key, the pattern, three steps and fix (R-PLAY-2/4/5/6) while
+a watcher's scoreboard changes; at a proctored table the proctor records everything for the
+students (R-PLAY-1/2/3/7, R-FLAG-1, a ruling, a pause) and sees refusals in words.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pexpect
+import pytest
+from cli_pty import T24Cli, answer, revealed_card, win_card
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def cli(tmp_path):
+    runner = T24Cli(tmp_path)
+    yield runner
+    runner.close()
+    print(runner.logs())  # shown only when the test fails
+
+
+def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
+    deck = cli.deck_file("deck", [("a", [3, 3, 8, 8], 3), ("b", [1, 2, 3, 4], 1)])
+    tokens = cli.create_table(
+        server,
+        "win",
+        "--deck-file",
+        deck,
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+    watcher = cli.spawn("watch", "--tokens", str(tokens))
+    watcher.expect("waiting for the proctor to start the round")
+    player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1")
+    player.expect("you: Ada \\(s1\\)")
+    player.expect("connected")
+    started = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
+    assert started.returncode == 0, started.stdout + started.stderr
+    play, numbers = revealed_card(player)
+    assert (play, numbers) == (1, [3, 3, 8, 8])
+    win_card(player, numbers)
+    player.expect("Ada won card 1 \\(\\+3\\)")
+    player.expect(re.compile(r"▶ s1\s+Ada\s+3\s+0/3"))
+    watcher.expect(re.compile(r"s1\s+Ada\s+3\s+0/3"))  # the watcher's scoreboard moved
+    watcher.expect("Ada won card 1")
+    player.send("q")
+    player.expect(pexpect.EOF)
+    player.close()
+    assert player.exitstatus == 0
+    watcher.send("q")
+    watcher.expect(pexpect.EOF)
+    watcher.close()
+    assert watcher.exitstatus == 0
+
+
+def test_a_proctored_table_where_the_proctor_records_everything(server, cli):
+    deck = cli.deck_file(
+        "deck",
+        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3), ("c", [2, 2, 6, 6], 2)],
+    )
+    tokens = cli.create_table(
+        server, "proctored", "--deck-file", deck, "--mode", "proctored", seats="4"
+    )
+    proctor = cli.spawn("proctor", "--tokens", str(tokens))
+    proctor.expect("proctor>")
+    player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s2")
+    player.expect("proctored table: the proctor records")
+
+    def say(line: str, *expected: str) -> None:
+        proctor.send(line + "\r")
+        for text in expected:
+            proctor.expect(text)
+
+    say("reveal", "reveal: reveal_card: the round has not started")  # a refusal, in words
+    say("start", "round 1 started: 3 cards")
+    say("place", "card 1 placed, cupped \\(1 2 3 4, hidden from players\\)")
+    player.expect("card 1 · hidden")  # R-PLAY-1: players do not see a cupped card
+    say("reveal", "card 1 revealed: 1 2 3 4")
+    say("touch 1 2", "Seat 1 touched \\(2 fingertips\\)")
+    say("touch 2", "Seat 2 touched too, but Seat 1 was first \\(R-PLAY-2\\)")
+    say("override 2", "ruling: Seat 2 touched first, not Seat 1")
+    pattern, steps = answer([1, 2, 3, 4])
+    say(f"pattern {pattern}", f"Seat 2 declared the pattern {re.escape(pattern)}")
+    say("steps " + "; ".join(steps[:2]), "Seat 2 stated")
+    say("fix " + "; ".join(steps), "Seat 2 won card 1 \\(\\+1\\)")
+    player.expect(re.compile(r"▶ s2\s+Seat 2\s+1\s+0/3"))
+    say("place", "card 2 placed")
+    say("reveal", "card 2 revealed: 3 3 8 8")
+    for seat in ("1", "2", "3"):
+        say(f"stumped {seat}", f"Seat {seat} is stumped")
+    say("stumped 4", "card 2 set aside as stumped: everyone is stumped")
+    say("place", "card 3 placed")
+    say("touch 3", "penalty flag for Seat 3: touched before the reveal")  # R-PLAY-3
+    say("flag 4 no_solution", "penalty flag for Seat 4: no solution")
+    say("pause tea", "table paused \\(tea\\)")
+    player.expect("PAUSED \\(tea\\)")
+    say("resume", "table resumed")
+    say("bogus", "unknown command 'bogus'")
+    say("end", "round over: the proctor ended it")
+    player.expect("round over: the proctor ended it")
+    proctor.send("quit\r")
+    proctor.expect(pexpect.EOF)
+    proctor.close()
+    assert proctor.exitstatus == 0
