@@ -11,8 +11,8 @@ Theory of operation:
    given, else the token's). The first join asks for `after_seq=0`, so the catch-up pushes
    bring the whole history (the feed, the table's timings); every later join, after a
    reconnect, asks for `after_seq=<last seq seen>` and receives exactly what it missed
-   (docs/protocol.md, "Resuming"). A push whose seq is not the next one (`SequenceGap`)
-   drops the connection, and the resume fills the gap.
+   (docs/protocol.md, "Reconnect and resume"). A push whose seq is not the next one
+   (`SequenceGap`) drops the connection, and the resume fills the gap.
 2. A drop (server restart, network, close 1001) fails the waiting requests with `LinkLost`
    (the server may or may not have applied them: the pushes after the resume tell) and
    schedules a reconnect after `Backoff.next_delay()`: 0.25 s, 0.5 s, 1 s ... capped at 8 s,

@@ -13,7 +13,7 @@ What it keeps (`TableModel`, frozen):
   for events the snapshot already contains, so a client that joins with `after_seq=0` knows
   them exactly.
 
-How a push is used (no gap, no duplicate, see docs/protocol.md "Resuming"):
+How a push is used (no gap, no duplicate, see docs/protocol.md, "Reconnect and resume"):
 - `seq <= model.seq`: the snapshot already holds it: only the anchors and the feed move;
 - `seq > model.seq`: the view moves too and `seq` becomes the model's.
 
