@@ -63,7 +63,7 @@ def transport_options(config: TransportConfig) -> dict[str, Any]:
         "allowNullOrigin": config.allow_null_origin,  # reset by every call that omits it
         "maxConnections": config.max_connections,  # extra handshakes get HTTP 503
         "perMessageCompressionAccept": lambda offers: None,  # no compression bombs
-        "utf8validateIncoming": True,  # text frames are refused anyway
+        "utf8validateIncoming": False,  # text frames get `bad_encoding`, valid UTF-8 or not
         "failByDrop": False,
         "tcpNoDelay": True,
     }

@@ -32,7 +32,7 @@ from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games.base import Actor, RuleViolation
 from server.net.metrics import Metrics
-from server.runtime.table_actor import TABLE_CREATED, TableActor
+from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
 TABLE_PREFIX = "table/"
 
@@ -104,6 +104,8 @@ class Hub:
         Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` refused the
         options, or they are not recordable) or `TableExists`.
         """
+        if self.closing:
+            return fail(TableClosed("the server is shutting down"))
         try:
             game = self._game(game_name)
             game.initial_state(options)  # refuses bad options before anything is recorded

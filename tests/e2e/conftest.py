@@ -11,8 +11,6 @@ import pytest
 from server_process import ServerProcess
 from wsclients import AutobahnClient
 
-pytestmark = pytest.mark.e2e
-
 SHARED_FLAGS = (
     "--hello-timeout",
     "1",

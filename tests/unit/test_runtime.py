@@ -485,6 +485,8 @@ def test_shutdown_waits_for_the_in_flight_append_then_refuses(hub, store, clock)
     assert result_of(d)[0].type == "RoundStarted"
     with pytest.raises(TableClosed):
         run(actor, clock, PROCTOR, "place_card")
+    with pytest.raises(TableClosed):
+        new_table(hub, table="t2")
 
 
 # -- failures inside the game ---------------------------------------------------------------
