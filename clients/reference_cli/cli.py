@@ -2,12 +2,17 @@
 
 Each command module exposes `add_parsers(subparsers)`, which registers its subcommands and
 sets `func` on each, a callable taking the parsed arguments and returning the exit code.
+The exit codes are listed once, in `exit_codes.py` (and docs/cli.md). Two ways out are the
+same for every command: Ctrl-C exits 130 and output cut short by its reader (`| head`)
+exits 141, both without a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 
 from clients.reference_cli import (
     admin_commands,
@@ -35,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="t24",
         description="t24: play, proctor, watch and audit the 24 Game.",
-        epilog=EXIT_CODES,
+        epilog=build_examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -44,13 +49,41 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def build_examples() -> str:
+    """The top-level help's epilog: a few first commands, then the exit codes."""
+    return (
+        "examples:\n"
+        "  t24 solve 3 3 8 8\n"
+        "  t24 play --tokens var/demo-tokens.json --seat s1\n"
+        "  t24 proctor --tokens var/demo-tokens.json\n"
+        "  t24 replay --store sqlite:///var/t24.sqlite table/demo\n"
+        "  t24 COMMAND --help   (every command lists its options and examples)\n\n" + EXIT_CODES
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Parse, run the chosen command, return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
-    return int(args.func(args))
+        return exit_codes.BAD_INPUT
+    return run_command(args.func, args)
+
+
+def run_command(func: Callable[[argparse.Namespace], int], args: argparse.Namespace) -> int:
+    """Run one command; Ctrl-C and a closed output pipe become exit codes, not tracebacks."""
+    try:
+        return int(func(args))
+    except KeyboardInterrupt:
+        return exit_codes.INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`t24 deck | head`): stop quietly, as `cat` would.
+        try:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        except (OSError, ValueError):  # stdout is not a real file (captured): nothing to do
+            pass
+        return exit_codes.PIPE_CLOSED
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import random
 from argparse import Namespace
 from pathlib import Path
@@ -682,3 +683,21 @@ def test_spectators_never_see_a_cupped_card_in_the_shell():
     app.link_snapshot(feed.snapshot(), 0)
     feed.send_all(app)
     assert "1 1 1 8" not in "".join(lines) and "card 1 placed, cupped" in "".join(lines)
+
+
+def test_ctrl_c_and_a_closed_pipe_exit_without_a_traceback(monkeypatch, capsys):
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    def closed(args):
+        raise BrokenPipeError
+
+    assert cli.run_command(interrupted, Namespace()) == exit_codes.INTERRUPTED
+    redirected = []
+    monkeypatch.setattr(cli.os, "dup2", lambda *fds: redirected.append(fds))
+    monkeypatch.setattr(cli.sys, "stdout", open(os.devnull, "w"))  # noqa: SIM115
+    assert cli.run_command(closed, Namespace()) == exit_codes.PIPE_CLOSED
+    assert redirected  # stdout now goes nowhere: no second error at exit
+    monkeypatch.undo()
+    assert cli.main([]) == exit_codes.BAD_INPUT  # no command: the help, exit 2
+    assert "examples:" in capsys.readouterr().out

@@ -146,3 +146,13 @@ def test_the_compact_table_of_replay():
     table.do("pause_table", PROCTOR)
     lines = text(compact(model_of(table, PROCTOR)))
     assert "between cards, no card in play" in lines and "Bo 0 ⚑1" in lines and "PAUSED" in lines
+
+
+def test_a_long_status_gets_a_line_of_its_own():
+    table = Table.started()
+    status = "disconnected (1006); reconnecting in 4.0 s"
+    lines = render(Frame(model_of(table, SPECTATOR), status=status), T0, 60)
+    assert lines[0].startswith("t24 · table t1") and status not in lines[0]
+    assert lines[1].endswith(status) and len(lines[1]) == 60
+    short = render(Frame(model_of(table, SPECTATOR), status="connected"), T0, 60)
+    assert short[0].endswith("connected") and len(short[0]) == 60
