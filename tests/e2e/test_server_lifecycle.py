@@ -122,7 +122,12 @@ def test_max_connections_refuses_extra_handshakes_with_503(tmp_path):
 def test_demo_writes_tokens_and_plays(tmp_path):
     tokens_file = tmp_path / "demo" / "var" / "demo-tokens.json"
     process = ServerProcess(
-        tmp_path / "demo", "--demo", "--demo-tokens-file", str(tokens_file)
+        tmp_path / "demo",
+        "--demo",
+        "--demo-tokens-file",
+        str(tokens_file),
+        "--demo-auto-proctor",
+        "0.2",
     ).start()
     try:
         tokens = json.loads(tokens_file.read_text())
