@@ -235,7 +235,9 @@ def render(
         bottom.append(frame.prompt)
     room = max(MIN_FEED, height - len(top) - len(middle) - len(bottom) - 1)
     feed = [rule, *feed_lines(frame.feed, room, style)] if frame.feed else []
-    return top + middle + feed + bottom
+    above = top + middle + feed
+    # On a short terminal the bottom (notice, keys, the line being typed) always stays.
+    return above[: max(0, height - len(bottom))] + bottom
 
 
 def compact(model: TableModel, style: Style = PLAIN) -> list[str]:

@@ -156,3 +156,11 @@ def test_a_long_status_gets_a_line_of_its_own():
     assert lines[1].endswith(status) and len(lines[1]) == 60
     short = render(Frame(model_of(table, SPECTATOR), status="connected"), T0, 60)
     assert short[0].endswith("connected") and len(short[0]) == 60
+
+
+def test_a_short_terminal_keeps_the_line_being_typed():
+    table = Table.started()
+    table.next_card()
+    frame = Frame(model_of(table, SPECTATOR), keys="[q] quit", prompt="pattern> 3▌", notice="!")
+    lines = render(frame, table.now, 80, 12)
+    assert len(lines) == 12 and lines[-1] == "pattern> 3▌" and lines[0].startswith("t24")
