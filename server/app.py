@@ -4,7 +4,7 @@ What it keeps:
 - `ServerConfig`, every setting of `t24-server`, and `load_config`, which layers them:
   defaults < TOML file (`--config` or `T24_CONFIG`) < environment (`T24_<NAME>`) < flags.
 - `T24Server`: `start()` opens the store, rebuilds every table from its log (recovery: a
-  table that was mid-card is paused), listens, and sets up the demo table when asked;
+  table whose timers were running is paused), listens, and sets up the demo table when asked;
   `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) stops listening, lets every
   in-flight append finish, closes every socket with 1001 and closes the store.
 - The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;

@@ -7,7 +7,7 @@ the same id cannot both succeed.
 
 How it works:
 - `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
-  replay, and starts each one *recovering*: a table that was mid-card is paused
+  replay, and starts each one *recovering*: a table whose timers were running (mid-card) is paused
   (`TablePaused`, cause `server_restart`) before any timer is scheduled.
 - `get(table)` returns the live actor, loading it on first use (a table created by another
   process); concurrent loads of the same table share one read.

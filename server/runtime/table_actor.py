@@ -28,10 +28,11 @@ Theory of operation (the order is the point):
    are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
    submitted like any other, as the server.
 
-Recovery: `start(recovering=True)` first submits `pause_table` (cause `server_restart`) as
-the server and only then schedules timers, so a table that was mid-card when the process
-died is paused and nobody is flagged for time the server was down; a game that has nothing
-to pause refuses it and the refusal is dropped.
+Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
+`pause_table` (cause `server_restart`) as the server and only then schedules timers, so
+nobody is flagged for time the server was down; the proctor resumes it and the windows
+restart in full. A table with no live timer goes on where it stood. A game that has nothing
+to pause refuses the command and the refusal is dropped.
 """
 
 from __future__ import annotations
@@ -167,8 +168,12 @@ class TableActor:
             self._refused_keys.clear()
 
     def start(self, recovering: bool = True) -> Deferred:
-        """Go live: after a restart, pause a table that was mid-card, then schedule timers."""
-        if not recovering or self.is_over():
+        """Go live: after a restart, pause a table whose timers were running, then schedule.
+
+        Why only those: a timer is what could flag a student for time the server was down;
+        a table waiting for its proctor (no live timer) simply goes on where it stood.
+        """
+        if not recovering or self.is_over() or not self.game.deadlines(self.state):
             self._reschedule()
             return succeed(None)
         command = Command(RECOVERY_COMMAND, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)

@@ -421,29 +421,34 @@ def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
 def test_a_concurrent_writer_is_caught_up_and_the_command_decided_again(store, clock):
     ours = new_table(Hub(store, clock))
     run(ours, clock, PROCTOR, "start_round")  # seq 2
-    theirs = result_of(Hub(store, clock).get("t1"))  # its recovery pause: seq 3
-    run(theirs, clock, PROCTOR, "resume_table")  # seq 4
-    run(theirs, clock, PROCTOR, "place_card")  # seq 5: another process extended the stream
+    theirs = result_of(Hub(store, clock).get("t1"))  # no live timer: no recovery pause
+    run(theirs, clock, PROCTOR, "place_card")  # seq 3: another process extended the stream
     watcher = Recorder(PROCTOR)
     ours.subscribe(watcher)
     recorded = run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
-    assert recorded[0].seq == 6 and recorded[0].type == "FlagIssued"
+    assert recorded[0].seq == 4 and recorded[0].type == "FlagIssued"
     # decided again on the caught-up state: the placed card goes back to the deck (R-FLAG-2)
     assert [e.type for e in recorded] == ["FlagIssued", "CardReturnedToDeck"]
-    assert [m["seq"] for m in watcher.messages] == [3, 4, 5, 6, 7]  # no gap, no duplicate
+    assert [m["seq"] for m in watcher.messages] == [3, 4, 5]  # no gap, no duplicate
 
 
 def test_a_writer_that_keeps_losing_gives_up_with_a_conflict(store, clock):
     ours = new_table(Hub(store, clock))
     run(ours, clock, PROCTOR, "start_round")
-    theirs = result_of(Hub(store, clock).get("t1"))  # pauses the running table
+    theirs = result_of(Hub(store, clock).get("t1"))
     real_read = store.store.read
+
+    seats = iter(["s4", "s2", "s1"])
+
+    def extend():
+        run(theirs, clock, PROCTOR, "issue_flag", seat=next(seats), cause="too_many_fingertips")
 
     def read_then_extend(stream, after_seq=0, limit=None):
         d = real_read(stream, after_seq, limit)
-        run(theirs, clock, PROCTOR, "issue_flag", seat="s4", cause="too_many_fingertips")
+        extend()
         return d
 
+    extend()
     store.read = read_then_extend
     with pytest.raises(ConcurrencyError):
         run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
@@ -467,11 +472,31 @@ def test_restart_mid_card_pauses_the_table_and_resume_restarts_the_windows(store
     assert sorted(table.timers().values()) == [us(clock) + 3_000_000, us(clock) + 15_000_000]
 
 
-def test_restart_of_a_table_not_yet_started_changes_nothing(store, clock):
-    new_table(Hub(store, clock))
+def test_restart_of_a_table_without_live_timers_changes_nothing(store, clock):
+    actor = new_table(Hub(store, clock))
+    new_table(Hub(store, clock), table="t2")
+    run(actor, clock, PROCTOR, "start_round")
+    run(actor, clock, PROCTOR, "place_card")  # no auto_proctor: waiting for the proctor
+    actor.close()
+    restarted = Hub(store, clock)
+    assert result_of(restarted.load_all()) == 2
+    assert restarted.actors["t2"].seq == 1  # not started
+    table = restarted.actors["t1"]
+    assert table.events[-1].type == "CardPlaced" and not table.view(PROCTOR)["paused"]
+    assert run(table, clock, PROCTOR, "reveal_card")[0].type == "CardRevealed"
+
+
+def test_restart_of_an_auto_proctor_table_between_cards_pauses_it(store, clock):
+    actor = new_table(Hub(store, clock), {**OPTIONS, "auto_proctor": 5})
+    run(actor, clock, PROCTOR, "start_round")  # the "place" timer is live
+    actor.close()
+    clock.advance(60)
     restarted = Hub(store, clock)
     result_of(restarted.load_all())
-    assert restarted.actors["t1"].seq == 1
+    table = restarted.actors["t1"]
+    assert table.events[-1].type == "TablePaused" and table.timers() == {}
+    clock.advance(10)
+    assert table.events[-1].type == "TablePaused"  # nothing placed while paused
 
 
 def test_shutdown_waits_for_the_in_flight_append_then_refuses(hub, store, clock):
