@@ -7,8 +7,8 @@ the same id cannot both succeed.
 
 How it works:
 - `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
-  replay, and starts each one *recovering*: a table whose timers were running (mid-card) is paused
-  (`TablePaused`, cause `server_restart`) before any timer is scheduled.
+  replay, and starts each one *recovering*: a table whose timers were running (mid-card) is
+  paused (`TablePaused`, cause `server_restart`) before any timer is scheduled.
 - `get(table)` returns the live actor, loading it on first use (a table created by another
   process); concurrent loads of the same table share one read.
 - `shutdown()` closes every table to new commands, cancels timers and waits until each
