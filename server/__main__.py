@@ -2,8 +2,9 @@
 
 Every setting of `server.app.ServerConfig` is a flag (`--max-message-bytes`), an environment
 variable (`T24_MAX_MESSAGE_BYTES`) and a TOML key (`max_message_bytes`); `--config FILE`
-names the TOML file. Logs are one JSON object per line on stderr (`--log-format text` for
-people): `time`, `level`, `ns`, `msg` and the event's own fields.
+names the TOML file. Logs go to stderr: one JSON object per line (`time`, `level`, `ns`, `msg`
+and the event's own fields), or one line of text when stderr is a terminal (`--log-format`
+json, text or auto).
 
 `t24-server token ROLE [--table T] [--seat S]` prints a token signed with the secret file (the
 operator's way to a first director token) and exits.
@@ -104,13 +105,16 @@ class JsonLogObserver:
             pass
 
 
+def log_observer(config: ServerConfig, stream: TextIO) -> FilteringLogObserver:
+    """The observer that writes log events to `stream`: JSON, or text on a terminal (auto)."""
+    predicate = LogLevelFilterPredicate(defaultLogLevel=LEVELS[config.log_level])
+    text = config.log_format == "text" or (config.log_format == "auto" and stream.isatty())
+    return FilteringLogObserver(JsonLogObserver(stream, text=text), [predicate])
+
+
 def start_logging(config: ServerConfig, stream: TextIO = sys.stderr) -> None:
     """Send every Twisted (and Autobahn, via txaio) log event to `stream`, filtered."""
-    predicate = LogLevelFilterPredicate(defaultLogLevel=LEVELS[config.log_level])
-    observer = FilteringLogObserver(
-        JsonLogObserver(stream, text=config.log_format == "text"), [predicate]
-    )
-    globalLogBeginner.beginLoggingTo([observer], redirectStandardIO=False)
+    globalLogBeginner.beginLoggingTo([log_observer(config, stream)], redirectStandardIO=False)
 
 
 def token_main(argv: list[str]) -> int:

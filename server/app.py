@@ -63,7 +63,7 @@ class ServerConfig:
     demo_tokens_file: str = "var/demo-tokens.json"
     demo_seed: int = 24
     demo_auto_proctor: float = 5.0
-    log_format: str = "json"  # json | text
+    log_format: str = "auto"  # json | text | auto (text on a terminal, json otherwise)
     log_level: str = "info"  # debug | info | warn | error
     max_message_bytes: int = 64 * 1024
     max_connections: int = 5000
@@ -172,8 +172,8 @@ def load_config(
                 raise ConfigError(f"unknown setting {name!r}")
             settings[name] = convert(name, value)
     config = ServerConfig(**settings)
-    if config.log_format not in ("json", "text"):
-        raise ConfigError("log_format is json or text")
+    if config.log_format not in ("json", "text", "auto"):
+        raise ConfigError("log_format is json, text or auto")
     if config.log_level not in ("debug", "info", "warn", "error"):
         raise ConfigError("log_level is debug, info, warn or error")
     if not 0 <= config.port <= 65535:

@@ -170,3 +170,24 @@ def test_token_subcommand_prints_a_verifiable_token(tmp_path, capsys):
     assert (claims.role, claims.table) == ("proctor", "t1")
     assert main(["token", "player", "--secret-file", str(secret)]) == 2
     assert "must name its table" in capsys.readouterr().err
+
+
+def test_auto_log_format_is_text_on_a_terminal_and_json_otherwise():
+    from server.__main__ import log_observer
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    event = {"log_format": "x", "log_level": LogLevel.info, "log_time": 0, "log_namespace": "t"}
+    for stream, fmt, is_json in (
+        (Terminal(), "auto", False),
+        (io.StringIO(), "auto", True),
+        (Terminal(), "json", True),
+        (io.StringIO(), "text", False),
+    ):
+        log_observer(load_config({"log_format": fmt}, {}), stream)(event)
+        assert stream.getvalue().startswith("{") is is_json
+    quiet = io.StringIO()
+    log_observer(load_config({"log_level": "warn"}, {}), quiet)(event)
+    assert quiet.getvalue() == ""  # below the level
