@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from protocol.codec import DEFAULT_LIMITS, Limits, decode, encode
+from protocol.codec import SERVER_MESSAGE_LIMITS, Limits, decode, encode
 from protocol.messages import make
 
 
@@ -32,7 +32,7 @@ class SequenceGap(Exception):
 class ClientSession:
     """Request ids, pending replies and per-table resume points for one client connection."""
 
-    def __init__(self, limits: Limits = DEFAULT_LIMITS) -> None:
+    def __init__(self, limits: Limits = SERVER_MESSAGE_LIMITS) -> None:
         self.limits = limits
         self.next_id = 1
         self.pending: dict[int, dict[str, Any]] = {}

@@ -49,6 +49,16 @@ class Limits:
 
 
 DEFAULT_LIMITS = Limits()
+# What a client accepts from the server: larger (a `tables` list or a long catch-up view is
+# not bounded by the request limits) but still bounded.
+SERVER_MESSAGE_LIMITS = Limits(
+    max_message_bytes=16 * 1024 * 1024,
+    max_depth=32,
+    max_str_len=1024 * 1024,
+    max_bin_len=1024 * 1024,
+    max_array_len=1_000_000,
+    max_map_len=1_000_000,
+)
 
 
 class CodecError(Exception):

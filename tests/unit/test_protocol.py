@@ -243,3 +243,10 @@ def test_client_session_forgets_a_failed_join():
     jid, _ = session.join("t9")
     session.receive(encode(error_message(jid, "unknown_table", "no")))
     assert session.last_seq == {} and not session.pending
+
+
+def test_client_session_accepts_large_server_messages():
+    session = ClientSession()
+    tables = [{"table": f"t{i}", "game": "challenge", "seq": i, "over": False} for i in range(5000)]
+    message = session.receive(encode({"type": "tables", "id": 1, "tables": tables}))
+    assert len(message["tables"]) == 5000
