@@ -128,7 +128,7 @@ class LinkListener(Protocol):
 
 
 class _Protocol(WebSocketClientProtocol):
-    link: TableLink
+    """Autobahn's callbacks, handed to the factory's `TableLink`."""
 
     def onOpen(self) -> None:  # noqa: N802 - Autobahn's name
         self.factory.link._opened(self)
