@@ -2,7 +2,7 @@
 
 `server` is shared by every test that does not need a process of its own (restarts, kills
 and tight connection limits start their own `ServerProcess`). Its limits are tightened so
-that the limit tests are quick: a 1 s hello timeout, a small rate limit.
+that the limit tests are quick: 1 s hello and handshake timeouts, a small rate limit.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ SHARED_FLAGS = (
     "20",
     "--max-message-bytes",
     "16384",
+    "--open-handshake-timeout",
+    "1",
 )
 
 

@@ -4,6 +4,7 @@ the server keeps running, other connections are unaffected, and no event is writ
 from __future__ import annotations
 
 import contextlib
+import socket
 import time
 
 import msgpack
@@ -191,6 +192,17 @@ def test_a_flood_is_rate_limited_then_closed_with_1008(server, connect):
 def test_no_hello_within_the_timeout_closes_with_1008(server, connect):
     silent = connect()
     assert silent.wait_closed(timeout=5) == 1008
+
+
+def test_a_silent_or_slow_handshake_is_dropped(server):
+    """The open-handshake timeout (1 s on the shared server) closes a socket that sends
+    nothing, or only part of the upgrade request."""
+    for opening in (b"", b"GET /ws HTTP/1.1\r\nHost: x\r\n"):
+        with socket.create_connection(("127.0.0.1", server.port), timeout=5) as raw:
+            raw.sendall(opening)
+            started = time.monotonic()
+            assert raw.recv(1024) == b""  # closed by the server, well before our 5 s
+            assert time.monotonic() - started < 4
 
 
 def test_the_subprotocol_is_required(server):
