@@ -19,10 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from clients.reference_cli.event_words import END_REASON_WORDS
 from clients.reference_cli.styling import Style
 from clients.reference_cli.table_model import (
     BETWEEN,
-    END_REASON_WORDS,
     ENDED,
     PLACED,
     SECOND,

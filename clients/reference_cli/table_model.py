@@ -29,6 +29,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from clients.reference_cli.event_words import describe_event, event_kind
+
 SECOND = 1_000_000
 SETUP, BETWEEN, PLACED, REVEALED, SOLVING, ENDED = (
     "setup",
@@ -416,116 +418,3 @@ def _since_reveal(anchors: Anchors, kind: str, data: Mapping[str, Any]) -> int |
     if anchors.in_play and anchors.revealed_at is not None and kind != "CardPlaced":
         return at - anchors.revealed_at
     return None
-
-
-# -- events in words ---------------------------------------------------------------------------
-
-FLAG_CAUSE_WORDS = {
-    "no_pattern": "no pattern within the time (R-PLAY-4)",
-    "no_solution": "no solution within the time (R-PLAY-5)",
-    "incorrect_solution": "incorrect solution (R-PLAY-5)",
-    "too_many_fingertips": "more than three fingertips (R-PLAY-3)",
-    "touched_before_reveal": "touched before the reveal (R-PLAY-3)",
-}
-END_REASON_WORDS = {
-    "deck_empty": "the deck is played out",
-    "all_disqualified": "every student is disqualified",
-    "ended_by_proctor": "the proctor ended it",
-}
-STUMPED_WORDS = {"no_touch": "nobody touched it in time", "all_stumped": "everyone is stumped"}
-
-
-def event_kind(kind: str, data: Mapping[str, Any]) -> str:
-    """A coarse class for colouring the feed: win, flag, refused, table or info."""
-    if kind == "CardWon" or (kind == "SolutionJudged" and data.get("ok")):
-        return "win"
-    if kind in ("FlagIssued", "PlayerDisqualified") or (
-        kind == "SolutionJudged" and not data.get("ok")
-    ):
-        return "flag"
-    if kind == "TouchRefused":
-        return "refused"
-    if kind in ("RoundStarted", "RoundEnded", "TablePaused", "TableResumed", "TableCreated"):
-        return "table"
-    return "info"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
-def card_label(data: Mapping[str, Any]) -> str:
-    """`card 3` (the third card played this round), or `a card` when unknown."""
-    play = data.get("play")
-    return f"card {play}" if play is not None else "a card"
-
-
-def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One event in words, e.g. `Bo touched (2 fingertips)`; unknown types by name."""
-
-    def who(key: str = "seat") -> str:
-        seat = data.get(key)
-        return names.get(seat, str(seat)) if seat is not None else "nobody"
-
-    numbers = data.get("numbers")
-    shown = " ".join(map(str, numbers)) if numbers else ""
-    if kind == "TableCreated":
-        options = data.get("options", {})
-        seats = options.get("seats", []) if isinstance(options, Mapping) else []
-        return f"table created ({data.get('game', '?')}, {_plural(len(seats), 'seat')})"
-    if kind == "RoundStarted":
-        cards = _plural(_count(data.get("deck")), "card")
-        text = f"round {data.get('round', '?')} started: {cards}"
-        removed = _count(data.get("removed"))
-        if removed:
-            text += f", {_plural(removed, 'two-dot card')} removed (R-DECK-4)"
-        return text
-    if kind == "CardPlaced":
-        hidden = f" ({shown}, hidden from players)" if shown else ""
-        return f"{card_label(data)} placed, cupped{hidden}"
-    if kind == "CardRevealed":
-        dots = data.get("dots")
-        worth = f"  ({_plural(dots, 'dot')})" if dots else ""
-        return f"{card_label(data)} revealed: {shown}{worth}"
-    if kind == "CardTouched":
-        return f"{who()} touched ({_plural(data.get('fingertips', 1), 'fingertip')})"
-    if kind == "TouchRefused":
-        return f"{who()} touched too, but {who('toucher')} was first (R-PLAY-2)"
-    if kind == "FirstTouchOverridden":
-        return f"ruling: {who()} touched first, not {who('previous')} (R-PLAY-2)"
-    if kind == "PatternDeclared":
-        return f"{who()} declared the pattern {data.get('pattern')}"
-    if kind == "StepsStated":
-        return f"{who()} stated: " + "; ".join(data.get("steps", []))
-    if kind == "SolutionFixed":
-        return f"{who()} fixed the solution: " + "; ".join(data.get("steps", []))
-    if kind == "SolutionJudged":
-        if data.get("ok"):
-            return f"{who()}'s solution is right"
-        return f"{who()}'s solution is wrong: {data.get('message') or data.get('reason')}"
-    if kind == "StumpedDeclared":
-        return f"{who()} is stumped"
-    if kind == "CardWon":
-        return f"{who()} won {card_label(data)} (+{data.get('dots', 0)})"
-    if kind == "FlagIssued":
-        cause = FLAG_CAUSE_WORDS.get(data.get("cause"), str(data.get("cause")))
-        return f"penalty flag for {who()}: {cause}, flag {data.get('flags', '?')}"
-    if kind == "PlayerDisqualified":
-        return f"{who()} is disqualified ({_plural(data.get('flags', 0), 'flag')}, R-FLAG-3)"
-    if kind == "CardReturnedToDeck":
-        return f"{card_label(data)} goes back under the deck (R-FLAG-2)"
-    if kind == "CardStumped":
-        why = STUMPED_WORDS.get(data.get("reason"), str(data.get("reason")))
-        return f"{card_label(data)} set aside as stumped: {why} (R-PLAY-7)"
-    if kind == "StumpedCardsReturned":
-        return f"{_plural(_count(data.get('cards')), 'stumped card')} back in play (R-PLAY-7)"
-    if kind == "TablePaused":
-        return f"table paused ({data.get('cause', '?')})"
-    if kind == "TableResumed":
-        return "table resumed: the windows start again in full"
-    if kind == "RoundEnded":
-        why = END_REASON_WORDS.get(data.get("reason"), str(data.get("reason")))
-        scores = data.get("scores", {})
-        board = ", ".join(f"{names.get(seat, seat)} {points}" for seat, points in scores.items())
-        return f"round over: {why}. Scores: {board}"
-    return kind

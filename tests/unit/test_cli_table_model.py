@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_challenge_properties import Run
 
+from clients.reference_cli.event_words import describe_event
 from clients.reference_cli.table_model import (
     FeedLine,
     Timings,
     apply_push,
-    describe_event,
     from_snapshot,
     live_deadlines,
 )
