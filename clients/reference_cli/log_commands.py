@@ -33,23 +33,35 @@ from server.eventlog.store import (
 EXIT_OK, EXIT_BROKEN, EXIT_BAD_INPUT = 0, 1, 2
 
 
+LOG_EXAMPLES = """\
+examples:
+  t24 log streams --store sqlite:///var/t24.sqlite
+  t24 log show --store sqlite:///var/t24.sqlite table/demo --json
+  t24 log verify --store sqlite:///var/t24.sqlite             every stream; exit 1 if one breaks
+  t24 log verify --store postgresql://postgres@127.0.0.1:5432/postgres table/demo
+"""
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register the `log` subcommands."""
     log = subparsers.add_parser(
         "log",
         help="list, show and verify event streams",
         description="Read and verify the hash-chained event streams of a store.",
+        epilog=LOG_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     commands = log.add_subparsers(dest="log_command", metavar="SUBCOMMAND")
     store_help = f"store URL (default: $T24_STORE or {DEFAULT_STORE_URL})"
     default_store = os.environ.get("T24_STORE", DEFAULT_STORE_URL)
 
-    streams = commands.add_parser("streams", help="list streams and their last seq")
+    leaf = {"epilog": LOG_EXAMPLES, "formatter_class": argparse.RawDescriptionHelpFormatter}
+    streams = commands.add_parser("streams", help="list streams and their last seq", **leaf)
     streams.add_argument("--store", default=default_store, help=store_help)
     streams.add_argument("--prefix", default="", help="only streams starting with this")
     streams.set_defaults(func=_guarded(_streams))
 
-    show = commands.add_parser("show", help="print the events of one stream")
+    show = commands.add_parser("show", help="print the events of one stream", **leaf)
     show.add_argument("--store", default=default_store, help=store_help)
     show.add_argument("stream")
     show.add_argument("--json", action="store_true", help="JSON Lines, one event per line")
@@ -57,7 +69,9 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     show.set_defaults(func=_guarded(_show))
 
     verify = commands.add_parser(
-        "verify", help="recompute hash chains (exit 1 and the first broken seq if one breaks)"
+        "verify",
+        help="recompute hash chains (exit 1 and the first broken seq if one breaks)",
+        **leaf,
     )
     verify.add_argument("--store", default=default_store, help=store_help)
     verify.add_argument("stream", nargs="?", help="one stream (default: every stream)")

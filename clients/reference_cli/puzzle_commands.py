@@ -169,12 +169,36 @@ def run_deck(args: argparse.Namespace) -> int:
     return 0
 
 
+SOLVE_EXAMPLES = """\
+examples:
+  t24 solve 3 3 8 8            the one solution, 8 ÷ (3 − 8 ÷ 3), and its three steps
+  t24 solve 2 4 8 10 --ascii   all 11 distinct solutions, written with * / -
+  t24 solve 1 1 1 1            'no solution', exit 1
+  t24 solve 3 3 8 8 --json     solutions, steps, pattern and dots as JSON
+"""
+CHECK_EXAMPLES = """\
+examples:
+  t24 check 3 3 8 8 "8/(3-8/3)"                      a free-form answer (casual games)
+  t24 check 3 3 8 8 --pattern "8 / 1/3" --step "8/3" --step "3 - 8/3" --step "8 / 1/3"
+  t24 check 4 6 1 1 --pattern "4 x 6" --step "1 x 1 = 1" --step "4 x 1" --step "4 x 6"
+  t24 check 3 3 8 8 "8*3" --json                     the refusal reason as JSON
+"""
+DECK_EXAMPLES = """\
+examples:
+  t24 deck --edition single-digits --seed 7
+  t24 deck --edition double-digits --seed 7 --json
+  t24 deck --edition playing-cards --seed 1
+"""
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register the puzzle subcommands."""
     solve = subparsers.add_parser(
         "solve",
         help="every distinct solution of a card, with its three-step form and dots",
         description="Print every distinct solution of a card (exit 0), or 'no solution' (exit 1).",
+        epilog=SOLVE_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     solve.add_argument("numbers", nargs="+", metavar="N", help="the card's four numbers, 0..99")
     solve.add_argument("--json", action="store_true", help="print JSON")
@@ -189,6 +213,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
             "t24 check 3 3 8 8 --pattern '8 / 1/3' --step '8/3' --step '3 - 8/3' "
             "--step '8 / 1/3'. Exit 0 when correct, 1 when not."
         ),
+        epilog=CHECK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.add_argument("items", nargs="+", metavar="N", help="the four numbers [expression]")
     check.add_argument("--pattern", help="the declared pattern (the last step), e.g. '3 x 8'")
@@ -200,6 +226,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         "deck",
         help="print a generated deck (same seed, same deck)",
         description="Print a tournament half-deck (48 double-sided cards) or the 40-card deck.",
+        epilog=DECK_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     deck.add_argument(
         "--edition",
