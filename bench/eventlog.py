@@ -36,6 +36,8 @@ from twisted.internet import defer, task
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from perfdoc import write_section  # noqa: E402
+
 from server.eventlog import engine as engine_module  # noqa: E402
 from server.eventlog.envelope import NewEvent, chain_hash, encode_body, genesis_hash  # noqa: E402
 from server.eventlog.store import open_blocking_store, open_store  # noqa: E402
@@ -334,16 +336,6 @@ def render(raw: dict, sqlite_figures: dict, pg_figures: dict | None, pg_note: st
     return "\n".join(lines)
 
 
-def write_section(body: str) -> None:
-    """Replace only our section's body: other benchmarks own the other sections."""
-    path = ROOT / "docs" / "performance.md"
-    text = path.read_text()
-    start = text.index(SECTION) + len(SECTION)
-    following = text.find("\n## ", start)
-    end = len(text) if following == -1 else following + 1
-    path.write_text(text[:start] + "\n" + body + "\n" + text[end:].lstrip("\n"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
@@ -381,7 +373,7 @@ def main() -> None:
     body = render(raw, results["sqlite"], results.get("pg"), pg_note)
     print(body)
     if not args.no_write:
-        write_section(body)
+        write_section(SECTION, body)
         print("wrote docs/performance.md (Event log section)")
 
 

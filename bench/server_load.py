@@ -37,6 +37,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from perfdoc import write_section  # noqa: E402
+
 SECTION = "## Server load (`bench/server_load.py`)"
 TABLE_COUNTS = (10, 100, 250)
 PACED = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}  # a card about every 4 s per table
@@ -528,16 +530,6 @@ def section_body(figures: dict, seconds: float) -> str:
     return "\n".join(lines)
 
 
-def write_section(body: str) -> None:
-    """Replace the body of our section only; the other sections belong to other benches."""
-    path = ROOT / "docs" / "performance.md"
-    text = path.read_text()
-    start = text.index(SECTION) + len(SECTION)
-    following = text.find("\n## ", start)
-    end = len(text) if following == -1 else following + 1
-    path.write_text(text[:start] + "\n\n" + body.rstrip("\n") + "\n\n" + text[end:].lstrip("\n"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="role")
@@ -563,7 +555,7 @@ def main() -> None:
         seconds = 3.0 if args.quick else args.seconds
         figures = measure(seconds, (10,) if args.quick else TABLE_COUNTS)
         if not args.no_write:
-            write_section(section_body(figures, seconds))
+            write_section(SECTION, section_body(figures, seconds))
             print("wrote the Server load section of docs/performance.md")
 
 

@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from perfdoc import write_section  # noqa: E402
+
 SECTION = "## Solver (`bench/solver.py`)"
 CARDS = list(combinations_with_replacement(range(1, 14), 4))
 TARGET_SOLVABLE_S = 0.5
@@ -170,16 +172,6 @@ readings (docs/puzzles.md), which is why the second `check_solution` is faster.
 """  # noqa: E501
 
 
-def write_section(body: str) -> None:
-    """Replace the body of our section only; the other sections belong to other benches."""
-    path = ROOT / "docs" / "performance.md"
-    text = path.read_text()
-    start = text.index(SECTION) + len(SECTION)
-    following = text.find("\n## ", start)
-    end = len(text) if following == -1 else following + 1
-    path.write_text(text[:start] + "\n" + body.rstrip("\n") + "\n\n" + text[end:].lstrip("\n"))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
@@ -187,7 +179,7 @@ def main() -> None:
     args = parser.parse_args()
     figures = measure(args.quick)
     if not args.no_write:
-        write_section(section_body(figures, args.quick))
+        write_section(SECTION, section_body(figures, args.quick))
         print("wrote the Solver section of docs/performance.md")
 
 
