@@ -17,6 +17,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -300,9 +301,25 @@ class T24Server:
         return tokens
 
 
+def client_program() -> str:
+    """How to call `t24` from here: the one installed beside this interpreter, if any.
+
+    Why: `make run` starts the server from `.venv` without activating it, so a bare `t24`
+    is usually not on the PATH of the terminal the commands are pasted into.
+    """
+    beside = Path(sys.executable).parent / "t24"
+    if not beside.exists():
+        return "t24"
+    try:
+        return str(beside.relative_to(Path.cwd()))
+    except ValueError:
+        return str(beside)
+
+
 def demo_banner(tokens: Mapping[str, Any], path: str) -> str:
     """The text `make run` prints: the director token and one command per client."""
     url = tokens["url"]
+    t24 = client_program()
     lines = [
         "",
         f"t24 demo: table {tokens['table']!r} (4 seats, Single Digits, auto_proctor) at {url}",
@@ -310,16 +327,16 @@ def demo_banner(tokens: Mapping[str, Any], path: str) -> str:
         f"director token: {tokens['director']}",
         "",
         "proctor (start the round, resume after a restart):",
-        f"  t24 proctor --url {url} --token {tokens['proctor']}",
+        f"  {t24} proctor --url {url} --token {tokens['proctor']}",
     ]
     for seat in tokens["seats"]:
         lines += [
             f"player {seat['seat']}:",
-            f"  t24 play --url {url} --token {seat['token']}",
+            f"  {t24} play --url {url} --token {seat['token']}",
         ]
     lines += [
         "spectator:",
-        f"  t24 watch --url {url} --token {tokens['spectator']}",
+        f"  {t24} watch --url {url} --token {tokens['spectator']}",
         "",
         f"the same tokens are in {path}",
         "",
