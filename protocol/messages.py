@@ -111,8 +111,11 @@ class MessageSpec:
     roles: tuple[str, ...] = ()
     replies: tuple[str, ...] = ()
 
-    def field_names(self) -> set[str]:
-        return {"type", *(f.name for f in self.fields)}
+    def field_names(self) -> frozenset[str]:
+        """Every key a message of this type may carry (`type` and its fields)."""
+        if SPECS.get(self.type) is self:
+            return _FIELD_NAMES[self.type]  # derived once for the table's own specs
+        return frozenset({"type", *(f.name for f in self.fields)})
 
 
 _ID = Field("id", "int", doc="request id chosen by the client (>= 0); the reply echoes it")
@@ -309,11 +312,28 @@ MESSAGES: tuple[MessageSpec, ...] = (
 )
 
 SPECS: dict[str, MessageSpec] = {spec.type: spec for spec in MESSAGES}
+# Derived once: every request and every reply is checked against them (a hot path).
+_FIELD_NAMES: dict[str, frozenset[str]] = {
+    spec.type: frozenset({"type", *(f.name for f in spec.fields)}) for spec in MESSAGES
+}
+_OPTIONAL: dict[str, frozenset[str]] = {
+    spec.type: frozenset(f.name for f in spec.fields if not f.required) for spec in MESSAGES
+}
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    f.pattern: re.compile(f.pattern) for spec in MESSAGES for f in spec.fields if f.pattern
+}
 CLIENT_TYPES = frozenset(s.type for s in MESSAGES if s.sender == "client")
 SERVER_TYPES = frozenset(s.type for s in MESSAGES if s.sender == "server")
 
 
 # -- checking ----------------------------------------------------------------------------------
+
+
+def _pattern(pattern: str) -> re.Pattern[str]:
+    compiled = _PATTERNS.get(pattern)
+    if compiled is None:
+        compiled = _PATTERNS[pattern] = re.compile(pattern)
+    return compiled
 
 
 def _kind_ok(kind: str, value: Any) -> bool:
@@ -338,8 +358,9 @@ def check_fields(spec: MessageSpec, message: Mapping[str, Any]) -> None:
     """
     request_id = message.get("id")
     rid = request_id if _kind_ok("int", request_id) else None
-    unknown = set(message) - spec.field_names()
-    if unknown:
+    names = spec.field_names()
+    if not names.issuperset(message):
+        unknown = set(message) - names
         raise ProtocolError("bad_message", f"unknown field(s) {sorted(unknown)}", rid)
     for f in spec.fields:
         if f.name not in message:
@@ -356,7 +377,7 @@ def check_fields(spec: MessageSpec, message: Mapping[str, Any]) -> None:
             raise ProtocolError("bad_message", f"`{f.name}` must be {what}", rid)
         if f.max_len is not None and len(value) > f.max_len:
             raise ProtocolError("bad_message", f"`{f.name}` is longer than {f.max_len}", rid)
-        if f.pattern is not None and not re.fullmatch(f.pattern, value):
+        if f.pattern is not None and not _pattern(f.pattern).fullmatch(value):
             raise ProtocolError("bad_message", f"`{f.name}` must match {f.pattern}", rid)
 
 
@@ -415,7 +436,11 @@ def make(kind: str, **fields: Any) -> dict[str, Any]:
     spec = SPECS.get(kind)
     if spec is None:
         raise ProtocolError("unknown_type", f"unknown message type {kind!r}")
-    optional = {f.name for f in spec.fields if not f.required}
+    optional = (
+        _OPTIONAL[kind]
+        if spec is SPECS.get(kind)
+        else {f.name for f in spec.fields if not f.required}
+    )
     message = {"type": kind}
     message.update({k: v for k, v in fields.items() if not (v is None and k in optional)})
     check_fields(spec, message)
