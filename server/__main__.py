@@ -123,7 +123,7 @@ def token_main(argv: list[str]) -> int:
     Why: an operator needs a first director token without running the demo; whoever can
     read the secret file can sign tokens anyway, so this adds no power.
     """
-    from server.net.tokens import TokenError, TokenSigner, load_or_create_secret
+    from server.net.tokens import SecretFileError, TokenError, TokenSigner, load_or_create_secret
 
     parser = argparse.ArgumentParser(prog="t24-server token", description=token_main.__doc__)
     parser.add_argument("role", help="director, proctor, player, spectator or auditor")
@@ -145,7 +145,7 @@ def token_main(argv: list[str]) -> int:
             seat=args.seat,
             ttl_seconds=args.ttl,
         )
-    except (ConfigError, TokenError, OSError, ValueError) as exc:
+    except (ConfigError, TokenError, SecretFileError, OSError, ValueError) as exc:
         print(f"t24-server token: {exc}", file=sys.stderr)
         return 2
     print(token)

@@ -150,6 +150,10 @@ class TokenSigner:
 
     def verify(self, token: str, now: float) -> Claims:
         """The claims of a valid, unexpired token, or `TokenError` saying what is wrong."""
+        # Only the base64url alphabet and dots are valid; anything else (non-ASCII text
+        # included, which hmac and the ASCII encoding would choke on) is malformed.
+        if not token.isascii():
+            raise TokenError("malformed token")
         parts = token.split(".")
         if len(parts) != 3 or parts[0] != PREFIX:
             raise TokenError("malformed token")
