@@ -61,6 +61,9 @@ def test_solve_unsolvable_exits_1(capsys):
         (["3", "3", "8", "8", "8"], "got 5"),
         (["3", "x", "8", "8"], "'x' is not a whole number"),
         (["3", "2.5", "8", "8"], "'2.5' is not a whole number"),
+        (["3", "3", "8", "1_0"], "'1_0' is not a whole number"),
+        (["3", "3", "8", "+8"], "'+8' is not a whole number"),
+        (["3", "3", "8", "\u0668"], "is not a whole number"),  # Arabic-Indic eight
         (["3", "-3", "8", "8"], "-3 is negative"),
         (["3", "100", "8", "8"], "100 is above 99"),
     ],

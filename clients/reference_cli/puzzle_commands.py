@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 
@@ -17,6 +18,9 @@ from server.puzzles import difficulty, editions, expressions, solver
 
 CARD_SIZE = 4
 MAX_NUMBER = solver.MAX_NUMBER
+
+
+WHOLE_NUMBER = re.compile(r"-?[0-9]+")
 
 
 class BadInput(ValueError):
@@ -28,10 +32,10 @@ def _card(items: Sequence[str]) -> list[int]:
         raise BadInput(f"a card has {CARD_SIZE} numbers, got {len(items)}: {' '.join(items)}")
     numbers = []
     for item in items:
-        try:
-            number = int(item)
-        except ValueError:
-            raise BadInput(f"{item!r} is not a whole number") from None
+        # Plain ASCII digits only: int() would also take "1_0", "+8" and other scripts' digits.
+        if not WHOLE_NUMBER.fullmatch(item):
+            raise BadInput(f"{item!r} is not a whole number")
+        number = int(item)
         if number < 0:
             raise BadInput(f"{number} is negative; card numbers are 0..{MAX_NUMBER}")
         if number > MAX_NUMBER:
