@@ -69,7 +69,11 @@ _postgres_state: dict[str, str] = {}
 
 
 def postgres_or_skip() -> None:
-    """Skip (with the reason) when no PostgreSQL answers; checked once per run."""
+    """Skip (with the reason) when no PostgreSQL answers; checked once per run.
+
+    With `T24_REQUIRE_POSTGRES=1` (set by `.ci/run`) a missing server fails the test instead:
+    CI must never go green with the PostgreSQL backend silently untested.
+    """
     if "error" not in _postgres_state:
         import psycopg
 
@@ -79,6 +83,8 @@ def postgres_or_skip() -> None:
         except psycopg.Error as error:
             _postgres_state["error"] = f"no PostgreSQL answers at {POSTGRES_URL}: {error}"
     if _postgres_state["error"]:
+        if os.environ.get("T24_REQUIRE_POSTGRES") == "1":
+            pytest.fail(_postgres_state["error"] + " (T24_REQUIRE_POSTGRES=1)")
         pytest.skip(_postgres_state["error"])
 
 
