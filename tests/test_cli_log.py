@@ -136,3 +136,15 @@ def test_show_of_an_undecodable_event_exits_1_with_the_broken_seq(capsys, store_
     code, out, _ = run(capsys, "show", "--store", store_url, "table/t1")
     assert code == 1
     assert out == "BROKEN table/t1 at seq 2: hash does not match the recorded bytes\n"
+
+
+def test_show_of_a_truncated_stream_prints_it_then_exits_1(capsys, store_url):
+    path = store_url[len("sqlite:///") :]
+    connection = sqlite3.connect(path)
+    connection.execute("DELETE FROM events WHERE stream = 'table/t1' AND seq = 2")
+    connection.commit()
+    connection.close()
+    code, out, err = run(capsys, "show", "--store", store_url, "table/t1")
+    assert code == 1
+    assert [line.split()[0] for line in out.splitlines()] == ["1"]
+    assert err.startswith("BROKEN table/t1 at seq 2")

@@ -126,6 +126,12 @@ def _show(args: argparse.Namespace, store: BlockingStore) -> int:
         return EXIT_BAD_INPUT
     for event in store.read(args.stream, after_seq=max(args.after, 0)):
         print(json.dumps(as_json(event), ensure_ascii=False) if args.json else as_line(event))
+    # What was printed is only as good as the chain behind it: an auditor reading a stream
+    # whose tail was cut or whose bytes were changed must be told, not shown exit 0.
+    report = store.verify(args.stream)
+    if not report.ok:
+        print(report.describe(), file=sys.stderr)
+        return EXIT_BROKEN
     return EXIT_OK
 
 
