@@ -50,7 +50,7 @@ from server.games.base import Actor, Command, RuleViolation
 from server.net.metrics import Metrics
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
-from server.runtime.table_actor import BadSeq, TableActor, TableClosed, now_us
+from server.runtime.table_actor import BadSeq, Push, TableActor, TableClosed, now_us
 
 log = Logger(namespace="t24.net")
 
@@ -138,6 +138,7 @@ class Session:
         clock: IReactorTime,
         send: Callable[[bytes], None],
         close: Callable[[int, str], None],
+        send_push: Callable[[Push], None] | None = None,
         config: NetConfig | None = None,
         metrics: Metrics | None = None,
         conn_id: int = 0,
@@ -147,6 +148,7 @@ class Session:
         self.signer = signer
         self.clock = clock
         self._send = send
+        self._send_push = send_push or (lambda push: send(push.frame))
         self._close = close
         self.config = config or NetConfig()
         self.metrics = metrics or hub.metrics
@@ -201,10 +203,10 @@ class Session:
         if not self.closed:
             self._send(encode(message))
 
-    def push(self, message: dict[str, Any], frame: bytes) -> None:
-        """A table's event push (already encoded once per viewer by the actor)."""
+    def push(self, push: Push) -> None:
+        """A table's event push (encoded once by the actor, shared by equal viewers)."""
         if not self.closed:
-            self._send(frame)
+            self._send_push(push)
 
     def reply_error(
         self, request_id: int | None, code: str, message: str, rule: str | None = None
@@ -373,8 +375,8 @@ class Session:
                     view=snapshot.view,
                 )
             )
-            for _message, frame in snapshot.catch_up:
-                self._send(frame)
+            for push in snapshot.catch_up:
+                self._send_push(push)
 
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)

@@ -18,7 +18,9 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
+from autobahn.websocket.protocol import PreparedMessage
 from autobahn.websocket.types import ConnectionDeny
 from twisted.logger import Logger
 
@@ -28,6 +30,7 @@ from server.net.metrics import Metrics
 from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
+from server.runtime.table_actor import Push
 
 log = Logger(namespace="t24.ws")
 
@@ -90,6 +93,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             signer=factory.signer,
             clock=factory.clock,
             send=self._send_frame,
+            send_push=self._send_push,
             close=self._close,
             config=factory.config.net,
             metrics=factory.metrics,
@@ -101,7 +105,32 @@ class T24ServerProtocol(WebSocketServerProtocol):
 
     def _send_frame(self, frame: bytes) -> None:
         if self.state == self.STATE_OPEN:
-            self.sendMessage(frame, isBinary=True)
+            self._write_prepared(self.factory.prepareMessage(frame, isBinary=True), len(frame))
+
+    def _send_push(self, push: Push) -> None:
+        if self.state == self.STATE_OPEN:
+            prepared = push.wire
+            if prepared is None:  # the first subscriber frames it; the others reuse the bytes
+                prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
+            self._write_prepared(prepared, len(push.frame))
+
+    def _write_prepared(self, prepared: PreparedMessage, size: int) -> None:
+        """Write one framed message: what `sendMessage` does, minus its per-call overhead.
+
+        Why not `sendPreparedMessage`: its `sendData` formats debug-log arguments on every
+        call, a third of the cost of a push (docs/performance.md, "Server load"). Without
+        compression (refused, see `transport_options`) and with nothing in Autobahn's send
+        queue (only chopped or synchronous sends use it, and we make none), it writes exactly
+        these bytes to the transport, as here. The outgoing size limit is kept.
+        """
+        if 0 < self.maxMessagePayloadSize < size:
+            raise PayloadExceededError(
+                f"tried to send a message of {size} bytes, over {self.maxMessagePayloadSize}"
+            )
+        if self._perMessageCompress is None and not self.send_queue:
+            self.transport.write(prepared.payloadHybi)
+        else:
+            self.sendPreparedMessage(prepared)
 
     def _close(self, code: int, reason: str) -> None:
         # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,

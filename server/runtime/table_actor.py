@@ -23,7 +23,9 @@ Theory of operation (the order is the point):
    `ConcurrencyError` (another writer extended the stream) makes the actor read what it
    missed, publish it, and decide the batch again (at most `MAX_ATTEMPTS` times).
 4. `evolve` each recorded event into the state.
-5. Publish: every subscriber gets each event redacted for its viewer (`redaction.py`).
+5. Publish: every subscriber gets each event redacted for its viewer (`redaction.py`). Each
+   distinct redaction of an event is encoded once, as one `Push` that every subscriber
+   seeing the same data shares (and the transport frames once).
 6. Reschedule: `deadlines(state)` is compared with the scheduled timers by key; changed ones
    are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
    submitted like any other, as the server.
@@ -73,12 +75,28 @@ class TableClosed(Exception):
     """The table no longer takes commands (the server is shutting down)."""
 
 
+class Push:
+    """One event push, built once and shared by every subscriber that may see the same data.
+
+    `message` is the `event` map, `frame` its msgpack bytes, encoded once. `wire` is a slot
+    for the transport: it keeps its framing of `frame` there on the first send, so the other
+    subscribers of the same push reuse it instead of framing the same bytes again.
+    """
+
+    __slots__ = ("message", "frame", "wire")
+
+    def __init__(self, message: dict[str, Any], frame: bytes) -> None:
+        self.message = message
+        self.frame = frame
+        self.wire: Any = None
+
+
 class Subscriber(Protocol):
-    """Anything that receives a table's pushes: a viewer and a `push(message, frame)`."""
+    """Anything that receives a table's pushes: a viewer and a `push(push)`."""
 
     viewer: Actor
 
-    def push(self, message: dict[str, Any], frame: bytes) -> None: ...
+    def push(self, push: Push) -> None: ...
 
 
 @dataclass
@@ -106,7 +124,7 @@ class Snapshot:
 
     seq: int
     view: dict[str, Any]
-    catch_up: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)
+    catch_up: list[Push] = field(default_factory=list)
 
 
 class BadSeq(Exception):
@@ -212,8 +230,11 @@ class TableActor:
         """The game's view of the current state for `viewer`."""
         return self.game.view(self.state, viewer)
 
-    def _push_for(self, event: RecordedEvent, viewer: Actor) -> tuple[dict[str, Any], bytes]:
+    def _push_for(self, event: RecordedEvent, viewer: Actor) -> Push:
         data = redacted_data(self.redact, Event(event.type, event.data), viewer)
+        return self._push_of(event, data)
+
+    def _push_of(self, event: RecordedEvent, data: dict[str, Any]) -> Push:
         message = {
             "type": "event",
             "table": self.table,
@@ -222,18 +243,37 @@ class TableActor:
             "data": data,
             "at": event.at,
         }
-        return message, encode(message)
+        return Push(message, encode(message))
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
-        cache: dict[Actor, list[tuple[dict[str, Any], bytes]]] = {}
-        for subscriber in list(self.subscribers):
-            viewer = subscriber.viewer
-            pushes = cache.get(viewer)
-            if pushes is None:
-                pushes = cache[viewer] = [self._push_for(event, viewer) for event in recorded]
-            for message, frame in pushes:
+        """Push each event to every subscriber, redacted for its viewer.
+
+        Why per event and shared: most events look the same to every viewer, so each distinct
+        redaction is encoded (and framed by the transport) once, not once per subscriber.
+        """
+        subscribers = list(self.subscribers)
+        if not subscribers:
+            return
+        redact = self.redact
+        for event in recorded:
+            plain = Event(event.type, event.data)
+            by_viewer: dict[Actor, Push] = {}
+            distinct: list[Push] = []
+            for subscriber in subscribers:
+                viewer = subscriber.viewer
+                push = by_viewer.get(viewer)
+                if push is None:
+                    data = redacted_data(redact, plain, viewer)
+                    for candidate in distinct:
+                        if candidate.message["data"] == data:
+                            push = candidate
+                            break
+                    else:
+                        push = self._push_of(event, data)
+                        distinct.append(push)
+                    by_viewer[viewer] = push
                 try:
-                    subscriber.push(message, frame)
+                    subscriber.push(push)
                 except Exception:  # one broken subscriber must not starve the others
                     log.failure("push to a subscriber of {table} failed", table=self.table)
 

@@ -8,8 +8,10 @@ import os
 import stat
 
 import pytest
+from autobahn.exception import PayloadExceededError
 from twisted.internet import defer
 from twisted.internet.task import Clock
+from twisted.internet.testing import StringTransport
 from twisted.python.failure import Failure
 from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
@@ -31,7 +33,7 @@ from server.net.tokens import (
 )
 from server.net.ws import T24WebSocketFactory, TransportConfig, transport_options
 from server.runtime.hub import Hub
-from server.runtime.table_actor import TableClosed
+from server.runtime.table_actor import Push, TableClosed
 
 T0 = 1_700_000_000.0
 SECRET = b"s" * 32
@@ -356,6 +358,60 @@ def test_autobahn_options_are_set_deliberately(hub, clock):
     assert factory.protocols == ["t24.v1"] and factory.server.startswith("t24/")
     assert set(transport_options(config)) >= {"allowNullOrigin", "webStatus", "maxConnections"}
     assert factory.perMessageCompressionAccept([object()]) is None
+
+
+def open_protocol(hub, clock):
+    """A `T24ServerProtocol` through a real opening handshake, on a StringTransport."""
+    factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock)
+    protocol = factory.buildProtocol(None)
+    transport = StringTransport()
+    protocol.makeConnection(transport)
+    protocol.dataReceived(
+        b"GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\n"
+        b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: t24.v1\r\n\r\n"
+    )
+    assert protocol.state == protocol.STATE_OPEN
+    transport.clear()
+    return protocol, transport
+
+
+def server_frame(payload: bytes) -> bytes:
+    """RFC 6455: a final, unmasked binary frame (what a server sends)."""
+    size = len(payload)
+    if size <= 125:
+        return bytes([0x82, size]) + payload
+    return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+
+
+def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
+    (first, wire1), (second, wire2) = open_protocol(hub, clock), open_protocol(hub, clock)
+    push = Push({"type": "event"}, encode({"type": "event", "seq": 1, "pad": "x" * 200}))
+    first._send_push(push)
+    prepared = push.wire
+    second._send_push(push)
+    assert push.wire is prepared  # framed by the first send, reused by the second
+    assert wire1.value() == wire2.value() == server_frame(push.frame)
+    first._send_frame(encode({"type": "pong", "id": 1}))  # replies take the same path
+    assert wire1.value().endswith(server_frame(encode({"type": "pong", "id": 1})))
+
+
+def test_outgoing_frames_keep_autobahns_limits_and_queue(hub, clock):
+    protocol, wire = open_protocol(hub, clock)
+    too_big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
+    with pytest.raises(PayloadExceededError):  # as `sendMessage` refuses it
+        protocol._send_push(too_big)
+    assert wire.value() == b""
+    handed: list[bytes] = []  # while Autobahn's own send queue holds data, it keeps the order
+    protocol.sendPreparedMessage = lambda prepared: handed.append(prepared.payloadHybi)
+    protocol.send_queue.append((b"queued", False))
+    protocol._send_frame(b"\x81\xa1a\x01")
+    assert handed == [server_frame(b"\x81\xa1a\x01")] and wire.value() == b""
+    protocol.send_queue.clear()
+    protocol.state = protocol.STATE_CLOSED
+    protocol._send_frame(b"\x80")  # a closed connection sends nothing
+    protocol._send_push(Push({}, b"\x80"))
+    assert wire.value() == b""
 
 
 # -- HTTP ----------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import pytest
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
+from protocol.codec import decode
 from server.eventlog.store import ConcurrencyError, StoreClosed, open_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
@@ -43,9 +44,9 @@ class Recorder:
         self.messages: list[dict] = []
         self.frames: list[bytes] = []
 
-    def push(self, message, frame):
-        self.messages.append(message)
-        self.frames.append(frame)
+    def push(self, push):
+        self.messages.append(push.message)
+        self.frames.append(push.frame)
 
     def types(self):
         return [m["event_type"] for m in self.messages]
@@ -370,12 +371,12 @@ def test_join_with_after_seq_gets_exactly_the_missed_events_then_live_ones(hub, 
     late = Recorder(S2)
     snapshot = actor.subscribe(late, after_seq=2)
     assert snapshot.seq == 4 and snapshot.view["phase"] == "revealed"
-    assert [m["seq"] for m, _ in snapshot.catch_up] == [3, 4]
+    assert [p.message["seq"] for p in snapshot.catch_up] == [3, 4]
     run(actor, clock, S1, "touch_card")
     assert [m["seq"] for m in late.messages] == [5]
     fresh = Recorder(S2)
     assert actor.subscribe(fresh).catch_up == []
-    assert actor.subscribe(Recorder(S2), after_seq=0).catch_up[0][0]["event_type"] == (
+    assert actor.subscribe(Recorder(S2), after_seq=0).catch_up[0].message["event_type"] == (
         "TableCreated"
     )
     with pytest.raises(BadSeq):
@@ -386,7 +387,7 @@ def test_catch_up_is_redacted_like_live_pushes(hub, clock):
     actor = new_table(hub)
     run(actor, clock, PROCTOR, "start_round")
     run(actor, clock, PROCTOR, "place_card")
-    pushes = [m for m, _ in actor.subscribe(Recorder(S1), after_seq=0).catch_up]
+    pushes = [p.message for p in actor.subscribe(Recorder(S1), after_seq=0).catch_up]
     assert pushes[0]["data"]["options"]["deck"] == 3  # TableCreated: deck hidden
     assert "numbers" not in pushes[2]["data"]  # CardPlaced
 
@@ -401,11 +402,29 @@ def test_unsubscribed_viewers_receive_nothing(hub, clock):
     assert watcher.messages == []
 
 
+def test_each_distinct_redaction_is_encoded_once_and_shared(hub, clock):
+    actor = new_table(hub)
+    proctor, s1, s2 = Recorder(PROCTOR), Recorder(S1), Recorder(S2)
+    twin = Recorder(S2)  # a second connection of the same viewer
+    for sub in (proctor, s1, s2, twin):
+        actor.subscribe(sub)
+    to_revealed(actor, clock)
+    # RoundStarted and CardPlaced hide the deck and the card from players: two encodings,
+    # one for the proctor and one shared by every player; CardRevealed is the same for all.
+    for index in (0, 1):
+        assert s1.frames[index] is s2.frames[index] is twin.frames[index]
+        assert proctor.frames[index] is not s1.frames[index]
+        assert proctor.frames[index] != s1.frames[index]
+    assert proctor.frames[2] is s1.frames[2] is s2.frames[2]
+    for sub in (proctor, s1, s2, twin):  # the shared bytes are the message each one was given
+        assert [decode(frame) for frame in sub.frames] == sub.messages
+
+
 def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
     actor = new_table(hub)
 
     class Broken(Recorder):
-        def push(self, message, frame):
+        def push(self, push):
             raise RuntimeError("socket gone")
 
     good = Recorder(S1)
