@@ -5,6 +5,11 @@ The rules it follows (shared/rules/24-challenge.md):
   fingertips: more than three draws a flag, R-PLAY-3). The server decides who was first.
 - R-PLAY-4: right after the touch the pattern is typed (`3*8`, `3 x 8`, `15+9`) and sent
   with Enter. Typing may start before the server has confirmed the touch: the keys are kept.
+  Enter moves on to the steps at once, before the server confirms the pattern (a student
+  types fast, and a script pipes every line at once): the lines typed next are steps, never
+  the pattern again. Only a refusal (a pattern that cannot be read, too late...) brings the
+  pattern prompt back; the server has then refused the steps sent meanwhile too
+  (`pattern_first`), so nothing typed ahead is judged against a pattern never declared.
 - R-PLAY-5: then three steps, one per line; each Enter states the steps so far (the table
   sees them), any step can be typed again (keys 1, 2, 3 once all three are in) until Enter
   fixes the solution. The pattern cannot change once declared.
@@ -47,6 +52,7 @@ class PlayInput:
     index: int = 0
     play: Any = None
     touching: bool = False  # a touch is on its way; its reply has not come yet
+    declaring: bool = False  # the pattern is on its way; its reply has not come yet
 
     def prompt(self) -> str:
         """The input line under the table, cursor at its end."""
@@ -100,7 +106,9 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
         return state, effects
     text = state.buffer.strip()
     if state.mode == "pattern":
-        return replace(state, buffer=""), [Send("declare_pattern", {"pattern": text}, "pattern")]
+        # Optimistic (see module doc): the next line typed is step 1, whatever the reply.
+        stepping = replace(state, mode="step", index=0, steps=(), buffer="", declaring=True)
+        return stepping, [Send("declare_pattern", {"pattern": text}, "pattern")]
     steps = list(state.steps) + [""] * (STEP_COUNT - len(state.steps))
     steps[state.index] = text
     filled = tuple(step for step in steps if step)
@@ -144,13 +152,20 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
         if error is not None:
             return PlayInput(), [Notice(error, True)]
         return replace(state, touching=False), []
-    if error is not None:
-        if tag == "pattern" and code == "pattern_cannot_change":
-            return replace(state, mode="step", index=0, buffer=""), [Notice(error, True)]
-        return state, [Notice(f"{tag} refused: {error}", True)]
-    if tag == "pattern":
-        return replace(state, mode="step", index=0, buffer="", steps=()), []
-    return state, []
+    if tag != "pattern":
+        return state, [] if error is None else [Notice(f"{tag} refused: {error}", True)]
+    if error is None:
+        return replace(state, declaring=False), []
+    if code == "pattern_cannot_change":
+        # Declared already (a reconnect, a proctor's record): the steps are what is left.
+        if state.mode == "pattern":
+            state = replace(state, mode="step", index=0, buffer="")
+        return replace(state, declaring=False), [Notice(error, True)]
+    if not state.declaring:  # the card left play meanwhile, or a reconnect reset the typing
+        return state, [Notice(f"pattern refused: {error}", True)]
+    # Back to the pattern prompt: the steps typed ahead were refused with it (pattern_first).
+    retry = replace(state, mode="pattern", index=0, steps=(), buffer="", declaring=False)
+    return retry, [Notice(f"pattern refused: {error}", True)]
 
 
 def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) -> PlayInput:

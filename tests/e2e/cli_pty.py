@@ -130,9 +130,13 @@ def revealed_card(child: pexpect.spawn) -> tuple[int, list[int]]:
     return int(match.group(1)), [int(match.group(i)) for i in range(2, 6)]
 
 
-def win_card(child: pexpect.spawn, numbers: list[int]) -> None:
-    """Touch (one key), type the pattern, the three steps, and fix (R-PLAY-2/4/5)."""
+def win_card(child: pexpect.spawn, numbers: list[int], ahead: bool = False) -> None:
+    """Touch (one key), type the pattern, the three steps, and fix (R-PLAY-2/4/5); `ahead`
+    types it all at once, before any reply, as a fast student does."""
     pattern, steps = answer(numbers)
+    if ahead:
+        child.send(" " + pattern + "\r" + "".join(step + "\r" for step in steps) + "\r")
+        return
     child.send(" ")
     child.expect("pattern>")
     child.send(pattern + "\r")

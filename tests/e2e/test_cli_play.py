@@ -1,8 +1,10 @@
 """`t24 play`, `t24 watch` and `t24 proctor` in pseudo-terminals against a real server.
 
-A player wins a card with one key, the pattern, three steps and fix (R-PLAY-2/4/5/6) while
-a watcher's scoreboard changes; at a proctored table the proctor records everything for the
-students (R-PLAY-1/2/3/7, R-FLAG-1, a ruling, a pause) and sees refusals in words.
+A player wins a card with one key, the pattern, three steps and fix (R-PLAY-2/4/5/6), all
+typed ahead of the server's replies, while a watcher's scoreboard changes; the same lines
+piped to `t24 play --plain` win a card too (the audit's B2); at a proctored table the proctor
+records everything for the students (R-PLAY-1/2/3/7, R-FLAG-1, a ruling, a pause) and sees
+refusals in words.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import re
 import pexpect
 import pytest
 from cli_pty import T24Cli, answer, revealed_card, win_card
+
+from server.eventlog.store import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 
@@ -46,7 +50,7 @@ def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
     assert started.returncode == 0, started.stdout + started.stderr
     play, numbers = revealed_card(player)
     assert (play, numbers) == (1, [3, 3, 8, 8])
-    win_card(player, numbers)
+    win_card(player, numbers, ahead=True)  # a fast student: no waiting for any reply (B2)
     player.expect("Ada won card 1 \\(\\+3\\)")
     player.expect(re.compile(r"▶ s1\s+Ada\s+3\s+0/3"))
     watcher.expect(re.compile(r"s1\s+Ada\s+3\s+0/3"))  # the watcher's scoreboard moved
@@ -110,3 +114,31 @@ def test_a_proctored_table_where_the_proctor_records_everything(server, cli):
     proctor.expect(pexpect.EOF)
     proctor.close()
     assert proctor.exitstatus == 0
+
+
+def test_lines_piped_ahead_of_the_pattern_reply_become_steps_and_win(server, cli):
+    """B2: a fast student (or a script) types the steps before the server has confirmed the
+    pattern; they are steps, never the pattern again (R-PLAY-4, R-PLAY-5)."""
+    deck = cli.deck_file("deck", [("a", [3, 6, 7, 8], 1), ("b", [1, 2, 3, 4], 1)])
+    tokens = cli.create_table(server, "typeahead", "--deck-file", deck, seats="s1:Ada,s2:Bo,s3:Cy")
+    proctor = ("proctor", "--tokens", str(tokens), "--plain")
+    started = cli.run(*proctor, input="start\nplace\nreveal\n")
+    assert started.returncode == 0 and "card 1 revealed: 3 6 7 8" in started.stdout, started.stdout
+    # The audit's reproducer: every line at once, before any reply has come back.
+    played = cli.run(
+        "play",
+        "--tokens",
+        str(tokens),
+        "--seat",
+        "s2",
+        "--plain",
+        input="t\n3*8\n7-6\n3*1\n3*8\n\n",
+    )
+    assert played.returncode == 0, played.stdout + played.stderr
+    assert not [line for line in played.stdout.splitlines() if line.startswith("!")]
+    store = open_blocking_store(server.store, create=False)
+    events = store.read("table/typeahead")
+    store.close()
+    won = [event for event in events if event.type == "CardWon"]
+    assert [(event.data["seat"], event.data["play"]) for event in won] == [("s2", 1)]
+    assert not [event for event in events if event.type == "FlagIssued"]

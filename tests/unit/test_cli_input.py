@@ -84,6 +84,65 @@ def test_one_key_touches_then_the_pattern_then_three_steps_then_fix():
     assert effects == [Send("fix_solution", {"steps": ["8/3", "3 - 8/3 = 1/3", "8/(1/3)"]}, "fix")]
 
 
+def test_lines_typed_before_the_pattern_reply_are_steps_not_the_pattern_again():
+    """B2: a fast student types the steps before the server confirms the pattern (R-PLAY-5)."""
+    held = view(phase="solving", toucher="s1")
+    state, effects = typed(PlayInput(), "t3*8\r7-6\r", view())
+    assert effects == [
+        Send("touch_card", {"fingertips": 1}, "touch"),
+        Send("declare_pattern", {"pattern": "3*8"}, "pattern"),
+        Send("state_steps", {"steps": ["7-6"]}, "steps"),
+    ]
+    assert (state.mode, state.index, state.declaring) == ("step", 1, True)
+    state, more = typed(state, "3*1\r3*8\r\r", held)
+    assert more[-2:] == [
+        Send("state_steps", {"steps": ["7-6", "3*1", "3*8"]}, "steps"),
+        Send("fix_solution", {"steps": ["7-6", "3*1", "3*8"]}, "fix"),
+    ]
+    # The replies come afterwards and change nothing typed since.
+    state = reconcile(state, view(phase="solving", toucher="s1", pattern="3*8"), "s1")
+    state, _ = replied(state, "touch", None)
+    state, notices = replied(state, "pattern", None)
+    assert notices == [] and (state.mode, state.steps, state.declaring) == (
+        "review",
+        ("7-6", "3*1", "3*8"),
+        False,
+    )
+
+
+def test_a_refused_pattern_brings_the_pattern_prompt_back_after_steps_typed_ahead():
+    held = view(phase="solving", toucher="s1")
+    state, _ = typed(PlayInput(mode="pattern", play=3), "3 x\r7-6\r3*", held)
+    assert state.mode == "step" and state.buffer == "3*"
+    state, effects = replied(state, "pattern", "pattern: cannot read (bad_pattern)", "bad_pattern")
+    assert (state.mode, state.buffer, state.steps, state.declaring) == ("pattern", "", (), False)
+    assert effects == [Notice("pattern refused: pattern: cannot read (bad_pattern)", True)]
+    # The step typed ahead was refused with it (R-PLAY-4): words, the prompt stays.
+    state, effects = replied(state, "steps", "announce the pattern first (pattern_first)")
+    assert state.mode == "pattern" and effects[0].error and "pattern_first" in effects[0].text
+    state, effects = typed(state, "3*8\r", held)
+    assert effects == [Send("declare_pattern", {"pattern": "3*8"}, "pattern")]
+
+
+def test_a_pattern_refused_after_the_card_left_play_only_says_why():
+    state, _ = typed(PlayInput(mode="pattern", play=3), "3*8\r", view())
+    state = reconcile(state, view(phase="between_cards"), "s1")
+    assert state == PlayInput()
+    state, effects = replied(state, "pattern", "too late (too_late)", "too_late")
+    assert state == PlayInput() and effects == [
+        Notice("pattern refused: too late (too_late)", True)
+    ]
+
+
+def test_a_pattern_already_declared_keeps_the_steps_typed_ahead():
+    state, _ = typed(PlayInput(mode="pattern", play=3), "3*8\r7-6\r", view())
+    state, effects = replied(
+        state, "pattern", "declared (pattern_cannot_change)", "pattern_cannot_change"
+    )
+    assert (state.mode, state.steps, state.index, state.declaring) == ("step", ("7-6",), 1, False)
+    assert effects == [Notice("declared (pattern_cannot_change)", True)]
+
+
 def test_digit_keys_touch_with_that_many_fingertips():
     _state, effects = press(PlayInput(), "4", view())
     assert effects == [Send("touch_card", {"fingertips": 4}, "touch")]  # R-PLAY-3: a flag
