@@ -7,17 +7,20 @@ rules (R-PLAY-6 scores, R-FLAG-3 limits, R-FLAG-4 disqualification, R-ROUND-1 te
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
 from challenge_tables import ANSWERS, PROCTOR, SPECTATOR, T0, WRONG_STEPS, S, options, player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
+from server.games.challenge_state import SeatState, replace
 
 ACTIONS = (
     "start",
@@ -275,3 +278,14 @@ def test_a_random_full_round_always_terminates(raw, seed: int):
     replays = 2 if read.stumped_cards == "replay_at_end" else 1
     assert plays <= len(read.deck) * replays + len(read.seats) * read.flag_limit
     assert run.log[-1].type == "RoundEnded"
+
+
+@given(score=st.integers(0, 99), flags=st.integers(0, 3), out=st.booleans())
+def test_the_fast_replace_builds_what_dataclasses_replace_builds(score, flags, out):
+    seat = SeatState("s1", "Ada", score=1, cards_won=("c1",))
+    changes = {"score": score, "flags": flags, "disqualified": out}
+    fast, slow = replace(seat, **changes), dataclasses.replace(seat, **changes)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
+    assert seat == SeatState("s1", "Ada", score=1, cards_won=("c1",))  # the original is kept
+    with pytest.raises(TypeError, match="scroe"):  # refused, as dataclasses.replace does
+        replace(seat, scroe=1)
