@@ -39,6 +39,14 @@ from clients.reference_cli.keyboard import (
 from clients.reference_cli.table_model import PLACED, REVEALED, SOLVING
 
 STEP_COUNT = 3  # R-PUZ-2
+
+# The examples the help texts show (`t24 play --help`, the key help line): patterns as a
+# student types them (R-PUZ-3), and the three steps of card 3 3 8 8 with the pattern 8 / 1/3,
+# one operation per step (R-PUZ-2). A unit test judges them with server/puzzles.
+PATTERN_EXAMPLES = ("3*8", "3 x 8", "15+9")
+EXAMPLE_CARD = (3, 3, 8, 8)
+EXAMPLE_PATTERN = "8 / 1/3"
+EXAMPLE_STEPS = ("8/3", "3 - 8/3 = 1/3", "8 / 1/3")
 TOUCH_KEYS = {" ": 1, "t": 1, **{str(n): n for n in range(1, 10)}}
 
 
@@ -69,9 +77,13 @@ class PlayInput:
         if view is not None and view.get("mode") == "proctored":
             return "proctored table: the proctor records touches and answers · [q] quit"
         if self.mode == "pattern":
-            return "type the pattern (the last step, e.g. 3*8 or 15+9) · Enter sends · Esc clears"
+            first, _, last = PATTERN_EXAMPLES
+            return f"type the pattern (the last step, e.g. {first} or {last})" + (
+                " · Enter sends · Esc clears"
+            )
         if self.mode == "step":
-            return "type a step like 8/3 or 3 - 8/3 = 1/3 · Enter states it · Esc clears"
+            first, second, _ = EXAMPLE_STEPS
+            return f"type a step like {first} or {second} · Enter states it · Esc clears"
         if self.mode == "review":
             return "[Enter] fix the solution  [1] [2] [3] retype a step"
         return (
