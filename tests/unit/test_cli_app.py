@@ -431,36 +431,63 @@ def test_every_command_has_help_with_examples_and_exit_codes(capsys):
         assert "examples:" in text and "exit codes:" in text, name
 
 
+# The commands that read a store on this machine (docs/cli.md): they may use server/. Every
+# other module of the package is networked, or shared by networked commands.
+LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands"})
+# `t24`'s dispatcher: it registers every command, the local ones too, and imports no server/.
+DISPATCHER_MODULES = frozenset({"cli", "__main__"})
+PACKAGE = "clients.reference_cli"
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Every name the source at `path` imports, at its top or inside a function, in full
+    (`from server.eventlog import store` is `server.eventlog.store`)."""
+    tree = ast.parse(path.read_text())
+    found: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from . import x, from .x import y
+                base = ".".join([PACKAGE, base]).rstrip(".")
+            found += [f"{base}.{alias.name}" for alias in node.names]
+    return found
+
+
+def networked_modules() -> list[str]:
+    """Every module of the package but the local commands (derived: a new one is included)."""
+    names = sorted(path.stem for path in (ROOT / "clients/reference_cli").glob("*.py"))
+    assert LOCAL_MODULES <= set(names), "a local module was renamed: update LOCAL_MODULES"
+    return [name for name in names if name not in LOCAL_MODULES]
+
+
 def test_networked_modules_never_import_the_server():
     """R: networked commands speak protocol/ only; server/puzzles (pure arithmetic of 24) is
-    the one library they may use, for bots and decks."""
-    networked = [
-        "connection",
-        "table_model",
-        "table_app",
-        "table_commands",
-        "play_input",
-        "proctor_input",
-        "render",
-        "keyboard",
-        "terminal",
-        "styling",
-        "connect_options",
-        "bot_commands",
-        "bots",
-        "admin_commands",
-    ]
+    the one library they may use, for bots and decks. Nor may they reach server/ through a
+    local command's module (only the dispatcher, cli.py, registers those)."""
+    networked = networked_modules()
+    assert {"connection", "table_app", "play_input", "bots", "admin_commands"} <= set(networked)
     for name in networked:
-        tree = ast.parse((ROOT / "clients/reference_cli" / f"{name}.py").read_text())
-        for node in ast.walk(tree):
-            modules = []
-            if isinstance(node, ast.Import):
-                modules = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                modules = [node.module or ""]
-            for module in modules:
-                if module.startswith("server"):
-                    assert module.startswith("server.puzzles"), (name, module)
+        for module in imported_modules(ROOT / "clients/reference_cli" / f"{name}.py"):
+            if module.split(".")[0] == "server":
+                assert module.startswith("server.puzzles."), (name, module)
+            if module.startswith(f"{PACKAGE}.") and name not in DISPATCHER_MODULES:
+                local = module.removeprefix(f"{PACKAGE}.").split(".")[0]
+                assert local not in LOCAL_MODULES, (name, module)
+
+
+def test_the_import_check_sees_server_imports_anywhere_in_a_module(tmp_path):
+    """The check above reads imports inside functions too, and relative ones."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "import os\n"
+        "def later():\n"
+        "    from server.eventlog import store\n"
+        "from . import log_commands\n"
+    )
+    found = imported_modules(probe)
+    assert sorted(found) == sorted(["os", "server.eventlog.store", f"{PACKAGE}.log_commands"])
 
 
 # -- admin -------------------------------------------------------------------------------------
