@@ -71,6 +71,7 @@ class CodecError(Exception):
 
 
 _SCALARS = (type(None), bool, int, float, str, bytes)
+_SCALAR_TYPES = frozenset(_SCALARS)
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
@@ -82,15 +83,31 @@ def check_plain(value: Any, max_depth: int) -> None:
 
     Why: the message layer, the games and the event log all assume plain values; a Timestamp or
     an ExtType that slipped through would fail much later, far from the bad frame.
+
+    How: an iterative walk (a hostile nesting cannot exhaust the Python stack) that tests the
+    exact types msgpack returns (dict, list, the scalars) first, so a decoded frame, which
+    holds nothing else, never pays for the abstract `Mapping` check; any other type takes
+    the general path. Scalars are accepted at any depth, containers up to `max_depth`.
     """
     stack: list[tuple[Any, int]] = [(value, 1)]
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, _SCALARS):
+        kind = type(item)
+        if kind in _SCALAR_TYPES:
             continue
         if depth > max_depth:
             raise CodecError("too_complex", f"values nest deeper than {max_depth} levels")
-        if isinstance(item, list | tuple):
+        if kind is dict:
+            for key, child in item.items():
+                if type(key) is not str and not isinstance(key, str):
+                    raise CodecError("bad_encoding", "map keys must be strings")
+                if type(child) not in _SCALAR_TYPES:
+                    stack.append((child, depth + 1))
+        elif kind is list:
+            stack.extend((child, depth + 1) for child in item if type(child) not in _SCALAR_TYPES)
+        elif isinstance(item, _SCALARS):
+            continue
+        elif isinstance(item, list | tuple):
             stack.extend((child, depth + 1) for child in item)
         elif isinstance(item, Mapping):
             for key, child in item.items():

@@ -1,5 +1,8 @@
 """The wire format: codec limits, message checking, constructors and the client helper."""
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import msgpack
 import pytest
 from hypothesis import given
@@ -109,6 +112,67 @@ def test_oversized_frame_is_too_large():
 def test_check_plain_refuses_objects():
     with pytest.raises(CodecError):
         check_plain({"x": object()}, 4)
+
+
+def test_bytes_map_keys_are_refused_at_any_depth():
+    for value in ({b"k": 1}, {"x": [{"y": {b"k": 1}}]}):
+        with pytest.raises(CodecError) as info:
+            decode(msgpack.packb({"type": "ping", "x": value}, use_bin_type=True))
+        assert info.value.code == "bad_encoding"
+
+
+def reference_check(value, max_depth, depth=1):
+    """What check_plain must decide, written the obvious (recursive) way."""
+    if isinstance(value, type(None) | bool | int | float | str | bytes):
+        return "ok"
+    if depth > max_depth:
+        return "too_complex"
+    if isinstance(value, list | tuple):
+        children = list(value)
+    elif isinstance(value, Mapping):
+        if not all(isinstance(key, str) for key in value):
+            return "bad_encoding"
+        children = list(value.values())
+    else:
+        return "bad_encoding"
+    outcomes = {reference_check(child, max_depth, depth + 1) for child in children} - {"ok"}
+    return outcomes.pop() if len(outcomes) == 1 else ("ok" if not outcomes else "mixed")
+
+
+class IntFlavour(int):
+    """A subclass of a scalar: plain data for the codec, but not an exact msgpack type."""
+
+
+anything = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.builds(IntFlavour, st.integers())
+    | st.text(max_size=4)
+    | st.binary(max_size=4)
+    | st.just(object()),
+    lambda children: (
+        st.lists(children, max_size=3)
+        | st.lists(children, max_size=3).map(tuple)
+        | st.dictionaries(st.text(max_size=3) | st.binary(max_size=2), children, max_size=3)
+        | st.dictionaries(st.text(max_size=3), children, max_size=3).map(MappingProxyType)
+    ),
+    max_leaves=12,
+)
+
+
+@given(anything, st.integers(1, 4))
+def test_check_plain_decides_as_the_reference(value, max_depth):
+    expected = reference_check(value, max_depth)
+    try:
+        check_plain(value, max_depth)
+        got = "ok"
+    except CodecError as error:
+        got = error.code
+    if expected == "mixed":  # two faults in one value: either code is a right answer
+        assert got in ("too_complex", "bad_encoding")
+    else:
+        assert got == expected
 
 
 plain = st.recursive(
