@@ -394,8 +394,12 @@ class Session:
         table = request.get("table")
         command = Command(request.get("name"), request.get("args", {}), self.viewer)
         causation = f"conn-{self.conn_id}:req-{request.id}"
-        d = self.hub.get(table)
-        d.addCallback(lambda actor: actor.submit(command, arrival, causation))
+        live = self.hub.actors.get(table)
+        if live is not None:  # the common case: no Deferred to chain through
+            d = live.submit(command, arrival, causation)
+        else:
+            d = self.hub.get(table)
+            d.addCallback(lambda actor: actor.submit(command, arrival, causation))
 
         def accepted(recorded: list) -> None:
             actor = self.hub.actors.get(table)

@@ -154,6 +154,7 @@ class TableActor:
         self.seq = 0
         self.events: list[RecordedEvent] = []
         self.subscribers: list[Subscriber] = []
+        self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -219,12 +220,14 @@ class TableActor:
         catch_up = [self._push_for(event, viewer) for event in self.events[start:]]
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
+            self._audience = None
         return Snapshot(self.seq, self.view(viewer), catch_up)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
+            self._audience = None
 
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
@@ -251,31 +254,33 @@ class TableActor:
         Why per event and shared: most events look the same to every viewer, so each distinct
         redaction is encoded (and framed by the transport) once, not once per subscriber.
         """
-        subscribers = list(self.subscribers)
-        if not subscribers:
-            return
+        audience = self._audience
+        if audience is None:
+            audience = self._audience = self._group_by_viewer()
         redact = self.redact
         for event in recorded:
             plain = Event(event.type, event.data)
-            by_viewer: dict[Actor, Push] = {}
             distinct: list[Push] = []
-            for subscriber in subscribers:
-                viewer = subscriber.viewer
-                push = by_viewer.get(viewer)
-                if push is None:
-                    data = redacted_data(redact, plain, viewer)
-                    for candidate in distinct:
-                        if candidate.message["data"] == data:
-                            push = candidate
-                            break
-                    else:
-                        push = self._push_of(event, data)
-                        distinct.append(push)
-                    by_viewer[viewer] = push
-                try:
-                    subscriber.push(push)
-                except Exception:  # one broken subscriber must not starve the others
-                    log.failure("push to a subscriber of {table} failed", table=self.table)
+            for viewer, subscribers in audience:
+                data = redacted_data(redact, plain, viewer)
+                for push in distinct:
+                    if push.message["data"] == data:
+                        break
+                else:
+                    push = self._push_of(event, data)
+                    distinct.append(push)
+                for subscriber in subscribers:
+                    try:
+                        subscriber.push(push)
+                    except Exception:  # one broken subscriber must not starve the others
+                        log.failure("push to a subscriber of {table} failed", table=self.table)
+
+    def _group_by_viewer(self) -> list[tuple[Actor, list[Subscriber]]]:
+        """The subscribers grouped by viewer, in subscription order (redacted once per viewer)."""
+        groups: dict[Actor, list[Subscriber]] = {}
+        for subscriber in self.subscribers:
+            groups.setdefault(subscriber.viewer, []).append(subscriber)
+        return list(groups.items())
 
     # -- commands ----------------------------------------------------------------------------
 

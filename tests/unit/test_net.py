@@ -270,6 +270,19 @@ def test_join_command_pushes_then_accepted(hub, clock):
     assert wire.messages() == [{"type": "left", "id": 4, "table": "t1"}]
 
 
+def test_a_command_loads_a_table_that_is_not_live_and_refuses_an_unknown_one(hub, clock):
+    other = Hub(hub.store, clock)  # another process created the table in the same store
+    other.create_table("elsewhere", "challenge", OPTIONS, Claims("director", "d").actor)
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "command", id=2, table="elsewhere", name="start_round")
+    say(session, "command", id=3, table="nowhere", name="start_round")
+    accepted, refused = wire.messages()[1:]
+    assert accepted == {"type": "accepted", "id": 2, "table": "elsewhere", "seq": 2, "events": 1}
+    assert refused["id"] == 3 and refused["code"] == "unknown_table"
+    assert "elsewhere" in hub.actors
+
+
 def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     class Quiet:
         NAME = "quiet"

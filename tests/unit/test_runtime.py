@@ -402,6 +402,20 @@ def test_unsubscribed_viewers_receive_nothing(hub, clock):
     assert watcher.messages == []
 
 
+def test_the_audience_follows_subscriptions_between_publications(hub, clock):
+    actor = new_table(hub)
+    early, late, twin = Recorder(S1), Recorder(S2), Recorder(S1)
+    actor.subscribe(early)
+    run(actor, clock, PROCTOR, "start_round")
+    actor.subscribe(late)
+    actor.subscribe(twin)
+    run(actor, clock, PROCTOR, "place_card")
+    actor.unsubscribe(early)
+    run(actor, clock, PROCTOR, "reveal_card")
+    assert early.types() == ["RoundStarted", "CardPlaced"]
+    assert late.types() == twin.types() == ["CardPlaced", "CardRevealed"]
+
+
 def test_each_distinct_redaction_is_encoded_once_and_shared(hub, clock):
     actor = new_table(hub)
     proctor, s1, s2 = Recorder(PROCTOR), Recorder(S1), Recorder(S2)
