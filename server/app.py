@@ -337,6 +337,8 @@ def demo_banner(tokens: Mapping[str, Any], path: str) -> str:
     lines += [
         "spectator:",
         f"  {t24} watch --url {url} --token {tokens['spectator']}",
+        "a bot for an empty seat (skills: perfect, human, random):",
+        f"  {t24} bot --tokens {path} --seat {tokens['seats'][-1]['seat']} --skill human",
         "",
         f"the same tokens are in {path}",
         "",

@@ -23,6 +23,8 @@ def test_every_client_command_names_a_runnable_t24():
         for line in demo_banner(TOKENS, "var/demo-tokens.json").splitlines()
         if line.startswith("  ")
     ]
-    assert [c[1] for c in commands] == ["proctor", "play", "play", "watch"]
+    assert [c[1] for c in commands] == ["proctor", "play", "play", "watch", "bot"]
     assert all(c[0] == program for c in commands)
-    assert [c[-1] for c in commands] == ["P", "T1", "T2", "S"]
+    assert [c[c.index("--token") + 1] for c in commands[:4]] == ["P", "T1", "T2", "S"]
+    assert commands[4][2:6] == ["--tokens", "var/demo-tokens.json", "--seat", "s2"]
+    assert commands[4][-2:] == ["--skill", "human"]
