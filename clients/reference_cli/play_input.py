@@ -61,6 +61,7 @@ class PlayInput:
     play: Any = None
     touching: bool = False  # a touch is on its way; its reply has not come yet
     declaring: bool = False  # the pattern is on its way; its reply has not come yet
+    fixing: bool = False  # the fix is on its way: a second Enter must not send it twice
 
     def prompt(self) -> str:
         """The input line under the table, cursor at its end."""
@@ -107,7 +108,10 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
     edited = edit_line(state.buffer, key)
     if state.mode == "review":
         if key in ENTER:
-            return state, [Send("fix_solution", {"steps": list(state.steps)}, "fix")]
+            if state.fixing:
+                return state, effects
+            fixing = replace(state, fixing=True)
+            return fixing, [Send("fix_solution", {"steps": list(state.steps)}, "fix")]
         if key in ("1", "2", "3"):
             index = int(key) - 1
             return replace(state, mode="step", index=index, buffer=state.steps[index]), effects
@@ -164,6 +168,8 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
         if error is not None:
             return PlayInput(), [Notice(error, True)]
         return replace(state, touching=False), []
+    if tag == "fix":
+        state = replace(state, fixing=False)
     if tag != "pattern":
         return state, [] if error is None else [Notice(f"{tag} refused: {error}", True)]
     if error is None:

@@ -110,6 +110,20 @@ def test_lines_typed_before_the_pattern_reply_are_steps_not_the_pattern_again():
     )
 
 
+def test_a_second_enter_does_not_send_the_fix_twice_until_its_reply():
+    held = view(phase="solving", toucher="s1", pattern="3*8")
+    state = PlayInput(mode="review", steps=("7-6", "3*1", "3*8"))
+    state, first = press(state, "\r", held)
+    state, second = press(state, "\r", held)
+    assert first == [Send("fix_solution", {"steps": ["7-6", "3*1", "3*8"]}, "fix")]
+    assert second == [] and state.fixing
+    # A refused fix (say, a flaky connection's error) lets the student fix again.
+    state, notices = replied(state, "fix", "the server is unavailable")
+    assert not state.fixing and notices == [Notice("fix refused: the server is unavailable", True)]
+    state, again = press(state, "\r", held)
+    assert again == first
+
+
 def test_a_refused_pattern_brings_the_pattern_prompt_back_after_steps_typed_ahead():
     held = view(phase="solving", toucher="s1")
     state, _ = typed(PlayInput(mode="pattern", play=3), "3 x\r7-6\r3*", held)
