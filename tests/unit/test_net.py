@@ -9,6 +9,7 @@ import stat
 
 import pytest
 from autobahn.exception import PayloadExceededError
+from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
@@ -425,6 +426,24 @@ def test_outgoing_frames_keep_autobahns_limits_and_queue(hub, clock):
     protocol._send_frame(b"\x80")  # a closed connection sends nothing
     protocol._send_push(Push({}, b"\x80"))
     assert wire.value() == b""
+
+
+def client_frame(message: dict) -> bytes:
+    """A masked binary frame, as a client sends it."""
+    return WebSocketClientFactory().prepareMessage(encode(message), isBinary=True).payloadHybi
+
+
+def test_incoming_frames_reach_the_session_and_observers_still_work(hub, clock):
+    protocol, wire = open_protocol(hub, clock)
+    frame = client_frame({"type": "ping", "id": 1})
+    protocol.dataReceived(frame[:3])  # a frame split across reads
+    protocol.dataReceived(frame[3:] + client_frame({"type": "ping", "id": 2}))
+    assert wire.value() == b"".join(server_frame(encode({"type": "pong", "id": n})) for n in (1, 2))
+    heard: list[bytes] = []  # Autobahn's observer API still sees every message
+    protocol.on("message", lambda payload, is_binary: heard.append(payload))
+    protocol.dataReceived(client_frame({"type": "ping", "id": 3}))
+    assert heard == [encode({"type": "ping", "id": 3})]
+    assert wire.value().endswith(server_frame(encode({"type": "pong", "id": 3})))
 
 
 # -- HTTP ----------------------------------------------------------------------------------
