@@ -95,6 +95,8 @@ def check_plain(value: Any, max_depth: int) -> None:
         kind = type(item)
         if kind in _SCALAR_TYPES:
             continue
+        if kind is not dict and kind is not list and isinstance(item, _SCALARS):
+            continue  # a subclass of a scalar type: plain, at any depth
         if depth > max_depth:
             raise CodecError("too_complex", f"values nest deeper than {max_depth} levels")
         if kind is dict:
@@ -105,8 +107,6 @@ def check_plain(value: Any, max_depth: int) -> None:
                     stack.append((child, depth + 1))
         elif kind is list:
             stack.extend((child, depth + 1) for child in item if type(child) not in _SCALAR_TYPES)
-        elif isinstance(item, _SCALARS):
-            continue
         elif isinstance(item, list | tuple):
             stack.extend((child, depth + 1) for child in item)
         elif isinstance(item, Mapping):

@@ -5,7 +5,7 @@ from types import MappingProxyType
 
 import msgpack
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from protocol.client import ClientSession, SequenceGap
@@ -162,6 +162,9 @@ anything = st.recursive(
 
 
 @given(anything, st.integers(1, 4))
+@example([IntFlavour(0)], 1)  # a scalar subclass below the last allowed level is plain
+@example({"a": {"b": 1}}, 1)
+@example((b"x", [object()]), 2)
 def test_check_plain_decides_as_the_reference(value, max_depth):
     expected = reference_check(value, max_depth)
     try:
