@@ -38,6 +38,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from perfdoc import write_section  # noqa: E402
+from server_load_report import section_body  # noqa: E402
 
 SECTION = "## Server load (`bench/server_load.py`)"
 TABLE_COUNTS = (10, 100, 250)
@@ -477,79 +478,6 @@ def measure(seconds: float, counts: tuple[int, ...]) -> dict:
     return {"rows": rows, "flat_out": flat, "flat_out_echo": rows[-1]["echo"]}
 
 
-def section_body(figures: dict, seconds: float) -> str:
-    rows, flat, echo_top = figures["rows"], figures["flat_out"], figures["flat_out_echo"]
-    ratio = flat["per_second"] / echo_top["per_second"]
-    last = rows[-1]["t24"]
-    lines = [
-        f"Measured by `bench/server_load.py` ({seconds:g} s per run after a warm-up; loopback; "
-        "one Python load client and the server share the machine's 2 cores, while other work "
-        "may run: read the ratios). Baseline: a raw Autobahn echo server driven by the same "
-        "client, each connection sending a command-sized frame as soon as the last one came "
-        "back. t24: a fresh server per run, SQLite store (durable, synchronous=full), 4 bot "
-        "players per table; `auto_proctor` places a card and reveals it; on each reveal all "
-        "four bots touch, the first toucher declares the pattern and fixes a correct solution. "
-        "Latency is measured by each bot from sending a command to receiving the push of the "
-        "event it caused (its `CardTouched` or `TouchRefused`, `PatternDeclared`, "
-        "`SolutionFixed`); the server-side figures are the /metrics histograms (bucket bounds).",
-        "",
-        f"Paced play (a card placed {PACED['auto_proctor']:g} s after the last one is resolved, "
-        f"revealed {PACED['auto_reveal_seconds']:g} s later):",
-        "",
-        "| tables | connections | echo msgs/s | t24 commands/s | t24 pushes/s "
-        "| command -> event p50 / p99 ms | server: command p50 / p99 ms, append p50 / p99 ms "
-        "| KiB per idle connection |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for row in rows:
-        echo, t24 = row["echo"], row["t24"]
-        server = t24["server"]
-        lines.append(
-            f"| {row['tables']} | {t24['connections']} | {echo['per_second']:,.0f} | "
-            f"{t24['per_second']:,.0f} | {t24['pushes_per_second']:,.0f} | "
-            f"{t24['p50_ms']:.1f} / {t24['p99_ms']:.1f} | "
-            f"<= {server['command_p50_ms']:g} / {server['command_p99_ms']:g}, "
-            f"<= {server['append_p50_ms']:g} / {server['append_p99_ms']:g} | "
-            f"{t24['kib_per_connection']:.1f} |"
-        )
-    # frames through the server: echo = 1 in + 1 out; t24 = 1 command in + 1 reply + pushes
-    t24_frames = 2 * flat["per_second"] + flat["pushes_per_second"]
-    frame_ratio = t24_frames / (2 * echo_top["per_second"])
-    lines += [
-        "",
-        f"Flat out ({rows[-1]['tables']} tables, {flat['connections']} connections, a card "
-        "placed and revealed 1 ms after the last one): "
-        f"**{flat['per_second']:,.0f} commands/s** ({flat['pushes_per_second']:,.0f} pushes/s) "
-        f"against the echo baseline's **{echo_top['per_second']:,.0f} messages/s** at the same "
-        f"connection count: **{ratio:.0%}**. Counted in frames through the server (echo: one "
-        f"in, one out; t24: one command in, its reply and its pushes out) t24 moves "
-        f"{t24_frames:,.0f} frames/s against {2 * echo_top['per_second']:,.0f}: "
-        f"**{frame_ratio:.0%}**. CPU during the run: server {flat['server_cpu']:.0%} of a "
-        f"core, client {flat['client_cpu']:.0%} (echo run: server "
-        f"{echo_top['server_cpu']:.0%}, client {echo_top['client_cpu']:.0%}). Command -> event "
-        f"p50 / p99 {flat['p50_ms']:.0f} / {flat['p99_ms']:.0f} ms: saturated, so this is "
-        "queueing, as in the echo run's own p50 / p99 of "
-        f"{echo_top['p50_ms']:.0f} / {echo_top['p99_ms']:.0f} ms.",
-        "",
-        "Targets (issue 5): commands/s at least 50% of the echo baseline's messages/s "
-        f"(measured: {ratio:.0%} in commands, {frame_ratio:.0%} in frames); p99 command -> "
-        f"event under 20 ms at 1,000 connections (measured at {last['connections']}, paced: "
-        f"{last['p99_ms']:.1f} ms); under 50 KiB per idle connection (measured: "
-        f"{last['kib_per_connection']:.1f} KiB).",
-        "",
-        "Reading the ratio: the echo server answers one frame with one frame; a t24 command is "
-        "decoded, checked, decided, made durable (a group commit with an fsync), evolved, "
-        "pushed to the four players of its table (each push redacted for its viewer), then "
-        f"acknowledged: one command in, about {t24_frames / flat['per_second'] - 1:.0f} frames "
-        "out. The busier process is the bound of each run (CPU figures above): the Python "
-        "client drives the echo server to its limit before the echo server is. Profiled flat "
-        "out, the t24 server's busy time goes about a third to Autobahn's frame reading and "
-        "writing, a quarter to the game (`decide`, `evolve`), the rest to decoding requests, "
-        "redacting and encoding pushes, and the store's thread hand-offs.",
-    ]
-    return "\n".join(lines)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="role")
@@ -575,7 +503,7 @@ def main() -> None:
         seconds = 3.0 if args.quick else args.seconds
         figures = measure(seconds, (10,) if args.quick else TABLE_COUNTS)
         if not args.no_write:
-            write_section(SECTION, section_body(figures, seconds))
+            write_section(SECTION, section_body(figures, seconds, PACED))
             print("wrote the Server load section of docs/performance.md")
 
 
