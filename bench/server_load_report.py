@@ -26,8 +26,10 @@ FINDINGS = [
     "frame); the codec's plain-data check tests exact msgpack types first (decode 5.9 -> "
     "3.3 us); message specs derived once (parse 4.7 -> 3.7 us, build 4.2 -> 2.9 us); a "
     "command goes straight to a live table actor, which groups its subscribers by viewer once "
-    "per subscription change. Together: server CPU per command 662 -> 493 us, commands/s "
-    "+31% (3 interleaved runs each). The load client got the same incoming-frame savings and "
+    "per subscription change. Together, against the starting commit (two A/B series of "
+    "interleaved runs, same client): server CPU per command 662 -> 493 us and 875 -> 609 us "
+    "(-25% and -30%), commands/s +31% and +44%. The load client got the same incoming-frame "
+    "savings and "
     "writes frames prepared with a fresh mask, so the servers, not the client, are the bound "
     "(before, the client was the bound of the echo run).",
     "",
