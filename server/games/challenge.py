@@ -161,7 +161,8 @@ def _end_round_now(batch: _Batch, reason: str) -> None:
 def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
     """R-FLAG-1..3: a penalty flag; the threshold disqualifies. R-FLAG-2: the card goes back to
     the bottom of the deck when the flagged student holds it or nobody does yet (a flag on a
-    bystander does not take the card from its toucher)."""
+    bystander does not take the card from its toucher). The flag names the card in play when
+    it was issued (`card_id`, None between cards), so a protest can point at it."""
     seat = batch.state.seat(seat_id)
     assert seat is not None
     card = batch.state.card
@@ -173,6 +174,8 @@ def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
         cause=cause,
         rule=FLAG_CAUSES[cause],
         flags=flags,
+        card_id=card.card.card_id if card is not None else None,
+        revealed=card is not None and card.revealed_at is not None,
         play=taken.play if taken else None,
     )
     if flags >= batch.state.options.flag_limit:

@@ -102,7 +102,7 @@ def _redacted(event: Event) -> dict[str, Any]:
     elif event.type == "CardPlaced":
         for secret in ("card_id", "numbers", "dots"):
             data.pop(secret, None)
-    elif event.type == "CardReturnedToDeck" and not data.get("revealed", True):
+    elif event.type in ("CardReturnedToDeck", "FlagIssued") and not data.get("revealed", True):
         data.pop("card_id", None)
     elif event.type == "RoundEnded":
         data["unplayed"] = len(data["unplayed"])

@@ -353,6 +353,9 @@ def test_last_step_must_be_the_declared_pattern():
     assert types(events) == ["SolutionFixed", "SolutionJudged", "FlagIssued", "CardReturnedToDeck"]
     assert events[1].data["reason"] == "pattern_mismatch"
     assert events[2].data["cause"] == "incorrect_solution"
+    # R-FLAG-1: the flag names the card it was drawn on, for the score card and protests
+    assert (events[2].data["card_id"], events[2].data["revealed"]) == ("c1", True)
+    assert events[2].data["play"] == events[3].data["play"]
 
 
 def test_a_pattern_that_is_not_24_is_an_incorrect_solution():
