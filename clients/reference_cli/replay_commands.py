@@ -26,13 +26,16 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clients.reference_cli import exit_codes
 from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_keys
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+
+if TYPE_CHECKING:
+    from server.audit.replay import Moment
 
 EPILOG = """\
 keys (on a terminal):
@@ -45,16 +48,11 @@ examples:
   t24 replay --store sqlite:///var/t24.sqlite first --to 42
   t24 replay --store postgresql://postgres@127.0.0.1:5432/postgres table/first --json | jq .text
 """
-AUDITOR = ("auditor", "replay")
-
-
-class ReplayError(Exception):
-    """The stream cannot be replayed (unknown stream, bad --to, unknown game): exit 2."""
 
 
 @dataclass(frozen=True)
 class Step:
-    """One recorded event and the table right after it."""
+    """One recorded event and the table right after it, as the replay screen shows it."""
 
     seq: int
     at: int
@@ -70,37 +68,26 @@ def stream_name(name: str) -> str:
     return name if "/" in name else f"table/{name}"
 
 
-def load_steps(events: Sequence[Any], table: str) -> list[Step]:
-    """Fold recorded events (the first is `TableCreated`) into one `Step` per event."""
-    from server.games.base import Actor, Event
-    from server.runtime.hub import default_games
+def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]:
+    """One `Step` per replayed moment: the screen's feed line and the table as it stood.
 
-    if not events or events[0].type != "TableCreated":
-        raise ReplayError("the stream does not start with TableCreated: not a table")
-    created = events[0].data
-    game = default_games().get(created.get("game"))
-    if game is None:
-        raise ReplayError(f"unknown game {created.get('game')!r}")
-    viewer = Actor(*AUDITOR)
-    state = game.initial_state(created.get("options", {}))
-    snapshot = {"table": table, "game": game.NAME, "seq": 1, "view": game.view(state, viewer)}
+    The fold itself is `server.audit.replay` (the one an official settles a protest with);
+    this adds the feed lines and their times from the card's reveal.
+    """
+    snapshot = {"table": table, "game": game, "seq": 1, "view": moments[0].view}
     feed_model = from_snapshot(snapshot, after_seq=0)
     steps = []
-    for recorded in events:
-        if recorded.seq > 1:
-            state = game.evolve(state, Event(recorded.type, recorded.data))
+    for moment in moments:
         push = {
-            "seq": recorded.seq,
-            "event_type": recorded.type,
-            "data": recorded.data,
-            "at": recorded.at,
+            "seq": moment.seq,
+            "event_type": moment.type,
+            "data": moment.data,
+            "at": moment.recorded_at,
         }
         feed_model, line = apply_push(feed_model, push)
-        view = game.view(state, viewer)
-        model = TableModel(table, game.NAME, recorded.seq, view, feed_model.anchors)
-        at = recorded.data.get("at", recorded.at)  # the game's time of the event
+        model = TableModel(table, game, moment.seq, moment.view, feed_model.anchors)
         steps.append(
-            Step(recorded.seq, at, recorded.actor, recorded.type, recorded.data, line, model)
+            Step(moment.seq, moment.at, moment.actor, moment.type, moment.data, line, model)
         )
     return steps
 
@@ -213,6 +200,7 @@ def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Load, verify, fold; then step through, print, or print JSON (see module doc)."""
+    from server.audit.replay import ReplayError, replay_table
     from server.eventlog.store import EventLogError, open_blocking_store
 
     stream = stream_name(args.stream)
@@ -222,16 +210,10 @@ def run_replay(args: argparse.Namespace) -> int:
         print(f"t24 replay: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
     try:
-        report = store.verify(stream)
-        events = store.read(stream)
-        if not events:
-            known = ", ".join(store.streams("table/")) or "none"
-            raise ReplayError(f"no stream {stream!r} in {args.store} (tables: {known})")
-        if not report.ok:
-            events = events[: report.events]
-            if not events:
-                raise ReplayError(report.describe())
-        steps = load_steps(events, stream.removeprefix("table/"))
+        replayed = replay_table(store, stream)
+        report = replayed.report
+        table = stream.removeprefix("table/")
+        steps = replay_steps(replayed.game, replayed.moments, table)
     except (ReplayError, EventLogError) as error:
         print(f"t24 replay: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT

@@ -1,0 +1,1 @@
+"""Audit: replaying a recorded stream to any point, for protests and officials (pure)."""
