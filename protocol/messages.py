@@ -57,7 +57,7 @@ ERROR_CODES: dict[str, str] = {
     "rate_limited": "Too many requests: this one was dropped. Sustained abuse closes with 1008.",
     "conflict": "Another writer extended the table's log; the command was not applied. Retry.",
     "unavailable": "The event store failed or the server is shutting down; nothing was written.",
-    "internal": "An unexpected server fault; nothing was written for this request.",
+    "internal": "An unexpected server fault (a bug); nothing was written; the connection stays.",
 }
 """Protocol error codes. A command refused by the game's rules carries the game's own
 `RuleViolation` code instead (listed in docs/rules.md) together with its `rule` id."""
@@ -68,7 +68,7 @@ CLOSE_CODES: dict[int, str] = {
     1002: "WebSocket protocol error (Autobahn, e.g. an unmasked client frame).",
     1008: "Policy violation: sustained rate-limit abuse, or no `hello` within the deadline.",
     1009: "Message too big: a frame or message over `max_message_bytes` (Autobahn).",
-    1011: "Internal server error.",
+    1011: "Internal server error after a request took effect: resume with `after_seq`.",
 }
 
 

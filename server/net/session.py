@@ -21,6 +21,16 @@ Theory of operation, per frame (the order is deliberate):
 Replies are sent in the order the work completes; each names its request `id`. A command's
 event pushes are sent before its `accepted` (publication happens when the append is durable,
 the reply after that).
+
+Faults (an exception nobody expected: a bug, an input the checks missed) never escape into
+Autobahn, which would drop the TCP connection without a word. Each handler computes first and
+commits last (sets the claims, subscribes, submits), so:
+- a fault while serving a request, before its effect, is logged with its traceback (server
+  side only) and answered `internal`; the connection stays open and nothing was written;
+- a fault after the effect (the reply or a push could not be built or sent) leaves the client
+  with a wrong picture (a missing snapshot, a gap in the pushes, a command it believes
+  failed): the session leaves every table and closes with 1011, and the client reconnects
+  and resumes with `after_seq` (docs/protocol.md, "Reconnect and resume").
 """
 
 from __future__ import annotations
@@ -57,6 +67,7 @@ log = Logger(namespace="t24.net")
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
+INTERNAL_MESSAGE = "internal server error; nothing was written"
 
 
 @dataclass(frozen=True)
@@ -124,7 +135,7 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
         log.failure("event store failure", failure)
         return "unavailable", "the event store failed; nothing was written", None
     log.failure("unexpected failure while serving a request", failure)
-    return "internal", "internal server error; nothing was written", None
+    return "internal", INTERNAL_MESSAGE, None
 
 
 class Session:
@@ -204,9 +215,16 @@ class Session:
             self._send(encode(message))
 
     def push(self, push: Push) -> None:
-        """A table's event push (encoded once by the actor, shared by equal viewers)."""
+        """A table's event push (encoded once by the actor, shared by equal viewers).
+
+        A push that cannot be sent is a gap in the client's stream: the session breaks (1011)
+        rather than go on with a hole the client cannot see.
+        """
         if not self.closed:
-            self._send_push(push)
+            try:
+                self._send_push(push)
+            except Exception:
+                self.broken(Failure(), "an event push could not be sent")
 
     def reply_error(
         self, request_id: int | None, code: str, message: str, rule: str | None = None
@@ -214,6 +232,62 @@ class Session:
         """Send an `error` reply and count it."""
         self.metrics.protocol_errors += 1
         self.send(error_message(request_id, code, message, rule))
+
+    def fault(self, request_id: int | None, failure: Failure) -> None:
+        """An unexpected exception while serving a request, before it had any effect.
+
+        Why keep the connection: one bad request must not cost the client its other tables
+        and requests. The traceback goes to the server log only; the client gets `internal`
+        and a message that holds nothing of the exception. If even that reply cannot be
+        sent, the session breaks (1011).
+        """
+        log.failure(
+            "unexpected failure serving request {request} on connection {conn}",
+            failure,
+            request=request_id,
+            conn=self.conn_id,
+        )
+        try:
+            self.reply_error(request_id, "internal", INTERNAL_MESSAGE)
+        except Exception:
+            self.broken(Failure(), "an error reply could not be sent")
+
+    def broken(self, failure: Failure, why: str) -> None:
+        """The session can no longer vouch for what the client was told: close with 1011.
+
+        Why close: after a lost push, reply or snapshot the client's picture of its tables is
+        wrong, and only a fresh join (a reconnect with `after_seq`) makes it right again. The
+        session leaves every table first, so nothing more is pushed into the broken stream.
+        """
+        log.failure(
+            "connection {conn} broken: {why}; closing with 1011",
+            failure,
+            conn=self.conn_id,
+            why=why,
+        )
+        if self.closed:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        try:
+            self.close(CLOSE_INTERNAL, "internal server error")
+        except Exception:
+            log.failure("connection {conn}: the 1011 close failed", conn=self.conn_id)
+        self.closed = True  # nothing more is read, sent or pushed on this connection
+
+    def _delivering(self, deliver: Callable[[Any], None], why: str) -> Callable[[Any], None]:
+        """Wrap the callback that tells the client a request's outcome, which already
+        happened (a table recorded, a command's events durable): a fault there breaks the
+        session instead of answering `internal` for something that took effect."""
+
+        def run(result: Any) -> None:
+            try:
+                deliver(result)
+            except Exception:
+                self.broken(Failure(), why)
+
+        return run
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -223,29 +297,34 @@ class Session:
         self.metrics.messages_received += 1
         if self.closed:
             return
-        if not is_binary:
-            self.reply_error(None, "bad_encoding", "text frames are not accepted: send binary")
-            return
+        request_id: int | None = None
         try:
-            message = decode(payload, self.config.limits)
-        except CodecError as exc:
-            self.reply_error(None, exc.code, exc.message)
-            return
-        raw_id = message.get("id")
-        request_id = raw_id if isinstance(raw_id, int) and not isinstance(raw_id, bool) else None
-        now = self.clock.seconds()
-        if not self._bucket.take(now):
-            if not self._strikes.take(now):
-                self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+            if not is_binary:
+                self.reply_error(None, "bad_encoding", "text frames are not accepted: send binary")
                 return
-            self.reply_error(request_id, "rate_limited", "too many requests; slow down")
-            return
-        try:
-            request = parse_request(message)
-        except ProtocolError as exc:
-            self.reply_error(exc.request_id, exc.code, exc.message)
-            return
-        self._dispatch(request, arrival)
+            try:
+                message = decode(payload, self.config.limits)
+            except CodecError as exc:
+                self.reply_error(None, exc.code, exc.message)
+                return
+            raw_id = message.get("id")
+            if isinstance(raw_id, int) and not isinstance(raw_id, bool):
+                request_id = raw_id
+            now = self.clock.seconds()
+            if not self._bucket.take(now):
+                if not self._strikes.take(now):
+                    self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+                    return
+                self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+                return
+            try:
+                request = parse_request(message)
+            except ProtocolError as exc:
+                self.reply_error(exc.request_id, exc.code, exc.message)
+                return
+            self._dispatch(request, arrival)
+        except Exception:  # the catch-all: see "Faults" in the module doc
+            self.fault(request_id, Failure())
 
     def _dispatch(self, request: Request, arrival: int) -> None:
         kind = request.type
@@ -273,8 +352,11 @@ class Session:
         handler(request, arrival)
 
     def _fail(self, failure: Failure, request_id: int) -> None:
-        code, message, rule = error_for(failure)
-        self.reply_error(request_id, code, message, rule)
+        try:
+            code, message, rule = error_for(failure)
+            self.reply_error(request_id, code, message, rule)
+        except Exception:  # an errback that raised would be an unhandled error, no reply
+            self.broken(Failure(), "an error reply could not be sent")
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -287,24 +369,23 @@ class Session:
         except TokenError as exc:
             self.reply_error(request.id, "unauthorized", str(exc))
             return
+        welcome = make(  # built before the claims are taken: a fault here changes nothing
+            "welcome",
+            id=request.id,
+            role=claims.role,
+            identity=claims.actor.as_dict(),
+            table=claims.table,
+            seat=claims.seat,
+            server=__version__,
+            protocol=PROTOCOL_VERSION,
+            limits=self.config.announced(),
+        )
         self.claims = claims
         self.viewer = claims.actor
         if self._hello_timer is not None and self._hello_timer.active():
             self._hello_timer.cancel()
         self._hello_timer = None
-        self.send(
-            make(
-                "welcome",
-                id=request.id,
-                role=claims.role,
-                identity=claims.actor.as_dict(),
-                table=claims.table,
-                seat=claims.seat,
-                server=__version__,
-                protocol=PROTOCOL_VERSION,
-                limits=self.config.announced(),
-            )
-        )
+        self._delivering(self.send, "the welcome could not be sent")(welcome)
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(
@@ -314,12 +395,16 @@ class Session:
             self.viewer,
             causation=f"conn-{self.conn_id}:req-{request.id}",
         )
-        d.addCallback(
-            lambda actor: self.send(
-                make("table_created", id=request.id, table=actor.table, seq=actor.seq)
-            )
+        d.addCallbacks(
+            self._delivering(
+                lambda actor: self.send(
+                    make("table_created", id=request.id, table=actor.table, seq=actor.seq)
+                ),
+                "the table_created reply could not be sent",
+            ),
+            self._fail,
+            errbackArgs=(request.id,),
         )
-        d.addErrback(self._fail, request.id)
 
     def _issue_token(self, request: Request, arrival: int) -> None:
         try:
@@ -363,23 +448,37 @@ class Session:
         def subscribe(actor: TableActor) -> None:
             if self.closed:
                 return
+            rejoin = table in self.joined
             snapshot = actor.subscribe(self, request.get("after_seq"))
-            self.joined[table] = actor
-            self.send(
-                make(
-                    "snapshot",
-                    id=request.id,
-                    table=table,
-                    game=actor.game.NAME,
-                    seq=snapshot.seq,
-                    view=snapshot.view,
+            try:
+                frame = encode(
+                    make(
+                        "snapshot",
+                        id=request.id,
+                        table=table,
+                        game=actor.game.NAME,
+                        seq=snapshot.seq,
+                        view=snapshot.view,
+                    )
                 )
+            except Exception:
+                if not rejoin:  # undone: the join had no effect, its reply is `internal`
+                    actor.unsubscribe(self)
+                raise
+            self.joined[table] = actor
+            self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
+                (frame, snapshot.catch_up)
             )
-            for push in snapshot.catch_up:
-                self._send_push(push)
 
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
+
+    def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
+        frame, catch_up = snapshot
+        if not self.closed:
+            self._send(frame)
+            for push in catch_up:
+                self._send_push(push)
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")
@@ -406,5 +505,8 @@ class Session:
             seq = recorded[-1].seq if recorded else (actor.seq if actor else 0)
             self.send(make("accepted", id=request.id, table=table, seq=seq, events=len(recorded)))
 
-        d.addCallback(accepted)
-        d.addErrback(self._fail, request.id)
+        d.addCallbacks(
+            self._delivering(accepted, "the accepted reply could not be sent"),
+            self._fail,
+            errbackArgs=(request.id,),
+        )

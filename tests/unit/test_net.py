@@ -13,6 +13,7 @@ from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
+from twisted.logger import globalLogPublisher
 from twisted.python.failure import Failure
 from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
@@ -22,7 +23,7 @@ from server.eventlog.store import ConcurrencyError, StoreUnavailable, open_store
 from server.games.base import RuleViolation
 from server.net.http import HealthResource, MetricsResource, build_site
 from server.net.metrics import Histogram, Metrics
-from server.net.session import NetConfig, Session, TokenBucket, error_for
+from server.net.session import INTERNAL_MESSAGE, NetConfig, Session, TokenBucket, error_for
 from server.net.tokens import (
     Claims,
     SecretFileError,
@@ -358,6 +359,140 @@ def test_store_failure_during_a_command_is_unavailable(hub, clock):
     assert wire.messages()[-1]["code"] == "unavailable"
 
 
+# -- faults: nothing unexpected escapes into Autobahn -----------------------------------------
+
+
+@pytest.fixture
+def logged():
+    """The log events emitted during the test (what the server log would show)."""
+    events: list[dict] = []
+    globalLogPublisher.addObserver(events.append)
+    yield events
+    globalLogPublisher.removeObserver(events.append)
+
+
+def failures(events, kind):
+    return [e for e in events if "log_failure" in e and e["log_failure"].check(kind)]
+
+
+def explode(*_args):
+    raise KeyError("secret card 3 4 6 8")
+
+
+def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(hub, clock, logged):
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    session._list_tables = explode  # a bug in one handler
+    say(session, "list_tables", id=2)
+    say(session, "ping", id=3)
+    assert wire.messages()[1:] == [
+        {"type": "error", "id": 2, "code": "internal", "message": INTERNAL_MESSAGE},
+        {"type": "pong", "id": 3},
+    ]
+    assert wire.closed == [] and not session.closed
+    [event] = failures(logged, KeyError)  # the traceback stays in the server log
+    assert "secret card" in event["log_failure"].getTraceback() and event["request"] == 2
+
+
+def test_a_fault_before_dispatch_answers_with_the_raw_id(hub, clock, monkeypatch, logged):
+    session, wire = make_session(hub, clock)
+    monkeypatch.setattr("server.net.session.parse_request", explode)
+    say(session, "ping", id=41)
+    monkeypatch.undo()
+    say(session, "ping", id=42)
+    assert [(m["type"], m["id"], m.get("code")) for m in wire.messages()] == [
+        ("error", 41, "internal"),
+        ("pong", 42, None),
+    ]
+    assert wire.closed == [] and failures(logged, KeyError)
+
+
+def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged):
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    session._list_tables = explode
+    session.reply_error = explode  # the error reply itself fails
+    say(session, "list_tables", id=2)
+    assert [code for code, _reason in wire.closed] == [1011] and session.closed
+    say(session, "ping", id=3)  # a broken session serves nothing more
+    assert wire.messages()[1:] == []
+
+
+class Unencodable:
+    """The challenge game with a view that msgpack cannot encode (a set): a game bug."""
+
+    NAME = "unencodable"
+
+    def __getattr__(self, name):
+        from server.games import challenge
+
+        return getattr(challenge, name)
+
+    @staticmethod
+    def view(state, viewer):
+        return {"seats": {"s1", "s2"}}
+
+
+def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock, logged):
+    hub.games["unencodable"] = Unencodable()
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "create_table", id=2, table="u", game="unencodable", options=OPTIONS)
+    say(session, "join", id=3, table="u")
+    assert wire.messages()[-1] == {
+        "type": "error",
+        "id": 3,
+        "code": "internal",
+        "message": INTERNAL_MESSAGE,
+    }
+    assert hub.actors["u"].subscribers == [] and session.joined == {}  # no half-join
+    say(session, "command", id=4, table="u", name="start_round")
+    assert [m["type"] for m in wire.messages()] == ["accepted"]  # no push to a non-member
+    assert wire.closed == [] and failures(logged, TypeError)
+
+
+def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(hub, clock, logged):
+    director, director_wire = make_session(hub, clock)
+    say(director, "hello", id=1, token=token("director"))
+    say(director, "create_table", id=2, table="t1", options=OPTIONS)
+    say(director, "join", id=3, table="t1")
+    watcher, watcher_wire = make_session(hub, clock)
+    say(watcher, "hello", id=1, token=token("spectator", table="t1"))
+    say(watcher, "join", id=2, table="t1")
+    director_wire.messages()
+
+    def lost(frame):
+        raise ConnectionError("the transport refused the frame")
+
+    watcher._send_push = lost
+    say(director, "command", id=4, table="t1", name="start_round")
+    # the watcher's stream would have a gap: it leaves the table and is closed with 1011
+    assert [code for code, _ in watcher_wire.closed] == [1011]
+    assert watcher not in hub.actors["t1"].subscribers and watcher.joined == {}
+    # the table and the other viewers are unaffected
+    assert [m["type"] for m in director_wire.messages()] == ["event", "accepted"]
+    assert failures(logged, ConnectionError)
+
+
+def test_a_reply_lost_after_the_command_took_effect_breaks_the_session(hub, clock, logged):
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "create_table", id=2, table="t1", options=OPTIONS)
+    original = session.send
+
+    def send(message):
+        if message["type"] == "accepted":
+            raise ValueError("cannot send")
+        original(message)
+
+    session.send = send
+    say(session, "command", id=3, table="t1", name="start_round")
+    # not `internal` ("nothing was written" would be false): 1011, the client resumes
+    assert [m["type"] for m in wire.messages()[2:]] == []
+    assert [code for code, _ in wire.closed] == [1011]
+    assert hub.actors["t1"].events[-1].type == "RoundStarted"
+
+
 # -- Autobahn options ----------------------------------------------------------------------
 
 
@@ -388,6 +523,23 @@ def open_protocol(hub, clock):
     assert protocol.state == protocol.STATE_OPEN
     transport.clear()
     return protocol, transport
+
+
+def test_over_autobahn_a_fault_is_answered_and_a_broken_session_sends_1011(hub, clock):
+    protocol, wire = open_protocol(hub, clock)
+    protocol.session._hello = explode
+    protocol.dataReceived(client_frame({"type": "hello", "id": 1, "token": "x"}))
+    assert decode(wire.value()[2:]) == {
+        "type": "error",
+        "id": 1,
+        "code": "internal",
+        "message": INTERNAL_MESSAGE,
+    }
+    assert protocol.state == protocol.STATE_OPEN
+    wire.clear()
+    protocol.session.broken(Failure(ValueError("gap")), "a push could not be sent")
+    assert wire.value()[:4] == bytes([0x88, 23]) + (1011).to_bytes(2, "big")
+    assert protocol.state == protocol.STATE_CLOSING
 
 
 def server_frame(payload: bytes) -> bytes:
