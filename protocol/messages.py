@@ -64,7 +64,7 @@ ERROR_CODES: dict[str, str] = {
 
 CLOSE_CODES: dict[int, str] = {
     1000: "Normal closure (the client said goodbye).",
-    1001: "Going away: the server is shutting down (after in-flight appends finished).",
+    1001: "Going away: the server is shutting down (after the commands it had were answered).",
     1002: "WebSocket protocol error (Autobahn, e.g. an unmasked client frame).",
     1008: "Policy violation: sustained rate-limit abuse, or no `hello` within the deadline.",
     1009: "Message too big: a frame or message over `max_message_bytes` (Autobahn).",

@@ -5,8 +5,12 @@ What it keeps:
   defaults < TOML file (`--config` or `T24_CONFIG`) < environment (`T24_<NAME>`) < flags.
 - `T24Server`: `start()` opens the store, rebuilds every table from its log (recovery: a
   table whose timers were running is paused), listens, and sets up the demo table when asked;
-  `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) stops listening, lets every
-  in-flight append finish, closes every socket with 1001 and closes the store.
+  `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) is the one shutdown sequence, in
+  this order: stop accepting connections; let every table decide its queued commands and
+  finish its in-flight appends (their replies and pushes go out; commands arriving meanwhile
+  get `unavailable`); close every socket with 1001; close the store, last. The store's own
+  safety-net trigger is handed over at start, or it would close alongside the tables'
+  drain and refuse the appends still queued.
 - The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
   its tokens printed with ready-to-paste client commands and written to
   `var/demo-tokens.json` (mode 0600: the tokens are credentials).
@@ -30,6 +34,7 @@ from twisted.logger import Logger
 from protocol.codec import Limits
 from protocol.messages import WS_PATH
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
+from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
 from server.net.http import build_site
 from server.net.metrics import Metrics
@@ -195,6 +200,7 @@ class T24Server:
         self.listening: Any = None
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
+        self._stopping = False
 
     @inlineCallbacks
     def start(self) -> Any:
@@ -203,6 +209,8 @@ class T24Server:
         signer = TokenSigner(load_or_create_secret(config.secret_file))
         self.signer = signer
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
+        if isinstance(self.store, ThreadedStore):
+            self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
         self.hub = Hub(self.store, self.reactor, metrics=self.metrics)
         hub = self.hub
         self.metrics.gauge(
@@ -233,19 +241,29 @@ class T24Server:
 
     @inlineCallbacks
     def stop(self) -> Any:
-        """Graceful stop: no new connections, in-flight appends finish, sockets get 1001."""
+        """Graceful stop, in order (see module doc): no new connections; queued commands and
+        in-flight appends finish and are answered; sockets close with 1001; the store closes.
+
+        Why this order: a command the server accepted into a table's queue is a promise; the
+        store must outlive the drain, and the sockets must outlive the replies.
+        """
+        if self._stopping:
+            return
+        self._stopping = True
         log.info("shutting down")
-        if self.listening is not None:
-            yield self.listening.stopListening()
-        if self.factory is not None:
-            self.factory.closing = True
-        if self.hub is not None:
-            yield self.hub.shutdown()
-        if self.factory is not None:
-            self.factory.close_all()
-            yield self._sockets_closed(self.config.shutdown_grace)
-        if self.store is not None:
-            yield self.store.close()
+        try:
+            if self.factory is not None:
+                self.factory.closing = True  # handshakes in progress get 503
+            if self.listening is not None:
+                yield self.listening.stopListening()
+            if self.hub is not None:
+                yield self.hub.shutdown()
+            if self.factory is not None:
+                self.factory.close_all()
+                yield self._sockets_closed(self.config.shutdown_grace)
+        finally:
+            if self.store is not None:
+                yield self.store.close()
         log.info("stopped")
 
     def _sockets_closed(self, grace: float) -> Deferred:

@@ -14,7 +14,11 @@ events or its own `ConcurrencyError`, in arrival order, and only after the commi
 Reads run in a separate pool of `read_threads`, so a replay never waits behind a commit.
 
 `close()` stops taking work, lets every accepted append and read finish, then joins both
-pools and closes the engine. It is also registered to run before reactor shutdown.
+pools and closes the engine. It is also registered to run before reactor shutdown, as a
+safety net for a store nobody closes. An owner with its own shutdown order calls
+`hand_over_shutdown()` and closes the store itself, last: the server must let its tables
+append the commands still queued behind an in-flight append, and a store that started
+closing at the same moment would refuse those appends (`StoreClosed`).
 """
 
 from __future__ import annotations
@@ -157,6 +161,17 @@ class ThreadedStore:
         return self._read(self.engine.verify, stream)
 
     # -- shutdown ----------------------------------------------------------------------------
+
+    def hand_over_shutdown(self) -> None:
+        """The caller closes the store itself, at its own point of the shutdown: the safety-net
+        trigger (close before reactor shutdown) is removed.
+
+        Why: "before shutdown" triggers run together, so the store would start refusing
+        appends while its owner is still draining the work that needs them.
+        """
+        if self._shutdown_trigger is not None:
+            self._reactor.removeSystemEventTrigger(self._shutdown_trigger)
+            self._shutdown_trigger = None
 
     def close(self) -> defer.Deferred[None]:
         """See `EventStore.close`: every accepted append and read finishes first."""

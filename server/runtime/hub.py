@@ -12,7 +12,9 @@ How it works:
 - `get(table)` returns the live actor, loading it on first use (a table created by another
   process); concurrent loads of the same table share one read.
 - `shutdown()` closes every table to new commands, cancels timers and waits until each
-  queue is empty and each in-flight append has finished.
+  queue is empty and each in-flight append has finished (a `create_table` in flight too).
+  The store stays open: its owner closes it after (server/app.py, `T24Server.stop`). A table
+  loaded or created while shutting down is closed at once (its commands get `TableClosed`).
 
 Eviction of finished tables and the multi-node lease are not built yet (docs/operations.md).
 """
@@ -78,6 +80,7 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.actors: dict[str, TableActor] = {}
         self._loading: dict[str, list[Deferred]] = {}
+        self._creating: set[Deferred] = set()  # TableCreated appends in flight
         self.closing = False
 
     def _actor(self, table: str, game: Any) -> TableActor:
@@ -127,6 +130,8 @@ class Hub:
         def appended(recorded: list) -> TableActor:
             actor_ = self._actor(table_id, game).load(recorded)
             self.actors[table_id] = actor_
+            if self.closing:  # recorded, but the server is stopping: no commands any more
+                actor_.close()
             actor_.start(recovering=False)
             log.info("table {table} created ({game})", table=table_id, game=game_name)
             return actor_
@@ -136,7 +141,13 @@ class Hub:
             raise TableExists(f"table {table_id} exists")
 
         d.addCallbacks(appended, refused)
-        return d
+        self._creating.add(d)
+
+        def created(result: Any) -> Any:
+            self._creating.discard(d)
+            return result
+
+        return d.addBoth(created)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -162,6 +173,8 @@ class Hub:
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
         self.actors[table] = actor
+        if self.closing:  # loaded while stopping: readable, but no commands nor recovery
+            actor.close()
         actor.start(recovering=True)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
         return actor
@@ -200,8 +213,27 @@ class Hub:
     # -- shutting down -----------------------------------------------------------------------
 
     def shutdown(self) -> Deferred:
-        """Close every table to new commands; fire when every in-flight append finished."""
+        """Close every table to new commands; fire when every queued command is decided and
+        every in-flight append (a `create_table`'s too) has finished and been answered.
+
+        Why not close the store here: the commands queued behind an in-flight append still
+        need it; the owner closes it once this has fired.
+        """
         self.closing = True
         for actor in self.actors.values():
             actor.close()
-        return DeferredList([actor.idle() for actor in self.actors.values()])
+        waits = [actor.idle() for actor in self.actors.values()]
+        waits += [_settled(d) for d in self._creating]
+        return DeferredList(waits)
+
+
+def _settled(d: Deferred) -> Deferred:
+    """A Deferred that fires (with None) once `d` has, without taking or changing its result."""
+    done: Deferred = Deferred()
+
+    def fire(result: Any) -> Any:
+        done.callback(None)
+        return result
+
+    d.addBoth(fire)
+    return done

@@ -108,11 +108,23 @@ class ServerProcess:
         self.returncode = self.process.wait(timeout=timeout)
         return self.returncode
 
-    def terminate(self, timeout: float = 15.0) -> int:
-        """SIGTERM (graceful stop) and wait for the exit code."""
+    def send_term(self) -> None:
+        """SIGTERM (graceful stop), without waiting for the exit."""
         assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
+
+    def terminate(self, timeout: float = 15.0) -> int:
+        """SIGTERM (graceful stop) and wait for the exit code."""
+        self.send_term()
         return self.wait(timeout)
+
+    def wait_log(self, text: str, timeout: float = 10.0) -> None:
+        """Wait until the server's log holds `text` (a log line the test waits for)."""
+        deadline = time.monotonic() + timeout
+        while text not in self.log_text():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{text!r} not in the server log:\n{self.log_text()[-3000:]}")
+            time.sleep(0.01)
 
     def kill(self) -> None:
         """SIGKILL: the process dies mid-whatever, as in a crash."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import stat
 
 import pytest
@@ -82,27 +83,64 @@ def test_kill_9_mid_card_then_restart_pauses_and_resume_works(tmp_path):
 
 
 def test_sigterm_closes_sockets_with_1001_after_in_flight_appends(tmp_path):
+    """SIGTERM with an append in flight and commands queued behind it: every command that
+    reached the server is decided, made durable and answered, pushes included, before the
+    sockets close with 1001 and the store closes (docs/operations.md, "Start, recovery,
+    stop"). The test holds SQLite's write lock, so the server's append waits in its writer
+    thread until the test lets it go, after the shutdown has begun."""
     process = ServerProcess(tmp_path / "term").start()
     director, proctor = start_table(process, "term")
+    players = {}
+    for seat in ("s1", "s2", "s3", "s4"):
+        players[seat] = AutobahnClient(process.url)
+        players[seat].hello(process.token("player", table="term", seat=seat))
     watcher = AutobahnClient(process.url)
     watcher.hello(process.token("spectator", name="w", table="term"))
     watcher.request("join", table="term")
-    request_id = proctor.send("command", table="term", name="start_round")
-    assert process.terminate() == 0
-    codes = {client.wait_closed() for client in (director, proctor, watcher)}
-    assert codes == {1001}
-    replies = [m for m in proctor.backlog if m.get("id") == request_id]
+    accepted(proctor, "term", "start_round")
+    accepted(proctor, "term", "place_card")
+
+    lock = sqlite3.connect(process.dir / "t24.sqlite", isolation_level=None)
+    lock.execute("BEGIN IMMEDIATE")  # the server's next append waits for this lock
+    try:
+        sent = {proctor: proctor.send("command", table="term", name="reveal_card")}
+        for client in players.values():  # queued behind the reveal's append
+            sent[client] = client.send("command", table="term", name="touch_card")
+        for client in sent:  # frames are served in order: each command has reached the server
+            assert client.request("ping")["type"] == "pong"
+        for client, request_id in sent.items():  # and none is answered: the append is held
+            assert not any(m.get("id") == request_id for m in client.backlog)
+        process.send_term()
+        process.wait_log('"msg": "shutting down"')
+        late = director.request("command", table="term", name="place_card")
+        assert late["code"] == "unavailable"  # arriving during the shutdown: refused
+    finally:
+        lock.execute("ROLLBACK")
+        lock.close()
+
+    replies = {
+        client: client.wait_for(lambda m, rid=rid: m.get("id") == rid and m["type"] != "event")
+        for client, rid in sent.items()
+    }
+    assert all(reply["type"] == "accepted" for reply in replies.values()), replies
+    for client in (director, proctor, watcher, *players.values()):
+        assert client.wait_closed() == 1001
+    assert process.wait() == 0
+
     blocking = open_blocking_store(process.store, create=False)
     try:
-        recorded = [e.type for e in blocking.read("table/term")]
+        recorded = blocking.read("table/term")
         assert blocking.verify("table/term").ok
     finally:
         blocking.close()
-    # the command was either made durable and acknowledged, or refused: never half-done
-    if replies and replies[0]["type"] == "accepted":
-        assert recorded == ["TableCreated", "RoundStarted"]
-    else:
-        assert "RoundStarted" not in recorded or replies == []
+    by_seq = {event.seq: event for event in recorded}
+    assert by_seq[replies[proctor]["seq"]].type == "CardRevealed"
+    touches = [by_seq[replies[players[seat]]["seq"]] for seat in players]
+    assert [event.actor["id"] for event in touches] == list(players)
+    assert sorted(event.type for event in touches) == ["CardTouched"] + ["TouchRefused"] * 3
+    assert len(recorded) == 4 + len(players)  # nothing else: the late command wrote nothing
+    # the watcher got every event pushed before its 1001 (its ClientSession refuses gaps)
+    assert watcher.session.last_seq["term"] == recorded[-1].seq
 
 
 def test_max_connections_refuses_extra_handshakes_with_503(tmp_path):

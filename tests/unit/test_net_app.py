@@ -191,3 +191,33 @@ def test_auto_log_format_is_text_on_a_terminal_and_json_otherwise():
     quiet = io.StringIO()
     log_observer(load_config({"log_level": "warn"}, {}), quiet)(event)
     assert quiet.getvalue() == ""  # below the level
+
+
+class TriggerReactor:
+    """Just the system-event-trigger part of a reactor (all a ThreadedStore asks at open)."""
+
+    def __init__(self) -> None:
+        self.triggers: dict[int, tuple] = {}
+
+    def addSystemEventTrigger(self, phase, event, callable_, *args):
+        self.triggers[len(self.triggers) + 1] = (phase, event, callable_)
+        return len(self.triggers)
+
+    def removeSystemEventTrigger(self, trigger_id):
+        del self.triggers[trigger_id]
+
+
+def test_the_server_owns_the_store_shutdown(tmp_path):
+    """A ThreadedStore closes itself before reactor shutdown unless its owner takes that
+    over: the server does, and closes it after its tables drained (T24Server.stop)."""
+    from server.eventlog.store import open_store
+
+    reactor = TriggerReactor()
+    store = open_store(f"sqlite:///{tmp_path / 't.sqlite'}", reactor=reactor)
+    assert list(reactor.triggers.values()) == [("before", "shutdown", store._close_on_shutdown)]
+    store.hand_over_shutdown()
+    assert reactor.triggers == {}
+    store.hand_over_shutdown()  # twice is harmless
+    closed = []
+    store.close().addCallback(closed.append)
+    assert closed == [None]

@@ -547,6 +547,44 @@ def test_shutdown_waits_for_the_in_flight_append_then_refuses(hub, store, clock)
         new_table(hub, table="t2")
 
 
+def test_shutdown_lets_commands_queued_behind_the_append_finish_on_an_open_store(hub, store, clock):
+    actor = new_table(hub)
+    store.gated = True
+    first = actor.submit(Command("start_round", {}, PROCTOR), us(clock))  # in flight
+    queued = actor.submit(Command("place_card", {}, PROCTOR), us(clock))  # waits behind it
+    done = hub.shutdown()
+    store.release()  # the first append completes; the queued command goes to the store
+    assert result_of(first)[0].type == "RoundStarted" and not done.called
+    store.release()
+    assert result_of(queued)[0].type == "CardPlaced"
+    result_of(done)
+    assert [e.type for e in result_of(store.read("table/t1"))][-2:] == [
+        "RoundStarted",
+        "CardPlaced",
+    ]  # the hub never closes the store: its owner does, after this
+
+
+def test_shutdown_waits_for_a_table_being_created_which_then_takes_no_commands(hub, store, clock):
+    store.gated = True
+    created = hub.create_table("t2", "challenge", OPTIONS, DIRECTOR)
+    done = hub.shutdown()
+    assert not done.called
+    store.release()
+    actor = result_of(created)  # recorded and answered before the shutdown completes
+    result_of(done)
+    with pytest.raises(TableClosed):
+        run(actor, clock, PROCTOR, "start_round")
+
+
+def test_a_table_loaded_during_shutdown_takes_no_commands(store, clock):
+    new_table(Hub(store, clock))  # another process's table
+    hub = Hub(store, clock)
+    result_of(hub.shutdown())
+    actor = result_of(hub.get("t1"))  # still readable (a join), but closed
+    with pytest.raises(TableClosed):
+        run(actor, clock, PROCTOR, "start_round")
+
+
 # -- failures inside the game ---------------------------------------------------------------
 
 
