@@ -106,6 +106,9 @@ class ServerConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
+# Settings Autobahn times with txaio's batched timer, which rounds every deadline down to a
+# whole second (`int(now + delay)`): such a timer fires up to 1 s early.
+AUTOBAHN_TIMERS = ("open_handshake_timeout", "auto_ping_interval", "auto_ping_timeout")
 
 
 def convert(name: str, value: Any) -> Any:
@@ -184,6 +187,12 @@ def load_config(
         raise ConfigError("log_level is debug, info, warn or error")
     if not 0 <= config.port <= 65535:
         raise ConfigError("port is 0..65535 (0: any free port)")
+    for name in AUTOBAHN_TIMERS:
+        if getattr(config, name) < 1.0:
+            raise ConfigError(
+                f"{name} is at least 1 second: Autobahn's timers count whole seconds and fire "
+                "up to 1 s early, so a shorter one could fire at once"
+            )
     return config
 
 

@@ -9,12 +9,18 @@ call that omits it. So the options are one explicit map, applied once, and a uni
 them back from a built factory.
 
 A client must offer the `t24.v1` subprotocol; a handshake without it is refused with HTTP
-400 before any frame is read.
+400 before any frame is read. So is a handshake whose `Origin` the origin policy refuses
+(`allowed_origins`, `allow_null_origin`); a client that sends no `Origin` (not a browser) is
+not subject to it. Autobahn matches each origin pattern against `scheme://host:port` with
+the port always written (443 for https), so `origin_patterns` gives a pattern without a port
+its scheme's default one: `https://play.example.org` means what an operator expects.
 """
 
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,6 +55,30 @@ class TransportConfig:
     net: NetConfig = field(default_factory=NetConfig)
 
 
+DEFAULT_PORTS = {"http": "80", "https": "443"}
+_ENDS_WITH_PORT = re.compile(r":(\d+|\*)$")
+
+
+def origin_patterns(origins: Sequence[str]) -> list[str]:
+    """The `allowedOrigins` patterns Autobahn needs for the origins an operator writes.
+
+    Why: Autobahn compares a pattern with `scheme://host:port`, the port always present, so
+    `https://play.example.org` alone would refuse the very site it names. A pattern that ends
+    in a port or in `*` is kept; any other gets its scheme's default port (80, 443), or any
+    port (`:*`) when the scheme is another one or absent.
+    """
+    patterns = []
+    for origin in origins:
+        pattern = origin.rstrip("/")
+        if pattern.endswith("*") or _ENDS_WITH_PORT.search(pattern):
+            patterns.append(pattern)
+            continue
+        scheme, separator, _rest = pattern.partition("://")
+        port = DEFAULT_PORTS.get(scheme.lower(), "*") if separator else "*"
+        patterns.append(f"{pattern}:{port}")
+    return patterns
+
+
 def transport_options(config: TransportConfig) -> dict[str, Any]:
     """Every Autobahn server option we set, as one map (applied in a single call)."""
     max_bytes = config.net.limits.max_message_bytes
@@ -62,7 +92,7 @@ def transport_options(config: TransportConfig) -> dict[str, Any]:
         "autoPingInterval": config.auto_ping_interval,
         "autoPingTimeout": config.auto_ping_timeout,
         "autoPingSize": 12,
-        "allowedOrigins": list(config.allowed_origins),
+        "allowedOrigins": origin_patterns(config.allowed_origins),  # refused: HTTP 400
         "allowNullOrigin": config.allow_null_origin,  # reset by every call that omits it
         "maxConnections": config.max_connections,  # extra handshakes get HTTP 503
         "perMessageCompressionAccept": lambda offers: None,  # no compression bombs

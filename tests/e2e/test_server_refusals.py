@@ -10,6 +10,7 @@ import time
 import msgpack
 import pytest
 from autobahn.exception import Disconnected
+from server_process import ServerProcess
 from test_server_play import DECK, SEATS, command, new_table
 from wsclients import AutobahnClient, Closed, HandshakeRefused
 
@@ -217,6 +218,79 @@ def test_origin_null_is_allowed(server):
         assert client.request("ping")["type"] == "pong"
     finally:
         client.close()
+
+
+# -- origin policy and keep-alive (a server of their own: tight settings) --------------------
+
+PING_INTERVAL = 1.0  # the shortest allowed: Autobahn's timers count whole seconds
+PING_TIMEOUT = 1.0
+
+
+@pytest.fixture(scope="module")
+def guarded(tmp_path_factory):
+    """A server with an origin policy, no `Origin: null`, and a fast keep-alive."""
+    process = ServerProcess(
+        tmp_path_factory.mktemp("guarded"),
+        "--allowed-origins",
+        "https://play.example,https://*.school.example",
+        "--no-allow-null-origin",
+        "--auto-ping-interval",
+        str(PING_INTERVAL),
+        "--auto-ping-timeout",
+        str(PING_TIMEOUT),
+    ).start()
+    yield process
+    process.terminate()
+
+
+def test_a_refused_origin_gets_http_400_and_allowed_ones_connect(guarded):
+    for origin in ("https://play.example", "https://room-4.school.example", None):
+        client = AutobahnClient(guarded.url, origin=origin)  # None: no Origin header
+        try:
+            assert client.request("ping")["type"] == "pong"
+        finally:
+            client.close()
+    for origin in ("https://evil.example", "http://play.example", "null"):
+        with pytest.raises(HandshakeRefused) as info:
+            AutobahnClient(guarded.url, origin=origin)
+        assert "400" in str(info.value), origin
+
+
+def read_frame(raw: socket.socket) -> tuple[int, bytes]:
+    """One unmasked server frame with a short payload: (first byte, payload)."""
+    head = raw.recv(2, socket.MSG_WAITALL)
+    assert len(head) == 2 and head[1] < 126, head
+    return head[0], raw.recv(head[1], socket.MSG_WAITALL) if head[1] else b""
+
+
+def test_a_client_that_does_not_answer_pings_is_dropped(guarded):
+    answering = AutobahnClient(guarded.url)  # Autobahn answers every ping by itself
+    try:
+        with socket.create_connection(("127.0.0.1", guarded.port), timeout=5) as raw:
+            raw.sendall(
+                b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: t24.v1\r\n\r\n"
+            )
+            response = b""
+            while b"\r\n\r\n" not in response:
+                response += raw.recv(1024)
+            assert response.startswith(b"HTTP/1.1 101")
+            opcode, _payload = read_frame(raw)
+            pinged = time.monotonic()
+            assert opcode == 0x89  # a final ping frame; we never answer it
+            after_ping = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := raw.recv(1024):
+                    after_ping += chunk
+            silent_for = time.monotonic() - pinged
+            assert after_ping == b""  # dropped: no close frame (docs/protocol.md, "Limits")
+        # Autobahn drops it one timeout after the ping (its timer rounds down to the second)
+        assert PING_TIMEOUT / 2 <= silent_for < PING_TIMEOUT + 2
+        # the client that answered the same pings is still served
+        assert answering.request("ping")["type"] == "pong"
+    finally:
+        answering.close()
 
 
 # -- HTTP on the same port -----------------------------------------------------------------

@@ -33,7 +33,7 @@ from server.net.tokens import (
     check_claims,
     load_or_create_secret,
 )
-from server.net.ws import T24WebSocketFactory, TransportConfig, transport_options
+from server.net.ws import T24WebSocketFactory, TransportConfig, origin_patterns, transport_options
 from server.runtime.hub import Hub
 from server.runtime.table_actor import Push, TableClosed
 
@@ -507,6 +507,44 @@ def test_autobahn_options_are_set_deliberately(hub, clock):
     assert factory.protocols == ["t24.v1"] and factory.server.startswith("t24/")
     assert set(transport_options(config)) >= {"allowNullOrigin", "webStatus", "maxConnections"}
     assert factory.perMessageCompressionAccept([object()]) is None
+
+
+def test_origin_patterns_get_the_port_autobahn_compares():
+    assert origin_patterns(
+        ["*", "https://play.example", "http://a.example/", "https://*.school.example", "x.org"]
+    ) == [
+        "*",
+        "https://play.example:443",
+        "http://a.example:80",
+        "https://*.school.example:443",
+        "x.org:*",
+    ]
+    assert origin_patterns(["https://b.example:8443", "http://c.example:*", "https://*"]) == [
+        "https://b.example:8443",
+        "http://c.example:*",
+        "https://*",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("origin", "allowed"),
+    [
+        ("https://play.example", True),
+        ("https://play.example:443", True),
+        ("https://room-4.school.example", True),
+        ("http://play.example", False),  # another scheme is another origin
+        ("https://play.example:8443", False),
+        ("https://play.example.evil.example", False),
+        ("https://evil.example", False),
+    ],
+)
+def test_the_origin_policy_as_autobahn_applies_it(hub, clock, origin, allowed):
+    from autobahn.websocket.protocol import _is_same_origin, _url_to_origin
+
+    config = TransportConfig(allowed_origins=("https://play.example", "https://*.school.example"))
+    factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock, config=config)
+    patterns = factory.allowedOriginsPatterns
+    assert _is_same_origin(_url_to_origin(origin), "http", 8024, patterns) is allowed
 
 
 def open_protocol(hub, clock):
