@@ -9,10 +9,11 @@ json, text or auto).
 `t24-server token ROLE [--table T] [--seat S]` prints a token signed with the secret file (the
 operator's way to a first director token) and exits.
 
-SIGTERM and SIGINT stop the reactor; `T24Server.stop` runs before it shuts down (in-flight
-appends finish, sockets close with 1001). Exit codes: 0 after a clean stop, 1 when the
-server could not start (port taken, store unusable, secret file readable by others), 2 for
-bad settings.
+SIGTERM and SIGINT stop the reactor; `T24Server.stop`, the one "before shutdown" trigger of
+the server, runs first: the tables answer the commands they hold (in-flight and queued
+appends finish), sockets close with 1001, then the store closes. Exit codes: 0 after a clean
+stop, 1 when the server could not start (port taken, store unusable, secret file readable by
+others), 2 for bad settings.
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ import pytest
 from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
+from twisted.internet.error import ConnectionDone
 from twisted.internet.task import Clock
 from twisted.internet.testing import StringTransport
 from twisted.logger import globalLogPublisher
@@ -578,6 +579,10 @@ def test_over_autobahn_a_fault_is_answered_and_a_broken_session_sends_1011(hub, 
     protocol.session.broken(Failure(ValueError("gap")), "a push could not be sent")
     assert wire.value()[:4] == bytes([0x88, 23]) + (1011).to_bytes(2, "big")
     assert protocol.state == protocol.STATE_CLOSING
+    # the peer goes away: Autobahn's close-handshake timer (on the global reactor) finds the
+    # protocol closed and leaves this StringTransport alone
+    protocol.connectionLost(Failure(ConnectionDone()))
+    assert protocol.state == protocol.STATE_CLOSED
 
 
 def server_frame(payload: bytes) -> bytes:
