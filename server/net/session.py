@@ -60,7 +60,14 @@ from server.games.base import Actor, Command, RuleViolation
 from server.net.metrics import Metrics
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
-from server.runtime.table_actor import BadSeq, Push, TableActor, TableClosed, now_us
+from server.runtime.table_actor import (
+    BadSeq,
+    Push,
+    TableActor,
+    TableBroken,
+    TableClosed,
+    now_us,
+)
 
 log = Logger(namespace="t24.net")
 
@@ -68,6 +75,10 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+RECORDED_BUT_BROKEN_MESSAGE = (
+    "internal server error after the command was recorded: the table stopped taking "
+    "commands; its log is intact"
+)
 
 
 @dataclass(frozen=True)
@@ -129,6 +140,9 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
             return code, str(exc), None
     if isinstance(exc, TableClosed):
         return "unavailable", "the server is shutting down", None
+    if isinstance(exc, TableBroken):
+        log.failure("a table failed after recording a command", failure)
+        return "internal", RECORDED_BUT_BROKEN_MESSAGE, None
     if isinstance(exc, ConcurrencyError):
         return "conflict", "another writer extended the table's log; retry", None
     if isinstance(exc, EventLogError):

@@ -75,6 +75,12 @@ class TableClosed(Exception):
     """The table no longer takes commands (the server is shutting down)."""
 
 
+class TableBroken(Exception):
+    """The command's events were recorded, but the game could not apply them (a bug in its
+    `evolve`): the table closed rather than diverge from its log. Unlike every other
+    failure, something *was* written, and the client must be told so."""
+
+
 class Push:
     """One event push, built once and shared by every subscriber that may see the same data.
 
@@ -404,7 +410,9 @@ class TableActor:
             # evolve must be total; if it is not, the table stops rather than diverge from its log
             log.failure("evolve failed on {table}; closing it", table=self.table)
             self.close()
-            self._fail_all(batch, Failure(exc))
+            broken = TableBroken(f"{self.table}: {type(exc).__name__} applying recorded events")
+            broken.__cause__ = exc
+            self._fail_all(batch, Failure(broken))
             return
         self._publish(recorded)
         self._reschedule()

@@ -618,3 +618,34 @@ def test_a_game_without_event_view_fails_closed():
     assert fail_closed(event, Actor("auditor", "a")).data == event.data
     assert redactor_for(object()) is fail_closed
     assert redactor_for(challenge) is challenge.event_view
+
+
+class EvolveBugGame(BrokenGame):
+    """A game whose evolve raises on `RoundStarted` (a bug found only after recording)."""
+
+    NAME = "evolve_bug"
+
+    @staticmethod
+    def evolve(state, event):
+        if event.type == "RoundStarted":
+            raise KeyError("bug")
+        return challenge.evolve(state, event)
+
+
+def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, clock):
+    from server.net.session import RECORDED_BUT_BROKEN_MESSAGE, error_for
+    from server.runtime.table_actor import TableBroken
+
+    hub = Hub(store, clock, games={"evolve_bug": EvolveBugGame()})
+    actor = result_of(hub.create_table("e", "evolve_bug", OPTIONS, DIRECTOR))
+    failures = []
+    actor.submit(Command("start_round", {}, PROCTOR), us(clock)).addErrback(failures.append)
+    assert failures and failures[0].check(TableBroken)
+    assert isinstance(failures[0].value.__cause__, KeyError)
+    # the event is in the log (the message must not say "nothing was written")
+    recorded = result_of(store.read("table/e"))
+    assert [event.type for event in recorded] == ["TableCreated", "RoundStarted"]
+    assert error_for(failures[0]) == ("internal", RECORDED_BUT_BROKEN_MESSAGE, None)
+    assert "nothing was written" not in RECORDED_BUT_BROKEN_MESSAGE
+    with pytest.raises(TableClosed):
+        run(actor, clock, PROCTOR, "place_card")
