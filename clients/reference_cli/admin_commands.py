@@ -29,7 +29,13 @@ from clients.reference_cli.connect_options import (
     add_connect_arguments,
     resolve_target,
 )
-from clients.reference_cli.connection import Backoff, LinkLost, ServerRefused, TableLink
+from clients.reference_cli.connection import (
+    Backoff,
+    LinkLost,
+    ServerRefused,
+    TableLink,
+    close_then_stop,
+)
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 
@@ -271,8 +277,7 @@ class OneShot:
         if self.exit_code is not None:
             return
         self.exit_code = code
-        closing = self.link.close()
-        closing.addBoth(lambda _: self.reactor.running and self.reactor.stop())
+        close_then_stop(self.link, self.reactor)
 
 
 def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:

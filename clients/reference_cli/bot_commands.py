@@ -22,7 +22,7 @@ from clients.reference_cli.connect_options import (
     add_connect_arguments,
     resolve_target,
 )
-from clients.reference_cli.connection import TableLink, refusal_words
+from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import PlainOutput, run_reactor
 from clients.reference_cli.table_commands import start_logging
@@ -141,16 +141,7 @@ class BotApp:
             return
         self.exit_code = code
         self.cancel()
-        closing = self.link.close() if self.link is not None else None
-
-        def done(_: Any = None) -> None:
-            if self.reactor.running:
-                self.reactor.stop()
-
-        if closing is None:
-            done()
-        else:
-            closing.addBoth(done)
+        close_then_stop(self.link, self.reactor)
 
 
 def run_bot(args: argparse.Namespace, reactor: Any = None) -> int:

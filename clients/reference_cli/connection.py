@@ -160,6 +160,23 @@ def autobahn_connect(link: TableLink) -> None:
     connectWS(factory, timeout=link.connect_timeout)
 
 
+def close_then_stop(link: TableLink | None, reactor: Any) -> None:
+    """Say goodbye to the server (close the link), then stop the reactor.
+
+    Why wait for the close: the server learns the client left on purpose (a clean close, not
+    a dropped connection it would keep the seat's subscription open for).
+    """
+
+    def stop_reactor(_: Any = None) -> None:
+        if reactor.running:
+            reactor.stop()
+
+    if link is None:
+        stop_reactor()
+    else:
+        link.close().addBoth(stop_reactor)
+
+
 class TableLink:
     """A self-healing connection for one token (and one table when `join`); see module doc."""
 

@@ -26,7 +26,7 @@ from typing import Any
 from twisted.internet.task import LoopingCall
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.connection import refusal_words
+from clients.reference_cli.connection import close_then_stop, refusal_words
 from clients.reference_cli.keyboard import CTRL_D, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, strip_ansi
@@ -231,16 +231,7 @@ class TableApp:
         self.exit_code = code
         if self._ticker is not None and self._ticker.running:
             self._ticker.stop()
-        closing = self.link.close() if self.link is not None else None
-
-        def done(_: Any = None) -> None:
-            if self.reactor.running:
-                self.reactor.stop()
-
-        if closing is None:
-            done()
-        else:
-            closing.addBoth(done)
+        close_then_stop(self.link, self.reactor)
 
     def server_now(self) -> int:
         return self.clock.now_us(int(self.reactor.seconds() * 1_000_000))
