@@ -167,8 +167,9 @@ start-up. The baseline is a naive recursive `Fraction` search in the bench, same
 
 Both searches find {f["solvable_count"]} solvable cards of 1,820; `solve` reports
 {f["solutions"]} distinct solutions in all. The steps are `8 ÷ 3 = 8/3`, `3 − 8/3 = 1/3`,
-`8 ÷ 1/3 = 24`; a pattern or step with one reading (nearly all) skips the enumeration of
-readings (docs/puzzles.md), which is why the second `check_solution` is faster.
+`8 ÷ 1/3 = 24`; a pattern or step with one reading (nearly all) is read by one regular
+expression, and `8 / 1/3` (two readings) by a second one that builds both readings without
+tokens (docs/puzzles.md), which is why the second `check_solution` is a little faster.
 """  # noqa: E501
 
 

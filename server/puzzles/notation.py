@@ -399,6 +399,9 @@ def parse_step(
     fast = _fast_step(text)
     if fast is not None:
         return fast
+    two = _two_slash_readings(text)
+    if two is not None:
+        return _choose_step(two[0], two[1], available, label, prefer_value)
     return _parse_step_tokens(text, tokenize(text), available, label, prefer_value)
 
 
@@ -428,6 +431,36 @@ def _fast_step(text: str) -> Step | None:
         return None  # the general reader names the division by zero
     stated = _fast_value(sign_r, r, den_r) if r is not None else None
     return Step(_fast_value(sign_a, a, den_a), OPERATORS[op], _fast_value(sign_b, b, den_b), stated)
+
+
+# `a / b/c` and `a/b / c`, the ambiguous steps people actually write (`8 / 1/3`): always two
+# readings, the first or the second slash as the operator. Read without tokens, then chosen
+# as the general reader chooses; a property test checks that both readers agree.
+_TWO_SLASHES = re.compile(r"\s*([-−–]?)(\d+)(\s*)/(\s*)(\d+)(\s*)/(\s*)(\d+)" + _STATED)
+
+
+def _two_slash_readings(text: str) -> tuple[list[_Reading], Fraction | None] | None:
+    match = _TWO_SLASHES.fullmatch(text)
+    if match is None:
+        return None
+    sign, a, s1, s2, b, s3, s4, c, sign_r, r, den_r = match.groups()
+    if den_r is not None and int(den_r) == 0:
+        return None  # the general reader names the division by zero
+    first = -int(a) if sign else int(a)
+    b_value, c_value = int(b), int(c)
+    as_fraction_bc = Fraction(b_value, c_value) if c_value else None
+    as_fraction_ab = Fraction(first, b_value) if b_value else None
+    offset = 1 if sign else 0  # a sign is a token of its own
+    # Well spaced (as in the general reader): the operator has spaces on both sides and the
+    # other slash, the fraction bar, has none.
+    first_spaced = bool(s1 and s2 and not (s3 or s4))
+    second_spaced = bool(s3 and s4 and not (s1 or s2))
+    readings = [
+        _Reading(Fraction(first), "/", as_fraction_bc, 1 + offset, first_spaced),  # a ÷ (b/c)
+        _Reading(as_fraction_ab, "/", Fraction(c_value), 3 + offset, second_spaced),  # (a/b) ÷ c
+    ]
+    stated = _fast_value(sign_r, r, den_r) if r is not None else None
+    return readings, stated
 
 
 def _parse_step_tokens(
@@ -468,6 +501,17 @@ def _parse_step_tokens(
         if result[0] is None:
             raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
         stated = result[0]
+    return _choose_step(readings, stated, available, label, prefer_value)
+
+
+def _choose_step(
+    readings: list[_Reading],
+    stated: Fraction | None,
+    available: Callable[[Fraction, Fraction], bool] | None,
+    label: str,
+    prefer_value: Fraction | None,
+) -> Step:
+    """The step among `readings` that `parse_step`'s preferences pick (see its docstring)."""
     if len(readings) == 1 and readings[0].left is not None and readings[0].right is not None:
         only = readings[0]  # the usual case: nothing to choose
         return Step(only.left, only.op, only.right, stated)
@@ -509,5 +553,11 @@ def parse_pattern(text: str) -> Pattern:
     check_length(text)
     if "=" in text:
         raise PuzzleSyntaxError("syntax", "a pattern is 'a op b' without '=' (e.g. 3 × 8)")
-    step = _fast_step(text) or _parse_step_tokens(text, tokenize(text), None, "the pattern", TARGET)
+    step = _fast_step(text)
+    if step is None:
+        two = _two_slash_readings(text)
+        if two is not None:
+            step = _choose_step(two[0], two[1], None, "the pattern", TARGET)
+        else:
+            step = _parse_step_tokens(text, tokenize(text), None, "the pattern", TARGET)
     return step.pattern

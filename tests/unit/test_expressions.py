@@ -332,3 +332,60 @@ def test_the_fast_step_reader_agrees_with_the_general_reader(text):
         return
     general = notation._parse_step_tokens(text, notation.tokenize(text), None, "the step", None)
     assert fast == general
+
+
+TWO_SLASH_TEXT = st.builds(
+    lambda *parts: "".join(parts),
+    SPACE, SIGN, st.integers(0, 30).map(str), SPACE, st.just("/"), SPACE,
+    st.integers(0, 30).map(str), SPACE, st.just("/"), SPACE, st.integers(0, 30).map(str), SPACE,
+    st.sampled_from(["", "= ", "=", " = "]), st.sampled_from(["", "24", "8/3", "-1/3", "3/0"]),
+)  # fmt: skip
+AVAILABLE = st.sampled_from(
+    [
+        None,
+        lambda left, right: True,
+        lambda left, right: left.denominator == 1 and right.denominator == 1,
+        lambda left, right: left.denominator != 1 or right.denominator != 1,
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    text=st.one_of(TWO_SLASH_TEXT, st.lists(STEP_PIECES, min_size=1, max_size=9).map("".join)),
+    available=AVAILABLE,
+    prefer=st.sampled_from([None, Fraction(24), Fraction(8, 3)]),
+)
+def test_the_two_slash_reader_chooses_as_the_general_reader(text, available, prefer):
+    """`8 / 1/3` read without tokens picks the reading the general reader picks, always."""
+    two = notation._two_slash_readings(text)
+    if two is None:
+        return
+    general_readings = notation._readings(
+        notation._split_stated(
+            "".join(t.shape for t in notation.tokenize(text)), notation.tokenize(text), "s"
+        )[0]
+    )
+    assert two[0] == general_readings
+
+    def read(reader):
+        try:
+            return reader()
+        except notation.PuzzleSyntaxError as error:
+            return (error.reason, error.message)
+
+    fast = read(lambda: notation._choose_step(two[0], two[1], available, "the step", prefer))
+    general = read(
+        lambda: notation._parse_step_tokens(
+            text, notation.tokenize(text), available, "the step", prefer
+        )
+    )
+    assert fast == general
+
+
+def test_the_two_slash_reader_takes_the_steps_people_write():
+    assert notation._two_slash_readings("8 / 1/3") is not None
+    assert notation._two_slash_readings("8/3 / 1") is not None
+    assert notation._two_slash_readings(" -8 / 1/3 = 24 ") is not None
+    assert notation._two_slash_readings("8 / 1/3 / 2") is None  # run-on: the general reader
+    assert notation._two_slash_readings("8 ÷ 1/3") is None  # one reading: the first fast path
