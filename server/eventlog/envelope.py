@@ -154,6 +154,12 @@ def check_stream(stream: Any) -> str:
 
 
 def _check_actor(actor: Any) -> dict[str, str]:
+    if type(actor) is dict and len(actor) == 2:  # the common case: no ABC checks
+        role, ident = actor.get("role"), actor.get("id")
+        if type(role) is str and type(ident) is str and role.isascii() and ident.isascii():
+            if role.isprintable() and ident.isprintable() and role:
+                if len(role) <= MAX_ACTOR_FIELD_BYTES and len(ident) <= MAX_ACTOR_FIELD_BYTES:
+                    return {"id": ident, "role": role}
     if hasattr(actor, "as_dict") and not isinstance(actor, Mapping):
         actor = actor.as_dict()
     if not isinstance(actor, Mapping) or set(actor) != {"role", "id"}:
@@ -169,7 +175,7 @@ def canonical_data(data: Any) -> bytes:
     Why a rebuild rather than msgpack's own packing: msgpack keeps a dict's insertion order,
     accepts tuples and subclasses, and floats NaN; we need one byte string per value.
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):
         raise InvalidEvent(f"data must be a map, not {type(data).__name__}")
     try:
         value = _canonical(data, 0)
