@@ -8,6 +8,7 @@ that the limit tests are quick: 1 s hello and handshake timeouts, a small rate l
 from __future__ import annotations
 
 import pytest
+from cli_pty import T24Cli
 from server_process import ServerProcess
 from wsclients import AutobahnClient
 
@@ -62,3 +63,12 @@ def pytest_runtest_makereport(item, call):
         process = item.funcargs.get("server")
         if process is not None:
             report.sections.append(("t24-server log (tail)", process.log_text()[-6000:]))
+
+
+@pytest.fixture
+def cli(tmp_path):
+    """Runs `t24` commands in pseudo-terminals; their logs are printed when a test fails."""
+    runner = T24Cli(tmp_path)
+    yield runner
+    runner.close()
+    print(runner.logs())  # shown only when the test fails

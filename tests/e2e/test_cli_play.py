@@ -13,19 +13,11 @@ import re
 
 import pexpect
 import pytest
-from cli_pty import T24Cli, answer, revealed_card, win_card
+from cli_pty import answer, revealed_card, win_card
 
 from server.eventlog.store import open_blocking_store
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def cli(tmp_path):
-    runner = T24Cli(tmp_path)
-    yield runner
-    runner.close()
-    print(runner.logs())  # shown only when the test fails
 
 
 def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):

@@ -18,20 +18,12 @@ import re
 
 import pexpect
 import pytest
-from cli_pty import T24Cli, revealed_card, win_card
+from cli_pty import revealed_card, win_card
 from server_process import ServerProcess
 
 from server.eventlog.store import open_blocking_store
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture
-def cli(tmp_path):
-    runner = T24Cli(tmp_path)
-    yield runner
-    runner.close()
-    print(runner.logs())  # shown only when the test fails
 
 
 def finished(child: pexpect.spawn) -> int:

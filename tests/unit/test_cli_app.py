@@ -334,25 +334,21 @@ def test_a_bot_drops_its_plan_when_the_table_moves_on():
 
 
 def test_a_bot_refuses_other_roles_and_proctored_tables():
-    reactor = FakeReactor()
-    bot = BotApp(
-        reactor=reactor,
-        skill="human",
-        rng=random.Random(1),
-        time_scale=1.0,
-        output=PlainOutput(lambda text: None),
-    )
-    bot.link = FakeLink()
+    def new_bot() -> BotApp:
+        bot = BotApp(
+            reactor=FakeReactor(),
+            skill="human",
+            rng=random.Random(1),
+            time_scale=1.0,
+            output=PlainOutput(lambda text: None),
+        )
+        bot.link = FakeLink()
+        return bot
+
+    bot = new_bot()
     bot.link_welcome({"role": "proctor", "seat": None})
     assert bot.exit_code == exit_codes.REFUSED and "player token" in bot.final_message
-    bot = BotApp(
-        reactor=reactor,
-        skill="human",
-        rng=random.Random(1),
-        time_scale=1.0,
-        output=PlainOutput(lambda text: None),
-    )
-    bot.link = FakeLink()
+    bot = new_bot()
     bot.link_welcome({"role": "player", "seat": "s1"})
     bot.link_snapshot(Feed(Table.started(mode="proctored"), player("s1")).snapshot(), 0)
     assert bot.exit_code == exit_codes.REFUSED and "proctored" in bot.final_message
