@@ -84,6 +84,7 @@ class ServerConfig:
     allow_null_origin: bool = True
     max_joins: int = 16
     shutdown_grace: float = 5.0
+    evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: always
 
     def transport(self) -> TransportConfig:
         """The network limits as the WebSocket layer takes them."""
@@ -187,6 +188,8 @@ def load_config(
         raise ConfigError("log_level is debug, info, warn or error")
     if not 0 <= config.port <= 65535:
         raise ConfigError("port is 0..65535 (0: any free port)")
+    if config.evict_after < 0:
+        raise ConfigError("evict_after is 0 (never evict) or a number of seconds")
     for name in AUTOBAHN_TIMERS:
         if getattr(config, name) < 1.0:
             raise ConfigError(
@@ -220,13 +223,16 @@ class T24Server:
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
         if isinstance(self.store, ThreadedStore):
             self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
-        self.hub = Hub(self.store, self.reactor, metrics=self.metrics)
+        self.hub = Hub(
+            self.store, self.reactor, metrics=self.metrics, evict_after=config.evict_after
+        )
         hub = self.hub
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
         loaded = yield hub.load_all()
         log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
+        hub.start_evicting()
         transport = config.transport()
         self.factory = T24WebSocketFactory(
             hub=hub, signer=signer, reactor=self.reactor, config=transport, metrics=self.metrics
@@ -299,7 +305,7 @@ class T24Server:
 
         assert self.hub is not None
         config = self.config
-        if DEMO_TABLE not in self.hub.actors:
+        if DEMO_TABLE not in self.hub.actors and DEMO_TABLE not in self.hub.retired:
             options = {
                 "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_SEATS],
                 "deck": tournament_table_deck("single-digits", config.demo_seed, 1),

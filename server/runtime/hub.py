@@ -15,8 +15,13 @@ How it works:
   queue is empty and each in-flight append has finished (a `create_table` in flight too).
   The store stays open: its owner closes it after (server/app.py, `T24Server.stop`). A table
   loaded or created while shutting down is closed at once (its commands get `TableClosed`).
+- `evict_quiet_tables()` (every `evict_after / 2` seconds once `start_evicting()` ran) drops
+  a finished table from memory after `evict_after` seconds with nobody subscribed and nothing
+  queued; `tables()` still lists it (from a one-row summary) and `get` replays it again on
+  the next join or command. Why: a finished round is only read again for an audit or a
+  protest, and a server that runs a whole tournament must not grow with every round played.
 
-Eviction of finished tables and the multi-node lease are not built yet (docs/operations.md).
+The multi-node lease is not built yet (docs/operations.md).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from typing import Any
 
 from twisted.internet.defer import Deferred, DeferredList, fail, succeed
 from twisted.internet.interfaces import IReactorTime
+from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
 from protocol.messages import table_stream
@@ -73,12 +79,17 @@ class Hub:
         clock: IReactorTime,
         games: Mapping[str, Any] | None = None,
         metrics: Metrics | None = None,
+        evict_after: float | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.games = dict(games) if games is not None else default_games()
         self.metrics = metrics or Metrics()
         self.actors: dict[str, TableActor] = {}
+        self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
+        self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
+        self._quiet_since: dict[str, float] = {}
+        self._sweeper: LoopingCall | None = None
         self._loading: dict[str, list[Deferred]] = {}
         self._creating: set[Deferred] = set()  # TableCreated appends in flight
         self.closing = False
@@ -173,6 +184,7 @@ class Hub:
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
         self.actors[table] = actor
+        self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
         actor.start(recovering=True)
@@ -204,11 +216,44 @@ class Hub:
         return sum(1 for ok, _ in results if ok)
 
     def tables(self) -> list[dict[str, Any]]:
-        """Every live table: id, game, last seq, whether it is over."""
-        return [
-            {"table": table, "game": actor.game.NAME, "seq": actor.seq, "over": actor.is_over()}
-            for table, actor in sorted(self.actors.items())
-        ]
+        """Every table of this process, live or evicted: id, game, last seq, whether it is over."""
+        rows = dict(self.retired)
+        for table, actor in self.actors.items():
+            rows[table] = _row(table, actor)
+        return [rows[table] for table in sorted(rows)]
+
+    # -- evicting finished tables ------------------------------------------------------------
+
+    def start_evicting(self) -> None:
+        """Sweep for quiet finished tables every `evict_after / 2` seconds (1 to 60 s)."""
+        if not self.evict_after or self._sweeper is not None:
+            return
+        self._sweeper = LoopingCall(self.evict_quiet_tables)
+        self._sweeper.clock = self.clock
+        self._sweeper.start(min(60.0, max(1.0, self.evict_after / 2)), now=False)
+
+    def evict_quiet_tables(self) -> list[str]:
+        """Drop every table that has been quiet (`TableActor.is_quiet`) for `evict_after`
+        seconds, as seen by the sweeps; return their ids.
+
+        Why quiet across sweeps: a table someone joins again between two sweeps simply stays,
+        and one evicted a little early costs only a replay on its next join.
+        """
+        now = self.clock.seconds()
+        evicted = []
+        for table, actor in list(self.actors.items()):
+            if not actor.is_quiet():
+                self._quiet_since.pop(table, None)
+                continue
+            since = self._quiet_since.setdefault(table, now)
+            if self.evict_after and now - since >= self.evict_after:
+                actor.close()
+                del self.actors[table]
+                del self._quiet_since[table]
+                self.retired[table] = _row(table, actor)
+                evicted.append(table)
+                log.info("table {table} evicted at seq {seq}", table=table, seq=actor.seq)
+        return evicted
 
     # -- shutting down -----------------------------------------------------------------------
 
@@ -220,11 +265,17 @@ class Hub:
         need it; the owner closes it once this has fired.
         """
         self.closing = True
+        if self._sweeper is not None and self._sweeper.running:
+            self._sweeper.stop()
         for actor in self.actors.values():
             actor.close()
         waits = [actor.idle() for actor in self.actors.values()]
         waits += [_settled(d) for d in self._creating]
         return DeferredList(waits)
+
+
+def _row(table: str, actor: TableActor) -> dict[str, Any]:
+    return {"table": table, "game": actor.game.NAME, "seq": actor.seq, "over": actor.is_over()}
 
 
 def _settled(d: Deferred) -> Deferred:

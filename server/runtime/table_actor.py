@@ -211,6 +211,10 @@ class TableActor:
         """Whether the game has ended (no more commands will change it)."""
         return bool(self.state is not None and self.game.is_over(self.state))
 
+    def is_quiet(self) -> bool:
+        """Over, nobody subscribed, nothing queued or in flight: safe to drop from memory."""
+        return not self._busy and not self.subscribers and self.is_over()
+
     # -- subscribers -------------------------------------------------------------------------
 
     def subscribe(self, subscriber: Subscriber, after_seq: int | None = None) -> Snapshot:

@@ -145,6 +145,27 @@ def test_sigterm_closes_sockets_with_1001_after_in_flight_appends(tmp_path):
     assert watcher.session.last_seq["term"] == recorded[-1].seq
 
 
+def test_a_finished_table_leaves_memory_and_comes_back_on_join(tmp_path):
+    process = ServerProcess(tmp_path / "evict", "--evict-after", "1").start()
+    try:
+        director, proctor = start_table(process, "done")
+        accepted(proctor, "done", "start_round")
+        ended = accepted(proctor, "done", "end_round")["seq"]
+        process.wait_log("table done evicted")  # nobody joined it: gone after 1 s of quiet
+        status, body, _headers = process.get("/metrics")
+        assert status == 200 and b"\nt24_live_tables 0\n" in body
+        listed = director.request("list_tables")["tables"]
+        assert listed == [{"table": "done", "game": "challenge", "seq": ended, "over": True}]
+        snapshot = proctor.request("join", table="done")  # replayed from the log
+        assert snapshot["seq"] == ended and snapshot["view"]["phase"] == "ended"
+        status, body, _headers = process.get("/metrics")
+        assert b"\nt24_live_tables 1\n" in body
+        director.close()
+        proctor.close()
+    finally:
+        process.terminate()
+
+
 def test_max_connections_refuses_extra_handshakes_with_503(tmp_path):
     process = ServerProcess(tmp_path / "full", "--max-connections", "2").start()
     clients = [AutobahnClient(process.url) for _ in range(2)]

@@ -286,6 +286,27 @@ def test_a_command_loads_a_table_that_is_not_live_and_refuses_an_unknown_one(hub
     assert "elsewhere" in hub.actors
 
 
+def test_an_evicted_table_is_still_listed_and_a_join_replays_it(clock):
+    hub = Hub(open_store("memory:", clock=clock.seconds), clock, evict_after=60)
+    session, wire = make_session(hub, clock)
+    say(session, "hello", id=1, token=token("director"))
+    say(session, "create_table", id=2, table="t1", options=OPTIONS)
+    say(session, "join", id=3, table="t1")
+    say(session, "command", id=4, table="t1", name="start_round")
+    say(session, "command", id=5, table="t1", name="end_round")
+    say(session, "leave", id=6, table="t1")
+    wire.messages()
+    assert hub.evict_quiet_tables() == []  # the first sweep to see it quiet
+    clock.advance(60)
+    assert hub.evict_quiet_tables() == ["t1"] and "t1" not in hub.actors
+    say(session, "list_tables", id=7)
+    say(session, "join", id=8, table="t1")
+    listed, snapshot = wire.messages()
+    assert listed["tables"] == [{"table": "t1", "game": "challenge", "seq": 3, "over": True}]
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == 3
+    assert "t1" in hub.actors
+
+
 def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     class Quiet:
         NAME = "quiet"

@@ -56,6 +56,7 @@ def test_layers_toml_then_env_then_flags(tmp_path):
         ({"auto_ping_timeout": "0.3"}, {}, "auto_ping_timeout is at least 1 second"),
         ({}, {"T24_AUTO_PING_INTERVAL": "0"}, "auto_ping_interval"),
         ({"open_handshake_timeout": "0.5"}, {}, "open_handshake_timeout"),
+        ({}, {"T24_EVICT_AFTER": "-1"}, "evict_after"),
     ],
 )
 def test_bad_settings_are_config_errors(flags, env, match):

@@ -649,3 +649,62 @@ def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, c
     assert "nothing was written" not in RECORDED_BUT_BROKEN_MESSAGE
     with pytest.raises(TableClosed):
         run(actor, clock, PROCTOR, "place_card")
+
+
+# -- evicting finished tables --------------------------------------------------------------
+
+
+def finished_table(hub, clock, table="t1"):
+    actor = new_table(hub, table=table)
+    run(actor, clock, PROCTOR, "start_round")
+    run(actor, clock, PROCTOR, "end_round")
+    assert actor.is_over()
+    return actor
+
+
+def test_a_quiet_finished_table_is_evicted_listed_and_replayed_on_demand(store, clock):
+    hub = Hub(store, clock, evict_after=600)
+    hub.start_evicting()
+    finished = finished_table(hub, clock)
+    playing = new_table(hub, table="t2")
+    run(playing, clock, PROCTOR, "start_round")
+    clock.pump([60] * 10)  # sweeps every 60 s: t1 is quiet from the first one on
+    assert set(hub.actors) == {"t1", "t2"}  # quiet, but not for long enough yet
+    clock.advance(60)  # this sweep has seen t1 quiet for 600 s
+    assert set(hub.actors) == {"t2"}  # a table in play is never evicted
+    assert finished.closed
+    assert hub.tables() == [
+        {"table": "t1", "game": "challenge", "seq": finished.seq, "over": True},
+        {"table": "t2", "game": "challenge", "seq": playing.seq, "over": False},
+    ]
+    again = result_of(hub.get("t1"))  # a join or a command replays it from the log
+    assert again is not finished and again.seq == finished.seq
+    assert again.state == finished.state
+    assert "t1" not in hub.retired and hub.tables()[0]["seq"] == finished.seq
+
+
+def test_a_watched_table_stays_until_its_last_viewer_left_long_enough(store, clock):
+    hub = Hub(store, clock, evict_after=10)
+    hub.start_evicting()
+    actor = finished_table(hub, clock)
+    viewer = Recorder(SPECTATOR)
+    actor.subscribe(viewer)
+    clock.pump([5] * 10)
+    assert "t1" in hub.actors
+    actor.unsubscribe(viewer)
+    clock.advance(5)  # the first sweep to see it quiet starts its clock
+    assert "t1" in hub.actors
+    clock.pump([5, 5])
+    assert "t1" not in hub.actors and hub.retired["t1"]["over"] is True
+
+
+def test_eviction_is_off_without_evict_after_and_stops_on_shutdown(store, clock):
+    never = Hub(store, clock)
+    never.start_evicting()
+    finished_table(never, clock)
+    clock.advance(10**6)
+    assert "t1" in never.actors
+    hub = Hub(store, clock, evict_after=10)
+    hub.start_evicting()
+    result_of(hub.shutdown())
+    assert clock.getDelayedCalls() == []  # the sweeper stopped with the hub
