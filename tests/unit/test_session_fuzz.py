@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from test_net import T0, Wire, make_session, token
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode
@@ -18,43 +19,20 @@ from protocol.messages import CLIENT_TYPES, CLOSE_CODES, ERROR_CODES, validate_m
 from server.audit.replay import replay_table
 from server.eventlog.store import open_store
 from server.games.challenge import COMMANDS, REFUSALS
-from server.net.session import NetConfig, Session
-from server.net.tokens import TokenSigner
+from server.net.session import Session
 from server.runtime.hub import Hub
 
-T0 = 1_700_000_000.0
-SECRET = b"f" * 32
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 4)], "deck": DECK}
-SIGNER = TokenSigner(SECRET)
 TOKENS = {
-    "director": SIGNER.issue("director", now=T0)[0],
-    "proctor": SIGNER.issue("proctor", now=T0, table="t1")[0],
-    "s1": SIGNER.issue("player", now=T0, table="t1", seat="s1")[0],
-    "s2": SIGNER.issue("player", now=T0, table="t1", seat="s2")[0],
-    "spectator": SIGNER.issue("spectator", now=T0)[0],
+    "director": token("director"),
+    "proctor": token("proctor", table="t1"),
+    "s1": token("player", table="t1", seat="s1"),
+    "s2": token("player", table="t1", seat="s2"),
+    "spectator": token("spectator"),
 }
 ROLES = tuple(TOKENS)
 SOLUTION = ["1*2=2", "2*3=6", "6*4=24"]
-
-
-class Wire:
-    """What one session sent and how it was closed."""
-
-    def __init__(self) -> None:
-        self.frames: list[bytes] = []
-        self.closed: list[tuple[int, str]] = []
-
-    def send(self, frame: bytes) -> None:
-        self.frames.append(frame)
-
-    def close(self, code: int, reason: str) -> None:
-        self.closed.append((code, reason))
-
-    def take(self) -> list[dict]:
-        out = [decode(frame) for frame in self.frames]
-        self.frames.clear()
-        return out
 
 
 def plain_values() -> st.SearchStrategy:
@@ -132,18 +110,8 @@ def open_table() -> tuple[Clock, Hub, dict[str, tuple[Session, Wire]]]:
     clock.advance(T0)
     hub = Hub(open_store("memory:", clock=clock.seconds), clock)
     sessions = {}
-    for number, role in enumerate(ROLES):
-        wire = Wire()
-        session = Session(
-            hub=hub,
-            signer=SIGNER,
-            clock=clock,
-            send=wire.send,
-            close=wire.close,
-            config=NetConfig(rate_per_second=1e6, rate_burst=10**6),
-            conn_id=number,
-        )
-        session.opened()
+    for role in ROLES:
+        session, wire = make_session(hub, clock, rate_per_second=1e6, rate_burst=10**6)
         session.frame_received(encode({"type": "hello", "id": 0, "token": TOKENS[role]}), True)
         sessions[role] = (session, wire)
     director = sessions["director"][0]
@@ -152,7 +120,7 @@ def open_table() -> tuple[Clock, Hub, dict[str, tuple[Session, Wire]]]:
     )
     for session, wire in sessions.values():
         session.frame_received(encode({"type": "join", "id": 2, "table": "t1"}), True)
-        assert wire.take()[-1]["type"] == "snapshot"
+        assert wire.messages()[-1]["type"] == "snapshot"
     return clock, hub, sessions
 
 
@@ -196,7 +164,7 @@ def test_random_traffic_is_answered_and_the_log_replays(steps):
         else:
             sessions[role][0].frame_received(payload, kind == "bytes")
         for _session, wire in sessions.values():
-            check_output(wire.take(), wire)
+            check_output(wire.messages(), wire)
 
     # The log: every event the actor applied is stored, the chain verifies, and a replay
     # from the store reaches exactly the live table's state.
