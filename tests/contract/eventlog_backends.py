@@ -7,32 +7,26 @@ The global reactor is never started here, so these tests cannot leave it dirty o
 running, whatever else runs in the same pytest process. (The child processes of the crash
 and race tests run the real reactor.)
 
-PostgreSQL: `T24_TEST_POSTGRES_URL` (default postgresql://postgres@127.0.0.1:5432/postgres).
-Each test gets a fresh schema `t24test_<run>_<n>`, dropped afterwards; the tests skip, with
-the reason, only when no server answers.
+PostgreSQL: each test gets a fresh schema (tests/postgres_schemas.py), dropped afterwards.
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from postgres_schemas import POSTGRES_URL, fresh_schema
 from twisted.internet import defer, task
 from twisted.python.failure import Failure
 
 from server.eventlog.store import EventStore, Upcasters, open_blocking_store, open_store
 
-POSTGRES_URL = os.environ.get(
-    "T24_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"
-)
-RUN_ID = uuid.uuid4().hex[:8]
 START = 1_700_000_000.0  # the test clock's epoch seconds (2023-11-14)
 
 
@@ -63,38 +57,6 @@ class ThreadReturns:
         if isinstance(result, Failure):
             result.raiseException()
         return result
-
-
-_postgres_state: dict[str, str] = {}
-
-
-def postgres_or_skip() -> None:
-    """Skip (with the reason) when no PostgreSQL answers; checked once per run.
-
-    With `T24_REQUIRE_POSTGRES=1` (set by `.ci/run`) a missing server fails the test instead:
-    CI must never go green with the PostgreSQL backend silently untested.
-    """
-    if "error" not in _postgres_state:
-        import psycopg
-
-        try:
-            psycopg.connect(POSTGRES_URL, connect_timeout=3).close()
-            _postgres_state["error"] = ""
-        except psycopg.Error as error:
-            _postgres_state["error"] = f"no PostgreSQL answers at {POSTGRES_URL}: {error}"
-    if _postgres_state["error"]:
-        if os.environ.get("T24_REQUIRE_POSTGRES") == "1":
-            pytest.fail(_postgres_state["error"] + " (T24_REQUIRE_POSTGRES=1)")
-        pytest.skip(_postgres_state["error"])
-
-
-def drop_schema(schema: str) -> None:
-    import psycopg
-    from psycopg import sql
-
-    with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
-        drop = sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema))
-        connection.execute(drop)
 
 
 @dataclass
@@ -168,22 +130,16 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
     clock = task.Clock()
     clock.advance(START)
     threads_before = set(threading.enumerate())
-    schema = None
-    if request.param == "memory":
-        url = "memory:"
-    elif request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'events.sqlite'}"
-    else:
-        postgres_or_skip()
-        schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
-        url = f"{POSTGRES_URL}?schema={schema}"
-    backend = Backend(request.param, url, clock, ThreadReturns())
-    try:
+    with ExitStack() as cleanup:
+        if request.param == "memory":
+            url = "memory:"
+        elif request.param == "sqlite":
+            url = f"sqlite:///{tmp_path / 'events.sqlite'}"
+        else:
+            url, _schema = cleanup.enter_context(fresh_schema())
+        backend = Backend(request.param, url, clock, ThreadReturns())
+        cleanup.callback(backend.close_all)  # before the schema is dropped
         yield backend
-    finally:
-        backend.close_all()
-        if schema:
-            drop_schema(schema)
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         left = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]

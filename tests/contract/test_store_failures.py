@@ -5,10 +5,9 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-import uuid
 
 import pytest
-from eventlog_backends import POSTGRES_URL, RUN_ID, drop_schema, postgres_or_skip
+from postgres_schemas import POSTGRES_URL, fresh_schema
 
 from server.eventlog import engine as engine_module
 from server.eventlog import postgres as postgres_module
@@ -121,12 +120,8 @@ def test_sqlite_without_wal_is_refused():
 
 @pytest.fixture
 def pg_url():
-    postgres_or_skip()
-    schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
-    try:
-        yield f"{POSTGRES_URL}?schema={schema}", schema
-    finally:
-        drop_schema(schema)
+    with fresh_schema() as url_and_schema:
+        yield url_and_schema
 
 
 def test_postgres_writer_losing_the_race_to_create_a_stream_gets_concurrency_error(pg_url):

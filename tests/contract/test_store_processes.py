@@ -14,11 +14,10 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from pathlib import Path
 
 import pytest
-from eventlog_backends import POSTGRES_URL, RUN_ID, drop_schema, postgres_or_skip
+from postgres_schemas import fresh_schema
 
 from server.eventlog.store import open_blocking_store
 
@@ -31,12 +30,8 @@ def durable_url(request, tmp_path):
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'shared.sqlite'}"
         return
-    postgres_or_skip()
-    schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
-    try:
-        yield f"{POSTGRES_URL}?schema={schema}"
-    finally:
-        drop_schema(schema)
+    with fresh_schema() as (url, _schema):
+        yield url
 
 
 def spawn(*args: str) -> subprocess.Popen:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import sqlite3
-import uuid
 
 import pytest
-from eventlog_backends import POSTGRES_URL, RUN_ID, drop_schema, postgres_or_skip
+from postgres_schemas import fresh_schema
 
 from server.eventlog.memory import MemoryEngine, MemoryStore
 from server.eventlog.store import (
@@ -105,12 +104,8 @@ def test_postgres_that_does_not_answer_is_store_unavailable():
 
 
 def test_postgres_reader_needs_an_existing_event_log():
-    postgres_or_skip()
-    schema = f"t24test_{RUN_ID}_{uuid.uuid4().hex[:6]}"
-    try:
+    with fresh_schema() as (url, _schema):
         with pytest.raises(StoreUnavailable, match="no event log"):
-            open_blocking_store(f"{POSTGRES_URL}?schema={schema}", create=False)
-        open_blocking_store(f"{POSTGRES_URL}?schema={schema}").close()
-        open_blocking_store(f"{POSTGRES_URL}?schema={schema}", create=False).close()
-    finally:
-        drop_schema(schema)
+            open_blocking_store(url, create=False)
+        open_blocking_store(url).close()
+        open_blocking_store(url, create=False).close()
