@@ -1,6 +1,6 @@
-"""The server process's life: kill -9 mid-card and restart, SIGTERM, connection limits, the
-demo, and one client that is not Autobahn (`websockets`), so the protocol depends on no
-Autobahn quirk."""
+"""The server process's life: kill -9 mid-card and restart (on SQLite and on PostgreSQL),
+SIGTERM, connection limits, evicting finished tables, the demo, and one client that is not
+Autobahn (`websockets`), so the protocol depends on no Autobahn quirk."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import sqlite3
 import stat
 
 import pytest
+from postgres_schemas import fresh_schema
 from server_process import ServerProcess
 from test_server_play import DECK, SEATS
 from websockets.sync.client import connect as ws_connect
@@ -39,8 +40,18 @@ def accepted(client, table, name, **args):
     return reply
 
 
-def test_kill_9_mid_card_then_restart_pauses_and_resume_works(tmp_path):
-    process = ServerProcess(tmp_path / "crash").start()
+@pytest.fixture(params=["sqlite", "postgres"])
+def durable_store(request):
+    """The store URL of a crash test: a temp SQLite file (None) or a fresh PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield None
+        return
+    with fresh_schema() as (url, _schema):
+        yield url
+
+
+def test_kill_9_mid_card_then_restart_pauses_and_resume_works(tmp_path, durable_store):
+    process = ServerProcess(tmp_path / "crash", store=durable_store).start()
     try:
         director, proctor = start_table(process, "crash", pattern_seconds=0.5)
         s1 = AutobahnClient(process.url)
