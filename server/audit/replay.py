@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from server.audit.export import CheckedExport
 from server.eventlog.store import VerifyReport
 from server.games import games
 from server.games.base import Actor, Event
@@ -87,6 +88,19 @@ def fold_table(events: Sequence[Any], viewer: Actor = AUDITOR) -> tuple[str, lis
             )
         )
     return game.NAME, moments
+
+
+def replay_export(checked: CheckedExport, viewer: Actor = AUDITOR) -> TableReplay:
+    """Replay an audit export (checked from the file alone) as `replay_table` replays a store.
+
+    Why: an official settling a protest from an export needs no access to the server's
+    database; only the events that verified are folded, as from a store.
+    """
+    report = checked.report
+    if not checked.events:
+        raise ReplayError(report.describe())
+    game, moments = fold_table(checked.events, viewer)
+    return TableReplay(report.stream, game, report, tuple(moments))
 
 
 def replay_table(store: Any, stream: str, viewer: Actor = AUDITOR) -> TableReplay:

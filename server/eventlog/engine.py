@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 import msgpack
 
@@ -270,6 +271,16 @@ class Engine:
         Rows are `Row`s, or `LoadRow`s (no `prev_hash`) when `with_prev` is False.
         """
         raise NotImplementedError
+
+    def recorded(self, stream: str) -> tuple[StreamHead | None, list[Row]]:
+        """The stream's head and every row exactly as stored, in one consistent read.
+
+        Why raw rows: an audit export (server/audit/export.py) copies the recorded bytes,
+        which are what the hashes cover; decoded, upcast events could not be checked.
+        """
+        check_stream(stream)
+        head, rows = self._snapshot(stream)  # with_prev (the default): full `Row`s
+        return head, cast(list[Row], rows)
 
     def last_seq(self, stream: str) -> int:
         """The stream's last seq (0 when it has no events)."""

@@ -34,6 +34,8 @@ from server.eventlog.envelope import EventLogError, InvalidEvent, NewEvent, Reco
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
 
+    from server.eventlog.engine import StreamHead
+
 __all__ = [
     "DEFAULT_STORE_URL",
     "BlockingStore",
@@ -232,6 +234,12 @@ class BlockingStore(Protocol):
 
     def verify(self, stream: str) -> VerifyReport:
         """See `EventStore.verify`."""
+        ...
+
+    def recorded(
+        self, stream: str
+    ) -> tuple[StreamHead | None, list[tuple[int, bytes, bytes, bytes]]]:
+        """The head and the rows `(seq, body, prev_hash, hash)` as stored (audit exports)."""
         ...
 
     def close(self) -> None:
