@@ -1,4 +1,4 @@
-"""`t24 log streams|show|verify`: read and verify a store's event streams.
+"""`t24 log streams|show|verify|export|check-export`: read, verify and export event streams.
 
 These commands open the store with plain blocking calls (`open_blocking_store`, no reactor)
 and never create anything: pointing them at a missing file or schema is an error, not a new
@@ -7,20 +7,29 @@ chain (the first broken seq is printed), 2 bad input (a URL the command cannot u
 that does not answer, an unknown stream).
 
 `show --json` prints JSON Lines, one event per line: hashes in hex, `bytes` inside `data`
-as `{"$bytes": "<base64>"}` (docs/eventlog.md).
+as `{"$bytes": "<base64>"}` (docs/eventlog.md). `export` writes a stream as recorded into a
+file that `check-export` (or anyone with sha256 and msgpack) verifies with no store at all
+(server/audit/export.py; docs/eventlog.md, "Audit exports").
 """
 
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import sys
+import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any
 
+from server.audit.export import (
+    ExportError,
+    check_export,
+    export_lines,
+    iso_time,
+    json_value,
+    readable_event,
+)
 from server.eventlog.envelope import RecordedEvent
 from server.eventlog.store import (
     DEFAULT_STORE_URL,
@@ -39,6 +48,8 @@ examples:
   t24 log show --store sqlite:///var/t24.sqlite table/demo --json
   t24 log verify --store sqlite:///var/t24.sqlite             every stream; exit 1 if one breaks
   t24 log verify --store postgresql://postgres@127.0.0.1:5432/postgres table/demo
+  t24 log export --store sqlite:///var/t24.sqlite table/demo --out demo.t24export
+  t24 log check-export demo.t24export                 needs no store; exit 1 if it breaks
 """
 
 
@@ -76,6 +87,20 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("--store", default=default_store, help=store_help)
     verify.add_argument("stream", nargs="?", help="one stream (default: every stream)")
     verify.set_defaults(func=_guarded(_verify))
+
+    export = commands.add_parser(
+        "export", help="write one stream as recorded, for an offline audit", **leaf
+    )
+    export.add_argument("--store", default=default_store, help=store_help)
+    export.add_argument("stream")
+    export.add_argument("--out", default="-", metavar="FILE", help="the file (default: stdout)")
+    export.set_defaults(func=_guarded(_export))
+
+    check = commands.add_parser(
+        "check-export", help="verify an export from the file alone (no store)", **leaf
+    )
+    check.add_argument("file", help="an export file, or - for stdin")
+    check.set_defaults(func=_check_export)
 
     log.set_defaults(func=lambda _args: _usage(log))
 
@@ -149,43 +174,57 @@ def _verify(args: argparse.Namespace, store: BlockingStore) -> int:
     return EXIT_BROKEN if broken else EXIT_OK
 
 
-def format_at(at: int) -> str:
-    """Microseconds since the epoch as ISO 8601 UTC, to the microsecond."""
-    moment = datetime.fromtimestamp(at // 1_000_000, UTC).replace(microsecond=at % 1_000_000)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+def _export(args: argparse.Namespace, store: BlockingStore) -> int:
+    """Write the export; exit 1 (after writing it) when the stream does not verify."""
+    try:
+        lines = list(export_lines(store, args.stream, time.time_ns() // 1000))
+    except ExportError as error:
+        print(f"t24 log: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    text = "".join(line + "\n" for line in lines)
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            with open(args.out, "x", encoding="utf-8") as handle:  # never overwrite evidence
+                handle.write(text)
+        except OSError as error:
+            print(f"t24 log: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    audit = json.loads(lines[0])["store_audit"]
+    print(f"exported {len(lines) - 1} events of {args.stream}: {audit}", file=sys.stderr)
+    return EXIT_OK if audit.startswith("ok ") else EXIT_BROKEN
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return {"$bytes": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_plain(item) for item in value]
-    return value
+def _check_export(args: argparse.Namespace) -> int:
+    """Check an export with no store: exit 0 when its chain verifies, 1 at the first break."""
+    try:
+        if args.file == "-":
+            checked = check_export(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                checked = check_export(handle)
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"t24 log: cannot read {args.file}: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except ExportError as error:
+        print(f"t24 log: {args.file} is not an export: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(checked.report.describe())
+    print(f"exported at {checked.header.get('exported_at')}")
+    return EXIT_OK if checked.report.ok else EXIT_BROKEN
 
 
 def as_json(event: RecordedEvent) -> dict[str, Any]:
-    """One event as a JSON-ready map (the `show --json` line)."""
-    return {
-        "stream": event.stream,
-        "seq": event.seq,
-        "type": event.type,
-        "schema": event.schema,
-        "at": event.at,
-        "actor": event.actor,
-        "causation": event.causation,
-        "data": _plain(event.data),
-        "prev_hash": event.prev_hash.hex(),
-        "hash": event.hash.hex(),
-    }
+    """One event as a JSON-ready map (the `show --json` line): readable, with its hashes."""
+    return {**readable_event(event), "prev_hash": event.prev_hash.hex(), "hash": event.hash.hex()}
 
 
 def as_line(event: RecordedEvent) -> str:
     """One event for people: seq, time, type, actor, causation, data."""
     actor = f"{event.actor['role']}:{event.actor['id']}"
-    data = json.dumps(_plain(event.data), ensure_ascii=False, separators=(",", ":"))
+    data = json.dumps(json_value(event.data), ensure_ascii=False, separators=(",", ":"))
     return (
-        f"{event.seq:>6}  {format_at(event.at)}  {event.type}  {actor}  "
+        f"{event.seq:>6}  {iso_time(event.at)}  {event.type}  {actor}  "
         f"{event.causation or '-'}  {data}"
     )

@@ -1,9 +1,10 @@
 """`t24 replay --store URL STREAM [--to SEQ] [--json]`: a recorded round, event by event.
 
 A local command: it reads the store with plain blocking calls (`open_blocking_store`,
-`create=False`: a missing store is an error, never a new empty one), verifies the stream's
-hash chain, and folds the events with the game's own `evolve` (`server.games`), so the table
-it shows after each event is exactly what the server held at that seq: the auditor's view
+`create=False`: a missing store is an error, never a new empty one), or an audit export
+with `--export FILE` (`t24 log export`; no store needed). It verifies the stream's hash
+chain and folds the events with the game's own `evolve` (`server.games`), so the table it
+shows after each event is exactly what the server held at that seq: the auditor's view
 (`view(state, auditor)`, every card visible).
 
 After each event it shows the table as it stood and the time relative to the reveal of the
@@ -35,7 +36,7 @@ from clients.reference_cli.styling import Style, add_color_argument, color_enabl
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
 
 if TYPE_CHECKING:
-    from server.audit.replay import Moment
+    from server.audit.replay import Moment, TableReplay
 
 EPILOG = """\
 keys (on a terminal):
@@ -47,6 +48,7 @@ examples:
   t24 replay --store sqlite:///var/t24.sqlite table/demo
   t24 replay --store sqlite:///var/t24.sqlite first --to 42
   t24 replay --store postgresql://postgres@127.0.0.1:5432/postgres table/first --json | jq .text
+  t24 replay --export first.t24export           an audit export (t24 log export), no store
 """
 
 
@@ -200,25 +202,17 @@ def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
 
 def run_replay(args: argparse.Namespace) -> int:
     """Load, verify, fold; then step through, print, or print JSON (see module doc)."""
-    from server.audit.replay import ReplayError, replay_table
-    from server.eventlog.store import EventLogError, open_blocking_store
+    from server.audit.replay import ReplayError
 
-    stream = stream_name(args.stream)
     try:
-        store = open_blocking_store(args.store, create=False)
-    except EventLogError as error:
-        print(f"t24 replay: error: {error}", file=sys.stderr)
-        return exit_codes.BAD_INPUT
-    try:
-        replayed = replay_table(store, stream)
+        replayed = _from_export(args.export) if args.export else _from_store(args)
         report = replayed.report
-        table = stream.removeprefix("table/")
-        steps = replay_steps(replayed.game, replayed.moments, table)
-    except (ReplayError, EventLogError) as error:
+        steps = replay_steps(
+            replayed.game, replayed.moments, replayed.stream.removeprefix("table/")
+        )
+    except ReplayError as error:  # the store's and the export's errors arrive as these
         print(f"t24 replay: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
-    finally:
-        store.close()
     last = steps[-1].seq
     if args.to is not None:
         if not 1 <= args.to <= last:
@@ -249,6 +243,36 @@ def run_replay(args: argparse.Namespace) -> int:
     return exit_codes.OK
 
 
+def _from_store(args: argparse.Namespace) -> TableReplay:
+    from server.audit.replay import ReplayError, replay_table
+    from server.eventlog.store import EventLogError, open_blocking_store
+
+    if not args.stream:
+        raise ReplayError("name the table's stream (or give --export FILE)")
+    try:
+        store = open_blocking_store(args.store, create=False)
+    except EventLogError as error:
+        raise ReplayError(str(error)) from error
+    try:
+        return replay_table(store, stream_name(args.stream))
+    except EventLogError as error:
+        raise ReplayError(str(error)) from error
+    finally:
+        store.close()
+
+
+def _from_export(path: str) -> TableReplay:
+    from server.audit.export import ExportError, check_export
+    from server.audit.replay import ReplayError, replay_export
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            checked = check_export(handle)
+    except (OSError, UnicodeDecodeError, ExportError) as error:
+        raise ReplayError(f"{path}: {error}") from error
+    return replay_export(checked)
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register `replay`."""
     from server.eventlog.store import DEFAULT_STORE_URL
@@ -266,7 +290,10 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         default=os.environ.get("T24_STORE", DEFAULT_STORE_URL),
         help=f"store URL (default: $T24_STORE or {DEFAULT_STORE_URL})",
     )
-    parser.add_argument("stream", help="the table's stream, table/<id> (or just the id)")
+    parser.add_argument("stream", nargs="?", help="the table's stream, table/<id> (or just the id)")
+    parser.add_argument(
+        "--export", metavar="FILE", help="replay an audit export (t24 log export) instead"
+    )
     parser.add_argument("--to", type=int, metavar="SEQ", help="stop at (or start at) this seq")
     parser.add_argument("--json", action="store_true", help="JSON Lines: event + table per line")
     parser.add_argument("--print", action="store_true", help="print everything, even on a tty")

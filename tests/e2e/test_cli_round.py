@@ -9,7 +9,8 @@
   Twice: a graceful stop (SIGTERM, close 1001) and a crash (SIGKILL mid-card, after the
   pattern: no close frame at all), where the player's seqs are checked too and the student
   finishes the card the crash interrupted once the proctor resumes.
-- `t24 replay` shows the table as it stood at a chosen seq, printed and interactively.
+- `t24 replay` shows the table as it stood at a chosen seq, printed and interactively; the
+  same from an audit export (`t24 log export`, `check-export`).
 """
 
 from __future__ import annotations
@@ -107,6 +108,19 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     assert "scores: Ada 1, Bo 0, Cy 0" in printed.stdout
     touched = next(line for line in lines if "Ada touched (1 fingertip)" in line)
     assert re.search(r"\+\d+\.\d\ds  Ada touched", touched)  # timed from the reveal
+
+    # The official's copy: exported from the live server's store, checked and replayed
+    # from the file alone, as README shows.
+    exported = cli.run(
+        "log", "export", "--store", server.store, "table/botround", "--out", "botround.export"
+    )
+    assert exported.returncode == 0, exported.stderr
+    checked = cli.run("log", "check-export", "botround.export")
+    assert checked.returncode == 0 and checked.stdout.startswith(
+        f"ok table/botround {events[-1].seq} events head "
+    ), checked.stdout
+    from_file = cli.run("replay", "--export", "botround.export", "--to", str(won.seq), "--print")
+    assert from_file.returncode == 0 and from_file.stdout == printed.stdout
 
     # Interactively: jump to the seq of the win, step back once, leave.
     replay = cli.spawn("replay", "--store", server.store, "botround", log=False)

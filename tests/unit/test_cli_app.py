@@ -676,6 +676,43 @@ def test_a_broken_chain_is_replayed_up_to_its_last_good_event_and_exits_1(tmp_pa
     assert "#6 " in captured.out and "#7 " not in captured.out
 
 
+def test_an_audit_export_is_checked_and_replayed_with_no_store(tmp_path, capsys):
+    url = recorded_store(tmp_path)
+    export = tmp_path / "r1.t24export"
+    assert cli.main(["log", "export", "--store", url, "r1", "--out", str(export)]) == 2
+    assert "no stream 'r1'" in capsys.readouterr().err  # a stream name, not a table id
+    assert cli.main(["log", "export", "--store", url, "table/r1", "--out", str(export)]) == 0
+    assert capsys.readouterr().err.startswith("exported 17 events of table/r1: ok table/r1")
+    assert cli.main(["log", "export", "--store", url, "table/r1", "--out", str(export)]) == 2
+    assert "cannot write" in capsys.readouterr().err  # an export is never overwritten
+    (tmp_path / "round.sqlite").unlink()  # from here on, the file is all there is
+    assert cli.main(["log", "check-export", str(export)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ok table/r1 17 events head ") and out[1].startswith("exported at")
+    assert cli.main(["replay", "--export", str(export), "--print", "--color", "never"]) == 0
+    assert "+2.31s  Bo touched (2 fingertips)" in capsys.readouterr().out
+
+    lines = export.read_text().splitlines()
+    record = json.loads(lines[7])
+    record["event"]["actor"] = {"role": "proctor", "id": "someone else"}
+    export.write_text("\n".join([*lines[:7], json.dumps(record), *lines[8:]]) + "\n")
+    assert cli.main(["log", "check-export", str(export)]) == exit_codes.NEGATIVE
+    assert "BROKEN table/r1 at seq 7: the readable copy" in capsys.readouterr().out
+    assert cli.main(["replay", "--export", str(export), "--print"]) == exit_codes.NEGATIVE
+    captured = capsys.readouterr()
+    assert "#6 " in captured.out and "#7 " not in captured.out
+
+    export.write_text("hello\n")
+    assert cli.main(["log", "check-export", str(export)]) == exit_codes.BAD_INPUT
+    assert "is not an export: line 1: not JSON" in capsys.readouterr().err
+    assert cli.main(["replay", "--export", str(export)]) == exit_codes.BAD_INPUT
+    assert "not JSON" in capsys.readouterr().err
+    assert cli.main(["log", "check-export", str(tmp_path / "absent")]) == exit_codes.BAD_INPUT
+    assert "cannot read" in capsys.readouterr().err
+    assert cli.main(["replay"]) == exit_codes.BAD_INPUT
+    assert "name the table's stream" in capsys.readouterr().err
+
+
 def test_the_replay_keys():
     seqs = [1, 2, 3, 10, 11]
     assert replay_commands.replay_key(0, None, "n", seqs) == (1, None, False)
