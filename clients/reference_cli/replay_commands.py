@@ -20,7 +20,6 @@ replayed up to its last good event and the command exits 1 with the first broken
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import os
 import sys
@@ -104,12 +103,6 @@ def event_line(step: Step) -> str:
     return f"#{step.seq:<4} {clock_text(step.at)} {step.line.stamp()}  {step.line.text}"
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, bytes):
-        return {"$bytes": base64.b64encode(value).decode()}
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
 def json_line(step: Step) -> str:
     """One event and the table after it as one JSON object."""
     since = step.line.since_reveal_us
@@ -124,7 +117,9 @@ def json_line(step: Step) -> str:
         "text": step.line.text,
         "table": dict(step.model.view),
     }
-    return json.dumps(record, default=_plain, ensure_ascii=False)
+    from server.audit.export import json_value  # bytes as {"$bytes": ...}, as in exports
+
+    return json.dumps(json_value(record), ensure_ascii=False)
 
 
 def frame_for(steps: Sequence[Step], index: int, jump: str | None) -> Frame:
