@@ -408,6 +408,7 @@ class TableActor:
     def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
         self.metrics.append_latency.observe(self.clock.seconds() - started)
         self.metrics.events_appended += len(recorded)
+        was_over = self.is_over()
         try:
             self._apply(recorded)
         except Exception as exc:
@@ -418,6 +419,16 @@ class TableActor:
             broken.__cause__ = exc
             self._fail_all(batch, Failure(broken))
             return
+        if not was_over and self.is_over():
+            # The head hash outside the database: what an official checks an export against.
+            last = recorded[-1]
+            log.info(
+                "table {table} is over at seq {seq}, head {head}",
+                table=self.table,
+                seq=last.seq,
+                head=last.hash.hex(),
+                event="table_over",
+            )
         self._publish(recorded)
         self._reschedule()
         self._resolve(batch, recorded)

@@ -156,12 +156,19 @@ def test_sigterm_closes_sockets_with_1001_after_in_flight_appends(tmp_path):
     assert watcher.session.last_seq["term"] == recorded[-1].seq
 
 
-def test_a_finished_table_leaves_memory_and_comes_back_on_join(tmp_path):
+def test_a_finished_table_logs_its_head_leaves_memory_and_comes_back_on_join(tmp_path):
     process = ServerProcess(tmp_path / "evict", "--evict-after", "1").start()
     try:
         director, proctor = start_table(process, "done")
         accepted(proctor, "done", "start_round")
         ended = accepted(proctor, "done", "end_round")["seq"]
+        # The head hash goes to the log, outside the database: an official's anchor.
+        blocking = open_blocking_store(process.store, create=False)
+        try:
+            head = blocking.verify("table/done").head_hash.hex()
+        finally:
+            blocking.close()
+        process.wait_log(f"table done is over at seq {ended}, head {head}")
         process.wait_log("table done evicted")  # nobody joined it: gone after 1 s of quiet
         status, body, _headers = process.get("/metrics")
         assert status == 200 and b"\nt24_live_tables 0\n" in body
