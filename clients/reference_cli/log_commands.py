@@ -26,6 +26,7 @@ from server.audit.export import (
     ExportError,
     check_export,
     export_lines,
+    find_head,
     iso_time,
     json_value,
     readable_event,
@@ -50,6 +51,7 @@ examples:
   t24 log verify --store postgresql://postgres@127.0.0.1:5432/postgres table/demo
   t24 log export --store sqlite:///var/t24.sqlite table/demo --out demo.t24export
   t24 log check-export demo.t24export                 needs no store; exit 1 if it breaks
+  t24 log check-export demo.t24export --head 6f18c5b6667a3bba   against a head kept elsewhere
 """
 
 
@@ -100,6 +102,11 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         "check-export", help="verify an export from the file alone (no store)", **leaf
     )
     check.add_argument("file", help="an export file, or - for stdin")
+    check.add_argument(
+        "--head",
+        metavar="HEX",
+        help="a head hash kept outside the database (16 to 64 hex digits): the chain must hold it",
+    )
     check.set_defaults(func=_check_export)
 
     log.set_defaults(func=lambda _args: _usage(log))
@@ -197,7 +204,11 @@ def _export(args: argparse.Namespace, store: BlockingStore) -> int:
 
 
 def _check_export(args: argparse.Namespace) -> int:
-    """Check an export with no store: exit 0 when its chain verifies, 1 at the first break."""
+    """Check an export with no store: exit 0 when its chain verifies (and holds the trusted
+    head, with `--head`), 1 at the first break or when the head is not in the chain."""
+    if args.head is not None and not _is_hex_prefix(args.head):
+        print(f"t24 log: --head {args.head!r}: 16 to 64 hex digits", file=sys.stderr)
+        return EXIT_BAD_INPUT
     try:
         if args.file == "-":
             checked = check_export(sys.stdin)
@@ -210,9 +221,26 @@ def _check_export(args: argparse.Namespace) -> int:
     except ExportError as error:
         print(f"t24 log: {args.file} is not an export: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(checked.report.describe())
+    report = checked.report
+    print(report.describe())
     print(f"exported at {checked.header.get('exported_at')}")
-    return EXIT_OK if checked.report.ok else EXIT_BROKEN
+    if not report.ok or args.head is None:
+        return EXIT_OK if report.ok else EXIT_BROKEN
+    seq = find_head(checked, args.head)
+    if seq is None:
+        print(
+            f"BROKEN {report.stream}: the trusted head {args.head.lower()} is not in this chain "
+            "(the file was rewritten, or the head belongs to another stream)"
+        )
+        return EXIT_BROKEN
+    later = report.last_seq - seq
+    covered = "the last event" if not later else f"{later} later events are not covered by it"
+    print(f"trusted head {args.head.lower()[:16]} is seq {seq}: {covered}")
+    return EXIT_OK
+
+
+def _is_hex_prefix(text: str) -> bool:
+    return 16 <= len(text) <= 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def as_json(event: RecordedEvent) -> dict[str, Any]:

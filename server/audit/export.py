@@ -158,6 +158,21 @@ def check_export(lines: Iterable[str]) -> CheckedExport:
     return CheckedExport(header, report, events)
 
 
+def find_head(checked: CheckedExport, trusted: str) -> int | None:
+    """The seq of the verified event whose hash starts with `trusted` (hex digits), or None.
+
+    Why: a whole file can be rewritten consistently, every hash recomputed; only a head kept
+    outside the database (the server logs it when a table is over, `t24 log verify` prints
+    it) proves the file is the recorded chain. An anchor taken before later events covers
+    the events up to it.
+    """
+    trusted = trusted.lower()
+    for event in checked.events:
+        if event.hash.hex().startswith(trusted):
+            return event.seq
+    return None
+
+
 def _check_copies(report: VerifyReport, rows: list[Row], copies: list[Any]) -> VerifyReport:
     """The first event, within the verified prefix, whose readable copy differs from its bytes."""
     for index in range(report.events):

@@ -713,6 +713,42 @@ def test_an_audit_export_is_checked_and_replayed_with_no_store(tmp_path, capsys)
     assert "name the table's stream" in capsys.readouterr().err
 
 
+def test_check_export_holds_the_file_to_a_head_kept_outside_the_database(tmp_path, capsys):
+    url = recorded_store(tmp_path)
+    export = tmp_path / "r1.t24export"
+    assert cli.main(["log", "export", "--store", url, "table/r1", "--out", str(export)]) == 0
+    capsys.readouterr()
+    store = open_blocking_store(url, create=False)
+    events = store.read("table/r1")
+    store.close()
+    head, earlier = events[-1].hash.hex(), events[9].hash.hex()
+    assert cli.main(["log", "check-export", str(export), "--head", head[:16].upper()]) == 0
+    assert f"trusted head {head[:16]} is seq 17: the last event" in capsys.readouterr().out
+    assert cli.main(["log", "check-export", str(export), "--head", earlier]) == 0
+    assert "is seq 10: 7 later events are not covered by it" in capsys.readouterr().out
+
+    # A file rewritten consistently (here: another store's round under the same name)
+    # verifies on its own; only the trusted head shows it is not the recorded chain.
+    other_dir = tmp_path / "other"
+    other_dir.mkdir()
+    forged = tmp_path / "forged.t24export"
+    other = recorded_store(other_dir)  # the same round, recorded at other moments
+    store = open_blocking_store(other, create=False)
+    store.append("table/r1", 17, [NewEvent("Note", {"text": "an extra event"})])
+    store.close()
+    assert cli.main(["log", "export", "--store", other, "table/r1", "--out", str(forged)]) == 0
+    capsys.readouterr()
+    assert cli.main(["log", "check-export", str(forged)]) == 0
+    capsys.readouterr()
+    assert cli.main(["log", "check-export", str(forged), "--head", head]) == exit_codes.NEGATIVE
+    assert f"BROKEN table/r1: the trusted head {head} is not in this chain" in (
+        capsys.readouterr().out
+    )
+    for bad in ("abc", "z" * 16, "0" * 65):
+        assert cli.main(["log", "check-export", str(export), "--head", bad]) == 2
+        assert "16 to 64 hex digits" in capsys.readouterr().err
+
+
 def test_the_replay_keys():
     seqs = [1, 2, 3, 10, 11]
     assert replay_commands.replay_key(0, None, "n", seqs) == (1, None, False)
