@@ -195,6 +195,8 @@ def _header(numbered: tuple[int, str]) -> dict[str, Any]:
         check_stream(stream)
     except ValueError as error:
         raise ExportError(f"line {number}: {error}") from error
+    if header.get("genesis") != genesis_hash(stream).hex():
+        raise ExportError(f"line {number}: 'genesis' is not the genesis hash of {stream!r}")
     if type(header.get("events")) is not int:
         raise ExportError(f"line {number}: 'events' is the number of events")
     head = header.get("head")

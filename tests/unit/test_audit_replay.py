@@ -204,6 +204,13 @@ def test_what_is_not_an_export_is_an_export_error(lines, message):
         check_export(lines)
 
 
+def test_a_header_naming_another_genesis_is_an_export_error(recorded):
+    store, _table, _url, _ = recorded
+    lines = edit(exported(store), 0, lambda header: header.update(genesis="00" * 32))
+    with pytest.raises(ExportError, match="line 1: 'genesis' is not the genesis hash"):
+        check_export(lines)
+
+
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
