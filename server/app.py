@@ -84,7 +84,7 @@ class ServerConfig:
     allow_null_origin: bool = True
     max_joins: int = 16
     shutdown_grace: float = 5.0
-    evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: always
+    evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
 
     def transport(self) -> TransportConfig:
         """The network limits as the WebSocket layer takes them."""
