@@ -9,6 +9,7 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     view(state, viewer) -> dict                  # what this viewer may see
     event_view(event, viewer) -> Event           # the same redaction for each pushed event
     is_over(state) -> bool
+    FINAL_EVENTS: frozenset[str]                 # a log ending in one of these is over
 
 Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
 recorded as event data), so folding the recorded events with `evolve` gives the live state on
@@ -118,6 +119,10 @@ class Game(Protocol):
 
     def is_over(self, state: Any) -> bool:
         """True when no command can change the state any more."""
+
+    # The event types that end the game: a log whose last event is one of them is over, so
+    # the shell can tell a finished table from its last event alone, without replaying it.
+    FINAL_EVENTS: frozenset[str]
 
 
 def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> Any:

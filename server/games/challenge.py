@@ -1,8 +1,9 @@
 """The 24 Challenge tournament table (R-PUZ, R-DECK-4, R-PLAY, R-FLAG, R-ROUND-1) as a Decider.
 
 This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
-`initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`. It holds
-`decide`, the only place that judges whether a command may happen and what follows from it.
+`initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
+`FINAL_EVENTS`. It holds `decide`, the only place that judges whether a command may happen
+and what follows from it.
 The state and `evolve` live in `challenge_state.py`, the options and the deck in
 `challenge_options.py`, the actor and argument checks with every refusal code in
 `challenge_checks.py`, what each viewer may see in `challenge_view.py`.
@@ -49,6 +50,7 @@ from server.games.challenge_state import (
     BETWEEN,
     DEADLINE_COMMANDS,
     EVENT_TYPES,
+    FINAL_EVENTS,
     PLACED,
     REVEALED,
     RUNNING_PHASES,
@@ -69,6 +71,7 @@ NAME = "challenge"
 __all__ = [
     "COMMANDS",
     "EVENT_TYPES",
+    "FINAL_EVENTS",
     "FLAG_CAUSES",
     "NAME",
     "REFUSALS",

@@ -379,3 +379,8 @@ def deadlines(state: ChallengeState) -> list[Deadline]:
 def is_over(state: ChallengeState) -> bool:
     """True once `RoundEnded` is recorded (R-ROUND-1)."""
     return state.ended
+
+
+# Nothing is decided after `RoundEnded` (no command is allowed in ENDED, no deadline is live),
+# so a table whose log ends with it is over (a property test checks it).
+FINAL_EVENTS = frozenset({"RoundEnded"})

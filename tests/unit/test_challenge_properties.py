@@ -181,6 +181,8 @@ def check_invariants(run: Run) -> None:
     # Time never goes backwards in the log.
     times = [event.data["at"] for event in log]
     assert times == sorted(times)
+    # The shell tells a finished table from its last event alone (hub.load_all).
+    assert state.ended == bool(log and log[-1].type in challenge.FINAL_EVENTS)
     # R-PLAY-6: a seat's score is the dots of the cards it won, in the state and in the log.
     won_in_log: Counter[str] = Counter()
     disqualified: set[str] = set()
