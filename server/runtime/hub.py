@@ -8,7 +8,9 @@ the same id cannot both succeed.
 How it works:
 - `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
   replay, and starts each one *recovering*: a table whose timers were running (mid-card) is
-  paused (`TablePaused`, cause `server_restart`) before any timer is scheduled.
+  paused (`TablePaused`, cause `server_restart`) before any timer is scheduled. With
+  eviction on, a finished table (its last event is one of the game's `FINAL_EVENTS`) is
+  left on disk, as if evicted.
 - `get(table)` returns the live actor, loading it on first use (a table created by another
   process); concurrent loads of the same table share one read.
 - `shutdown()` closes every table to new commands, cancels timers and waits until each
@@ -30,7 +32,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from twisted.internet.defer import Deferred, DeferredList, fail, succeed
+from twisted.internet.defer import Deferred, DeferredList, fail, inlineCallbacks, succeed
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
@@ -199,21 +201,52 @@ class Hub:
                 waiter.errback(result)
 
     def load_all(self) -> Deferred:
-        """Rebuild every table in the store (start-up recovery); fires with their count."""
+        """Rebuild every table in the store that is in play (start-up recovery); fires with
+        their count.
+
+        With eviction on, a table whose last event ends its game (`FINAL_EVENTS`) is not
+        replayed: it is listed from its first and last events and replayed on its first
+        join or command, as an evicted table is. Why: start-up time and memory then follow
+        the tables in play, not every round the server has ever run.
+        """
         d = self.store.streams(TABLE_PREFIX)
 
         def load(streams: list[str]) -> Deferred:
             tables = [stream[len(TABLE_PREFIX) :] for stream in streams]
-            loads = [self.get(table) for table in tables]
+            loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
 
         return d.addCallback(load)
+
+    @inlineCallbacks
+    def _recover(self, table: str) -> Any:
+        """The live actor of `table`, or None when it is finished and left on disk."""
+        stream = table_stream(table)
+        if self.evict_after:
+            first = yield self.store.read(stream, limit=1)
+            game = self.games.get(first[0].data.get("game")) if first else None
+            if game is not None:
+                last_seq = yield self.store.last_seq(stream)
+                last = (yield self.store.read(stream, after_seq=last_seq - 1))[-1]
+                if last.type in game.FINAL_EVENTS:
+                    self.retired[table] = {
+                        "table": table,
+                        "game": game.NAME,
+                        "seq": last.seq,
+                        "over": True,
+                    }
+                    return None
+        actor = yield self.get(table)  # an unknown game or an empty stream fails here
+        return actor
 
     def _report(self, results: list, tables: list[str]) -> int:
         for (ok, value), table in zip(results, tables, strict=True):
             if not ok:
                 log.error("table {table} could not be loaded: {why}", table=table, why=value)
-        return sum(1 for ok, _ in results if ok)
+        on_disk = sum(1 for ok, value in results if ok and value is None)
+        if on_disk:
+            log.info("{count} finished table(s) left on disk until joined", count=on_disk)
+        return sum(1 for ok, value in results if ok and value is not None)
 
     def tables(self) -> list[dict[str, Any]]:
         """Every table of this process, live or evicted: id, game, last seq, whether it is over."""

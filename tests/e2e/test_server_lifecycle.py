@@ -156,7 +156,7 @@ def test_sigterm_closes_sockets_with_1001_after_in_flight_appends(tmp_path):
     assert watcher.session.last_seq["term"] == recorded[-1].seq
 
 
-def test_a_finished_table_logs_its_head_leaves_memory_and_comes_back_on_join(tmp_path):
+def test_a_finished_table_logs_its_head_leaves_memory_and_stays_on_disk_after_restart(tmp_path):
     process = ServerProcess(tmp_path / "evict", "--evict-after", "1").start()
     try:
         director, proctor = start_table(process, "done")
@@ -178,6 +178,20 @@ def test_a_finished_table_logs_its_head_leaves_memory_and_comes_back_on_join(tmp
         assert snapshot["seq"] == ended and snapshot["view"]["phase"] == "ended"
         status, body, _headers = process.get("/metrics")
         assert b"\nt24_live_tables 1\n" in body
+        director.close()
+        proctor.close()
+
+        # After a restart the finished table is not replayed at all, only listed.
+        assert process.terminate() == 0
+        process.start()
+        process.wait_log("1 finished table(s) left on disk until joined")
+        status, body, _headers = process.get("/metrics")
+        assert b"\nt24_live_tables 0\n" in body
+        director, proctor = AutobahnClient(process.url), AutobahnClient(process.url)
+        director.hello(process.token("director", name="d"))
+        proctor.hello(process.token("proctor", name="p", table="done"))
+        assert director.request("list_tables")["tables"] == listed
+        assert proctor.request("join", table="done")["seq"] == ended
         director.close()
         proctor.close()
     finally:

@@ -708,3 +708,22 @@ def test_eviction_is_off_without_evict_after_and_stops_on_shutdown(store, clock)
     hub.start_evicting()
     result_of(hub.shutdown())
     assert clock.getDelayedCalls() == []  # the sweeper stopped with the hub
+
+
+def test_at_start_up_a_finished_table_is_left_on_disk_until_joined(store, clock):
+    before = Hub(store, clock)
+    finished = finished_table(before, clock)
+    playing = new_table(before, table="t2")
+    run(playing, clock, PROCTOR, "start_round")
+
+    after = Hub(store, clock, evict_after=600)  # the next start of the server
+    assert result_of(after.load_all()) == 1  # only the table in play is replayed
+    assert set(after.actors) == {"t2"}
+    assert after.tables()[0] == {"table": "t1", "game": "challenge", "seq": 3, "over": True}
+    assert finished.seq == 3
+    joined = result_of(after.get("t1"))
+    assert joined.state == finished.state and "t1" not in after.retired
+
+    without_eviction = Hub(store, clock)
+    assert result_of(without_eviction.load_all()) == 2
+    assert set(without_eviction.actors) == {"t1", "t2"}
