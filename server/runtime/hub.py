@@ -229,12 +229,7 @@ class Hub:
                 last_seq = yield self.store.last_seq(stream)
                 last = (yield self.store.read(stream, after_seq=last_seq - 1))[-1]
                 if last.type in game.FINAL_EVENTS:
-                    self.retired[table] = {
-                        "table": table,
-                        "game": game.NAME,
-                        "seq": last.seq,
-                        "over": True,
-                    }
+                    self.retired[table] = _row(table, game.NAME, last.seq, over=True)
                     return None
         actor = yield self.get(table)  # an unknown game or an empty stream fails here
         return actor
@@ -252,7 +247,7 @@ class Hub:
         """Every table of this process, live or evicted: id, game, last seq, whether it is over."""
         rows = dict(self.retired)
         for table, actor in self.actors.items():
-            rows[table] = _row(table, actor)
+            rows[table] = _actor_row(table, actor)
         return [rows[table] for table in sorted(rows)]
 
     # -- evicting finished tables ------------------------------------------------------------
@@ -283,7 +278,7 @@ class Hub:
                 actor.close()
                 del self.actors[table]
                 del self._quiet_since[table]
-                self.retired[table] = _row(table, actor)
+                self.retired[table] = _actor_row(table, actor)
                 evicted.append(table)
                 log.info("table {table} evicted at seq {seq}", table=table, seq=actor.seq)
         return evicted
@@ -307,8 +302,13 @@ class Hub:
         return DeferredList(waits)
 
 
-def _row(table: str, actor: TableActor) -> dict[str, Any]:
-    return {"table": table, "game": actor.game.NAME, "seq": actor.seq, "over": actor.is_over()}
+def _row(table: str, game: str, seq: int, over: bool) -> dict[str, Any]:
+    """A table's line in `tables()` (the `list_tables` reply)."""
+    return {"table": table, "game": game, "seq": seq, "over": over}
+
+
+def _actor_row(table: str, actor: TableActor) -> dict[str, Any]:
+    return _row(table, actor.game.NAME, actor.seq, actor.is_over())
 
 
 def _settled(d: Deferred) -> Deferred:
