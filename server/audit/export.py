@@ -248,10 +248,10 @@ def _json_map(number: int, line: str) -> dict[str, Any]:
     return value
 
 
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
 def _hex(number: int, value: Any) -> bytes:
-    try:
-        if isinstance(value, str) and len(value) == 64:
-            return bytes.fromhex(value)
-    except ValueError:
-        pass
+    if isinstance(value, str) and len(value) == 64 and _HEX_DIGITS.issuperset(value):
+        return bytes.fromhex(value)  # (fromhex alone would also take spaces)
     raise ExportError(f"line {number}: a hash is 64 hex digits, not {value!r}")

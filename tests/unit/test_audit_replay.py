@@ -217,6 +217,7 @@ def test_a_header_naming_another_genesis_is_an_export_error(recorded):
         ("seq", "2", "'seq' is a whole number"),
         ("body", "***", "base64"),
         ("hash", "xyz", "64 hex digits"),
+        ("hash", "ab " * 21 + "a", "64 hex digits"),
         ("prev_hash", None, "64 hex digits"),
     ],
 )
