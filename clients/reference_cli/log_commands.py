@@ -25,11 +25,12 @@ from typing import Any
 from server.audit.export import (
     ExportError,
     check_export,
-    export_lines,
+    export_stream,
     find_head,
     iso_time,
     json_value,
     readable_event,
+    trusted_head,
 )
 from server.eventlog.envelope import RecordedEvent
 from server.eventlog.store import (
@@ -59,7 +60,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register the `log` subcommands."""
     log = subparsers.add_parser(
         "log",
-        help="list, show and verify event streams",
+        help="list, show, verify and export event streams",
         description="Read and verify the hash-chained event streams of a store.",
         epilog=LOG_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -184,11 +185,11 @@ def _verify(args: argparse.Namespace, store: BlockingStore) -> int:
 def _export(args: argparse.Namespace, store: BlockingStore) -> int:
     """Write the export; exit 1 (after writing it) when the stream does not verify."""
     try:
-        lines = list(export_lines(store, args.stream, time.time_ns() // 1000))
+        exported = export_stream(store, args.stream, time.time_ns() // 1000)
     except ExportError as error:
         print(f"t24 log: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    text = "".join(line + "\n" for line in lines)
+    text = "".join(line + "\n" for line in exported.lines)
     if args.out == "-":
         sys.stdout.write(text)
     else:
@@ -198,16 +199,19 @@ def _export(args: argparse.Namespace, store: BlockingStore) -> int:
         except OSError as error:
             print(f"t24 log: cannot write {args.out}: {error.strerror or error}", file=sys.stderr)
             return EXIT_BAD_INPUT
-    audit = json.loads(lines[0])["store_audit"]
-    print(f"exported {len(lines) - 1} events of {args.stream}: {audit}", file=sys.stderr)
-    return EXIT_OK if audit.startswith("ok ") else EXIT_BROKEN
+    report = exported.report
+    events = len(exported.lines) - 1
+    print(f"exported {events} events of {args.stream}: {report.describe()}", file=sys.stderr)
+    return EXIT_OK if report.ok else EXIT_BROKEN
 
 
 def _check_export(args: argparse.Namespace) -> int:
     """Check an export with no store: exit 0 when its chain verifies (and holds the trusted
     head, with `--head`), 1 at the first break or when the head is not in the chain."""
-    if args.head is not None and not _is_hex_prefix(args.head):
-        print(f"t24 log: --head {args.head!r}: 16 to 64 hex digits", file=sys.stderr)
+    try:
+        head = None if args.head is None else trusted_head(args.head)
+    except ValueError as error:
+        print(f"t24 log: --head: {error}", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         if args.file == "-":
@@ -224,23 +228,19 @@ def _check_export(args: argparse.Namespace) -> int:
     report = checked.report
     print(report.describe())
     print(f"exported at {checked.header.get('exported_at')}")
-    if not report.ok or args.head is None:
+    if not report.ok or head is None:
         return EXIT_OK if report.ok else EXIT_BROKEN
-    seq = find_head(checked, args.head)
+    seq = find_head(checked, head)
     if seq is None:
         print(
-            f"BROKEN {report.stream}: the trusted head {args.head.lower()} is not in this chain "
+            f"BROKEN {report.stream}: the trusted head {head} is not in this chain "
             "(the file was rewritten, or the head belongs to another stream)"
         )
         return EXIT_BROKEN
     later = report.last_seq - seq
     covered = "the last event" if not later else f"{later} later events are not covered by it"
-    print(f"trusted head {args.head.lower()[:16]} is seq {seq}: {covered}")
+    print(f"trusted head {head[:16]} is seq {seq}: {covered}")
     return EXIT_OK
-
-
-def _is_hex_prefix(text: str) -> bool:
-    return 16 <= len(text) <= 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def as_json(event: RecordedEvent) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """Audit exports: one stream's recorded events in a file that anyone can check, offline.
 
 What it keeps: the export format (JSON Lines, `t24-event-export` version 1, docs/eventlog.md
-"Audit exports") and the two functions on it. `export_lines` copies a stream out of a store
+"Audit exports") and the two functions on it. `export_stream` copies a stream out of a store
 exactly as recorded; `check_export` recomputes the hash chain from the file alone, with the
 same audit `t24 log verify` runs on a store (`engine.audit_rows`), and also checks that each
 line's readable copy of its event says what the recorded bytes say.
@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -35,6 +35,7 @@ from server.eventlog.store import BlockingStore, VerifyReport
 
 FORMAT = "t24-event-export"
 VERSION = 1
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 class ExportError(Exception):
@@ -84,8 +85,16 @@ def _line(record: Mapping[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def export_lines(store: BlockingStore, stream: str, exported_at_us: int) -> Iterator[str]:
-    """The export of `stream`: a header line, then one line per recorded event.
+@dataclass(frozen=True)
+class Exported:
+    """An export's lines (a header, then one per recorded event) and the store's verdict."""
+
+    report: VerifyReport
+    lines: tuple[str, ...]
+
+
+def export_stream(store: BlockingStore, stream: str, exported_at_us: int) -> Exported:
+    """The export of `stream`, with what the store's own audit says of it.
 
     Raises `ExportError` for a stream with no events (nothing to export is a mistake).
     """
@@ -93,34 +102,33 @@ def export_lines(store: BlockingStore, stream: str, exported_at_us: int) -> Iter
     if not rows:
         raise ExportError(f"no stream {stream!r} in this store")
     report = audit_rows(stream, head, rows)
-    yield _line(
+    header = {
+        "format": FORMAT,
+        "version": VERSION,
+        "stream": stream,
+        "genesis": genesis_hash(stream).hex(),
+        "head": None
+        if head is None
+        else {
+            "last_seq": head.last_seq,
+            "last_hash": head.last_hash.hex(),
+            "last_at": head.last_at,
+        },
+        "events": len(rows),
+        "exported_at": iso_time(exported_at_us),
+        "store_audit": report.describe(),
+    }
+    events = (
         {
-            "format": FORMAT,
-            "version": VERSION,
-            "stream": stream,
-            "genesis": genesis_hash(stream).hex(),
-            "head": None
-            if head is None
-            else {
-                "last_seq": head.last_seq,
-                "last_hash": head.last_hash.hex(),
-                "last_at": head.last_at,
-            },
-            "events": len(rows),
-            "exported_at": iso_time(exported_at_us),
-            "store_audit": report.describe(),
+            "seq": seq,
+            "prev_hash": prev_hash.hex(),
+            "hash": digest.hex(),
+            "body": base64.b64encode(body).decode("ascii"),
+            "event": _readable_or_none(body, prev_hash, digest),
         }
+        for seq, body, prev_hash, digest in rows
     )
-    for seq, body, prev_hash, digest in rows:
-        yield _line(
-            {
-                "seq": seq,
-                "prev_hash": prev_hash.hex(),
-                "hash": digest.hex(),
-                "body": base64.b64encode(body).decode("ascii"),
-                "event": _readable_or_none(body, prev_hash, digest),
-            }
-        )
+    return Exported(report, tuple(_line(record) for record in (header, *events)))
 
 
 @dataclass(frozen=True)
@@ -158,15 +166,23 @@ def check_export(lines: Iterable[str]) -> CheckedExport:
     return CheckedExport(header, report, events)
 
 
+def trusted_head(text: str) -> str:
+    """`text` as a head prefix to look for (lower case); `ValueError` unless 16 to 64 hex digits."""
+    if not 16 <= len(text) <= 64 or not _HEX_DIGITS.issuperset(text):
+        raise ValueError(f"a trusted head is 16 to 64 hex digits, not {text!r}")
+    return text.lower()
+
+
 def find_head(checked: CheckedExport, trusted: str) -> int | None:
-    """The seq of the verified event whose hash starts with `trusted` (hex digits), or None.
+    """The seq of the verified event whose hash starts with `trusted` (16 to 64 hex digits),
+    or None; `ValueError` when `trusted` is not such a prefix.
 
     Why: a whole file can be rewritten consistently, every hash recomputed; only a head kept
     outside the database (the server logs it when a table is over, `t24 log verify` prints
     it) proves the file is the recorded chain. An anchor taken before later events covers
     the events up to it.
     """
-    trusted = trusted.lower()
+    trusted = trusted_head(trusted)
     for event in checked.events:
         if event.hash.hex().startswith(trusted):
             return event.seq
@@ -246,9 +262,6 @@ def _json_map(number: int, line: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise ExportError(f"line {number}: not a JSON object")
     return value
-
-
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 
 def _hex(number: int, value: Any) -> bytes:

@@ -17,7 +17,7 @@ from challenge_tables import PROCTOR, Table, options
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.audit.export import ExportError, check_export, export_lines
+from server.audit.export import ExportError, check_export, export_stream
 from server.audit.replay import ReplayError, fold_table, replay_export, replay_table
 from server.eventlog.envelope import NewEvent
 from server.eventlog.store import open_blocking_store
@@ -116,7 +116,7 @@ EXPORTED_AT = 1_800_000_000_000_000
 
 
 def exported(store) -> list[str]:
-    return list(export_lines(store, STREAM, EXPORTED_AT))
+    return list(export_stream(store, STREAM, EXPORTED_AT).lines)
 
 
 def test_an_export_checks_from_the_file_alone_and_replays_like_the_store(recorded):
@@ -231,7 +231,7 @@ def test_a_damaged_event_line_is_an_export_error_with_its_line(recorded, field, 
 def test_an_empty_stream_cannot_be_exported(recorded):
     store, _table, _url, _ = recorded
     with pytest.raises(ExportError, match="no stream 'table/nope'"):
-        list(export_lines(store, "table/nope", EXPORTED_AT))
+        export_stream(store, "table/nope", EXPORTED_AT)
 
 
 @settings(max_examples=40, deadline=None)
