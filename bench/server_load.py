@@ -311,7 +311,7 @@ SEATS = ("s1", "s2", "s3", "s4")
 
 
 def _deck() -> list[dict]:
-    from server.games.challenge_options import tournament_table_deck
+    from server.games.challenge.options import tournament_table_deck
 
     deck = []
     for seed in (1, 2):

@@ -301,7 +301,7 @@ class T24Server:
     @inlineCallbacks
     def setup_demo(self) -> Any:
         """Create (or reuse) the demo table; write and print its tokens."""
-        from server.games.challenge_options import tournament_table_deck
+        from server.games.challenge.options import tournament_table_deck
 
         assert self.hub is not None
         config = self.config

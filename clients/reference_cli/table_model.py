@@ -301,7 +301,7 @@ def _view_after(view: dict[str, Any], kind: str, data: Mapping[str, Any]) -> Non
         _clear_card(view)
 
 
-# Events that start the live windows anew (challenge_state: `timer_from`).
+# Events that start the live windows anew (challenge.state: `timer_from`).
 WINDOW_STARTS = frozenset(
     {
         "RoundStarted",

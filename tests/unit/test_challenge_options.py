@@ -8,7 +8,7 @@ from challenge_tables import PROCTOR, Table, options
 
 from server.games import challenge
 from server.games.base import RuleViolation
-from server.games.challenge_options import (
+from server.games.challenge.options import (
     MICROSECONDS,
     deck_from_cards,
     default_flag_limit,

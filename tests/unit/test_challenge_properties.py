@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
-from server.games.challenge_state import SeatState, replace
+from server.games.challenge.state import SeatState, replace
 
 ACTIONS = (
     "start",

@@ -10,7 +10,7 @@ the readers of each argument, and the refusal for a command sent in the wrong ph
 from __future__ import annotations
 
 from server.games.base import Command, RuleViolation
-from server.games.challenge_state import (
+from server.games.challenge.state import (
     BETWEEN,
     ENDED,
     PLACED,

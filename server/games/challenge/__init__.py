@@ -4,14 +4,14 @@ This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
 `FINAL_EVENTS`. It holds `decide`, the only place that judges whether a command may happen
 and what follows from it.
-The state and `evolve` live in `challenge_state.py`, the options and the deck in
-`challenge_options.py`, the actor and argument checks with every refusal code in
-`challenge_checks.py`, what each viewer may see in `challenge_view.py`.
+The state and `evolve` live in `challenge/state.py`, the options and the deck in
+`challenge/options.py`, the actor and argument checks with every refusal code in
+`challenge/checks.py`, what each viewer may see in `challenge/view.py`.
 
 Rules this file keeps (every one of them is cited where it is enforced):
 - Who may send what: the table `COMMANDS` below. In a `networked` table students send their
   own touches and answers; in a `proctored` table the proctor records them for a seat.
-- When: each command names the phases it is allowed in (see `challenge_state`); a paused
+- When: each command names the phases it is allowed in (see `challenge.state`); a paused
   table refuses everything but resume, end, and a proctor's flag.
 - The shell fires deadlines as ordinary commands from the `server` actor carrying the
   deadline's `key`; a key that is no longer live is refused as `stale_deadline`.
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import SERVER, Command, Deadline, Event
-from server.games.challenge_checks import (
+from server.games.challenge.checks import (
     FLAG_CAUSES,
     PROCTORS,
     REFUSALS,
@@ -45,8 +45,8 @@ from server.games.challenge_checks import (
     steps_arg,
     text_arg,
 )
-from server.games.challenge_options import MAX_NAME
-from server.games.challenge_state import (
+from server.games.challenge.options import MAX_NAME
+from server.games.challenge.state import (
     BETWEEN,
     DEADLINE_COMMANDS,
     EVENT_TYPES,
@@ -63,7 +63,7 @@ from server.games.challenge_state import (
     initial_state,
     is_over,
 )
-from server.games.challenge_view import event_view, view
+from server.games.challenge.view import event_view, view
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"

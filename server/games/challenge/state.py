@@ -32,7 +32,7 @@ from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
 from server.games.base import SERVER_ACTOR, Command, Deadline, Event
-from server.games.challenge_options import Card, CardId, TableOptions, table_options
+from server.games.challenge.options import Card, CardId, TableOptions, table_options
 
 SETUP, BETWEEN, PLACED, REVEALED, SOLVING, ENDED = (
     "setup",

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import SERVER, Actor, Event
-from server.games.challenge_state import ChallengeState, deadlines
+from server.games.challenge.state import ChallengeState, deadlines
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 
