@@ -69,8 +69,10 @@ def _redacted(event: Event) -> dict[str, Any]:
         data["common"] = len(data["common"])
     elif event.type == "TableCreated":  # the shell's first event holds the options as given
         options = dict(data.get("options", {}))
-        if isinstance(options.get("deck"), list):
-            options["deck"] = len(options["deck"])
+        if "deck" in options:  # fail closed: a count for a sequence, nothing otherwise
+            given = options.pop("deck")
+            if isinstance(given, list | tuple):
+                options["deck"] = len(given)
         options.pop("seed", None)
         data["options"] = options
     return data

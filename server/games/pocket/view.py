@@ -77,8 +77,10 @@ def _redacted(type_: str, data_in: Any) -> dict[str, Any]:
         data["unplayed"] = len(data["unplayed"])
     elif type_ == "TableCreated":  # the shell's first event holds the options as given
         options = dict(data.get("options", {}))
-        if isinstance(options.get("stack"), list):
-            options["stack"] = len(options["stack"])
+        if "stack" in options:  # fail closed: a count for a sequence, nothing otherwise
+            given = options.pop("stack")
+            if isinstance(given, list | tuple):
+                options["stack"] = len(given)
         options.pop("seed", None)
         data["options"] = options
     return data
