@@ -66,10 +66,11 @@ class InvalidOptions(Exception):
 
 
 def default_games() -> dict[str, Any]:
-    """The games this server runs, by name (the `game` of `create_table`)."""
-    from server.games import challenge
+    """The games this server runs, by name (the `game` of `create_table`): the one registry,
+    `server.games.games()`."""
+    from server.games import games
 
-    return {challenge.NAME: challenge}
+    return games()
 
 
 class Hub:
