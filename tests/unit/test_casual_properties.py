@@ -228,3 +228,43 @@ def test_deck40_properties(game: tuple[dict[str, Any], list[tuple]]) -> None:
     face_down = set(table.state.common) | {c for s in table.state.seats for c in s.pile}
     check_no_leak(deck40, table, face_down - turned, seat_ids)
     assert table.replayed() == table.state
+
+
+# -- bad input never crashes a game -----------------------------------------------------------
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+ACTORS = st.sampled_from(
+    [player("s1"), player("s2"), player("zz"), SPECTATOR, DIRECTOR, Actor("proctor"), SERVER_ACTOR]
+)
+
+
+@SETTINGS
+@given(
+    st.sampled_from(["pocket", "deck40"]),
+    st.lists(
+        st.tuples(
+            st.text(max_size=20)
+            | st.sampled_from(sorted(set(pocket.COMMANDS) | set(deck40.COMMANDS))),
+            ACTORS,
+            st.dictionaries(
+                st.sampled_from(["expression", "returns", "seat", "key", "cause", "x"]),
+                JUNK,
+                max_size=3,
+            ),
+        ),
+        max_size=25,
+    ),
+)
+def test_any_command_with_any_arguments_is_answered_with_events_or_a_refusal(name, commands):
+    game = {"pocket": pocket, "deck40": deck40}[name]
+    options = pocket_options(2) if name == "pocket" else {"seats": seats_data(2), "seed": 1}
+    table = Table(game, options)
+    for command_name, actor, args in commands:
+        attempt(table, command_name, actor, **args)
+    assert table.replayed() == table.state
