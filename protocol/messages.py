@@ -30,9 +30,18 @@ TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
+# The one place a table's stream name is built and read back (hub, audit, CLI, tools).
+TABLE_STREAM_PREFIX = "table/"
+
+
 def table_stream(table: str) -> str:
     """The event-log stream that holds a table: one stream per table (`table/<id>`)."""
-    return f"table/{table}"
+    return TABLE_STREAM_PREFIX + table
+
+
+def stream_table(stream: str) -> str:
+    """The table id of a table's stream (`table/<id>` -> `<id>`); other names unchanged."""
+    return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
 # -- error and close codes ---------------------------------------------------------------------
