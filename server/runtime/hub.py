@@ -42,7 +42,7 @@ from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import Actor, RuleViolation
-from server.net.metrics import Metrics
+from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
 log = Logger(namespace="t24.hub")

@@ -63,7 +63,7 @@ from server.games.base import (
     Event,
     RuleViolation,
 )
-from server.net.metrics import Metrics
+from server.metrics import Metrics
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3

@@ -22,8 +22,8 @@ from twisted.web.test.requesthelper import DummyRequest
 from protocol.codec import Limits, decode, encode
 from server.eventlog.store import ConcurrencyError, StoreUnavailable, open_store
 from server.games.base import RuleViolation
+from server.metrics import Histogram, Metrics
 from server.net.http import HealthResource, MetricsResource, build_site
-from server.net.metrics import Histogram, Metrics
 from server.net.session import INTERNAL_MESSAGE, NetConfig, Session, TokenBucket, error_for
 from server.net.tokens import (
     Claims,
@@ -401,10 +401,12 @@ def explode(*_args):
     raise KeyError("secret card 3 4 6 8")
 
 
-def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(hub, clock, logged):
+def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(
+    hub, clock, logged, monkeypatch
+):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    session._list_tables = explode  # a bug in one handler
+    monkeypatch.setitem(Session.REQUEST_HANDLERS, "list_tables", explode)  # a bug in a handler
     say(session, "list_tables", id=2)
     say(session, "ping", id=3)
     assert wire.messages()[1:] == [
@@ -429,10 +431,10 @@ def test_a_fault_before_dispatch_answers_with_the_raw_id(hub, clock, monkeypatch
     assert wire.closed == [] and failures(logged, KeyError)
 
 
-def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged):
+def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged, monkeypatch):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    session._list_tables = explode
+    monkeypatch.setitem(Session.REQUEST_HANDLERS, "list_tables", explode)
     session.reply_error = explode  # the error reply itself fails
     say(session, "list_tables", id=2)
     assert [code for code, _reason in wire.closed] == [1011] and session.closed
@@ -730,3 +732,11 @@ def test_site_routes(hub, clock):
     root = site.resource
     assert set(root.children) == {b"ws", b"healthz", b"metrics"}
     assert site.displayTracebacks is False
+
+
+def test_every_request_after_hello_has_exactly_one_handler():
+    """Session dispatch is an explicit table: every client message type but hello and ping
+    (served before it) has a handler, and nothing else does."""
+    from protocol.messages import CLIENT_TYPES
+
+    assert set(Session.REQUEST_HANDLERS) == CLIENT_TYPES - {"hello", "ping"}

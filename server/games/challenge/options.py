@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from server.games.base import RuleViolation
 from server.puzzles.editions import TournamentCard, tournament_deck
@@ -138,20 +138,24 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _seconds(raw: Mapping[str, Any], name: str) -> int | None:
+def _seconds(raw: Mapping[str, Any], name: str) -> int:
     value = raw.get(name)
-    if value is None:
-        return None
-    if not (_is_int(value) or isinstance(value, float)) or not 0 < value <= MAX_SECONDS:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
+    if not 0 < value <= MAX_SECONDS:
         raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
     return round(value * MICROSECONDS)
+
+
+def _optional_seconds(raw: Mapping[str, Any], name: str) -> int | None:
+    return None if raw.get(name) is None else _seconds(raw, name)
 
 
 def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
     value = raw.get(name)
     if value not in allowed:
         raise _bad(name, f"one of {', '.join(allowed)}, not {value!r}")
-    return value
+    return str(value)
 
 
 def _read_seats(value: object) -> tuple[SeatInfo, ...]:
@@ -187,7 +191,7 @@ def read_card(entry: object) -> Card:
         raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
     if dots not in (1, 2, 3) or not _is_int(dots):
         raise _bad("deck", f"card {card_id!r}: dots are 1, 2 or 3 (R-DECK-3)")
-    return Card(card_id, tuple(numbers), dots)
+    return Card(cast(CardId, card_id), tuple(numbers), dots)
 
 
 def _read_deck(value: object) -> tuple[Card, ...]:
@@ -235,7 +239,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         stumped_cards=_choice(raw, "stumped_cards", STUMPED_POLICIES),
         mode=_choice(raw, "mode", MODES),
         flag_limit=flag_limit,
-        auto_proctor_us=_seconds(raw, "auto_proctor"),
+        auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
         auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
     )
 
