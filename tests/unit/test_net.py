@@ -8,6 +8,7 @@ import os
 import stat
 
 import pytest
+import toygame
 from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
@@ -42,6 +43,7 @@ T0 = 1_700_000_000.0
 SECRET = b"s" * 32
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 5)], "deck": DECK}
+TOY_OPTIONS = {"seats": [{"seat": "s1", "name": "Ada"}], "secret": 7}  # tests/toygame
 
 
 # -- tokens --------------------------------------------------------------------------------
@@ -309,12 +311,12 @@ def test_an_evicted_table_is_still_listed_and_a_join_replays_it(clock):
 
 def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     class Quiet:
+        """The toy game (tests/toygame) deciding nothing for any command."""
+
         NAME = "quiet"
 
         def __getattr__(self, name):
-            from server.games import challenge
-
-            return getattr(challenge, name)
+            return getattr(toygame, name)
 
         @staticmethod
         def decide(state, command, now):
@@ -323,7 +325,7 @@ def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     hub.games["quiet"] = Quiet()
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    say(session, "create_table", id=2, table="q", game="quiet", options=OPTIONS)
+    say(session, "create_table", id=2, table="q", game="quiet", options=TOY_OPTIONS)
     say(session, "command", id=3, table="q", name="anything")
     assert wire.messages()[-1] == {"type": "accepted", "id": 3, "table": "q", "seq": 1, "events": 0}
 
@@ -443,14 +445,12 @@ def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, l
 
 
 class Unencodable:
-    """The challenge game with a view that msgpack cannot encode (a set): a game bug."""
+    """The toy game (tests/toygame) with a view that msgpack cannot encode (a set): a bug."""
 
     NAME = "unencodable"
 
     def __getattr__(self, name):
-        from server.games import challenge
-
-        return getattr(challenge, name)
+        return getattr(toygame, name)
 
     @staticmethod
     def view(state, viewer):
@@ -461,7 +461,7 @@ def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock
     hub.games["unencodable"] = Unencodable()
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    say(session, "create_table", id=2, table="u", game="unencodable", options=OPTIONS)
+    say(session, "create_table", id=2, table="u", game="unencodable", options=TOY_OPTIONS)
     say(session, "join", id=3, table="u")
     assert wire.messages()[-1] == {
         "type": "error",
@@ -470,7 +470,7 @@ def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock
         "message": INTERNAL_MESSAGE,
     }
     assert hub.actors["u"].subscribers == [] and session.joined == {}  # no half-join
-    say(session, "command", id=4, table="u", name="start_round")
+    say(session, "command", id=4, table="u", name="start")
     assert [m["type"] for m in wire.messages()] == ["accepted"]  # no push to a non-member
     assert wire.closed == [] and failures(logged, TypeError)
 

@@ -478,8 +478,10 @@ FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
 # A student's own command is sent by the player (networked) or recorded by a proctor
 # (proctored); `acting_seat` tells which applies at a table.
 STUDENT_SENDERS = frozenset({"player"}) | PROCTORS
+# The server sends every command a deadline fires (`auto_proctor` places and reveals too).
 COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: STUDENT_SENDERS if rule.roles is STUDENT else rule.roles
+    name: (STUDENT_SENDERS if rule.roles is STUDENT else rule.roles)
+    | (TIMER if name in FIRED_BY_DEADLINE else frozenset())
     for name, rule in COMMANDS.items()
 }
 # After a restart mid-card the shell pauses the table (cause `server_restart`); the proctor
