@@ -230,6 +230,11 @@ class T24Server:
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
+        self.metrics.gauge(
+            "t24_store_failing_tables",
+            "Tables retrying a server command the event store failed.",
+            lambda: len(hub.store_failing()),
+        )
         loaded = yield hub.load_all()
         log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
         hub.start_evicting()

@@ -30,6 +30,16 @@ Theory of operation (the order is the point):
    are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
    submitted like any other, as the server.
 
+Store failures: a deadline whose append failed because the store did (an `EventLogError`,
+e.g. PostgreSQL went away) is not a refusal: the game never said no. The actor retries it
+with a doubling delay (`STORE_RETRY_BASE` up to `STORE_RETRY_MAX` seconds). After
+`STORE_PAUSE_AFTER` failed attempts in a row the store counts as down, and the next attempt
+is `pause_table` with cause `store_failure` instead (retried the same way until the store
+answers), so the table does not run its timers on while nothing can be recorded, and the
+proctor sees why it stopped and resumes it. While an actor retries, `store_failing_since`
+is set, and `/healthz` answers 503 (server/net/http.py). Only a `RuleViolation` (stale, or
+nothing to do) or a game bug marks a deadline refused until the next event.
+
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
 `pause_table` (cause `server_restart`) as the server and only then schedules timers, so
 nobody is flagged for time the server was down; the proctor resumes it and the windows
@@ -51,7 +61,7 @@ from twisted.python.failure import Failure
 
 from protocol.codec import encode
 from protocol.messages import table_stream
-from server.eventlog.envelope import NewEvent, RecordedEvent
+from server.eventlog.envelope import EventLogError, NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError
 from server.games.base import SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
 from server.net.metrics import Metrics
@@ -62,6 +72,10 @@ MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
 RECOVERY_COMMAND = "pause_table"
 RECOVERY_CAUSE = "server_restart"
+STORE_FAILURE_CAUSE = "store_failure"
+STORE_RETRY_BASE = 0.25  # seconds before the first retry of a deadline the store failed
+STORE_RETRY_MAX = 8.0  # the longest wait between two retries
+STORE_PAUSE_AFTER = 3  # failed attempts in a row before the table is paused instead
 
 log = Logger(namespace="t24.runtime")
 
@@ -169,6 +183,9 @@ class TableActor:
         self._timers: dict[str, tuple[int, IDelayedCall]] = {}
         self._refused_keys: set[str] = set()
         self._idle_waiters: list[Deferred] = []
+        self.store_failures = 0  # server commands in a row whose append the store failed
+        self.store_failing_since: float | None = None
+        self._retry_call: IDelayedCall | None = None
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -408,6 +425,7 @@ class TableActor:
     def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
         self.metrics.append_latency.observe(self.clock.seconds() - started)
         self.metrics.events_appended += len(recorded)
+        self._store_recovered()
         was_over = self.is_over()
         try:
             self._apply(recorded)
@@ -471,8 +489,8 @@ class TableActor:
     # -- timers ------------------------------------------------------------------------------
 
     def _reschedule(self) -> None:
-        if self.closed:
-            return
+        if self.closed or self._retry_call is not None:
+            return  # while the store is failing, the retry timer decides what fires next
         live = {deadline.key: deadline for deadline in self.game.deadlines(self.state)}
         for key in list(self._timers):
             at, call = self._timers[key]
@@ -497,11 +515,72 @@ class TableActor:
         d.addErrback(self._deadline_failed, key)
 
     def _deadline_failed(self, failure: Failure, key: str) -> None:
+        if failure.check(EventLogError):  # the store failed, the game did not refuse: retry
+            self._store_failed(failure)
+            return
         if not failure.check(RuleViolation, TableClosed):
             log.failure("deadline {key} of {table} failed", failure, key=key, table=self.table)
         # Not fired again in this state: a deadline the game refuses while listing it live
         # would otherwise spin at delay 0. The next event clears the set.
         self._refused_keys.add(key)
+
+    # -- store failures ----------------------------------------------------------------------
+
+    def _store_failed(self, failure: Failure) -> None:
+        """A server command's append failed in the store: try again after a doubling delay."""
+        if self.closed:
+            return
+        self.store_failures += 1
+        if self.store_failing_since is None:
+            self.store_failing_since = self.clock.seconds()
+        delay = min(STORE_RETRY_MAX, STORE_RETRY_BASE * 2 ** (self.store_failures - 1))
+        log.warn(
+            "{table}: the store failed a server command ({why}); attempt {attempts}, "
+            "retrying in {delay} s",
+            table=self.table,
+            why=failure.getErrorMessage(),
+            attempts=self.store_failures,
+            delay=delay,
+            event="store_failing",
+        )
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self._retry_call = self.clock.callLater(delay, self._retry_after_store_failure)
+
+    def _retry_after_store_failure(self) -> None:
+        """Fire the due deadlines again; once the store counts as down, pause the table."""
+        self._retry_call = None
+        if self.closed:
+            return
+        if self.store_failures < STORE_PAUSE_AFTER or not self.game.deadlines(self.state):
+            self._reschedule()  # the failed deadline is not scheduled any more: due at once
+            return
+        command = Command(RECOVERY_COMMAND, {"cause": STORE_FAILURE_CAUSE}, SERVER_ACTOR)
+        d = self.submit(command, now_us(self.clock), "store-failure", from_deadline=True)
+
+        def not_paused(failure: Failure) -> None:
+            if failure.check(EventLogError):
+                self._store_failed(failure)
+            else:  # the game has nothing to pause (or refused): its deadlines fire again
+                self._reschedule()
+
+        d.addErrback(not_paused)
+
+    def _store_recovered(self) -> None:
+        """An append went through: the store answers again."""
+        if self.store_failing_since is not None:
+            log.info(
+                "{table}: the store answers again after {attempts} failed attempt(s)",
+                table=self.table,
+                attempts=self.store_failures,
+                event="store_recovered",
+            )
+        self.store_failures = 0
+        self.store_failing_since = None
+        if self._retry_call is not None:
+            if self._retry_call.active():
+                self._retry_call.cancel()
+            self._retry_call = None
 
     def timers(self) -> dict[str, int]:
         """The scheduled deadlines: key -> when (microseconds). For tests and metrics."""
@@ -510,6 +589,9 @@ class TableActor:
     def close(self) -> None:
         """Refuse new commands and cancel every timer (queued commands still finish)."""
         self.closed = True
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self._retry_call = None
         for _at, call in self._timers.values():
             if call.active():
                 call.cancel()
