@@ -73,6 +73,7 @@ class ServerConfig:
     log_level: str = "info"  # debug | info | warn | error
     max_message_bytes: int = 64 * 1024
     max_connections: int = 5000
+    max_unread_bytes: int = 512 * 1024
     rate_per_second: float = 50.0
     rate_burst: int = 100
     abuse_strikes: int = 100
@@ -95,6 +96,7 @@ class ServerConfig:
             auto_ping_timeout=self.auto_ping_timeout,
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
+            max_unread_bytes=self.max_unread_bytes,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,

@@ -68,6 +68,7 @@ from server.net.metrics import Metrics
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3
+CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
 MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
 RECOVERY_COMMAND = "pause_table"
@@ -175,6 +176,10 @@ class TableActor:
         self.events: list[RecordedEvent] = []
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
+        # Catch-up pushes, built once: per event its distinct redactions, and per viewer the
+        # push of each event it may see (a join re-reads these, it never re-encodes the log).
+        self._distinct: list[list[Push]] = []
+        self._catch_up: dict[Actor, list[Push]] = {}
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -244,7 +249,7 @@ class TableActor:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
-        catch_up = [self._push_for(event, viewer) for event in self.events[start:]]
+        catch_up = self._catch_up_pushes(viewer, start) if start < self.seq else []
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
             self._audience = None
@@ -260,9 +265,39 @@ class TableActor:
         """The game's view of the current state for `viewer`."""
         return self.game.view(self.state, viewer)
 
-    def _push_for(self, event: RecordedEvent, viewer: Actor) -> Push:
+    def _catch_up_pushes(self, viewer: Actor, after_seq: int) -> list[Push]:
+        """The pushes of every event after `after_seq`, redacted for `viewer`.
+
+        Why cached: a join with `after_seq: 0` used to redact and encode the whole log again
+        (issue 18: ten spectators re-joining flat out stalled every table). Each event's
+        redaction for a viewer is now computed once, and equal redactions (every spectator,
+        whatever its name) share one `Push`, so the transport frames it once too. The cache
+        holds references only; it keeps the `CATCH_UP_VIEWERS` most recent viewers.
+        """
+        pushes = self._catch_up.pop(viewer, None)
+        if pushes is None:
+            pushes = []
+            if len(self._catch_up) >= CATCH_UP_VIEWERS:
+                del self._catch_up[next(iter(self._catch_up))]  # the least recently joined
+        self._catch_up[viewer] = pushes
+        first = self.events[0].seq
+        for index in range(len(pushes), len(self.events)):
+            pushes.append(self._shared_push(index, viewer))
+        return pushes[after_seq + 1 - first :] if after_seq + 1 > first else list(pushes)
+
+    def _shared_push(self, index: int, viewer: Actor) -> Push:
+        """The push of `self.events[index]` for `viewer`, shared with equal redactions."""
+        while len(self._distinct) <= index:
+            self._distinct.append([])
+        event = self.events[index]
         data = redacted_data(self.redact, Event(event.type, event.data), viewer)
-        return self._push_of(event, data)
+        distinct = self._distinct[index]
+        for push in distinct:
+            if push.message["data"] == data:
+                return push
+        push = self._push_of(event, data)
+        distinct.append(push)
+        return push
 
     def _push_of(self, event: RecordedEvent, data: dict[str, Any]) -> Push:
         message = {
