@@ -76,6 +76,7 @@ class ServerConfig:
     # TransportConfig); the server's settings only name them.
     max_message_bytes: int = Limits.max_message_bytes
     max_connections: int = TransportConfig.max_connections
+    max_unread_bytes: int = TransportConfig.max_unread_bytes
     rate_per_second: float = NetConfig.rate_per_second
     rate_burst: int = NetConfig.rate_burst
     abuse_strikes: int = NetConfig.abuse_strikes
@@ -98,6 +99,7 @@ class ServerConfig:
             auto_ping_timeout=self.auto_ping_timeout,
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
+            max_unread_bytes=self.max_unread_bytes,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,
@@ -232,6 +234,11 @@ class T24Server:
         hub = self.hub
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
+        )
+        self.metrics.gauge(
+            "t24_store_failing_tables",
+            "Tables retrying a server command the event store failed.",
+            lambda: len(hub.store_failing()),
         )
         loaded = yield hub.load_all()
         log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
