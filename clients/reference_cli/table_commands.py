@@ -60,7 +60,7 @@ keys:
   Lines typed before the server answers are kept: the steps may follow the pattern at once.
 
 examples:
-  t24 play --tokens var/demo-tokens.json --seat s1
+  t24 play --tokens var/demo-tokens/s1.json
   t24 play --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
   T24_URL=ws://127.0.0.1:8024/ws T24_TOKEN=t24v1.eyJyb2xl... t24 play
 """
@@ -71,15 +71,15 @@ PROCTOR_EPILOG = (
     + """
 
 examples:
-  t24 proctor --tokens var/demo-tokens.json
+  t24 proctor --tokens var/demo-tokens/proctor.json
   t24 proctor --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
-  printf 'start\\nplace\\nreveal\\n' | t24 proctor --tokens var/first.json --plain
+  printf 'start\\nplace\\nreveal\\n' | t24 proctor --tokens var/first/proctor.json --plain
 """
 )
 
 WATCH_EPILOG = """\
 examples:
-  t24 watch --tokens var/demo-tokens.json
+  t24 watch --tokens var/demo-tokens/spectator.json
   t24 watch --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --plain > round.log
 """
 
