@@ -43,10 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=build_examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"t24 {installed_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.add_parsers(subparsers)
     return parser
+
+
+def installed_version() -> str:
+    """The installed package's version (pyproject.toml is its one source)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("t24")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
 
 
 def build_examples() -> str:

@@ -47,14 +47,16 @@ ALLOWED_ROLES: dict[str, tuple[str, ...] | None] = {
 
 PLAY_EPILOG = f"""\
 keys:
-  space / t      touch the card (R-PLAY-2); 2-9 touch with that many fingertips (R-PLAY-3)
+  space / t      touch the card (R-PLAY-2); a digit alone never touches
+  f, then 1-5    touch with that many fingertips (more than 3 draws a flag, R-PLAY-3)
   then type      the pattern (the last step), e.g. {", ".join(play_input.PATTERN_EXAMPLES)},
                  and Enter (within 3 s of the touch, R-PLAY-4)
   then           three steps, one per line (one operation each, R-PUZ-2), Enter after
                  each; for {" ".join(map(str, play_input.EXAMPLE_CARD))} with the pattern \
 {play_input.EXAMPLE_PATTERN} they may be
                  {", then ".join(play_input.EXAMPLE_STEPS)}
-  1, 2, 3        once all three are in: retype that step (editable until fixed)
+  1, 2, 3        once all three are in: retype that step (the new text replaces it;
+                 Enter on an empty line keeps it; editable until fixed)
   Enter          fix the solution: it is judged (within 15 s of the touch, R-PLAY-5)
   s              stumped (R-PLAY-7)         q  quit (Ctrl-D too)
   Lines typed before the server answers are kept: the steps may follow the pattern at once.
