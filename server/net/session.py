@@ -463,7 +463,8 @@ class Session:
             if self.closed:
                 return
             rejoin = table in self.joined
-            snapshot = actor.subscribe(self, request.get("after_seq"))
+            presence = bool(request.get("presence", False))
+            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
             try:
                 frame = encode(
                     make(
@@ -481,7 +482,7 @@ class Session:
                 raise
             self.joined[table] = actor
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, snapshot.catch_up)
+                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
             )
 
         d.addCallback(subscribe)
