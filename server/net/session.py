@@ -479,7 +479,8 @@ class Session:
             if self.closed:
                 return
             rejoin = table in self.joined
-            snapshot = actor.subscribe(self, request.get("after_seq"))
+            presence = bool(request.get("presence", False))
+            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
             try:
                 frame = encode(
                     make(
@@ -503,7 +504,7 @@ class Session:
             if extra:
                 self._bucket.charge(extra, self.clock.seconds())
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, snapshot.catch_up)
+                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
             )
 
         d.addCallback(subscribe)

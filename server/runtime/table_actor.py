@@ -40,6 +40,10 @@ proctor sees why it stopped and resumes it. While an actor retries, `store_faili
 is set, and `/healthz` answers 503 (server/net/http.py). Only a `RuleViolation` (stale, or
 nothing to do) or a game bug marks a deadline refused until the next event.
 
+Presence (who is connected, `presence.py`) is pushed to the subscribers that asked for it
+(`join {presence: true}`) whenever a join or a leave changes it; it is never an event, so
+the log holds only what happened at the table.
+
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
 the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
 "server_restart"}`) as the server and only then schedules timers, so nobody is flagged for
@@ -74,6 +78,7 @@ from server.games.base import (
     RuleViolation,
 )
 from server.metrics import Metrics
+from server.runtime.presence import presence_of
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3
@@ -187,6 +192,8 @@ class TableActor:
         # push of each event it may see (a join re-reads these, it never re-encodes the log).
         self._distinct: list[list[Push]] = []
         self._catch_up: dict[Actor, list[Push]] = {}
+        self._last_presence: dict[str, Any] | None = None
+        self._presence_listeners: list[Subscriber] = []
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -248,8 +255,12 @@ class TableActor:
 
     # -- subscribers -------------------------------------------------------------------------
 
-    def subscribe(self, subscriber: Subscriber, after_seq: int | None = None) -> Snapshot:
+    def subscribe(
+        self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
+    ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
+
+        `presence`: also push it who is connected whenever that changes (`presence()`).
 
         Why synchronous: the catch-up is taken from memory in the same reactor turn as the
         registration, so no live push can fall between them (no gap, no duplicate).
@@ -259,16 +270,43 @@ class TableActor:
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
         catch_up = self._catch_up_pushes(viewer, start) if start < self.seq else []
+        if presence and subscriber not in self._presence_listeners:
+            self._presence_listeners.append(subscriber)
+        elif not presence and subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
             self._audience = None
+            self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
         return Snapshot(self.seq, self.view(viewer), catch_up)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
+        if subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
+            self._presence_changed()
+
+    def presence(self) -> Push:
+        """Who is connected now, as a `presence` push (not an event: never recorded)."""
+        message = presence_of(self.table, (s.viewer for s in self.subscribers))
+        return Push(message, encode(message))
+
+    def _presence_changed(self, skip: Subscriber | None = None) -> None:
+        """Tell the subscribers who asked (but `skip`) who is connected, when that changed."""
+        push = self.presence()
+        if push.message == self._last_presence:
+            return
+        self._last_presence = push.message
+        for subscriber in list(self._presence_listeners):
+            if subscriber is skip:
+                continue
+            try:
+                subscriber.push(push)
+            except Exception:  # one broken subscriber must not starve the others
+                log.failure("presence push to a subscriber of {table} failed", table=self.table)
 
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
