@@ -16,7 +16,7 @@ def test_t24_help_lists_exit_codes():
 
 def test_core_packages_do_not_import_twisted():
     code = (
-        "import sys, server.puzzles, server.games, protocol;"
+        "import sys, server.puzzles, server.games, server.tournament, protocol;"
         "assert 'twisted' not in sys.modules, 'twisted imported by the core'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
