@@ -87,7 +87,8 @@ def every_pocket_event() -> list:
     table.do("declare_stumped", player("s1"))
     table.do("declare_stumped", player("s2"))  # CardSetAside
     table.do("claim", player("s1"))
-    table.do("restart_timers", SERVER_ACTOR, cause="server_restart")
+    table.do("pause_game", SERVER_ACTOR, cause="server_restart")
+    table.do("resume_game", player("s2"))
     table.do("answer", player("s1"), expression=POCKET_WRONG)  # PlayerExcluded
     table.do("answer", player("s2"), expression=POCKET_ANSWERS["p2"][2])  # CardWon with bonus
     table.fire("stumped_deadline")

@@ -138,7 +138,8 @@ def test_pocket_properties(game: tuple[dict[str, Any], list[tuple]]) -> None:
         elif action == "wait":
             table.advance(seconds)
         elif action == "restart":
-            attempt(table, "restart_timers", SERVER_ACTOR, cause="server_restart")
+            attempt(table, "pause_game", SERVER_ACTOR, cause="server_restart")
+            attempt(table, "resume_game", seat)
         elif action == "end" and seconds == 70:
             attempt(table, "end_game", DIRECTOR)
         # card conservation: every card in exactly one place

@@ -255,15 +255,23 @@ def test_r_pocket_5_the_director_may_end_the_game_early_and_players_may_not():
 # -- the shell's timers and recovery ----------------------------------------------------------
 
 
-def test_recovery_restarts_the_answer_window_in_full():
-    table = started(2, ["p1"])
+def test_recovery_pauses_the_game_and_a_resume_restarts_the_answer_window_in_full():
+    table = started(2, ["p1"], stumped_seconds=60)
     table.do("claim", S1)
     table.advance(14)
-    assert pocket.RECOVERY_COMMAND == "restart_timers"
-    events = table.do("restart_timers", SERVER_ACTOR, cause="server_restart")
-    assert types(events) == ["TimersRestarted"]
+    assert pocket.RECOVERY_COMMAND == "pause_game"
+    events = table.do("pause_game", SERVER_ACTOR, cause="server_restart")
+    assert types(events) == ["GamePaused"] and pocket.deadlines(table.state) == []
+    assert table.refused("answer", S1, expression=answer(table)).code == "game_paused"
+    assert table.refused("pause_game", DIRECTOR).code == "already_paused"
+    assert pocket.view(table.state, S2)["paused"] is True
+    table.advance(100)
+    assert types(table.do("resume_game", S2)) == ["GameResumed"]
     (deadline,) = pocket.deadlines(table.state)
     assert deadline.at == table.now + 15_000_000
+    assert table.refused("resume_game", S2).code == "not_paused"
+    assert table.refused("pause_game", S1).code == "not_allowed"
+    assert table.refused("pause_game", DIRECTOR, cause="").code == "bad_args"
 
 
 def test_a_stale_or_early_deadline_is_refused():
@@ -275,7 +283,6 @@ def test_a_stale_or_early_deadline_is_refused():
     table.do("answer", S1, expression=POCKET_WRONG)
     stale = table.refused("answer_deadline", SERVER_ACTOR, **deadline.command.args)
     assert stale.code == "stale_deadline"
-    assert table.refused("restart_timers", SERVER_ACTOR).code == "stale_deadline"
 
 
 # -- refusals ---------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ from server.puzzles.expressions import check_expression
 from server.puzzles.solver import solve
 
 NAME = "deck40"
-RECOVERY_COMMAND = None  # no timers: nothing to pause or restart after a server restart
+RECOVERY_COMMAND: str | None = None  # no timers: nothing to pause or restart after a server restart
 
 __all__ = [
     "COMMANDS",

@@ -24,6 +24,8 @@ Rules this file keeps (each cited where it is enforced):
   illegible card text). Bonus cards left at the end are reported unclaimed.
 - R-POCKET-5: the game ends when the stack is used up; most points wins; ties are reported as
   ties (`winners` lists every seat with the top score).
+- Pausing (`pause_game`, the shell's `RECOVERY_COMMAND` after a restart, or the director's):
+  no timer runs; any player or the director resumes and the live windows restart in full.
 
 HIDDEN: the stack (which cards are still to come, and their order) and the options that give
 it (`stack`, `seed`) are hidden from players and spectators, in `view` and in every pushed
@@ -65,7 +67,7 @@ from server.games.pocket.view import event_view, view
 from server.puzzles.expressions import check_expression
 
 NAME = "pocket"
-RECOVERY_COMMAND = "restart_timers"
+RECOVERY_COMMAND: str | None = "pause_game"
 
 __all__ = [
     "COMMANDS",
@@ -86,6 +88,7 @@ __all__ = [
 ]
 
 DEADLINE_EARLY_US = 1_000  # a timer fired up to 1 ms early is due (the shell uses floats)
+MAX_CAUSE = 64
 
 
 class _Batch:
@@ -289,13 +292,22 @@ def _stumped_deadline(batch: _Batch, command: Command, seat: str | None) -> None
     _set_aside(batch, "timeout")
 
 
-def _restart_timers(batch: _Batch, command: Command, seat: str | None) -> None:
-    """The shell's recovery after a restart: the live windows restart in full, so nobody is
-    excluded for the time the server was down."""
-    if not deadlines(batch.state):
-        raise refuse("stale_deadline", "restart_timers: no timer is live")
-    cause = command.args.get("cause", "server_restart")
-    batch.emit("TimersRestarted", cause=str(cause)[:64])
+def _pause_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """No timer runs while paused: the shell pauses after a restart (`RECOVERY_COMMAND`), so
+    nobody is excluded for the time the server was down; the director may pause too."""
+    if batch.state.paused:
+        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
+    cause = command.args.get("cause", "director")
+    if not isinstance(cause, str) or not 0 < len(cause) <= MAX_CAUSE:
+        raise refuse("bad_args", f"pause_game: 'cause' is a text of 1..{MAX_CAUSE} characters")
+    batch.emit("GamePaused", cause=cause)
+
+
+def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """Any player (or the director) resumes; the live windows restart in full."""
+    if not batch.state.paused:
+        raise refuse("not_paused", "the game is not paused")
+    batch.emit("GameResumed", cause=batch.state.pause_cause)
 
 
 # -- the table of commands -------------------------------------------------------------------
@@ -309,11 +321,13 @@ PLAYING = (OPEN, CLAIMED)
 
 @dataclass(frozen=True)
 class CommandRule:
-    """Who may send a command (a player for its own seat, or these roles) and in which phases."""
+    """Who may send a command (a player for its own seat, or these roles), in which phases,
+    and whether a paused game accepts it."""
 
     roles: frozenset[str]
     phases: tuple[str, ...]
     handler: Handler
+    while_paused: bool = False
 
 
 COMMANDS: dict[str, CommandRule] = {
@@ -321,10 +335,11 @@ COMMANDS: dict[str, CommandRule] = {
     "claim": CommandRule(frozenset({PLAYER}), PLAYING, _claim),
     "answer": CommandRule(frozenset({PLAYER}), PLAYING, _answer),
     "declare_stumped": CommandRule(frozenset({PLAYER}), PLAYING, _declare_stumped),
-    "end_game": CommandRule(STEWARDS, (SETUP, *PLAYING), _end_game_command),
+    "end_game": CommandRule(STEWARDS, (SETUP, *PLAYING), _end_game_command, while_paused=True),
+    "pause_game": CommandRule(STEWARDS | TIMER, PLAYING, _pause_game, while_paused=True),
+    "resume_game": CommandRule(STEWARDS | {PLAYER}, PLAYING, _resume_game, while_paused=True),
     "answer_deadline": CommandRule(TIMER, (CLAIMED,), _answer_deadline),
     "stumped_deadline": CommandRule(TIMER, (OPEN,), _stumped_deadline),
-    "restart_timers": CommandRule(TIMER, PLAYING, _restart_timers),
 }
 COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
     name: rule.roles for name, rule in COMMANDS.items()
@@ -363,8 +378,11 @@ def decide(state: PocketState, command: Command, now: int) -> list[Event]:
         raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
     if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
         now = max(now, _due_deadline(state, command, now).at)
-    elif state.phase not in rule.phases:
-        raise phase_refusal(command.name, state.phase)
+    else:
+        if state.phase not in rule.phases:
+            raise phase_refusal(command.name, state.phase)
+        if state.paused and not rule.while_paused:
+            raise refuse("game_paused", f"{command.name}: the game is paused")
     batch = _Batch(state, now)
     rule.handler(batch, command, seat)
     return batch.events

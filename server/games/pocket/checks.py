@@ -27,6 +27,9 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "already_claimed": ("R-POCKET-3", "this player's claim on this card is running"),
     "too_late": ("R-POCKET-3", "the time to answer has run out"),
     "already_stumped": ("R-POCKET-4", "this player already declared stumped on this card"),
+    "game_paused": ("", "the game is paused: resume it first"),
+    "already_paused": ("", "the game is already paused"),
+    "not_paused": ("", "the game is not paused"),
     "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
     "deadline_not_due": ("", "the deadline's time has not come"),
 }

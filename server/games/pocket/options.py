@@ -119,7 +119,9 @@ def read_seconds(raw: Mapping[str, Any], name: str, default: float | None) -> in
     value = raw.get(name, default)
     if value is None:
         return None
-    if not (is_int(value) or isinstance(value, float)) or not 0 < value <= MAX_SECONDS:
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise invalid(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
+    if not 0 < value <= MAX_SECONDS:  # NaN fails this too
         raise invalid(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
     return round(value * MICROSECONDS)
 

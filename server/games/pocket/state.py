@@ -17,7 +17,9 @@ Theory of operation (R-POCKET-1..5):
 - Every event carries its time in `data["at"]`. Two anchors start the live windows:
   `card.claim_at` (the answer window, R-POCKET-3) and `card.open_from` (the optional stumped
   timeout, R-POCKET-4; it restarts when a claim fails, so a claim never eats the others'
-  time). `TimersRestarted` (the shell's recovery after a restart) restarts both from its time.
+  time). Pausing is not a phase: a paused game keeps its phase and has no live timer
+  (`GamePaused`, the shell's recovery after a restart); `GameResumed` restarts both windows
+  in full from its time, so nobody loses time to the pause.
 - A deadline key is `kind:number:anchor`; it changes whenever the window does, so a deadline
   fired after the state moved on is refused as stale.
 """
@@ -74,6 +76,8 @@ class PocketState:
     turned: int = 0
     clock: int = 0
     result: Mapping[str, Any] | None = None  # the GameEnded data
+    paused: bool = False
+    pause_cause: str | None = None
 
     @property
     def phase(self) -> str:
@@ -159,7 +163,12 @@ def _card_set_aside(state: PocketState, data: Mapping[str, Any]) -> PocketState:
     return replace(state, card=None, bonus=state.bonus + (state.card.card,))
 
 
-def _timers_restarted(state: PocketState, data: Mapping[str, Any]) -> PocketState:
+def _game_paused(state: PocketState, data: Mapping[str, Any]) -> PocketState:
+    return replace(state, paused=True, pause_cause=data["cause"])
+
+
+def _game_resumed(state: PocketState, data: Mapping[str, Any]) -> PocketState:
+    state = replace(state, paused=False, pause_cause=None)
     if state.card is None:
         return state
     claim_at = data["at"] if state.card.claimer is not None else state.card.claim_at
@@ -170,7 +179,14 @@ def _game_ended(state: PocketState, data: Mapping[str, Any]) -> PocketState:
     # An early end puts the top card back on the stack: what was never resolved.
     stack = ((state.card.card,) if state.card else ()) + state.stack
     return replace(
-        state, ended=True, end_reason=data["reason"], card=None, stack=stack, result=dict(data)
+        state,
+        ended=True,
+        end_reason=data["reason"],
+        card=None,
+        stack=stack,
+        result=dict(data),
+        paused=False,
+        pause_cause=None,
     )
 
 
@@ -187,7 +203,8 @@ EVOLVERS: dict[str, Callable[[PocketState, Mapping[str, Any]], PocketState]] = {
     "StumpedDeclared": _stumped_declared,
     "CardWon": _card_won,
     "CardSetAside": _card_set_aside,
-    "TimersRestarted": _timers_restarted,
+    "GamePaused": _game_paused,
+    "GameResumed": _game_resumed,
     "GameEnded": _game_ended,
 }
 EVENT_TYPES = frozenset(EVOLVERS)
@@ -212,10 +229,10 @@ def _deadline(kind: str, number: int, anchor: int, at: int) -> Deadline:
 
 
 def deadlines(state: PocketState) -> list[Deadline]:
-    """Exactly the live timers: the claimer's answer window (R-POCKET-3), else the optional
-    stumped timeout (R-POCKET-4). Derived, never stored, so a restart re-derives them."""
+    """Exactly the live timers (none while paused): the claimer's answer window (R-POCKET-3),
+    else the optional stumped timeout (R-POCKET-4). Derived, never stored."""
     card, options = state.card, state.options
-    if state.ended or card is None:
+    if state.ended or state.paused or card is None:
         return []
     if card.claimer is not None:
         return [_deadline("answer", card.number, card.claim_at, card.claim_at + options.answer_us)]

@@ -29,6 +29,8 @@ def view(state: PocketState, viewer: Actor) -> dict[str, Any]:
     snapshot: dict[str, Any] = {
         "game": "pocket",
         "phase": state.phase,
+        "paused": state.paused,
+        "pause_cause": state.pause_cause,
         "options": state.options.public_data(),
         "seats": [
             {
