@@ -65,6 +65,7 @@ from server.games.base import (
 )
 from server.metrics import Metrics
 from server.runtime.redaction import redacted_data, redactor_for
+from server.runtime.views import live_deadlines, view_messages
 
 MAX_ATTEMPTS = 3
 MAX_BATCH = 64  # commands decided together into one append
@@ -133,11 +134,13 @@ class _Batch:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a join returns: the viewer's view after `seq`, then the catch-up pushes."""
+    """What a join returns: the viewer's view after `seq`, the live deadlines, then the
+    catch-up pushes."""
 
     seq: int
     view: dict[str, Any]
     catch_up: list[Push] = field(default_factory=list)
+    deadlines: list[dict[str, Any]] = field(default_factory=list)
 
 
 class BadSeq(Exception):
@@ -168,6 +171,9 @@ class TableActor:
         self.events: list[RecordedEvent] = []
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
+        # The view each subscribed viewer holds (the snapshot's, then each `view` push's):
+        # the base of the next patch (protocol/views.py).
+        self._views: dict[Actor, dict[str, Any]] = {}
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -240,13 +246,21 @@ class TableActor:
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
             self._audience = None
-        return Snapshot(self.seq, self.view(viewer), catch_up)
+        view = self.view(viewer)
+        self._views[viewer] = view
+        return Snapshot(self.seq, view, catch_up, self.deadline_data())
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
+            if all(other.viewer != subscriber.viewer for other in self.subscribers):
+                self._views.pop(subscriber.viewer, None)
+
+    def deadline_data(self) -> list[dict[str, Any]]:
+        """The live deadlines as pushed to clients (server/runtime/views.py)."""
+        return live_deadlines(self.game, self.state)
 
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
@@ -268,7 +282,8 @@ class TableActor:
         return Push(message, encode(message))
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
-        """Push each event to every subscriber, redacted for its viewer.
+        """Push each event to every subscriber, redacted for its viewer, then each viewer's
+        view after them (`_publish_views`).
 
         Why per event and shared: most events look the same to every viewer, so each distinct
         redaction is encoded (and framed by the transport) once, not once per subscriber.
@@ -293,6 +308,23 @@ class TableActor:
                         subscriber.push(push)
                     except Exception:  # one broken subscriber must not starve the others
                         log.failure("push to a subscriber of {table} failed", table=self.table)
+        if recorded:
+            self._publish_views(recorded[-1], audience)
+
+    def _publish_views(
+        self, last: RecordedEvent, audience: list[tuple[Actor, list[Subscriber]]]
+    ) -> None:
+        """Once per append, each viewer group's view after it (server/runtime/views.py)."""
+        messages = view_messages(
+            self.table, last.seq, last.at, self.game, self.state, self._views, audience
+        )
+        for message, subscribers in messages:
+            push = Push(message, encode(message))
+            for subscriber in subscribers:
+                try:
+                    subscriber.push(push)
+                except Exception:  # one broken subscriber must not starve the others
+                    log.failure("view push to a subscriber of {table} failed", table=self.table)
 
     def _group_by_viewer(self) -> list[tuple[Actor, list[Subscriber]]]:
         """The subscribers grouped by viewer, in subscription order (redacted once per viewer)."""
