@@ -11,6 +11,7 @@ def games() -> dict[str, Any]:
     Why a function: importing the package must stay cheap and free of cycles (the game
     modules import `server.games.base`); callers ask for the registry when they need it.
     """
+    from server import tournament
     from server.games import challenge
 
-    return {challenge.NAME: challenge}
+    return {challenge.NAME: challenge, tournament.NAME: tournament}

@@ -37,7 +37,7 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
-from protocol.messages import table_stream
+from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games.base import Actor, RuleViolation
@@ -45,6 +45,7 @@ from server.net.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
 TABLE_PREFIX = "table/"
+TOURNAMENT_GAME = "tournament"
 
 log = Logger(namespace="t24.hub")
 
@@ -67,9 +68,10 @@ class InvalidOptions(Exception):
 
 def default_games() -> dict[str, Any]:
     """The games this server runs, by name (the `game` of `create_table`)."""
+    from server import tournament
     from server.games import challenge
 
-    return {challenge.NAME: challenge}
+    return {challenge.NAME: challenge, tournament.NAME: tournament}
 
 
 class Hub:
@@ -97,6 +99,10 @@ class Hub:
         self.closing = False
 
     def _actor(self, table: str, game: Any) -> TableActor:
+        if table.startswith(TOURNAMENT_PREFIX):  # the tournament's shell: docs/tournament.md
+            from server.runtime.tournament_actor import TournamentActor
+
+            return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
         return TableActor(table, game, self.store, self.clock, self.metrics)
 
     def _game(self, name: object) -> Any:
@@ -124,6 +130,10 @@ class Hub:
             return fail(TableClosed("the server is shutting down"))
         try:
             game = self._game(game_name)
+            if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):
+                raise ValueError(
+                    f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
+                )
             game.initial_state(options)  # refuses bad options before anything is recorded
             created = NewEvent(
                 TABLE_CREATED,
@@ -210,9 +220,14 @@ class Hub:
         the tables in play, not every round the server has ever run.
         """
         d = self.store.streams(TABLE_PREFIX)
+        d.addCallback(
+            lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
+                lambda tournaments: [*tables, *tournaments]
+            )
+        )
 
         def load(streams: list[str]) -> Deferred:
-            tables = [stream[len(TABLE_PREFIX) :] for stream in streams]
+            tables = [_table_of(stream) for stream in streams]
             loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
 
@@ -300,6 +315,11 @@ class Hub:
         waits = [actor.idle() for actor in self.actors.values()]
         waits += [_settled(d) for d in self._creating]
         return DeferredList(waits)
+
+
+def _table_of(stream: str) -> str:
+    """The table id of a stream: `table/<id>` -> `<id>`; a tournament's stream is its id."""
+    return stream[len(TABLE_PREFIX) :] if stream.startswith(TABLE_PREFIX) else stream
 
 
 def _row(table: str, game: str, seq: int, over: bool) -> dict[str, Any]:
