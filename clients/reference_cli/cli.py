@@ -22,6 +22,7 @@ from clients.reference_cli import (
     puzzle_commands,
     replay_commands,
     table_commands,
+    tournament_commands,
 )
 
 COMMAND_MODULES = [
@@ -31,6 +32,7 @@ COMMAND_MODULES = [
     bot_commands,
     admin_commands,
     replay_commands,
+    tournament_commands,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
