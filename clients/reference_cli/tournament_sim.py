@@ -41,7 +41,7 @@ from clients.reference_cli.table_app import run_reactor
 from server.puzzles.difficulty import score as difficulty_score
 
 SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
-FAST_SCALE = 0.05
+FAST_SCALE = 0.02
 POLL_SECONDS = 0.2
 ROUND_TIMEOUT = 600.0
 
