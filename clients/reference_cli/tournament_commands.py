@@ -37,7 +37,7 @@ PREFIX = "tournament/"
 EPILOG = """\
 examples:
   t24 tournament --tokens var/director.json create --id spring --name "Spring Challenge" \\
-      --date 2026-03-14 --grades 4th,5th,6th --seed 24
+      --date "$(date +%F)" --grades 4th,5th,6th --seed 24
   t24 tournament --tokens var/director.json import --id spring students.csv
   t24 tournament --tokens var/director.json close-registration --id spring
   t24 tournament --tokens var/director.json seat --id spring --round 1

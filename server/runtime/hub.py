@@ -37,14 +37,14 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
-from protocol.messages import TOURNAMENT_PREFIX, table_stream
+from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_table, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
+from server.games import games as all_games
 from server.games.base import Actor, RuleViolation
-from server.net.metrics import Metrics
+from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
-TABLE_PREFIX = "table/"
 TOURNAMENT_GAME = "tournament"
 
 log = Logger(namespace="t24.hub")
@@ -66,12 +66,10 @@ class InvalidOptions(Exception):
     """The game (or the event log) refused the table options; nothing was recorded."""
 
 
-def default_games() -> dict[str, Any]:
-    """The games this server runs, by name (the `game` of `create_table`)."""
+def _tournament() -> dict[str, Any]:
     from server import tournament
-    from server.games import challenge
 
-    return {challenge.NAME: challenge, tournament.NAME: tournament}
+    return {tournament.NAME: tournament}
 
 
 class Hub:
@@ -87,7 +85,8 @@ class Hub:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.games = dict(games) if games is not None else default_games()
+        # The games, and the tournament: its stream runs like a table (docs/tournament.md).
+        self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
         self.metrics = metrics or Metrics()
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
@@ -219,15 +218,15 @@ class Hub:
         join or command, as an evicted table is. Why: start-up time and memory then follow
         the tables in play, not every round the server has ever run.
         """
-        d = self.store.streams(TABLE_PREFIX)
-        d.addCallback(
+        d = self.store.streams(TABLE_STREAM_PREFIX)
+        d.addCallback(  # and the tournaments (docs/tournament.md): they run their tables
             lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
                 lambda tournaments: [*tables, *tournaments]
             )
         )
 
         def load(streams: list[str]) -> Deferred:
-            tables = [_table_of(stream) for stream in streams]
+            tables = [stream_table(stream) for stream in streams]
             loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
 
@@ -264,6 +263,12 @@ class Hub:
         for table, actor in self.actors.items():
             rows[table] = _actor_row(table, actor)
         return [rows[table] for table in sorted(rows)]
+
+    def store_failing(self) -> list[str]:
+        """The tables whose server commands the store is failing (retried with backoff);
+        `/healthz` answers 503 while there is one (a store that answers a read may still
+        refuse writes)."""
+        return sorted(t for t, a in self.actors.items() if a.store_failing_since is not None)
 
     # -- evicting finished tables ------------------------------------------------------------
 
@@ -315,11 +320,6 @@ class Hub:
         waits = [actor.idle() for actor in self.actors.values()]
         waits += [_settled(d) for d in self._creating]
         return DeferredList(waits)
-
-
-def _table_of(stream: str) -> str:
-    """The table id of a stream: `table/<id>` -> `<id>`; a tournament's stream is its id."""
-    return stream[len(TABLE_PREFIX) :] if stream.startswith(TABLE_PREFIX) else stream
 
 
 def _row(table: str, game: str, seq: int, over: bool) -> dict[str, Any]:

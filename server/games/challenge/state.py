@@ -328,7 +328,7 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
     "TableResumed": _table_resumed,
     "RoundEnded": _round_ended,
 }
-EVENT_TYPES = tuple(EVOLVERS)
+EVENT_TYPES = frozenset(EVOLVERS)
 
 
 def evolve(state: ChallengeState, event: Event) -> ChallengeState:
