@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
+    audit_commands,
     bot_commands,
     exit_codes,
     log_commands,
@@ -34,6 +35,7 @@ COMMAND_MODULES = [
     admin_commands,
     replay_commands,
     tournament_commands,
+    audit_commands,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
