@@ -282,6 +282,13 @@ def test_prompts_and_help_follow_the_mode():
     assert "step" in PlayInput(mode="step").keys_help(view())
     assert "fix" in PlayInput(mode="review").keys_help(view())
     assert "Enter fixes" in PlayInput(mode="review").prompt()
+    # The proctor's footer too offers what applies (issue 17: `place, reveal` while paused).
+    proctor = proctor_input.ProctorInput()
+    assert "place, reveal" in proctor.keys_help(view())
+    assert "place" not in proctor.keys_help(view(paused=True))
+    assert "resume" in proctor.keys_help(view(paused=True))
+    assert "place" not in proctor.keys_help(view(phase="ended"))
+    assert "start" in proctor.keys_help(view(phase="setup"))
 
 
 # -- proctor: one line, one command -----------------------------------------------------------
