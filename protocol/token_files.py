@@ -55,13 +55,14 @@ def person_files(
     if director is not None:
         files["director.json"] = {"url": url, "table": table, "director": director}
     for number, seat in enumerate(seats, start=1):
-        entry = {
-            "seat": str(seat["seat"]),
+        seat_id = str(seat["seat"])
+        entry: dict[str, Any] = {
+            "seat": seat_id,
             "name": str(seat.get("name") or ""),
             "number": number,
             "token": str(seat["token"]),
         }
-        files[seat_file_name(entry["seat"], number)] = {
+        files[seat_file_name(seat_id, number)] = {
             "url": url,
             "table": table,
             "seats": [entry],
