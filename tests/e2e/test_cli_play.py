@@ -161,7 +161,7 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     assert started.returncode == 0, started.stdout + started.stderr
     _play, numbers = revealed_card(player)
     player.send("8*3")
-    player.expect("a digit does not touch the card")
+    player.expect("a digit alone does not touch the card")
     pattern, steps = answer(numbers)
     player.send(" ")
     player.expect("pattern>")

@@ -274,8 +274,10 @@ def test_prompts_and_help_follow_the_mode():
     # paused, or between cards; the keys it names are the keys that exist (docs/cli.md).
     assert "[f] touch with N fingertips" in PlayInput().keys_help(view())
     assert PlayInput().keys_help(view(phase="ended")) == "round over · [q] quit"
+    assert PlayInput().keys_help(None) == "[q] quit"  # not joined yet
     assert "touch" not in PlayInput().keys_help(view(paused=True))
     assert "touch" not in PlayInput().keys_help(view(phase="between_cards"))
+    assert "wait for the reveal" in PlayInput().keys_help(view(phase="placed"))
     assert "proctored" in PlayInput().keys_help(view(mode="proctored"))
     assert PlayInput(mode="pattern", buffer="3").prompt() == "pattern> 3▌"
     assert "pattern" in PlayInput(mode="pattern").keys_help(view())
