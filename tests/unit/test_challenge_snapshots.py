@@ -196,3 +196,27 @@ def test_events_of_other_parts_leave_the_table_as_it_is_but_move_its_clock():
 def test_replace_refuses_a_field_the_record_does_not_have():
     with pytest.raises(TypeError, match=r"SeatState has no field \['bogus'\]"):
         replace(SeatState("s1", "Ada"), bogus=1)
+
+
+# -- event_view: redaction never fails on what a log may hold ---------------------------------
+
+
+def test_a_flag_or_return_recorded_without_revealed_is_shown_as_recorded():
+    """Events recorded before `revealed` existed name their card: shown as they are."""
+    for type_ in ("FlagIssued", "CardReturnedToDeck"):
+        event = Event(type_, {"at": T0, "card_id": "c1", "play": 1})
+        assert challenge.event_view(event, player("s1")) == event
+        hidden = Event(type_, {"at": T0, "card_id": "c1", "play": 1, "revealed": False})
+        assert dict(challenge.event_view(hidden, player("s1")).data) == {"at": T0, "play": 1}
+
+
+def test_the_shells_first_event_hides_the_deck_order_even_without_options():
+    bare = Event("TableCreated", {"game": "challenge"})
+    assert dict(challenge.event_view(bare, player("s1")).data) == {
+        "game": "challenge",
+        "options": {},
+    }
+    created = Event("TableCreated", {"options": {"deck": [{"card_id": "c1"}], "round": 2}})
+    assert dict(challenge.event_view(created, player("s1")).data) == {
+        "options": {"deck": 1, "round": 2}
+    }
