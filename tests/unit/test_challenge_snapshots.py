@@ -207,7 +207,11 @@ def test_a_flag_or_return_recorded_without_revealed_is_shown_as_recorded():
         event = Event(type_, {"at": T0, "card_id": "c1", "play": 1})
         assert challenge.event_view(event, player("s1")) == event
         hidden = Event(type_, {"at": T0, "card_id": "c1", "play": 1, "revealed": False})
-        assert dict(challenge.event_view(hidden, player("s1")).data) == {"at": T0, "play": 1}
+        assert dict(challenge.event_view(hidden, player("s1")).data) == {
+            "at": T0,
+            "play": 1,
+            "revealed": False,
+        }
 
 
 def test_the_shells_first_event_hides_the_deck_order_even_without_options():
