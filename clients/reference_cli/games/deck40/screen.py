@@ -23,8 +23,8 @@ def card_text(card: Mapping[str, Any]) -> str:
     return f"{rank}{SUIT_SIGNS.get(card['suit'], '?')}"
 
 
-def render_lines(view: Mapping[str, Any]) -> list[str]:
-    """The lines of the screen for a deck40 view."""
+def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
+    """The lines of the screen for a deck40 view (`now_us` unused: deck40 has no timers)."""
     options = view.get("options", {})
     names = {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
     me = view.get("you")
