@@ -7,9 +7,8 @@ import random
 
 import pytest
 
-from clients.reference_cli import bots
-from clients.reference_cli.bots import Situation, plan
-from clients.reference_cli.table_model import Timings
+from clients.reference_cli.games.challenge import bot as bots
+from clients.reference_cli.games.challenge.bot import Situation, Timings, plan
 from server.puzzles import difficulty
 from server.puzzles.expressions import check_solution
 

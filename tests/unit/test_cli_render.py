@@ -4,14 +4,8 @@ from __future__ import annotations
 
 from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, player
 
-from clients.reference_cli.render import (
-    Frame,
-    big_numbers,
-    compact,
-    dots_text,
-    render,
-    seconds_left,
-)
+from clients.reference_cli.games.challenge.render import big_numbers, dots_text
+from clients.reference_cli.render import Frame, compact, render, seconds_left
 from clients.reference_cli.styling import Style, color_enabled, strip_ansi
 from clients.reference_cli.table_app import clip
 from clients.reference_cli.table_model import FeedLine, TableModel
@@ -21,7 +15,13 @@ COLOR = Style(color=True)
 
 
 def model_of(table: Table, viewer) -> TableModel:
-    return TableModel("t1", "challenge", len(table.events) + 1, challenge.view(table.state, viewer))
+    """What a client holds: the view and the live deadlines the server pushed."""
+    deadlines = [
+        {"key": d.key, "command": d.command.name, "at": d.at}
+        for d in challenge.deadlines(table.state)
+    ]
+    view = challenge.view(table.state, viewer)
+    return TableModel("t1", "challenge", len(table.events) + 1, view, deadlines)
 
 
 def text(lines: list[str]) -> str:
