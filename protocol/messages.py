@@ -26,7 +26,10 @@ WS_PATH = "/ws"
 
 ROLES = ("director", "proctor", "player", "spectator", "auditor")
 GAME_ROLES = ("director", "proctor", "player")  # may send `command`
-TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+# A table id, or `tournament/<id>`: a tournament's stream is joined and commanded like a table
+# (docs/tournament.md); its stream is `tournament/<id>` instead of `table/<id>`.
+TOURNAMENT_PREFIX = "tournament/"
+TABLE_ID_PATTERN = r"(?:tournament/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
@@ -35,12 +38,16 @@ TABLE_STREAM_PREFIX = "table/"
 
 
 def table_stream(table: str) -> str:
-    """The event-log stream that holds a table: one stream per table (`table/<id>`)."""
+    """The event-log stream that holds a table: one stream per table (`table/<id>`); a
+    tournament's id is its stream's name (`tournament/<id>`, docs/tournament.md)."""
+    if table.startswith(TOURNAMENT_PREFIX):
+        return table
     return TABLE_STREAM_PREFIX + table
 
 
 def stream_table(stream: str) -> str:
-    """The table id of a table's stream (`table/<id>` -> `<id>`); other names unchanged."""
+    """The table id of a table's stream (`table/<id>` -> `<id>`); other names (a tournament's
+    `tournament/<id>`) unchanged."""
     return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
@@ -202,6 +209,12 @@ MESSAGES: tuple[MessageSpec, ...] = (
                 required=False,
                 doc="last seq the client saw; pushes resume right after it",
             ),
+            Field(
+                "presence",
+                "bool",
+                required=False,
+                doc="also push `presence` (who is connected) for this table",
+            ),
         ),
         "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
         "(default S): first the missed ones, then live ones.",
@@ -299,6 +312,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("deadlines", "list", required=False, doc="last of an append: live deadlines"),
         ),
         "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
+    ),
+    MessageSpec(
+        "presence",
+        "server",
+        (
+            _TABLE,
+            Field("seats", "list", doc="the seats with at least one connection joined"),
+            Field("proctor", "bool", doc="a proctor (or director) is joined"),
+            Field("watchers", "int", doc="how many spectators and auditors are joined"),
+        ),
+        "A push to a join that asked for it: who is connected to the table; after the join's "
+        "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
     ),
     MessageSpec(
         "accepted",

@@ -17,12 +17,14 @@ from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
+    audit_commands,
     bot_commands,
     exit_codes,
     log_commands,
     puzzle_commands,
     replay_commands,
     table_commands,
+    tournament_commands,
 )
 
 COMMAND_MODULES = [
@@ -32,6 +34,8 @@ COMMAND_MODULES = [
     bot_commands,
     admin_commands,
     replay_commands,
+    tournament_commands,
+    audit_commands,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
@@ -65,8 +69,8 @@ def build_examples() -> str:
     return (
         "examples:\n"
         "  t24 solve 3 3 8 8\n"
-        "  t24 play --tokens var/demo-tokens.json --seat s1\n"
-        "  t24 proctor --tokens var/demo-tokens.json\n"
+        "  t24 play --tokens var/demo-tokens/s1.json\n"
+        "  t24 proctor --tokens var/demo-tokens/proctor.json\n"
         "  t24 replay --store sqlite:///var/t24.sqlite table/demo\n"
         "  t24 COMMAND --help   (every command lists its options and examples)\n\n" + EXIT_CODES
     )

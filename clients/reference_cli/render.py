@@ -6,18 +6,20 @@ terminal, a socket or a clock: time comes in as `now_us` (server time, microseco
 test renders any moment of a countdown and compares lines.
 
 Layout, top to bottom: a header (table, the game's own header words, who you are, connection
-status); the game's board (its part's `board`, e.g. the 24 Challenge card in large digits:
-games/challenge/render.py); the live countdowns, from the deadlines the server pushes (the
-part names them: "pattern due in"); the game's side panel (e.g. the seats and scores); the
-latest events; a notice line (errors in words); the key help and the input prompt. The game
-is the model's (the snapshot's `game`); a game this client has no part for is drawn by the
-generic part (its view as plain lines).
+status); the game's board (its part's `board`, e.g. the 24 Challenge card in large digits,
+or the results once the round is over: games/challenge/render.py); the live countdowns, from
+the deadlines the server pushes (the part names them: "pattern due in"); the game's side
+panel (e.g. the seats, scores and who is connected); the latest events (scrolled back by
+`feed_back` lines); a notice (each of its lines a line of the screen); the key help and the
+input prompt. The game is the model's (the snapshot's `game`); a game this client has no
+part for is drawn by the generic part (its view as plain lines).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from clients.reference_cli.games import part_for
 from clients.reference_cli.styling import Style
@@ -41,6 +43,8 @@ class Frame:
     keys: str = ""  # the key help line
     prompt: str = ""  # the input line, cursor at its end
     extra: Sequence[str] = field(default_factory=tuple)  # e.g. the proctor's help text
+    presence: Mapping[str, Any] | None = None  # the server's last `presence` push
+    feed_back: int = 0  # how many feed lines the view is scrolled back (PgUp)
 
 
 def seconds_left(at_us: int, now_us: int) -> str:
@@ -79,11 +83,18 @@ def countdown_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
     return [style.yellow(" · ".join(timers))] if timers else []
 
 
-def feed_lines(feed: Sequence[FeedLine], count: int, style: Style) -> list[str]:
-    """The latest `count` events, each with its time since the card's reveal."""
+def results_lines(model: TableModel, style: Style = PLAIN) -> list[str]:
+    """The results of a finished game, as its part words them (none from the generic part)."""
+    return part_for(model.game).results(model.view, style)
+
+
+def feed_lines(feed: Sequence[FeedLine], count: int, style: Style, back: int = 0) -> list[str]:
+    """`count` events ending `back` lines before the latest, each with its time since the
+    card's reveal."""
     colour = {"win": style.green, "flag": style.red, "refused": style.yellow, "table": style.bold}
     shown = []
-    for line in list(feed)[-count:] if count > 0 else []:
+    end = len(feed) - back
+    for line in list(feed)[max(0, end - count) : end] if count > 0 else []:
         paint = colour.get(line.kind, lambda text: text)
         shown.append(f"{line.stamp()}  {paint(line.text)}")
     return shown
@@ -100,23 +111,39 @@ def render(
         middle: list[str] = []
     else:
         part = part_for(frame.model.game)
-        top += part.board(frame.model.view, style)
+        top += part.board(frame.model.view, style, frame.role)
         top += countdown_lines(frame.model, now_us, style)
         top.append(rule)
-        middle = part.side(frame.model.view, frame.me, style)
+        middle = part.side(frame.model.view, frame.me, style, frame.presence)
     bottom = [rule]
-    if frame.notice:
-        bottom.append(style.red(frame.notice) if frame.notice_is_error else frame.notice)
+    for line in frame.notice.splitlines():  # a multi-line notice (`help`) is lines
+        bottom.append(style.red(line) if frame.notice_is_error else line)
     bottom.extend(frame.extra)
     if frame.keys:
         bottom.append(style.dim(frame.keys))
     if frame.prompt:
         bottom.append(frame.prompt)
     room = max(MIN_FEED, height - len(top) - len(middle) - len(bottom) - 1)
-    feed = [rule, *feed_lines(frame.feed, room, style)] if frame.feed else []
+    feed = []
+    if frame.feed:
+        back = max(0, min(frame.feed_back, len(frame.feed) - room))
+        feed = [feed_rule(len(frame.feed), room, back, width, style)]
+        feed += feed_lines(frame.feed, room, style, back)
     above = top + middle + feed
     # On a short terminal the bottom (notice, keys, the line being typed) always stays.
     return above[: max(0, height - len(bottom))] + bottom
+
+
+def feed_rule(total: int, room: int, back: int, width: int, style: Style) -> str:
+    """The rule above the feed; it says when older events are above or the view is
+    scrolled back, and which keys scroll (PgUp, PgDn)."""
+    if back > 0:
+        label = f" {back} newer below · PgDn: newer · PgUp: older "
+    elif total > room:
+        label = " PgUp: older events "
+    else:
+        return style.dim("─" * max(10, width))
+    return style.dim("──" + label + "─" * max(2, width - len(label) - 2))
 
 
 def compact(model: TableModel, style: Style = PLAIN) -> list[str]:

@@ -1,4 +1,5 @@
-"""What the bots of `t24 bot` plan (clients/reference_cli/bots.py), judged by the real checker."""
+"""What the bots of `t24 bot` plan (clients/reference_cli/games/challenge/bot.py), judged by
+the real checker."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from clients.reference_cli.games.challenge import bot as bots
 from clients.reference_cli.games.challenge.bot import Situation, Timings, plan
-from server.puzzles import difficulty
+from server.puzzles import calibration, difficulty
 from server.puzzles.expressions import check_solution
 
 EASY, HARD = [1, 2, 3, 4], [3, 3, 8, 8]
@@ -42,8 +43,8 @@ def situation(numbers, me="s1", timings=DEFAULT_TIMINGS, **more):
 
 
 def test_the_human_model_constants_are_the_fit_of_the_calibration_data():
-    if not bots.DATA.exists():
-        pytest.skip(f"calibration data not found at {bots.DATA}")
+    assert bots.DATA.exists(), f"calibration data missing: {bots.DATA} (see data/README.md)"
+    assert bots.DATA == calibration.DEFAULT_CSV  # one file for both fits
     fitted = bots.fit_human_model()
     shipped = (
         bots.HUMAN_TIME_A,

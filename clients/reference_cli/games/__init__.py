@@ -31,7 +31,7 @@ def _seat_id(view: View, seat_id: Any) -> str:
     return str(seat_id)
 
 
-def _plain_lines(view: View, style: Style) -> list[str]:
+def _plain_lines(view: View, style: Style, role: str = "") -> list[str]:
     """The view as `key: value` lines (values as compact JSON), for a game with no part."""
     return [f"{key}: {json.dumps(value, default=str)}" for key, value in view.items()]
 
@@ -53,8 +53,12 @@ class GamePart:
     header_words: Callable[[View], list[str]] = _no_words  # e.g. ["round 1", "networked"]
     seat_label: Callable[[View, Any], str] = _seat_id  # "Ada (s1)"
     seat_names: Callable[[View], dict[str, str]] = lambda view: {}
-    board: Callable[[View, Style], list[str]] = _plain_lines  # the table's main picture
-    side: Callable[[View, Any, Style], list[str]] = lambda view, me, style: []  # e.g. scores
+    # The table's main picture: (view, style, the viewer's role) -> lines.
+    board: Callable[[View, Style, str], list[str]] = _plain_lines
+    # Beside it (e.g. the seats and scores): (view, my seat, style, presence push or None).
+    side: Callable[[View, Any, Style, Any], list[str]] = lambda view, me, style, presence: []
+    # A finished game's results (printed when a view leaves): (view, style) -> lines.
+    results: Callable[[View, Style], list[str]] = lambda view, style: []
     compact: Callable[[View, Style], list[str]] = _compact_line  # `t24 replay` lines
     deadline_words: Mapping[str, str] = field(default_factory=dict)  # command -> words
     describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words

@@ -441,6 +441,12 @@ def _solution_deadline(batch: _Batch, command: Command, seat: str | None) -> Non
     _flag(batch, batch.card.toucher, "no_solution")
 
 
+def _round_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-ROUND-6: a timed round's time is up; the card in play (if any) is void: it scores
+    for nobody and is listed with the unplayed cards."""
+    _end_round_now(batch, "time_up")
+
+
 # -- the table of commands -------------------------------------------------------------------
 
 Handler = Callable[[_Batch, Command, "str | None"], None]
@@ -474,6 +480,7 @@ COMMANDS: dict[str, CommandRule] = {
     "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
     "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
     "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
+    "round_deadline": CommandRule(TIMER, RUNNING_PHASES, _round_deadline),
 }
 FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
 # A student's own command is sent by the player (networked) or recorded by a proctor

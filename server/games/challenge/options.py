@@ -24,6 +24,8 @@ What this module keeps:
 | flag_limit | 3 in rounds 1-2, 2 in rounds 3-4 | R-FLAG-3 |
 | auto_proctor | None, or seconds after a card is resolved to place the next | (decision) |
 | auto_reveal_seconds | 1: seconds from an automatic placing to its reveal | (decision) |
+| round_seconds | None, or a timed round: it ends this many seconds after it starts | R-ROUND-6 |
+| min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "flag_limit": None,
     "auto_proctor": None,
     "auto_reveal_seconds": 1,
+    "round_seconds": None,
+    "min_seats": MIN_SEATS,
 }
 
 
@@ -102,6 +106,8 @@ class TableOptions:
     flag_limit: int = 3
     auto_proctor_us: int | None = None
     auto_reveal_us: int = 1 * MICROSECONDS
+    round_us: int | None = None  # R-ROUND-6: a timed round (tie-breaks)
+    min_seats: int = MIN_SEATS
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -127,6 +133,8 @@ class TableOptions:
             if self.auto_proctor_us is None
             else self.auto_proctor_us / MICROSECONDS,
             "auto_reveal_seconds": self.auto_reveal_us / MICROSECONDS,
+            "round_seconds": None if self.round_us is None else self.round_us / MICROSECONDS,
+            "min_seats": self.min_seats,
         }
 
 
@@ -158,9 +166,10 @@ def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
     return str(value)
 
 
-def _read_seats(value: object) -> tuple[SeatInfo, ...]:
-    if not isinstance(value, list | tuple) or not MIN_SEATS <= len(value) <= MAX_SEATS:
-        raise _bad("seats", f"a list of {MIN_SEATS} or {MAX_SEATS} seats (R-ROUND-2)")
+def _read_seats(value: object, min_seats: int = MIN_SEATS) -> tuple[SeatInfo, ...]:
+    if not isinstance(value, list | tuple) or not min_seats <= len(value) <= MAX_SEATS:
+        fewest = f"{min_seats} or" if min_seats == MAX_SEATS - 1 else f"{min_seats} to"
+        raise _bad("seats", f"a list of {fewest} {MAX_SEATS} seats (R-ROUND-2)")
     seats = []
     for entry in value:
         if not isinstance(entry, Mapping):
@@ -229,8 +238,11 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit = default_flag_limit(round_number)
     elif not _is_int(flag_limit) or not 1 <= flag_limit <= 10:
         raise _bad("flag_limit", "a whole number 1..10 (R-FLAG-3)")
+    min_seats = raw["min_seats"]
+    if min_seats not in (2, 3) or not _is_int(min_seats):
+        raise _bad("min_seats", "2 (a tie-break table, R-ROUND-6) or 3 (R-ROUND-2)")
     return TableOptions(
-        seats=_read_seats(raw.get("seats")),
+        seats=_read_seats(raw.get("seats"), min_seats),
         deck=_read_deck(raw.get("deck")),
         round=round_number,
         pattern_us=_seconds(raw, "pattern_seconds"),
@@ -241,6 +253,8 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit=flag_limit,
         auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
         auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
+        round_us=_optional_seconds(raw, "round_seconds"),
+        min_seats=min_seats,
     )
 
 

@@ -105,6 +105,7 @@ PART = GamePart(
     seat_names=seat_names,
     board=render.card_lines,
     side=render.scoreboard,
+    results=render.results_lines,
     compact=render.compact,
     deadline_words=render.DEADLINE_WORDS,
     describe_event=event_words.describe_event,
