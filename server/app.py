@@ -37,6 +37,7 @@ from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
 from server.net.http import build_site
+from server.net.limits import ConnectionGate
 from server.net.metrics import Metrics
 from server.net.session import NetConfig
 from server.net.tokens import TokenSigner, load_or_create_secret
@@ -73,6 +74,9 @@ class ServerConfig:
     log_level: str = "info"  # debug | info | warn | error
     max_message_bytes: int = 64 * 1024
     max_connections: int = 5000
+    max_connections_per_address: int = 256
+    server_rate_per_second: float = 20000.0
+    abuse_cooldown: float = 5.0
     max_unread_bytes: int = 512 * 1024
     rate_per_second: float = 50.0
     rate_burst: int = 100
@@ -97,6 +101,7 @@ class ServerConfig:
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
             max_unread_bytes=self.max_unread_bytes,
+            server_rate_per_second=self.server_rate_per_second,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,
@@ -251,7 +256,19 @@ class T24Server:
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
         )
-        self.listening = self.reactor.listenTCP(config.port, site, interface=config.host)
+        self.gate = ConnectionGate(
+            site,
+            self.reactor,
+            max_connections=config.max_connections,
+            max_per_address=config.max_connections_per_address,
+            handshake_timeout=config.open_handshake_timeout,
+            abuse_cooldown=config.abuse_cooldown,
+        )
+        gate = self.gate
+        self.metrics.gauge(
+            "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
+        )
+        self.listening = self.reactor.listenTCP(config.port, gate, interface=config.host)
         port = self.listening.getHost().port
         self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
         if config.demo:

@@ -178,6 +178,8 @@ class Session:
         metrics: Metrics | None = None,
         conn_id: int = 0,
         peer: str = "",
+        budget: TokenBucket | None = None,
+        on_abuse: Callable[[], None] | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
@@ -200,6 +202,8 @@ class Session:
             self.config.abuse_strikes / self.config.abuse_window, self.config.abuse_strikes, now
         )
         self._hello_timer: IDelayedCall | None = None
+        self._budget = budget  # the server-wide request budget, shared by every connection
+        self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
 
     # -- transport events --------------------------------------------------------------------
 
@@ -345,8 +349,12 @@ class Session:
             if not self._bucket.take(now):
                 if not self._strikes.take(now):
                     self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+                    self._on_abuse()
                     return
                 self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+                return
+            if self._budget is not None and not self._budget.take(now):
+                self.reply_error(request_id, "rate_limited", "the server is busy; retry shortly")
                 return
             try:
                 request = parse_request(message)

@@ -189,9 +189,10 @@ class Hub:
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        actor.start(recovering=True)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
-        return actor
+        # Served only once recovered: a join must not see the table before its recovery pause
+        # is durable (it would miss that pause in its snapshot).
+        return actor.start(recovering=True).addCallback(lambda _: actor)
 
     def _fan_out(self, result: Any, table: str) -> None:
         for waiter in self._loading.pop(table, []):

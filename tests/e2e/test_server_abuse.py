@@ -2,7 +2,7 @@
 
 Bounded: each test runs a few seconds on loopback, with fixed counts. The figures asserted
 (another connection's ping p99, the server's RSS growth) are for this 2-core machine shared
-with other work, with a wide margin; before the fixes they were ~1 s and ~1 GB.
+with other work, with a wide margin; before the fixes the p99 was 1 to 17 s.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ HISTORY = 1000  # events in the table the storm re-joins
 STORM_CONNECTIONS = 10
 STORM_JOINS_PER_SECOND = 40  # per connection: within the default 50 requests/s
 STORM_SECONDS = 5.0
-P99_BOUND = 0.1  # seconds: another connection's ping round trip during the storm
+# Seconds: another connection's ping round trip during the storm. Measured 6 ms; the margin
+# is for this shared 2-core machine. Before the fixes: 1 to 17 s.
+P99_BOUND = 0.25
 RSS_GROWTH_BOUND = 200 * 1024 * 1024
 
 
@@ -75,7 +77,7 @@ def storm(port: int, token: str, stop: threading.Event, counts: list[int]) -> No
     """One spectator re-joining `long` from seq 0, STORM_JOINS_PER_SECOND times a second,
     reading (and dropping) whatever comes back."""
     try:
-        client = RawClient(port)
+        client = RawClient(port, source="127.0.0.2")  # not the prober's address
         client.request("hello", token=token)
     except (OSError, RawClosed):
         return
@@ -165,15 +167,20 @@ def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
 
 def test_an_abuse_close_is_logged_once_however_many_frames_follow(history_server):
     process = history_server
-    flooder = RawClient(process.port)
-    peer = f"127.0.0.1:{flooder.sock.getsockname()[1]})"
-    for _ in range(600):  # burst 100, then 100 strikes, then 1008; then 399 more frames
-        flooder.send("ping")
-    with pytest.raises(RawClosed) as closed:
+    flooder = RawClient(process.port, source="127.0.0.3")  # an address of its own
+    peer = f"127.0.0.3:{flooder.sock.getsockname()[1]})"
+    try:
+        for _ in range(600):  # burst 100, then 100 strikes, then 1008; then up to 399 more
+            flooder.send("ping")
+    except OSError:
+        pass  # the server ended the connection after its close: nothing more is read
+    with pytest.raises((RawClosed, OSError)) as closed:
         while True:
             flooder.recv()
-    assert closed.value.code == 1008
+    if isinstance(closed.value, RawClosed) and closed.value.code is not None:
+        assert closed.value.code == 1008
     process.wait_log(peer)
     lines = [line for line in process.log_text().splitlines() if peer in line]
-    assert len([line for line in lines if "closing connection" in line]) == 1, lines
+    closing = [line for line in lines if "closing connection" in line]
+    assert len(closing) == 1 and "1008 sustained rate-limit abuse" in closing[0], lines
     flooder.close()
