@@ -31,9 +31,9 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.logger import Logger
 
 from protocol.messages import SUBPROTOCOL
-from server import __version__
+from server import SERVER_HEADER
+from server.metrics import Metrics
 from server.net.backpressure import OutputBound
-from server.net.metrics import Metrics
 from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session, TokenBucket
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
@@ -55,6 +55,9 @@ class TransportConfig:
     allow_null_origin: bool = True
     max_unread_bytes: int = 512 * 1024  # output held for a client that does not read
     server_rate_per_second: float = 20000.0  # requests/s of all connections together
+    # the socket gate's (server/net/limits.py)
+    max_connections_per_address: int = 256
+    abuse_cooldown: float = 5.0  # seconds an address is refused after an abuse close
     net: NetConfig = field(default_factory=NetConfig)
 
 
@@ -249,7 +252,7 @@ class T24WebSocketFactory(WebSocketServerFactory):
         config: TransportConfig | None = None,
         metrics: Metrics | None = None,
     ) -> None:
-        super().__init__(protocols=[SUBPROTOCOL], server=f"t24/{__version__}", reactor=reactor)
+        super().__init__(protocols=[SUBPROTOCOL], server=SERVER_HEADER, reactor=reactor)
         self.hub = hub
         self.signer = signer
         self.clock = reactor

@@ -1,7 +1,8 @@
 """How the difficulty model's constants were obtained, so anyone can redo it.
 
-Data: ../shared/data/4nums-difficulty-train.csv (human adjusted median solve times of 681
-classic cards; its README forbids fitting to anything else). The rows are split once, by a
+Data: data/4nums-difficulty-train.csv in the repository (human adjusted median solve times
+of 681 classic cards; data/README.md gives its source and licence and forbids fitting to
+anything else). The rows are split once, by a
 seeded shuffle, into 80% for fitting and 20% held out. `fit` maximises Spearman's rho between
 the model's score and the human time on the fitting part by coordinate ascent over a fixed
 ladder of step sizes (deterministic: same data, same constants). `held_out_spearman` then
@@ -29,7 +30,7 @@ SPLIT_SEED = 24
 HELD_OUT_SHARE = 0.2
 STEP_LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
 ROUNDS = 3
-DEFAULT_CSV = Path(__file__).resolve().parents[2].parent / "shared/data/4nums-difficulty-train.csv"
+DEFAULT_CSV = Path(__file__).resolve().parents[2] / "data" / "4nums-difficulty-train.csv"
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ def load(path: Path = DEFAULT_CSV) -> list[Sample]:
     return samples
 
 
-def split(samples: Sequence[Sample], seed: int = SPLIT_SEED) -> tuple[list, list]:
+def split(samples: Sequence[Sample], seed: int = SPLIT_SEED) -> tuple[list[Sample], list[Sample]]:
     """(fitting part, held-out part): a seeded shuffle, the last 20% held out.
 
     The shuffle uses only `random.Random.random()`, whose sequence Python guarantees across
@@ -101,7 +102,11 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
 
 
-def rho(samples: Sequence[Sample], solution_weights, card_weights) -> float:
+def rho(
+    samples: Sequence[Sample],
+    solution_weights: Sequence[float],
+    card_weights: Sequence[float],
+) -> float:
     """Spearman's rho between the model's scores and the human times."""
     scores = [
         difficulty.combine(s.solutions, s.card, solution_weights, card_weights) for s in samples
@@ -134,7 +139,9 @@ def held_out_spearman(samples: Sequence[Sample] | None = None) -> float:
     return rho(held_out, difficulty.SOLUTION_WEIGHTS, difficulty.CARD_WEIGHTS)
 
 
-def other_splits(samples: Sequence[Sample], seeds: Sequence[int] = (1, 2, 3, 4, 5)) -> list:
+def other_splits(
+    samples: Sequence[Sample], seeds: Sequence[int] = (1, 2, 3, 4, 5)
+) -> list[tuple[int, float]]:
     """(seed, held-out rho) of a fresh fit on each of some other 80/20 splits: how much the
     figure depends on the one split we ship (robustness, not a choice of split)."""
     out = []

@@ -40,11 +40,16 @@ proctor sees why it stopped and resumes it. While an actor retries, `store_faili
 is set, and `/healthz` answers 503 (server/net/http.py). Only a `RuleViolation` (stale, or
 nothing to do) or a game bug marks a deadline refused until the next event.
 
+Presence (who is connected, `presence.py`) is pushed to the subscribers that asked for it
+(`join {presence: true}`) whenever a join or a leave changes it; it is never an event, so
+the log holds only what happened at the table.
+
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
-`pause_table` (cause `server_restart`) as the server and only then schedules timers, so
-nobody is flagged for time the server was down; the proctor resumes it and the windows
-restart in full. A table with no live timer goes on where it stood. A game that has nothing
-to pause refuses the command and the refusal is dropped.
+the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
+"server_restart"}`) as the server and only then schedules timers, so nobody is flagged for
+time the server was down; the proctor resumes it and the windows restart in full. A table
+with no live timer goes on where it stood. A game whose `RECOVERY_COMMAND` is None has
+nothing to pause: its timers are simply scheduled again (a refusal would be dropped too).
 """
 
 from __future__ import annotations
@@ -63,16 +68,24 @@ from protocol.codec import encode
 from protocol.messages import table_stream
 from server.eventlog.envelope import EventLogError, NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError
-from server.games.base import SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
-from server.net.metrics import Metrics
+from server.games.base import (
+    RECOVERY_CAUSE,
+    SERVER_ACTOR,
+    Actor,
+    Command,
+    Deadline,
+    Event,
+    RuleViolation,
+)
+from server.metrics import Metrics
+from server.runtime.presence import presence_of
 from server.runtime.redaction import redacted_data, redactor_for
+from server.runtime.views import live_deadlines, view_messages
 
 MAX_ATTEMPTS = 3
 CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
 MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
-RECOVERY_COMMAND = "pause_table"
-RECOVERY_CAUSE = "server_restart"
 STORE_FAILURE_CAUSE = "store_failure"
 STORE_RETRY_BASE = 0.25  # seconds before the first retry of a deadline the store failed
 STORE_RETRY_MAX = 8.0  # the longest wait between two retries
@@ -141,11 +154,13 @@ class _Batch:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a join returns: the viewer's view after `seq`, then the catch-up pushes."""
+    """What a join returns: the viewer's view after `seq`, the live deadlines, then the
+    catch-up pushes."""
 
     seq: int
     view: dict[str, Any]
     catch_up: list[Push] = field(default_factory=list)
+    deadlines: list[dict[str, Any]] = field(default_factory=list)
 
 
 class BadSeq(Exception):
@@ -180,6 +195,11 @@ class TableActor:
         # push of each event it may see (a join re-reads these, it never re-encodes the log).
         self._distinct: list[list[Push]] = []
         self._catch_up: dict[Actor, list[Push]] = {}
+        self._last_presence: dict[str, Any] | None = None
+        self._presence_listeners: list[Subscriber] = []
+        # The view each subscribed viewer holds (the snapshot's, then each `view` push's):
+        # the base of the next patch (protocol/views.py).
+        self._views: dict[Actor, dict[str, Any]] = {}
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -220,10 +240,12 @@ class TableActor:
         Why only those: a timer is what could flag a student for time the server was down;
         a table waiting for its proctor (no live timer) simply goes on where it stood.
         """
-        if not recovering or self.is_over() or not self.game.deadlines(self.state):
+        recovery = self.game.RECOVERY_COMMAND
+        timed = not self.is_over() and bool(self.game.deadlines(self.state))
+        if not recovering or recovery is None or not timed:
             self._reschedule()
             return succeed(None)
-        command = Command(RECOVERY_COMMAND, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
+        command = Command(recovery, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
         d.addErrback(lambda _failure: None)  # refusals are logged by the queue
         d.addBoth(lambda _: self._reschedule())
@@ -239,8 +261,12 @@ class TableActor:
 
     # -- subscribers -------------------------------------------------------------------------
 
-    def subscribe(self, subscriber: Subscriber, after_seq: int | None = None) -> Snapshot:
+    def subscribe(
+        self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
+    ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
+
+        `presence`: also push it who is connected whenever that changes (`presence()`).
 
         Why synchronous: the catch-up is taken from memory in the same reactor turn as the
         registration, so no live push can fall between them (no gap, no duplicate).
@@ -250,16 +276,51 @@ class TableActor:
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
         catch_up = self._catch_up_pushes(viewer, start) if start < self.seq else []
+        if presence and subscriber not in self._presence_listeners:
+            self._presence_listeners.append(subscriber)
+        elif not presence and subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
             self._audience = None
-        return Snapshot(self.seq, self.view(viewer), catch_up)
+            self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
+        view = self.view(viewer)
+        self._views[viewer] = view
+        return Snapshot(self.seq, view, catch_up, self.deadline_data())
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
+        if subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
+            if all(other.viewer != subscriber.viewer for other in self.subscribers):
+                self._views.pop(subscriber.viewer, None)
+            self._presence_changed()
+
+    def deadline_data(self) -> list[dict[str, Any]]:
+        """The live deadlines as pushed to clients (server/runtime/views.py)."""
+        return live_deadlines(self.game, self.state)
+
+    def presence(self) -> Push:
+        """Who is connected now, as a `presence` push (not an event: never recorded)."""
+        message = presence_of(self.table, (s.viewer for s in self.subscribers))
+        return Push(message, encode(message))
+
+    def _presence_changed(self, skip: Subscriber | None = None) -> None:
+        """Tell the subscribers who asked (but `skip`) who is connected, when that changed."""
+        push = self.presence()
+        if push.message == self._last_presence:
+            return
+        self._last_presence = push.message
+        for subscriber in list(self._presence_listeners):
+            if subscriber is skip:
+                continue
+            try:
+                subscriber.push(push)
+            except Exception:  # one broken subscriber must not starve the others
+                log.failure("presence push to a subscriber of {table} failed", table=self.table)
 
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
@@ -311,7 +372,8 @@ class TableActor:
         return Push(message, encode(message))
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
-        """Push each event to every subscriber, redacted for its viewer.
+        """Push each event to every subscriber, redacted for its viewer, then each viewer's
+        view after them (`_publish_views`).
 
         Why per event and shared: most events look the same to every viewer, so each distinct
         redaction is encoded (and framed by the transport) once, not once per subscriber.
@@ -336,6 +398,23 @@ class TableActor:
                         subscriber.push(push)
                     except Exception:  # one broken subscriber must not starve the others
                         log.failure("push to a subscriber of {table} failed", table=self.table)
+        if recorded:
+            self._publish_views(recorded[-1], audience)
+
+    def _publish_views(
+        self, last: RecordedEvent, audience: list[tuple[Actor, list[Subscriber]]]
+    ) -> None:
+        """Once per append, each viewer group's view after it (server/runtime/views.py)."""
+        messages = view_messages(
+            self.table, last.seq, last.at, self.game, self.state, self._views, audience
+        )
+        for message, subscribers in messages:
+            push = Push(message, encode(message))
+            for subscriber in subscribers:
+                try:
+                    subscriber.push(push)
+                except Exception:  # one broken subscriber must not starve the others
+                    log.failure("view push to a subscriber of {table} failed", table=self.table)
 
     def _group_by_viewer(self) -> list[tuple[Actor, list[Subscriber]]]:
         """The subscribers grouped by viewer, in subscription order (redacted once per viewer)."""
@@ -587,10 +666,15 @@ class TableActor:
         self._retry_call = None
         if self.closed:
             return
-        if self.store_failures < STORE_PAUSE_AFTER or not self.game.deadlines(self.state):
+        pause = self.game.RECOVERY_COMMAND
+        if (
+            self.store_failures < STORE_PAUSE_AFTER
+            or pause is None
+            or not self.game.deadlines(self.state)
+        ):
             self._reschedule()  # the failed deadline is not scheduled any more: due at once
             return
-        command = Command(RECOVERY_COMMAND, {"cause": STORE_FAILURE_CAUSE}, SERVER_ACTOR)
+        command = Command(pause, {"cause": STORE_FAILURE_CAUSE}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "store-failure", from_deadline=True)
 
         def not_paused(failure: Failure) -> None:

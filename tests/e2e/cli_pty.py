@@ -24,7 +24,7 @@ from server.puzzles.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20  # seconds: generous on a loaded 2-core machine; tests pass in far less
-CARD = re.compile(r"card (\d+) · (\d+) (\d+) (\d+) (\d+) ·")
+CARD = re.compile(r"play (\d+) · card \S+ · (\d+) (\d+) (\d+) (\d+) ·")
 
 
 def environment() -> dict[str, str]:
@@ -89,16 +89,17 @@ class T24Cli:
         )
 
     def create_table(self, server: Any, table: str, *flags: str, seats: str) -> Path:
-        """`t24 admin create-table` as a director; returns the table's tokens file."""
-        tokens = self.dir / f"{table}.json"
+        """`t24 admin create-table` as a director; returns the table's tokens directory (one
+        file per person: `--tokens DIR --seat s1` picks `DIR/s1.json`)."""
+        tokens = self.dir / table
         director = server.token("director", name="director")
         done = self.run(
             "admin",
-            "--url",
+            "create-table",
+            "--url",  # connection flags after the subcommand, as a new user types them
             server.url,
             "--token",
             director,
-            "create-table",
             "--table",
             table,
             "--seats",
