@@ -75,6 +75,8 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+LIST_PAGE = 200  # tables per `list_tables` reply, at most
+MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
 JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
@@ -264,8 +266,14 @@ class Session:
     def reply_error(
         self, request_id: int | None, code: str, message: str, rule: str | None = None
     ) -> None:
-        """Send an `error` reply and count it."""
+        """Send an `error` reply and count it.
+
+        Why the message is cut: a refusal may quote the request (a table id, an argument),
+        and a reply must never grow with what a client chose to send.
+        """
         self.metrics.protocol_errors += 1
+        if len(message) > MAX_ERROR_MESSAGE:
+            message = message[: MAX_ERROR_MESSAGE - 3] + "..."
         self.send(error_message(request_id, code, message, rule))
 
     def fault(self, request_id: int | None, failure: Failure) -> None:
@@ -470,9 +478,22 @@ class Session:
         )
 
     def _list_tables(self, request: Request, arrival: int) -> None:
+        """One page of the visible tables, in id order, after the cursor `after`.
+
+        Why pages: a server with 702 tables answered `internal` (the reply outgrew the
+        frame limit); a page of `LIST_PAGE` rows stays well under it, however many tables.
+        """
         assert self.claims is not None
-        visible = [info for info in self.hub.tables() if self.claims.may_see(info["table"])]
-        self.send(make("tables", id=request.id, tables=visible))
+        after = request.get("after")
+        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
+        visible = [
+            info
+            for info in self.hub.tables()
+            if (after is None or info["table"] > after) and self.claims.may_see(info["table"])
+        ]
+        page = visible[:limit]
+        cursor = page[-1]["table"] if len(visible) > limit else None
+        self.send(make("tables", id=request.id, tables=page, next=cursor))
 
     def _join(self, request: Request, arrival: int) -> None:
         table = request.get("table")

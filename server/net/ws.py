@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from autobahn.websocket.protocol import PreparedMessage
 from autobahn.websocket.types import ConnectionDeny
@@ -185,12 +184,12 @@ class T24ServerProtocol(WebSocketServerProtocol):
         call, a third of the cost of a push (docs/performance.md, "Server load"). Without
         compression (refused, see `transport_options`) and with nothing in Autobahn's send
         queue (only chopped or synchronous sends use it, and we make none), it writes exactly
-        these bytes to the transport, as here. The outgoing size limit is kept.
+        these bytes to the transport, as here.
+
+        No size limit here: `max_message_bytes` bounds what a client sends; what the server
+        sends is bounded by the protocol itself (`list_tables` pages, refusal messages cut,
+        views and events of bounded games), and the unread-output bound (`OutputBound`).
         """
-        if 0 < self.maxMessagePayloadSize < size:
-            raise PayloadExceededError(
-                f"tried to send a message of {size} bytes, over {self.maxMessagePayloadSize}"
-            )
         if self._perMessageCompress is None and not self.send_queue:
             self.transport.write(prepared.payloadHybi)
         else:

@@ -184,3 +184,50 @@ def test_an_abuse_close_is_logged_once_however_many_frames_follow(history_server
     closing = [line for line in lines if "closing connection" in line]
     assert len(closing) == 1 and "1008 sustained rate-limit abuse" in closing[0], lines
     flooder.close()
+
+
+def test_list_tables_pages_past_the_frame_limit_and_refusals_never_echo_unbounded_input(
+    tmp_path,
+):
+    """702 tables answered `internal` (one reply over 64 KiB); a refusal that quoted a huge
+    argument broke the connection. Now: pages with a cursor, and messages cut."""
+    process = ServerProcess(
+        tmp_path, "--rate-per-second", "100000", "--rate-burst", "100000", "--log-level", "info"
+    ).start()
+    try:
+        director = RawClient(process.port)
+        director.request("hello", token=process.token("director", name="d"))
+        options = {"seats": SEATS, "deck": DECK}
+        last = 0
+        for n in range(702):
+            last = director.send("create_table", table=f"t{n:04d}-{'x' * 50}", options=options)
+        while True:
+            reply = director.recv()
+            if reply.get("id") == last:
+                assert reply["type"] == "table_created", reply
+                break
+        seen: list[str] = []
+        page = director.request("list_tables")
+        pages = 1
+        while True:
+            assert page["type"] == "tables", page
+            seen += [row["table"] for row in page["tables"]]
+            if page["next"] is None:
+                break
+            page = director.request("list_tables", after=page["next"])
+            pages += 1
+        assert len(seen) == 702 and seen == sorted(seen) and pages == 4
+        small = director.request("list_tables", limit=5)
+        assert len(small["tables"]) == 5 and small["next"] == small["tables"][-1]["table"]
+
+        huge = "y" * 16000  # a seat id the game quotes in its refusal
+        refusal = director.request(
+            "command",
+            table="t0000-" + "x" * 50,
+            name="issue_flag",
+            args={"seat": huge, "cause": "no_pattern"},
+        )
+        assert refusal["type"] == "error" and len(refusal["message"]) <= 240, refusal
+        assert director.request("ping")["type"] == "pong"  # the connection is intact
+    finally:
+        process.kill()
