@@ -33,9 +33,12 @@ from twisted.internet.protocol import Protocol
 from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 
+from server import SERVER_HEADER
+
 READ_SLICE = 512  # bytes of one connection's input handed on per reactor turn
 BUSY_RESPONSE = (
-    b"HTTP/1.1 503 Service Unavailable\r\nServer: t24\r\nConnection: close\r\n"
+    b"HTTP/1.1 503 Service Unavailable\r\nServer: " + SERVER_HEADER.encode("ascii") + b"\r\n"
+    b"Connection: close\r\n"
     b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 29\r\n\r\n"
     b"too many connections; retry\r\n"
 )
