@@ -204,6 +204,7 @@ class Session:
             self.config.abuse_strikes / self.config.abuse_window, self.config.abuse_strikes, now
         )
         self._hello_timer: IDelayedCall | None = None
+        self._expiry_timer: IDelayedCall | None = None  # set by hello: the token's end
         self._budget = budget  # the server-wide request budget, shared by every connection
         self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
 
@@ -221,9 +222,10 @@ class Session:
     def connection_lost(self) -> None:
         """The connection is gone: leave every table, cancel timers."""
         self.closed = True
-        if self._hello_timer is not None and self._hello_timer.active():
-            self._hello_timer.cancel()
-        self._hello_timer = None
+        for timer in (self._hello_timer, self._expiry_timer):
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._hello_timer = self._expiry_timer = None
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
@@ -431,7 +433,27 @@ class Session:
         if self._hello_timer is not None and self._hello_timer.active():
             self._hello_timer.cancel()
         self._hello_timer = None
+        self._expiry_timer = self.clock.callLater(
+            max(0.0, claims.expires - self.clock.seconds()), self._token_expired
+        )
         self._delivering(self.send, "the welcome could not be sent")(welcome)
+
+    def _token_expired(self) -> None:
+        """The token's lifetime is over: its subscriptions end with it.
+
+        Why: a token is the only proof of who the connection is; a spectator whose token
+        expired must not go on receiving a table's pushes. The client is told (an `error`
+        without id, code `unauthorized`), every table is left, and the connection closes
+        with 1008; the client reconnects with a fresh token and resumes with `after_seq`.
+        """
+        self._expiry_timer = None
+        if self.closed or self.closing:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        self.reply_error(None, "unauthorized", "token expired: every table was left; reconnect")
+        self.close(CLOSE_POLICY, "token expired")
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(

@@ -329,3 +329,21 @@ def test_an_unhashable_argument_is_bad_args_not_internal(server, connect):
         "command", table=table, name="issue_flag", args={"seat": "s2", "cause": ["no_pattern"]}
     )
     assert reply["type"] == "error" and reply["code"] == "bad_args", reply
+
+
+def test_an_expired_token_ends_its_subscriptions_and_closes_with_1008(server, connect):
+    """Issue 18: a token past its expiry kept its subscriptions and received pushes."""
+    from test_server_play import command, new_table
+
+    table, _director = new_table(server, connect)
+    short = server.signer().issue(
+        "spectator", now=time.time(), name="brief", table=table, ttl_seconds=2
+    )[0]
+    watcher = connect(short)
+    assert watcher.request("join", table=table)["type"] == "snapshot"
+    proctor = connect(server.token("proctor", name="p", table=table))
+    command(proctor, table, "start_round")
+    assert watcher.event("RoundStarted")["seq"] == 2  # while valid, pushes arrive
+    told = watcher.wait_for(lambda m: m["type"] == "error", timeout=5)
+    assert told["code"] == "unauthorized" and told["id"] is None
+    assert watcher.wait_closed(timeout=5) == 1008
