@@ -260,7 +260,10 @@ def issue_token(link: TableLink, welcome: dict[str, Any], args: argparse.Namespa
 def list_tables(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     """list_tables: one line per table (id, game, last seq, over or live)."""
     reply = yield link.request("list_tables")
-    tables = reply["tables"]
+    tables = list(reply["tables"])
+    while reply.get("next"):  # the server answers a page at a time
+        reply = yield link.request("list_tables", after=reply["next"])
+        tables += reply["tables"]
     if args.json:
         print(json.dumps(tables))
         return exit_codes.OK
