@@ -11,6 +11,6 @@ def games() -> dict[str, Any]:
     Why a function: importing the package must stay cheap and free of cycles (the game
     modules import `server.games.base`); callers ask for the registry when they need it.
     """
-    from server.games import challenge
+    from server.games import challenge, tjugoett
 
-    return {challenge.NAME: challenge}
+    return {game.NAME: game for game in (challenge, tjugoett)}
