@@ -18,7 +18,6 @@ from server.games import tjugoett
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
 from server.games.tjugoett.cards import DECK, hand_value
 from server.games.tjugoett.state import TjugoettState
-from server.games.tjugoett.view import may_see_hand, sees_everything
 
 T0 = 1_700_000_000_000_000  # microseconds since the epoch
 S = 1_000_000
@@ -110,6 +109,24 @@ def only(events: list[Event], type_: str) -> Event:
 
 
 # -- the leak check -------------------------------------------------------------------------
+
+
+OFFICIAL_VIEWERS = ("director", "proctor", "auditor", "server")
+
+
+def sees_everything(viewer: Actor) -> bool:
+    """The rule restated for the oracle (not imported from the view it checks)."""
+    return viewer.role in OFFICIAL_VIEWERS
+
+
+def may_see_hand(owner: str, public_hands: str, dealer_seat: str | None, viewer: Actor) -> bool:
+    """R-21-19 and `public_hands`, restated for the oracle: officials and the owner see a
+    live hand; the dealer never; others when hands are `live`."""
+    if sees_everything(viewer) or (viewer.role == "player" and viewer.id == owner):
+        return True
+    if viewer.role == "player" and viewer.id == dealer_seat:
+        return False
+    return public_hands == "live"
 
 
 def hidden_cards(state: TjugoettState, viewer: Actor) -> set[str]:
