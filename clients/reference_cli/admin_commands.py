@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -110,8 +111,35 @@ def deck_from_file(path: str, side: str) -> list[dict[str, Any]]:
     return deck
 
 
+def extra_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The `--options` JSON map (empty without the flag)."""
+    if not args.options:
+        return {}
+    try:
+        extra = json.loads(args.options)
+    except json.JSONDecodeError as error:
+        raise AdminInputError(f"--options is not JSON: {error}") from None
+    if not isinstance(extra, dict):
+        raise AdminInputError("--options is a JSON map")
+    return extra
+
+
+def other_game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of a game other than the 24 Challenge: `--seats`, then `--options`.
+
+    Tjugoett derives every shuffle from a secret `seed` option (docs/games/tjugoett.md); the
+    table's creator picks it, so it is drawn here at random unless `--options` gives one.
+    """
+    options: dict[str, Any] = {"seats": parse_seats(args.seats), **extra_options(args)}
+    if args.game == "tjugoett":
+        options.setdefault("seed", secrets.token_hex(16))
+    return options
+
+
 def table_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `create_table` options from the flags (the server checks them again)."""
+    if getattr(args, "game", "challenge") != "challenge":
+        return other_game_options(args)
     side = args.side or ("red" if args.round % 2 == 1 else "white")  # R-DECK-5 default
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
@@ -135,14 +163,7 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         options["stumped_cards"] = args.stumped_cards
     if args.flag_limit is not None:
         options["flag_limit"] = args.flag_limit
-    if args.options:
-        try:
-            extra = json.loads(args.options)
-        except json.JSONDecodeError as error:
-            raise AdminInputError(f"--options is not JSON: {error}") from None
-        if not isinstance(extra, dict):
-            raise AdminInputError("--options is a JSON map")
-        options.update(extra)
+    options.update(extra_options(args))
     return options
 
 
@@ -172,7 +193,9 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
             issued = yield link.request("issue_token", role=role, table=table, name=role)
             tokens[role] = issued["token"]
         tokens["seats"] = []
-        for seat in options["seats"]:
+        dealer = options.get("dealer")  # a Tjugoett table's person dealer has a seat too
+        dealer_seats = [dealer] if isinstance(dealer, dict) and "seat" in dealer else []
+        for seat in [*options["seats"], *dealer_seats]:
             issued = yield link.request(
                 "issue_token", role="player", table=table, seat=seat["seat"]
             )
@@ -182,9 +205,8 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
     if args.json:
         print(json.dumps(result))
     else:
-        print(
-            f"created table {table} ({len(options['seats'])} seats, {len(options['deck'])} cards)"
-        )
+        size = f"{len(options['deck'])} cards" if "deck" in options else args.game
+        print(f"created table {table} ({len(options['seats'])} seats, {size})")
         if args.tokens_out:
             print(f"tokens for the proctor, each seat and a spectator: {args.tokens_out}")
     return exit_codes.OK
