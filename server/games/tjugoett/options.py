@@ -118,10 +118,12 @@ def _is_int(value: object) -> bool:
 
 
 def _seconds(raw: Mapping[str, Any], name: str) -> int | None:
-    value = raw[name]
+    value: object = raw[name]
     if value is None:
         return None
-    if not (_is_int(value) or isinstance(value, float)) or not 0 < value <= MAX_SECONDS:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], or null, not {value!r}")
+    if not 0 < value <= MAX_SECONDS:
         raise _bad(name, f"seconds in (0, {MAX_SECONDS}], or null, not {value!r}")
     return round(value * MICROSECONDS)
 
