@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
@@ -43,10 +44,20 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=build_examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"t24 {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.add_parsers(subparsers)
     return parser
+
+
+def package_version() -> str:
+    """The installed package's version: pyproject.toml is its one source (the server reads
+    the same metadata, `server.__version__`)."""
+    try:
+        return version("t24")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
 
 
 def build_examples() -> str:
@@ -54,8 +65,8 @@ def build_examples() -> str:
     return (
         "examples:\n"
         "  t24 solve 3 3 8 8\n"
-        "  t24 play --tokens var/demo-tokens.json --seat s1\n"
-        "  t24 proctor --tokens var/demo-tokens.json\n"
+        "  t24 play --tokens var/demo-tokens/s1.json\n"
+        "  t24 proctor --tokens var/demo-tokens/proctor.json\n"
         "  t24 replay --store sqlite:///var/t24.sqlite table/demo\n"
         "  t24 COMMAND --help   (every command lists its options and examples)\n\n" + EXIT_CODES
     )
