@@ -24,6 +24,7 @@ from clients.reference_cli import (
     replay_commands,
     table_commands,
 )
+from clients.reference_cli.games.tjugoett import app as tjugoett_app
 
 COMMAND_MODULES = [
     puzzle_commands,
@@ -32,6 +33,7 @@ COMMAND_MODULES = [
     bot_commands,
     admin_commands,
     replay_commands,
+    tjugoett_app,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP

@@ -39,6 +39,21 @@ class TjugoettBot:
             return None
         return stand if cards >= MIN_STAND_CARDS and total >= self.stand_at else draw
 
+    def on_view(self, view: Mapping[str, Any]) -> str | None:
+        """The command to send in the situation a snapshot shows (a bot that joins, or comes
+        back, in the middle of its turn), or None. The view says which moves are open."""
+        open_moves = view.get("your_commands", [])
+        if "dealer_draw" in open_moves:
+            cards = view["dealer"]["cards"]
+            if not cards:
+                return "dealer_draw"
+            return self._choose(len(cards), view["dealer"]["sum"], "dealer_draw", "dealer_stand")
+        if "draw_card" in open_moves:
+            self.my_turn = True
+            (mine,) = [seat for seat in view["seats"] if seat["seat"] == self.seat]
+            return self._choose(mine["count"], mine["sum"], "draw_card", "stand")
+        return None
+
     def on_event(self, event_type: str, data: Mapping[str, Any]) -> str | None:
         """The command to send after this pushed event, or None."""
         if self.dealer:
