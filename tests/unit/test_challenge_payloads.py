@@ -36,6 +36,8 @@ def options_data(seats: list[dict[str, str]], **more: Any) -> dict[str, Any]:
         "flag_limit": 3,
         "auto_proctor": None,
         "auto_reveal_seconds": 1.0,
+        "round_seconds": None,
+        "min_seats": 3,
     }
     recorded.update(more)
     return recorded
