@@ -125,3 +125,10 @@ def test_every_option_is_documented_with_its_default():
     assert set(rows) == set(DEFAULT_OPTIONS) | set(REQUIRED)
     for name, default in DEFAULT_OPTIONS.items():
         assert rows[name][0] == f"`{json.dumps(default)}`", name
+
+
+def test_every_refusal_code_has_a_test_that_provokes_it():
+    """A documented error path per refusal: each code is asserted by some Tjugoett test."""
+    sources = "\n".join(path.read_text() for path in TESTS.glob("test_tjugoett_*.py"))
+    for code in REFUSALS:
+        assert f'== "{code}"' in sources, f"no test asserts the refusal {code!r}"
