@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
+from itertools import product
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -42,7 +43,7 @@ from tjugoett_tables import (
 
 from server.games import tjugoett
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
-from server.games.tjugoett.cards import DECK
+from server.games.tjugoett.cards import DECK, card_points, hand_value
 from server.games.tjugoett.state import TjugoettState
 
 COMMAND_NAMES = (
@@ -179,3 +180,15 @@ def test_random_games_keep_every_invariant(raw: dict, seed: int, short_pile: boo
     assert tjugoett.is_over(state) == bool(recorded and recorded[-1].type in tjugoett.FINAL_EVENTS)
     if DEALER_SEAT not in seats:
         assert all(event.data.get("seat") != DEALER_SEAT for event in recorded)
+
+
+@settings(max_examples=300, deadline=None)
+@given(cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=5, unique=True))
+def test_r21_2_hand_value_is_the_best_ace_choice_by_brute_force(cards: list[str]) -> None:
+    """R-21-2's decision, checked against every way of counting the aces: the best total
+    not over 21, else the smallest."""
+    aces = [card for card in cards if card.startswith("A")]
+    rest = sum(card_points(card) for card in cards if not card.startswith("A"))
+    totals = {rest + sum(choice) for choice in product((1, 14), repeat=len(aces))}
+    fitting = [total for total in totals if total <= 21]
+    assert hand_value(cards) == (max(fitting) if fitting else min(totals))
