@@ -117,10 +117,10 @@ __all__ = [
 # A deadline command up to 1 ms before its time is due: the shell converts float seconds.
 DEADLINE_EARLY_US = 1_000
 
-# Nothing to pause after a restart: the live timers (the server dealer's pace, a player's
-# `turn_seconds`, the next round) simply run on; the worst a restart does is make one of
-# them fire late, and a player timed out after a restart stands, which loses nothing unfair
-# (`turn_seconds` is off by default).
+# Nothing to pause after a restart: the live timers (the server dealer's pace, the next
+# round, `turn_seconds`) simply run on. The only one that acts for a person is
+# `turn_seconds` (off by default): a player whose time ran out while the server was down
+# stands as soon as it is back. A table that cannot accept that should not set it.
 RECOVERY_COMMAND: str | None = None
 
 
