@@ -17,12 +17,14 @@ from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
+    audit_commands,
     bot_commands,
     exit_codes,
     log_commands,
     puzzle_commands,
     replay_commands,
     table_commands,
+    tournament_commands,
 )
 from clients.reference_cli.games.tjugoett import app as tjugoett_app
 
@@ -33,6 +35,8 @@ COMMAND_MODULES = [
     bot_commands,
     admin_commands,
     replay_commands,
+    tournament_commands,
+    audit_commands,
     tjugoett_app,
 ]
 

@@ -12,7 +12,8 @@ from server.games import tjugoett
 
 
 def args(**values):
-    return Namespace(**{"game": "tjugoett", "seats": "3", "options": None, **values})
+    base = {"game": "tjugoett", "seats": "3", "options": None, "option": None, "seed": None}
+    return Namespace(**{**base, **values})
 
 
 def test_tjugoett_options_from_the_cli_are_valid_and_get_a_fresh_seed():
@@ -20,6 +21,7 @@ def test_tjugoett_options_from_the_cli_are_valid_and_get_a_fresh_seed():
     second = admin_commands.table_options(args(seats="s1:Ada,s2:Bo"))
     assert first["seats"] == [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
     assert set(first) == {"seats", "seed"} and first["seed"] != second["seed"]
+    assert len(first["seed"]) == 32  # 128 random bits
     assert tjugoett.initial_state(first).options.seat_ids() == ("s1", "s2")
 
 
@@ -29,6 +31,13 @@ def test_tjugoett_options_json_adds_options_and_may_give_the_seed():
     )
     assert raw["seed"] == "given-seed-1"
     assert tjugoett.initial_state(raw).options.dealer_seat == "d"
+
+
+def test_option_pairs_and_a_numbered_seed_for_a_replayable_table():
+    raw = admin_commands.table_options(args(seed=7, option=["public_hands=live"]))
+    assert raw["seed"] == 7 and raw["public_hands"] == "live"
+    read = tjugoett.initial_state(raw).options
+    assert read.seed == "7" and read.public_hands == "live"
 
 
 def test_bad_options_json_is_refused_before_connecting():

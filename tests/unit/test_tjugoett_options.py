@@ -36,7 +36,9 @@ def test_a_person_dealer_and_seven_players():
     [
         ({"seats": seats_data(1)}, "seed"),
         ({"seats": seats_data(1), "seed": "short"}, "seed"),
-        ({"seats": seats_data(1), "seed": 12345678}, "seed"),
+        ({"seats": seats_data(1), "seed": -1}, "seed"),
+        ({"seats": seats_data(1), "seed": True}, "seed"),
+        ({"seats": seats_data(1), "seed": 2.5}, "seed"),
         ({"seed": SEED}, "seats"),
         ({"seats": [], "seed": SEED}, "seats"),
         ({"seats": seats_data(7) + [{"seat": "s8"}], "seed": SEED}, "seats"),

@@ -8,7 +8,7 @@ recorded, so recorded options always read back.
 | option | default | meaning |
 |---|---|---|
 | seats | (required) | 1..7 `{"seat", "name"}`, in the order they face the dealer (R-21-5) |
-| seed | (required) | the table's secret shuffle seed, 8..128 characters (R-21-3/21) |
+| seed | (required) | the secret shuffle seed: 8..128 characters, or a number (R-21-3/21) |
 | dealer | "server" | the server's dealer, or `{"seat", "name"}`: a person at a client |
 | dealer_stands_at | 17 | the server dealer stands at this value or more, with >= 2 cards |
 | dealer_seconds | 1 | the server dealer's pace: seconds before each of its moves |
@@ -157,6 +157,21 @@ def _read_dealer(value: object, seats: tuple[SeatInfo, ...]) -> SeatInfo | None:
     return dealer
 
 
+def _read_seed(value: object) -> str:
+    """The seed as the text every shuffle is derived from: a text of 8..128 characters, or a
+    whole number (`t24 admin create-table --seed 7`, for a table anyone may replay; a number
+    is easy to guess, so the CLI's default is 128 random bits as text)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**63:
+        return str(value)
+    if isinstance(value, str) and MIN_SEED <= len(value) <= MAX_SEED:
+        return value
+    raise _bad(
+        "seed",
+        f"a secret text of {MIN_SEED}..{MAX_SEED} characters (or a whole number), picked at "
+        "random by the table's creator (every shuffle is derived from it)",
+    )
+
+
 def table_options(raw: Mapping[str, Any]) -> TableOptions:
     """Read and validate recorded options, filling the defaults.
 
@@ -172,13 +187,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         raise _bad(unknown[0], "unknown option")
     raw = {**DEFAULT_OPTIONS, **raw}
     seats = _read_seats(raw.get("seats"))
-    seed = raw.get("seed")
-    if not isinstance(seed, str) or not MIN_SEED <= len(seed) <= MAX_SEED:
-        raise _bad(
-            "seed",
-            f"a secret text of {MIN_SEED}..{MAX_SEED} characters, picked at random by the "
-            "table's creator (every shuffle is derived from it)",
-        )
+    seed = _read_seed(raw.get("seed"))
     stands_at = raw["dealer_stands_at"]
     if not _is_int(stands_at) or not 2 <= stands_at <= 21:
         raise _bad("dealer_stands_at", "a whole number 2..21")
