@@ -46,6 +46,8 @@ def test_a_round_of_tjugoett_at_the_terminal(server, cli):
     bo.expect("Tjugoett · table kort")
     proctor = cli.spawn("tjugoett", "--tokens", str(tokens), "--proctor")
     proctor.expect("n = start the next round")
+    watcher = cli.spawn("tjugoett", "--tokens", str(tokens), "--watch")
+    watcher.expect("Tjugoett · table kort")
     ada.send("d\r")
     ada.expect("not now")  # no round yet: nothing to draw
 
@@ -59,7 +61,7 @@ def test_a_round_of_tjugoett_at_the_terminal(server, cli):
     ada.expect(r"round 1 over \(all played\)")
     proctor.expect(r"round 1 over")
     proctor.send("e\r")
-    for child in (ada, bo, proctor):
+    for child in (ada, bo, proctor, watcher):
         child.expect("the table is over after 1 round")
         child.expect(pexpect.EOF)
         child.close()
@@ -67,5 +69,8 @@ def test_a_round_of_tjugoett_at_the_terminal(server, cli):
     shown = ada.logfile_read.getvalue()
     assert "Bo gets a card (1 card)" in shown  # R-21-19 / turn_over: Bo's live card hidden
     assert "Tally (won-lost): Ada " in shown
+    watched = watcher.logfile_read.getvalue()
+    assert "Ada gets a card (2 cards)" in watched  # a spectator sees no live hand
+    assert "Ada stands\r" in watched or "Ada stands\n" in watched  # ... nor its sum
     fed = [line for line in shown.splitlines() if line.startswith("the dealer draws")]
     assert len(fed) == len(set(fed)), "an event was printed twice"
