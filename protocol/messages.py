@@ -293,6 +293,8 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("game", "str"),
             Field("seq", "int", doc="the view is the table after this seq"),
             Field("view", "map", doc="the game's view for this viewer"),
+            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
+            Field("server_time", "int", doc="the server's clock when the snapshot was taken"),
         ),
         "Reply to `join`.",
     ),
@@ -319,6 +321,19 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
+    ),
+    MessageSpec(
+        "view",
+        "server",
+        (
+            _TABLE,
+            Field("seq", "int", doc="the view is the table after this seq (the last event)"),
+            Field("view", "map", required=False, doc="the viewer's whole view"),
+            Field("patch", "map", required=False, doc="{set, unset} over the held view"),
+            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
+            Field("server_time", "int", doc="server time of the append, Unix microseconds"),
+        ),
+        "A push after the events of one append: the viewer's view, or a patch of it.",
     ),
     MessageSpec(
         "accepted",

@@ -205,7 +205,17 @@ class ProctorInput:
         return f"proctor> {self.buffer}▌"
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
-        return "type a command and Enter: place, reveal, touch 2, pattern 3x8, fix, help, quit"
+        """The commands that apply now (none that the table would refuse as out of turn)."""
+        lead = "type a command and Enter: "
+        if view is None:
+            return lead + "help, quit"
+        if view.get("phase") == "ended":
+            return "round over · type quit and Enter to leave (help lists the commands)"
+        if view.get("paused"):
+            return lead + "resume (the table is paused), flag, end, help, quit"
+        if view.get("phase") == "setup":
+            return lead + "start, help, quit"
+        return lead + "place, reveal, touch 2, pattern 3x8, fix, help, quit"
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):

@@ -189,7 +189,7 @@ class Hub:
         read.addBoth(self._fan_out, table)
         return d
 
-    def _loaded(self, recorded: list, table: str) -> TableActor:
+    def _loaded(self, recorded: list, table: str) -> Deferred:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
@@ -198,9 +198,13 @@ class Hub:
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        actor.start(recovering=True)
+        started = actor.start(recovering=True)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
-        return actor
+        # Whoever asked for the table (a join, a command, start-up) gets it once its recovery
+        # is recorded: a joiner right after a restart sees the table paused, never the
+        # moment before the pause was written.
+        started.addCallback(lambda _: actor)
+        return started
 
     def _fan_out(self, result: Any, table: str) -> None:
         for waiter in self._loading.pop(table, []):
