@@ -36,12 +36,6 @@ from twisted.internet.task import deferLater
 
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import Backoff, ServerRefused, TableLink, close_then_stop
-from clients.reference_cli.games.challenge.bot import (
-    best_answer,
-    human_fails,
-    human_seconds,
-    wrong_steps,
-)
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
 
