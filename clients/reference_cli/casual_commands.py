@@ -1,15 +1,15 @@
 """`t24 casual`: play (or watch, or let a bot play) a casual table: `pocket` or `deck40`.
 
-A thin client in plain lines: it draws the view the server sends (the snapshot, then each
-`view` push, `protocol.views`) with the game's part under `clients/reference_cli/games/<game>/`
-(`screen.render_lines`), prints one line per event, and sends what the player types
-(`screen.parse_line`: an answer, `c`, `s`, `n 7H`, `start`, ...). No rule is judged here: the
-server refuses what it must, and the refusal is printed in words. With `--bot` the game's
-`brain.next_move` plays the seat (the solver's answers), so `t24 casual --bot` is the casual
-games' bot. It exits 0 when the game ends.
+A thin client in plain lines: it draws the view the server sends (the snapshot, then the
+view the last event push of each append carries, `protocol.views`) with the game's part
+under `clients/reference_cli/games/<game>/` (`screen.render_lines`), prints one line per
+event, and sends what the player types (`screen.parse_line`: an answer, `c`, `s`, `n 7H`,
+`start`, ...). No rule is judged here: the server refuses what it must, and the refusal is
+printed in words. With `--bot` the game's `brain.next_move` plays the seat (the solver's
+answers), so `t24 casual --bot` is the casual games' bot. It exits 0 when the game ends.
 
-Why a command of its own: the challenge's `t24 play` draws a 24 Challenge table (its model
-and keys); the casual games are drawn from their views alone.
+Why a command of its own (as `t24 tjugoett`): typing a whole answer line fits these games
+better than the 24 Challenge's keys of `t24 play`.
 """
 
 from __future__ import annotations
@@ -77,6 +77,7 @@ class CasualApp:
         self.message = ""
         self.in_flight = 0
         self.quitting = False
+        self.view_seq = 0
 
     # -- the link's listener ------------------------------------------------------------------
 
@@ -88,6 +89,7 @@ class CasualApp:
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.table, self.game = snapshot["table"], snapshot.get("game")
+        self.view_seq = snapshot["seq"]
         if self.game not in PARTS:
             self.message = f"t24 casual plays {', '.join(PARTS)}; table {self.table} is {self.game}"
             self.stop(exit_codes.BAD_INPUT)
@@ -106,9 +108,11 @@ class CasualApp:
         )
         who = f" ({data['seat']})" if isinstance(data.get("seat"), str) else ""
         self.write(f"· {push['event_type']}{who}: {words}\n")
-
-    def link_view(self, message: dict[str, Any]) -> None:
-        self.view_changed(apply_view_message(self.view, message))
+        # The last push of an append carries the viewer's new view (whole or a patch); the
+        # catch-up pushes before the snapshot's seq are history, already in the snapshot.
+        if ("view" in push or "patch" in push) and push["seq"] > self.view_seq:
+            self.view_seq = push["seq"]
+            self.view_changed(apply_view_message(self.view, push))
 
     def link_fatal(self, code: str, message: str) -> None:
         self.message = message

@@ -337,10 +337,6 @@ class TableLink:
         request_id = message.get("id")
         if kind == "event":
             self.listener.link_event(message)
-        elif kind == "view":
-            on_view = getattr(self.listener, "link_view", None)  # a view-drawn client
-            if on_view is not None:
-                on_view(message)
         elif kind == "presence":
             if self.presence:
                 self.listener.link_presence(message)
