@@ -106,3 +106,23 @@ def test_bots_play_a_casual_game_to_the_end_with_t24_casual_bot(server, cli, gam
     for bot in bots:
         bot.expect(re.compile(r"(winner|tie): "), timeout=60)
         finish(bot)
+
+
+@pytest.mark.parametrize("game", ["pocket", "deck40"])
+def test_the_generic_client_draws_a_casual_game_and_t24_bot_plays_it(server, cli, game):
+    """The casual games' parts in the generic client (`games.part_for`): `t24 bot` plays
+    each seat with the game's brain, `t24 watch` draws the board and the result."""
+    flags = ["--cards", "3"] if game == "pocket" else ["--option", "target_points=2"]
+    tokens = cli.create_table(
+        server, f"generic-{game}", "--game", game, "--seed", "5", *flags, seats="s1:Ada,s2:Bo"
+    )
+    watcher = cli.spawn("watch", "--tokens", str(tokens), "--plain")
+    watcher.expect("connected")
+    bots = [
+        cli.spawn("bot", "--tokens", str(tokens), "--seat", seat, "--skill", skill)
+        for seat, skill in (("s1", "perfect"), ("s2", "human"))
+    ]
+    cli.run("casual", "--tokens", str(tokens), "--seat", "s1", input="start\nq\n")
+    watcher.expect(re.compile(r"(winner|tie): "), timeout=60)
+    for bot in bots:
+        finish(bot)

@@ -90,4 +90,12 @@ def part_for(game: str) -> GamePart:
         from clients.reference_cli.games.challenge import PART
 
         return PART
+    if game == "pocket":
+        from clients.reference_cli.games.pocket import PART as POCKET
+
+        return POCKET
+    if game == "deck40":
+        from clients.reference_cli.games.deck40 import PART as DECK40
+
+        return DECK40
     return GENERIC
