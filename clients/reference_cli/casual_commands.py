@@ -44,10 +44,10 @@ PARTS: dict[str, tuple[ModuleType, ModuleType]] = {
 
 EPILOG = """\
 typed lines:
-  pocket   an answer, e.g. (5+3-2)*4 (claims and answers at once) · c claim "I got it"
-           · s stumped · start · q quit
-  deck40   a solution, e.g. (8-4)*(7-1) ("24!") · n [card] no solution, returning that card
-           (e.g. n 7H) · start · q quit
+  pocket   an answer claims and answers at once: for 2 3 4 5 (t24 solve 2 3 4 5) (5+3-2)*4
+           c claim "I got it" first · s stumped · start · q quit
+  deck40   "24!" with a solution: for 4 1 8 7 (t24 solve 4 1 8 7) (8-4)*(7-1)
+           n [card] no solution, returning that card (e.g. n 7H) · start · q quit
 
 examples:
   t24 casual --tokens var/pocket1/s1.json
