@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clients.reference_cli.event_words import describe_event, event_kind
+from clients.reference_cli.protests_model import view_after_hearing
 
 SECOND = 1_000_000
 SETUP, BETWEEN, PLACED, REVEALED, SOLVING, ENDED = (
@@ -219,6 +220,8 @@ def _view_after(view: dict[str, Any], kind: str, data: Mapping[str, Any]) -> Non
     if isinstance(at, int) and at > view.get("clock", 0):
         view["clock"] = at
     card = view.get("card")
+    if view_after_hearing(view, kind, data):
+        return
     if kind == "RoundStarted":
         view["started"] = True
         view["round"] = data.get("round", view.get("round"))
@@ -274,7 +277,7 @@ def _view_after(view: dict[str, Any], kind: str, data: Mapping[str, Any]) -> Non
     elif kind == "PlayerDisqualified":
         seat = _seat(view, data.get("seat"))
         if seat is not None:
-            seat["disqualified"] = True
+            seat.update(disqualified=True, disqualified_cause=data.get("cause", "flag_limit"))
     elif kind == "CardReturnedToDeck":  # R-FLAG-2: to the bottom of the deck
         view["cards_left"] = view.get("cards_left", 0) + 1
         if _full(view):
@@ -405,6 +408,7 @@ def apply_push(model: TableModel, push: Mapping[str, Any]) -> tuple[TableModel, 
     view.pop("started")
     view.pop("ended")
     view["scores"] = {seat["seat"]: seat["score"] for seat in view.get("seats", [])}
+    view["seq"] = seq
     view["deadlines"] = live_deadlines(view, anchors)
     return replace(model, seq=seq, view=view, anchors=anchors), line
 

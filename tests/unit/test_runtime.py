@@ -658,6 +658,8 @@ def finished_table(hub, clock, table="t1"):
     actor = new_table(hub, table=table)
     run(actor, clock, PROCTOR, "start_round")
     run(actor, clock, PROCTOR, "end_round")
+    assert not actor.is_over()  # protests are heard until the score card is signed
+    run(actor, clock, PROCTOR, "sign_score_card", initials="PK")
     assert actor.is_over()
     return actor
 
@@ -719,8 +721,8 @@ def test_at_start_up_a_finished_table_is_left_on_disk_until_joined(store, clock)
     after = Hub(store, clock, evict_after=600)  # the next start of the server
     assert result_of(after.load_all()) == 1  # only the table in play is replayed
     assert set(after.actors) == {"t2"}
-    assert after.tables()[0] == {"table": "t1", "game": "challenge", "seq": 3, "over": True}
-    assert finished.seq == 3
+    assert after.tables()[0] == {"table": "t1", "game": "challenge", "seq": 4, "over": True}
+    assert finished.seq == 4
     joined = result_of(after.get("t1"))
     assert joined.state == finished.state and "t1" not in after.retired
 

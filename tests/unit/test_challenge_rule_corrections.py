@@ -1,0 +1,78 @@
+"""The rule corrections an outside audit of shared/rules/24-challenge.md against the seed found
+(issue 10): each test cites the rule id it enforces."""
+
+from __future__ import annotations
+
+from challenge_tables import PROCTOR, Table, player, seat_of, types
+
+# -- R-PLAY-3: a slap disqualifies; four fingertips are a flag -------------------------------
+
+
+def test_a_slap_with_five_fingertips_disqualifies_without_a_flag_R_PLAY_3():
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    events = table.do("touch_card", player("s2"), fingertips=5)
+    assert types(events) == ["CardTouched", "PlayerDisqualified", "CardReturnedToDeck"]
+    assert events[1].data == {
+        "at": table.now,
+        "seat": "s2",
+        "flags": 0,
+        "cause": "slap",
+        "rule": "R-PLAY-3",
+    }
+    s2 = seat_of(table.state, "s2")
+    assert s2.disqualified and s2.flags == 0 and s2.disqualified_cause == "slap"
+    assert table.state.deck[-1] == "c1"  # back to the bottom, as for a flag (R-FLAG-2)
+    assert table.refused("touch_card", player("s2")).code in ("no_card_in_play", "disqualified")
+
+
+def test_a_slap_before_the_reveal_is_a_slap_not_a_flag_R_PLAY_3():
+    table = Table.started(cards=["c1", "c2"])
+    table.do("place_card")
+    events = table.do("touch_card", player("s1"), fingertips=10)
+    assert types(events) == ["CardTouched", "PlayerDisqualified", "CardReturnedToDeck"]
+    assert events[1].data["cause"] == "slap"
+    assert "FlagIssued" not in types(events)
+
+
+def test_a_later_slap_disqualifies_and_leaves_the_card_with_its_toucher_R_PLAY_3():
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    events = table.do("touch_card", player("s3"), fingertips=5)
+    assert types(events) == ["TouchRefused", "PlayerDisqualified"]
+    assert table.state.card is not None and table.state.card.toucher == "s1"
+
+
+def test_a_slap_the_proctor_rules_on_disqualifies_R_PLAY_3():
+    table = Table.started(cards=["c1", "c2"], mode="proctored")
+    table.next_card()
+    assert table.refused("rule_slap", player("s1"), seat="s2").code == "not_allowed"
+    events = table.do("rule_slap", seat="s2")
+    assert types(events) == ["PlayerDisqualified", "CardReturnedToDeck"]
+    assert events[0].data["cause"] == "slap"
+    assert table.refused("rule_slap", seat="s2").code == "disqualified"
+    assert table.refused("rule_slap", seat="s9").code == "unknown_seat"
+
+
+def test_four_fingertips_are_a_flag_not_a_slap_R_PLAY_3():
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    events = table.do("touch_card", player("s4"), fingertips=4)
+    assert types(events)[:2] == ["CardTouched", "FlagIssued"]
+    assert events[1].data["cause"] == "too_many_fingertips"
+    assert not seat_of(table.state, "s4").disqualified
+
+
+# -- R-PLAY-2: the proctor never hands the card to a foul touch ---------------------------------
+
+
+def test_override_never_hands_the_card_to_a_foul_touch_R_PLAY_2():
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    table.do("touch_card", player("s2"), fingertips=4)  # later, and a foul: recorded, no flag
+    refused = table.refused("override_first_touch", PROCTOR, seat="s2")
+    assert refused.code == "foul_touch" and refused.rule == "R-PLAY-2"
+    table.do("touch_card", player("s3"), fingertips=3)  # three fingertips are fine
+    assert types(table.do("override_first_touch", seat="s3")) == ["FirstTouchOverridden"]
