@@ -67,9 +67,11 @@ class ClientSession:
         if isinstance(request_id, int) and kind != "event":
             self.pending.pop(request_id, None)
         if kind == "snapshot":
-            table, after_seq = self._joins.pop(request_id, (message.get("table"), None))
+            join = self._joins.pop(request_id, None) if isinstance(request_id, int) else None
+            table, after_seq = join or (message.get("table"), None)
             # With after_seq the pushes restart after it; without, after the snapshot's seq.
-            self.last_seq[table] = message["seq"] if after_seq is None else after_seq
+            if isinstance(table, str):
+                self.last_seq[table] = message["seq"] if after_seq is None else after_seq
         elif kind == "error" and request_id in self._joins:
             self._joins.pop(request_id)
         elif kind == "event":

@@ -163,4 +163,5 @@ def decode(data: bytes, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
 
 def encode(message: Mapping[str, Any]) -> bytes:
     """Encode one message map as the bytes of one binary frame (str as str, bytes as bin)."""
-    return msgpack.packb(message, use_bin_type=True)
+    frame: bytes = msgpack.packb(message, use_bin_type=True)
+    return frame

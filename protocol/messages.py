@@ -30,9 +30,18 @@ TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
+# The one place a table's stream name is built and read back (hub, audit, CLI, tools).
+TABLE_STREAM_PREFIX = "table/"
+
+
 def table_stream(table: str) -> str:
     """The event-log stream that holds a table: one stream per table (`table/<id>`)."""
-    return f"table/{table}"
+    return TABLE_STREAM_PREFIX + table
+
+
+def stream_table(stream: str) -> str:
+    """The table id of a table's stream (`table/<id>` -> `<id>`); other names unchanged."""
+    return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
 # -- error and close codes ---------------------------------------------------------------------
@@ -356,8 +365,8 @@ def check_fields(spec: MessageSpec, message: Mapping[str, Any]) -> None:
     Why one checker for both directions: the server checks requests with it, `make` checks
     what anyone builds, and the doc test checks every example, so all three agree.
     """
-    request_id = message.get("id")
-    rid = request_id if _kind_ok("int", request_id) else None
+    raw_id = message.get("id")
+    rid = raw_id if isinstance(raw_id, int) and _kind_ok("int", raw_id) else None
     names = spec.field_names()
     if not names.issuperset(message):
         unknown = set(message) - names
@@ -400,8 +409,8 @@ def parse_request(message: Mapping[str, Any]) -> Request:
     Why: every request the server acts on has passed the same table-driven check, so handler
     code reads fields without re-checking their kinds.
     """
-    request_id = message.get("id")
-    rid = request_id if _kind_ok("int", request_id) else None
+    raw_id = message.get("id")
+    rid = raw_id if isinstance(raw_id, int) and _kind_ok("int", raw_id) else None
     kind = message.get("type")
     if "type" not in message:
         raise ProtocolError("bad_message", "every message needs a `type`", rid)
@@ -412,7 +421,8 @@ def parse_request(message: Mapping[str, Any]) -> Request:
     spec = SPECS[kind]
     check_fields(spec, message)
     values = {f.name: message.get(f.name) for f in spec.fields if f.name != "id"}
-    return Request(kind, request_id, values)
+    assert rid is not None, "check_fields refuses a request without an int id"
+    return Request(kind, rid, values)
 
 
 def validate_message(message: Mapping[str, Any]) -> MessageSpec:

@@ -36,8 +36,8 @@ from protocol.messages import WS_PATH
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
+from server.metrics import Metrics
 from server.net.http import build_site
-from server.net.metrics import Metrics
 from server.net.session import NetConfig
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
@@ -71,18 +71,21 @@ class ServerConfig:
     demo_auto_proctor: float = 5.0
     log_format: str = "auto"  # json | text | auto (text on a terminal, json otherwise)
     log_level: str = "info"  # debug | info | warn | error
-    max_message_bytes: int = 64 * 1024
-    max_connections: int = 5000
-    rate_per_second: float = 50.0
-    rate_burst: int = 100
-    abuse_strikes: int = 100
-    hello_timeout: float = 10.0
-    open_handshake_timeout: float = 5.0
-    auto_ping_interval: float = 20.0
-    auto_ping_timeout: float = 10.0
-    allowed_origins: tuple[str, ...] = ("*",)
-    allow_null_origin: bool = True
-    max_joins: int = 16
+    # The network limits: each default is written once, where the layer that applies it
+    # declares it (protocol.codec.Limits, server.net.session.NetConfig, server.net.ws.
+    # TransportConfig); the server's settings only name them.
+    max_message_bytes: int = Limits.max_message_bytes
+    max_connections: int = TransportConfig.max_connections
+    rate_per_second: float = NetConfig.rate_per_second
+    rate_burst: int = NetConfig.rate_burst
+    abuse_strikes: int = NetConfig.abuse_strikes
+    hello_timeout: float = NetConfig.hello_timeout
+    open_handshake_timeout: float = TransportConfig.open_handshake_timeout
+    auto_ping_interval: float = TransportConfig.auto_ping_interval
+    auto_ping_timeout: float = TransportConfig.auto_ping_timeout
+    allowed_origins: tuple[str, ...] = TransportConfig.allowed_origins
+    allow_null_origin: bool = TransportConfig.allow_null_origin
+    max_joins: int = NetConfig.max_joins
     shutdown_grace: float = 5.0
     evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
 

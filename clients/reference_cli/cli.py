@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
@@ -43,10 +44,20 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=build_examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"t24 {package_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.add_parsers(subparsers)
     return parser
+
+
+def package_version() -> str:
+    """The installed package's version: pyproject.toml is its one source (the server reads
+    the same metadata, `server.__version__`)."""
+    try:
+        return version("t24")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
 
 
 def build_examples() -> str:

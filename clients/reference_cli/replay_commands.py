@@ -33,6 +33,7 @@ from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+from protocol.messages import stream_table, table_stream
 
 if TYPE_CHECKING:
     from server.audit.replay import Moment, TableReplay
@@ -66,7 +67,7 @@ class Step:
 
 def stream_name(name: str) -> str:
     """`first` -> `table/first`; a name with a slash is a stream id already."""
-    return name if "/" in name else f"table/{name}"
+    return name if "/" in name else table_stream(name)
 
 
 def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]:
@@ -202,9 +203,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         replayed = _from_export(args.export) if args.export else _from_store(args)
         report = replayed.report
-        steps = replay_steps(
-            replayed.game, replayed.moments, replayed.stream.removeprefix("table/")
-        )
+        steps = replay_steps(replayed.game, replayed.moments, stream_table(replayed.stream))
     except ReplayError as error:  # the store's and the export's errors arrive as these
         print(f"t24 replay: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT

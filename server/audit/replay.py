@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.messages import TABLE_STREAM_PREFIX
 from server.audit.export import CheckedExport
 from server.eventlog.store import VerifyReport
 from server.games import games
@@ -107,7 +108,7 @@ def replay_table(store: Any, stream: str, viewer: Actor = AUDITOR) -> TableRepla
     """Verify `stream` in a blocking store, then fold every event up to the last good one."""
     report = store.verify(stream)
     if report.ok and report.events == 0:
-        known = ", ".join(store.streams("table/")) or "none"
+        known = ", ".join(store.streams(TABLE_STREAM_PREFIX)) or "none"
         raise ReplayError(f"no stream {stream!r} (tables: {known})")
     if not report.ok and report.events == 0:
         raise ReplayError(report.describe())

@@ -10,6 +10,15 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     event_view(event, viewer) -> Event           # the same redaction for each pushed event
     is_over(state) -> bool
     FINAL_EVENTS: frozenset[str]                 # a log ending in one of these is over
+    EVENT_TYPES: frozenset[str]                  # every event type decide can emit
+    DEFAULT_OPTIONS: Mapping[str, Any]           # the option defaults, for docs and create_table
+    RECOVERY_COMMAND: str | None                 # submitted after a restart with live timers
+    COMMANDS_BY_ROLE: Mapping[str, frozenset[str]]   # command -> roles that may send it
+
+Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
+docstring says what the game hides from whom (HIDDEN), and the contract test suite
+(tests/contract/test_game_contract.py) checks the game against all of it. The one registry of
+games is `server.games.games()`.
 
 Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
 recorded as event data), so folding the recorded events with `evolve` gives the live state on
@@ -47,6 +56,8 @@ class Actor:
 
 
 SERVER_ACTOR = Actor(SERVER, SERVER)
+# The `cause` of the recovery command the shell submits after a restart (Game.RECOVERY_COMMAND).
+RECOVERY_CAUSE = "server_restart"
 
 
 @dataclass(frozen=True)
@@ -95,9 +106,30 @@ class RuleViolation(Exception):
 
 
 class Game(Protocol):
-    """What the shell needs from a game module (every module in `server.games` fits this)."""
+    """What the shell needs from a game module (every package in `server.games` fits this).
+
+    The state is opaque to the shell (`Any` here, a frozen dataclass in each game): the shell
+    only passes it back to the game. Everything that crosses to the wire or the log (events,
+    views, options) is plain data.
+    """
 
     NAME: str
+
+    # The game's option defaults as plain data (the seats have none: a table names its own).
+    # `create_table` fills what a client left out from here; docs list them.
+    DEFAULT_OPTIONS: Mapping[str, Any]
+
+    # What the shell submits as SERVER_ACTOR, args {"cause": RECOVERY_CAUSE}, after a restart
+    # when the table had live timers (so nobody is timed out for the server's downtime);
+    # None: the game has nothing to pause and its timers simply run on.
+    RECOVERY_COMMAND: str | None
+
+    # Every command the game takes -> the roles (from ROLES) that may send it. For docs and
+    # clients (which keys to offer whom); `decide` stays the judge of each command.
+    COMMANDS_BY_ROLE: Mapping[str, frozenset[str]]
+
+    # Every event type `decide` can emit (the contract suite checks it; `evolve` takes each).
+    EVENT_TYPES: frozenset[str]
 
     def initial_state(self, options: Mapping[str, Any]) -> Any:
         """The state before any event; raises RuleViolation(`bad_options`) on bad options."""

@@ -5,7 +5,7 @@ What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketR
 answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds, 503
 otherwise; `/metrics` is the Prometheus text exposition. Anything else is 404.
 
-Hardening: the `Server` header says `t24` (not the Twisted version), tracebacks are never
+Hardening: the `Server` header says `t24/<version>` (not the Twisted version), tracebacks are never
 shown, and the `Site` timeout closes connections that send nothing (the slow side of an
 opening handshake: Autobahn's own `openHandshakeTimeout` starts only once twisted.web has
 read the request).
@@ -22,7 +22,8 @@ from twisted.web import server
 from twisted.web.resource import Resource
 
 from protocol.messages import WS_PATH
-from server.net.metrics import Metrics
+from server import SERVER_HEADER
+from server.metrics import Metrics
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_PROBE_STREAM = "health/probe"
@@ -85,10 +86,10 @@ class MetricsResource(Resource):
 
 
 class T24Request(server.Request):
-    """A request whose `Server` header names t24 instead of the Twisted version."""
+    """A request whose `Server` header names t24 and its version instead of Twisted's."""
 
     def render(self, resrc: Any) -> None:
-        self.setHeader(b"server", b"t24")
+        self.setHeader(b"server", SERVER_HEADER.encode("ascii"))
         super().render(resrc)
 
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
@@ -57,7 +57,7 @@ from server import __version__
 from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import Actor, Command, RuleViolation
-from server.net.metrics import Metrics
+from server.metrics import Metrics
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
 from server.runtime.table_actor import (
@@ -362,8 +362,7 @@ class Session:
         if table is not None and kind in ("join", "command") and not claims.may_see(table):
             self.reply_error(request.id, "unauthorized", f"this token is not valid for {table}")
             return
-        handler = getattr(self, "_" + kind)
-        handler(request, arrival)
+        self.REQUEST_HANDLERS[kind](self, request, arrival)
 
     def _fail(self, failure: Failure, request_id: int) -> None:
         try:
@@ -524,3 +523,14 @@ class Session:
             self._fail,
             errbackArgs=(request.id,),
         )
+
+    # The requests served after hello, by type: an explicit table (not a name built from the
+    # type), so a message type without a handler is a test failure, never an AttributeError.
+    REQUEST_HANDLERS: ClassVar[dict[str, Callable[[Session, Request, int], None]]] = {
+        "create_table": _create_table,
+        "issue_token": _issue_token,
+        "list_tables": _list_tables,
+        "join": _join,
+        "leave": _leave,
+        "command": _command,
+    }

@@ -31,8 +31,8 @@ from autobahn.websocket.types import ConnectionDeny
 from twisted.logger import Logger
 
 from protocol.messages import SUBPROTOCOL
-from server import __version__
-from server.net.metrics import Metrics
+from server import SERVER_HEADER
+from server.metrics import Metrics
 from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
@@ -210,7 +210,7 @@ class T24WebSocketFactory(WebSocketServerFactory):
         config: TransportConfig | None = None,
         metrics: Metrics | None = None,
     ) -> None:
-        super().__init__(protocols=[SUBPROTOCOL], server=f"t24/{__version__}", reactor=reactor)
+        super().__init__(protocols=[SUBPROTOCOL], server=SERVER_HEADER, reactor=reactor)
         self.hub = hub
         self.signer = signer
         self.clock = reactor

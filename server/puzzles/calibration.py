@@ -60,7 +60,7 @@ def load(path: Path = DEFAULT_CSV) -> list[Sample]:
     return samples
 
 
-def split(samples: Sequence[Sample], seed: int = SPLIT_SEED) -> tuple[list, list]:
+def split(samples: Sequence[Sample], seed: int = SPLIT_SEED) -> tuple[list[Sample], list[Sample]]:
     """(fitting part, held-out part): a seeded shuffle, the last 20% held out.
 
     The shuffle uses only `random.Random.random()`, whose sequence Python guarantees across
@@ -101,7 +101,11 @@ def spearman(xs: Sequence[float], ys: Sequence[float]) -> float:
     return sxy / math.sqrt(sxx * syy) if sxx and syy else 0.0
 
 
-def rho(samples: Sequence[Sample], solution_weights, card_weights) -> float:
+def rho(
+    samples: Sequence[Sample],
+    solution_weights: Sequence[float],
+    card_weights: Sequence[float],
+) -> float:
     """Spearman's rho between the model's scores and the human times."""
     scores = [
         difficulty.combine(s.solutions, s.card, solution_weights, card_weights) for s in samples
@@ -134,7 +138,9 @@ def held_out_spearman(samples: Sequence[Sample] | None = None) -> float:
     return rho(held_out, difficulty.SOLUTION_WEIGHTS, difficulty.CARD_WEIGHTS)
 
 
-def other_splits(samples: Sequence[Sample], seeds: Sequence[int] = (1, 2, 3, 4, 5)) -> list:
+def other_splits(
+    samples: Sequence[Sample], seeds: Sequence[int] = (1, 2, 3, 4, 5)
+) -> list[tuple[int, float]]:
     """(seed, held-out rho) of a fresh fit on each of some other 80/20 splits: how much the
     figure depends on the one split we ship (robustness, not a choice of split)."""
     out = []

@@ -115,11 +115,16 @@ def _draw_sides(
 
 
 def _tournament_deck(
-    edition: str, prefix: str, seed: int, low: int, high: int, rule
+    edition: str,
+    prefix: str,
+    seed: int,
+    low: int,
+    high: int,
+    rule: Callable[[tuple[int, ...]], bool],
 ) -> tuple[TournamentCard, ...]:
     rng = random.Random(f"t24/{edition}/{seed}")
     sides = _draw_sides(rng, low, high, rule)
-    pairs = []
+    pairs: list[tuple[CardSide, CardSide]] = []
     for value, count in DOT_MIX.items():
         group = sides[value]
         pairs.extend(

@@ -154,8 +154,8 @@ def _numbers_verdict(card: Sequence[int], used: Iterable[int]) -> Verdict | None
     problems = []
     for number in sorted(extra):
         if number in want:
-            used, printed = _times(have[number]), _times(want[number])
-            problems.append(f"{number} is used {used} but the card has it {printed}")
+            times_used, printed = _times(have[number]), _times(want[number])
+            problems.append(f"{number} is used {times_used} but the card has it {printed}")
         else:
             problems.append(f"{number} is not on the card")
     for number in sorted(missing):

@@ -370,7 +370,9 @@ def _looks_run_on(tokens: Sequence[_Token]) -> bool:
     return len(numbers_of(tree)) >= 3
 
 
-def _split_stated(shape: str, tokens: list[_Token], label: str) -> tuple[list, list]:
+def _split_stated(
+    shape: str, tokens: list[_Token], label: str
+) -> tuple[list[_Token], list[_Token]]:
     equals = shape.find("=")
     if equals < 0:
         return tokens, []
@@ -512,9 +514,8 @@ def _choose_step(
     prefer_value: Fraction | None,
 ) -> Step:
     """The step among `readings` that `parse_step`'s preferences pick (see its docstring)."""
-    if len(readings) == 1 and readings[0].left is not None and readings[0].right is not None:
-        only = readings[0]  # the usual case: nothing to choose
-        return Step(only.left, only.op, only.right, stated)
+    if len(readings) == 1 and (only := readings[0]).left is not None and only.right is not None:
+        return Step(only.left, only.op, only.right, stated)  # the usual case: nothing to choose
     wanted = stated if stated is not None else prefer_value
 
     def operands_available(reading: _Reading) -> bool:

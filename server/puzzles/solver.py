@@ -146,6 +146,7 @@ def solvable(numbers: Sequence[int]) -> bool:
 # A tree is an int (a card number) or (op, left, right). A canonical form is
 # (sign, kind, key, parts_a, parts_b): kind "n" number, "s" sum (a = added terms,
 # b = subtracted), "p" product (a = factors, b = divisors); key is the text of the body.
+Tree = int | tuple[str, "Tree", "Tree"]
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ class _Form:
     key: str
     a: tuple[str, ...]
     b: tuple[str, ...]
-    tree: object
+    tree: Tree
     # negatives, fractions, largest |intermediate|, right-nested chains (`a + (b + c)`)
     badness: tuple[int, int, Value, int]
 
@@ -173,7 +174,9 @@ def _sum_key(plus: Sequence[str], minus: Sequence[str]) -> str:
     return "(" + "+".join(plus) + "-" + "-".join(minus) + ")"
 
 
-def _canonical(op: str, left: _Form, right: _Form) -> tuple[int, str, str, tuple, tuple]:
+def _canonical(
+    op: str, left: _Form, right: _Form
+) -> tuple[int, str, str, tuple[str, ...], tuple[str, ...]]:
     if op in "+-":
         plus: list[str] = []
         minus: list[str] = []
@@ -210,8 +213,8 @@ def _combine(op: str, left: _Form, right: _Form, value: Value) -> _Form:
     badness = (
         bad_l[0] + bad_r[0] + (value < 0),
         bad_l[1] + bad_r[1] + (type(value) is not int),
-        max(bad_l[2], bad_r[2], abs(value)),
-        bad_l[3] + bad_r[3] + (right.kind != "n" and _PRECEDENCE[right.tree[0]] == _PRECEDENCE[op]),
+        max(bad_l[2], bad_r[2], -value if value < 0 else value),
+        bad_l[3] + bad_r[3] + (right.kind != "n" and _precedence(right.tree) == _PRECEDENCE[op]),
     )
     return _Form(value, sign, kind, key, a, b, (op, left.tree, right.tree), badness)
 
@@ -262,7 +265,7 @@ def _forms(numbers: tuple[int, ...]) -> dict[Value, tuple[_Form, ...]]:
 
 def _partners(x: Value) -> list[tuple[str, bool, Value]]:
     """(op, x_on_left, y) for each y with `x op y == 24` (x_on_left) or `y op x == 24`."""
-    out: list[tuple[str, bool, Value]] = [
+    out: list[tuple[str, bool, Value | None]] = [
         ("+", True, _whole(24 - x)),
         ("+", False, _whole(24 - x)),  # both orders: the nicer tree wins in `_keep`
         ("*", True, _quotient(24, x)) if x else ("*", True, None),
@@ -273,7 +276,7 @@ def _partners(x: Value) -> list[tuple[str, bool, Value]]:
     if x:
         out.append(("/", False, _whole(24 * x)))
         out.append(("/", True, _quotient(x, 24)))
-    return [entry for entry in out if entry[2] is not None]
+    return [(op, x_on_left, y) for op, x_on_left, y in out if y is not None]
 
 
 def _targeted(numbers: tuple[int, ...]) -> list[_Form]:
@@ -297,19 +300,24 @@ def _targeted(numbers: tuple[int, ...]) -> list[_Form]:
 _PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
 
 
-def _render(tree: object, unicode: bool = False) -> str:
+def _precedence(tree: Tree) -> int:
+    """How tightly a tree's top operator binds (a number binds tightest)."""
+    return 3 if isinstance(tree, int) else _PRECEDENCE[tree[0]]
+
+
+def _render(tree: Tree, unicode: bool = False) -> str:
     """Minimal brackets: a child is bracketed when it binds looser than its parent, or as
     tightly on the right of − or ÷ (where regrouping would change the value)."""
     if isinstance(tree, int):
         return str(tree)
-    op, left, right = tree  # type: ignore[misc]
+    op, left, right = tree
     symbols = DISPLAY_OPERATOR if unicode else ASCII_OPERATOR
 
-    def side(child: object, is_right: bool) -> str:
+    def side(child: Tree, is_right: bool) -> str:
         text = _render(child, unicode)
         if isinstance(child, int):
             return text
-        child_level, level = _PRECEDENCE[child[0]], _PRECEDENCE[op]  # type: ignore[index]
+        child_level, level = _precedence(child), _PRECEDENCE[op]
         if child_level < level or (is_right and child_level == level and op in "-/"):
             return f"({text})"
         return text
@@ -317,20 +325,20 @@ def _render(tree: object, unicode: bool = False) -> str:
     return f"{side(left, False)} {symbols[op]} {side(right, True)}"
 
 
-def _value_of(tree: object) -> Value:
+def _value_of(tree: Tree) -> Value:
     if isinstance(tree, int):
         return tree
-    op, left, right = tree  # type: ignore[misc]
+    op, left, right = tree
     value = _apply(op, _value_of(left), _value_of(right))
     assert value is not None
     return value
 
 
-def _steps(tree: object) -> list[tuple[Value, str, Value, Value]]:
+def _steps(tree: Tree) -> list[tuple[Value, str, Value, Value]]:
     """Post-order: the binary steps that compute the tree, last step last."""
     if isinstance(tree, int):
         return []
-    op, left, right = tree  # type: ignore[misc]
+    op, left, right = tree
     a, b = _value_of(left), _value_of(right)
     return [*_steps(left), *_steps(right), (a, op, b, _value_of(tree))]
 
@@ -390,7 +398,9 @@ def _solution(form: _Form) -> Solution:
         uses_negatives=form.badness[0] > 0,
         largest_intermediate=Fraction(form.badness[2]),
         arithmetic=tuple((Fraction(a), op, Fraction(b), Fraction(r)) for a, op, b, r in steps),
-        joins_results=not isinstance(form.tree[1], int) and not isinstance(form.tree[2], int),
+        joins_results=isinstance(form.tree, tuple)
+        and not isinstance(form.tree[1], int)
+        and not isinstance(form.tree[2], int),
     )
 
 

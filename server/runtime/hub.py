@@ -37,14 +37,13 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
-from protocol.messages import table_stream
+from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
+from server.games import games as all_games
 from server.games.base import Actor, RuleViolation
-from server.net.metrics import Metrics
+from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
-
-TABLE_PREFIX = "table/"
 
 log = Logger(namespace="t24.hub")
 
@@ -65,13 +64,6 @@ class InvalidOptions(Exception):
     """The game (or the event log) refused the table options; nothing was recorded."""
 
 
-def default_games() -> dict[str, Any]:
-    """The games this server runs, by name (the `game` of `create_table`)."""
-    from server.games import challenge
-
-    return {challenge.NAME: challenge}
-
-
 class Hub:
     """Every live table of this process (see module doc)."""
 
@@ -85,7 +77,7 @@ class Hub:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.games = dict(games) if games is not None else default_games()
+        self.games = dict(games) if games is not None else all_games()
         self.metrics = metrics or Metrics()
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
@@ -209,10 +201,10 @@ class Hub:
         join or command, as an evicted table is. Why: start-up time and memory then follow
         the tables in play, not every round the server has ever run.
         """
-        d = self.store.streams(TABLE_PREFIX)
+        d = self.store.streams(TABLE_STREAM_PREFIX)
 
         def load(streams: list[str]) -> Deferred:
-            tables = [stream[len(TABLE_PREFIX) :] for stream in streams]
+            tables = [stream_table(stream) for stream in streams]
             loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
 

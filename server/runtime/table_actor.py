@@ -31,10 +31,11 @@ Theory of operation (the order is the point):
    submitted like any other, as the server.
 
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
-`pause_table` (cause `server_restart`) as the server and only then schedules timers, so
-nobody is flagged for time the server was down; the proctor resumes it and the windows
-restart in full. A table with no live timer goes on where it stood. A game that has nothing
-to pause refuses the command and the refusal is dropped.
+the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
+"server_restart"}`) as the server and only then schedules timers, so nobody is flagged for
+time the server was down; the proctor resumes it and the windows restart in full. A table
+with no live timer goes on where it stood. A game whose `RECOVERY_COMMAND` is None has
+nothing to pause: its timers are simply scheduled again (a refusal would be dropped too).
 """
 
 from __future__ import annotations
@@ -53,15 +54,21 @@ from protocol.codec import encode
 from protocol.messages import table_stream
 from server.eventlog.envelope import NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError
-from server.games.base import SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
-from server.net.metrics import Metrics
+from server.games.base import (
+    RECOVERY_CAUSE,
+    SERVER_ACTOR,
+    Actor,
+    Command,
+    Deadline,
+    Event,
+    RuleViolation,
+)
+from server.metrics import Metrics
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3
 MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
-RECOVERY_COMMAND = "pause_table"
-RECOVERY_CAUSE = "server_restart"
 
 log = Logger(namespace="t24.runtime")
 
@@ -198,10 +205,12 @@ class TableActor:
         Why only those: a timer is what could flag a student for time the server was down;
         a table waiting for its proctor (no live timer) simply goes on where it stood.
         """
-        if not recovering or self.is_over() or not self.game.deadlines(self.state):
+        recovery = self.game.RECOVERY_COMMAND
+        timed = not self.is_over() and bool(self.game.deadlines(self.state))
+        if not recovering or recovery is None or not timed:
             self._reschedule()
             return succeed(None)
-        command = Command(RECOVERY_COMMAND, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
+        command = Command(recovery, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
         d.addErrback(lambda _failure: None)  # refusals are logged by the queue
         d.addBoth(lambda _: self._reschedule())

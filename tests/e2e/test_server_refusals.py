@@ -15,6 +15,7 @@ from test_server_play import DECK, SEATS, command, new_table
 from wsclients import AutobahnClient, Closed, HandshakeRefused
 
 from protocol.codec import encode
+from server import SERVER_HEADER, __version__
 
 pytestmark = pytest.mark.e2e
 
@@ -299,7 +300,7 @@ def test_a_client_that_does_not_answer_pings_is_dropped(guarded):
 def test_healthz_metrics_and_no_version_leaks(server, connect):
     status, body, headers = server.get("/healthz")
     assert (status, body) == (200, b"ok\n")
-    assert headers.get("Server") == "t24"
+    assert headers.get("Server") == SERVER_HEADER == f"t24/{__version__}"  # not Twisted's
     status, body, _ = server.get("/metrics")
     text = body.decode()
     assert status == 200

@@ -8,6 +8,7 @@ import os
 import stat
 
 import pytest
+import toygame
 from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
@@ -22,8 +23,8 @@ from twisted.web.test.requesthelper import DummyRequest
 from protocol.codec import Limits, decode, encode
 from server.eventlog.store import ConcurrencyError, StoreUnavailable, open_store
 from server.games.base import RuleViolation
+from server.metrics import Histogram, Metrics
 from server.net.http import HealthResource, MetricsResource, build_site
-from server.net.metrics import Histogram, Metrics
 from server.net.session import INTERNAL_MESSAGE, NetConfig, Session, TokenBucket, error_for
 from server.net.tokens import (
     Claims,
@@ -42,6 +43,7 @@ T0 = 1_700_000_000.0
 SECRET = b"s" * 32
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 5)], "deck": DECK}
+TOY_OPTIONS = {"seats": [{"seat": "s1", "name": "Ada"}], "secret": 7}  # tests/toygame
 
 
 # -- tokens --------------------------------------------------------------------------------
@@ -310,12 +312,12 @@ def test_an_evicted_table_is_still_listed_and_a_join_replays_it(clock):
 
 def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     class Quiet:
+        """The toy game (tests/toygame) deciding nothing for any command."""
+
         NAME = "quiet"
 
         def __getattr__(self, name):
-            from server.games import challenge
-
-            return getattr(challenge, name)
+            return getattr(toygame, name)
 
         @staticmethod
         def decide(state, command, now):
@@ -324,7 +326,7 @@ def test_a_command_with_no_events_is_accepted_with_zero(hub, clock):
     hub.games["quiet"] = Quiet()
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    say(session, "create_table", id=2, table="q", game="quiet", options=OPTIONS)
+    say(session, "create_table", id=2, table="q", game="quiet", options=TOY_OPTIONS)
     say(session, "command", id=3, table="q", name="anything")
     assert wire.messages()[-1] == {"type": "accepted", "id": 3, "table": "q", "seq": 1, "events": 0}
 
@@ -402,10 +404,12 @@ def explode(*_args):
     raise KeyError("secret card 3 4 6 8")
 
 
-def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(hub, clock, logged):
+def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(
+    hub, clock, logged, monkeypatch
+):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    session._list_tables = explode  # a bug in one handler
+    monkeypatch.setitem(Session.REQUEST_HANDLERS, "list_tables", explode)  # a bug in a handler
     say(session, "list_tables", id=2)
     say(session, "ping", id=3)
     assert wire.messages()[1:] == [
@@ -430,10 +434,10 @@ def test_a_fault_before_dispatch_answers_with_the_raw_id(hub, clock, monkeypatch
     assert wire.closed == [] and failures(logged, KeyError)
 
 
-def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged):
+def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged, monkeypatch):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    session._list_tables = explode
+    monkeypatch.setitem(Session.REQUEST_HANDLERS, "list_tables", explode)
     session.reply_error = explode  # the error reply itself fails
     say(session, "list_tables", id=2)
     assert [code for code, _reason in wire.closed] == [1011] and session.closed
@@ -442,14 +446,12 @@ def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, l
 
 
 class Unencodable:
-    """The challenge game with a view that msgpack cannot encode (a set): a game bug."""
+    """The toy game (tests/toygame) with a view that msgpack cannot encode (a set): a bug."""
 
     NAME = "unencodable"
 
     def __getattr__(self, name):
-        from server.games import challenge
-
-        return getattr(challenge, name)
+        return getattr(toygame, name)
 
     @staticmethod
     def view(state, viewer):
@@ -460,7 +462,7 @@ def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock
     hub.games["unencodable"] = Unencodable()
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
-    say(session, "create_table", id=2, table="u", game="unencodable", options=OPTIONS)
+    say(session, "create_table", id=2, table="u", game="unencodable", options=TOY_OPTIONS)
     say(session, "join", id=3, table="u")
     assert wire.messages()[-1] == {
         "type": "error",
@@ -469,7 +471,7 @@ def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock
         "message": INTERNAL_MESSAGE,
     }
     assert hub.actors["u"].subscribers == [] and session.joined == {}  # no half-join
-    say(session, "command", id=4, table="u", name="start_round")
+    say(session, "command", id=4, table="u", name="start")
     assert [m["type"] for m in wire.messages()] == ["accepted"]  # no push to a non-member
     assert wire.closed == [] and failures(logged, TypeError)
 
@@ -731,3 +733,11 @@ def test_site_routes(hub, clock):
     root = site.resource
     assert set(root.children) == {b"ws", b"healthz", b"metrics"}
     assert site.displayTracebacks is False
+
+
+def test_every_request_after_hello_has_exactly_one_handler():
+    """Session dispatch is an explicit table: every client message type but hello and ping
+    (served before it) has a handler, and nothing else does."""
+    from protocol.messages import CLIENT_TYPES
+
+    assert set(Session.REQUEST_HANDLERS) == CLIENT_TYPES - {"hello", "ping"}

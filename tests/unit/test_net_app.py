@@ -225,3 +225,11 @@ def test_the_server_owns_the_store_shutdown(tmp_path):
     closed = []
     store.close().addCallback(closed.append)
     assert closed == [None]
+
+
+def test_the_network_defaults_are_written_once():
+    """The server's settings take each network default from the layer that applies it, so
+    `ServerConfig()` builds exactly the transport a bare `TransportConfig()` is."""
+    from server.net.ws import TransportConfig
+
+    assert ServerConfig().transport() == TransportConfig()

@@ -8,6 +8,7 @@ nothing is published before an append is durable and that commands queue in arri
 from __future__ import annotations
 
 import pytest
+import toygame
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
@@ -542,7 +543,7 @@ def test_shutdown_waits_for_the_in_flight_append_then_refuses(hub, store, clock)
     result_of(done)
     assert result_of(d)[0].type == "RoundStarted"
     with pytest.raises(TableClosed):
-        run(actor, clock, PROCTOR, "place_card")
+        run(actor, clock, PROCTOR, "pause")
     with pytest.raises(TableClosed):
         new_table(hub, table="t2")
 
@@ -588,27 +589,30 @@ def test_a_table_loaded_during_shutdown_takes_no_commands(store, clock):
 # -- failures inside the game ---------------------------------------------------------------
 
 
+TOY_OPTIONS = {"seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}], "secret": 42}
+
+
 class BrokenGame:
-    """A game whose decide raises a bug for `explode` (the failure path of a real bug)."""
+    """The toy game (tests/toygame) whose decide raises a bug for `explode`."""
 
     NAME = "broken"
 
     def __getattr__(self, name):
-        return getattr(challenge, name)
+        return getattr(toygame, name)
 
     @staticmethod
     def decide(state, command, now):
         if command.name == "explode":
             raise ZeroDivisionError("bug")
-        return challenge.decide(state, command, now)
+        return toygame.decide(state, command, now)
 
 
 def test_a_bug_in_decide_fails_that_command_only(store, clock):
     hub = Hub(store, clock, games={"broken": BrokenGame()})
-    actor = result_of(hub.create_table("b", "broken", OPTIONS, DIRECTOR))
+    actor = result_of(hub.create_table("b", "broken", TOY_OPTIONS, DIRECTOR))
     with pytest.raises(ZeroDivisionError):
         run(actor, clock, PROCTOR, "explode")
-    assert run(actor, clock, PROCTOR, "start_round")[0].type == "RoundStarted"
+    assert run(actor, clock, PROCTOR, "start")[0].type == "Started"
     assert hub.metrics.commands == {"failed": 1, "accepted": 1}
 
 
@@ -621,15 +625,15 @@ def test_a_game_without_event_view_fails_closed():
 
 
 class EvolveBugGame(BrokenGame):
-    """A game whose evolve raises on `RoundStarted` (a bug found only after recording)."""
+    """The toy game whose evolve raises on `Started` (a bug found only after recording)."""
 
     NAME = "evolve_bug"
 
     @staticmethod
     def evolve(state, event):
-        if event.type == "RoundStarted":
+        if event.type == "Started":
             raise KeyError("bug")
-        return challenge.evolve(state, event)
+        return toygame.evolve(state, event)
 
 
 def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, clock):
@@ -637,18 +641,18 @@ def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, c
     from server.runtime.table_actor import TableBroken
 
     hub = Hub(store, clock, games={"evolve_bug": EvolveBugGame()})
-    actor = result_of(hub.create_table("e", "evolve_bug", OPTIONS, DIRECTOR))
+    actor = result_of(hub.create_table("e", "evolve_bug", TOY_OPTIONS, DIRECTOR))
     failures = []
-    actor.submit(Command("start_round", {}, PROCTOR), us(clock)).addErrback(failures.append)
+    actor.submit(Command("start", {}, PROCTOR), us(clock)).addErrback(failures.append)
     assert failures and failures[0].check(TableBroken)
     assert isinstance(failures[0].value.__cause__, KeyError)
     # the event is in the log (the message must not say "nothing was written")
     recorded = result_of(store.read("table/e"))
-    assert [event.type for event in recorded] == ["TableCreated", "RoundStarted"]
+    assert [event.type for event in recorded] == ["TableCreated", "Started"]
     assert error_for(failures[0]) == ("internal", RECORDED_BUT_BROKEN_MESSAGE, None)
     assert "nothing was written" not in RECORDED_BUT_BROKEN_MESSAGE
     with pytest.raises(TableClosed):
-        run(actor, clock, PROCTOR, "place_card")
+        run(actor, clock, PROCTOR, "pause")
 
 
 # -- evicting finished tables --------------------------------------------------------------
@@ -729,3 +733,46 @@ def test_at_start_up_a_finished_table_is_left_on_disk_until_joined(store, clock)
     without_eviction = Hub(store, clock)
     assert result_of(without_eviction.load_all()) == 2
     assert set(without_eviction.actors) == {"t1", "t2"}
+
+
+# -- the shell with the toy game (tests/toygame): nothing of the 24 Challenge assumed -------
+
+
+class NoRecoveryToy:
+    """The toy game declaring no recovery command (its timers simply run on)."""
+
+    NAME = "toy_no_recovery"
+    RECOVERY_COMMAND = None
+
+    def __getattr__(self, name):
+        return getattr(toygame, name)
+
+
+def toy_hub(store, clock):
+    return Hub(store, clock, games={"toy": toygame, NoRecoveryToy.NAME: NoRecoveryToy()})
+
+
+def test_a_restart_submits_the_games_own_recovery_command(store, clock):
+    """Recovery is the game's: the toy's `pause` (cause server_restart), not a challenge name."""
+    actor = result_of(toy_hub(store, clock).create_table("t", "toy", TOY_OPTIONS, DIRECTOR))
+    run(actor, clock, PROCTOR, "start")
+    assert list(actor.timers()) == [toygame.deadlines(actor.state)[0].key]
+    actor.close()  # the server stops
+    restarted = result_of(toy_hub(store, clock).get("t"))
+    assert [event.type for event in restarted.events[-1:]] == ["Paused"]
+    assert restarted.events[-1].data["cause"] == "server_restart"
+    assert restarted.events[-1].actor == SERVER_ACTOR.as_dict()
+    assert restarted.timers() == {}
+
+
+def test_a_game_without_recovery_command_keeps_its_timers_after_a_restart(store, clock):
+    hub = toy_hub(store, clock)
+    actor = result_of(hub.create_table("n", NoRecoveryToy.NAME, TOY_OPTIONS, DIRECTOR))
+    run(actor, clock, PROCTOR, "start")
+    timers = actor.timers()
+    actor.close()  # the server stops
+    restarted = result_of(toy_hub(store, clock).get("n"))
+    assert restarted.seq == actor.seq  # nothing submitted
+    assert restarted.timers() == timers
+    clock.advance(10)  # the turn runs out: the server skips the seat, as before the restart
+    assert restarted.events[-1].type == "TurnSkipped"

@@ -2,7 +2,8 @@
 
 This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
-`FINAL_EVENTS`. It holds `decide`, the only place that judges whether a command may happen
+`FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
+holds `decide`, the only place that judges whether a command may happen
 and what follows from it.
 The records live in `challenge/records.py`, `evolve` in `challenge/state.py`, the options and
 the deck in `challenge/options.py`, the actor and argument checks with every refusal code in
@@ -26,6 +27,12 @@ Rules this file keeps (every one of them is cited where it is enforced):
 How it works: a handler per command appends events to a `Batch`, which evolves its own copy
 of the state as it goes, so follow-ups (a flag that disqualifies, a last card that ends the
 round) are judged on the state the earlier events of the same command produced.
+
+HIDDEN (what the game hides from whom, checked by tests/contract/test_game_contract.py):
+players and spectators never see the deck order, the cards removed under R-DECK-4, the
+unplayed cards at the end, nor a card's id, numbers or dots before it is revealed (a card
+placed and returned unrevealed keeps its id hidden). Proctors, directors, auditors and the
+server see everything (`challenge/view.py`).
 """
 
 from __future__ import annotations
@@ -49,7 +56,7 @@ from server.games.challenge.checks import (
     steps_arg,
     text_arg,
 )
-from server.games.challenge.options import MAX_NAME
+from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME
 from server.games.challenge.protests import (
     file_protest,
     preview_of,
@@ -82,11 +89,14 @@ NAME = "challenge"
 
 __all__ = [
     "COMMANDS",
+    "COMMANDS_BY_ROLE",
+    "DEFAULT_OPTIONS",
     "EVENT_TYPES",
     "FINAL_EVENTS",
     "FLAG_CAUSES",
     "NAME",
     "QUERIES",
+    "RECOVERY_COMMAND",
     "REFUSALS",
     "decide",
     "deadlines",
@@ -410,6 +420,18 @@ COMMANDS: dict[str, CommandRule] = {
     "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
 }
 FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
+# A student's own command is sent by the player (networked) or recorded by a proctor
+# (proctored); `acting_seat` tells which applies at a table.
+STUDENT_SENDERS = frozenset({"player"}) | PROCTORS
+# The server sends every command a deadline fires (`auto_proctor` places and reveals too).
+COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
+    name: (STUDENT_SENDERS if rule.roles is STUDENT else rule.roles)
+    | (TIMER if name in FIRED_BY_DEADLINE else frozenset())
+    for name, rule in COMMANDS.items()
+}
+# After a restart mid-card the shell pauses the table (cause `server_restart`); the proctor
+# resumes it and the windows restart in full.
+RECOVERY_COMMAND: str | None = "pause_table"
 
 
 def _due_deadline(state: ChallengeState, command: Command, now: int) -> Deadline:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from server.games.base import RuleViolation
 from server.puzzles.editions import TournamentCard, tournament_deck
@@ -46,6 +46,20 @@ MAX_SECONDS = 3600
 MAX_NAME = 64
 
 CardId = str | int
+
+# The option defaults of the table above (the seats and the deck have none: a table names its
+# own). `flag_limit` None means R-FLAG-3's limit for the round. The game's DEFAULT_OPTIONS.
+DEFAULT_OPTIONS: Mapping[str, Any] = {
+    "round": 1,
+    "pattern_seconds": 3,
+    "solution_seconds": 15,
+    "no_touch_seconds": 15,
+    "stumped_cards": STUMPED_POLICIES[0],
+    "mode": MODES[0],
+    "flag_limit": None,
+    "auto_proctor": None,
+    "auto_reveal_seconds": 1,
+}
 
 
 @dataclass(frozen=True)
@@ -124,20 +138,24 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _seconds(raw: Mapping[str, Any], name: str, default: float | None) -> int | None:
-    value = raw.get(name, default)
-    if value is None:
-        return None
-    if not (_is_int(value) or isinstance(value, float)) or not 0 < value <= MAX_SECONDS:
+def _seconds(raw: Mapping[str, Any], name: str) -> int:
+    value = raw.get(name)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
+    if not 0 < value <= MAX_SECONDS:
         raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
     return round(value * MICROSECONDS)
 
 
+def _optional_seconds(raw: Mapping[str, Any], name: str) -> int | None:
+    return None if raw.get(name) is None else _seconds(raw, name)
+
+
 def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
-    value = raw.get(name, allowed[0])
+    value = raw.get(name)
     if value not in allowed:
         raise _bad(name, f"one of {', '.join(allowed)}, not {value!r}")
-    return value
+    return str(value)
 
 
 def _read_seats(value: object) -> tuple[SeatInfo, ...]:
@@ -173,7 +191,7 @@ def read_card(entry: object) -> Card:
         raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
     if dots not in (1, 2, 3) or not _is_int(dots):
         raise _bad("deck", f"card {card_id!r}: dots are 1, 2 or 3 (R-DECK-3)")
-    return Card(card_id, tuple(numbers), dots)
+    return Card(cast(CardId, card_id), tuple(numbers), dots)
 
 
 def _read_deck(value: object) -> tuple[Card, ...]:
@@ -198,23 +216,12 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     """
     if not isinstance(raw, Mapping):
         raise RuleViolation("bad_options", "options are a map")
-    known = {
-        "seats",
-        "round",
-        "deck",
-        "pattern_seconds",
-        "solution_seconds",
-        "no_touch_seconds",
-        "stumped_cards",
-        "mode",
-        "flag_limit",
-        "auto_proctor",
-        "auto_reveal_seconds",
-    }
+    known = {"seats", "deck", *DEFAULT_OPTIONS}
     unknown = sorted(str(name) for name in raw if name not in known)
     if unknown:
         raise _bad(unknown[0], "unknown option")
-    round_number = raw.get("round", 1)
+    raw = {**DEFAULT_OPTIONS, **raw}
+    round_number = raw["round"]
     if not _is_int(round_number) or not 1 <= round_number <= 4:
         raise _bad("round", "1, 2, 3 or 4 (R-ROUND-1)")
     flag_limit = raw.get("flag_limit")
@@ -226,14 +233,14 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         seats=_read_seats(raw.get("seats")),
         deck=_read_deck(raw.get("deck")),
         round=round_number,
-        pattern_us=_seconds(raw, "pattern_seconds", 3),
-        solution_us=_seconds(raw, "solution_seconds", 15),
-        no_touch_us=_seconds(raw, "no_touch_seconds", 15),
+        pattern_us=_seconds(raw, "pattern_seconds"),
+        solution_us=_seconds(raw, "solution_seconds"),
+        no_touch_us=_seconds(raw, "no_touch_seconds"),
         stumped_cards=_choice(raw, "stumped_cards", STUMPED_POLICIES),
         mode=_choice(raw, "mode", MODES),
         flag_limit=flag_limit,
-        auto_proctor_us=_seconds(raw, "auto_proctor", None),
-        auto_reveal_us=_seconds(raw, "auto_reveal_seconds", 1),
+        auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
+        auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
     )
 
 

@@ -339,7 +339,7 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
     "ScoreCardSigned": _score_card_signed,
     "ScoreCardReopened": _score_card_reopened,
 }
-EVENT_TYPES = tuple(EVOLVERS)
+EVENT_TYPES = frozenset(EVOLVERS)
 
 
 def evolve(state: ChallengeState, event: Event) -> ChallengeState:

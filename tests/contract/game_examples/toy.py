@@ -1,0 +1,51 @@
+"""The toy game's part in the contract suite (see `game_examples/__init__.py`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+import toygame
+
+from server.games.base import Actor, Command, Event
+
+GAME = toygame
+PROCTOR = Actor("proctor", "p1")
+
+
+def options(rng: random.Random) -> dict[str, Any]:
+    seats = [{"seat": f"s{i}", "name": f"N{i}"} for i in range(1, rng.randint(1, 4) + 1)]
+    return {"seats": seats, "secret": rng.randint(1, 100), "turn_seconds": rng.choice([1, 2.5])}
+
+
+def commands(state: toygame.ToyState, rng: random.Random) -> list[Command]:
+    if not state.started:
+        return [Command("start", {}, PROCTOR)]
+    if state.paused:
+        return [Command("resume", {}, PROCTOR)]
+    seat = state.seats[state.turn]
+    number = rng.randint(1, 100) if rng.random() < 0.7 else state.secret
+    return [
+        Command("guess", {"number": number}, Actor("player", seat)),
+        Command("guess", {"number": number}, Actor("player", rng.choice(state.seats))),
+        Command("pause", {"cause": "tea"}, PROCTOR),
+        *([Command("end", {}, PROCTOR)] if rng.random() < 0.05 else []),
+    ]
+
+
+def _has_secret(data: object) -> bool:
+    if isinstance(data, Mapping):
+        return "secret" in data or any(_has_secret(value) for value in data.values())
+    if isinstance(data, list | tuple):
+        return any(_has_secret(value) for value in data)
+    return False
+
+
+def view_leaks(viewer: Actor, view: Mapping[str, Any], state: toygame.ToyState) -> bool:
+    return viewer.role in ("player", "spectator") and not state.over and _has_secret(view)
+
+
+def event_leaks(viewer: Actor, event: Event, state: toygame.ToyState) -> bool:
+    hidden = viewer.role in ("player", "spectator") and event.type not in toygame.FINAL_EVENTS
+    return hidden and _has_secret(event.data)
