@@ -3,7 +3,12 @@
 
 from __future__ import annotations
 
-from challenge_tables import PROCTOR, Table, player, seat_of, types
+import pytest
+from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, seats_data, types
+
+from server.games import challenge
+from server.games.base import Event, RuleViolation, replay
+from server.games.challenge.options import table_options
 
 # -- R-PLAY-3: a slap disqualifies; four fingertips are a flag -------------------------------
 
@@ -76,3 +81,63 @@ def test_override_never_hands_the_card_to_a_foul_touch_R_PLAY_2():
     assert refused.code == "foul_touch" and refused.rule == "R-PLAY-2"
     table.do("touch_card", player("s3"), fingertips=3)  # three fingertips are fine
     assert types(table.do("override_first_touch", seat="s3")) == ["FirstTouchOverridden"]
+
+
+# -- R-PLAY-7: the default follows the Official Rules ("removes that card for later play") ----
+
+
+def test_stumped_cards_are_played_again_at_the_end_by_default_R_PLAY_7():
+    table = Table.started(cards=["c1"])
+    assert table.state.options.stumped_cards == "replay_at_end"
+    table.next_card()
+    events = table.fire("no_touch_deadline")
+    assert types(events) == ["CardStumped", "StumpedCardsReturned"]
+    assert challenge.DEFAULT_OPTIONS["stumped_cards"] == "replay_at_end"
+
+
+def test_a_table_recorded_under_the_old_default_replays_as_it_was_played_R_PLAY_7():
+    """A log whose options omit `stumped_cards` and whose `RoundStarted` recorded `set_aside`
+    (the default before this correction) replays with the recorded policy."""
+    raw = options(cards=["c1"])
+    old_start = Event(
+        "RoundStarted",
+        {
+            "at": T0,
+            "round": 1,
+            "deck": ["c1"],
+            "removed": [],
+            "seats": raw["seats"],
+            "options": {**table_options(raw).as_data(), "stumped_cards": "set_aside"},
+            "rule": "R-ROUND-1",
+        },
+    )
+    state = replay(challenge, raw, [old_start])
+    assert state.options.stumped_cards == "set_aside"
+    table = Table(raw)
+    table.state, table.events = state, [old_start]
+    table.next_card()
+    assert types(table.fire("no_touch_deadline")) == ["CardStumped", "RoundEnded"]
+    assert table.replayed() == table.state
+
+
+# -- R-PUZ-4: a deck given by hand is checked -------------------------------------------------
+
+
+def test_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
+    deck = [
+        {"card_id": "ok", "numbers": [1, 2, 3, 4], "dots": 1},
+        {"card_id": "bad-7", "numbers": [1, 1, 1, 1], "dots": 1},
+    ]
+    with pytest.raises(RuleViolation) as refused:
+        challenge.initial_state({"seats": seats_data(), "deck": deck})
+    assert refused.value.code == "bad_options"
+    assert "'bad-7' (1 1 1 1) has no solution (R-PUZ-4)" in refused.value.message
+
+
+def test_a_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
+    deck = [{"card_id": "x", "numbers": [1, 1, 1, 1], "dots": 1}]
+    state = challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": True})
+    assert state.options.casual is True
+    with pytest.raises(RuleViolation) as refused:
+        challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": "yes"})
+    assert "'casual'" in refused.value.message

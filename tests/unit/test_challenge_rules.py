@@ -446,7 +446,7 @@ def test_correct_solution_wins_the_dots_of_the_side_in_play():
 
 
 def test_nobody_touches_within_fifteen_seconds_and_the_card_is_set_aside():
-    table = Table.started(cards=["c1", "c2"])
+    table = Table.started(cards=["c1", "c2"], stumped_cards="set_aside")
     table.next_card()
     assert table.live() == {"no_touch_deadline": T0 + 15 * S}
     events = table.fire("no_touch_deadline")
@@ -494,8 +494,8 @@ def test_stumped_cards_replay_once_at_the_end_when_the_table_says_so():
     assert events[1].data["stumped"] == ["c2"]
 
 
-def test_stumped_cards_are_never_replayed_by_default():
-    table = Table.started(cards=["c1"])
+def test_stumped_cards_are_never_replayed_when_set_aside():
+    table = Table.started(cards=["c1"], stumped_cards="set_aside")
     table.next_card()
     events = table.fire("no_touch_deadline")
     assert types(events) == ["CardStumped", "RoundEnded"]

@@ -19,7 +19,7 @@ What this module keeps:
 | pattern_seconds | 3 | R-PLAY-4 |
 | solution_seconds | 15 | R-PLAY-5 |
 | no_touch_seconds | 15 | R-PLAY-7 |
-| stumped_cards | "set_aside" or "replay_at_end" | R-PLAY-7 |
+| stumped_cards | "replay_at_end" (Official Rules) or "set_aside" | R-PLAY-7 |
 | mode | "networked" or "proctored" | R-PLAY-2 |
 | flag_limit | 3 in rounds 1-2, 2 in rounds 3-4 | R-FLAG-3 |
 | auto_proctor | None, or seconds after a card is resolved to place the next | (decision) |
@@ -34,10 +34,11 @@ from typing import Any, cast
 
 from server.games.base import RuleViolation
 from server.puzzles.editions import TournamentCard, tournament_deck
+from server.puzzles.solver import solvable
 
 MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
-STUMPED_POLICIES = ("set_aside", "replay_at_end")
+STUMPED_POLICIES = ("replay_at_end", "set_aside")  # the first is the default (R-PLAY-7)
 SIDES = ("red", "white")
 MIN_SEATS, MAX_SEATS = 3, 4  # R-ROUND-2: "three or four to a table"
 MAX_DECK = 200
@@ -58,6 +59,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "mode": MODES[0],
     "flag_limit": None,
     "auto_proctor": None,
+    "casual": False,
     "auto_reveal_seconds": 1,
 }
 
@@ -97,11 +99,12 @@ class TableOptions:
     pattern_us: int = 3 * MICROSECONDS
     solution_us: int = 15 * MICROSECONDS
     no_touch_us: int = 15 * MICROSECONDS
-    stumped_cards: str = "set_aside"
+    stumped_cards: str = STUMPED_POLICIES[0]
     mode: str = "networked"
     flag_limit: int = 3
     auto_proctor_us: int | None = None
     auto_reveal_us: int = 1 * MICROSECONDS
+    casual: bool = False  # R-PUZ-4: a casual table may play a card without a solution
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -127,6 +130,7 @@ class TableOptions:
             if self.auto_proctor_us is None
             else self.auto_proctor_us / MICROSECONDS,
             "auto_reveal_seconds": self.auto_reveal_us / MICROSECONDS,
+            "casual": self.casual,
         }
 
 
@@ -203,6 +207,23 @@ def _read_deck(value: object) -> tuple[Card, ...]:
     return deck
 
 
+def _every_card_solvable(deck: tuple[Card, ...]) -> None:
+    """R-PUZ-4: "every card has at least one solution": a tournament table refuses a deck
+    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it.
+
+    Why here and not only in the generators: a deck file is typed by people; a card with no
+    solution would be stumped by everyone and could never be won.
+    """
+    for card in deck:
+        if not solvable(card.numbers):
+            numbers = " ".join(map(str, card.numbers))
+            raise _bad(
+                "deck",
+                f"card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+                "only a casual table may play it",
+            )
+
+
 def default_flag_limit(round_number: int) -> int:
     """R-FLAG-3: three flags disqualify in rounds 1-2, two in rounds 3-4."""
     return 3 if round_number <= 2 else 2
@@ -229,9 +250,15 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit = default_flag_limit(round_number)
     elif not _is_int(flag_limit) or not 1 <= flag_limit <= 10:
         raise _bad("flag_limit", "a whole number 1..10 (R-FLAG-3)")
+    casual = raw["casual"]
+    if not isinstance(casual, bool):
+        raise _bad("casual", "true or false (R-PUZ-4)")
+    deck = _read_deck(raw.get("deck"))
+    if not casual:
+        _every_card_solvable(deck)
     return TableOptions(
         seats=_read_seats(raw.get("seats")),
-        deck=_read_deck(raw.get("deck")),
+        deck=deck,
         round=round_number,
         pattern_us=_seconds(raw, "pattern_seconds"),
         solution_us=_seconds(raw, "solution_seconds"),
@@ -241,6 +268,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit=flag_limit,
         auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
         auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
+        casual=casual,
     )
 
 

@@ -27,6 +27,7 @@ Theory of operation:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -94,6 +95,11 @@ def initial_state(options: Mapping[str, Any]) -> ChallengeState:
 
 
 def _round_started(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # R-PLAY-7: the stumped policy in force is the one `RoundStarted` recorded, so a table
+    # recorded before the default changed (set_aside -> replay_at_end) replays as it was played.
+    policy = data.get("options", {}).get("stumped_cards", state.options.stumped_cards)
+    if policy != state.options.stumped_cards:
+        state = replace(state, options=dataclasses.replace(state.options, stumped_cards=policy))
     return replace(
         state,
         started=True,
