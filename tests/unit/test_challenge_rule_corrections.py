@@ -141,3 +141,28 @@ def test_a_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
     with pytest.raises(RuleViolation) as refused:
         challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": "yes"})
     assert "'casual'" in refused.value.message
+
+
+# -- R-PUZ-2: a bracketed fraction is one value -------------------------------------------------
+
+
+def test_a_bracketed_fraction_wins_the_card_at_the_table_R_PUZ_2():
+    table = Table.started(cards=["c2", "c1"])
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    table.do("declare_pattern", player("s1"), pattern="8 ÷ (1/3)")
+    events = table.do(
+        "fix_solution", player("s1"), steps=["8 ÷ 3 = 8/3", "3 − 8/3 = 1/3", "8 ÷ (1/3) = 24"]
+    )
+    assert types(events) == ["SolutionFixed", "SolutionJudged", "CardWon"]
+
+
+def test_a_step_reusing_a_value_is_judged_with_a_message_that_says_so():
+    table = Table.started(cards=["c3", "c1"])  # c3: 2 2 2 3
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    table.do("declare_pattern", player("s1"), pattern="8 × 3")
+    events = table.do("fix_solution", player("s1"), steps=["2 × 2 = 4", "4 × 4 = 16", "8 × 3 = 24"])
+    judged = events[1].data
+    assert judged["ok"] is False and judged["reason"] == "value_not_available"
+    assert judged["message"] == "step 2 uses 4 twice; only one 4 is available: 2, 3, 4"
