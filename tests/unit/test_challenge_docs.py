@@ -13,7 +13,7 @@ from server.games.challenge.options import table_options
 from server.games.challenge.state import DEADLINE_COMMANDS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
-RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-4", "R-DECK-5", "R-ROUND-1"]
+RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-1", "R-DECK-4", "R-DECK-5", "R-ROUND-1"]
 RULE_IDS += ["R-ROUND-7", "R-ROUND-8"]
 RULE_IDS += [f"R-PLAY-{n}" for n in range(1, 8)] + [f"R-FLAG-{n}" for n in range(1, 5)]
 

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, seats_data, types
 
 from server.games import challenge
 from server.games.base import Event, RuleViolation, replay
-from server.games.challenge.options import table_options
+from server.games.challenge.options import (
+    default_half,
+    default_side,
+    table_options,
+    tournament_table_deck,
+)
+from server.puzzles.editions import single_digits
 
 # -- R-PLAY-3: a slap disqualifies; four fingertips are a flag -------------------------------
 
@@ -166,3 +174,47 @@ def test_a_step_reusing_a_value_is_judged_with_a_message_that_says_so():
     judged = events[1].data
     assert judged["ok"] is False and judged["reason"] == "value_not_available"
     assert judged["message"] == "step 2 uses 4 twice; only one 4 is available: 2, 3, 4"
+
+
+# -- R-DECK-1 and R-DECK-5: a 96-card deck in two halves; the document decides the sides ------
+
+
+def test_one_seed_makes_96_cards_in_two_halves_with_no_side_repeated_R_DECK_1():
+    first, second = single_digits(7, 1), single_digits(7, 2)
+    assert first == single_digits(7)  # the first half is the 48-card deck as it always was
+    assert [card.card_id for card in second][:1] == ["SD-49"]
+    assert {card.card_id for card in first}.isdisjoint(card.card_id for card in second)
+    sides = [tuple(sorted(s.numbers)) for card in first + second for s in (card.red, card.white)]
+    assert len(sides) == len(set(sides)) == 192
+    for half in (first, second):
+        for colour in ("red", "white"):
+            dots = Counter(card.side(colour).dots for card in half)
+            assert dots == {1: 12, 2: 24, 3: 12}
+    with pytest.raises(ValueError):
+        single_digits(7, 3)
+
+
+def test_rounds_three_and_four_play_the_second_half_R_DECK_5():
+    """Official Tournament Rules: round 1 the first half red side up, round 2 the same cards
+    white side up, rounds 3-4 the second half (red, then white)."""
+    ids = {
+        n: [card["card_id"] for card in tournament_table_deck("single-digits", 7, n)]
+        for n in (1, 2, 3, 4)
+    }
+    assert ids[1] == ids[2] and ids[3] == ids[4] and set(ids[1]).isdisjoint(ids[3])
+    second = single_digits(7, 2)
+    assert tournament_table_deck("single-digits", 7, 3)[0]["numbers"] == list(second[0].red.numbers)
+    assert tournament_table_deck("single-digits", 7, 4)[0]["numbers"] == list(
+        second[0].white.numbers
+    )
+    assert [default_half(n) for n in (1, 2, 3, 4)] == [1, 1, 2, 2]
+
+
+def test_the_tournament_chooses_the_document_it_runs_under_R_DECK_5():
+    assert [default_side(n) for n in (1, 2, 3, 4)] == ["red", "white", "red", "white"]
+    guidelines = [default_side(n, "guidelines") for n in (1, 2, 3, 4)]
+    assert guidelines == ["white", "red", "red", "white"]
+    deck = tournament_table_deck("single-digits", 7, 1, document="guidelines")
+    assert deck[0]["numbers"] == list(single_digits(7)[0].white.numbers)
+    with pytest.raises(ValueError):
+        default_side(1, "hearsay")

@@ -272,9 +272,25 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     )
 
 
-def default_side(round_number: int) -> str:
-    """R-DECK-5 default (Official Tournament Rules): red in rounds 1 and 3, white in 2 and 4."""
+DOCUMENTS = ("official_rules", "guidelines")  # R-DECK-5: the tournament picks one
+
+
+def default_side(round_number: int, document: str = DOCUMENTS[0]) -> str:
+    """R-DECK-5's side for a round. Official Tournament Rules (the default): red in rounds 1
+    and 3, white in 2 and 4 (each half is played red, then flipped). Proctor Guidelines: white
+    in round 1 (Single Digits), red in round 2 (Double Digits); they are silent on rounds 3-4,
+    which follow the Official Rules."""
+    if document not in DOCUMENTS:
+        raise ValueError(f"a document is one of {DOCUMENTS}, not {document!r}")
+    if document == "guidelines" and round_number <= 2:
+        return "white" if round_number == 1 else "red"
     return "red" if round_number % 2 == 1 else "white"
+
+
+def default_half(round_number: int) -> int:
+    """R-DECK-1/R-DECK-5 (Official Rules): rounds 1-2 play the first half of the 96-card deck,
+    rounds 3-4 (semi-final and final) the second half."""
+    return 1 if round_number <= 2 else 2
 
 
 def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
@@ -290,8 +306,15 @@ def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str
 
 
 def tournament_table_deck(
-    edition: str, seed: int, round_number: int, side: str | None = None
+    edition: str,
+    seed: int,
+    round_number: int,
+    side: str | None = None,
+    document: str = DOCUMENTS[0],
 ) -> list[dict[str, Any]]:
-    """The deck option for a round: `editions.tournament_deck(edition, seed)` (48 cards) played
-    on `side`, by default R-DECK-5's side for `round_number`."""
-    return deck_from_cards(tournament_deck(edition, seed), side or default_side(round_number))
+    """The deck option for a round: the half of the edition's 96-card deck for the round
+    (`default_half`, R-DECK-1) played on `side`, by default R-DECK-5's side for the round under
+    `document`. Under the Guidelines the caller picks the edition (Single Digits in round 1,
+    Double Digits in round 2)."""
+    cards = tournament_deck(edition, seed, default_half(round_number))
+    return deck_from_cards(cards, side or default_side(round_number, document))
