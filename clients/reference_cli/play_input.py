@@ -14,10 +14,14 @@ The rules it follows (shared/rules/24-challenge.md):
   sees them), any step can be typed again (keys 1, 2, 3 once all three are in) until Enter
   fixes the solution. The pattern cannot change once declared.
 - R-PLAY-7: `s` declares stumped while the card is revealed and nobody holds it.
+- R-ROUND-8: `p` opens the protest line (`SEQ[,SEQ] REASON`: the seqs the feed shows on the
+  left), during the round or after it until the score card is signed; Enter files the protest
+  for the player's own seat, Esc leaves the line. The proctor rules on it.
 
-States (`mode`): `idle` (keys are commands), `pattern`, `step` (with `index` 0..2) and
-`review` (all three steps typed). `reconcile` brings the state back to what the table says
-(another student was first, the card left play, a reconnect found the pattern declared).
+States (`mode`): `idle` (keys are commands), `pattern`, `step` (with `index` 0..2),
+`review` (all three steps typed) and `protest` (the protest line). `reconcile` brings the
+state back to what the table says (another student was first, the card left play, a
+reconnect found the pattern declared).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from clients.reference_cli.hearing import HearingLineError, protest_args
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -54,7 +59,7 @@ TOUCH_KEYS = {" ": 1, "t": 1, **{str(n): n for n in range(1, 10)}}
 class PlayInput:
     """What the player is typing, and for which card play (see module doc)."""
 
-    mode: str = "idle"  # idle | pattern | step | review
+    mode: str = "idle"  # idle | pattern | step | review | protest
     buffer: str = ""
     steps: tuple[str, ...] = ()
     index: int = 0
@@ -71,12 +76,20 @@ class PlayInput:
             return f"step {self.index + 1} of 3> {self.buffer}▌"
         if self.mode == "review":
             return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
+        if self.mode == "protest":
+            return f"protest> {self.buffer}▌"
         return ""
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The key help line for the current state."""
+        if self.mode == "protest":
+            return (
+                "protest: SEQ[,SEQ] REASON (the seqs on the left of the feed) · Enter files · Esc"
+            )
         if view is not None and view.get("mode") == "proctored":
-            return "proctored table: the proctor records touches and answers · [q] quit"
+            return (
+                "proctored table: the proctor records touches and answers · [p] protest · [q] quit"
+            )
         if self.mode == "pattern":
             first, _, last = PATTERN_EXAMPLES
             return f"type the pattern (the last step, e.g. {first} or {last})" + (
@@ -88,7 +101,8 @@ class PlayInput:
         if self.mode == "review":
             return "[Enter] fix the solution  [1] [2] [3] retype a step"
         return (
-            "[space] touch the card  [2-9] touch with that many fingertips  [s] stumped  [q] quit"
+            "[space] touch the card  [2-9] touch with that many fingertips  [s] stumped"
+            "  [p] protest  [q] quit"
         )
 
 
@@ -103,6 +117,8 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
         return state, [Quit()]
     if state.mode == "idle":
         return _idle_key(state, key, view)
+    if state.mode == "protest":
+        return _protest_key(state, key)
     if key == ESC:
         return replace(state, buffer=""), effects
     edited = edit_line(state.buffer, key)
@@ -135,11 +151,29 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
     return replace(state, mode="step", steps=filled, index=following, buffer=""), effects
 
 
+def _protest_key(state: PlayInput, key: str) -> tuple[PlayInput, list]:
+    """The protest line (R-ROUND-8): `SEQ[,SEQ] REASON`, filed for the player's own seat."""
+    if key == ESC:
+        return PlayInput(), []
+    edited = edit_line(state.buffer, key)
+    if edited is not None:
+        return replace(state, buffer=edited), []
+    if key not in ENTER or not state.buffer.strip():
+        return state, []
+    try:
+        args = protest_args(state.buffer.split(), None)
+    except HearingLineError as error:
+        return state, [Notice(str(error), True)]
+    return PlayInput(), [Send("file_protest", args, "protest")]
+
+
 def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:
     if key == "q":
         return state, [Quit()]
     if view is None:
         return state, []
+    if key == "p":
+        return PlayInput(mode="protest"), []
     proctored = view.get("mode") == "proctored"
     if key in TOUCH_KEYS or key == "s":
         if proctored:
@@ -192,6 +226,8 @@ def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) 
         return state
     card = _card(view)
     toucher = view.get("toucher")
+    if state.mode == "protest":
+        return state  # a protest is typed whatever the card in play does
     if state.mode == "idle":
         if card is not None and toucher == me and me is not None:
             # A reconnect (or a proctor's ruling, R-PLAY-2) put the card in our hands.

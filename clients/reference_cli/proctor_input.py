@@ -18,7 +18,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from clients.reference_cli.keyboard import CTRL_D, ENTER, ESC, Effect, Notice, Quit, Send, edit_line
+from clients.reference_cli.hearing import HEARING_USAGE, HearingLineError, hearing_line
+from clients.reference_cli.keyboard import (
+    CTRL_D,
+    ENTER,
+    ESC,
+    Ask,
+    Effect,
+    Notice,
+    Quit,
+    Send,
+    edit_line,
+)
 
 FLAG_CAUSES = (
     "no_pattern",
@@ -92,6 +103,13 @@ PROCTOR_COMMANDS: tuple[ProctorCommand, ...] = (
     ProctorCommand(("pause",), "pause [CAUSE]", "pause_table", "text", "stop every clock"),
     ProctorCommand(("resume",), "resume", "resume_table", "none", "restart the clocks in full"),
     ProctorCommand(("end",), "end", "end_round", "none", "end the round now"),
+    ProctorCommand(
+        ("slap",),
+        "slap SEAT",
+        "rule_slap",
+        "seat",
+        "a slap with the whole hand: disqualified (R-PLAY-3)",
+    ),
 )
 BY_WORD = {word: command for command in PROCTOR_COMMANDS for word in command.words}
 STUDENT_TAKES = ("seat_text", "seat_steps")
@@ -100,6 +118,7 @@ STUDENT_TAKES = ("seat_text", "seat_steps")
 def help_lines() -> list[str]:
     """The command list shown by `help` (and in `t24 proctor --help`)."""
     lines = [f"  {command.usage:34} {command.doc}" for command in PROCTOR_COMMANDS]
+    lines += [f"  {usage:34} {doc}" for usage, doc in HEARING_USAGE]
     lines.append(f"  {'help | quit':34} this list | leave (the table goes on)")
     return lines
 
@@ -205,7 +224,10 @@ class ProctorInput:
         return f"proctor> {self.buffer}▌"
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
-        return "type a command and Enter: place, reveal, touch 2, pattern 3x8, fix, help, quit"
+        return (
+            "type a command and Enter: place, reveal, touch 2, pattern 3x8, fix, "
+            "protest, rule, sign, help, quit"
+        )
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
@@ -230,6 +252,14 @@ def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
         return cleared, [Notice("commands:\n" + "\n".join(help_lines()))]
     if view is None:
         return cleared, [Notice(f"{line}: not joined to the table yet", True)]
+    words = line.split()
+    try:
+        hearing = hearing_line(words[0].lower(), words[1:], lambda word: resolve_seat(word, view))
+    except HearingLineError as error:
+        return cleared, [Notice(f"{line}: {error}", True)]
+    if hearing is not None:  # R-ROUND-7/8: protest, rule, preview, sign, reopen
+        name, args, is_query = hearing
+        return cleared, [Ask(name, args, line) if is_query else Send(name, args, line)]
     try:
         name, args = parse_line(line, view)
     except BadLine as error:
