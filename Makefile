@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py
 
-.PHONY: install test run bench soak lint format clean
+.PHONY: install test run bench soak mutate lint format clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ run: $(STAMP)
 bench: $(STAMP)
 	for b in $(BENCHES); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# Mutation testing of the rules core (docs/testing.md): not in CI; mutmut is the optional
+# `mutate` extra, installed here only. MUTATE_JOBS=1 on a busy machine.
+mutate: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[mutate]'
+	nice -n 10 $(BIN)/python bench/mutate.py $(TARGETS)
+
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -36,4 +42,4 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) .pytest_cache mutants

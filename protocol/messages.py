@@ -202,6 +202,12 @@ MESSAGES: tuple[MessageSpec, ...] = (
                 required=False,
                 doc="last seq the client saw; pushes resume right after it",
             ),
+            Field(
+                "presence",
+                "bool",
+                required=False,
+                doc="also push `presence` (who is connected) for this table",
+            ),
         ),
         "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
         "(default S): first the missed ones, then live ones.",
@@ -307,6 +313,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("at", "int", doc="server time, Unix microseconds"),
         ),
         "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
+    ),
+    MessageSpec(
+        "presence",
+        "server",
+        (
+            _TABLE,
+            Field("seats", "list", doc="the seats with at least one connection joined"),
+            Field("proctor", "bool", doc="a proctor (or director) is joined"),
+            Field("watchers", "int", doc="how many spectators and auditors are joined"),
+        ),
+        "A push to a join that asked for it: who is connected to the table; after the join's "
+        "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
     ),
     MessageSpec(
         "accepted",

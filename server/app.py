@@ -12,8 +12,9 @@ What it keeps:
   safety-net trigger is handed over at start, or it would close alongside the tables'
   drain and refuse the appends still queued.
 - The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
-  its tokens printed with ready-to-paste client commands and written to
-  `var/demo-tokens.json` (mode 0600: the tokens are credentials).
+  its tokens written one file per person to `var/demo-tokens/` (`protocol.token_files`,
+  mode 0600: the tokens are credentials) and ready-to-paste client commands printed that
+  read them from those files (never a token on a command line: `ps`, shell history).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import shlex
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -33,6 +35,7 @@ from twisted.logger import Logger
 
 from protocol.codec import Limits
 from protocol.messages import WS_PATH
+from protocol.token_files import person_files, write_token_files
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
@@ -66,7 +69,7 @@ class ServerConfig:
     secret_file: str = "var/t24.secret"
     ready_file: str = ""  # written (JSON: url, port, pid) once listening; for scripts/tests
     demo: bool = False
-    demo_tokens_file: str = "var/demo-tokens.json"
+    demo_tokens_dir: str = "var/demo-tokens"
     demo_seed: int = 24
     demo_auto_proctor: float = 5.0
     log_format: str = "auto"  # json | text | auto (text on a terminal, json otherwise)
@@ -76,6 +79,7 @@ class ServerConfig:
     # TransportConfig); the server's settings only name them.
     max_message_bytes: int = Limits.max_message_bytes
     max_connections: int = TransportConfig.max_connections
+    max_unread_bytes: int = TransportConfig.max_unread_bytes
     rate_per_second: float = NetConfig.rate_per_second
     rate_burst: int = NetConfig.rate_burst
     abuse_strikes: int = NetConfig.abuse_strikes
@@ -98,6 +102,7 @@ class ServerConfig:
             auto_ping_timeout=self.auto_ping_timeout,
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
+            max_unread_bytes=self.max_unread_bytes,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,
@@ -233,6 +238,11 @@ class T24Server:
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
+        self.metrics.gauge(
+            "t24_store_failing_tables",
+            "Tables retrying a server command the event store failed.",
+            lambda: len(hub.store_failing()),
+        )
         loaded = yield hub.load_all()
         log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
         hub.start_evicting()
@@ -321,20 +331,24 @@ class T24Server:
         def issue(role: str, **claims: Any) -> str:
             return self.signer.issue(role, now=now, ttl_seconds=DEMO_TOKEN_TTL, **claims)[0]
 
-        tokens = {
-            "url": self.url,
-            "table": DEMO_TABLE,
-            "director": issue("director", name="director"),
-            "proctor": issue("proctor", name="proctor", table=DEMO_TABLE),
-            "seats": [
-                {"seat": seat, "token": issue("player", table=DEMO_TABLE, seat=seat)}
+        files = person_files(
+            self.url,
+            DEMO_TABLE,
+            proctor=issue("proctor", name="proctor", table=DEMO_TABLE),
+            spectator=issue("spectator", name="spectator", table=DEMO_TABLE),
+            seats=[
+                {
+                    "seat": seat,
+                    "name": f"Seat {seat[1:]}",
+                    "token": issue("player", table=DEMO_TABLE, seat=seat),
+                }
                 for seat in DEMO_SEATS
             ],
-            "spectator": issue("spectator", name="spectator", table=DEMO_TABLE),
-        }
-        _write_private(config.demo_tokens_file, tokens)
-        print(demo_banner(tokens, config.demo_tokens_file), flush=True)
-        return tokens
+            director=issue("director", name="director"),
+        )
+        write_token_files(config.demo_tokens_dir, files)
+        print(demo_banner(files, config.demo_tokens_dir), flush=True)
+        return files
 
 
 def client_program() -> str:
@@ -352,31 +366,42 @@ def client_program() -> str:
         return str(beside)
 
 
-def demo_banner(tokens: Mapping[str, Any], path: str) -> str:
-    """The text `make run` prints: the director token and one command per client."""
-    url = tokens["url"]
+def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
+    """The text `make run` prints: one command per client, each reading its own file.
+
+    Why files: a token on a command line is seen by `ps` and kept in shell history; the
+    files are mode 0600 and each holds one person's token (`protocol.token_files`).
+    """
     t24 = client_program()
+
+    def tokens(name: str) -> str:
+        return shlex.quote(str(Path(directory) / name))
+
+    proctor = files["proctor.json"]
+    seat_files = [(name, data["seats"][0]) for name, data in files.items() if "seats" in data]
     lines = [
         "",
-        f"t24 demo: table {tokens['table']!r} (4 seats, Single Digits, auto_proctor) at {url}",
+        f"t24 demo: table {proctor['table']!r} (4 seats, Single Digits, auto_proctor) at "
+        f"{proctor['url']}",
         "",
-        f"director token: {tokens['director']}",
+        f"tokens, one file per person (mode 0600), in {directory}/: hand each person only",
+        "theirs. director.json is yours (it creates tables and signs tokens): never hand it out.",
         "",
         "proctor (start the round, resume after a restart):",
-        f"  {t24} proctor --url {url} --token {tokens['proctor']}",
+        f"  {t24} proctor --tokens {tokens('proctor.json')}",
     ]
-    for seat in tokens["seats"]:
+    for name, seat in seat_files:
         lines += [
-            f"player {seat['seat']}:",
-            f"  {t24} play --url {url} --token {seat['token']}",
+            f"player {seat['seat']} ({seat['name']}):",
+            f"  {t24} play --tokens {tokens(name)}",
         ]
     lines += [
         "spectator:",
-        f"  {t24} watch --url {url} --token {tokens['spectator']}",
+        f"  {t24} watch --tokens {tokens('spectator.json')}",
         "a bot for an empty seat (skills: perfect, human, random):",
-        f"  {t24} bot --tokens {path} --seat {tokens['seats'][-1]['seat']} --skill human",
+        f"  {t24} bot --tokens {tokens(seat_files[-1][0])} --skill human",
         "",
-        f"the same tokens are in {path}",
+        "on another machine: copy that person's file, or set T24_URL and T24_TOKEN",
         "",
     ]
     return "\n".join(lines)

@@ -44,3 +44,13 @@ def test_help_has_examples(path, parser):
     text = parser.format_help()
     assert "examples:" in text, f"t24 {' '.join(path)} --help has no examples"
     assert f"t24 {path[0]}" in text.split("examples:", 1)[1]
+
+
+def test_t24_version_prints_the_installed_version(capsys):
+    """Issue 17: `t24 --version`, from the installed package (pyproject.toml)."""
+    from importlib.metadata import version
+
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"t24 {version('t24')}"

@@ -1,30 +1,36 @@
-"""The demo banner's commands can be pasted as they are (README: `make run`)."""
+"""The demo banner's commands can be pasted as they are (README: `make run`), and name no
+token: each reads its holder's own file (issue 17)."""
 
 import os
 import shlex
 
+from protocol.token_files import person_files
 from server.app import client_program, demo_banner
 
-TOKENS = {
-    "url": "ws://127.0.0.1:8024/ws",
-    "table": "demo",
-    "director": "D",
-    "proctor": "P",
-    "seats": [{"seat": "s1", "token": "T1"}, {"seat": "s2", "token": "T2"}],
-    "spectator": "S",
-}
+FILES = person_files(
+    "ws://127.0.0.1:8024/ws",
+    "demo",
+    proctor="P",
+    spectator="S",
+    seats=[{"seat": "s1", "name": "Ada", "token": "T1"}, {"seat": "s2", "token": "T2"}],
+    director="D",
+)
 
 
-def test_every_client_command_names_a_runnable_t24():
+def test_every_client_command_names_a_runnable_t24_and_reads_its_token_from_a_file():
     program = client_program()
     assert os.access(program, os.X_OK), f"{program} is not an executable t24"
-    commands = [
-        shlex.split(line)
-        for line in demo_banner(TOKENS, "var/demo-tokens.json").splitlines()
-        if line.startswith("  ")
-    ]
+    banner = demo_banner(FILES, "var/demo-tokens")
+    commands = [shlex.split(line) for line in banner.splitlines() if line.startswith("  ")]
     assert [c[1] for c in commands] == ["proctor", "play", "play", "watch", "bot"]
     assert all(c[0] == program for c in commands)
-    assert [c[c.index("--token") + 1] for c in commands[:4]] == ["P", "T1", "T2", "S"]
-    assert commands[4][2:6] == ["--tokens", "var/demo-tokens.json", "--seat", "s2"]
+    assert [c[c.index("--tokens") + 1] for c in commands] == [
+        "var/demo-tokens/proctor.json",
+        "var/demo-tokens/s1.json",
+        "var/demo-tokens/s2.json",
+        "var/demo-tokens/spectator.json",
+        "var/demo-tokens/s2.json",
+    ]
+    assert not any("--token" in c for c in commands)
     assert commands[4][-2:] == ["--skill", "human"]
+    assert not {"D", "P", "S", "T1", "T2"} & set(banner.split())

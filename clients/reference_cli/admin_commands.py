@@ -6,16 +6,16 @@ printed, e.g. `table_exists`), 4 no server. It speaks `protocol/` only. The one 
 is building a deck from an edition (`--edition`), with `server.puzzles.editions`, the same
 pure generator `t24 deck` prints (the arithmetic of 24, not the server's runtime).
 
-`create-table --tokens-out FILE` also signs a token for the proctor, every seat and a
-spectator, and writes them in the tokens-file format every networked command reads with
-`--tokens FILE` (mode 0600: tokens are credentials).
+`create-table --tokens-out DIR` also signs a token for the proctor, every seat and a
+spectator, and writes one file per person into DIR (`protocol.token_files`: `proctor.json`,
+`s1.json`, ..., `spectator.json`, mode 0600 in a 0700 directory), so each person is handed
+only their own token; the director's is never written (its caller already has it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +38,7 @@ from clients.reference_cli.connection import (
 )
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
+from protocol.token_files import person_files, write_token_files
 
 SIDES = ("red", "white")
 TIMING_OPTIONS = (
@@ -50,12 +51,12 @@ TIMING_OPTIONS = (
 
 EPILOG = """\
 examples:
-  t24 admin --tokens var/demo-tokens.json list-tables
-  t24 admin --tokens var/demo-tokens.json create-table --table first \\
-      --seats s1:Ada,s2:Bo,s3:Cy --cards 8 --tokens-out var/first.json
-  t24 admin --url ws://127.0.0.1:8024/ws --token "$DIRECTOR" create-table --seats 4 \\
-      --edition double-digits --seed 7 --round 2 --mode proctored --flag-limit 2
-  t24 admin --tokens var/demo-tokens.json issue-token --role player --table first --seat s1
+  t24 admin list-tables --tokens var/demo-tokens/director.json
+  t24 admin create-table --table first --seats s1:Ada,s2:Bo,s3:Cy --cards 8 \\
+      --tokens-out var/first          # var/first/proctor.json, s1.json, ..., spectator.json
+  T24_TOKEN="$(cat director-token)" t24 admin create-table --url ws://127.0.0.1:8024/ws \\
+      --seats 4 --edition double-digits --seed 7 --round 2 --mode proctored --flag-limit 2
+  t24 admin issue-token --role player --table first --seat s1
 """
 
 
@@ -148,14 +149,12 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def write_private(path: str, payload: dict[str, Any]) -> None:
-    """Write JSON with mode 0600 (it holds credentials)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        json.dump(payload, handle, indent=2)
-        handle.write("\n")
+def check_tokens_out(path: str | None) -> None:
+    """`--tokens-out` names a directory: one file per person (a `.json` name is a slip)."""
+    if path and path.endswith(".json"):
+        raise AdminInputError(
+            f"--tokens-out names a directory (one file per person), e.g. {path[:-5]}"
+        )
 
 
 # -- the three requests ------------------------------------------------------------------------
@@ -169,18 +168,20 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
     table = reply["table"]
     result: dict[str, Any] = {"table": table, "seq": reply["seq"]}
     if args.tokens_out:
-        tokens: dict[str, Any] = {"url": link.url, "table": table, "director": link.token}
+        tokens: dict[str, str] = {}
         for role in ("proctor", "spectator"):
             issued = yield link.request("issue_token", role=role, table=table, name=role)
             tokens[role] = issued["token"]
-        tokens["seats"] = []
+        seats = []
         for seat in options["seats"]:
             issued = yield link.request(
                 "issue_token", role="player", table=table, seat=seat["seat"]
             )
-            tokens["seats"].append({"seat": seat["seat"], "token": issued["token"]})
-        write_private(args.tokens_out, tokens)
-        result["tokens_file"] = args.tokens_out
+            seats.append({**seat, "token": issued["token"]})
+        files = person_files(link.url, table, tokens["proctor"], tokens["spectator"], seats)
+        write_token_files(args.tokens_out, files)
+        result["tokens_dir"] = args.tokens_out
+        result["tokens_files"] = sorted(files)
     if args.json:
         print(json.dumps(result))
     else:
@@ -188,7 +189,10 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
             f"created table {table} ({len(options['seats'])} seats, {len(options['deck'])} cards)"
         )
         if args.tokens_out:
-            print(f"tokens for the proctor, each seat and a spectator: {args.tokens_out}")
+            print(
+                f"tokens, one file per person (hand each one only theirs), in {args.tokens_out}/:"
+            )
+            print("  " + "  ".join(sorted(files)))
     return exit_codes.OK
 
 
@@ -289,6 +293,7 @@ def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:
         target = resolve_target(args, "director")
         if args.admin_command == "create-table":
             table_options(args)  # refuse bad flags before connecting
+            check_tokens_out(args.tokens_out)
     except (ConnectError, AdminInputError) as error:
         print(f"{command}: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
@@ -311,6 +316,24 @@ def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:
     return shot.exit_code if shot.exit_code is not None else exit_codes.INTERRUPTED
 
 
+def add_admin_arguments(parser: argparse.ArgumentParser, repeated: bool = False) -> None:
+    """The flags of every admin subcommand: accepted before the subcommand and after it
+    (`t24 admin list-tables --url ... --token ...`), as every other command takes them."""
+    keep = {"default": argparse.SUPPRESS} if repeated else {}
+    add_connect_arguments(parser, table=False, repeated=repeated)
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON", **keep)
+    parser.add_argument(
+        "--retries",
+        type=int,
+        metavar="N",
+        help="reconnect attempts (default: 2)",
+        **(keep or {"default": 2}),
+    )
+    parser.add_argument(
+        "--log", metavar="FILE", help="append the client's debug log to FILE", **keep
+    )
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register `admin` and its three subcommands."""
     formatter = argparse.RawDescriptionHelpFormatter
@@ -322,12 +345,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
         formatter_class=formatter,
     )
-    add_connect_arguments(admin, table=False)
-    admin.add_argument("--json", action="store_true", help="print the answer as JSON")
-    admin.add_argument(
-        "--retries", type=int, default=2, metavar="N", help="reconnect attempts (default: 2)"
-    )
-    admin.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    add_admin_arguments(admin)
     commands = admin.add_subparsers(dest="admin_command", metavar="SUBCOMMAND", required=True)
 
     create = commands.add_parser(
@@ -354,7 +372,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     create.add_argument("--stumped-cards", choices=("set_aside", "replay_at_end"))
     create.add_argument("--flag-limit", type=int, help="flags that disqualify (R-FLAG-3)")
     create.add_argument("--options", metavar="JSON", help="more options as a JSON map")
-    create.add_argument("--tokens-out", metavar="FILE", help="write the new table's tokens")
+    create.add_argument(
+        "--tokens-out",
+        metavar="DIR",
+        help="write the new table's tokens into DIR, one file per person",
+    )
+    add_admin_arguments(create, repeated=True)
     create.set_defaults(func=run_admin, work=create_table)
 
     issue = commands.add_parser(
@@ -371,6 +394,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     issue.add_argument("--seat", help="the seat (players)")
     issue.add_argument("--name", help="who it is for (not players)")
     issue.add_argument("--ttl-seconds", type=int, help="lifetime (default 12 h)")
+    add_admin_arguments(issue, repeated=True)
     issue.set_defaults(func=run_admin, work=issue_token)
 
     listing = commands.add_parser(
@@ -379,4 +403,5 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         epilog=EPILOG,
         formatter_class=formatter,
     )
+    add_admin_arguments(listing, repeated=True)
     listing.set_defaults(func=run_admin, work=list_tables, table=None)

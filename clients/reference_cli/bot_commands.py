@@ -36,9 +36,9 @@ skills:
   random   touches at random with 1-5 fingertips and answers nonsense: flags on purpose
 
 examples:
-  t24 bot --tokens var/demo-tokens.json --seat s3 --skill human
+  t24 bot --tokens var/demo-tokens/s3.json --skill human
   t24 bot --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --skill perfect --seed 7
-  t24 bot --tokens var/first.json --seat s4 --skill perfect --time-scale 0.2
+  t24 bot --tokens var/first/s4.json --skill perfect --time-scale 0.2
 """
 
 

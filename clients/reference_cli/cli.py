@@ -65,8 +65,8 @@ def build_examples() -> str:
     return (
         "examples:\n"
         "  t24 solve 3 3 8 8\n"
-        "  t24 play --tokens var/demo-tokens.json --seat s1\n"
-        "  t24 proctor --tokens var/demo-tokens.json\n"
+        "  t24 play --tokens var/demo-tokens/s1.json\n"
+        "  t24 proctor --tokens var/demo-tokens/proctor.json\n"
         "  t24 replay --store sqlite:///var/t24.sqlite table/demo\n"
         "  t24 COMMAND --help   (every command lists its options and examples)\n\n" + EXIT_CODES
     )

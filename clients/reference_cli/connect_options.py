@@ -3,11 +3,13 @@
 Order (the first that gives a value wins), for the URL and the token separately:
 1. `--url URL` / `--token TOKEN`;
 2. the environment: `T24_URL` / `T24_TOKEN` (keeps tokens out of `ps` and shell history);
-3. a tokens file, `--tokens FILE`, or `var/demo-tokens.json` when it exists: the file
-   `t24-server --demo` (`make run`) writes, and `t24 admin create-table --tokens-out`
-   writes for a new table. It holds `url`, `table`, `director`, `proctor`, `spectator` and
-   `seats: [{seat, token}]`; each command takes the token of its role (`t24 play --seat s2`
-   takes seat s2's).
+3. tokens: `--tokens PATH`, or the demo's `var/demo-tokens/` when it exists. PATH is one
+   person's file (`var/first/s1.json`) or a directory of them (`var/first`), the layout of
+   `protocol.token_files`: `t24-server --demo` (`make run`) and `t24 admin create-table
+   --tokens-out DIR` write it. A file holds `url`, `table` and the token(s) of its holder
+   (`proctor`, `spectator`, `director`, or `seats: [{seat, name, number, token}]`); each
+   command takes the token of its role. `--seat` names a seat by id (`s2`), number at the
+   table (`2`) or name (`bo`), as the proctor does; a one-seat file needs no `--seat`.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-DEFAULT_TOKENS_FILE = "var/demo-tokens.json"
+DEFAULT_TOKENS = "var/demo-tokens"
 
 
 class ConnectError(ValueError):
@@ -37,21 +39,37 @@ class Target:
 
 
 def add_connect_arguments(
-    parser: argparse.ArgumentParser, seat: bool = False, table: bool = True
+    parser: argparse.ArgumentParser,
+    seat: bool = False,
+    table: bool = True,
+    repeated: bool = False,
 ) -> None:
-    """The shared `--url`, `--token`, `--tokens` (and `--table`, `--seat`) options."""
+    """The shared `--url`, `--token`, `--tokens` (and `--table`, `--seat`) options.
+
+    `repeated`: the same flags again on a sub-subcommand (`t24 admin list-tables --url ...`),
+    defaulting to "absent" so that a flag given before the subcommand is kept.
+    """
+    keep = {"default": argparse.SUPPRESS} if repeated else {}
     group = parser.add_argument_group("connection (flags, then T24_URL/T24_TOKEN, then a file)")
-    group.add_argument("--url", help="server WebSocket URL, e.g. ws://127.0.0.1:8024/ws")
-    group.add_argument("--token", help="your signed token (or set T24_TOKEN)")
+    group.add_argument("--url", help="server WebSocket URL, e.g. ws://127.0.0.1:8024/ws", **keep)
+    group.add_argument("--token", help="your signed token (or set T24_TOKEN)", **keep)
     group.add_argument(
         "--tokens",
-        metavar="FILE",
-        help=f"a tokens file (default: {DEFAULT_TOKENS_FILE} when it exists)",
+        metavar="PATH",
+        help=f"your tokens file, or a directory of them (default: {DEFAULT_TOKENS}/ when it "
+        "exists)",
+        **keep,
     )
     if table:
-        group.add_argument("--table", help="table id (default: the table the token is bound to)")
+        group.add_argument(
+            "--table", help="table id (default: the table the token is bound to)", **keep
+        )
     if seat:
-        group.add_argument("--seat", help="with a tokens file: the seat to play, e.g. s1")
+        group.add_argument(
+            "--seat",
+            help="with tokens: the seat to play, by id, number or name (s1, 1, ada)",
+            **keep,
+        )
 
 
 def read_tokens_file(path: str) -> dict[str, Any]:
@@ -67,21 +85,66 @@ def read_tokens_file(path: str) -> dict[str, Any]:
     return data
 
 
+def seat_matches(entry: Mapping[str, Any], wanted: str) -> bool:
+    """A seat named as the proctor names one: its id, its number at the table, its name."""
+    wanted = wanted.strip().casefold()
+    names = {str(entry.get("seat", "")).casefold(), str(entry.get("name") or "").casefold()}
+    if entry.get("number") is not None:
+        names.add(str(entry["number"]))
+    return wanted in names - {""}
+
+
 def token_from_file(data: Mapping[str, Any], role: str, seat: str | None, path: str) -> str:
-    """The token of `role` (a seat's for players) in a tokens file."""
+    """The token of `role` (a seat's for players) in a tokens file.
+
+    Any token may watch (docs/cli.md), so a spectator's command takes the file's own token
+    when it holds no spectator's: a student watches with their seat's file.
+    """
+    seats = [
+        {**entry, "number": entry.get("number", number)}
+        for number, entry in enumerate(data.get("seats") or [], start=1)
+    ]
     if role == "player":
-        seats = data.get("seats") or []
-        known = ", ".join(str(entry.get("seat")) for entry in seats)
+        known = ", ".join(str(entry.get("seat")) for entry in seats) or "none"
         if not seat:
+            if len(seats) == 1:
+                return str(seats[0].get("token"))
             raise ConnectError(f"name your seat with --seat (in {path}: {known})")
         for entry in seats:
-            if entry.get("seat") == seat:
+            if seat_matches(entry, seat):
                 return str(entry.get("token"))
         raise ConnectError(f"no seat {seat!r} in {path} (seats: {known})")
     token = data.get(role)
+    if role == "spectator" and not isinstance(token, str):
+        token = data.get("proctor") or (seats[0].get("token") if len(seats) == 1 else None)
     if not isinstance(token, str):
         raise ConnectError(f"{path} holds no {role} token")
     return token
+
+
+def tokens_from_directory(directory: str, role: str, seat: str | None) -> tuple[dict, str]:
+    """The file of a tokens directory that holds `role`'s token (a seat's: by --seat)."""
+    base = Path(directory)
+    if role != "player":
+        for name in (role, "proctor") if role == "spectator" else (role,):
+            path = base / f"{name}.json"
+            if path.exists():
+                return read_tokens_file(str(path)), str(path)
+        raise ConnectError(f"{directory} holds no {role} token ({role}.json)")
+    seat_files = []
+    for path in sorted(base.glob("*.json")):
+        data = read_tokens_file(str(path))
+        if data.get("seats"):
+            seat_files.append((data, str(path)))
+    if not seat_files:
+        raise ConnectError(f"{directory} holds no seat's tokens")
+    if not seat:
+        known = ", ".join(Path(path).name for _data, path in seat_files)
+        raise ConnectError(f"name your seat with --seat (in {directory}: {known})")
+    for data, path in seat_files:
+        if any(seat_matches(entry, seat) for entry in data["seats"]):
+            return data, path
+    raise ConnectError(f"no seat {seat!r} in {directory}")
 
 
 def resolve_target(
@@ -92,12 +155,16 @@ def resolve_target(
     url = args.url or environ.get("T24_URL")
     token = args.token or environ.get("T24_TOKEN")
     table = getattr(args, "table", None)
-    path = args.tokens or (DEFAULT_TOKENS_FILE if os.path.exists(DEFAULT_TOKENS_FILE) else None)
+    path = args.tokens or (DEFAULT_TOKENS if os.path.isdir(DEFAULT_TOKENS) else None)
     if (not url or not token) and path:
-        data = read_tokens_file(path)
+        seat = getattr(args, "seat", None)
+        if os.path.isdir(path):
+            data, path = tokens_from_directory(path, role, seat)
+        else:
+            data = read_tokens_file(path)
         url = url or data.get("url")
         if not token:
-            token = token_from_file(data, role, getattr(args, "seat", None), path)
+            token = token_from_file(data, role, seat, path)
             table = table or data.get("table")
     if not url:
         raise ConnectError("no server URL: pass --url, set T24_URL, or use --tokens FILE")

@@ -1,8 +1,11 @@
 """The player's keys in `t24 play`: touch, then the pattern, then the steps, then fix.
 
 The rules it follows (shared/rules/24-challenge.md):
-- R-PLAY-2: one key touches the card (space or `t`; a digit touches with that many
-  fingertips: more than three draws a flag, R-PLAY-3). The server decides who was first.
+- R-PLAY-2: one key touches the card (space or `t`, one fingertip). The server decides who
+  was first. A touch with more fingertips (more than three draws a flag, R-PLAY-3) takes a
+  deliberate key, `f`, then the count: a digit alone never touches, since a student who
+  starts typing the answer (`8*3`) before the touch must not be flagged for a slip; it is
+  ignored with a hint.
 - R-PLAY-4: right after the touch the pattern is typed (`3*8`, `3 x 8`, `15+9`) and sent
   with Enter. Typing may start before the server has confirmed the touch: the keys are kept.
   Enter moves on to the steps at once, before the server confirms the pattern (a student
@@ -11,17 +14,18 @@ The rules it follows (shared/rules/24-challenge.md):
   pattern prompt back; the server has then refused the steps sent meanwhile too
   (`pattern_first`), so nothing typed ahead is judged against a pattern never declared.
 - R-PLAY-5: then three steps, one per line; each Enter states the steps so far (the table
-  sees them), any step can be typed again (keys 1, 2, 3 once all three are in) until Enter
-  fixes the solution. The pattern cannot change once declared.
+  sees them), any step can be typed again (keys 1, 2, 3 once all three are in: the new text
+  replaces the step; Enter on an empty line keeps it) until Enter fixes the solution. The
+  pattern cannot change once declared.
 - R-PLAY-7: `s` declares stumped while the card is revealed and nobody holds it.
 - R-ROUND-8: `p` opens the protest line (`SEQ[,SEQ] REASON`: the seqs the feed shows on the
   left), during the round or after it until the score card is signed; Enter files the protest
   for the player's own seat, Esc leaves the line. The proctor rules on it.
 
-States (`mode`): `idle` (keys are commands), `pattern`, `step` (with `index` 0..2),
-`review` (all three steps typed) and `protest` (the protest line). `reconcile` brings the
-state back to what the table says (another student was first, the card left play, a
-reconnect found the pattern declared).
+States (`mode`): `idle` (keys are commands), `fingertips` (after `f`: the count),
+`pattern`, `step` (with `index` 0..2), `review` (all three steps typed) and `protest` (the
+protest line). `reconcile` brings the state back to what the table says (another student was
+first, the card left play, a reconnect found the pattern declared).
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
-from clients.reference_cli.table_model import PLACED, REVEALED, SOLVING
+from clients.reference_cli.table_model import ENDED, PLACED, REVEALED, SOLVING
 
 STEP_COUNT = 3  # R-PUZ-2
 
@@ -52,14 +56,20 @@ PATTERN_EXAMPLES = ("3*8", "3 x 8", "15+9")
 EXAMPLE_CARD = (3, 3, 8, 8)
 EXAMPLE_PATTERN = "8 / 1/3"
 EXAMPLE_STEPS = ("8/3", "3 - 8/3 = 1/3", "8 / 1/3")
-TOUCH_KEYS = {" ": 1, "t": 1, **{str(n): n for n in range(1, 10)}}
+TOUCH_KEYS = {" ": 1, "t": 1}
+FINGERTIPS_KEY = "f"
+FINGERTIP_COUNTS = {str(n): n for n in range(1, 6)}  # 5: a whole hand (a slap, R-PLAY-3)
+DIGIT_HINT = (
+    "a digit does not touch the card: press space to touch it, then type the pattern"
+    " (f then a number: a touch with that many fingertips)"
+)
 
 
 @dataclass(frozen=True)
 class PlayInput:
     """What the player is typing, and for which card play (see module doc)."""
 
-    mode: str = "idle"  # idle | pattern | step | review | protest
+    mode: str = "idle"  # idle | fingertips | pattern | step | review | protest
     buffer: str = ""
     steps: tuple[str, ...] = ()
     index: int = 0
@@ -70,9 +80,14 @@ class PlayInput:
 
     def prompt(self) -> str:
         """The input line under the table, cursor at its end."""
+        if self.mode == "fingertips":
+            return "fingertips (1-5)> ▌"
         if self.mode == "pattern":
             return f"pattern> {self.buffer}▌"
         if self.mode == "step":
+            if self.index < len(self.steps):
+                was = self.steps[self.index]
+                return f"step {self.index + 1} of 3 (was {was}; Enter keeps it)> {self.buffer}▌"
             return f"step {self.index + 1} of 3> {self.buffer}▌"
         if self.mode == "review":
             return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
@@ -90,6 +105,11 @@ class PlayInput:
             return (
                 "proctored table: the proctor records touches and answers · [p] protest · [q] quit"
             )
+        if self.mode == "fingertips":
+            return (
+                "how many fingertips touch the card: 1 to 5 (4 draws a flag, 5 is a slap, R-PLAY-3)"
+                + (" · Esc cancels")
+            )
         if self.mode == "pattern":
             first, _, last = PATTERN_EXAMPLES
             return f"type the pattern (the last step, e.g. {first} or {last})" + (
@@ -100,9 +120,15 @@ class PlayInput:
             return f"type a step like {first} or {second} · Enter states it · Esc clears"
         if self.mode == "review":
             return "[Enter] fix the solution  [1] [2] [3] retype a step"
+        if view is not None and view.get("phase") == ENDED:
+            return "round over · [p] protest · [q] quit"
+        if view is not None and view.get("paused"):
+            return "the table is paused · [p] protest · [q] quit"
+        if view is not None and view.get("phase") not in (PLACED, REVEALED, SOLVING):
+            return "waiting for the next card · [p] protest · [q] quit"
         return (
-            "[space] touch the card  [2-9] touch with that many fingertips  [s] stumped"
-            "  [p] protest  [q] quit"
+            "[space] touch the card  [f] touch with N fingertips  [s] stumped  [p] protest"
+            "  [q] quit"
         )
 
 
@@ -119,6 +145,8 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
         return _idle_key(state, key, view)
     if state.mode == "protest":
         return _protest_key(state, key)
+    if state.mode == "fingertips":
+        return _fingertips_key(key, view)
     if key == ESC:
         return replace(state, buffer=""), effects
     edited = edit_line(state.buffer, key)
@@ -129,12 +157,16 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
             fixing = replace(state, fixing=True)
             return fixing, [Send("fix_solution", {"steps": list(state.steps)}, "fix")]
         if key in ("1", "2", "3"):
-            index = int(key) - 1
-            return replace(state, mode="step", index=index, buffer=state.steps[index]), effects
+            # Retyping replaces the step (the old text is shown in the prompt, not appended to).
+            return replace(state, mode="step", index=int(key) - 1, buffer=""), effects
         return state, effects
     if edited is not None:
         return replace(state, buffer=edited), effects
-    if key not in ENTER or not state.buffer.strip():
+    if key not in ENTER:
+        return state, effects
+    if not state.buffer.strip():
+        if state.mode == "step" and len(state.steps) == STEP_COUNT:
+            return replace(state, mode="review", buffer=""), effects  # the step is kept
         return state, effects
     text = state.buffer.strip()
     if state.mode == "pattern":
@@ -175,18 +207,21 @@ def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tup
     if key == "p":
         return PlayInput(mode="protest"), []
     proctored = view.get("mode") == "proctored"
-    if key in TOUCH_KEYS or key == "s":
+    touching = key in TOUCH_KEYS or key == FINGERTIPS_KEY
+    if key.isdigit() and len(key) == 1:
+        return state, [Notice(DIGIT_HINT)]
+    if touching or key == "s":
         if proctored:
             return state, [Notice("at a proctored table the proctor records it for you", True)]
         if view.get("paused"):
             return state, [Notice("the table is paused", True)]
     card = _card(view)
-    if key in TOUCH_KEYS:
+    if touching:
         if card is None or view.get("phase") not in (PLACED, REVEALED, SOLVING):
             return state, [Notice("there is no card to touch", True)]
-        fingertips = TOUCH_KEYS[key]
-        touched = PlayInput(mode="pattern", play=card.get("play"), touching=True)
-        return touched, [Send("touch_card", {"fingertips": fingertips}, "touch")]
+        if key == FINGERTIPS_KEY:
+            return PlayInput(mode="fingertips", play=card.get("play")), []
+        return _touch(card, TOUCH_KEYS[key])
     if key == "s":
         if view.get("phase") != REVEALED:
             return state, [
@@ -194,6 +229,21 @@ def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tup
             ]
         return state, [Send("declare_stumped", {}, "stumped")]
     return state, []
+
+
+def _touch(card: Mapping[str, Any], fingertips: int) -> tuple[PlayInput, list]:
+    touched = PlayInput(mode="pattern", play=card.get("play"), touching=True)
+    return touched, [Send("touch_card", {"fingertips": fingertips}, "touch")]
+
+
+def _fingertips_key(key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:
+    """After `f`: a count from 1 to 5 touches with it; anything else cancels, with words."""
+    card = _card(view)
+    if key in FINGERTIP_COUNTS and card is not None:
+        return _touch(card, FINGERTIP_COUNTS[key])
+    if key == ESC or card is None:
+        return PlayInput(), []
+    return PlayInput(), [Notice("no touch: f is followed by a count of fingertips, 1 to 5")]
 
 
 def replied(state: PlayInput, tag: str, error: str | None, code: str | None = None):
@@ -239,6 +289,8 @@ def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) 
         return state
     if card is None or card.get("play") != state.play:
         return PlayInput()
+    if state.mode == "fingertips":  # nothing sent yet: the count is still to come
+        return state if toucher is None else PlayInput()
     if toucher is None:
         return state if state.touching else PlayInput()
     if toucher != me:

@@ -47,20 +47,22 @@ ALLOWED_ROLES: dict[str, tuple[str, ...] | None] = {
 
 PLAY_EPILOG = f"""\
 keys:
-  space / t      touch the card (R-PLAY-2); 2-9 touch with that many fingertips (R-PLAY-3)
+  space / t      touch the card (R-PLAY-2); a digit alone never touches
+  f, then 1-5    touch with that many fingertips (more than 3 draws a flag, R-PLAY-3)
   then type      the pattern (the last step), e.g. {", ".join(play_input.PATTERN_EXAMPLES)},
                  and Enter (within 3 s of the touch, R-PLAY-4)
   then           three steps, one per line (one operation each, R-PUZ-2), Enter after
                  each; for {" ".join(map(str, play_input.EXAMPLE_CARD))} with the pattern \
 {play_input.EXAMPLE_PATTERN} they may be
                  {", then ".join(play_input.EXAMPLE_STEPS)}
-  1, 2, 3        once all three are in: retype that step (editable until fixed)
+  1, 2, 3        once all three are in: retype that step (the new text replaces it;
+                 Enter on an empty line keeps it; editable until fixed)
   Enter          fix the solution: it is judged (within 15 s of the touch, R-PLAY-5)
   s              stumped (R-PLAY-7)         q  quit (Ctrl-D too)
   Lines typed before the server answers are kept: the steps may follow the pattern at once.
 
 examples:
-  t24 play --tokens var/demo-tokens.json --seat s1
+  t24 play --tokens var/demo-tokens/s1.json
   t24 play --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
   T24_URL=ws://127.0.0.1:8024/ws T24_TOKEN=t24v1.eyJyb2xl... t24 play
 """
@@ -71,15 +73,15 @@ PROCTOR_EPILOG = (
     + """
 
 examples:
-  t24 proctor --tokens var/demo-tokens.json
+  t24 proctor --tokens var/demo-tokens/proctor.json
   t24 proctor --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl...
-  printf 'start\\nplace\\nreveal\\n' | t24 proctor --tokens var/first.json --plain
+  printf 'start\\nplace\\nreveal\\n' | t24 proctor --tokens var/first/proctor.json --plain
 """
 )
 
 WATCH_EPILOG = """\
 examples:
-  t24 watch --tokens var/demo-tokens.json
+  t24 watch --tokens var/demo-tokens/spectator.json
   t24 watch --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --plain > round.log
 """
 

@@ -2,8 +2,9 @@
 
 What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketResource`
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
-answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds, 503
-otherwise; `/metrics` is the Prometheus text exposition. Anything else is 404.
+answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds and no table
+is retrying an append the store failed (`Hub.store_failing`), 503 otherwise; `/metrics` is the
+Prometheus text exposition. Anything else is 404.
 
 Hardening: the `Server` header says `t24/<version>` (not the Twisted version), tracebacks are never
 shown, and the `Site` timeout closes connections that send nothing (the slow side of an
@@ -13,6 +14,7 @@ read the request).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from autobahn.twisted.resource import WebSocketResource
@@ -32,18 +34,31 @@ log = Logger(namespace="t24.http")
 
 
 class HealthResource(Resource):
-    """`GET /healthz`: 200 when the store answers (a `last_seq` read), else 503."""
+    """`GET /healthz`: 200 when the store answers (a `last_seq` read) and no table is
+    retrying a failed append, else 503.
+
+    Why both: a store can answer reads while it refuses writes (a table renamed, a disk
+    full, a connection dropped mid-append); the tables that saw an append fail know it.
+    """
 
     isLeaf = True
 
-    def __init__(self, store: Any, clock: Any) -> None:
+    def __init__(
+        self, store: Any, clock: Any, failing: Callable[[], list[str]] | None = None
+    ) -> None:
         super().__init__()
         self.store = store
         self.clock = clock
+        self.failing = failing or (lambda: [])
 
     def render_GET(self, request: server.Request) -> Any:
         request.setHeader(b"content-type", b"text/plain; charset=utf-8")
         request.setHeader(b"cache-control", b"no-store")
+        failing = self.failing()
+        if failing:
+            shown = ", ".join(failing[:5]) + (" ..." if len(failing) > 5 else "")
+            text = f"store failing: appends of {len(failing)} table(s) retried: {shown}\n"
+            return self._answer(request, 503, text)
         try:
             d: Deferred = self.store.last_seq(HEALTH_PROBE_STREAM)
         except Exception as exc:
@@ -99,7 +114,9 @@ def build_site(
     """The one `Site` serving `/ws`, `/healthz` and `/metrics` on the server's port."""
     root = Resource()
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
-    root.putChild(b"healthz", HealthResource(store, clock))
+    hub = getattr(ws_factory, "hub", None)
+    failing = hub.store_failing if hub is not None else None
+    root.putChild(b"healthz", HealthResource(store, clock, failing))
     root.putChild(b"metrics", MetricsResource(metrics))
     site = server.Site(root, timeout=idle_timeout)
     site.requestFactory = T24Request

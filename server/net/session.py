@@ -75,6 +75,7 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
     "commands; its log is intact"
@@ -114,13 +115,22 @@ class TokenBucket:
 
     def take(self, now: float) -> bool:
         """Spend one token; False when the bucket is empty (the caller is over the limit)."""
-        elapsed = max(0.0, now - self.stamp)
-        self.stamp = now
-        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
+        self._refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
             return True
         return False
+
+    def charge(self, cost: float, now: float) -> None:
+        """Spend `cost` more tokens for work already done (the bucket may go into debt, down
+        to `-capacity`): the requests that follow wait until it has refilled."""
+        self._refill(now)
+        self.tokens = max(-self.capacity, self.tokens - cost)
+
+    def _refill(self, now: float) -> None:
+        elapsed = max(0.0, now - self.stamp)
+        self.stamp = now
+        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
 
 
 def error_for(failure: Failure) -> tuple[str, str, str | None]:
@@ -183,6 +193,7 @@ class Session:
         self.viewer = Actor("anonymous", "")
         self.joined: dict[str, TableActor] = {}
         self.closed = False
+        self.closing = False  # a close was sent; the connection is going away
         now = clock.seconds()
         self._bucket = TokenBucket(self.config.rate_per_second, self.config.rate_burst, now)
         self._strikes = TokenBucket(
@@ -212,8 +223,14 @@ class Session:
         self.joined.clear()
 
     def close(self, code: int, reason: str) -> None:
-        """Close the connection with a WebSocket close code (1001, 1008, ...)."""
-        if not self.closed:
+        """Close the connection with a WebSocket close code (1001, 1008, ...), once.
+
+        Why once: a client that goes on sending after an abuse close must not make the
+        server log (and try) the close again for every frame (issue 18: 398,888 log lines
+        in 5 s). Frames that arrive while the close handshake runs are dropped unread.
+        """
+        if not self.closed and not self.closing:
+            self.closing = True
             log.info(
                 "closing connection {conn} ({peer}): {code} {reason}",
                 conn=self.conn_id,
@@ -309,7 +326,7 @@ class Session:
         """One WebSocket message from the client (see the module doc for the order)."""
         arrival = now_us(self.clock)
         self.metrics.messages_received += 1
-        if self.closed:
+        if self.closed or self.closing:
             return
         request_id: int | None = None
         try:
@@ -462,7 +479,8 @@ class Session:
             if self.closed:
                 return
             rejoin = table in self.joined
-            snapshot = actor.subscribe(self, request.get("after_seq"))
+            presence = bool(request.get("presence", False))
+            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
             try:
                 frame = encode(
                     make(
@@ -479,8 +497,14 @@ class Session:
                     actor.unsubscribe(self)
                 raise
             self.joined[table] = actor
+            # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
+            # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
+            # the server push its whole log again and again).
+            extra = len(snapshot.catch_up) // JOIN_EVENTS_PER_REQUEST
+            if extra:
+                self._bucket.charge(extra, self.clock.seconds())
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, snapshot.catch_up)
+                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
             )
 
         d.addCallback(subscribe)

@@ -33,6 +33,7 @@ from twisted.logger import Logger
 from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
+from server.net.backpressure import OutputBound
 from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
@@ -52,6 +53,7 @@ class TransportConfig:
     auto_ping_timeout: float = 10.0
     allowed_origins: tuple[str, ...] = ("*",)
     allow_null_origin: bool = True
+    max_unread_bytes: int = 512 * 1024  # output held for a client that does not read
     net: NetConfig = field(default_factory=NetConfig)
 
 
@@ -106,6 +108,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
     """One WebSocket connection: hands frames to its `Session`."""
 
     session: Session | None = None
+    _output: OutputBound
 
     def onConnect(self, request: Any) -> str:
         if SUBPROTOCOL not in request.protocols:
@@ -131,7 +134,24 @@ class T24ServerProtocol(WebSocketServerProtocol):
             peer=self.peer,
         )
         factory.sessions.add(self.session)
+        self._output = OutputBound.install(
+            self.transport, factory.config.max_unread_bytes, self._unread_overflow
+        )
         self.session.opened()
+
+    def _unread_overflow(self, held: int) -> None:
+        """The client has not read its output: drop the connection (a close frame would
+        wait behind everything it did not read)."""
+        log.info(
+            "closing connection {conn} ({peer}): {held} bytes unread past the buffer",
+            conn=self.session.conn_id if self.session else 0,
+            peer=self.peer,
+            held=held,
+            event="unread_overflow",
+        )
+        if self.session is not None:
+            self.session.closed = True  # nothing more is pushed into a connection going away
+        self.transport.abortConnection()
 
     def _send_frame(self, frame: bytes) -> None:
         if self.state == self.STATE_OPEN:
@@ -161,6 +181,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             self.transport.write(prepared.payloadHybi)
         else:
             self.sendPreparedMessage(prepared)
+        self._output.wrote(len(prepared.payloadHybi))
 
     def _close(self, code: int, reason: str) -> None:
         # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,

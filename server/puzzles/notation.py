@@ -491,7 +491,7 @@ def _parse_step_tokens(
                 "run_on", f"{label} '{text.strip()}' has more than one operation (R-PUZ-2)"
             )
         raise PuzzleSyntaxError(
-            "syntax", f"{label} has brackets around more than one value; write 'a op b'"
+            "syntax", f"{label} has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)"
         )
     readings = _readings(body)
     if not readings:
@@ -525,9 +525,9 @@ def _stated_value(
 
 
 def _bracketed_readings(tokens: Sequence[_Token]) -> list[_Reading]:
-    """R-PUZ-2: a bracketed value is one value: `8 ÷ (1/3)`, `(1/3) × 72`, `(8) − (2)` read as
-    `a op b`. Empty when the brackets hold anything but one value (`8 ÷ (3 − 1)` has two
-    operations: run-on) or there is no operator between two values."""
+    """R-PUZ-2: a bracketed fraction is one value: `8 ÷ (1/3)`, `(1/3) × 72` read as `a op b`.
+    Empty when the brackets hold anything but one fraction (`8 ÷ (3 − 1)` has two operations:
+    run-on; `(8) × 3` is syntax, as before) or there is no operator between two values."""
     items: list[_Token | Fraction | None] = []  # a bracketed value is read at once
     index = 0
     while index < len(tokens):
@@ -541,9 +541,10 @@ def _bracketed_readings(tokens: Sequence[_Token]) -> list[_Reading]:
         close = next((j for j in range(index + 1, len(tokens)) if tokens[j].kind in "()"), None)
         if close is None or tokens[close].kind != ")":
             return []
-        inner = _operand(tokens[index + 1 : close])
-        if inner is None:
-            return []
+        inside = tokens[index + 1 : close]
+        inner = _operand(inside)
+        if inner is None or not any(token.text == "/" for token in inside):
+            return []  # only a fraction is bracketed as one value: `(8)` stays syntax
         items.append(inner[0])
         index = close + 1
 

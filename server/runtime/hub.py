@@ -242,6 +242,12 @@ class Hub:
             rows[table] = _actor_row(table, actor)
         return [rows[table] for table in sorted(rows)]
 
+    def store_failing(self) -> list[str]:
+        """The tables whose server commands the store is failing (retried with backoff);
+        `/healthz` answers 503 while there is one (a store that answers a read may still
+        refuse writes)."""
+        return sorted(t for t, a in self.actors.items() if a.store_failing_since is not None)
+
     # -- evicting finished tables ------------------------------------------------------------
 
     def start_evicting(self) -> None:

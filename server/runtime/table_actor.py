@@ -30,6 +30,20 @@ Theory of operation (the order is the point):
    are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
    submitted like any other, as the server.
 
+Store failures: a deadline whose append failed because the store did (an `EventLogError`,
+e.g. PostgreSQL went away) is not a refusal: the game never said no. The actor retries it
+with a doubling delay (`STORE_RETRY_BASE` up to `STORE_RETRY_MAX` seconds). After
+`STORE_PAUSE_AFTER` failed attempts in a row the store counts as down, and the next attempt
+is `pause_table` with cause `store_failure` instead (retried the same way until the store
+answers), so the table does not run its timers on while nothing can be recorded, and the
+proctor sees why it stopped and resumes it. While an actor retries, `store_failing_since`
+is set, and `/healthz` answers 503 (server/net/http.py). Only a `RuleViolation` (stale, or
+nothing to do) or a game bug marks a deadline refused until the next event.
+
+Presence (who is connected, `presence.py`) is pushed to the subscribers that asked for it
+(`join {presence: true}`) whenever a join or a leave changes it; it is never an event, so
+the log holds only what happened at the table.
+
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
 the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
 "server_restart"}`) as the server and only then schedules timers, so nobody is flagged for
@@ -52,7 +66,7 @@ from twisted.python.failure import Failure
 
 from protocol.codec import encode
 from protocol.messages import table_stream
-from server.eventlog.envelope import NewEvent, RecordedEvent
+from server.eventlog.envelope import EventLogError, NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError
 from server.games.base import (
     RECOVERY_CAUSE,
@@ -64,11 +78,17 @@ from server.games.base import (
     RuleViolation,
 )
 from server.metrics import Metrics
+from server.runtime.presence import presence_of
 from server.runtime.redaction import redacted_data, redactor_for
 
 MAX_ATTEMPTS = 3
+CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
 MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
+STORE_FAILURE_CAUSE = "store_failure"
+STORE_RETRY_BASE = 0.25  # seconds before the first retry of a deadline the store failed
+STORE_RETRY_MAX = 8.0  # the longest wait between two retries
+STORE_PAUSE_AFTER = 3  # failed attempts in a row before the table is paused instead
 
 log = Logger(namespace="t24.runtime")
 
@@ -168,6 +188,12 @@ class TableActor:
         self.events: list[RecordedEvent] = []
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
+        # Catch-up pushes, built once: per event its distinct redactions, and per viewer the
+        # push of each event it may see (a join re-reads these, it never re-encodes the log).
+        self._distinct: list[list[Push]] = []
+        self._catch_up: dict[Actor, list[Push]] = {}
+        self._last_presence: dict[str, Any] | None = None
+        self._presence_listeners: list[Subscriber] = []
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -176,6 +202,9 @@ class TableActor:
         self._timers: dict[str, tuple[int, IDelayedCall]] = {}
         self._refused_keys: set[str] = set()
         self._idle_waiters: list[Deferred] = []
+        self.store_failures = 0  # server commands in a row whose append the store failed
+        self.store_failing_since: float | None = None
+        self._retry_call: IDelayedCall | None = None
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -226,8 +255,12 @@ class TableActor:
 
     # -- subscribers -------------------------------------------------------------------------
 
-    def subscribe(self, subscriber: Subscriber, after_seq: int | None = None) -> Snapshot:
+    def subscribe(
+        self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
+    ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
+
+        `presence`: also push it who is connected whenever that changes (`presence()`).
 
         Why synchronous: the catch-up is taken from memory in the same reactor turn as the
         registration, so no live push can fall between them (no gap, no duplicate).
@@ -236,17 +269,44 @@ class TableActor:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
-        catch_up = [self._push_for(event, viewer) for event in self.events[start:]]
+        catch_up = self._catch_up_pushes(viewer, start) if start < self.seq else []
+        if presence and subscriber not in self._presence_listeners:
+            self._presence_listeners.append(subscriber)
+        elif not presence and subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
             self._audience = None
+            self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
         return Snapshot(self.seq, self.view(viewer), catch_up)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
+        if subscriber in self._presence_listeners:
+            self._presence_listeners.remove(subscriber)
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
+            self._presence_changed()
+
+    def presence(self) -> Push:
+        """Who is connected now, as a `presence` push (not an event: never recorded)."""
+        message = presence_of(self.table, (s.viewer for s in self.subscribers))
+        return Push(message, encode(message))
+
+    def _presence_changed(self, skip: Subscriber | None = None) -> None:
+        """Tell the subscribers who asked (but `skip`) who is connected, when that changed."""
+        push = self.presence()
+        if push.message == self._last_presence:
+            return
+        self._last_presence = push.message
+        for subscriber in list(self._presence_listeners):
+            if subscriber is skip:
+                continue
+            try:
+                subscriber.push(push)
+            except Exception:  # one broken subscriber must not starve the others
+                log.failure("presence push to a subscriber of {table} failed", table=self.table)
 
     def query(self, name: str, args: Mapping[str, Any], viewer: Actor, now: int) -> tuple[int, Any]:
         """The game's answer to query `name` on the current state, with the seq it is after;
@@ -260,9 +320,39 @@ class TableActor:
         """The game's view of the current state for `viewer`."""
         return self.game.view(self.state, viewer)
 
-    def _push_for(self, event: RecordedEvent, viewer: Actor) -> Push:
+    def _catch_up_pushes(self, viewer: Actor, after_seq: int) -> list[Push]:
+        """The pushes of every event after `after_seq`, redacted for `viewer`.
+
+        Why cached: a join with `after_seq: 0` used to redact and encode the whole log again
+        (issue 18: ten spectators re-joining flat out stalled every table). Each event's
+        redaction for a viewer is now computed once, and equal redactions (every spectator,
+        whatever its name) share one `Push`, so the transport frames it once too. The cache
+        holds references only; it keeps the `CATCH_UP_VIEWERS` most recent viewers.
+        """
+        pushes = self._catch_up.pop(viewer, None)
+        if pushes is None:
+            pushes = []
+            if len(self._catch_up) >= CATCH_UP_VIEWERS:
+                del self._catch_up[next(iter(self._catch_up))]  # the least recently joined
+        self._catch_up[viewer] = pushes
+        first = self.events[0].seq
+        for index in range(len(pushes), len(self.events)):
+            pushes.append(self._shared_push(index, viewer))
+        return pushes[after_seq + 1 - first :] if after_seq + 1 > first else list(pushes)
+
+    def _shared_push(self, index: int, viewer: Actor) -> Push:
+        """The push of `self.events[index]` for `viewer`, shared with equal redactions."""
+        while len(self._distinct) <= index:
+            self._distinct.append([])
+        event = self.events[index]
         data = redacted_data(self.redact, Event(event.type, event.data), viewer)
-        return self._push_of(event, data)
+        distinct = self._distinct[index]
+        for push in distinct:
+            if push.message["data"] == data:
+                return push
+        push = self._push_of(event, data)
+        distinct.append(push)
+        return push
 
     def _push_of(self, event: RecordedEvent, data: dict[str, Any]) -> Push:
         message = {
@@ -425,6 +515,7 @@ class TableActor:
     def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
         self.metrics.append_latency.observe(self.clock.seconds() - started)
         self.metrics.events_appended += len(recorded)
+        self._store_recovered()
         was_over = self.is_over()
         try:
             self._apply(recorded)
@@ -488,8 +579,8 @@ class TableActor:
     # -- timers ------------------------------------------------------------------------------
 
     def _reschedule(self) -> None:
-        if self.closed:
-            return
+        if self.closed or self._retry_call is not None:
+            return  # while the store is failing, the retry timer decides what fires next
         live = {deadline.key: deadline for deadline in self.game.deadlines(self.state)}
         for key in list(self._timers):
             at, call = self._timers[key]
@@ -514,11 +605,77 @@ class TableActor:
         d.addErrback(self._deadline_failed, key)
 
     def _deadline_failed(self, failure: Failure, key: str) -> None:
+        if failure.check(EventLogError):  # the store failed, the game did not refuse: retry
+            self._store_failed(failure)
+            return
         if not failure.check(RuleViolation, TableClosed):
             log.failure("deadline {key} of {table} failed", failure, key=key, table=self.table)
         # Not fired again in this state: a deadline the game refuses while listing it live
         # would otherwise spin at delay 0. The next event clears the set.
         self._refused_keys.add(key)
+
+    # -- store failures ----------------------------------------------------------------------
+
+    def _store_failed(self, failure: Failure) -> None:
+        """A server command's append failed in the store: try again after a doubling delay."""
+        if self.closed:
+            return
+        self.store_failures += 1
+        if self.store_failing_since is None:
+            self.store_failing_since = self.clock.seconds()
+        delay = min(STORE_RETRY_MAX, STORE_RETRY_BASE * 2 ** (self.store_failures - 1))
+        log.warn(
+            "{table}: the store failed a server command ({why}); attempt {attempts}, "
+            "retrying in {delay} s",
+            table=self.table,
+            why=failure.getErrorMessage(),
+            attempts=self.store_failures,
+            delay=delay,
+            event="store_failing",
+        )
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self._retry_call = self.clock.callLater(delay, self._retry_after_store_failure)
+
+    def _retry_after_store_failure(self) -> None:
+        """Fire the due deadlines again; once the store counts as down, pause the table."""
+        self._retry_call = None
+        if self.closed:
+            return
+        pause = self.game.RECOVERY_COMMAND
+        if (
+            self.store_failures < STORE_PAUSE_AFTER
+            or pause is None
+            or not self.game.deadlines(self.state)
+        ):
+            self._reschedule()  # the failed deadline is not scheduled any more: due at once
+            return
+        command = Command(pause, {"cause": STORE_FAILURE_CAUSE}, SERVER_ACTOR)
+        d = self.submit(command, now_us(self.clock), "store-failure", from_deadline=True)
+
+        def not_paused(failure: Failure) -> None:
+            if failure.check(EventLogError):
+                self._store_failed(failure)
+            else:  # the game has nothing to pause (or refused): its deadlines fire again
+                self._reschedule()
+
+        d.addErrback(not_paused)
+
+    def _store_recovered(self) -> None:
+        """An append went through: the store answers again."""
+        if self.store_failing_since is not None:
+            log.info(
+                "{table}: the store answers again after {attempts} failed attempt(s)",
+                table=self.table,
+                attempts=self.store_failures,
+                event="store_recovered",
+            )
+        self.store_failures = 0
+        self.store_failing_since = None
+        if self._retry_call is not None:
+            if self._retry_call.active():
+                self._retry_call.cancel()
+            self._retry_call = None
 
     def timers(self) -> dict[str, int]:
         """The scheduled deadlines: key -> when (microseconds). For tests and metrics."""
@@ -527,6 +684,9 @@ class TableActor:
     def close(self) -> None:
         """Refuse new commands and cancel every timer (queued commands still finish)."""
         self.closed = True
+        if self._retry_call is not None and self._retry_call.active():
+            self._retry_call.cancel()
+        self._retry_call = None
         for _at, call in self._timers.values():
             if call.active():
                 call.cancel()

@@ -89,16 +89,17 @@ class T24Cli:
         )
 
     def create_table(self, server: Any, table: str, *flags: str, seats: str) -> Path:
-        """`t24 admin create-table` as a director; returns the table's tokens file."""
-        tokens = self.dir / f"{table}.json"
+        """`t24 admin create-table` as a director; returns the table's tokens directory (one
+        file per person: `--tokens DIR --seat s1` picks `DIR/s1.json`)."""
+        tokens = self.dir / table
         director = server.token("director", name="director")
         done = self.run(
             "admin",
-            "--url",
+            "create-table",
+            "--url",  # connection flags after the subcommand, as a new user types them
             server.url,
             "--token",
             director,
-            "create-table",
             "--table",
             table,
             "--seats",

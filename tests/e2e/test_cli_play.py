@@ -134,3 +134,52 @@ def test_lines_piped_ahead_of_the_pattern_reply_become_steps_and_win(server, cli
     won = [event for event in events if event.type == "CardWon"]
     assert [(event.data["seat"], event.data["play"]) for event in won] == [("s2", 1)]
     assert not [event for event in events if event.type == "FlagIssued"]
+
+
+def test_a_typing_slip_never_costs_a_flag(server, cli):
+    """Issue 17: a digit typed right after the reveal (`8*3` before space) is a hint, not a
+    touch with 8 fingertips (R-PLAY-3); retyping step 2 replaces it, never appends (a run-on
+    step, R-PUZ-2); `--seat` takes the seat's name as the proctor does."""
+    deck = cli.deck_file("deck", [("a", [3, 3, 8, 8], 3), ("b", [1, 2, 3, 4], 1)])
+    tokens = cli.create_table(
+        server,
+        "slips",
+        "--deck-file",
+        deck,
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+    player = cli.spawn("play", "--tokens", str(tokens), "--seat", "bo")
+    player.expect("you: Bo \\(s2\\)")
+    player.expect("waiting for the next card|not started|waiting")
+    started = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
+    assert started.returncode == 0, started.stdout + started.stderr
+    _play, numbers = revealed_card(player)
+    player.send("8*3")
+    player.expect("a digit does not touch the card")
+    pattern, steps = answer(numbers)
+    player.send(" ")
+    player.expect("pattern>")
+    player.send(pattern + "\r")
+    player.expect("step 1 of 3>")
+    for step in steps:
+        player.send(step + "\r")
+    player.expect("steps ready")
+    player.send("2")
+    player.expect(re.escape(f"step 2 of 3 (was {steps[1]}; Enter keeps it)>"))
+    player.send(steps[1] + "\r")  # appended to the old text, this would be a wrong step
+    player.expect("steps ready")
+    player.send("\r")
+    player.expect("Bo won card 1 \\(\\+3\\)")
+    player.expect(re.compile(r"▶ s2\s+Bo\s+3\s+0/3"))
+    player.send("q")
+    player.expect(pexpect.EOF)
+    store = open_blocking_store(server.store, create=False)
+    events = store.read("table/slips")
+    store.close()
+    touches = [event.data for event in events if event.type == "CardTouched"]
+    assert [touch["seat"] for touch in touches] == ["s2"]
+    assert not [event for event in events if event.type == "FlagIssued"]

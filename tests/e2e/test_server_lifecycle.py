@@ -214,23 +214,38 @@ def test_max_connections_refuses_extra_handshakes_with_503(tmp_path):
         process.terminate()
 
 
-def test_demo_writes_tokens_and_plays(tmp_path):
-    tokens_file = tmp_path / "demo" / "var" / "demo-tokens.json"
+def test_demo_writes_one_tokens_file_per_person_and_plays(tmp_path):
+    tokens_dir = tmp_path / "demo" / "var" / "demo-tokens"
     process = ServerProcess(
         tmp_path / "demo",
         "--demo",
-        "--demo-tokens-file",
-        str(tokens_file),
+        "--demo-tokens-dir",
+        str(tokens_dir),
         "--demo-auto-proctor",
         "0.2",
     ).start()
     try:
-        tokens = json.loads(tokens_file.read_text())
-        assert stat.S_IMODE(os.stat(tokens_file).st_mode) == 0o600
-        assert set(tokens) == {"url", "table", "director", "proctor", "seats", "spectator"}
-        assert tokens["url"] == process.url and len(tokens["seats"]) == 4
-        assert "director token: " + tokens["director"] in process.log_text()
-        assert "t24 play --url " + process.url in process.log_text()
+        names = sorted(path.name for path in tokens_dir.iterdir())
+        assert names == [
+            "director.json",
+            "proctor.json",
+            "s1.json",
+            "s2.json",
+            "s3.json",
+            "s4.json",
+            "spectator.json",
+        ]
+        assert stat.S_IMODE(os.stat(tokens_dir).st_mode) == 0o700
+        assert all(stat.S_IMODE(os.stat(tokens_dir / n).st_mode) == 0o600 for n in names)
+        seat = json.loads((tokens_dir / "s2.json").read_text())
+        assert set(seat) == {"url", "table", "seats"} and len(seat["seats"]) == 1
+        assert seat["seats"][0]["seat"] == "s2"
+        tokens = json.loads((tokens_dir / "proctor.json").read_text())
+        assert set(tokens) == {"url", "table", "proctor"}
+        assert tokens["url"] == process.url
+        director = json.loads((tokens_dir / "director.json").read_text())["director"]
+        assert director not in process.log_text() and tokens["proctor"] not in process.log_text()
+        assert f"t24 play --tokens {tokens_dir}/s1.json" in process.log_text()
         proctor = AutobahnClient(tokens["url"])
         proctor.hello(tokens["proctor"])
         view = proctor.request("join", table=tokens["table"])["view"]

@@ -11,6 +11,7 @@ import ast
 import json
 import os
 import random
+import stat
 from argparse import Namespace
 from pathlib import Path
 
@@ -31,6 +32,7 @@ from clients.reference_cli.table_app import (
     watch_controls,
 )
 from clients.reference_cli.table_commands import controls_for
+from protocol.token_files import person_files, write_token_files
 from server.eventlog.envelope import NewEvent
 from server.eventlog.store import open_blocking_store
 from server.games import challenge
@@ -371,7 +373,7 @@ def test_flags_then_environment_then_the_tokens_file(tmp_path, monkeypatch):
                 "url": "ws://h:1/ws",
                 "table": "demo",
                 "proctor": "P",
-                "seats": [{"seat": "s1", "token": "S1"}],
+                "seats": [{"seat": "s1", "token": "S1"}, {"seat": "s2", "token": "S2"}],
             }
         )
     )
@@ -386,7 +388,7 @@ def test_flags_then_environment_then_the_tokens_file(tmp_path, monkeypatch):
     bad = [
         (args(tokens=str(tokens)), "player", "--seat"),
         (args(tokens=str(tokens), seat="s7"), "player", "no seat 's7'"),
-        (args(tokens=str(tokens)), "spectator", "no spectator token"),
+        (args(tokens=str(tokens)), "director", "no director token"),
         (args(tokens=str(tmp_path / "missing.json")), "player", "cannot read"),
         (args(token="T"), "player", "no server URL"),
         (args(url="ws://x/ws"), "player", "no token"),
@@ -401,10 +403,75 @@ def test_flags_then_environment_then_the_tokens_file(tmp_path, monkeypatch):
     (tmp_path / "list.json").write_text("[1]")
     with pytest.raises(ConnectError, match="map"):
         resolve_target(args(tokens=str(tmp_path / "list.json")), "player", {})
-    # The demo file is the default when it exists.
-    (tmp_path / "var").mkdir()
-    (tmp_path / "var" / "demo-tokens.json").write_text(tokens.read_text())
+    # Any token may watch: a file without a spectator's gives its holder's own.
+    assert resolve_target(args(tokens=str(tokens)), "spectator", {}).token == "P"
+    # The demo's directory is the default when it exists.
+    write_token_files(
+        tmp_path / "var" / "demo-tokens",
+        person_files("ws://h:1/ws", "demo", "P", "S", [{"seat": "s1", "token": "S1"}]),
+    )
     assert resolve_target(args(), "proctor", {}).token == "P"
+
+
+def test_a_tokens_directory_gives_each_person_only_their_own_file(tmp_path):
+    """Issue 17: one file per person; a seat named as the proctor names it; 0600 files."""
+    seats = [
+        {"seat": "s1", "name": "Ada", "token": "T1"},
+        {"seat": "s2", "name": "Bo", "token": "T2"},
+        {"seat": "proctor", "name": "Odd", "token": "T3"},
+    ]
+    directory = tmp_path / "first"
+    write_token_files(directory, person_files("ws://h:1/ws", "first", "P", "S", seats))
+    names = sorted(path.name for path in directory.iterdir())
+    assert names == ["proctor.json", "s1.json", "s2.json", "seat-3.json", "spectator.json"]
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700
+    for name in names:
+        assert stat.S_IMODE((directory / name).stat().st_mode) == 0o600
+    holders = {name: json.loads((directory / name).read_text()) for name in names}
+    assert set(holders["s1.json"]) == {"url", "table", "seats"}
+    assert [entry["token"] for entry in holders["s1.json"]["seats"]] == ["T1"]
+    assert set(holders["proctor.json"]) == {"url", "table", "proctor"}
+    assert not any("director" in data for data in holders.values())
+    for seat in ("s2", "2", "bo", "Bo"):
+        assert resolve_target(args(tokens=str(directory), seat=seat), "player", {}).token == "T2"
+    assert resolve_target(args(tokens=str(directory), seat="odd"), "player", {}).token == "T3"
+    # A one-seat file needs no --seat; it holds no other token.
+    one = str(directory / "s1.json")
+    assert resolve_target(args(tokens=one), "player", {}).token == "T1"
+    assert resolve_target(args(tokens=one, seat="1"), "player", {}).token == "T1"
+    assert resolve_target(args(tokens=one), "spectator", {}).token == "T1"
+    for role in ("proctor", "director"):
+        with pytest.raises(ConnectError, match=f"no {role} token"):
+            resolve_target(args(tokens=one), role, {})
+    with pytest.raises(ConnectError, match="no director token"):
+        resolve_target(args(tokens=str(directory)), "director", {})
+    with pytest.raises(ConnectError, match="--seat"):
+        resolve_target(args(tokens=str(directory)), "player", {})
+    with pytest.raises(ConnectError, match="no seat 'cy'"):
+        resolve_target(args(tokens=str(directory), seat="cy"), "player", {})
+
+
+def test_admin_takes_its_connection_flags_before_or_after_the_subcommand():
+    parser = cli.build_parser()
+    for argv in (
+        ["admin", "list-tables", "--url", "ws://x/ws", "--token", "T", "--json"],
+        ["admin", "--url", "ws://x/ws", "--token", "T", "--json", "list-tables"],
+    ):
+        parsed = parser.parse_args(argv)
+        assert (parsed.url, parsed.token, parsed.json, parsed.retries) == (
+            "ws://x/ws",
+            "T",
+            True,
+            2,
+        )
+    parsed = parser.parse_args(["admin", "--url", "ws://x/ws", "issue-token", "--role", "director"])
+    assert (parsed.url, parsed.token) == ("ws://x/ws", None)
+
+
+def test_create_table_refuses_a_tokens_file_name(capsys):
+    argv = ["admin", "--url", "ws://x/ws", "--token", "T", "create-table", "--tokens-out", "a.json"]
+    assert cli.main(argv) == exit_codes.BAD_INPUT
+    assert "--tokens-out names a directory" in capsys.readouterr().err
 
 
 def test_networked_commands_exit_2_without_a_target(tmp_path, monkeypatch, capsys):

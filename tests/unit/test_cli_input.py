@@ -75,10 +75,12 @@ def test_one_key_touches_then_the_pattern_then_three_steps_then_fix():
     state, effects = typed(state, "3-8/3\r8/(1/3)\r", held)
     assert effects[-1] == Send("state_steps", {"steps": ["8/3", "3-8/3", "8/(1/3)"]}, "steps")
     assert state.mode == "review"
-    # Steps stay editable until fixed (R-PLAY-5): retype step 2.
+    # Steps stay editable until fixed (R-PLAY-5): retype step 2. The new text replaces the
+    # step (issue 17: `6+1` then `6*1` was sent as `6+16*1`, a run-on step and a flag).
     state, _ = press(state, "2", held)
-    assert state.mode == "step" and state.buffer == "3-8/3"
-    state, effects = typed(state, "\x15" + "3 - 8/3 = 1/3\r", held)
+    assert state.mode == "step" and state.buffer == ""
+    assert state.prompt() == "step 2 of 3 (was 3-8/3; Enter keeps it)> ▌"
+    state, effects = typed(state, "3 - 8/3 = 1/3\r", held)
     assert effects[-1].args == {"steps": ["8/3", "3 - 8/3 = 1/3", "8/(1/3)"]}
     state, effects = press(state, "\r", held)
     assert effects == [Send("fix_solution", {"steps": ["8/3", "3 - 8/3 = 1/3", "8/(1/3)"]}, "fix")]
@@ -157,9 +159,36 @@ def test_a_pattern_already_declared_keeps_the_steps_typed_ahead():
     assert effects == [Notice("declared (pattern_cannot_change)", True)]
 
 
-def test_digit_keys_touch_with_that_many_fingertips():
-    _state, effects = press(PlayInput(), "4", view())
-    assert effects == [Send("touch_card", {"fingertips": 4}, "touch")]  # R-PLAY-3: a flag
+def test_a_digit_typed_before_the_touch_is_a_hint_never_a_touch():
+    """Issue 17: `8*3` typed right after the reveal drew the R-PLAY-3 flag (8 fingertips)."""
+    for table in (view(), view(phase="placed")):
+        state, effects = typed(PlayInput(), "8*3", table)
+        assert state == PlayInput()
+        assert not any(isinstance(effect, Send) for effect in effects)
+        assert effects[0] == Notice(play_input.DIGIT_HINT) and not effects[0].error
+
+
+def test_fingertips_come_from_a_deliberate_key_then_a_count():
+    """R-PLAY-3: `f` then 1..5 touches with that many fingertips (more than 3: a flag)."""
+    state, effects = press(PlayInput(), "f", view())
+    assert (state.mode, effects) == ("fingertips", [])
+    assert state.prompt() == "fingertips (1-5)> ▌" and "R-PLAY-3" in state.keys_help(view())
+    assert reconcile(state, view(), "s1") == state  # a push meanwhile keeps the question
+    touched, effects = press(state, "4", view())
+    assert effects == [Send("touch_card", {"fingertips": 4}, "touch")]
+    assert touched.mode == "pattern" and touched.touching
+    for key, notices in (("\x1b", []), ("9", 1), ("x", 1)):
+        cancelled, effects = press(state, key, view())
+        assert cancelled == PlayInput() and not any(isinstance(e, Send) for e in effects)
+        assert len(effects) == (notices if isinstance(notices, int) else 0)
+    assert press(PlayInput(), "f", view(phase="between_cards"))[1][0].error
+
+
+def test_retyping_a_step_then_enter_on_an_empty_line_keeps_it():
+    state = PlayInput(mode="review", steps=("6+1", "6*1", "7-3"), play=3)
+    state, _ = press(state, "1", view())
+    state, effects = press(state, "\r", view())
+    assert (state.mode, state.steps, effects) == ("review", ("6+1", "6*1", "7-3"), [])
 
 
 def test_someone_else_first_ends_the_typing_and_says_who():
@@ -241,6 +270,12 @@ def test_stumped_quit_and_other_keys():
 def test_prompts_and_help_follow_the_mode():
     assert PlayInput().prompt() == ""
     assert "touch the card" in PlayInput().keys_help(view())
+    # The footer offers only what applies (issue 17): no touch after the round, while
+    # paused, or between cards; the keys it names are the keys that exist (docs/cli.md).
+    assert "[f] touch with N fingertips" in PlayInput().keys_help(view())
+    assert PlayInput().keys_help(view(phase="ended")) == "round over · [p] protest · [q] quit"
+    assert "touch" not in PlayInput().keys_help(view(paused=True))
+    assert "touch" not in PlayInput().keys_help(view(phase="between_cards"))
     assert "proctored" in PlayInput().keys_help(view(mode="proctored"))
     assert PlayInput(mode="pattern", buffer="3").prompt() == "pattern> 3▌"
     assert "pattern" in PlayInput(mode="pattern").keys_help(view())

@@ -139,7 +139,7 @@ def test_the_issue_example_is_correct():
         ("8 ÷ 0", GOOD_STEPS, "division_by_zero", "divides by zero"),
         ("8 ÷ 1/0", GOOD_STEPS, "division_by_zero", "over 0"),
         ("3 × 8 = 24", GOOD_STEPS, "syntax", "without '='"),
-        ("(3 × 8)", GOOD_STEPS, "syntax", "brackets"),  # a bracketed value is fine: (8)
+        ("3 × (8)", GOOD_STEPS, "syntax", "brackets"),  # only a fraction is bracketed
         ("3 × 4 × 2", GOOD_STEPS, "run_on", "more than one operation"),
         ("three times eight", GOOD_STEPS, "syntax", "unexpected 't'"),
         ("3" * 201, GOOD_STEPS, "too_long", "at most 200"),
@@ -396,7 +396,7 @@ def test_the_two_slash_reader_takes_the_steps_people_write():
     [
         ("8 ÷ (1/3)", ["8 ÷ 3 = 8/3", "3 − 8/3 = 1/3", "8 ÷ (1/3) = 24"]),
         ("8 / (1/3)", ["8 / 3", "3 - 8/3", "8 / (1/3)"]),
-        ("8 ÷ 1/3", ["8 ÷ 3", "3 − (8/3) = 1/3", "(8) ÷ (1/3)"]),
+        ("8 ÷ 1/3", ["8 ÷ 3", "3 − (8/3) = 1/3", "8 ÷ (1/3)"]),
     ],
 )
 def test_a_bracketed_fraction_is_one_value_R_PUZ_2(pattern, steps):

@@ -12,6 +12,7 @@ import sys
 import pytest
 from twisted.logger import LogLevel
 
+from protocol.token_files import person_files
 from server.__main__ import JsonLogObserver, build_parser
 from server.app import ConfigError, ServerConfig, demo_banner, load_config
 
@@ -116,20 +117,22 @@ def test_json_logs_are_one_object_per_line():
     assert text.getvalue() == "00:00:00 warn  : hi\n"
 
 
-def test_demo_banner_has_a_command_per_client():
-    tokens = {
-        "url": "ws://h:1/ws",
-        "table": "demo",
-        "director": "D",
-        "proctor": "P",
-        "seats": [{"seat": f"s{i}", "token": f"T{i}"} for i in range(1, 5)],
-        "spectator": "S",
-    }
-    banner = demo_banner(tokens, "var/demo-tokens.json")
-    assert "director token: D" in banner
-    assert "t24 proctor --url ws://h:1/ws --token P" in banner
-    assert all(f"t24 play --url ws://h:1/ws --token T{i}" in banner for i in range(1, 5))
-    assert "t24 watch --url ws://h:1/ws --token S" in banner
+def test_demo_banner_reads_every_token_from_its_holders_file():
+    files = person_files(
+        "ws://h:1/ws",
+        "demo",
+        proctor="P",
+        spectator="S",
+        seats=[{"seat": f"s{i}", "name": f"Seat {i}", "token": f"T{i}"} for i in range(1, 5)],
+        director="D",
+    )
+    banner = demo_banner(files, "var/demo-tokens")
+    assert "t24 proctor --tokens var/demo-tokens/proctor.json" in banner
+    assert all(f"t24 play --tokens var/demo-tokens/s{i}.json" in banner for i in range(1, 5))
+    assert "t24 watch --tokens var/demo-tokens/spectator.json" in banner
+    # No token on any command line (ps, shell history), the director's nowhere.
+    assert not any(token in banner.split() for token in ("D", "P", "S", "T1", "T2"))
+    assert "--token " not in banner
 
 
 def run_server(*args, cwd):

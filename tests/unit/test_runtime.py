@@ -393,6 +393,25 @@ def test_catch_up_is_redacted_like_live_pushes(hub, clock):
     assert "numbers" not in pushes[2]["data"]  # CardPlaced
 
 
+def test_a_catch_up_is_built_once_and_shared_by_equal_redactions(hub, clock):
+    """Issue 18 (join amplification): re-joins reuse the pushes, and two spectators whose
+    redaction is the same share each push (so the transport frames it once)."""
+    actor = new_table(hub)
+    run(actor, clock, PROCTOR, "start_round")
+    run(actor, clock, PROCTOR, "place_card")
+    first = actor.subscribe(Recorder(SPECTATOR), after_seq=0).catch_up
+    again = actor.subscribe(Recorder(SPECTATOR), after_seq=1).catch_up
+    other = actor.subscribe(Recorder(Actor("spectator", "other")), after_seq=0).catch_up
+    proctor = actor.subscribe(Recorder(PROCTOR), after_seq=0).catch_up
+    assert [p.message["seq"] for p in first] == [1, 2, 3]
+    assert all(a is b for a, b in zip(first[1:], again, strict=True))
+    assert all(a is b for a, b in zip(first, other, strict=True))
+    assert proctor[2] is not first[2]  # the proctor sees the placed card's numbers
+    assert "numbers" in proctor[2].message["data"] and "numbers" not in first[2].message["data"]
+    run(actor, clock, PROCTOR, "reveal_card")  # a live event extends the cache on next join
+    assert [p.message["seq"] for p in actor.subscribe(Recorder(SPECTATOR), 2).catch_up] == [3, 4]
+
+
 def test_unsubscribed_viewers_receive_nothing(hub, clock):
     actor = new_table(hub)
     watcher = Recorder(S1)

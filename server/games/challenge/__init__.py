@@ -380,6 +380,12 @@ def _solution_deadline(batch: Batch, command: Command, seat: str | None) -> None
     flag(batch, batch.card.toucher, "no_solution")
 
 
+def _round_deadline(batch: Batch, command: Command, seat: str | None) -> None:
+    """R-ROUND-6: a timed round's time is up; the card in play (if any) is void: it scores
+    for nobody and is listed with the unplayed cards."""
+    end_round_now(batch, "time_up")
+
+
 # -- the table of commands -------------------------------------------------------------------
 
 Handler = Callable[[Batch, Command, "str | None"], None]
@@ -418,6 +424,7 @@ COMMANDS: dict[str, CommandRule] = {
     "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
     "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
     "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
+    "round_deadline": CommandRule(TIMER, RUNNING_PHASES, _round_deadline),
 }
 FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
 # A student's own command is sent by the player (networked) or recorded by a proctor
@@ -479,7 +486,9 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
 # -- queries: answered from the state, never recorded -----------------------------------------
 
 
-def _preview_ruling(state: ChallengeState, args: Mapping[str, Any], viewer: Actor, now: int):
+def _preview_ruling(
+    state: ChallengeState, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
     """R-ROUND-8's what-if: the events `rule_protest` with these args would record, and the
     scores, flags and disqualifications before and after, computed by the same `decide` on
     the replayed state and folded on a copy. Refused exactly as the ruling would be."""
@@ -490,10 +499,13 @@ def _preview_ruling(state: ChallengeState, args: Mapping[str, Any], viewer: Acto
     return preview_of(state, after, events)
 
 
-QUERIES = {"preview_ruling": _preview_ruling}
+Query = Callable[[ChallengeState, Mapping[str, Any], Actor, int], dict[str, Any]]
+QUERIES: dict[str, Query] = {"preview_ruling": _preview_ruling}
 
 
-def query(state: ChallengeState, name: str, args: Mapping[str, Any], viewer: Actor, now: int):
+def query(
+    state: ChallengeState, name: str, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
     """Answer query `name` for `viewer` at `now` as plain data, or raise RuleViolation.
 
     Why not a command: a query changes nothing and is never recorded, so a proctor may ask

@@ -24,6 +24,8 @@ What this module keeps:
 | flag_limit | 3 in rounds 1-2, 2 in rounds 3-4 | R-FLAG-3 |
 | auto_proctor | None, or seconds after a card is resolved to place the next | (decision) |
 | auto_reveal_seconds | 1: seconds from an automatic placing to its reveal | (decision) |
+| round_seconds | None, or a timed round: it ends this many seconds after it starts | R-ROUND-6 |
+| min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "auto_proctor": None,
     "casual": False,
     "auto_reveal_seconds": 1,
+    "round_seconds": None,
+    "min_seats": MIN_SEATS,
 }
 
 
@@ -105,6 +109,8 @@ class TableOptions:
     auto_proctor_us: int | None = None
     auto_reveal_us: int = 1 * MICROSECONDS
     casual: bool = False  # R-PUZ-4: a casual table may play a card without a solution
+    round_us: int | None = None  # R-ROUND-6: a timed round (tie-breaks)
+    min_seats: int = MIN_SEATS
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -131,6 +137,8 @@ class TableOptions:
             else self.auto_proctor_us / MICROSECONDS,
             "auto_reveal_seconds": self.auto_reveal_us / MICROSECONDS,
             "casual": self.casual,
+            "round_seconds": None if self.round_us is None else self.round_us / MICROSECONDS,
+            "min_seats": self.min_seats,
         }
 
 
@@ -162,9 +170,9 @@ def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
     return str(value)
 
 
-def _read_seats(value: object) -> tuple[SeatInfo, ...]:
-    if not isinstance(value, list | tuple) or not MIN_SEATS <= len(value) <= MAX_SEATS:
-        raise _bad("seats", f"a list of {MIN_SEATS} or {MAX_SEATS} seats (R-ROUND-2)")
+def _read_seats(value: object, min_seats: int = MIN_SEATS) -> tuple[SeatInfo, ...]:
+    if not isinstance(value, list | tuple) or not min_seats <= len(value) <= MAX_SEATS:
+        raise _bad("seats", f"a list of {min_seats} to {MAX_SEATS} seats (R-ROUND-2)")
     seats = []
     for entry in value:
         if not isinstance(entry, Mapping):
@@ -250,6 +258,9 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit = default_flag_limit(round_number)
     elif not _is_int(flag_limit) or not 1 <= flag_limit <= 10:
         raise _bad("flag_limit", "a whole number 1..10 (R-FLAG-3)")
+    min_seats = raw["min_seats"]
+    if min_seats not in (2, 3) or not _is_int(min_seats):
+        raise _bad("min_seats", "2 (a tie-break table, R-ROUND-6) or 3 (R-ROUND-2)")
     casual = raw["casual"]
     if not isinstance(casual, bool):
         raise _bad("casual", "true or false (R-PUZ-4)")
@@ -257,7 +268,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     if not casual:
         _every_card_solvable(deck)
     return TableOptions(
-        seats=_read_seats(raw.get("seats")),
+        seats=_read_seats(raw.get("seats"), min_seats),
         deck=deck,
         round=round_number,
         pattern_us=_seconds(raw, "pattern_seconds"),
@@ -269,6 +280,8 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
         auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
         casual=casual,
+        round_us=_optional_seconds(raw, "round_seconds"),
+        min_seats=min_seats,
     )
 
 

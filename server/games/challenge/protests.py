@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from server.games.base import Command
+from server.games.base import Command, Event
 from server.games.challenge.batch import Batch, settle
 from server.games.challenge.checks import refuse, text_arg
 from server.games.challenge.records import ENDED, ChallengeState, SeatState
@@ -305,7 +305,9 @@ def reopen_score_card(batch: Batch, command: Command, seat: str | None) -> None:
 # -- the what-if preview (answered, never recorded) -------------------------------------------
 
 
-def preview_of(before: ChallengeState, after: ChallengeState, events: list) -> dict[str, Any]:
+def preview_of(
+    before: ChallengeState, after: ChallengeState, events: list[Event]
+) -> dict[str, Any]:
     """What `preview_ruling` answers: the events the ruling would record, and the scores,
     flags and disqualifications before and after them."""
 

@@ -85,6 +85,7 @@ class ChallengeState:
     stumped: tuple[CardId, ...] = ()  # the stumped pile (R-PLAY-7)
     stumped_returned: bool = False  # replay_at_end: the pile went back to the deck once
     plays: int = 0
+    started_at: int = 0  # when `RoundStarted` was recorded: a timed round runs from it
     clock: int = 0  # the latest time recorded by an event
     timer_from: int = 0  # the start of the live windows (see the module docstring)
     paused: bool = False

@@ -80,6 +80,7 @@ DEADLINE_COMMANDS = {
     "no_touch": "no_touch_deadline",
     "pattern": "pattern_deadline",
     "solution": "solution_deadline",
+    "round": "round_deadline",  # R-ROUND-6: a timed round's end (option `round_seconds`)
 }
 
 
@@ -103,6 +104,7 @@ def _round_started(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
     return replace(
         state,
         started=True,
+        started_at=data["at"],
         deck=tuple(data["deck"]),
         removed=tuple(data["removed"]),
         timer_from=data["at"],
@@ -380,6 +382,18 @@ def deadlines(state: ChallengeState) -> list[Deadline]:
     """
     if not state.started or state.ended or state.paused:
         return []
+    options = state.options
+    if options.round_us is None:
+        return _card_deadlines(state)
+    # R-ROUND-6: a timed round ends at `started_at + round_seconds` whatever is in play.
+    key = f"round:0:{state.started_at}"
+    end = state.started_at + options.round_us
+    timed = Deadline(key, end, Command(DEADLINE_COMMANDS["round"], {"key": key}, SERVER_ACTOR))
+    return sorted([*_card_deadlines(state), timed], key=lambda deadline: deadline.at)
+
+
+def _card_deadlines(state: ChallengeState) -> list[Deadline]:
+    """The timers of the card in play (or of placing the next one)."""
     options, card, start = state.options, state.card, state.timer_from
     if card is None:
         if options.auto_proctor_us is None or not state.deck:

@@ -1,0 +1,168 @@
+"""Mutation testing of the rules core (`make mutate`, not in CI): a score per file and the
+surviving mutants, each either explained in docs/testing.md or reported as a gap in the tests.
+
+Why: a test suite that runs every line can still miss a wrong judgement (an `ok` flipped, a
+boundary moved by one, a payload field set to None). A mutant is one such small change made by
+mutmut; a test that fails on it "kills" it. A mutant that survives is a change to the rules
+core that no test notices, unless it is *equivalent* (it behaves exactly as the original) or
+changes only a human message text.
+
+How it works: mutmut (configured in pyproject.toml, `[tool.mutmut]`) copies `server/` to
+`mutants/`, runs the guarding test files once to learn which tests reach which function, then,
+for each mutant, runs only the tests that reached the mutated function. This script runs it
+for one target file at a time (`TARGETS`), reads mutmut's per-file results, matches each
+survivor against the table of explained mutants in docs/testing.md (by name *and* by the
+mutated line, so a renumbered mutant is not silently excused), and writes
+var/mutation/report.md. Exit status 1 when a survivor is unexplained.
+
+    python bench/mutate.py                    # every target
+    python bench/mutate.py notation checks    # targets whose path contains these words
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MUTMUT = Path(sys.executable).with_name("mutmut")
+REPORT = ROOT / "var" / "mutation" / "report.md"
+DOC = ROOT / "docs" / "testing.md"
+GOAL = 97.0  # per cent killed, per file (issue 20)
+
+# (source file, mutmut's glob for the names of its mutants)
+TARGETS = [
+    ("server/games/challenge/__init__.py", "server.games.challenge.x*"),
+    ("server/games/challenge/checks.py", "server.games.challenge.checks.*"),
+    ("server/games/challenge/options.py", "server.games.challenge.options.*"),
+    ("server/games/challenge/state.py", "server.games.challenge.state.*"),
+    ("server/games/challenge/view.py", "server.games.challenge.view.*"),
+    ("server/puzzles/expressions.py", "server.puzzles.expressions.*"),
+    ("server/puzzles/notation.py", "server.puzzles.notation.*"),
+]
+
+# mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash.
+KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9}
+SURVIVED = {0}
+NOT_REACHED = {5, 33}
+
+
+@dataclass(frozen=True)
+class Explained:
+    """A row of docs/testing.md's table: a survivor judged equivalent or message text."""
+
+    name: str
+    line: str  # the mutated line as mutmut shows it (after "+"), whitespace-normalised
+    kind: str  # "equivalent" or "message"
+    why: str
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split())
+
+
+def explained_mutants(doc: Path = DOC) -> dict[str, Explained]:
+    """The table rows `| `name` | `mutated line` | kind | why |` of docs/testing.md."""
+    rows: dict[str, Explained] = {}
+    pattern = re.compile(r"^\|\s*`([^`]+__mutmut_\d+)`\s*\|\s*`(.*)`\s*\|\s*(\w+)\s*\|(.*)\|\s*$")
+    for line in doc.read_text(encoding="utf-8").splitlines():
+        match = pattern.match(line)
+        if match:
+            name, mutated, kind, why = match.groups()
+            rows[name] = Explained(name, _squash(mutated.replace("\\|", "|")), kind, why.strip())
+    return rows
+
+
+def run_target(glob: str, jobs: int) -> float:
+    """One mutmut run over the mutants of one file; returns its wall time in seconds."""
+    started = time.monotonic()
+    log = REPORT.parent / (glob.strip("*").strip(".").replace(".", "_") + ".log")
+    with log.open("w", encoding="utf-8") as out:
+        subprocess.run(
+            [str(MUTMUT), "run", glob, "--max-children", str(jobs)],
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            check=True,
+        )
+    return time.monotonic() - started
+
+
+def results_of(path: str) -> dict[str, int]:
+    """mutmut's exit code per mutant of one source file (its `.meta` file in mutants/)."""
+    meta = ROOT / "mutants" / (path + ".meta")
+    return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+
+
+def diff_of(name: str) -> str:
+    shown = subprocess.run(
+        [str(MUTMUT), "show", name], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    return shown.stdout.strip()
+
+
+def mutated_line(diff: str) -> str:
+    """The first "+" line of a mutant's diff: what a reader compares with the source."""
+    for line in diff.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            return _squash(line[1:])
+    return ""
+
+
+def main(argv: list[str]) -> int:
+    jobs = int(os.environ.get("MUTATE_JOBS", "2"))
+    chosen = [t for t in TARGETS if not argv or any(word in t[0] for word in argv)]
+    shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # a fresh run: no stale stats
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    explained = explained_mutants()
+    table = []
+    details = []
+    unexplained_total = 0
+    for path, glob in chosen:
+        seconds = run_target(glob, jobs)
+        codes = results_of(path)
+        killed = sum(1 for code in codes.values() if code in KILLED)
+        survivors = sorted(name for name, code in codes.items() if code in SURVIVED)
+        unreached = sorted(name for name, code in codes.items() if code in NOT_REACHED)
+        counted = killed + len(survivors) + len(unreached)
+        score = 100.0 * killed / counted if counted else 100.0
+        kinds = {"equivalent": 0, "message": 0, "unexplained": 0}
+        details.append(f"\n## {path}\n")
+        for name in survivors + unreached:
+            diff = diff_of(name)
+            row = explained.get(name.replace("__init__.", ""))
+            if row is not None and row.line == mutated_line(diff) and name in survivors:
+                kinds[row.kind if row.kind in kinds else "unexplained"] += 1
+                label = f"{row.kind}: {row.why}"
+            else:
+                kinds["unexplained"] += 1
+                label = "UNEXPLAINED" + (" (no test reaches it)" if name in unreached else "")
+            details.append(f"### {name}: {label}\n\n```diff\n{diff}\n```\n")
+        unexplained_total += kinds["unexplained"]
+        table.append(
+            f"| {path} | {counted} | {killed} | {len(survivors) + len(unreached)} "
+            f"| {score:.1f}% | {kinds['equivalent']} | {kinds['message']} "
+            f"| {kinds['unexplained']} | {seconds:.0f} s |"
+        )
+        print(table[-1], flush=True)
+    header = [
+        "# Mutation report (bench/mutate.py; how to read it: docs/testing.md)\n",
+        f"Goal: at least {GOAL:g}% killed per file; every survivor equivalent or message text.\n",
+        "| file | mutants | killed | survived | score | equivalent | message | unexplained "
+        "| time |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    REPORT.write_text("\n".join(header + table + details) + "\n", encoding="utf-8")
+    print(f"report: {REPORT.relative_to(ROOT)}; unexplained survivors: {unexplained_total}")
+    return 1 if unexplained_total else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

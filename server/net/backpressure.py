@@ -1,0 +1,73 @@
+"""Backpressure on one connection's output: a client that does not read is closed.
+
+What it keeps: whether the connection's transport buffer is full (Twisted tells its streaming
+producer: `pauseProducing` when the buffer passes the transport's `bufferSize`, 64 KiB,
+`resumeProducing` once it has drained), and how many bytes were written since it filled.
+
+Why: every push and reply is written to the transport at once; a client that never reads
+(or reads slower than its tables produce) made the server hold its output without bound
+(issue 18: RSS grew ~4 MB/s). With `OutputBound` registered as the transport's producer:
+- while the buffer is full, the server also stops reading the connection's requests (the
+  transport is paused), so a client that does not read is not served either;
+- once more than `limit` bytes (`max_unread_bytes`) are held beyond the full buffer, the
+  connection is aborted (no close frame: the client is not reading it), its subscriptions
+  end and its buffers are freed. `overflow` is told once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.interfaces import IPushProducer
+from zope.interface import implementer
+
+
+@implementer(IPushProducer)
+class OutputBound:
+    """The streaming producer of one connection's transport (see module doc)."""
+
+    def __init__(self, transport: Any, limit: int, overflow: Callable[[int], None]) -> None:
+        self.transport = transport
+        self.limit = limit
+        self.overflow = overflow
+        self.full = False
+        self.held = 0  # bytes written since the transport's buffer filled
+        self.tripped = False
+
+    @classmethod
+    def install(cls, transport: Any, limit: int, overflow: Callable[[int], None]) -> OutputBound:
+        """Register a bound as `transport`'s producer (replacing twisted.web's HTTP channel,
+        which registered itself before Autobahn took the socket over)."""
+        bound = cls(transport, limit, overflow)
+        if getattr(transport, "producer", None) is not None:
+            transport.unregisterProducer()
+        transport.registerProducer(bound, True)
+        return bound
+
+    def wrote(self, size: int) -> None:
+        """`size` bytes were just written to the transport."""
+        if not self.full:
+            return
+        self.held += size
+        if self.held > self.limit and not self.tripped:
+            self.tripped = True
+            self.overflow(self.held)
+
+    # -- IPushProducer (called by the transport) -------------------------------------------
+
+    def pauseProducing(self) -> None:
+        if not self.full:
+            self.full = True
+            self.held = 0
+            self.transport.pauseProducing()  # stop reading requests from a client that lags
+
+    def resumeProducing(self) -> None:
+        if self.full:
+            self.full = False
+            self.held = 0
+            if not self.tripped:
+                self.transport.resumeProducing()
+
+    def stopProducing(self) -> None:
+        self.full = False

@@ -1,0 +1,116 @@
+"""Seating students at tables (R-ROUND-2): 3 or 4 to a table, within a grade or section.
+
+What this module keeps:
+- Table sizes: `n` students sit at `ceil(n / 4)` tables whose sizes differ by at most one,
+  so every table has 3 or 4 seats and none has 5. That is possible for every `n` except 1, 2
+  and 5; such a grade must be merged with another (the director says how, `merge_grades`).
+- Round 1 (and the semi-final): a shuffle of the students, seeded by the tournament's seed,
+  dealt into the tables.
+- Round 2 ("students change tables"): no two students who shared a table in round 1 share one
+  again, where that is possible. It is possible exactly when no round-1 table is larger than
+  the number of round-2 tables (pigeonhole: two students of one round-1 table must otherwise
+  meet again). Then *dealing* works: list the students round-1 table by round-1 table and deal
+  them to the round-2 tables in turn; the members of one round-1 table are consecutive and no
+  more numerous than the tables, so each lands at a different table. When it is impossible, a
+  greedy pass seats each student where they meet the fewest former table-mates.
+
+Every choice is a pure function of the seed and the recorded seating, so replay agrees.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+MIN_TABLE, MAX_TABLE = 3, 4  # R-ROUND-2
+
+
+class CannotSeat(ValueError):
+    """The number of students cannot sit 3 or 4 to a table (1, 2 or 5)."""
+
+
+def table_sizes(count: int) -> list[int]:
+    """The table sizes for `count` students: 3 or 4 each, the larger tables first."""
+    if count in (1, 2, 5) or count <= 0:
+        raise CannotSeat(f"{count} students cannot sit 3 or 4 to a table")
+    tables = -(-count // MAX_TABLE)
+    base, extra = divmod(count, tables)
+    return [base + 1] * extra + [base] * (tables - extra)
+
+
+def _shuffled(items: Sequence[str], key: str) -> list[str]:
+    rng = random.Random(key)
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = min(int(rng.random() * (i + 1)), i)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def _deal(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
+    """Deal students to the tables in turn, skipping full tables."""
+    tables: list[list[str]] = [[] for _ in sizes]
+    index = 0
+    for student in order:
+        while len(tables[index % len(sizes)]) >= sizes[index % len(sizes)]:
+            index += 1
+        tables[index % len(sizes)].append(student)
+        index += 1
+    return tables
+
+
+def seat_fresh(students: Sequence[str], key: str) -> list[list[str]]:
+    """Round 1 / semi-final seating: a seeded shuffle cut into tables of 3-4 (R-ROUND-2)."""
+    order = _shuffled(sorted(students), key)
+    sizes = table_sizes(len(order))
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(order[start : start + size])
+        start += size
+    return tables
+
+
+def repeated_pairs(before: Iterable[Sequence[str]], after: Iterable[Sequence[str]]) -> int:
+    """How many pairs of students sit together in `after` who already did in `before`."""
+    met = {frozenset(pair) for table in before for pair in combinations(table, 2)}
+    return sum(1 for table in after for pair in combinations(table, 2) if frozenset(pair) in met)
+
+
+def reseat(students: Sequence[str], previous: Sequence[Sequence[str]], key: str) -> list[list[str]]:
+    """Round 2 seating: nobody meets a former table-mate again where that is possible.
+
+    `previous` is the round-1 seating (students not in `students` are ignored: withdrawn).
+    """
+    present = set(students)
+    groups = [[s for s in table if s in present] for table in previous]
+    groups = [g for g in groups if g]
+    seated = {s for g in groups for s in g}
+    groups += [[s] for s in sorted(present - seated)]  # nobody to avoid yet
+    sizes = table_sizes(len(present))
+    # Larger groups first, each group's members consecutive: see the module doc.
+    ordered_groups = sorted(
+        (_shuffled(g, f"{key}/group/{i}") for i, g in enumerate(groups)), key=len, reverse=True
+    )
+    order = [s for g in ordered_groups for s in g]
+    dealt = _deal(order, sizes)
+    if max(len(g) for g in groups) <= len(sizes):
+        return dealt
+    return _greedy(order, sizes, previous)
+
+
+def _greedy(order: Sequence[str], sizes: Sequence[int], previous) -> list[list[str]]:
+    """Seat each student at the open table where they meet the fewest former table-mates."""
+    mates: dict[str, set[str]] = {}
+    for table in previous:
+        for student in table:
+            mates.setdefault(student, set()).update(s for s in table if s != student)
+    tables: list[list[str]] = [[] for _ in sizes]
+    for student in order:
+        open_tables = [i for i, size in enumerate(sizes) if len(tables[i]) < size]
+        best = min(
+            open_tables,
+            key=lambda i: (len(mates.get(student, set()) & set(tables[i])), len(tables[i]), i),
+        )
+        tables[best].append(student)
+    return tables

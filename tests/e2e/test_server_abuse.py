@@ -1,0 +1,179 @@
+"""Abuse against a real server process (issue 18): join storms and clients that never read.
+
+Bounded: each test runs a few seconds on loopback, with fixed counts. The figures asserted
+(another connection's ping p99, the server's RSS growth) are for this 2-core machine shared
+with other work, with a wide margin; before the fixes they were ~1 s and ~1 GB.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from rawws import RawClient, RawClosed
+from server_process import ServerProcess
+from test_server_play import DECK, SEATS
+
+pytestmark = pytest.mark.e2e
+
+HISTORY = 1000  # events in the table the storm re-joins
+STORM_CONNECTIONS = 10
+STORM_JOINS_PER_SECOND = 40  # per connection: within the default 50 requests/s
+STORM_SECONDS = 5.0
+P99_BOUND = 0.1  # seconds: another connection's ping round trip during the storm
+RSS_GROWTH_BOUND = 200 * 1024 * 1024
+
+
+def rss(process: ServerProcess) -> int:
+    """The server process's resident set size, in bytes."""
+    assert process.process is not None
+    status = Path(f"/proc/{process.process.pid}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
+
+
+def build_history(process: ServerProcess, table: str, events: int) -> None:
+    """A running table with `events` more events (pause/resume), sent pipelined."""
+    director = RawClient(process.port)
+    director.request("hello", token=process.token("director", name="d"))
+    created = director.request("create_table", table=table, options={"seats": SEATS, "deck": DECK})
+    assert created["type"] == "table_created", created
+    proctor = RawClient(process.port)
+    proctor.request("hello", token=process.token("proctor", name="p", table=table))
+    assert proctor.request("command", table=table, name="start_round")["type"] == "accepted"
+    last = 0
+    for n in range(events):
+        last = proctor.send("command", table=table, name=("pause_table", "resume_table")[n % 2])
+    while True:
+        reply = proctor.recv()
+        if reply.get("id") == last:
+            assert reply["type"] == "accepted", reply
+            break
+    director.close()
+    proctor.close()
+
+
+@pytest.fixture(scope="module")
+def history_server(tmp_path_factory):
+    """A server whose table `long` has ~1,000 events, restarted with the default limits."""
+    directory = tmp_path_factory.mktemp("abuse")
+    builder = ServerProcess(directory, "--rate-per-second", "100000", "--rate-burst", "100000")
+    builder.start()
+    try:
+        build_history(builder, "long", HISTORY)
+    finally:
+        builder.terminate()
+    process = ServerProcess(directory, "--log-level", "info").start()
+    yield process
+    process.kill()
+
+
+def storm(port: int, token: str, stop: threading.Event, counts: list[int]) -> None:
+    """One spectator re-joining `long` from seq 0, STORM_JOINS_PER_SECOND times a second,
+    reading (and dropping) whatever comes back."""
+    try:
+        client = RawClient(port)
+        client.request("hello", token=token)
+    except (OSError, RawClosed):
+        return
+    period = 1.0 / STORM_JOINS_PER_SECOND
+    next_send = time.monotonic()
+    try:
+        while not stop.is_set():
+            client.send("join", table="long", after_seq=0)
+            counts[0] += 1
+            next_send += period
+            while time.monotonic() < next_send:
+                if client.discard() < 0:
+                    return  # closed by the server (sustained abuse): fine
+                time.sleep(0.002)
+    except OSError:
+        return
+    finally:
+        client.close()
+
+
+def test_a_join_storm_does_not_stall_another_table(history_server):
+    process = history_server
+    token = process.token("spectator", name="storm", table="long")
+    prober = RawClient(process.port)
+    baseline = [prober.round_trip() for _ in range(50)]
+    rss_before = rss(process)
+    stop = threading.Event()
+    counts = [0]
+    threads = [
+        threading.Thread(target=storm, args=(process.port, token, stop, counts), daemon=True)
+        for _ in range(STORM_CONNECTIONS)
+    ]
+    for thread in threads:
+        thread.start()
+    samples = []
+    started = time.monotonic()
+    try:
+        while time.monotonic() - started < STORM_SECONDS:
+            samples.append(prober.round_trip())
+            time.sleep(0.02)
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=10)
+    p99 = statistics.quantiles(samples, n=100)[98]
+    growth = rss(process) - rss_before
+    print(
+        f"joins sent {counts[0]}, pings {len(samples)}, baseline p50 "
+        f"{statistics.median(baseline) * 1000:.2f} ms, storm p99 {p99 * 1000:.1f} ms, "
+        f"RSS +{growth / 1e6:.0f} MB"
+    )
+    assert counts[0] > STORM_CONNECTIONS * STORM_JOINS_PER_SECOND  # the storm really ran
+    assert p99 < P99_BOUND, f"p99 {p99 * 1000:.0f} ms during the join storm"
+    assert growth < RSS_GROWTH_BOUND
+    prober.close()
+
+
+def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
+    """The spectator never reads while its table is busy: past `max_unread_bytes` held for
+    it, the server drops the connection (and stops holding its output)."""
+    process = ServerProcess(
+        tmp_path,
+        "--max-unread-bytes",
+        "65536",
+        "--rate-per-second",
+        "100000",
+        "--rate-burst",
+        "100000",
+        "--log-level",
+        "info",
+    ).start()
+    try:
+        build_history(process, "busy", 4000)
+        sleeper = RawClient(process.port, receive_buffer=4096)
+        sleeper.request("hello", token=process.token("spectator", name="z", table="busy"))
+        for _ in range(20):  # 20 whole histories asked for (~12 MB), and nothing read
+            sleeper.send("join", table="busy", after_seq=0)
+        process.wait_log("bytes unread past the buffer", timeout=20)
+        _status, metrics, _headers = process.get("/metrics")
+        assert b"\nt24_connections 0\n" in metrics
+        with pytest.raises((RawClosed, OSError)):  # what arrived, then the end
+            while True:
+                sleeper.recv()
+    finally:
+        process.kill()
+
+
+def test_an_abuse_close_is_logged_once_however_many_frames_follow(history_server):
+    process = history_server
+    flooder = RawClient(process.port)
+    peer = f"127.0.0.1:{flooder.sock.getsockname()[1]})"
+    for _ in range(600):  # burst 100, then 100 strikes, then 1008; then 399 more frames
+        flooder.send("ping")
+    with pytest.raises(RawClosed) as closed:
+        while True:
+            flooder.recv()
+    assert closed.value.code == 1008
+    process.wait_log(peer)
+    lines = [line for line in process.log_text().splitlines() if peer in line]
+    assert len([line for line in lines if "closing connection" in line]) == 1, lines
+    flooder.close()

@@ -1,0 +1,130 @@
+"""Given/when/then support for the tournament tests: a tournament in memory driven through the
+real `decide` and `evolve`, and tables whose results are given as their streams would end
+(`RoundEnded` events read by `results.table_result`, exactly as the shell reads them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+import server.tournament as tournament
+from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
+from server.tournament.results import table_result
+
+DIRECTOR = Actor("director", "d1")
+T0 = 1_700_000_000_000_000
+
+
+def tournament_options(**more: Any) -> dict[str, Any]:
+    return {
+        "name": "Spring Challenge",
+        "date": "2026-03-14",
+        "grades": ["4th", "5th", "6th"],
+        "deck_seed": 24,
+        **more,
+    }
+
+
+def csv_of(rows: list[tuple[str, str, str]]) -> str:
+    return "name,school,grade\n" + "".join(f"{n},{s},{g}\n" for n, s, g in rows)
+
+
+@dataclass
+class Recorded:
+    """A table event as the store gives it back: type, data, seq."""
+
+    type: str
+    data: dict[str, Any]
+    seq: int
+
+
+def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=50) -> list[Recorded]:
+    """The tail of a table's stream: its `RoundEnded` (R-ROUND-1) with these results."""
+    return [
+        Recorded("RoundStarted", {"at": T0}, 2),
+        Recorded(
+            "RoundEnded",
+            {
+                "at": T0,
+                "reason": "deck_empty",
+                "scores": scores,
+                "flags": flags or {s: 0 for s in scores},
+                "disqualified": list(disqualified),
+                "unplayed": [],
+                "stumped": [],
+            },
+            seq,
+        ),
+    ]
+
+
+@dataclass
+class Tourney:
+    raw_options: dict[str, Any] = field(default_factory=tournament_options)
+    now: int = T0
+    events: list[Event] = field(default_factory=list)
+    streams: dict[str, list[Recorded]] = field(default_factory=dict)  # table -> its events
+
+    def __post_init__(self) -> None:
+        self.state = tournament.initial_state(self.raw_options)
+
+    def do(self, command_name: str, actor: Actor = DIRECTOR, **args: Any) -> list[Event]:
+        new = tournament.decide(self.state, Command(command_name, args, actor), self.now)
+        for event in new:
+            self.state = tournament.evolve(self.state, event)
+        self.events.extend(new)
+        self.now += 1_000
+        return new
+
+    def refused(self, command_name: str, actor: Actor = DIRECTOR, **args: Any) -> RuleViolation:
+        before = self.state
+        with pytest.raises(RuleViolation) as caught:
+            self.do(command_name, actor, **args)
+        assert self.state == before
+        return caught.value
+
+    # -- set-ups -----------------------------------------------------------------------------
+
+    def register_many(self, per_grade: int, grades=None) -> None:
+        rows = [
+            (f"{grade}-{i:02d}", f"School {i % 3}", grade)
+            for grade in grades or self.state.options.grades
+            for i in range(per_grade)
+        ]
+        self.do("import_students", csv=csv_of(rows))
+
+    def students_of(self, grade: str) -> list[str]:
+        return [s.student_id for s in self.state.students.values() if s.grade == grade]
+
+    def table_ends(self, table: str, scores: dict[str, int], **more: Any) -> list[Event]:
+        """A table's stream ends with these scores; the shell records its result."""
+        self.streams[table] = ended_stream(scores, **more)
+        result = table_result(self.streams[table])
+        assert result is not None
+        return self.do("record_result", SERVER_ACTOR, table=table, **result)
+
+    def play_round(self, number: int, points) -> None:
+        """Seat (when needed), start and finish round `number`: `points(student)` each."""
+        if self.state.registration_open:
+            self.do("close_registration")
+        if not self.state.round(number).tables:
+            self.do("seat_round", round=number)
+        self.do("start_round", round=number)
+        for table in self.state.round(number).tables:
+            self.table_ends(table.table, {s: points(s) for s in table.students})
+        self.do("close_round", round=number)
+
+    def play_tie_breaks(self, points) -> None:
+        for tie in self.state.tie_breaks:
+            for table in tie.tables:
+                if table.table not in self.state.results:
+                    self.table_ends(table.table, {s: points(s) for s in table.students})
+
+    def replayed(self):
+        return replay(tournament, self.raw_options, self.events)
+
+
+def types(events: list[Event]) -> list[str]:
+    return [event.type for event in events]
