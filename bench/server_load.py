@@ -1,6 +1,7 @@
 """Benchmark of the server under load: t24 against a raw Autobahn echo server, on loopback.
 
     .venv/bin/python bench/server_load.py [--no-write] [--quick] [--seconds S]
+    .venv/bin/python bench/server_load.py --before DIR [--rounds R] [--tables N]
 
 In one run, on this machine, for N = 10, 100 and 250 tables (40, 400 and 1,000 connections):
 1. baseline: a raw Autobahn echo server (no twisted.web, no protocol layer, no store) and
@@ -20,6 +21,11 @@ ratio compares the servers under the same client. Two cores are shared by client
 figures are noisy, read the ratios. Writes the "Server load" section of docs/performance.md.
 Targets (issue 5): t24 commands/s >= 50% of the echo messages/s; p99 < 20 ms at 1,000
 connections; < 50 KiB per idle connection.
+
+`--before DIR` (A/B): DIR holds another source tree of the server (e.g. `git archive` of the
+commit before a change); flat-out runs alternate between it and this tree, R rounds each, and
+the server CPU per command of both is printed (nothing is written). Why alternate: the
+machine's load drifts over minutes; interleaved runs share the drift, so the ratio holds.
 """
 
 from __future__ import annotations
@@ -356,9 +362,16 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-def start_process(command: list[str], ready_file: Path, cwd: Path) -> tuple[subprocess.Popen, dict]:
+def start_process(
+    command: list[str], ready_file: Path, cwd: Path, tree: Path | None = None
+) -> tuple[subprocess.Popen, dict]:
+    env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     process = subprocess.Popen(
-        command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=open(cwd / "server.log", "ab")
+        command,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=open(cwd / "server.log", "ab"),
+        env=env,
     )
     deadline = time.monotonic() + 30
     while not ready_file.exists():
@@ -423,8 +436,11 @@ def server_latency(port: int) -> dict[str, float]:
     return figures
 
 
-def t24_run(work: Path, name: str, seconds: float, tables: int, flat_out: bool) -> dict:
-    """One fresh t24-server process (its own SQLite file) driven by one load client."""
+def t24_run(
+    work: Path, name: str, seconds: float, tables: int, flat_out: bool, tree: Path | None = None
+) -> dict:
+    """One fresh t24-server process (its own SQLite file) driven by one load client; `tree`:
+    run the server from that source tree instead of this one."""
     run = work / name
     run.mkdir()
     ready = run / "ready.json"
@@ -433,7 +449,7 @@ def t24_run(work: Path, name: str, seconds: float, tables: int, flat_out: bool) 
     command += ["--rate-per-second", "10000", "--rate-burst", "10000"]
     command += ["--store", f"sqlite:///{run / 't24.sqlite'}", "--secret-file", str(run / "s")]
     command += ["--ready-file", str(ready)]
-    server, info = start_process(command, ready, run)
+    server, info = start_process(command, ready, run, tree)
     try:
         figures = drive(
             info["url"],
@@ -478,6 +494,25 @@ def measure(seconds: float, counts: tuple[int, ...]) -> dict:
     return {"rows": rows, "flat_out": flat, "flat_out_echo": rows[-1]["echo"]}
 
 
+def compare(before: Path, rounds: int, tables: int, seconds: float) -> None:
+    """A/B: server CPU per command, flat out, `before` tree against this one, interleaved."""
+    per_command: dict[str, list[float]] = {"before": [], "after": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for index in range(rounds):
+            for label, tree in (("before", before.resolve()), ("after", None)):
+                figures = t24_run(Path(tmp), f"{label}-{index}", seconds, tables, True, tree)
+                us = figures["server_cpu"] / max(figures["per_second"], 1e-9) * 1e6
+                per_command[label].append(us)
+                line = {"run": label, "us_per_command": round(us), **figures}
+                print(json.dumps(line), flush=True)
+    for label, values in per_command.items():
+        ordered = sorted(values)
+        print(
+            f"{label}: server CPU per command {ordered[len(ordered) // 2]:.0f} us median, "
+            f"runs {', '.join(f'{v:.0f}' for v in values)}"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="role")
@@ -494,11 +529,16 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
     parser.add_argument("--quick", action="store_true", help="short runs, N = 10 only")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument("--before", type=Path, help="A/B against this source tree")
+    parser.add_argument("--rounds", type=int, default=3, help="A/B rounds")
+    parser.add_argument("--tables", type=int, default=100, help="A/B tables (4 bots each)")
     args = parser.parse_args()
     if args.role == "echo-server":
         echo_server(args.ready_file)
     elif args.role == "client":
         load_client(args)
+    elif args.before is not None:
+        compare(args.before, args.rounds, args.tables, args.seconds)
     else:
         seconds = 3.0 if args.quick else args.seconds
         figures = measure(seconds, (10,) if args.quick else TABLE_COUNTS)

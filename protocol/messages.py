@@ -26,7 +26,10 @@ WS_PATH = "/ws"
 
 ROLES = ("director", "proctor", "player", "spectator", "auditor")
 GAME_ROLES = ("director", "proctor", "player")  # may send `command`
-TABLE_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+# A table id, or `tournament/<id>`: a tournament's stream is joined and commanded like a table
+# (docs/tournament.md); its stream is `tournament/<id>` instead of `table/<id>`.
+TOURNAMENT_PREFIX = "tournament/"
+TABLE_ID_PATTERN = r"(?:tournament/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
@@ -35,12 +38,16 @@ TABLE_STREAM_PREFIX = "table/"
 
 
 def table_stream(table: str) -> str:
-    """The event-log stream that holds a table: one stream per table (`table/<id>`)."""
+    """The event-log stream that holds a table: one stream per table (`table/<id>`); a
+    tournament's id is its stream's name (`tournament/<id>`, docs/tournament.md)."""
+    if table.startswith(TOURNAMENT_PREFIX):
+        return table
     return TABLE_STREAM_PREFIX + table
 
 
 def stream_table(stream: str) -> str:
-    """The table id of a table's stream (`table/<id>` -> `<id>`); other names unchanged."""
+    """The table id of a table's stream (`table/<id>` -> `<id>`); other names (a tournament's
+    `tournament/<id>`) unchanged."""
     return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
@@ -299,6 +306,8 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("game", "str"),
             Field("seq", "int", doc="the view is the table after this seq"),
             Field("view", "map", doc="the game's view for this viewer"),
+            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
+            Field("server_time", "int", doc="the server's clock when the snapshot was taken"),
         ),
         "Reply to `join`.",
     ),
@@ -325,6 +334,19 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
+    ),
+    MessageSpec(
+        "view",
+        "server",
+        (
+            _TABLE,
+            Field("seq", "int", doc="the view is the table after this seq (the last event)"),
+            Field("view", "map", required=False, doc="the viewer's whole view"),
+            Field("patch", "map", required=False, doc="{set, unset} over the held view"),
+            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
+            Field("server_time", "int", doc="server time of the append, Unix microseconds"),
+        ),
+        "A push after the events of one append: the viewer's view, or a patch of it.",
     ),
     MessageSpec(
         "accepted",

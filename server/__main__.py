@@ -153,11 +153,35 @@ def token_main(argv: list[str]) -> int:
     return 0
 
 
+def key_main(argv: list[str]) -> int:
+    """`t24-server key`: print the public half of the server's Ed25519 signing key (created
+    on first use), the key officials pin to verify a tournament's bundle (`t24 audit verify
+    --key`)."""
+    from server.audit.signing import (
+        DEFAULT_KEY_FILE,
+        SigningKeyError,
+        load_or_create_signing_key,
+        public_key_hex,
+    )
+
+    parser = argparse.ArgumentParser(prog="t24-server key", description=key_main.__doc__)
+    parser.add_argument("--key-file", default=DEFAULT_KEY_FILE, help="the private key file")
+    args = parser.parse_args(argv)
+    try:
+        print(public_key_hex(load_or_create_signing_key(args.key_file)))
+    except SigningKeyError as exc:
+        print(f"t24-server key: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse settings, start logging, run the server until SIGTERM/SIGINT."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["token"]:
         return token_main(argv[1:])
+    if argv[:1] == ["key"]:
+        return key_main(argv[1:])
     args = vars(build_parser().parse_args(argv))
     config_file = args.pop("config")
     try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -56,6 +57,10 @@ examples:
       --tokens-out var/first          # var/first/proctor.json, s1.json, ..., spectator.json
   T24_TOKEN="$(cat director-token)" t24 admin create-table --url ws://127.0.0.1:8024/ws \\
       --seats 4 --edition double-digits --seed 7 --round 2 --mode proctored --flag-limit 2
+  t24 admin create-table --game pocket --seats 3 --cards 12 --option answer_seconds=20 \\
+      --tokens-out var/pocket
+  t24 admin create-table --game deck40 --seats 2 --option scoring=advanced \\
+      --option target_points=10 --tokens-out var/deck40
   t24 admin issue-token --role player --table first --seat s1
 """
 
@@ -112,14 +117,46 @@ def deck_from_file(path: str, side: str) -> list[dict[str, Any]]:
     return deck
 
 
+def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
+    """`--option NAME=VALUE` flags: VALUE is read as JSON (`3`, `true`, `[1, 2]`), else text."""
+    options: dict[str, Any] = {}
+    for pair in pairs or ():
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise AdminInputError(f"--option is NAME=VALUE, not {pair!r}")
+        try:
+            options[name.strip()] = json.loads(text)
+        except json.JSONDecodeError:
+            options[name.strip()] = text
+    return options
+
+
+def casual_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options of a casual game (pocket, deck40): the seats, the shuffle's seed (a fresh
+    random one unless --seed is given: the shell decides the shuffle, the game records the
+    order it gives), for pocket the edition and the stack size (--cards)."""
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
+    if args.game == "pocket":
+        options["edition"] = args.edition
+        if args.cards is not None:
+            options["size"] = args.cards
+    return options
+
+
 def table_options(args: argparse.Namespace) -> dict[str, Any]:
     """The `create_table` options from the flags (the server checks them again)."""
+    if getattr(args, "game", "challenge") != "challenge":
+        options = casual_options(args)
+        options.update(_json_options(args.options))
+        options.update(option_pairs(getattr(args, "option", None)))
+        return options
     side = args.side or ("red" if args.round % 2 == 1 else "white")  # R-DECK-5 default
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
     else:
         half = 1 if args.round <= 2 else 2  # R-DECK-1/5: rounds 3-4 play the second half
-        deck = deck_from_edition(args.edition, args.seed, side, half)
+        deck = deck_from_edition(args.edition, args.seed or 0, side, half)
     if args.cards is not None:
         if args.cards < 1:
             raise AdminInputError("--cards must be at least 1")
@@ -138,15 +175,21 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         options["stumped_cards"] = args.stumped_cards
     if args.flag_limit is not None:
         options["flag_limit"] = args.flag_limit
-    if args.options:
-        try:
-            extra = json.loads(args.options)
-        except json.JSONDecodeError as error:
-            raise AdminInputError(f"--options is not JSON: {error}") from None
-        if not isinstance(extra, dict):
-            raise AdminInputError("--options is a JSON map")
-        options.update(extra)
+    options.update(_json_options(args.options))
+    options.update(option_pairs(getattr(args, "option", None)))
     return options
+
+
+def _json_options(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        extra = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise AdminInputError(f"--options is not JSON: {error}") from None
+    if not isinstance(extra, dict):
+        raise AdminInputError("--options is a JSON map")
+    return extra
 
 
 def check_tokens_out(path: str | None) -> None:
@@ -185,9 +228,8 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
     if args.json:
         print(json.dumps(result))
     else:
-        print(
-            f"created table {table} ({len(options['seats'])} seats, {len(options['deck'])} cards)"
-        )
+        cards = f", {len(options['deck'])} cards" if isinstance(options.get("deck"), list) else ""
+        print(f"created table {table} ({args.game}, {len(options['seats'])} seats{cards})")
         if args.tokens_out:
             print(
                 f"tokens, one file per person (hand each one only theirs), in {args.tokens_out}/:"
@@ -357,10 +399,14 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=formatter,
     )
     create.add_argument("--table", help="the new table's id (default: the server picks one)")
-    create.add_argument("--game", default="challenge", help="default: challenge")
-    create.add_argument("--seats", default="4", help="3 or 4 seats: a count, or s1:Ada,s2:Bo,...")
+    create.add_argument("--game", default="challenge", help="challenge (default), pocket or deck40")
+    create.add_argument(
+        "--seats", default="4", help="a count, or s1:Ada,s2:Bo,... (challenge: 3 or 4)"
+    )
     create.add_argument("--edition", default="single-digits", help="deck edition")
-    create.add_argument("--seed", type=int, default=0, help="deck seed (default 0)")
+    create.add_argument(
+        "--seed", type=int, help="deck seed (challenge: default 0; pocket, deck40: random)"
+    )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
     create.add_argument("--cards", type=int, metavar="N", help="play only the first N cards")
@@ -372,6 +418,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     create.add_argument("--stumped-cards", choices=("set_aside", "replay_at_end"))
     create.add_argument("--flag-limit", type=int, help="flags that disqualify (R-FLAG-3)")
     create.add_argument("--options", metavar="JSON", help="more options as a JSON map")
+    create.add_argument(
+        "--option",
+        action="append",
+        metavar="NAME=VALUE",
+        help="one more option (VALUE as JSON, else text); repeatable",
+    )
     create.add_argument(
         "--tokens-out",
         metavar="DIR",

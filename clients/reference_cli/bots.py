@@ -6,7 +6,7 @@ Three skills:
 - `human`: takes as long as people do. Its time to find a solution is drawn from a
   log-normal law whose median grows with the card's difficulty score
   (`server.puzzles.difficulty.score`): `log(seconds) = HUMAN_TIME_A + HUMAN_TIME_B * score`,
-  spread `HUMAN_TIME_SD`, fitted by least squares on ../shared/data/4nums-difficulty-train.csv
+  spread `HUMAN_TIME_SD`, fitted by least squares on data/4nums-difficulty-train.csv
   (`fit_human_model` redoes it; a unit test checks these constants). It errs as often as
   people fail the card there (`HUMAN_FAIL_A/B`, on the log-odds of the failure rate): then it
   fixes a wrong solution (a penalty flag, R-FLAG-1) or freezes and lets the 3 s pass
@@ -43,7 +43,8 @@ HUMAN_FAIL_A = -5.3079
 HUMAN_FAIL_B = 0.1581
 PERFECT_REACTION = 0.2  # seconds before each of the perfect bot's moves
 OPERATORS = ("+", "-", "*", "/")
-DATA = Path(__file__).resolve().parents[2].parent / "shared/data/4nums-difficulty-train.csv"
+# The calibration data in the repository (data/README.md): server.puzzles.calibration's file.
+DATA = Path(__file__).resolve().parents[2] / "data" / "4nums-difficulty-train.csv"
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,14 @@ from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
+    audit_commands,
     bot_commands,
     exit_codes,
     log_commands,
     puzzle_commands,
     replay_commands,
     table_commands,
+    tournament_commands,
 )
 
 COMMAND_MODULES = [
@@ -32,6 +34,8 @@ COMMAND_MODULES = [
     bot_commands,
     admin_commands,
     replay_commands,
+    tournament_commands,
+    audit_commands,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP

@@ -124,6 +124,9 @@ class LinkListener(Protocol):
 
     def link_event(self, push: dict[str, Any]) -> None: ...
 
+    def link_presence(self, presence: dict[str, Any]) -> None:
+        """Who is connected to the table (only for a link made with `presence=True`)."""
+
     def link_fatal(self, code: str, message: str) -> None: ...
 
 
@@ -190,6 +193,7 @@ class TableLink:
         table: str | None = None,
         join: bool = True,
         history: bool = True,
+        presence: bool = False,
         backoff: Backoff | None = None,
         retries: int | None = None,
         connect_timeout: float = 5.0,
@@ -203,6 +207,7 @@ class TableLink:
         self.table = table
         self.join = join
         self.history = history
+        self.presence = presence  # ask for `presence` pushes (who is connected)
         self.backoff = backoff or Backoff()
         self.retries = retries
         self.connect_timeout = connect_timeout
@@ -332,6 +337,9 @@ class TableLink:
         request_id = message.get("id")
         if kind == "event":
             self.listener.link_event(message)
+        elif kind == "presence":
+            if self.presence:
+                self.listener.link_presence(message)
         elif request_id is not None and request_id == self._hello_id:
             self._hello_reply(message)
         elif request_id is not None and request_id == self._join_id:
@@ -368,7 +376,8 @@ class TableLink:
         if after is None and self.history:
             after = 0
         self._join_after = after
-        self._join_id = self._send("join", table=self.table, after_seq=after)
+        extra = {"presence": True} if self.presence else {}
+        self._join_id = self._send("join", table=self.table, after_seq=after, **extra)
 
     def _join_reply(self, message: dict[str, Any]) -> None:
         self._join_id = None

@@ -56,9 +56,12 @@ def _plural(count: int, word: str) -> str:
 
 
 def card_label(data: Mapping[str, Any]) -> str:
-    """`card 3` (the third card played this round), or `a card` when unknown."""
-    play = data.get("play")
-    return f"card {play}" if play is not None else "a card"
+    """`card SD-02 (play 5)`: the card by its own id, which it keeps when it returns under
+    the deck, and the play (the table's count of cards put in play); `a card (play 5)`
+    while its id is hidden (a cupped card, R-PLAY-1)."""
+    play, card_id = data.get("play"), data.get("card_id")
+    name = f"card {card_id}" if card_id is not None else "a card"
+    return name + (f" (play {play})" if play is not None else "")
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:

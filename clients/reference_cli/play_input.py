@@ -59,10 +59,7 @@ EXAMPLE_STEPS = ("8/3", "3 - 8/3 = 1/3", "8 / 1/3")
 TOUCH_KEYS = {" ": 1, "t": 1}
 FINGERTIPS_KEY = "f"
 FINGERTIP_COUNTS = {str(n): n for n in range(1, 6)}  # 5: a whole hand (a slap, R-PLAY-3)
-DIGIT_HINT = (
-    "a digit does not touch the card: press space to touch it, then type the pattern"
-    " (f then a number: a touch with that many fingertips)"
-)
+DIGIT_HINT = "a digit alone does not touch the card: press space, then type the pattern"
 
 
 @dataclass(frozen=True)
@@ -120,12 +117,16 @@ class PlayInput:
             return f"type a step like {first} or {second} · Enter states it · Esc clears"
         if self.mode == "review":
             return "[Enter] fix the solution  [1] [2] [3] retype a step"
-        if view is not None and view.get("phase") == ENDED:
+        if view is None:
+            return "[q] quit"  # not joined yet: nothing to touch
+        if view.get("phase") == ENDED:
             return "round over · [p] protest · [q] quit"
-        if view is not None and view.get("paused"):
+        if view.get("paused"):
             return "the table is paused · [p] protest · [q] quit"
-        if view is not None and view.get("phase") not in (PLACED, REVEALED, SOLVING):
+        if view.get("phase") not in (PLACED, REVEALED, SOLVING):
             return "waiting for the next card · [p] protest · [q] quit"
+        if view.get("phase") == PLACED:
+            return "wait for the reveal: touching a cupped card draws a flag (R-PLAY-3) · [q] quit"
         return (
             "[space] touch the card  [f] touch with N fingertips  [s] stumped  [p] protest"
             "  [q] quit"

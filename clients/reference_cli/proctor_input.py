@@ -224,10 +224,20 @@ class ProctorInput:
         return f"proctor> {self.buffer}▌"
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
-        return (
-            "type a command and Enter: place, reveal, touch 2, pattern 3x8, fix, "
-            "protest, rule, sign, help, quit"
-        )
+        """The commands that apply now (none that the table would refuse as out of turn)."""
+        lead = "type a command and Enter: "
+        if view is None:
+            return lead + "help, quit"
+        if view.get("phase") == "ended":
+            signed = (view.get("score_card") or {}).get("signed")
+            if signed:
+                return "score card signed · reopen (director), help, quit"
+            return lead + "protest, rule, preview, sign INITIALS (R-ROUND-7), help, quit"
+        if view.get("paused"):
+            return lead + "resume (the table is paused), flag, end, protest, rule, help, quit"
+        if view.get("phase") == "setup":
+            return lead + "start, help, quit"
+        return lead + "place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit"
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):

@@ -9,8 +9,14 @@ Layout, top to bottom: a header (table, round, mode, who you are, connection sta
 card (large digits once revealed, R-PLAY-1: a cupped card shows no numbers to players); who
 holds it with the declared pattern and the steps; the live countdowns (the 3 s pattern and
 15 s solution windows of R-PLAY-4/5, the no-touch window of R-PLAY-7); the seats with score,
-flags and disqualification (R-FLAG); the latest events; a notice line (errors in words);
-the key help and the input prompt.
+flags and disqualification (R-FLAG), and who is connected (`presence`, when the server sent
+it); the latest events (scrolled back by `feed_back` lines); a notice (each of its lines a
+line of the screen); the key help and the input prompt. Once the round is over the card's
+place holds the results (`results_lines`), which the views also print when they leave.
+
+Cards and plays are numbered apart: a card is named by its id (`card SD-02`, printed on the
+physical card), which it keeps when it goes back under the deck and comes again; a play is
+the table's count of cards put in play (`play 5`).
 """
 
 from __future__ import annotations
@@ -70,6 +76,8 @@ class Frame:
     keys: str = ""  # the key help line
     prompt: str = ""  # the input line, cursor at its end
     extra: Sequence[str] = field(default_factory=tuple)  # e.g. the proctor's help text
+    presence: Mapping[str, Any] | None = None  # the server's last `presence` push
+    feed_back: int = 0  # how many feed lines the view is scrolled back (PgUp)
 
 
 def big_numbers(numbers: Sequence[Any] | None) -> list[str]:
@@ -94,6 +102,19 @@ def dots_text(dots: Any) -> str:
 def seconds_left(at_us: int, now_us: int) -> str:
     """`2.4 s`, never negative (the server fires the deadline, not the client)."""
     return f"{max(0, at_us - now_us) / SECOND:.1f} s"
+
+
+def cards_left(view: Mapping[str, Any]) -> str:
+    """`1 card left`, `3 cards left`."""
+    count = view.get("cards_left", 0)
+    return f"{count} card left" if count == 1 else f"{count} cards left"
+
+
+def card_name(card: Mapping[str, Any]) -> str:
+    """`play 5 · card SD-02`: the play counter and the card's own id (kept when it returns)."""
+    card_id = card.get("card_id")
+    name = f"play {card.get('play')}"
+    return name + (f" · card {card_id}" if card_id is not None else " · a card")
 
 
 def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
@@ -126,7 +147,47 @@ def header(frame: Frame, width: int, style: Style) -> list[str]:
     return [style.bold(left) + " " * gap + colored]
 
 
-def card_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
+def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
+    """The results of a round that is over: the seats ranked by score, the winner(s), the
+    flags of the limit (R-FLAG-3) and who was disqualified (R-FLAG-4)."""
+    reason = END_REASON_WORDS.get(view.get("end_reason"), str(view.get("end_reason")))
+    limit = view.get("flag_limit", "?")
+    seats = list(view.get("seats", []))
+    standing = [seat for seat in seats if not seat.get("disqualified")]
+    best = max((seat["score"] for seat in standing), default=0)
+    winners = [seat for seat in standing if seat["score"] == best and best > 0]
+    ranked = sorted(seats, key=lambda seat: (bool(seat.get("disqualified")), -seat["score"]))
+    lines = [style.bold(f"round over: {reason}")]
+    if winners:
+        names = " and ".join(seat_label(view, seat["seat"]) for seat in winners)
+        verb = "wins" if len(winners) == 1 else "tie for first"
+        points = "1 point" if best == 1 else f"{best} points"
+        lines.append(style.green(f"{names} {verb} with {points}"))
+    else:
+        lines.append("nobody scored")
+    lines.append(style.dim(f"  {'':3} {'seat':24} {'score':>5}  {'flags':5}  cards"))
+    rank = 0
+    previous: tuple[bool, int] | None = None
+    for position, seat in enumerate(ranked, start=1):
+        key = (bool(seat.get("disqualified")), seat["score"])
+        rank = rank if key == previous else position
+        previous = key
+        place = "–" if seat.get("disqualified") else f"{rank}."
+        cards = len(seat.get("cards_won", []))
+        line = (
+            f"  {place:3} {seat_label(view, seat['seat']):24} {seat['score']:>5}  "
+            f"{seat['flags']}/{limit}".ljust(42)
+            + f"  {cards}"
+        )
+        if seat.get("disqualified"):
+            line = style.red(line + "  disqualified")
+        elif seat in winners:
+            line = style.bold(line + "  winner")
+        lines.append(line)
+    return lines
+
+
+def card_lines(model: TableModel, now_us: int, style: Style, role: str = "player") -> list[str]:
     """The card in play (or why there is none), its holder, pattern, steps and countdowns."""
     view = model.view
     phase = view.get("phase", SETUP)
@@ -140,21 +201,21 @@ def card_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
         lines.append("waiting for the proctor to start the round")
         return lines
     if phase == ENDED:
-        reason = END_REASON_WORDS.get(view.get("end_reason"), str(view.get("end_reason")))
-        lines.append(style.bold(f"round over: {reason}"))
-        return lines
+        return lines + results_lines(view, style)
     card = view.get("card")
     if phase == BETWEEN or card is None:
-        lines.append(f"no card in play · {view.get('cards_left', 0)} cards left")
+        lines.append(f"no card in play · {cards_left(view)}")
     else:
         numbers = card.get("numbers")
         shown = " ".join(map(str, numbers)) if numbers else "hidden"
-        title = f"card {card.get('play')} · {shown}"
+        title = f"{card_name(card)} · {shown}"
         if card.get("dots"):
             title += f" · {dots_text(card.get('dots'))}"
         if phase == PLACED:
-            title += " · placed, cupped: wait for the reveal (touching now draws a flag)"
-        lines.append(style.bold(title) + f" · {view.get('cards_left', 0)} cards left")
+            title += " · placed, cupped"
+            if role == "player":
+                title += ": wait for the reveal (touching now draws a flag)"
+        lines.append(style.bold(title) + f" · {cards_left(view)}")
         big = big_numbers(numbers if phase != PLACED else None)
         lines.extend("  " + (style.cyan(row) if phase != PLACED else style.dim(row)) for row in big)
         toucher = view.get("toucher")
@@ -181,17 +242,26 @@ def card_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
     return lines
 
 
-def scoreboard(view: Mapping[str, Any], me: str | None, style: Style) -> list[str]:
-    """One line per seat: score, flags of the limit (R-FLAG-3), disqualified (R-FLAG-4)."""
+def scoreboard(
+    view: Mapping[str, Any],
+    me: str | None,
+    style: Style,
+    presence: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """One line per seat: score, flags of the limit (R-FLAG-3), disqualified (R-FLAG-4),
+    and, once the server said who is connected, an empty seat (`not connected`)."""
     limit = view.get("flag_limit", "?")
     lines = [style.dim(f"  {'seat':8} {'name':16} {'score':>5}  flags")]
     toucher = view.get("toucher")
+    present = set(presence.get("seats", [])) if presence is not None else None
     for seat in view.get("seats", []):
         marker = "▶" if seat["seat"] == me else " "
         flags = f"{seat['flags']}/{limit}"
         line = (
             f"{marker} {seat['seat']:8} {(seat.get('name') or ''):16} {seat['score']:>5}  {flags}"
         )
+        if present is not None and seat["seat"] not in present:
+            line += style.dim("  not connected")
         if seat.get("disqualified"):
             line += "  DISQUALIFIED"
             line = style.red(line)
@@ -199,14 +269,21 @@ def scoreboard(view: Mapping[str, Any], me: str | None, style: Style) -> list[st
             line += "  holds the card"
             line = style.bold(line)
         lines.append(line)
+    if presence is not None:
+        proctor = "proctor connected" if presence.get("proctor") else "no proctor connected"
+        watchers = presence.get("watchers", 0)
+        watching = f" · {watchers} watching" if watchers else ""
+        lines.append(style.dim(f"  {proctor}{watching}"))
     return lines
 
 
-def feed_lines(feed: Sequence[FeedLine], count: int, style: Style) -> list[str]:
-    """The latest `count` events, each with its time since the card's reveal."""
+def feed_lines(feed: Sequence[FeedLine], count: int, style: Style, back: int = 0) -> list[str]:
+    """`count` events ending `back` lines before the latest, each with its time since the
+    card's reveal."""
     colour = {"win": style.green, "flag": style.red, "refused": style.yellow, "table": style.bold}
     shown = []
-    for line in list(feed)[-count:] if count > 0 else []:
+    end = len(feed) - back
+    for line in list(feed)[max(0, end - count) : end] if count > 0 else []:
         paint = colour.get(line.kind, lambda text: text)
         shown.append(f"{line.stamp()}  {paint(line.text)}")
     return shown
@@ -222,22 +299,40 @@ def render(
         top.append(f"joining the table… ({frame.status})")
         middle: list[str] = []
     else:
-        top += card_lines(frame.model, now_us, style)
+        top += card_lines(frame.model, now_us, style, frame.role)
         top.append(rule)
-        middle = scoreboard(frame.model.view, frame.me, style)
+        middle = []  # once the round is over, the results above are the scoreboard
+        if frame.model.phase != ENDED:
+            middle = scoreboard(frame.model.view, frame.me, style, frame.presence)
     bottom = [rule]
-    if frame.notice:
-        bottom.append(style.red(frame.notice) if frame.notice_is_error else frame.notice)
+    for line in frame.notice.splitlines():  # a multi-line notice (`help`) is lines
+        bottom.append(style.red(line) if frame.notice_is_error else line)
     bottom.extend(frame.extra)
     if frame.keys:
         bottom.append(style.dim(frame.keys))
     if frame.prompt:
         bottom.append(frame.prompt)
     room = max(MIN_FEED, height - len(top) - len(middle) - len(bottom) - 1)
-    feed = [rule, *feed_lines(frame.feed, room, style)] if frame.feed else []
+    feed = []
+    if frame.feed:
+        back = max(0, min(frame.feed_back, len(frame.feed) - room))
+        feed = [feed_rule(len(frame.feed), room, back, width, style)]
+        feed += feed_lines(frame.feed, room, style, back)
     above = top + middle + feed
     # On a short terminal the bottom (notice, keys, the line being typed) always stays.
     return above[: max(0, height - len(bottom))] + bottom
+
+
+def feed_rule(total: int, room: int, back: int, width: int, style: Style) -> str:
+    """The rule above the feed; it says when older events are above or the view is
+    scrolled back, and which keys scroll (PgUp, PgDn)."""
+    if back > 0:
+        label = f" {back} newer below · PgDn: newer · PgUp: older "
+    elif total > room:
+        label = " PgUp: older events "
+    else:
+        return style.dim("─" * max(10, width))
+    return style.dim("──" + label + "─" * max(2, width - len(label) - 2))
 
 
 def compact(model: TableModel, style: Style = PLAIN) -> list[str]:
@@ -249,7 +344,7 @@ def compact(model: TableModel, style: Style = PLAIN) -> list[str]:
         numbers = card.get("numbers")
         shown = " ".join(map(str, numbers)) if numbers else "hidden"
         state = "revealed" if card.get("revealed_at") else "placed"
-        text = f"card {card.get('play')}: {shown} {dots_text(card.get('dots'))} {state}".rstrip()
+        text = f"{card_name(card)}: {shown} {dots_text(card.get('dots'))} {state}".rstrip()
         if view.get("toucher"):
             text += f", held by {seat_label(view, view['toucher'])}"
             if view.get("pattern"):
@@ -268,5 +363,5 @@ def compact(model: TableModel, style: Style = PLAIN) -> list[str]:
             text += " DQ"
         seats.append(text)
     paused = " · PAUSED" if view.get("paused") else ""
-    lines.append(f"scores: {', '.join(seats)} · {view.get('cards_left', 0)} cards left{paused}")
+    lines.append(f"scores: {', '.join(seats)} · {cards_left(view)}{paused}")
     return ["    " + style.dim(line) for line in lines]

@@ -134,6 +134,8 @@ def frame_for(steps: Sequence[Step], index: int, jump: str | None) -> Frame:
     """The interactive screen at `steps[index]`: the table, the events up to it."""
     step = steps[index]
     keys = "[n/space/→] next  [p/←] previous  [g] go to seq  [a/z] first/last  [q] quit"
+    if index == len(steps) - 1:
+        keys = "the last event · [p/←] previous  [g] go to seq  [a] first  [q] quit"
     return Frame(
         model=step.model,
         role="auditor",
@@ -229,7 +231,8 @@ def run_replay(args: argparse.Namespace) -> int:
         for step in shown:
             print(json_line(step))
     elif on_terminal and not args.print:
-        interactive(steps, len(shown) - 1, style)
+        # Open at the first event (`n` steps on), or at --to when given.
+        interactive(steps, len(shown) - 1 if args.to is not None else 0, style)
     else:
         for step in shown:
             print(event_line(step))

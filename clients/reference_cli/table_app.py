@@ -29,12 +29,14 @@ from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import close_then_stop, refusal_words
 from clients.reference_cli.hearing import describe_preview
 from clients.reference_cli.keyboard import CTRL_D, Ask, Notice, Quit, Send, split_keys
-from clients.reference_cli.render import Frame, compact, render
+from clients.reference_cli.render import Frame, compact, render, results_lines
 from clients.reference_cli.styling import Style, strip_ansi
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
+PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
+FEED_PAGE = 10  # feed lines per PgUp / PgDn
 
 
 class ServerClock:
@@ -111,13 +113,17 @@ class Output:
 
     def snapshot(self, model: TableModel) -> None: ...
 
+    def round_over(self, model: TableModel) -> None:
+        """The round ended (the full screen shows the results in place of the card)."""
+
 
 def clip(line: str, width: int) -> str:
-    """`line` cut to `width` visible characters, its ANSI codes kept (and reset if cut)."""
+    """`line` cut to `width` visible characters, its ANSI codes kept (and reset if cut); a
+    cut line ends with `…`, so a reader knows there was more."""
     if len(strip_ansi(line)) <= width:
         return line
     out, visible, index = [], 0, 0
-    while index < len(line) and visible < width:
+    while index < len(line) and visible < width - 1:
         if line[index] == "\x1b":
             end = line.find("m", index)
             end = len(line) - 1 if end < 0 else end
@@ -127,7 +133,7 @@ def clip(line: str, width: int) -> str:
         out.append(line[index])
         visible += 1
         index += 1
-    return "".join(out) + ("\x1b[0m" if "\x1b[" in line else "")
+    return "".join(out) + ("\x1b[0m" if "\x1b[" in line else "") + "…"
 
 
 @dataclass
@@ -180,6 +186,9 @@ class PlainOutput(Output):
     def snapshot(self, model: TableModel) -> None:
         self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")
 
+    def round_over(self, model: TableModel) -> None:
+        self.write("\n".join(results_lines(model.view, self.style)) + "\n")
+
 
 class TableApp:
     """One interactive view of one table (see module doc)."""
@@ -202,8 +211,11 @@ class TableApp:
         self.model: TableModel | None = None
         self.feed: deque[FeedLine] = deque(maxlen=FEED_KEEP)
         self.status = "connecting"
+        self.presence: dict[str, Any] | None = None
+        self.feed_back = 0
         self.notice_text = ""
         self.notice_error = False
+        self.notice_status = ""  # the link status when the notice was shown
         self.exit_code: int | None = None
         self.final_message = ""
         self.pending_keys = ""
@@ -251,6 +263,8 @@ class TableApp:
             notice_is_error=self.notice_error,
             keys=state.keys_help(view),
             prompt=state.prompt(),
+            presence=self.presence,
+            feed_back=self.feed_back,
         )
 
     def refresh(self) -> None:
@@ -260,7 +274,16 @@ class TableApp:
 
     def link_status(self, status: str) -> None:
         self.status = status
+        if status == "connected" and self.notice_text and self.notice_status != "connected":
+            # Said while the link was down ("not connected ... reconnecting"): stale now.
+            self.notice_text, self.notice_error = "", False
+        if status != "connected":
+            self.presence = None  # who is connected is unknown until the server says again
         self.output.status(status)
+        self.refresh()
+
+    def link_presence(self, presence: dict[str, Any]) -> None:
+        self.presence = presence
         self.refresh()
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
@@ -288,7 +311,11 @@ class TableApp:
             self.clock.observe(push.get("at", 0), int(self.reactor.seconds() * 1_000_000))
         self.model, line = apply_push(self.model, push)
         self.feed.append(line)
+        if self.feed_back:
+            self.feed_back += 1  # a scrolled-back feed stays where the reader is
         self.output.feed_line(line, live)
+        if push.get("event_type") == "RoundEnded":
+            self.output.round_over(self.model)
         self._reconcile()
         self.refresh()
 
@@ -314,6 +341,10 @@ class TableApp:
         for key in split_keys(text):
             if self.exit_code is not None:
                 return
+            if key in (PAGE_UP, PAGE_DOWN):  # scroll the feed, whatever is being typed
+                step = FEED_PAGE if key == PAGE_UP else -FEED_PAGE
+                self.feed_back = max(0, min(len(self.feed) - 1, self.feed_back + step))
+                continue
             view = self.model.view if self.model else None
             self.controls.state, effects = self.controls.press(self.controls.state, key, view)
             self.run_effects(effects)
@@ -391,6 +422,7 @@ class TableApp:
 
     def show_notice(self, text: str, error: bool = False) -> None:
         self.notice_text, self.notice_error = text, error
+        self.notice_status = self.status
         if text:
             self.output.notice(text, error)
 

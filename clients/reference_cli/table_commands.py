@@ -21,6 +21,7 @@ from clients.reference_cli.connect_options import (
     resolve_target,
 )
 from clients.reference_cli.connection import TableLink
+from clients.reference_cli.render import results_lines
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import (
     Controls,
@@ -30,6 +31,7 @@ from clients.reference_cli.table_app import (
     run_reactor,
     watch_controls,
 )
+from clients.reference_cli.table_model import ENDED
 from clients.reference_cli.terminal import (
     StdinReader,
     cbreak,
@@ -144,6 +146,7 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
         listener=app,
         table=target.table,
         retries=args.retries,
+        presence=True,
     )
     reads_input = kind != "watch" or interactive
 
@@ -158,6 +161,9 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
             run_reactor(reactor, app.stop, begin)
         finally:
             output.stop()
+    if interactive and app.model is not None and app.model.phase == ENDED:
+        # The screen is gone: leave the results on the terminal (a plain view printed them).
+        print("\n".join(results_lines(app.model.view, style)))
     if app.final_message:
         print(f"t24 {kind}: {app.final_message}", file=sys.stderr)
     return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED

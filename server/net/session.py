@@ -490,6 +490,8 @@ class Session:
                         game=actor.game.NAME,
                         seq=snapshot.seq,
                         view=snapshot.view,
+                        deadlines=snapshot.deadlines,
+                        server_time=now_us(self.clock),
                     )
                 )
             except Exception:

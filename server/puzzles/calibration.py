@@ -1,7 +1,8 @@
 """How the difficulty model's constants were obtained, so anyone can redo it.
 
-Data: ../shared/data/4nums-difficulty-train.csv (human adjusted median solve times of 681
-classic cards; its README forbids fitting to anything else). The rows are split once, by a
+Data: data/4nums-difficulty-train.csv in the repository (human adjusted median solve times
+of 681 classic cards; data/README.md gives its source and licence and forbids fitting to
+anything else). The rows are split once, by a
 seeded shuffle, into 80% for fitting and 20% held out. `fit` maximises Spearman's rho between
 the model's score and the human time on the fitting part by coordinate ascent over a fixed
 ladder of step sizes (deterministic: same data, same constants). `held_out_spearman` then
@@ -29,7 +30,7 @@ SPLIT_SEED = 24
 HELD_OUT_SHARE = 0.2
 STEP_LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
 ROUNDS = 3
-DEFAULT_CSV = Path(__file__).resolve().parents[2].parent / "shared/data/4nums-difficulty-train.csv"
+DEFAULT_CSV = Path(__file__).resolve().parents[2] / "data" / "4nums-difficulty-train.csv"
 
 
 @dataclass(frozen=True)

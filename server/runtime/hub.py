@@ -37,13 +37,15 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
-from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
+from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_table, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import Actor, RuleViolation
 from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
+
+TOURNAMENT_GAME = "tournament"
 
 log = Logger(namespace="t24.hub")
 
@@ -64,6 +66,12 @@ class InvalidOptions(Exception):
     """The game (or the event log) refused the table options; nothing was recorded."""
 
 
+def _tournament() -> dict[str, Any]:
+    from server import tournament
+
+    return {tournament.NAME: tournament}
+
+
 class Hub:
     """Every live table of this process (see module doc)."""
 
@@ -77,7 +85,8 @@ class Hub:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.games = dict(games) if games is not None else all_games()
+        # The games, and the tournament: its stream runs like a table (docs/tournament.md).
+        self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
         self.metrics = metrics or Metrics()
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
@@ -89,6 +98,10 @@ class Hub:
         self.closing = False
 
     def _actor(self, table: str, game: Any) -> TableActor:
+        if table.startswith(TOURNAMENT_PREFIX):  # the tournament's shell: docs/tournament.md
+            from server.runtime.tournament_actor import TournamentActor
+
+            return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
         return TableActor(table, game, self.store, self.clock, self.metrics)
 
     def _game(self, name: object) -> Any:
@@ -116,6 +129,10 @@ class Hub:
             return fail(TableClosed("the server is shutting down"))
         try:
             game = self._game(game_name)
+            if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):
+                raise ValueError(
+                    f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
+                )
             game.initial_state(options)  # refuses bad options before anything is recorded
             created = NewEvent(
                 TABLE_CREATED,
@@ -172,7 +189,7 @@ class Hub:
         read.addBoth(self._fan_out, table)
         return d
 
-    def _loaded(self, recorded: list, table: str) -> TableActor:
+    def _loaded(self, recorded: list, table: str) -> Deferred:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
@@ -181,9 +198,13 @@ class Hub:
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        actor.start(recovering=True)
+        started = actor.start(recovering=True)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
-        return actor
+        # Whoever asked for the table (a join, a command, start-up) gets it once its recovery
+        # is recorded: a joiner right after a restart sees the table paused, never the
+        # moment before the pause was written.
+        started.addCallback(lambda _: actor)
+        return started
 
     def _fan_out(self, result: Any, table: str) -> None:
         for waiter in self._loading.pop(table, []):
@@ -202,6 +223,11 @@ class Hub:
         the tables in play, not every round the server has ever run.
         """
         d = self.store.streams(TABLE_STREAM_PREFIX)
+        d.addCallback(  # and the tournaments (docs/tournament.md): they run their tables
+            lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
+                lambda tournaments: [*tables, *tournaments]
+            )
+        )
 
         def load(streams: list[str]) -> Deferred:
             tables = [stream_table(stream) for stream in streams]

@@ -80,6 +80,7 @@ from server.games.base import (
 from server.metrics import Metrics
 from server.runtime.presence import presence_of
 from server.runtime.redaction import redacted_data, redactor_for
+from server.runtime.views import live_deadlines, view_messages
 
 MAX_ATTEMPTS = 3
 CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
@@ -153,11 +154,13 @@ class _Batch:
 
 @dataclass(frozen=True)
 class Snapshot:
-    """What a join returns: the viewer's view after `seq`, then the catch-up pushes."""
+    """What a join returns: the viewer's view after `seq`, the live deadlines, then the
+    catch-up pushes."""
 
     seq: int
     view: dict[str, Any]
     catch_up: list[Push] = field(default_factory=list)
+    deadlines: list[dict[str, Any]] = field(default_factory=list)
 
 
 class BadSeq(Exception):
@@ -194,6 +197,9 @@ class TableActor:
         self._catch_up: dict[Actor, list[Push]] = {}
         self._last_presence: dict[str, Any] | None = None
         self._presence_listeners: list[Subscriber] = []
+        # The view each subscribed viewer holds (the snapshot's, then each `view` push's):
+        # the base of the next patch (protocol/views.py).
+        self._views: dict[Actor, dict[str, Any]] = {}
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -278,7 +284,9 @@ class TableActor:
             self.subscribers.append(subscriber)
             self._audience = None
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
-        return Snapshot(self.seq, self.view(viewer), catch_up)
+        view = self.view(viewer)
+        self._views[viewer] = view
+        return Snapshot(self.seq, view, catch_up, self.deadline_data())
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
@@ -287,7 +295,13 @@ class TableActor:
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
+            if all(other.viewer != subscriber.viewer for other in self.subscribers):
+                self._views.pop(subscriber.viewer, None)
             self._presence_changed()
+
+    def deadline_data(self) -> list[dict[str, Any]]:
+        """The live deadlines as pushed to clients (server/runtime/views.py)."""
+        return live_deadlines(self.game, self.state)
 
     def presence(self) -> Push:
         """Who is connected now, as a `presence` push (not an event: never recorded)."""
@@ -366,7 +380,8 @@ class TableActor:
         return Push(message, encode(message))
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
-        """Push each event to every subscriber, redacted for its viewer.
+        """Push each event to every subscriber, redacted for its viewer, then each viewer's
+        view after them (`_publish_views`).
 
         Why per event and shared: most events look the same to every viewer, so each distinct
         redaction is encoded (and framed by the transport) once, not once per subscriber.
@@ -391,6 +406,23 @@ class TableActor:
                         subscriber.push(push)
                     except Exception:  # one broken subscriber must not starve the others
                         log.failure("push to a subscriber of {table} failed", table=self.table)
+        if recorded:
+            self._publish_views(recorded[-1], audience)
+
+    def _publish_views(
+        self, last: RecordedEvent, audience: list[tuple[Actor, list[Subscriber]]]
+    ) -> None:
+        """Once per append, each viewer group's view after it (server/runtime/views.py)."""
+        messages = view_messages(
+            self.table, last.seq, last.at, self.game, self.state, self._views, audience
+        )
+        for message, subscribers in messages:
+            push = Push(message, encode(message))
+            for subscriber in subscribers:
+                try:
+                    subscriber.push(push)
+                except Exception:  # one broken subscriber must not starve the others
+                    log.failure("view push to a subscriber of {table} failed", table=self.table)
 
     def _group_by_viewer(self) -> list[tuple[Actor, list[Subscriber]]]:
         """The subscribers grouped by viewer, in subscription order (redacted once per viewer)."""

@@ -24,7 +24,7 @@ from server.puzzles.solver import solve
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 20  # seconds: generous on a loaded 2-core machine; tests pass in far less
-CARD = re.compile(r"card (\d+) · (\d+) (\d+) (\d+) (\d+) ·")
+CARD = re.compile(r"play (\d+) · card \S+ · (\d+) (\d+) (\d+) (\d+) ·")
 
 
 def environment() -> dict[str, str]:

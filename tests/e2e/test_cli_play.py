@@ -43,10 +43,10 @@ def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
     play, numbers = revealed_card(player)
     assert (play, numbers) == (1, [3, 3, 8, 8])
     win_card(player, numbers, ahead=True)  # a fast student: no waiting for any reply (B2)
-    player.expect("Ada won card 1 \\(\\+3\\)")
+    player.expect("Ada won card a \\(play 1\\) \\(\\+3\\)")
     player.expect(re.compile(r"▶ s1\s+Ada\s+3\s+0/3"))
     watcher.expect(re.compile(r"s1\s+Ada\s+3\s+0/3"))  # the watcher's scoreboard moved
-    watcher.expect("Ada won card 1")
+    watcher.expect("Ada won card a")
     player.send("q")
     player.expect(pexpect.EOF)
     player.close()
@@ -77,23 +77,23 @@ def test_a_proctored_table_where_the_proctor_records_everything(server, cli):
 
     say("reveal", "reveal: reveal_card: the round has not started")  # a refusal, in words
     say("start", "round 1 started: 3 cards")
-    say("place", "card 1 placed, cupped \\(1 2 3 4, hidden from players\\)")
-    player.expect("card 1 · hidden")  # R-PLAY-1: players do not see a cupped card
-    say("reveal", "card 1 revealed: 1 2 3 4")
+    say("place", "card a \\(play 1\\) placed, cupped \\(1 2 3 4, hidden from players\\)")
+    player.expect("play 1 · a card · hidden")  # R-PLAY-1: players do not see a cupped card
+    say("reveal", "card a \\(play 1\\) revealed: 1 2 3 4")
     say("touch 1 2", "Seat 1 touched \\(2 fingertips\\)")
     say("touch 2", "Seat 2 touched too, but Seat 1 was first \\(R-PLAY-2\\)")
     say("override 2", "ruling: Seat 2 touched first, not Seat 1")
     pattern, steps = answer([1, 2, 3, 4])
     say(f"pattern {pattern}", f"Seat 2 declared the pattern {re.escape(pattern)}")
     say("steps " + "; ".join(steps[:2]), "Seat 2 stated")
-    say("fix " + "; ".join(steps), "Seat 2 won card 1 \\(\\+1\\)")
+    say("fix " + "; ".join(steps), "Seat 2 won card a \\(play 1\\) \\(\\+1\\)")
     player.expect(re.compile(r"▶ s2\s+Seat 2\s+1\s+0/3"))
-    say("place", "card 2 placed")
-    say("reveal", "card 2 revealed: 3 3 8 8")
+    say("place", "card b \\(play 2\\) placed")
+    say("reveal", "card b \\(play 2\\) revealed: 3 3 8 8")
     for seat in ("1", "2", "3"):
         say(f"stumped {seat}", f"Seat {seat} is stumped")
-    say("stumped 4", "card 2 set aside as stumped: everyone is stumped")
-    say("place", "card 3 placed")
+    say("stumped 4", "card b \\(play 2\\) set aside as stumped: everyone is stumped")
+    say("place", "card c \\(play 3\\) placed")
     say("touch 3", "penalty flag for Seat 3: touched before the reveal")  # R-PLAY-3
     say("flag 4 no_solution", "penalty flag for Seat 4: no solution")
     say("pause tea", "table paused \\(tea\\)")
@@ -115,7 +115,9 @@ def test_lines_piped_ahead_of_the_pattern_reply_become_steps_and_win(server, cli
     tokens = cli.create_table(server, "typeahead", "--deck-file", deck, seats="s1:Ada,s2:Bo,s3:Cy")
     proctor = ("proctor", "--tokens", str(tokens), "--plain")
     started = cli.run(*proctor, input="start\nplace\nreveal\n")
-    assert started.returncode == 0 and "card 1 revealed: 3 6 7 8" in started.stdout, started.stdout
+    assert started.returncode == 0 and "card a (play 1) revealed: 3 6 7 8" in started.stdout, (
+        started.stdout
+    )
     # The audit's reproducer: every line at once, before any reply has come back.
     played = cli.run(
         "play",
@@ -159,7 +161,7 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     assert started.returncode == 0, started.stdout + started.stderr
     _play, numbers = revealed_card(player)
     player.send("8*3")
-    player.expect("a digit does not touch the card")
+    player.expect("a digit alone does not touch the card")
     pattern, steps = answer(numbers)
     player.send(" ")
     player.expect("pattern>")
@@ -173,7 +175,7 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     player.send(steps[1] + "\r")  # appended to the old text, this would be a wrong step
     player.expect("steps ready")
     player.send("\r")
-    player.expect("Bo won card 1 \\(\\+3\\)")
+    player.expect("Bo won card a \\(play 1\\) \\(\\+3\\)")
     player.expect(re.compile(r"▶ s2\s+Bo\s+3\s+0/3"))
     player.send("q")
     player.expect(pexpect.EOF)
@@ -183,3 +185,52 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     touches = [event.data for event in events if event.type == "CardTouched"]
     assert [touch["seat"] for touch in touches] == ["s2"]
     assert not [event for event in events if event.type == "FlagIssued"]
+
+
+def test_the_screens_show_who_is_connected_help_as_lines_and_the_results(server, cli):
+    """Issue 17: an empty seat is visible (presence, pushed by the server); `help` at the
+    proctor's full-screen prompt is laid out line by line; every screen, `watch` too, shows
+    the results when the round is over."""
+    deck = cli.deck_file("deck", [("a", [3, 3, 8, 8], 3)])
+    tokens = cli.create_table(
+        server,
+        "screens",
+        "--deck-file",
+        deck,
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+    proctor = cli.spawn("proctor", "--tokens", str(tokens))
+    proctor.expect("proctor>")
+    proctor.expect(re.compile(r"s1\s+Ada\s+0\s+0/3\s+not connected"))
+    player = cli.spawn("play", "--tokens", str(tokens / "s1.json"))  # one person's file
+    player.expect("you: Ada \\(s1\\)")
+    proctor.expect(re.compile(r"s1\s+Ada\s+0\s+0/3\x1b\[K"))  # connected: no mark
+    bo = cli.spawn("play", "--tokens", str(tokens), "--seat", "2")  # a seat by its number
+    bo.expect("you: Bo \\(s2\\)")
+    proctor.expect(re.compile(r"s2\s+Bo\s+0\s+0/3\x1b\[K"))
+    bo.send("q")
+    bo.expect(pexpect.EOF)
+    proctor.expect(re.compile(r"s2\s+Bo\s+0\s+0/3\s+not connected"))
+    proctor.send("help\r")
+    proctor.expect("commands:\x1b\\[K\r+\n")  # a line of its own
+    proctor.expect("override SEAT")
+    proctor.expect("help \\| quit")  # the last of the list, on a line of its own
+    watcher = cli.spawn("watch", "--tokens", str(tokens))
+    watcher.expect("waiting for the proctor to start the round")
+    proctor.send("start\r")
+    _play, numbers = revealed_card(player)
+    win_card(player, numbers)
+    for screen in (player, watcher, proctor):
+        screen.expect("round over: the deck is played out")
+        screen.expect("Ada \\(s1\\) wins with 3 points")
+        screen.expect(re.compile(r"1\.\s+Ada \(s1\)\s+3\s+0/3\s+1\s+winner"))
+    watcher.send("q")
+    watcher.expect(pexpect.EOF)
+    proctor.send("quit\r")
+    proctor.expect(pexpect.EOF)
+    player.send("q")
+    player.expect(pexpect.EOF)

@@ -68,7 +68,7 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     assert cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n").returncode == 0
     _play, numbers = revealed_card(player)
     win_card(player, numbers)
-    player.expect("Ada won card 1 \\(\\+1\\)")
+    player.expect("Ada won card a \\(play 1\\) \\(\\+1\\)")
     bots = [
         cli.spawn("bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect"),
         cli.spawn(
@@ -91,6 +91,10 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
         assert finished(bot) == 0
     player.send("q")
     assert finished(player) == 0
+    # The results stay on the terminal once the full screen is gone (issue 17).
+    after_screen = player.logfile_read.getvalue().split("\x1b[?1049l")[-1]
+    assert "round over: the deck is played out" in after_screen
+    assert re.search(r"1\.\s+\w+ \(s\d\)", after_screen), after_screen
 
     # Replay: the table as it stood when Ada's card was won.
     store = open_blocking_store(server.store, create=False)
@@ -104,7 +108,7 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     assert printed.returncode == 0, printed.stderr
     lines = printed.stdout.splitlines()
     last_event = [line for line in lines if line.startswith("#")][-1]
-    assert last_event.startswith(f"#{won.seq} ") and "Ada won card 1 (+1)" in last_event
+    assert last_event.startswith(f"#{won.seq} ") and "Ada won card a (play 1) (+1)" in last_event
     assert "scores: Ada 1, Bo 0, Cy 0" in printed.stdout
     touched = next(line for line in lines if "Ada touched (1 fingertip)" in line)
     assert re.search(r"\+\d+\.\d\ds  Ada touched", touched)  # timed from the reveal
@@ -124,7 +128,9 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
 
     # Interactively: jump to the seq of the win, step back once, leave.
     replay = cli.spawn("replay", "--store", server.store, "botround", log=False)
-    replay.expect(f"event {events[-1].seq} of {events[-1].seq}")
+    replay.expect(f"event 1 of {events[-1].seq}")  # opens at the first event (issue 17)
+    replay.send("n")
+    replay.expect(f"event 2 of {events[-1].seq}")
     replay.send(f"g{won.seq}\r")
     replay.expect(f"event {won.seq} of ")
     replay.expect(re.compile(r"s1\s+Ada\s+1\s+0/3"))
@@ -147,7 +153,7 @@ def test_the_clients_survive_a_server_restart_and_resume(tmp_path, cli):
         player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1")
         player.expect("connected")
         proctor.send("start\nplace\nreveal\n")
-        proctor.expect("card 1 revealed: 3 3 8 8")
+        proctor.expect("card a \\(play 1\\) revealed: 3 3 8 8")
         revealed_card(player)
 
         port = server.port
@@ -165,7 +171,7 @@ def test_the_clients_survive_a_server_restart_and_resume(tmp_path, cli):
         player.expect("table resumed")
         _play, numbers = revealed_card(player)
         win_card(player, numbers)
-        watcher.expect("Seat 1 won card 1 \\(\\+3\\)")
+        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
         player.expect(re.compile(r"▶ s1\s+Seat 1\s+3\s+0/3"))
 
         # The watcher's printed seqs: each once, in order, none missing across the restart.
@@ -195,7 +201,7 @@ def test_the_clients_survive_a_server_killed_mid_card_and_the_card_goes_on(tmp_p
         for child in clients.values():
             child.expect("-- connected")
         proctor.send("start\nplace\nreveal\n")
-        player.expect("card 1 revealed: 3 3 8 8")
+        player.expect("card a \\(play 1\\) revealed: 3 3 8 8")
         player.send("t\n8 / 1/3\n")  # touch and pattern (R-PLAY-2, R-PLAY-4), then the crash
         player.expect("Seat 1 declared the pattern 8 / 1/3")
         watcher.expect("Seat 1 declared the pattern 8 / 1/3")
@@ -213,9 +219,9 @@ def test_the_clients_survive_a_server_killed_mid_card_and_the_card_goes_on(tmp_p
         player.expect("table resumed")
         # The student still holds the card with the pattern declared: the steps, then fix.
         player.send("8/3\n3 - 8/3 = 1/3\n8 / 1/3\n\n")
-        player.expect("Seat 1 won card 1 \\(\\+3\\)")
-        watcher.expect("Seat 1 won card 1 \\(\\+3\\)")
-        proctor.expect("Seat 1 won card 1 \\(\\+3\\)")
+        player.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
+        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
+        proctor.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
 
         player.send("q\n")
         assert finished(player) == 0

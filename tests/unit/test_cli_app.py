@@ -24,6 +24,8 @@ from clients.reference_cli import admin_commands, cli, exit_codes, replay_comman
 from clients.reference_cli.bot_commands import BotApp
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
+from clients.reference_cli.play_input import PlayInput
+from clients.reference_cli.styling import strip_ansi
 from clients.reference_cli.table_app import (
     FullScreen,
     PlainOutput,
@@ -137,7 +139,7 @@ def test_a_player_plays_a_card_through_the_shell():
     assert "there is no card to touch" in "".join(lines)
     table.next_card()
     feed.catch_up(app)
-    assert "card 1 revealed: 1 1 1 8" in "".join(lines)
+    assert "card c1 (play 1) revealed: 1 1 1 8" in "".join(lines)
     app.keys(" ")
     name, args, reply = link.sent[-1]
     assert (name, args) == ("touch_card", {"fingertips": 1})
@@ -156,7 +158,7 @@ def test_a_player_plays_a_card_through_the_shell():
     table.do("fix_solution", player("s1"), steps=steps)
     feed.catch_up(app)
     link.sent[-1][2].callback({"type": "accepted"})
-    assert "Ada won card 1 (+1)" in "".join(lines)
+    assert "Ada won card c1 (play 1) (+1)" in "".join(lines)
     assert app.model.view["scores"]["s1"] == 1
     assert app.controls.state.mode == "idle"
     # A refusal is shown in words, never as a traceback.
@@ -688,8 +690,10 @@ def test_replay_prints_each_event_with_the_table_and_the_time_since_the_reveal(t
     assert cli.main(["replay", "--store", url, "r1", "--print", "--color", "never"]) == 0
     out = capsys.readouterr().out
     assert "+2.31s  Bo touched (2 fingertips)" in out
-    assert "Bo won card 1 (+1)" in out and "penalty flag for Cy: incorrect solution" in out
-    assert "card 1: 1 1 1 8 ●○○ revealed, held by Bo (s2)" in out
+    assert (
+        "Bo won card c1 (play 1) (+1)" in out and "penalty flag for Cy: incorrect solution" in out
+    )
+    assert "play 1 · card c1: 1 1 1 8 ●○○ revealed, held by Bo (s2)" in out
     # --to stops at a seq, and the table shown is the table as it stood then.
     assert cli.main(["replay", "--store", url, "table/r1", "--to", "5", "--print"]) == 0
     out = capsys.readouterr().out
@@ -845,7 +849,7 @@ def test_spectators_never_see_a_cupped_card_in_the_shell():
     feed = Feed(table, SPECTATOR)
     app.link_snapshot(feed.snapshot(), 0)
     feed.send_all(app)
-    assert "1 1 1 8" not in "".join(lines) and "card 1 placed, cupped" in "".join(lines)
+    assert "1 1 1 8" not in "".join(lines) and "a card (play 1) placed, cupped" in "".join(lines)
 
 
 def test_ctrl_c_and_a_closed_pipe_exit_without_a_traceback(monkeypatch, capsys):
@@ -864,3 +868,72 @@ def test_ctrl_c_and_a_closed_pipe_exit_without_a_traceback(monkeypatch, capsys):
     monkeypatch.undo()
     assert cli.main([]) == exit_codes.BAD_INPUT  # no command: the help, exit 2
     assert "examples:" in capsys.readouterr().out
+
+
+def test_presence_stale_notices_and_the_feed_scroll_in_the_shell():
+    """Issue 17: an empty seat shows; a notice said while the link was down goes once it is
+    up again; PgUp/PgDn scroll the feed back and forth whatever is being typed."""
+    table = Table.started()
+    for _ in range(6):
+        table.next_card()
+        table.win("s2")
+    written: list[str] = []
+    screen = FullScreen(written.append, size=lambda: (80, 30))
+    app, _link, _lines, reactor = make_app(output=screen)
+    reactor.advance(T0 / 1e6 - reactor.seconds())
+    app.start()
+    welcome(app)
+    feed = Feed(table, player("s1"))
+    app.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(app)
+    app.link_presence({"type": "presence", "table": "t1", "seats": ["s1"], "proctor": True})
+    assert "not connected" in written[-1] and "proctor connected" in written[-1]
+    app.link_status("disconnected (1006); reconnecting in 0.5 s")
+    assert "not connected" not in written[-1]  # unknown while the link is down
+    app.show_notice("not connected to the server right now; reconnecting", True)
+    app.link_status("connected")
+    assert "reconnecting" not in strip_ansi(written[-1])
+    app.show_notice("touch refused", True)  # said while connected: it stays
+    app.link_status("connected")
+    assert "touch refused" in written[-1]
+    latest = "Bo won card c6 (play 6) (+3)"
+    assert latest in written[-1]
+    app.keys("\x1b[5~")  # PgUp
+    assert latest not in written[-1] and "newer below" in written[-1]
+    app.keys("\x1b[6~")  # PgDn
+    assert latest in written[-1]
+    assert app.controls.state == PlayInput()  # the keys typed nothing
+
+
+def test_a_plain_view_prints_the_results_when_the_round_ends():
+    table = Table.started()
+    table.next_card()
+    table.win("s2")
+    table.do("end_round", PROCTOR)
+    app, _link, lines, _reactor = make_app()
+    welcome(app)
+    feed = Feed(table, player("s1"))
+    app.link_snapshot(feed.snapshot(), 0)
+    feed.send_all(app)
+    out = "".join(lines)
+    assert "round over: the proctor ended it\nBo (s2) wins with 1 point\n" in out
+    assert "1.  Bo (s2)" in out
+
+
+def test_replay_opens_at_the_first_event_and_says_when_it_is_at_the_last(tmp_path, monkeypatch):
+    url = recorded_store(tmp_path)
+    opened = []
+
+    def interactive(steps, index, style):
+        opened.append((index, steps))
+
+    monkeypatch.setattr(replay_commands, "interactive", interactive)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True, raising=False)
+    monkeypatch.setattr("sys.stdout.isatty", lambda: True, raising=False)
+    assert cli.main(["replay", "--store", url, "r1"]) == 0
+    assert cli.main(["replay", "--store", url, "r1", "--to", "5"]) == 0
+    assert [index for index, _steps in opened] == [0, 4]  # `n` steps on from the first
+    steps = opened[0][1]
+    assert replay_commands.frame_for(steps, 0, None).status == f"event 1 of {steps[-1].seq}"
+    last = replay_commands.frame_for(steps, len(steps) - 1, None)
+    assert last.keys.startswith("the last event")

@@ -10,7 +10,7 @@ import pytest
 from clients.reference_cli import bots
 from clients.reference_cli.bots import Situation, plan
 from clients.reference_cli.table_model import Timings
-from server.puzzles import difficulty
+from server.puzzles import calibration, difficulty
 from server.puzzles.expressions import check_solution
 
 EASY, HARD = [1, 2, 3, 4], [3, 3, 8, 8]
@@ -43,8 +43,8 @@ def situation(numbers, me="s1", timings=DEFAULT_TIMINGS, **more):
 
 
 def test_the_human_model_constants_are_the_fit_of_the_calibration_data():
-    if not bots.DATA.exists():
-        pytest.skip(f"calibration data not found at {bots.DATA}")
+    assert bots.DATA.exists(), f"calibration data missing: {bots.DATA} (see data/README.md)"
+    assert bots.DATA == calibration.DEFAULT_CSV  # one file for both fits
     fitted = bots.fit_human_model()
     shipped = (
         bots.HUMAN_TIME_A,

@@ -274,14 +274,23 @@ def test_prompts_and_help_follow_the_mode():
     # paused, or between cards; the keys it names are the keys that exist (docs/cli.md).
     assert "[f] touch with N fingertips" in PlayInput().keys_help(view())
     assert PlayInput().keys_help(view(phase="ended")) == "round over · [p] protest · [q] quit"
+    assert PlayInput().keys_help(None) == "[q] quit"  # not joined yet
     assert "touch" not in PlayInput().keys_help(view(paused=True))
     assert "touch" not in PlayInput().keys_help(view(phase="between_cards"))
+    assert "wait for the reveal" in PlayInput().keys_help(view(phase="placed"))
     assert "proctored" in PlayInput().keys_help(view(mode="proctored"))
     assert PlayInput(mode="pattern", buffer="3").prompt() == "pattern> 3▌"
     assert "pattern" in PlayInput(mode="pattern").keys_help(view())
     assert "step" in PlayInput(mode="step").keys_help(view())
     assert "fix" in PlayInput(mode="review").keys_help(view())
     assert "Enter fixes" in PlayInput(mode="review").prompt()
+    # The proctor's footer too offers what applies (issue 17: `place, reveal` while paused).
+    proctor = proctor_input.ProctorInput()
+    assert "place, reveal" in proctor.keys_help(view())
+    assert "place" not in proctor.keys_help(view(paused=True))
+    assert "resume" in proctor.keys_help(view(paused=True))
+    assert "place" not in proctor.keys_help(view(phase="ended"))
+    assert "start" in proctor.keys_help(view(phase="setup"))
 
 
 # -- proctor: one line, one command -----------------------------------------------------------

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, player
 
+from clients.reference_cli.event_words import card_label
 from clients.reference_cli.render import (
     Frame,
     big_numbers,
+    cards_left,
     compact,
     dots_text,
     render,
@@ -36,7 +40,7 @@ def test_a_revealed_card_in_large_digits_with_countdowns():
     model = model_of(table, player("s1"))
     now = table.now + int(1.2 * S)
     screen = text(render(Frame(model, role="player", me="s1", status="connected"), now, 90, 40))
-    assert "card 1 · 1 1 1 8 · ●○○" in screen
+    assert "play 1 · card c1 · 1 1 1 8 · ●○○" in screen
     assert big_numbers([1, 1, 1, 8])[0] in screen
     assert "Bo (s2) holds the card (+1.50 s)" in screen
     assert "pattern due in 1.8 s · solution due in 13.8 s" in screen  # R-PLAY-4, R-PLAY-5
@@ -47,11 +51,15 @@ def test_a_revealed_card_in_large_digits_with_countdowns():
 def test_a_cupped_card_shows_no_numbers_to_a_player_but_does_to_the_proctor():
     table = Table.started()
     table.do("place_card")
-    for_player = text(render(Frame(model_of(table, player("s1"))), table.now))
-    assert "card 1 · hidden" in for_player and "1 1 1 8" not in for_player
+    for_player = text(render(Frame(model_of(table, player("s1")), role="player"), table.now))
+    assert "play 1 · a card · hidden" in for_player and "1 1 1 8" not in for_player
     assert "░░░" in for_player and "touching now draws a flag" in for_player
     for_proctor = text(render(Frame(model_of(table, PROCTOR), role="proctor"), table.now))
-    assert "card 1 · 1 1 1 8" in for_proctor
+    assert "play 1 · card c1 · 1 1 1 8" in for_proctor
+    # The student's hint is for students: not for the proctor, nor a replay's auditor.
+    assert "touching now draws a flag" not in for_proctor
+    for_auditor = text(render(Frame(model_of(table, PROCTOR), role="auditor"), table.now))
+    assert "touching now draws a flag" not in for_auditor
 
 
 def test_scores_flags_disqualification_pause_and_the_end():
@@ -68,6 +76,12 @@ def test_scores_flags_disqualification_pause_and_the_end():
     table.do("end_round", PROCTOR)
     screen = text(render(Frame(model_of(table, SPECTATOR)), table.now, 100))
     assert "round over: the proctor ended it" in screen
+    # The results screen (issue 17): ranked, the winner, flags of the limit, DQ last.
+    assert "Ada (s1) wins with 1 point" in screen
+    results = [line for line in screen.splitlines() if line[2:4] in ("1.", "2.", "– ")]
+    assert [line.split()[0] for line in results] == ["1.", "2.", "2.", "–"]
+    assert results[0].split()[1:3] == ["Ada", "(s1)"] and results[0].endswith("winner")
+    assert results[-1].split()[1:3] == ["Cy", "(s3)"] and results[-1].endswith("disqualified")
 
 
 def test_setup_stumped_so_far_and_the_next_card_countdown():
@@ -76,6 +90,7 @@ def test_setup_stumped_so_far_and_the_next_card_countdown():
     table = Table.started(auto_proctor=2)
     screen = text(render(Frame(model_of(table, SPECTATOR)), T0 + S // 2))
     assert "no card in play · 10 cards left" in screen and "next card in 1.5 s" in screen
+    assert cards_left({"cards_left": 1}) == "1 card left"  # issue 17: not "1 cards left"
     table.advance(2).do("place_card")
     table.do("reveal_card")
     table.do("declare_stumped", player("s4"))
@@ -100,7 +115,14 @@ def test_the_feed_notice_prompt_and_height():
     assert plain[-1] == "pattern> 3▌" and plain[-2] == "[q] quit"
     assert "pattern refused" in plain[-3] and "\x1b[31m" in lines[-3]  # errors in red
     assert "event 99" in text(lines) and "event 50" not in text(lines)
+    assert "PgUp: older events" in text(lines)
     assert "joining the table" in text(render(Frame(None, status="connecting"), T0))
+    # Scrolled back 40 lines (PgUp): older events, and the rule says how to come back.
+    back = text(render(replace(frame, feed_back=40), T0, 80, 30))
+    assert "event 59" in back and "event 99" not in back and "40 newer below" in back
+    # A multi-line notice (the proctor's `help`) is laid out as lines, each in the frame.
+    helped = render(replace(frame, notice="commands:\n  start\n  place"), T0, 80, 30)
+    assert [strip_ansi(line) for line in helped[-5:-2]] == ["commands:", "  start", "  place"]
 
 
 def test_colour_is_off_with_no_color_and_never_changes_the_text():
@@ -130,8 +152,9 @@ def test_small_pieces():
     assert seconds_left(T0 + 2_400_000, T0) == "2.4 s"
     assert seconds_left(T0, T0 + 5) == "0.0 s"  # the server fires deadlines, not the client
     assert big_numbers([12, 3, 4, 5])[2].startswith(" █  ███")
-    assert clip("\x1b[1mabcdef\x1b[0m", 3) == "\x1b[1mabc\x1b[0m"
-    assert clip("abc", 5) == "abc" and clip("abcdef", 2) == "ab"
+    # A cut line ends with an ellipsis (issue 17), its colour reset first.
+    assert clip("\x1b[1mabcdef\x1b[0m", 3) == "\x1b[1mab\x1b[0m…"
+    assert clip("abc", 5) == "abc" and clip("abcdef", 2) == "a…" and clip("abc", 3) == "abc"
 
 
 def test_the_compact_table_of_replay():
@@ -140,7 +163,7 @@ def test_the_compact_table_of_replay():
     table.do("touch_card", player("s2"))
     table.do("declare_pattern", player("s2"), pattern="3 × 8")
     lines = text(compact(model_of(table, PROCTOR)))
-    assert "card 1: 1 1 1 8 ●○○ revealed, held by Bo (s2), pattern 3 × 8" in lines
+    assert "play 1 · card c1: 1 1 1 8 ●○○ revealed, held by Bo (s2), pattern 3 × 8" in lines
     assert "scores: Ada 0, Bo 0, Cy 0, Di 0 · 9 cards left" in lines
     table.do("fix_solution", player("s2"), steps=["1 + 1 = 2", "2 + 1 = 3", "3 + 8 = 11"])
     table.do("pause_table", PROCTOR)
@@ -164,3 +187,34 @@ def test_a_short_terminal_keeps_the_line_being_typed():
     frame = Frame(model_of(table, SPECTATOR), keys="[q] quit", prompt="pattern> 3▌", notice="!")
     lines = render(frame, table.now, 80, 12)
     assert len(lines) == 12 and lines[-1] == "pattern> 3▌" and lines[0].startswith("t24")
+
+
+def test_presence_marks_the_empty_seats_and_says_who_runs_the_table():
+    """Issue 17: who is connected, as the server pushed it (not a table event)."""
+    table = Table.started()
+    model = model_of(table, player("s1"))
+    presence = {"type": "presence", "table": "t1", "seats": ["s1", "s2"], "proctor": False}
+    screen = text(render(Frame(model, me="s1", presence={**presence, "watchers": 2}), T0, 80))
+    rows = {line[2:4]: line for line in screen.splitlines() if line[2:3] == "s"}
+    assert "not connected" in rows["s3"] and "not connected" in rows["s4"]
+    assert "not connected" not in rows["s2"]
+    assert "no proctor connected · 2 watching" in screen
+    unknown = text(render(Frame(model, me="s1"), T0, 80))  # before the server said
+    assert "not connected" not in unknown and "proctor connected" not in unknown
+
+
+def test_a_returned_card_keeps_its_name_and_the_plays_are_counted_apart():
+    """Issue 17: 8 6 8 6 showed as card 2, then 5: a card is named by its id (kept when it
+    goes back under the deck, R-FLAG-2), a play by the table's count."""
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    table.do("touch_card", player("s2"), fingertips=4)  # R-PLAY-3: a flag; c1 goes back
+    names = []
+    for _ in range(2):
+        table.next_card()
+        screen = text(render(Frame(model_of(table, player("s1")), me="s1"), table.now))
+        names.append(next(line for line in screen.splitlines() if line.startswith("play ")))
+        table.win("s1")
+    assert names[0].startswith("play 2 · card c2") and names[1].startswith("play 3 · card c1")
+    assert card_label({"card_id": "c1", "play": 3}) == "card c1 (play 3)"
+    assert card_label({"play": 3}) == "a card (play 3)" and card_label({}) == "a card"

@@ -365,3 +365,62 @@ def test_a_card_is_whole_numbers_from_zero(card):
         check_expression(card, "1+2+3+4")
     with pytest.raises(ValueError, match="a card is a sequence of whole numbers >= 0"):
         check_solution(card, "6 × 4", RIGHT)
+
+
+# -- joined digits: how a number is cut into card numbers ------------------------------------
+
+JOINED = [
+    # 105 would be 1 and 05: a part never starts with 0 unless it is 0 itself
+    (
+        (1, 5, 2, 12),
+        "105 + 2 + 12",
+        refused(
+            "wrong_numbers",
+            "105 is not on the card; the card's 1 is not used; the card's 5 is not used "
+            "(card: 1 5 2 12)",
+        ),
+    ),
+    # ... and 0 itself is a card number that can be joined
+    (
+        (1, 0, 2, 3),
+        "10+2+3",
+        refused("joined_digits", "10 joins card numbers together; each number must stand alone"),
+    ),
+    # 121: 1 then 21 fails, so 12 then 1 (the 1 tried first is given back)
+    (
+        (1, 12, 2, 3),
+        "121 + 2 + 3",
+        refused("joined_digits", "121 joins card numbers together; each number must stand alone"),
+    ),
+    # 1211 needs two 1s and a 12; the card has one 1
+    (
+        (1, 12, 2, 3),
+        "1211 + 2 + 3",
+        refused(
+            "wrong_numbers",
+            "1211 is not on the card; the card's 1 is not used; the card's 12 is not used "
+            "(card: 1 12 2 3)",
+        ),
+    ),
+    (
+        (1, 1, 12, 3),
+        "1211 + 3",
+        refused("joined_digits", "1211 joins card numbers together; each number must stand alone"),
+    ),
+]
+
+
+@pytest.mark.parametrize("card, text, verdict", JOINED)
+def test_joined_digits_are_cut_into_unused_card_numbers(card, text, verdict):
+    assert check_expression(card, text) == verdict
+
+
+def test_fractions_available_to_a_step_are_listed_exactly():
+    steps = ["8 ÷ 3 = 8/3", "3 − 8/3 = 1/3", "8 × 3 = 24"]
+    assert check_solution((3, 3, 8, 8), "8 ÷ 1/3", steps) == refused(
+        "value_not_available", "step 3: 3 is not available (available: 1/3, 8)"
+    )
+    squares = ["8 ÷ 3 = 8/3", "8 ÷ 3 = 8/3", "8/3 × 8/3 = 64/9"]
+    assert check_solution((3, 3, 8, 8), "8 ÷ 1/3", squares) == refused(
+        "not_24", "step 3 makes 64/9, not 24", Fraction(64, 9)
+    )

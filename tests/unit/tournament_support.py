@@ -40,7 +40,7 @@ class Recorded:
     seq: int
 
 
-def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=50) -> list[Recorded]:
+def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=3) -> list[Recorded]:
     """The tail of a table's stream: its `RoundEnded` (R-ROUND-1) with these results."""
     return [
         Recorded("RoundStarted", {"at": T0}, 2),

@@ -172,7 +172,8 @@ def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
 
 def _read_seats(value: object, min_seats: int = MIN_SEATS) -> tuple[SeatInfo, ...]:
     if not isinstance(value, list | tuple) or not min_seats <= len(value) <= MAX_SEATS:
-        raise _bad("seats", f"a list of {min_seats} to {MAX_SEATS} seats (R-ROUND-2)")
+        fewest = f"{min_seats} or" if min_seats == MAX_SEATS - 1 else f"{min_seats} to"
+        raise _bad("seats", f"a list of {fewest} {MAX_SEATS} seats (R-ROUND-2)")
     seats = []
     for entry in value:
         if not isinstance(entry, Mapping):

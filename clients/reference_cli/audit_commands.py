@@ -1,0 +1,94 @@
+"""`t24 audit bundle | verify`: the officials' bundle of a tournament (server/audit/bundle.py).
+
+`bundle` reads a store directly (like `t24 log`, not over the network), writes every stream
+of the tournament as an export, the score cards, the standings and a report, and a manifest
+signed with the server's Ed25519 key (`--key-file`, the file `t24-server key` prints the
+public key of). `verify` needs no store and no server: it checks the signature (against
+`--key` when given: pin the key the server printed), every file's sha256, every export's
+chain and head, and re-derives every figure from the events; exit 0 when all agree, else 1
+naming the first file that differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from server.audit.bundle import BundleError, build_bundle, verify_bundle, write_bundle
+from server.audit.export import ExportError
+from server.audit.signing import DEFAULT_KEY_FILE, SigningKeyError, load_or_create_signing_key
+from server.eventlog.store import EventLogError, open_blocking_store
+
+EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT = 0, 1, 2
+
+EXAMPLES = """\
+examples:
+  t24 audit bundle --store sqlite:///var/t24.sqlite --tournament spring --out var/spring-bundle
+  t24-server key                                  the public key to pin
+  t24 audit verify var/spring-bundle --key "$(t24-server key)"
+"""
+
+
+def _bundle(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if out.exists():
+        print(f"t24 audit bundle: {out} exists; evidence is never overwritten", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        key = load_or_create_signing_key(args.key_file)
+        store = open_blocking_store(args.store, create=False)
+    except (SigningKeyError, EventLogError) as error:
+        print(f"t24 audit bundle: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        tournament = args.tournament.removeprefix("tournament/")
+        files = build_bundle(store, tournament, key)
+    except (ExportError, BundleError, EventLogError, ValueError) as error:
+        print(f"t24 audit bundle: {error}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    finally:
+        store.close()
+    write_bundle(files, out)
+    print(f"wrote {len(files)} files to {out}")
+    return EXIT_OK
+
+
+def _verify(args: argparse.Namespace) -> int:
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        print(f"t24 audit verify: no bundle directory {directory}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        manifest = verify_bundle(directory, args.key)
+    except BundleError as error:
+        print(f"t24 audit verify: FAILED: {error}")
+        return EXIT_DIFFERS
+    files = len(manifest["files"]) + 1
+    print(f"t24 audit verify: OK: {files} files, signed by {manifest['public_key']}")
+    return EXIT_OK
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `audit bundle` and `audit verify`."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    audit = subparsers.add_parser(
+        "audit",
+        help="the officials' bundle of a tournament: bundle, verify",
+        description="t24 audit: write or verify a tournament's officials' bundle.",
+        epilog=EXAMPLES,
+        formatter_class=formatter,
+    )
+    commands = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
+    bundle = commands.add_parser("bundle", help="write the bundle of a tournament")
+    bundle.add_argument("--store", required=True, help="the event log URL")
+    bundle.add_argument("--tournament", required=True, help="the tournament id")
+    bundle.add_argument("--out", required=True, help="a new directory")
+    bundle.add_argument(
+        "--key-file", default=DEFAULT_KEY_FILE, help=f"the signing key (default {DEFAULT_KEY_FILE})"
+    )
+    bundle.set_defaults(func=_bundle)
+    verify = commands.add_parser("verify", help="verify a bundle (no store needed)")
+    verify.add_argument("directory")
+    verify.add_argument("--key", help="the public key (hex) the bundle must be signed with")
+    verify.set_defaults(func=_verify)

@@ -1,0 +1,26 @@
+"""What a deck40 bot plays next, from the view alone (pure; the driver sends it).
+
+A `perfect` bot calls "24!" with the solver's simplest solution of the four face-up cards;
+when the solver finds none it calls "no solution" once per set (R-DECK40-3), returning its
+first card (the default, R-DECK40-4). It reads only the face-up cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server.puzzles.solver import solve
+
+
+def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | None:
+    """The command to send now, or None to wait for the next push."""
+    table = view.get("table") or []
+    if view.get("phase") != "playing" or len(table) != 4:
+        return None
+    if me in view.get("excluded", ()) or me in view.get("no_solution", ()):
+        return None
+    solutions = solve([card["rank"] for card in table])
+    if solutions:
+        return "call_24", {"expression": solutions[0].ascii_expression}
+    return "call_no_solution", {}

@@ -1,0 +1,5 @@
+"""The reference client's part for the `pocket` game (docs/games/pocket.md): what the screen
+shows of a pocket view (`screen.py`), what a typed line sends (`screen.parse_line`) and what a
+bot plays (`brain.py`). Pure functions over the view the server sends; no rules are judged
+here (the server judges every answer).
+"""

@@ -1,0 +1,26 @@
+"""What a pocket bot plays next, from the view alone (pure; the driver sends it).
+
+A `perfect` bot answers every card it may still play with the solver's simplest solution
+after `reaction` seconds; when the solver finds none it declares stumped (R-POCKET-4).
+It never claims a card another player holds, and it reads only the face-up card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server.puzzles.solver import solve
+
+
+def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | None:
+    """The command to send now, or None to wait for the next push."""
+    card = view.get("card")
+    if view.get("phase") not in ("open",) or not card:
+        return None
+    if me in card.get("excluded", ()) or me in card.get("stumped", ()):
+        return None
+    solutions = solve(card["numbers"])
+    if not solutions:
+        return "declare_stumped", {}
+    return "answer", {"expression": solutions[0].ascii_expression}

@@ -1,0 +1,256 @@
+"""`t24 tournament ...`: the director's commands for a tournament (docs/tournament.md).
+
+Each subcommand connects with a director token, sends one or a few requests and exits:
+0 done, 3 refused (the server's code and words are printed, e.g. `tie_break_pending`), 4 no
+server. A tournament is the stream `tournament/<id>`: `create` is a `create_table` of game
+`tournament` with that id, every other subcommand a `command` to it, `standings` a `join`
+whose snapshot is rendered as one table per grade. `simulate` (tournament_sim.py) runs a
+whole tournament on a server process of its own with bots.
+
+It speaks `protocol/` only: the standings come computed in the tournament's view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from twisted.internet.defer import inlineCallbacks
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.admin_commands import AdminInputError, OneShot
+from clients.reference_cli.connect_options import (
+    ConnectError,
+    add_connect_arguments,
+    resolve_target,
+)
+from clients.reference_cli.connection import Backoff, TableLink
+from clients.reference_cli.table_app import run_reactor
+from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.tournament_render import render_standings
+
+PREFIX = "tournament/"
+
+EPILOG = """\
+examples:
+  t24 tournament --tokens var/director.json create --id spring --name "Spring Challenge" \\
+      --date "$(date +%F)" --grades 4th,5th,6th --seed 24
+  t24 tournament --tokens var/director.json import --id spring students.csv
+  t24 tournament --tokens var/director.json close-registration --id spring
+  t24 tournament --tokens var/director.json seat --id spring --round 1
+  t24 tournament --tokens var/director.json start-round --id spring --round 1
+  t24 tournament --tokens var/director.json standings --id spring
+  t24 tournament simulate --students 20 --grades 3 --seed 7 --store sqlite:///var/sim.sqlite --fast
+"""
+
+
+def stream_of(tournament_id: str) -> str:
+    return tournament_id if tournament_id.startswith(PREFIX) else PREFIX + tournament_id
+
+
+def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
+    """`--table-option key=value` pairs: numbers become numbers."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise AdminInputError(f"--table-option takes key=value, not {pair!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def create_options(args: argparse.Namespace) -> dict[str, Any]:
+    grades = [g.strip() for g in args.grades.split(",") if g.strip()]
+    return {
+        "name": args.name,
+        "date": args.date,
+        "grades": grades,
+        "deck_seed": args.seed,
+        "rules": args.rules,
+        "per_table_shuffle": args.per_table_shuffle,
+        "tie_break_seconds": args.tie_break_seconds,
+        "table_options": table_option_pairs(args.table_option or []),
+    }
+
+
+def command_args(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The tournament command a subcommand sends, and its arguments."""
+    sub = args.tournament_command
+    if sub == "register":
+        return "register", {"name": args.name, "school": args.school, "grade": args.grade}
+    if sub == "import":
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except OSError as error:
+            raise AdminInputError(f"cannot read {args.file}: {error.strerror}") from None
+        return "import_students", {"csv": text}
+    if sub == "withdraw":
+        return "withdraw", {"student": args.student}
+    if sub == "merge":
+        grades = [g.strip() for g in args.grades.split(",") if g.strip()]
+        return "merge_grades", {"grades": grades, "section": args.section}
+    if sub == "close-registration":
+        return "close_registration", {}
+    if sub == "swap":
+        return "swap_seats", {"round": args.round, "a": args.a, "b": args.b}
+    names = {
+        "seat": "seat_round",
+        "start-round": "start_round",
+        "close-round": "close_round",
+        "advance": "advance",
+        "reopen-round": "reopen_round",
+    }
+    return names[sub], {"round": args.round}
+
+
+@inlineCallbacks
+def create(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    reply = yield link.request(
+        "create_table", game="tournament", options=create_options(args), table=stream_of(args.id)
+    )
+    print(json.dumps(reply) if args.json else f"created {reply['table']}")
+    return exit_codes.OK
+
+
+@inlineCallbacks
+def send(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    name, command = command_args(args)
+    reply = yield link.request("command", table=stream_of(args.id), name=name, args=command)
+    print(json.dumps(reply) if args.json else f"{name}: accepted ({reply['events']} events)")
+    return exit_codes.OK
+
+
+@inlineCallbacks
+def assign_proctor(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    """assign_proctor, then a proctor token bound to the table (printed)."""
+    command = {"table": args.table, "name": args.name}
+    if args.initials:
+        command["initials"] = args.initials
+    stream = stream_of(args.id)
+    yield link.request("command", table=stream, name="assign_proctor", args=command)
+    hub_table = f"{stream[len(PREFIX) :]}.{args.table}"
+    issued = yield link.request("issue_token", role="proctor", table=hub_table, name=args.name)
+    print(
+        json.dumps({"table": hub_table, "token": issued["token"]}) if args.json else issued["token"]
+    )
+    return exit_codes.OK
+
+
+@inlineCallbacks
+def standings(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    reply = yield link.request("join", table=stream_of(args.id))
+    view = reply["view"]
+    print(json.dumps(view["standings"]) if args.json else render_standings(view))
+    return exit_codes.OK
+
+
+def run_tournament_command(args: argparse.Namespace, reactor: Any = None) -> int:
+    command = f"t24 tournament {args.tournament_command}"
+    try:
+        target = resolve_target(args, "director")
+        if args.tournament_command == "create":
+            create_options(args)
+        elif args.work is send:
+            command_args(args)
+    except (ConnectError, AdminInputError) as error:
+        print(f"{command}: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if reactor is None:
+        from twisted.internet import reactor
+    start_logging(args.log)
+    shot = OneShot(reactor, args.work, args)
+    shot.link = TableLink(
+        target.url,
+        target.token,
+        reactor=reactor,
+        listener=shot,
+        join=False,
+        retries=args.retries,
+        backoff=Backoff(initial=0.2, maximum=1.0),
+    )
+    run_reactor(reactor, shot.stop, shot.link.start)
+    if shot.message:
+        print(f"{command}: {shot.message}", file=sys.stderr)
+    return shot.exit_code if shot.exit_code is not None else exit_codes.INTERRUPTED
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    from clients.reference_cli.tournament_sim import simulate
+
+    return simulate(args)
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `tournament` and its subcommands."""
+    formatter = argparse.RawDescriptionHelpFormatter
+    parser = subparsers.add_parser(
+        "tournament",
+        help="run a tournament: create, register, import, seat, start-round, standings, ...",
+        description="t24 tournament: the director's commands (docs/tournament.md).",
+        epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
+        formatter_class=formatter,
+    )
+    add_connect_arguments(parser, table=False)
+    parser.add_argument("--json", action="store_true", help="print the answer as JSON")
+    parser.add_argument("--retries", type=int, default=2, metavar="N", help="default: 2")
+    parser.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    commands = parser.add_subparsers(dest="tournament_command", metavar="SUBCOMMAND", required=True)
+
+    def sub(name: str, work, help_: str) -> argparse.ArgumentParser:
+        p = commands.add_parser(name, help=help_, description=help_)
+        p.set_defaults(func=run_tournament_command, work=work)
+        if name != "simulate":
+            p.add_argument("--id", required=True, help="the tournament id (without tournament/)")
+        return p
+
+    p = sub("create", create, "create a tournament")
+    p.add_argument("--name", required=True)
+    p.add_argument("--date", required=True, help="YYYY-MM-DD")
+    p.add_argument("--grades", required=True, help="comma-separated grades or sections")
+    p.add_argument("--seed", type=int, required=True, help="the deck seed (R-DECK-1)")
+    p.add_argument("--rules", choices=("official", "guidelines"), default="official")
+    p.add_argument("--per-table-shuffle", action="store_true")
+    p.add_argument("--tie-break-seconds", type=int, default=300)
+    p.add_argument("--table-option", action="append", metavar="KEY=VALUE")
+    p = sub("register", send, "register one student")
+    p.add_argument("--name", required=True)
+    p.add_argument("--school", required=True)
+    p.add_argument("--grade", required=True)
+    p = sub("import", send, "import a CSV of students (name,school,grade)")
+    p.add_argument("file")
+    p = sub("withdraw", send, "withdraw a student")
+    p.add_argument("student")
+    p = sub("merge", send, "merge grades into one section")
+    p.add_argument("--grades", required=True)
+    p.add_argument("--section", required=True)
+    sub("close-registration", send, "close registration")
+    for name, help_ in (
+        ("seat", "seat a round"),
+        ("start-round", "start a round: its tables are created and started"),
+        ("close-round", "close a round (every table's result is final)"),
+        ("advance", "advance after round 2, 3 or 4"),
+        ("reopen-round", "reopen an advanced round (a late ruling)"),
+    ):
+        sub(name, send, help_).add_argument("--round", type=int, required=True)
+    p = sub("swap", send, "swap two students' seats before the round starts")
+    p.add_argument("--round", type=int, required=True)
+    p.add_argument("a")
+    p.add_argument("b")
+    p = sub("proctor", assign_proctor, "assign a proctor to a table and print their token")
+    p.add_argument("--table", required=True, help="the table's name, e.g. r1.s1.t01")
+    p.add_argument("--name", required=True)
+    p.add_argument("--initials")
+    sub("standings", standings, "print the standings, one table per grade")
+    p = sub("simulate", None, "run a whole tournament with bots on a server of its own")
+    p.set_defaults(func=run_simulate)
+    p.add_argument("--students", type=int, default=20, help="students per grade")
+    p.add_argument("--grades", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--store", default=None, help="store URL (default: SQLite in a temp dir)")
+    p.add_argument("--fast", action="store_true", help="short timers, bots at full speed")

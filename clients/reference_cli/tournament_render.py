@@ -1,0 +1,95 @@
+"""Rendering a tournament's standings as text: one table per grade or section (pure).
+
+The figures come from the tournament's view (computed on the server from its events, see
+docs/tournament.md); this only lays them out. A shared rank is printed with `=` ("=3"), the
+way a tie that decides nothing is shown (R-ROUND-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def _cell(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _rank(rank: Any, ranks: list[Any]) -> str:
+    if rank is None:
+        return "-"
+    return f"={rank}" if ranks.count(rank) > 1 else str(rank)
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [
+        max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)
+    ]
+    line = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+    out = [line, "  ".join("-" * w for w in widths)]
+    out += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    return out
+
+
+def render_section(section: str, standing: Mapping[str, Any]) -> list[str]:
+    lines = [f"== {section}"]
+    rows = standing.get("qualifying", [])
+    ranks = [row.get("rank") for row in rows]
+    lines += _table(
+        ["rank", "student", "name", "school", "R1", "R2", "total", "advanced"],
+        [
+            [
+                _rank(row.get("rank"), ranks),
+                row["student"],
+                row["name"],
+                row["school"],
+                _cell(row.get("r1")),
+                _cell(row.get("r2")),
+                _cell(row.get("total")),
+                "withdrawn" if row.get("withdrawn") else _cell(row.get("advanced")),
+            ]
+            for row in rows
+        ],
+    )
+    for title, key in (("semi-final", "semi_final"), ("final", "final")):
+        for table in standing.get(key, []):
+            lines.append(f"-- {title} {table['table']}")
+            table_ranks = [row.get("rank") for row in table["rows"]]
+            lines += _table(
+                ["rank", "student", "name", "R3" if key == "semi_final" else "R4", "result"],
+                [
+                    [
+                        _rank(row.get("rank"), table_ranks),
+                        row["student"],
+                        row["name"],
+                        _cell(row.get("points")),
+                        _cell(row.get("advanced")),
+                    ]
+                    for row in table["rows"]
+                ],
+            )
+    for tie in standing.get("tie_breaks", []):
+        points = tie.get("points")
+        shown = ", ".join(f"{s} {points[s]}" for s in tie["students"]) if points else "in play"
+        lines.append(
+            f"-- tie-break {tie['number']} (round {tie['round']}, {tie['places']} place(s)): "
+            f"{shown}"
+        )
+    champion = standing.get("champion")
+    lines.append(f"champion: {_cell(champion)}")
+    return lines
+
+
+def render_standings(view: Mapping[str, Any]) -> str:
+    """The whole tournament's standings, one block per section."""
+    names = {s["student"]: s["name"] for s in view.get("students", [])}
+    lines = [f"{view.get('name')} ({view.get('date')}, {view.get('rules')} rules)"]
+    for section, standing in view.get("standings", {}).items():
+        lines.append("")
+        lines += render_section(section, standing)
+    champions = view.get("champions") or {}
+    if champions:
+        lines.append("")
+        for section, student in champions.items():
+            lines.append(f"champion of {section}: {names.get(student, student)} ({student})")
+    return "\n".join(lines)

@@ -1,0 +1,344 @@
+"""Kortspillet 24 with an ordinary 40-card deck (R-DECK40-1..7) as a Decider.
+
+This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md and
+`server.games.base.Game`): `NAME`, `DEFAULT_OPTIONS`, `initial_state`, `decide`, `evolve`,
+`deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
+`COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`. It holds `decide`, the one place that judges a
+command. The state and `evolve` live in `deck40/state.py`, the cards, options and layouts in
+`deck40/options.py`, refusal codes in `deck40/checks.py`, what each viewer sees in
+`deck40/view.py`.
+
+Rules this file keeps (each cited where it is enforced):
+- R-DECK40-1: real playing cards in the log (name, suit, rank; ace = 1); `start_game`
+  records the shuffle and the deal; each set of four is turned up from the piles (two each
+  with 2 players, one each with 4) or by the dealer from the common pile (R-DECK40-5).
+- R-DECK40-2: "24!" (`call_24`) with a spoken solution, a free-form expression judged exactly
+  (`check_expression`: brackets, every number once, numbers never joined). Right takes the
+  four cards; wrong excludes that player from these four cards.
+- R-DECK40-3: "no solution" (`call_no_solution`) is agreed when every player still in the set
+  has called it (an excluded player's agreement is not needed; if nobody is left it is agreed
+  at once). Advanced scoring: a solution found after *another* player called "no solution"
+  scores 2 (our decision: the caller who finds one himself scores 1, he refuted nobody).
+- R-DECK40-4: after the agreement each player returns one of his face-up cards (his choice,
+  given with his call; default the first) to the bottom of his pile and turns up a new one.
+  R-DECK40-5: with the common pile the first two cards go back and two new ones come up.
+- R-DECK40-6: simple (1 point), advanced (1 or 2), card version (no points; when a player
+  cannot turn up, fewest cards left wins; as written both piles stay equal, so two players tie
+  and `tie` says so). The house option `house_loser_takes` (two players) puts the four cards
+  at the bottom of the loser's pile instead, which makes the card version decisive. The game
+  ends at `target_points`, when the cards run out, or when a player cannot turn up; and (our
+  decision, R-DECK40-4) when more "no solution" agreements in a row than cards still in play
+  show that every remaining card has come round without a solution (`no_solution_left`).
+- R-DECK40-7: with `reveal_unsolvable` the server says, at an agreed "no solution", whether
+  the four cards had a solution (and one, if so); off by default.
+
+HIDDEN: every face-down card: the order of each player's own pile and of the common pile, and
+the shuffle or seed in the options. Players and spectators see pile sizes only, in `view` and
+in every pushed event (`GameStarted` and `TableCreated` carry counts for them). The four cards
+on the table and won cards are face up. Proctor, director, auditors and the server see all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.games.base import Command, Event
+from server.games.deck40.checks import (
+    REFUSALS,
+    acting_seat,
+    expression_arg,
+    phase_refusal,
+    refuse,
+)
+from server.games.deck40.options import DEFAULT_OPTIONS, card_data, rank, the_deck
+from server.games.deck40.state import (
+    EVENT_TYPES,
+    FINAL_EVENTS,
+    PLAYING,
+    SETUP,
+    Deck40State,
+    deadlines,
+    deal,
+    evolve,
+    initial_state,
+    is_over,
+)
+from server.games.deck40.view import event_view, view
+from server.puzzles.expressions import check_expression
+from server.puzzles.solver import solve
+
+NAME = "deck40"
+RECOVERY_COMMAND: str | None = None  # no timers: nothing to pause or restart after a server restart
+
+__all__ = [
+    "COMMANDS",
+    "COMMANDS_BY_ROLE",
+    "DEFAULT_OPTIONS",
+    "EVENT_TYPES",
+    "FINAL_EVENTS",
+    "NAME",
+    "RECOVERY_COMMAND",
+    "REFUSALS",
+    "decide",
+    "deadlines",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_over",
+    "view",
+]
+
+
+class _Batch:
+    """The events one command produces so far, and the state they lead to."""
+
+    def __init__(self, state: Deck40State, now: int) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+# -- consequences shared by several commands --------------------------------------------------
+
+
+def _end_game(batch: _Batch, reason: str) -> None:
+    """R-DECK40-6: most points wins (simple, advanced), fewest cards left (card version);
+    every seat sharing the best is a winner, and `tie` reports a shared win honestly."""
+    state, options = batch.state, batch.state.options
+    scores, left = state.scores(), state.cards_left()
+    if options.scoring == "cards":
+        best = min(left.values())
+        winners = [seat for seat, count in left.items() if count == best]
+    else:
+        best = max(scores.values())
+        winners = [seat for seat, score in scores.items() if score == best]
+    batch.emit(
+        "GameEnded",
+        reason=reason,
+        scoring=options.scoring,
+        scores=scores,
+        cards_left=left,
+        won={seat.seat: len(seat.won) for seat in state.seats},
+        winners=winners,
+        tie=len(winners) > 1,
+        rule="R-DECK40-6",
+    )
+
+
+def _turn_up(batch: _Batch, per_seat: int, from_common: int, rule: str) -> None:
+    state = batch.state
+    cards: list[dict[str, Any]] = []
+    for seat in state.seats:
+        cards.extend({**card_data(card), "seat": seat.seat} for card in seat.pile[:per_seat])
+    cards.extend({**card_data(card), "seat": None} for card in state.common[:from_common])
+    batch.emit("CardsTurnedUp", set=state.set_number + 1, cards=cards, rule=rule)
+
+
+def _next_set(batch: _Batch) -> None:
+    """Turn up four fresh cards (R-DECK40-1, R-DECK40-5), or end the game: the cards are used
+    up, or a player cannot turn up his cards (R-DECK40-6)."""
+    state, options = batch.state, batch.state.options
+    if options.layout == "common_pile":
+        if len(state.common) < 4:
+            _end_game(batch, "cards_out")
+        else:
+            _turn_up(batch, 0, 4, "R-DECK40-5")
+        return
+    piles = [len(seat.pile) for seat in state.seats]
+    if min(piles) < options.per_player:
+        _end_game(batch, "cards_out" if max(piles) == 0 else "cannot_turn_up")
+    else:
+        _turn_up(batch, options.per_player, 0, "R-DECK40-1")
+
+
+def _agree_no_solution(batch: _Batch, reason: str) -> None:
+    """R-DECK40-3/4/5/7: the agreed "no solution": optionally confirmed by the solver, then
+    cards go back to the bottom and new ones come up."""
+    state, options = batch.state, batch.state.options
+    numbers = [rank(on.card) for on in state.table]
+    solutions = solve(numbers) if options.reveal_unsolvable else None
+    batch.emit(
+        "NoSolutionAgreed",
+        set=state.set_number,
+        reason=reason,
+        solvable=None if solutions is None else bool(solutions),
+        example=solutions[0].ascii_expression if solutions else None,
+        rule="R-DECK40-7" if options.reveal_unsolvable else "R-DECK40-3",
+    )
+    if options.layout == "common_pile":
+        returns = [{"card": on.card, "seat": None} for on in state.table[:2]]
+    else:
+        returns = [
+            {
+                "card": state.no_solution.get(seat.seat) or state.visible_of(seat.seat)[0],
+                "seat": seat.seat,
+            }
+            for seat in state.seats
+        ]
+    common = options.layout == "common_pile"
+    rule = "R-DECK40-5" if common else "R-DECK40-4"
+    batch.emit("CardsReturned", set=state.set_number, returns=returns, rule=rule)
+    if batch.state.agreed_in_a_row > batch.state.cards_in_play():
+        # Every card still in play has come round without a solution: the same sets would
+        # only come up again (our decision; the source leaves the players to stop).
+        _end_game(batch, "no_solution_left")
+        return
+    _turn_up(batch, 0 if common else 1, 2 if common else 0, rule)
+
+
+def _settle(batch: _Batch) -> None:
+    state = batch.state
+    playing = state.still_playing()
+    if not playing:
+        _agree_no_solution(batch, "all_excluded")
+    elif set(playing) <= set(state.no_solution):
+        _agree_no_solution(batch, "all_called")
+
+
+# -- handlers (batch, command, acting seat or None) ----------------------------------------
+
+
+def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-DECK40-1: the shuffle is recorded and the cards dealt (face down); the first set
+    turns up."""
+    options = batch.state.options
+    deck = the_deck(options)
+    piles, common = deal(options, deck)
+    batch.emit(
+        "GameStarted",
+        deck=list(deck),
+        layout=options.layout,
+        piles=piles,
+        common=common,
+        options=options.public_data(),
+        rule="R-DECK40-5" if options.layout == "common_pile" else "R-DECK40-1",
+    )
+    _next_set(batch)
+
+
+def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes."""
+    assert seat is not None
+    state, options = batch.state, batch.state.options
+    if seat in state.excluded:
+        raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
+    expression = expression_arg(command)
+    cards = [on.card for on in state.table]
+    verdict = check_expression([rank(card) for card in cards], expression)
+    batch.emit(
+        "SolutionCalled",
+        seat=seat,
+        expression=expression,
+        ok=verdict.ok,
+        reason=verdict.reason,
+        message=verdict.message,
+        set=state.set_number,
+        rule="R-DECK40-2",
+    )
+    if not verdict.ok:
+        batch.emit("PlayerExcluded", seat=seat, set=state.set_number, rule="R-DECK40-2")
+        _settle(batch)
+        return
+    refuted = any(caller != seat for caller in state.no_solution)
+    points = {"simple": 1, "advanced": 2 if refuted else 1, "cards": 0}[options.scoring]
+    loser = None
+    if options.house_loser_takes:
+        loser = next(other.seat for other in state.seats if other.seat != seat)
+    batch.emit(
+        "RoundWon",
+        seat=seat,
+        cards=cards,
+        points=points,
+        after_no_solution=refuted,
+        taken_by=loser,
+        set=state.set_number,
+        rule="R-DECK40-6" if loser or options.scoring == "cards" else "R-DECK40-3",
+    )
+    target = options.target_points
+    if target is not None and batch.state.scores()[seat] >= target:
+        _end_game(batch, "target_points")
+    else:
+        _next_set(batch)
+
+
+def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-DECK40-3/4: "no solution", with the card this player will return if all agree."""
+    assert seat is not None
+    state = batch.state
+    if seat in state.excluded:
+        raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
+    if seat in state.no_solution:
+        raise refuse("already_called", f"seat {seat} already called 'no solution'")
+    returns = command.args.get("returns")
+    if state.options.layout == "common_pile":
+        if returns is not None:
+            raise refuse("bad_args", "with the common pile the dealer returns two (R-DECK40-5)")
+    elif returns is None:
+        returns = state.visible_of(seat)[0]
+    elif returns not in state.visible_of(seat):
+        raise refuse("not_your_card", f"{returns!r} is not one of seat {seat}'s face-up cards")
+    batch.emit(
+        "NoSolutionCalled", seat=seat, returns=returns, set=state.set_number, rule="R-DECK40-3"
+    )
+    _settle(batch)
+
+
+def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The director (or proctor) ends the game early; it is scored as it stands."""
+    _end_game(batch, "ended_by_director")
+
+
+# -- the table of commands -------------------------------------------------------------------
+
+Handler = Callable[[_Batch, Command, "str | None"], None]
+PLAYER = "player"
+STEWARDS = frozenset({"proctor", "director"})
+
+
+@dataclass(frozen=True)
+class CommandRule:
+    """Who may send a command and in which phases."""
+
+    roles: frozenset[str]
+    phases: tuple[str, ...]
+    handler: Handler
+
+
+COMMANDS: dict[str, CommandRule] = {
+    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
+    "call_24": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_24),
+    "call_no_solution": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_no_solution),
+    "end_game": CommandRule(STEWARDS, (SETUP, PLAYING), _end_game_command),
+}
+COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
+    name: rule.roles for name, rule in COMMANDS.items()
+}
+
+
+def decide(state: Deck40State, command: Command, now: int) -> list[Event]:
+    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
+
+    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
+    """
+    rule = COMMANDS.get(command.name)
+    if rule is None:
+        raise refuse("unknown_command", f"unknown command {command.name!r}")
+    if not isinstance(command.args, Mapping):
+        raise refuse("bad_args", f"{command.name}: arguments are a map")
+    now = max(now, state.clock)  # the table's clock never runs backwards
+    if command.actor.role not in rule.roles:
+        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
+    seat = acting_seat(state, command) if command.actor.role == PLAYER else None
+    if state.phase not in rule.phases:
+        raise phase_refusal(command.name, state.phase)
+    batch = _Batch(state, now)
+    rule.handler(batch, command, seat)
+    return batch.events

@@ -1,0 +1,388 @@
+"""The pocket edition's casual play (R-POCKET-1..5) as a Decider: everybody plays the same top
+card at once; first right answer wins its dots.
+
+This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md and
+`server.games.base.Game`): `NAME`, `DEFAULT_OPTIONS`, `initial_state`, `decide`, `evolve`,
+`deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
+`COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`. It holds `decide`, the one place that judges a
+command. The state and `evolve` live in `pocket/state.py`, the options and the stack in
+`pocket/options.py`, refusal codes and argument readers in `pocket/checks.py`, what each
+viewer sees in `pocket/view.py`.
+
+Rules this file keeps (each cited where it is enforced):
+- R-POCKET-1: `start_game` records the stack (given, or drawn from an edition) and turns up
+  its top card; 1 player (practice) up to 8 play the same card at once.
+- R-POCKET-2: an answer is a free-form expression judged exactly (`check_expression`): every
+  card number once, + − × ÷ and brackets, 24. Right wins the card's dots.
+- R-POCKET-3: `claim` ("I got it") holds the card for `answer_seconds`; a wrong or late answer
+  excludes that player from this card only and the others play on. `answer` without a claim
+  claims and answers at once. Simultaneous claims: arrival order (the shell calls `decide`
+  in arrival order); a claim while another runs is refused `claim_in_progress`.
+- R-POCKET-4: when every player still in the card has declared stumped (or nobody is left, or
+  the optional `stumped_seconds` runs out), the card is set aside as a bonus card; the winner
+  of the next card also takes the bonus cards waiting and their dots (our reading of the
+  illegible card text). Bonus cards left at the end are reported unclaimed.
+- R-POCKET-5: the game ends when the stack is used up; most points wins; ties are reported as
+  ties (`winners` lists every seat with the top score).
+- Pausing (`pause_game`, the shell's `RECOVERY_COMMAND` after a restart, or the director's):
+  no timer runs; any player or the director resumes and the live windows restart in full.
+
+HIDDEN: the stack (which cards are still to come, and their order) and the options that give
+it (`stack`, `seed`) are hidden from players and spectators, in `view` and in every pushed
+event (`GameStarted.stack`, `GameEnded.unplayed` and `TableCreated.options` become counts).
+The top card, the bonus pile and won cards are face up. The proctor, director, auditors and
+the server see everything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.games.base import SERVER, Command, Deadline, Event
+from server.games.pocket.checks import (
+    REFUSALS,
+    acting_seat,
+    expression_arg,
+    phase_refusal,
+    refuse,
+)
+from server.games.pocket.options import DEFAULT_OPTIONS, the_stack
+from server.games.pocket.state import (
+    CLAIMED,
+    DEADLINE_COMMANDS,
+    EVENT_TYPES,
+    FINAL_EVENTS,
+    OPEN,
+    SETUP,
+    PocketState,
+    TopCard,
+    deadlines,
+    evolve,
+    initial_state,
+    is_over,
+)
+from server.games.pocket.view import event_view, view
+from server.puzzles.expressions import check_expression
+
+NAME = "pocket"
+RECOVERY_COMMAND: str | None = "pause_game"
+
+__all__ = [
+    "COMMANDS",
+    "COMMANDS_BY_ROLE",
+    "DEFAULT_OPTIONS",
+    "EVENT_TYPES",
+    "FINAL_EVENTS",
+    "NAME",
+    "RECOVERY_COMMAND",
+    "REFUSALS",
+    "decide",
+    "deadlines",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_over",
+    "view",
+]
+
+DEADLINE_EARLY_US = 1_000  # a timer fired up to 1 ms early is due (the shell uses floats)
+MAX_CAUSE = 64
+
+
+class _Batch:
+    """The events one command produces so far, and the state they lead to."""
+
+    def __init__(self, state: PocketState, now: int) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def card(self) -> TopCard:
+        """The top card (the command's phase guarantees one)."""
+        assert self.state.card is not None, "the phase guarantees a top card"
+        return self.state.card
+
+
+# -- consequences shared by several commands --------------------------------------------------
+
+
+def _next_card(batch: _Batch) -> None:
+    """After a card is resolved: turn up the next one, or end the game (R-POCKET-5)."""
+    state = batch.state
+    if not state.stack:
+        _end_game(batch, "stack_used_up")
+        return
+    top = state.stack[0]
+    batch.emit(
+        "CardTurnedUp",
+        card_id=top.card_id,
+        numbers=list(top.numbers),
+        dots=top.dots,
+        number=state.turned + 1,
+        left=len(state.stack) - 1,
+        rule="R-POCKET-1",
+    )
+
+
+def _end_game(batch: _Batch, reason: str) -> None:
+    """R-POCKET-5: most points wins; every seat with the top score is a winner (a tie)."""
+    state = batch.state
+    scores = state.scores()
+    best = max(scores.values())
+    winners = [seat for seat, score in scores.items() if score == best]
+    unplayed = ([state.card.card.card_id] if state.card else []) + [c.card_id for c in state.stack]
+    batch.emit(
+        "GameEnded",
+        reason=reason,
+        scores=scores,
+        winners=winners,
+        tie=len(winners) > 1,
+        unclaimed_bonus=[card.card_id for card in state.bonus],
+        unplayed=unplayed,
+        rule="R-POCKET-5",
+    )
+
+
+def _set_aside(batch: _Batch, reason: str) -> None:
+    """R-POCKET-4: the card stumped everybody; it waits as a bonus card."""
+    card = batch.card
+    batch.emit(
+        "CardSetAside",
+        card_id=card.card.card_id,
+        dots=card.card.dots,
+        number=card.number,
+        reason=reason,
+        rule="R-POCKET-4",
+    )
+    _next_card(batch)
+
+
+def _settle(batch: _Batch) -> None:
+    """After an exclusion or a stumped declaration: nobody left to play the card, or every
+    player still in it agrees it stumps them, sets it aside (R-POCKET-3, R-POCKET-4)."""
+    card = batch.card
+    if card.claimer is not None:
+        return
+    playing = batch.state.still_playing()
+    if not playing:
+        _set_aside(batch, "all_excluded")
+    elif set(playing) <= set(card.stumped):
+        _set_aside(batch, "all_stumped")
+
+
+def _exclude(batch: _Batch, seat: str, reason: str) -> None:
+    batch.emit(
+        "PlayerExcluded", seat=seat, reason=reason, number=batch.card.number, rule="R-POCKET-3"
+    )
+    _settle(batch)
+
+
+def _claimable(batch: _Batch, seat: str) -> TopCard:
+    card = batch.card
+    if seat in card.excluded:
+        raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
+    if card.claimer == seat:
+        raise refuse("already_claimed", f"seat {seat}'s claim is running; answer it")
+    if card.claimer is not None:
+        raise refuse("claim_in_progress", f"seat {card.claimer} claimed card {card.number} first")
+    return card
+
+
+# -- handlers (batch, command, acting seat or None) ----------------------------------------
+
+
+def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-1: the stack is counted off and recorded in order; its top card turns up."""
+    options = batch.state.options
+    batch.emit(
+        "GameStarted",
+        stack=[card.as_data() for card in the_stack(options)],
+        options=options.public_data(),
+        rule="R-POCKET-1",
+    )
+    _next_card(batch)
+
+
+def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`."""
+    assert seat is not None
+    card = _claimable(batch, seat)
+    batch.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
+
+
+def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-2/3: the claimer's answer (claiming first if nobody holds the card), judged
+    exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes."""
+    assert seat is not None
+    expression = expression_arg(command)
+    card = batch.card
+    if card.claimer == seat:
+        if batch.now >= card.claim_at + batch.state.options.answer_us:
+            raise refuse("too_late", f"the answer came after the {card.number} window (R-POCKET-3)")
+    else:
+        _claim(batch, command, seat)
+        card = batch.card
+    verdict = check_expression(card.card.numbers, expression)
+    batch.emit(
+        "AnswerJudged",
+        seat=seat,
+        expression=expression,
+        ok=verdict.ok,
+        reason=verdict.reason,
+        message=verdict.message,
+        number=card.number,
+        rule="R-POCKET-2",
+    )
+    if not verdict.ok:
+        _exclude(batch, seat, "wrong")
+        return
+    bonus = batch.state.bonus
+    bonus_dots = sum(c.dots for c in bonus)
+    batch.emit(
+        "CardWon",
+        seat=seat,
+        card_id=card.card.card_id,
+        dots=card.card.dots,
+        bonus=[c.card_id for c in bonus],
+        bonus_dots=bonus_dots,
+        points=card.card.dots + bonus_dots,
+        number=card.number,
+        rule="R-POCKET-4" if bonus else "R-POCKET-2",
+    )
+    _next_card(batch)
+
+
+def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-4: "all players must agree": each still in the card declares it."""
+    assert seat is not None
+    card = batch.card
+    if seat in card.excluded:
+        raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
+    if seat in card.stumped:
+        raise refuse("already_stumped", f"seat {seat} already declared stumped")
+    if card.claimer == seat:
+        raise refuse("already_claimed", f"seat {seat}'s claim is running; answer it")
+    batch.emit("StumpedDeclared", seat=seat, number=card.number, rule="R-POCKET-4")
+    _settle(batch)
+
+
+def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The director (or proctor) ends the game early; the scores so far stand."""
+    _end_game(batch, "ended_by_director")
+
+
+def _answer_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-3: no answer in time: the claimer is out of this card."""
+    claimer = batch.card.claimer
+    assert claimer is not None
+    _exclude(batch, claimer, "late")
+
+
+def _stumped_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-POCKET-4 (table option `stumped_seconds`): nobody solved it in time."""
+    _set_aside(batch, "timeout")
+
+
+def _pause_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """No timer runs while paused: the shell pauses after a restart (`RECOVERY_COMMAND`), so
+    nobody is excluded for the time the server was down; the director may pause too."""
+    if batch.state.paused:
+        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
+    cause = command.args.get("cause", "director")
+    if not isinstance(cause, str) or not 0 < len(cause) <= MAX_CAUSE:
+        raise refuse("bad_args", f"pause_game: 'cause' is a text of 1..{MAX_CAUSE} characters")
+    batch.emit("GamePaused", cause=cause)
+
+
+def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
+    """Any player (or the director) resumes; the live windows restart in full."""
+    if not batch.state.paused:
+        raise refuse("not_paused", "the game is not paused")
+    batch.emit("GameResumed", cause=batch.state.pause_cause)
+
+
+# -- the table of commands -------------------------------------------------------------------
+
+Handler = Callable[[_Batch, Command, "str | None"], None]
+PLAYER = "player"
+STEWARDS = frozenset({"proctor", "director"})
+TIMER = frozenset({SERVER})
+PLAYING = (OPEN, CLAIMED)
+
+
+@dataclass(frozen=True)
+class CommandRule:
+    """Who may send a command (a player for its own seat, or these roles), in which phases,
+    and whether a paused game accepts it."""
+
+    roles: frozenset[str]
+    phases: tuple[str, ...]
+    handler: Handler
+    while_paused: bool = False
+
+
+COMMANDS: dict[str, CommandRule] = {
+    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
+    "claim": CommandRule(frozenset({PLAYER}), PLAYING, _claim),
+    "answer": CommandRule(frozenset({PLAYER}), PLAYING, _answer),
+    "declare_stumped": CommandRule(frozenset({PLAYER}), PLAYING, _declare_stumped),
+    "end_game": CommandRule(STEWARDS, (SETUP, *PLAYING), _end_game_command, while_paused=True),
+    "pause_game": CommandRule(STEWARDS | TIMER, PLAYING, _pause_game, while_paused=True),
+    "resume_game": CommandRule(STEWARDS | {PLAYER}, PLAYING, _resume_game, while_paused=True),
+    "answer_deadline": CommandRule(TIMER, (CLAIMED,), _answer_deadline),
+    "stumped_deadline": CommandRule(TIMER, (OPEN,), _stumped_deadline),
+}
+COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
+    name: rule.roles for name, rule in COMMANDS.items()
+}
+FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
+SEATED = frozenset({"claim", "answer", "declare_stumped"})
+
+
+def _due_deadline(state: PocketState, command: Command, now: int) -> Deadline:
+    key = command.args.get("key")
+    for deadline in deadlines(state):
+        if deadline.key == key and deadline.command.name == command.name:
+            if now < deadline.at - DEADLINE_EARLY_US:
+                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
+            return deadline
+    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
+
+
+def decide(state: PocketState, command: Command, now: int) -> list[Event]:
+    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
+
+    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
+    """
+    rule = COMMANDS.get(command.name)
+    if rule is None:
+        raise refuse("unknown_command", f"unknown command {command.name!r}")
+    if not isinstance(command.args, Mapping):
+        raise refuse("bad_args", f"{command.name}: arguments are a map")
+    now = max(now, state.clock)  # the table's clock never runs backwards
+    seat: str | None = None
+    if command.actor.role not in rule.roles:
+        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
+    if command.name in SEATED:
+        seat = acting_seat(state, command)
+    elif command.actor.role == PLAYER and state.seat(command.actor.id) is None:
+        raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
+    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
+        now = max(now, _due_deadline(state, command, now).at)
+    else:
+        if state.phase not in rule.phases:
+            raise phase_refusal(command.name, state.phase)
+        if state.paused and not rule.while_paused:
+            raise refuse("game_paused", f"{command.name}: the game is paused")
+    batch = _Batch(state, now)
+    rule.handler(batch, command, seat)
+    return batch.events

@@ -1,0 +1,133 @@
+"""`t24 admin create-table --game pocket|deck40`: the flags build options the games accept."""
+
+from __future__ import annotations
+
+from argparse import Namespace
+
+import pytest
+
+from clients.reference_cli import admin_commands, cli
+from server.games import deck40, pocket
+
+
+def casual_args(game: str, **values) -> Namespace:
+    base = {
+        "game": game,
+        "seats": "3",
+        "seed": None,
+        "edition": "single-digits",
+        "cards": None,
+        "options": None,
+        "option": None,
+    }
+    return Namespace(**{**base, **values})
+
+
+def test_pocket_options_from_flags_are_valid_for_the_game():
+    options = admin_commands.table_options(
+        casual_args("pocket", cards=12, seed=5, option=["answer_seconds=20", "dots=[1, 2]"])
+    )
+    assert options == {
+        "seats": [{"seat": f"s{i}", "name": f"Seat {i}"} for i in (1, 2, 3)],
+        "seed": 5,
+        "edition": "single-digits",
+        "size": 12,
+        "answer_seconds": 20,
+        "dots": [1, 2],
+    }
+    read = pocket.initial_state(options).options
+    assert (read.size, read.dots, read.answer_us) == (12, (1, 2), 20_000_000)
+
+
+def test_deck40_options_from_flags_pick_a_fresh_seed_unless_one_is_given():
+    options = admin_commands.table_options(
+        casual_args("deck40", seats="s1:Ada,s2:Bo", option=["scoring=advanced", "target_points=10"])
+    )
+    assert isinstance(options["seed"], int) and "deck" not in options
+    read = deck40.initial_state(options).options
+    assert (read.layout, read.scoring, read.target_points) == ("pairs", "advanced", 10)
+    fixed = admin_commands.table_options(
+        casual_args("deck40", seed=3, options='{"layout": "common_pile"}')
+    )
+    assert fixed["seed"] == 3 and fixed["layout"] == "common_pile"
+
+
+def test_a_bad_option_flag_is_refused_before_connecting():
+    with pytest.raises(admin_commands.AdminInputError, match="NAME=VALUE"):
+        admin_commands.table_options(casual_args("pocket", option=["answer_seconds"]))
+    text = admin_commands.option_pairs(["house=on"])
+    assert text == {"house": "on"}
+
+
+def test_the_admin_parser_takes_a_game_and_repeated_options():
+    parser = cli.build_parser()
+    args = parser.parse_args(
+        ["admin", "create-table", "--game", "deck40", "--seats", "2", "--option", "scoring=cards"]
+    )
+    assert (args.game, args.option, args.seed) == ("deck40", ["scoring=cards"], None)
+
+
+# -- the per-game parts: screens, typed lines, bot brains --------------------------------------
+
+
+def test_the_pocket_screen_shows_the_card_the_claim_and_the_result():
+    from casual_tables import DIRECTOR, POCKET_WRONG, Table, player, pocket_options
+
+    from clients.reference_cli.games.pocket import brain, screen
+
+    table = Table.started(pocket, pocket_options(2, ["p4", "p1"]))
+    table.do("claim", player("s2"))
+    lines = screen.render_lines(pocket.view(table.state, player("s1")), table.now)
+    text = "\n".join(lines)
+    assert "[ 2  3  4  5 ]" in text and "claimed by Player 2, answer within 15 s" in text
+    assert "you are Player 1" in text
+    assert brain.next_move(pocket.view(table.state, player("s1")), "s1") is None  # held
+    table.do("answer", player("s2"), expression=POCKET_WRONG)
+    view = pocket.view(table.state, player("s1"))
+    assert "out of this card: Player 2" in "\n".join(screen.render_lines(view))
+    name, args = brain.next_move(view, "s1")
+    table.do(name, player("s1"), **args)
+    assert table.state.scores()["s1"] == 1
+    table.do("end_game", DIRECTOR)
+    assert "winner: Player 1" in screen.render_lines(pocket.view(table.state, player("s2")))
+
+
+def test_pocket_typed_lines():
+    from clients.reference_cli.games.pocket.screen import parse_line
+
+    assert parse_line("  ") is None
+    assert parse_line("c") == ("claim", {})
+    assert parse_line("S") == ("declare_stumped", {})
+    assert parse_line("start") == ("start_game", {})
+    assert parse_line(" (5+3-2)*4 ") == ("answer", {"expression": "(5+3-2)*4"})
+
+
+def test_the_deck40_screen_shows_cards_piles_and_a_tie():
+    from casual_tables import DIRECTOR, Table, deck40_options, player
+
+    from clients.reference_cli.games.deck40 import brain, screen
+
+    table = Table.started(deck40, deck40_options(2, ["1111", "3388"]))
+    view = deck40.view(table.state, player("s1"))
+    text = "\n".join(screen.render_lines(view))
+    assert "table: A♠ (Player 1)  A♥ (Player 1)  A♦ (Player 2)  A♣ (Player 2)" in text
+    assert "Player 1 (you): pile 18" in text
+    assert brain.next_move(view, "s1") == ("call_no_solution", {})
+    for seat in ("s1", "s2"):
+        name, args = brain.next_move(deck40.view(table.state, player(seat)), seat)
+        table.do(name, player(seat), **args)
+    assert table.state.set_number == 2
+    table.do("end_game", DIRECTOR)
+    assert "tie: Player 1, Player 2" in "\n".join(
+        screen.render_lines(deck40.view(table.state, player("s2")))
+    )
+
+
+def test_deck40_typed_lines():
+    from clients.reference_cli.games.deck40.screen import parse_line
+
+    assert parse_line("n") == ("call_no_solution", {})
+    assert parse_line("n 7h") == ("call_no_solution", {"returns": "7H"})
+    assert parse_line("24! (8-4)*(7-1)") == ("call_24", {"expression": "(8-4)*(7-1)"})
+    assert parse_line("8/(3-8/3)") == ("call_24", {"expression": "8/(3-8/3)"})
+    assert parse_line("start") == ("start_game", {})

@@ -1,0 +1,110 @@
+"""The tournament's shell (server/runtime/tournament_actor.py) with the memory store and a
+task.Clock: it creates and starts its tables through the hub, learns their results from their
+events only, and comes back after a restart."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_support import csv_of, tournament_options
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from server.eventlog.store import open_store
+from server.games.base import Actor, Command
+from server.runtime.hub import Hub, InvalidOptions
+from server.runtime.tournament_actor import TournamentActor
+
+T0 = 1_700_000_000.0
+DIRECTOR = Actor("director", "d")
+PROCTOR = Actor("proctor", "p")
+TID = "tournament/spring"
+
+
+@pytest.fixture
+def clock():
+    c = Clock()
+    c.advance(T0)
+    return c
+
+
+@pytest.fixture
+def store(clock):
+    return open_store("memory:", clock=clock.seconds)
+
+
+def result_of(d: defer.Deferred):
+    results = []
+    d.addBoth(results.append)
+    assert results, "the Deferred has not fired"
+    if hasattr(results[0], "raiseException"):
+        results[0].raiseException()
+    return results[0]
+
+
+def command(actor, name, who=DIRECTOR, **args):
+    return result_of(actor.submit(Command(name, args, who), int(actor.clock.seconds() * 1e6)))
+
+
+def new_tournament(hub) -> TournamentActor:
+    options = tournament_options(grades=["4th"], table_options={"auto_proctor": 1})
+    actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
+    rows = [(f"S{i}", "Hill", "4th") for i in range(7)]
+    command(actor, "import_students", csv=csv_of(rows))
+    command(actor, "close_registration")
+    command(actor, "seat_round", round=1)
+    return actor
+
+
+def test_a_tournament_id_is_tournament_slash_id_and_only_a_tournament_has_one(store, clock):
+    hub = Hub(store, clock)
+    options = tournament_options()
+    with pytest.raises(InvalidOptions):
+        result_of(hub.create_table("spring", "tournament", options, DIRECTOR))
+    with pytest.raises(InvalidOptions):
+        result_of(hub.create_table("tournament/x", "challenge", {}, DIRECTOR))
+    actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
+    assert isinstance(actor, TournamentActor) and actor.stream == TID
+
+
+def test_start_round_creates_and_starts_every_table_of_the_round(store, clock):
+    hub = Hub(store, clock)
+    actor = new_tournament(hub)
+    command(actor, "start_round", round=1)
+    names = [t.table for t in actor.state.round(1).tables]
+    assert len(names) == 2
+    for name in names:
+        table = hub.actors[f"spring.{name}"]
+        assert table.events[0].data["game"] == "challenge"
+        assert table.state.started  # its round was started by the tournament
+        assert [s.seat for s in table.state.seats] == list(
+            next(t for t in actor.state.round(1).tables if t.table == name).students
+        )
+
+
+def test_results_are_learnt_from_the_tables_events_and_the_round_closes(store, clock):
+    hub = Hub(store, clock)
+    actor = new_tournament(hub)
+    command(actor, "start_round", round=1)
+    for t in actor.state.round(1).tables:
+        table = hub.actors[f"spring.{t.table}"]
+        command(table, "end_round", PROCTOR)
+        assert t.table in actor.state.results
+        assert actor.state.results[t.table].seq == table.seq
+    assert [e.type for e in command(actor, "close_round", round=1)] == ["RoundClosed"]
+
+
+def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_missed(
+    store, clock
+):
+    hub = Hub(store, clock)
+    actor = new_tournament(hub)
+    command(actor, "start_round", round=1)
+    first = actor.state.round(1).tables[0].table
+    actor.close()  # the server goes down before it hears the table end
+    command(hub.actors[f"spring.{first}"], "end_round", PROCTOR)
+    assert first not in actor.state.results
+    again = Hub(store, clock)
+    result_of(again.load_all())
+    tournament = again.actors[TID]
+    assert isinstance(tournament, TournamentActor)
+    assert first in tournament.state.results
