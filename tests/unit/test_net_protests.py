@@ -137,3 +137,18 @@ def test_query_refusals(hub, clock, tables):
     unknown, unknown_wire = make_session(hub, clock)
     say(unknown, "query", id=1, table="t1", name="preview_ruling")
     assert one(unknown_wire)["code"] == "hello_required"
+
+
+def test_create_table_refuses_a_hand_made_deck_with_a_card_without_a_solution(hub, clock):
+    """R-PUZ-4 at `create_table`: `invalid_options` naming the card; a casual table may."""
+    director, wire = connected(hub, clock, "director")
+    deck = [{"card_id": "ok", "numbers": [1, 2, 3, 4], "dots": 1}]
+    deck.append({"card_id": "dud", "numbers": [1, 1, 1, 1], "dots": 1})
+    say(director, "create_table", id=2, table="hand", options={**OPTIONS, "deck": deck})
+    refused = one(wire)
+    assert refused["code"] == "invalid_options"
+    assert "card 'dud' (1 1 1 1) has no solution (R-PUZ-4)" in refused["message"]
+    assert "hand" not in hub.actors  # nothing recorded
+    casual = {**OPTIONS, "deck": deck, "casual": True}
+    say(director, "create_table", id=3, table="hand", options=casual)
+    assert one(wire)["type"] == "table_created"
