@@ -254,3 +254,19 @@ def protest_summary(
         out.append(f"protest {number} (#{seq}, {status[number]}): {data.get('reason')}")
         out += [f"    {lines.get(disputed, f'#{disputed}')}" for disputed in data.get("seqs", [])]
     return out
+
+
+def hearing_lines(view: Mapping[str, Any]) -> list[str]:
+    """The pending protests and the score card as lines under the table (empty when there
+    is nothing to hear): `protest 1 open: Bo disputes #7, #9`, `score card signed by PK`."""
+    names = {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    lines = [
+        f"protest {protest.get('protest')} open: {names.get(protest.get('by'), protest.get('by'))}"
+        f" disputes " + ", ".join(f"#{seq}" for seq in protest.get("seqs", []))
+        for protest in view.get("protests", [])
+        if protest.get("status") == "open"
+    ]
+    card = view.get("score_card") or {}
+    if card.get("signed"):
+        lines.append(f"score card signed by {card.get('initials')} (R-ROUND-7)")
+    return lines

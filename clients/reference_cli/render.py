@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.reference_cli.event_words import END_REASON_WORDS
+from clients.reference_cli.hearing import hearing_lines
 from clients.reference_cli.styling import Style
 from clients.reference_cli.table_model import (
     BETWEEN,
@@ -364,4 +365,5 @@ def compact(model: TableModel, style: Style = PLAIN) -> list[str]:
         seats.append(text)
     paused = " · PAUSED" if view.get("paused") else ""
     lines.append(f"scores: {', '.join(seats)} · {cards_left(view)}{paused}")
+    lines += hearing_lines(view)  # R-ROUND-7/8: open protests, the signature
     return ["    " + style.dim(line) for line in lines]

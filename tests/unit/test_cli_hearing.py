@@ -201,6 +201,8 @@ def test_replay_marks_protests_and_corrections_and_lists_the_evidence(tmp_path, 
     flag_line = next(line for line in out.splitlines() if line.startswith(f"#{flag} "))
     assert flag_line.endswith("<- disputed by protest 1")
     assert "[PROTEST]" in out and "[RULING]" in out and out.count("[CORRECTION]") == 3
+    assert f"protest 1 open: Bo disputes #{flag}" in out  # under the table until ruled
+    assert "score card signed by PK (R-ROUND-7)" in out
     summary = out.split("protests (R-ROUND-8):\n")[1]
     assert summary.startswith("protest 1 (#")
     assert "upheld): the judge misread my steps" in summary
