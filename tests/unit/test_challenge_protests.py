@@ -522,3 +522,18 @@ def test_a_protest_disputes_events_with_their_times_R_ROUND_8():
     assert listed["seqs"] == [seq] and listed["by"] == "s1" and listed["status"] == "open"
     assert table.events[seq - 2].type == "CardTouched"
     assert listed["at"] - table.events[seq - 2].data["at"] == 2 * S
+
+
+def test_a_card_never_revealed_or_removed_cannot_be_awarded_R_ROUND_8():
+    table = Table.started(seats=3, cards=["c1", "c2", "c4", "c3", "c9"])  # R-DECK-4: c3, c9 out
+    table.next_card()
+    table.do("file_protest", player("s1"), seqs=[3], reason="x")
+    for card, code in (("c4", "card_not_revealed"), ("c9", "unknown_card")):
+        refused = table.refused(
+            "rule_protest",
+            protest=1,
+            upheld=True,
+            ruling_text="y",
+            corrections=[{"kind": "award_card", "seat": "s1", "card": card}],
+        )
+        assert refused.code == code, card

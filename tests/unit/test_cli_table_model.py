@@ -130,6 +130,12 @@ def test_the_client_view_follows_the_server_view_through_random_rounds(seed, raw
         follow(raw, run.log, viewer, drop_at=rng.randrange(1, len(run.log) + 1))
 
 
+def returned_revealed(table: Table) -> str:
+    """A card that was revealed, then flagged back into the deck (R-FLAG-2): awardable."""
+    returned = [e for e in table.events if e.type == "CardReturnedToDeck" and e.data["revealed"]]
+    return returned[-1].data["card_id"]
+
+
 def test_a_scripted_round_with_every_kind_of_event():
     table = Table.started(
         seats=3, cards=["c1", "c2", "c3", "c4"], auto_proctor=1, stumped_cards="replay_at_end"
@@ -159,7 +165,7 @@ def test_a_scripted_round_with_every_kind_of_event():
         ruling_text="the flag goes",
         corrections=[
             {"kind": "rescind_flag", "seat": "s1", "flag": flag},
-            {"kind": "award_card", "seat": "s2", "card": table.state.deck[-1]},
+            {"kind": "award_card", "seat": "s2", "card": returned_revealed(table)},
         ],
     )
     table.do("end_round")

@@ -147,7 +147,8 @@ def _rescind_flag(batch: Batch, correction: Mapping[str, Any]) -> None:
 
 def _award_card(batch: Batch, correction: Mapping[str, Any]) -> None:
     """`CardAwarded`: the card's dots are the seat's; a card still in the deck or the stumped
-    pile leaves it (it is won). The card in play is ruled on once it has left play."""
+    pile leaves it (it is won). The card in play is ruled on once it has left play; a card
+    never revealed at this table cannot have been won (and its id stays hidden)."""
     state = batch.state
     seat = _correction_seat(state, correction)
     card_id = correction.get("card")
@@ -156,6 +157,9 @@ def _award_card(batch: Batch, correction: Mapping[str, Any]) -> None:
         raise refuse("unknown_card", f"award_card: no card {card_id!r} in this table's deck")
     if card.card_id in state.removed:
         raise refuse("unknown_card", f"card {card.card_id!r} was removed under R-DECK-4")
+    if card.card_id not in state.revealed_cards:
+        # Nobody has seen it: it cannot have been won, and its id stays hidden (view.py).
+        raise refuse("card_not_revealed", f"card {card.card_id!r} was never revealed")
     winner = state.winner_of(card.card_id)
     if winner is not None:
         raise refuse("card_already_won", f"card {card.card_id!r} is won by seat {winner}")

@@ -83,6 +83,7 @@ class ChallengeState:
     removed: tuple[CardId, ...] = ()  # R-DECK-4
     card: CardInPlay | None = None
     stumped: tuple[CardId, ...] = ()  # the stumped pile (R-PLAY-7)
+    revealed_cards: tuple[CardId, ...] = ()  # every card revealed so far (R-ROUND-8 awards)
     stumped_returned: bool = False  # replay_at_end: the pile went back to the deck once
     plays: int = 0
     started_at: int = 0  # when `RoundStarted` was recorded: a timed round runs from it

@@ -120,7 +120,11 @@ def _card_placed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSta
 
 
 def _card_revealed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return replace(with_card(state, revealed_at=data["at"]), timer_from=data["at"])
+    seen = state.revealed_cards
+    if data["card_id"] not in seen:
+        seen = seen + (data["card_id"],)
+    revealed = with_card(state, revealed_at=data["at"])
+    return replace(revealed, timer_from=data["at"], revealed_cards=seen)
 
 
 def _fouls_after(card: CardInPlay, data: Mapping[str, Any]) -> tuple[str, ...]:
