@@ -31,7 +31,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.hearing import disputed_seqs, mark, protest_summary
+from clients.reference_cli.games import part_for
 from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_keys
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
@@ -66,7 +66,7 @@ class Step:
     data: Mapping[str, Any]
     line: FeedLine
     model: TableModel
-    disputed_by: tuple[int, ...] = ()  # the protests that dispute this event (R-ROUND-8)
+    mark: str = ""  # the game part's margin mark (the challenge: protests, R-ROUND-8)
 
 
 def stream_name(name: str) -> str:
@@ -81,8 +81,8 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
     this adds the feed lines and their times from the card's reveal.
     """
     snapshot = {"table": table, "game": game, "seq": 1, "view": moments[0].view}
-    feed_model = from_snapshot(snapshot, after_seq=0)
-    disputed = disputed_seqs([(moment.type, moment.data) for moment in moments])
+    feed_model = from_snapshot(snapshot, after_seq=0)  # the feed follows every event
+    marks = part_for(game).event_marks([(m.seq, m.type, m.data) for m in moments])
     steps = []
     for moment in moments:
         push = {
@@ -92,9 +92,9 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
             "at": moment.recorded_at,
         }
         feed_model, line = apply_push(feed_model, push)
-        model = TableModel(table, game, moment.seq, moment.view, feed_model.anchors)
+        model = TableModel(table, game, moment.seq, moment.view, moment.deadlines)
         step = Step(moment.seq, moment.at, moment.actor, moment.type, moment.data, line, model)
-        steps.append(replace(step, disputed_by=disputed.get(moment.seq, ())))
+        steps.append(replace(step, mark=marks.get(moment.seq, "")))
     return steps
 
 
@@ -104,10 +104,9 @@ def clock_text(at_us: int) -> str:
 
 
 def event_line(step: Step) -> str:
-    """`#12  19:12:45.123   +2.31s  Bo touched (2 fingertips)`, with its protest marks."""
+    """`#12  19:12:45.123   +2.31s  Bo touched (2 fingertips)`, with its margin mark."""
     text = f"#{step.seq:<4} {clock_text(step.at)} {step.line.stamp()}  {step.line.text}"
-    marks = mark(step.type, step.disputed_by)
-    return f"{text}  {marks}" if marks else text
+    return f"{text}  {step.mark}" if step.mark else text
 
 
 def json_line(step: Step) -> str:
@@ -122,7 +121,7 @@ def json_line(step: Step) -> str:
         "actor": dict(step.actor),
         "data": dict(step.data),
         "text": step.line.text,
-        "disputed_by": list(step.disputed_by),
+        "mark": step.mark,
         "table": dict(step.model.view),
     }
     from server.audit.export import json_value  # bytes as {"$bytes": ...}, as in exports
@@ -241,10 +240,11 @@ def run_replay(args: argparse.Namespace) -> int:
         print()
         screen = render(frame_for(shown, len(shown) - 1, None), final.at, 100, 60, style)
         print("\n".join(screen[:-1]))
-        hearing = [(step.seq, step.type, step.data) for step in shown]
-        summary = protest_summary(hearing, {step.seq: event_line(step) for step in shown})
+        events = [(step.seq, step.type, step.data) for step in shown]
+        lines = {step.seq: event_line(step) for step in shown}
+        summary = part_for(replayed.game).replay_summary(events, lines)
         if summary:
-            print("\nprotests (R-ROUND-8):")
+            print()
             print("\n".join(summary))
     if not report.ok:
         print(f"t24 replay: {report.describe()}", file=sys.stderr)

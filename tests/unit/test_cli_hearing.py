@@ -11,10 +11,11 @@ from challenge_tables import ANSWERS, DIRECTOR, PROCTOR, Table, player, types
 from test_cli_app import FakeLink, Feed, make_app, welcome
 from twisted.internet.defer import Deferred
 
-from clients.reference_cli import cli, exit_codes, play_input, proctor_input
+from clients.reference_cli import cli, exit_codes
 from clients.reference_cli.connection import ServerRefused
-from clients.reference_cli.event_words import describe_event
-from clients.reference_cli.hearing import (
+from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.games.challenge.event_words import describe_event
+from clients.reference_cli.games.challenge.hearing import (
     HearingLineError,
     describe_preview,
     protest_args,
@@ -209,7 +210,7 @@ def test_replay_marks_protests_and_corrections_and_lists_the_evidence(tmp_path, 
     assert f"    #{flag} " in summary and "penalty flag for Bo" in summary
     assert cli.main(["replay", "--store", url, "h1", "--json"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert records[flag - 1]["disputed_by"] == [1]
+    assert records[flag - 1]["mark"] == "<- disputed by protest 1"
     assert records[-1]["table"]["score_card"] == {"signed": False, "initials": None, "at": None}
 
 

@@ -18,7 +18,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from clients.reference_cli.hearing import HEARING_USAGE, HearingLineError, hearing_line
+from clients.reference_cli.games.challenge.hearing import (
+    HEARING_USAGE,
+    HearingLineError,
+    hearing_line,
+)
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,

@@ -15,7 +15,7 @@ A correction is `rescind SEAT FLAG_SEQ`, `award SEAT CARD`, `revoke SEAT CARD` o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 
@@ -220,6 +220,20 @@ def disputed_seqs(events: list[tuple[str, Mapping[str, Any]]]) -> dict[int, tupl
     return disputed
 
 
+def replay_marks(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> dict[int, str]:
+    """seq -> its margin mark in `t24 replay` (the game part's `event_marks`)."""
+    disputed = disputed_seqs([(kind, data) for _seq, kind, data in events])
+    marks = {seq: mark(kind, disputed.get(seq, ())) for seq, kind, _data in events}
+    return {seq: text for seq, text in marks.items() if text}
+
+
+def describe_answer(name: str, result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A query's answer in words (the game part's `describe_answer`)."""
+    if name == "preview_ruling":
+        return describe_preview(result, names)
+    return f"{name}: {result}"
+
+
 def mark(kind: str, protests: tuple[int, ...]) -> str:
     """The replay's margin mark: `PROTEST`, `RULING`, `CORRECTION`, or the protests that
     dispute this event (`<- disputed by protest 1`)."""
@@ -236,7 +250,7 @@ def mark(kind: str, protests: tuple[int, ...]) -> str:
 
 
 def protest_summary(
-    events: list[tuple[int, str, Mapping[str, Any]]], lines: Mapping[int, str]
+    events: Sequence[tuple[int, str, Mapping[str, Any]]], lines: Mapping[int, str]
 ) -> list[str]:
     """Every protest of the log with its status and the disputed events as the replay shows
     them (their times relative to the reveal): the evidence a ruling quotes."""
@@ -250,6 +264,8 @@ def protest_summary(
     for seq, kind, data in events:
         if kind != "ProtestFiled":
             continue
+        if not out:
+            out.append("protests (R-ROUND-8):")
         number = data.get("protest")
         out.append(f"protest {number} (#{seq}, {status[number]}): {data.get('reason')}")
         out += [f"    {lines.get(disputed, f'#{disputed}')}" for disputed in data.get("seqs", [])]

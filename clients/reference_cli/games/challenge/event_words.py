@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clients.reference_cli.hearing import describe_hearing
+from clients.reference_cli.games.challenge.hearing import describe_hearing
 
 
 def _count(value: Any) -> int:
