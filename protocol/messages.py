@@ -192,8 +192,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "list_tables",
         "client",
-        (_ID,),
-        "The tables this token may see (all for director and auditor).",
+        (
+            _ID,
+            Field(
+                "after",
+                "str",
+                required=False,
+                pattern=TABLE_ID_PATTERN,
+                doc="a page's cursor: the `next` of the previous `tables` reply",
+            ),
+            Field("limit", "int", required=False, doc="tables per page, at most 200 (default)"),
+        ),
+        "The tables this token may see (all for director and auditor), a page at a time.",
         roles=ROLES,
         replies=("tables", "error"),
     ),
@@ -281,7 +291,16 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "tables",
         "server",
-        (_ID, Field("tables", "list", doc="[{table, game, seq, over}]")),
+        (
+            _ID,
+            Field("tables", "list", doc="[{table, game, seq, over}]"),
+            Field(
+                "next",
+                "str",
+                nullable=True,
+                doc="the cursor of the next page (`after`); nil on the last page",
+            ),
+        ),
         "Reply to `list_tables`.",
     ),
     MessageSpec(

@@ -521,7 +521,7 @@ def test_every_command_has_help_with_examples_and_exit_codes(capsys):
 
 # The commands that read a store on this machine (docs/cli.md): they may use server/. Every
 # other module of the package is networked, or shared by networked commands.
-LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands"})
+LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands", "audit_commands"})
 # `t24`'s dispatcher: it registers every command, the local ones too, and imports no server/.
 DISPATCHER_MODULES = frozenset({"cli", "__main__"})
 PACKAGE = "clients.reference_cli"

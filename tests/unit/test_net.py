@@ -9,7 +9,6 @@ import stat
 
 import pytest
 import toygame
-from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
 from twisted.internet.error import ConnectionDone
@@ -617,7 +616,9 @@ def server_frame(payload: bytes) -> bytes:
     size = len(payload)
     if size <= 125:
         return bytes([0x82, size]) + payload
-    return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    if size < 65536:
+        return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    return bytes([0x82, 127]) + size.to_bytes(8, "big") + payload
 
 
 def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
@@ -632,12 +633,13 @@ def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
     assert wire1.value().endswith(server_frame(encode({"type": "pong", "id": 1})))
 
 
-def test_outgoing_frames_keep_autobahns_limits_and_queue(hub, clock):
+def test_outgoing_frames_keep_autobahns_queue_and_ignore_the_inbound_limit(hub, clock):
+    """Issue 18: the inbound `max_message_bytes` is no limit on what the server sends."""
     protocol, wire = open_protocol(hub, clock)
-    too_big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
-    with pytest.raises(PayloadExceededError):  # as `sendMessage` refuses it
-        protocol._send_push(too_big)
-    assert wire.value() == b""
+    big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
+    protocol._send_push(big)
+    assert wire.value() == server_frame(big.frame)
+    wire.clear()
     handed: list[bytes] = []  # while Autobahn's own send queue holds data, it keeps the order
     protocol.sendPreparedMessage = lambda prepared: handed.append(prepared.payloadHybi)
     protocol.send_queue.append((b"queued", False))

@@ -399,7 +399,7 @@ def _issue_flag(batch: _Batch, command: Command, seat: str | None) -> None:
     hand seen at a physical table)."""
     target = named_seat(batch.state, command)
     cause = command.args.get("cause")
-    if cause not in FLAG_CAUSES:
+    if not isinstance(cause, str) or cause not in FLAG_CAUSES:  # a list is not even hashable
         raise refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
     _flag(batch, target, cause)
 
