@@ -47,7 +47,7 @@ def played(name: str, seed: int, steps: int = 25):
 
 
 def test_the_games_with_a_part_of_their_own():
-    for name in ("challenge", "pocket", "deck40"):
+    for name in ("challenge", "pocket", "deck40", "tjugoett"):
         assert part_for(name).name == name
     assert part_for("a-game-from-the-future") is GENERIC
 
@@ -94,13 +94,16 @@ def test_a_line_game_takes_the_snapshots_keys_and_sends_a_typed_line(name):
     assert sent == [Send("start_game", {}, tag="start_game")]
 
 
-@pytest.mark.parametrize("name", ["pocket", "deck40"])
+@pytest.mark.parametrize("name", ["pocket", "deck40", "tjugoett"])
 def test_a_line_games_bot_plans_its_brains_move(name):
     part = part_for(name)
-    for seed in range(6):
-        game, options, state = played(name, seed, steps=3)
-        seat = options["seats"][0]["seat"]
-        view = game.view(state, Actor("player", seat))
-        key, moves = part.bot(view, seat, [], 0, "perfect", random.Random(1), 1.0)
-        for move in moves:
-            assert move.delay > 0 and move.name in game.COMMANDS_BY_ROLE
+    planned = 0
+    for seed in range(12):
+        game, options, state = played(name, seed, steps=seed % 4)
+        for seat in (seat["seat"] for seat in options["seats"]):
+            view = game.view(state, Actor("player", seat))
+            key, moves = part.bot(view, seat, [], 0, "perfect", random.Random(1), 1.0)
+            for move in moves:
+                assert move.delay > 0 and move.name in game.COMMANDS_BY_ROLE
+            planned += len(moves)
+    assert planned > 0, "the bot never moved"

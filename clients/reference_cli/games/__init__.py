@@ -98,6 +98,10 @@ def part_for(game: str) -> GamePart:
         from clients.reference_cli.games.deck40 import PART as DECK40
 
         return DECK40
+    if game == "tjugoett":
+        from clients.reference_cli.games.tjugoett import PART as TJUGOETT
+
+        return TJUGOETT
     return GENERIC
 
 
@@ -130,9 +134,9 @@ class LineInput:
         return self.help
 
 
-def line_controls(parse_line: Callable[[str], Any], help_text: str) -> Any:
-    """An input handler from a game's pure `parse_line(text) -> (command, args) | None`: `q`
-    on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words."""
+def line_controls(parse_line: Callable[[str, View | None], Any], help_text: str) -> Any:
+    """An input handler from a game's pure `parse_line(text, view) -> (command, args) |
+    None`: `q` on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words."""
     from clients.reference_cli.keyboard import CTRL_D, ENTER, Notice, Quit, Send, edit_line
     from clients.reference_cli.table_app import Controls
 
@@ -140,7 +144,7 @@ def line_controls(parse_line: Callable[[str], Any], help_text: str) -> Any:
         if key == CTRL_D or (key == "q" and not state.line):
             return state, [Quit()]
         if key in ENTER:
-            parsed = parse_line(state.line)
+            parsed = parse_line(state.line, view)
             cleared = LineInput("", state.help)
             if parsed is None:
                 return cleared, []
@@ -158,10 +162,12 @@ def line_controls(parse_line: Callable[[str], Any], help_text: str) -> Any:
 def line_part(
     name: str,
     render_lines: Callable[[View], list[str]],
-    parse_line: Callable[[str], Any],
+    parse_line: Callable[[str, View | None], Any],
     help_text: str,
     next_move: Callable[[View, str], Any] | None = None,
     finished: Callable[[View], bool] = lambda view: view.get("phase") == "ended",
+    describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words,
+    seat_names: Callable[[View], dict[str, str]] = lambda view: {},
 ) -> GamePart:
     """A part for a game that draws its view as lines and takes one typed line per command;
     its bot (optional) answers `next_move(view, me) -> (command, args) | None` after a short
@@ -188,4 +194,6 @@ def line_part(
         controls=controls,
         finished=finished,
         bot=bot if next_move is not None else None,
+        describe_event=describe_event,
+        seat_names=seat_names,
     )

@@ -9,7 +9,7 @@ from clients.reference_cli.games.deck40 import brain, screen
 PART = line_part(
     "deck40",
     render_lines=lambda view: screen.render_lines(view),
-    parse_line=screen.parse_line,
+    parse_line=lambda text, view: screen.parse_line(text),
     help_text=screen.HELP,
     next_move=brain.next_move,
 )
