@@ -282,7 +282,7 @@ def test_commands_queued_behind_an_append_go_in_one_append_and_wait_for_it(hub, 
     assert watcher.types() == ["RoundStarted", "CardPlaced", "CardRevealed"]
 
 
-def test_a_failed_batch_fails_every_command_in_it(hub, store, clock):
+def test_a_failed_batch_fails_every_command_in_it(logged_errors, hub, store, clock):
     actor = new_table(hub)
     store.gated = True
     d_start = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
@@ -297,6 +297,7 @@ def test_a_failed_batch_fails_every_command_in_it(hub, store, clock):
     with pytest.raises(StoreClosed):  # judged on events that never became durable
         result_of(d_again)
     assert result_of(d_start)[0].type == "RoundStarted" and actor.seq == 2
+    assert logged_errors.flush(StoreClosed)  # logged with its traceback, server side
 
 
 def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
@@ -308,7 +309,7 @@ def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
     assert all(not ok and ok_value.check(RuleViolation) for ok, ok_value in outcomes[1:])
 
 
-def test_store_failure_fails_the_command_and_changes_nothing(hub, store, clock):
+def test_store_failure_fails_the_command_and_changes_nothing(logged_errors, hub, store, clock):
     actor = new_table(hub)
     watcher = Recorder(PROCTOR)
     actor.subscribe(watcher)
@@ -317,8 +318,8 @@ def test_store_failure_fails_the_command_and_changes_nothing(hub, store, clock):
         run(actor, clock, PROCTOR, "start_round")
     assert actor.seq == 1 and watcher.messages == [] and actor.view(PROCTOR)["phase"] == "setup"
 
-
-# -- deadlines -----------------------------------------------------------------------------
+    # -- deadlines -----------------------------------------------------------------------------
+    assert logged_errors.flush(StoreClosed)  # logged with its traceback, server side
 
 
 def test_pattern_deadline_fires_from_the_clock_and_flags(hub, clock):
@@ -459,7 +460,7 @@ def test_each_distinct_redaction_is_encoded_once_and_shared(hub, clock):
         assert [decode(frame) for frame in sub.frames] == sub.messages
 
 
-def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
+def test_a_broken_subscriber_does_not_starve_the_others(logged_errors, hub, clock):
     actor = new_table(hub)
 
     class Broken(Recorder):
@@ -472,8 +473,8 @@ def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
     run(actor, clock, PROCTOR, "start_round")
     assert good.types() == ["RoundStarted"]
 
-
-# -- concurrency, recovery, shutdown -------------------------------------------------------
+    # -- concurrency, recovery, shutdown -------------------------------------------------------
+    assert logged_errors.flush(RuntimeError)  # logged with its traceback, server side
 
 
 def test_a_concurrent_writer_is_caught_up_and_the_command_decided_again(store, clock):
@@ -631,13 +632,14 @@ class BrokenGame:
         return toygame.decide(state, command, now)
 
 
-def test_a_bug_in_decide_fails_that_command_only(store, clock):
+def test_a_bug_in_decide_fails_that_command_only(logged_errors, store, clock):
     hub = Hub(store, clock, games={"broken": BrokenGame()})
     actor = result_of(hub.create_table("b", "broken", TOY_OPTIONS, DIRECTOR))
     with pytest.raises(ZeroDivisionError):
         run(actor, clock, PROCTOR, "explode")
     assert run(actor, clock, PROCTOR, "start")[0].type == "Started"
     assert hub.metrics.commands == {"failed": 1, "accepted": 1}
+    assert logged_errors.flush(ZeroDivisionError)  # logged with its traceback, server side
 
 
 def test_a_game_without_event_view_fails_closed():
@@ -660,7 +662,9 @@ class EvolveBugGame(BrokenGame):
         return toygame.evolve(state, event)
 
 
-def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, clock):
+def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(
+    logged_errors, store, clock
+):
     from server.net.session import RECORDED_BUT_BROKEN_MESSAGE, error_for
     from server.runtime.table_actor import TableBroken
 
@@ -678,8 +682,8 @@ def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, c
     with pytest.raises(TableClosed):
         run(actor, clock, PROCTOR, "pause")
 
-
-# -- evicting finished tables --------------------------------------------------------------
+    # -- evicting finished tables --------------------------------------------------------------
+    assert logged_errors.flush(KeyError, TableBroken)  # logged with its traceback, server side
 
 
 def finished_table(hub, clock, table="t1"):
