@@ -93,6 +93,14 @@ class Client:
         future = self.waiting[request_id] = asyncio.get_running_loop().create_future()
         return await future
 
+    async def patient(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """A set-up request: sent again after a pause while it is rate-limited."""
+        while True:
+            reply = await self.request(kind, **fields)
+            if reply.get("code") != "rate_limited":
+                return reply
+            await asyncio.sleep(0.5)
+
     async def _read(self) -> None:
         try:
             async for frame in self.ws:
@@ -183,7 +191,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
     options = {"seats": [{"seat": s, "name": s} for s in SEATS], "deck": DECK, **PACE}
     tables = [f"t{n:03d}" for n in range(args.tables)]
     for table in tables:
-        reply = await director.request("create_table", table=table, options=options)
+        reply = await director.patient("create_table", table=table, options=options)
         assert reply["type"] == "table_created", reply
     connections = 0
     for index, table in enumerate(tables):
