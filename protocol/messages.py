@@ -326,6 +326,9 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("event_type", "str", doc="the event's type, e.g. CardTouched"),
             Field("data", "map", doc="the event's data, redacted for this viewer"),
             Field("at", "int", doc="server time, Unix microseconds"),
+            Field("view", "map", required=False, doc="last of an append: the whole view"),
+            Field("patch", "map", required=False, doc="last of an append: {set, unset}"),
+            Field("deadlines", "list", required=False, doc="last of an append: live deadlines"),
         ),
         "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
     ),
@@ -340,19 +343,6 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
-    ),
-    MessageSpec(
-        "view",
-        "server",
-        (
-            _TABLE,
-            Field("seq", "int", doc="the view is the table after this seq (the last event)"),
-            Field("view", "map", required=False, doc="the viewer's whole view"),
-            Field("patch", "map", required=False, doc="{set, unset} over the held view"),
-            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
-            Field("server_time", "int", doc="server time of the append, Unix microseconds"),
-        ),
-        "A push after the events of one append: the viewer's view, or a patch of it.",
     ),
     MessageSpec(
         "accepted",

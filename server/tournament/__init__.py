@@ -154,7 +154,7 @@ def _merge_grades(batch: _Batch, command: Command) -> None:
 def _register(batch: _Batch, command: Command) -> None:
     state = batch.state
     _open_registration(state, command)
-    row = {column: command.args.get(column) for column in roster.COLUMNS}
+    row: dict[str, Any] = {column: command.args.get(column) for column in roster.COLUMNS}
     problem = roster.row_problem(state, row, roster.registered_keys(state))
     if problem:
         code = "unknown_grade" if problem.startswith("grade ") else "bad_student"
@@ -176,7 +176,8 @@ def _import_students(batch: _Batch, command: Command) -> None:
 
 
 def _withdraw(batch: _Batch, command: Command) -> None:
-    student = batch.state.students.get(command.args.get("student"))
+    student_id = command.args.get("student")
+    student = batch.state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
         raise refuse("unknown_student", f"withdraw: no student {command.args.get('student')!r}")
     if student.withdrawn:
@@ -258,8 +259,9 @@ def _swap_seats(batch: _Batch, command: Command) -> None:
     a, b = command.args.get("a"), command.args.get("b")
     where = {s: t for t in round_.tables for s in t.students}
     for student in (a, b):
-        if student not in where:
+        if not isinstance(student, str) or student not in where:
             raise refuse("not_seated", f"swap_seats: {student!r} has no seat in round {number}")
+    assert isinstance(a, str) and isinstance(b, str)
     if where[a] is where[b]:
         raise refuse("same_table", f"swap_seats: {a} and {b} sit at {where[a].table}")
     if where[a].section != where[b].section:
@@ -402,12 +404,19 @@ def _reopen_round(batch: _Batch, command: Command) -> None:
     batch.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
 
 
+def _counts(value: object) -> bool:
+    """A map of student id -> a whole number (points or flags)."""
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in value.items()
+    )
+
+
 def _record_result(batch: _Batch, command: Command) -> None:
     """A table's final result, as its own stream shows it (sent by the shell)."""
     state = batch.state
     name = command.args.get("table")
-    found = state.table(name) if isinstance(name, str) else None
-    if found is None:
+    if not isinstance(name, str) or (found := state.table(name)) is None:
         raise refuse("unknown_table", f"record_result: no table {name!r}")
     number, table = found
     tie = state.tie_break_of(name)
@@ -415,20 +424,35 @@ def _record_result(batch: _Batch, command: Command) -> None:
     if state.round(owner).advanced:
         raise refuse("round_advanced", f"record_result: round {owner} is advanced; reopen it")
     args = command.args
-    scores = args.get("scores")
-    if not isinstance(scores, Mapping) or set(scores) != set(table.students):
+    scores, flags = args.get("scores"), args.get("flags") or {}
+    disqualified, initials, seq = (
+        args.get("disqualified") or [],
+        args.get("initials") or "",
+        args.get("seq"),
+    )
+    if (
+        not isinstance(scores, Mapping)
+        or not _counts(scores)
+        or set(scores) != set(table.students)
+        or not _counts(flags)
+        or not isinstance(disqualified, list)
+        or not set(disqualified) <= set(table.students)
+        or not isinstance(initials, str)
+        or not isinstance(seq, int)
+        or isinstance(seq, bool)
+    ):
         raise refuse("bad_result", f"record_result: scores for {', '.join(table.students)}")
     old = state.results.get(name)
-    if old is not None and old.seq == args.get("seq"):
+    if old is not None and old.seq == seq:
         raise refuse("result_unchanged", f"record_result: {name} at seq {old.seq} is recorded")
     batch.emit(
         "TableResultRecorded",
         table=name,
-        scores={k: int(v) for k, v in scores.items()},
-        flags={k: int(v) for k, v in dict(args.get("flags") or {}).items()},
-        disqualified=list(args.get("disqualified") or []),
-        initials=str(args.get("initials") or ""),
-        seq=int(args.get("seq") or 0),
+        scores=dict(scores),
+        flags=dict(flags),
+        disqualified=list(disqualified),
+        initials=initials,
+        seq=seq,
         rule="R-ROUND-7",
     )
     _seat_tie_breaks(batch, owner)

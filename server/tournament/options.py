@@ -109,7 +109,7 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     ):
         raise _bad("grades", f"1..{MAX_GRADES} distinct names of 1..{MAX_NAME} characters")
     seed = raw.get("deck_seed")
-    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
         raise _bad("deck_seed", f"a whole number 0..{MAX_SEED} (R-DECK-1)")
     shuffle = raw.get("per_table_shuffle", False)
     if not isinstance(shuffle, bool):

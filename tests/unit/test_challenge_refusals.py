@@ -384,7 +384,7 @@ def test_bad_options_are_refused_before_anything_is_recorded():
     assert caught.value.as_dict() == {
         "code": "bad_options",
         "rule": "",
-        "message": "option 'seats': a list of 3 to 4 seats (R-ROUND-2)",
+        "message": "option 'seats': a list of 3 or 4 seats (R-ROUND-2)",
     }
 
 

@@ -262,11 +262,11 @@ def test_join_command_pushes_then_accepted(hub, clock):
     say(proctor, "join", id=2, table="t1")
     say(proctor, "command", id=3, table="t1", name="start_round")
     messages = wire.messages()
-    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "view", "accepted"]
-    assert messages[2]["event_type"] == "RoundStarted" and messages[4]["seq"] == 2
-    # the view after the append: the phase moved on, as a patch of the snapshot's view
-    snapshot, view = messages[1], messages[3]
-    assert view["seq"] == 2 and view["patch"]["set"]["phase"] == "between_cards"
+    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "accepted"]
+    assert messages[2]["event_type"] == "RoundStarted" and messages[3]["seq"] == 2
+    # the append's last event carries the view after it, as a patch of the snapshot's view
+    snapshot, event = messages[1], messages[2]
+    assert event["patch"]["set"]["phase"] == "between_cards" and event["deadlines"] == []
     assert snapshot["view"]["phase"] == "setup" and snapshot["deadlines"] == []
     recorded = hub.actors["t1"].events[-1]
     assert recorded.causation == "conn-7:req-3" and recorded.actor == {
@@ -508,7 +508,7 @@ def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(logged_errors, 
     assert [code for code, _ in watcher_wire.closed] == [1011]
     assert watcher not in hub.actors["t1"].subscribers and watcher.joined == {}
     # the table and the other viewers are unaffected
-    assert [m["type"] for m in director_wire.messages()] == ["event", "view", "accepted"]
+    assert [m["type"] for m in director_wire.messages()] == ["event", "accepted"]
     assert failures(logged, ConnectionError)
     assert logged_errors.flush(ConnectionError)  # logged with its traceback, server side
 

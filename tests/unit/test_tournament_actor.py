@@ -108,3 +108,31 @@ def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_
     tournament = again.actors[TID]
     assert isinstance(tournament, TournamentActor)
     assert first in tournament.state.results
+
+
+class Recorder:
+    def __init__(self, viewer: Actor) -> None:
+        self.viewer = viewer
+        self.messages: list[dict] = []
+
+    def push(self, push) -> None:
+        self.messages.append(push.message)
+
+
+def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock):
+    """R-ROUND-7: a spectator joined to tournament/<id> gets each new result as an event and
+    the standings in the view pushed after it; never the round's cards (hidden)."""
+    hub = Hub(store, clock)
+    actor = new_tournament(hub)
+    spectator = Recorder(Actor("spectator", "parent"))
+    actor.subscribe(spectator)
+    command(actor, "start_round", round=1)
+    first = actor.state.round(1).tables[0]
+    command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
+    events = [m for m in spectator.messages if m["type"] == "event"]
+    assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
+    assert "deck" not in events[0]["data"]
+    views = [m for m in spectator.messages if m["type"] == "view"]
+    latest = views[-1].get("view") or views[-1]["patch"]["set"]
+    rows = latest["standings"]["4th"]["qualifying"]
+    assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)

@@ -286,3 +286,24 @@ def test_pending_ties_are_listed_only_for_places_that_matter():
     through_round_two(t, tie_at_the_cut)
     pending = ranking.pending_ties(t.state, 2)
     assert [(p.students, p.places, p.seated) for p in pending] == [(("p4", "p5"), 1, True)]
+
+
+def test_record_result_refuses_a_malformed_result_without_crashing():
+    t = one_grade(4)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    table = t.state.round(1).tables[0]
+    good = {s: 1 for s in table.students}
+    for junk in (
+        {"scores": good, "seq": "7"},
+        {"scores": good, "seq": True},
+        {"scores": {s: "1" for s in table.students}, "seq": 7},
+        {"scores": good, "seq": 7, "flags": {"p1": None}},
+        {"scores": good, "seq": 7, "disqualified": ["nobody"]},
+        {"scores": good, "seq": 7, "initials": 5},
+        {"scores": [1, 2], "seq": 7},
+    ):
+        assert t.refused("record_result", _server(), table=table.table, **junk).code == (
+            "bad_result"
+        )

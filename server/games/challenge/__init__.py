@@ -70,7 +70,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, view
+from server.games.challenge.view import event_view, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -92,6 +92,7 @@ __all__ = [
     "initial_state",
     "is_over",
     "view",
+    "view_group",
 ]
 
 TIMER = frozenset({SERVER})
