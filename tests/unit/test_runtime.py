@@ -13,7 +13,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from protocol.codec import decode
-from server.eventlog.store import ConcurrencyError, StoreClosed, open_store
+from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
@@ -349,6 +349,69 @@ def test_answered_pattern_cancels_its_deadline_and_stale_deadline_is_dropped(hub
     with pytest.raises(RuleViolation) as info:
         result_of(d)
     assert info.value.code == "stale_deadline" and actor.seq == seq
+
+
+class FailingAppends:
+    """The hub's store, whose appends fail (StoreUnavailable) while `down` is set."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.down = False
+
+    def append(self, stream, expected_seq, events):
+        if self.down:
+            return defer.fail(StoreUnavailable("the database went away"))
+        return self.store.append(stream, expected_seq, events)
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+def test_a_deadline_the_store_failed_is_retried_with_backoff_not_refused(
+    logged_errors, store, clock
+):
+    """Issue 18: a store error is not the game's refusal: the deadline fires again."""
+    flaky = FailingAppends(store)
+    hub = Hub(flaky, clock)
+    actor = new_table(hub, {**OPTIONS, "auto_proctor": 2})
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    run(actor, clock, PROCTOR, "start_round")
+    flaky.down = True
+    clock.advance(2)  # the place deadline: its append fails
+    assert actor.store_failures == 1 and hub.store_failing() == ["t1"]
+    clock.advance(0.25)  # retried after 0.25 s, then 0.5 s: still down
+    assert actor.store_failures == 2
+    flaky.down = False
+    clock.advance(0.5)
+    assert watcher.types()[-1] == "CardPlaced" and hub.store_failing() == []
+    assert actor.store_failures == 0
+    assert logged_errors.flush(StoreUnavailable)
+
+
+def test_a_store_that_stays_down_pauses_the_table_once_it_answers(logged_errors, store, clock):
+    flaky = FailingAppends(store)
+    hub = Hub(flaky, clock)
+    actor = new_table(hub, {**OPTIONS, "auto_proctor": 2})
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    run(actor, clock, PROCTOR, "start_round")
+    flaky.down = True
+    clock.advance(2)
+    for delay in (0.25, 0.5, 1.0, 2.0):  # attempts 2 and 3, then the pause (attempt 4, 5)
+        clock.advance(delay)
+    assert actor.store_failures == 5 and watcher.types()[-1] == "RoundStarted"
+    flaky.down = False
+    clock.advance(4.0)  # the next attempt is the pause, not the placing
+    assert watcher.types()[-1] == "TablePaused"
+    assert watcher.messages[-1]["data"]["cause"] == "store_failure"
+    assert actor.timers() == {} and hub.store_failing() == []
+    clock.advance(60)  # paused: nothing fires until the proctor resumes
+    assert watcher.types()[-1] == "TablePaused"
+    run(actor, clock, PROCTOR, "resume_table")
+    clock.advance(2)
+    assert watcher.types()[-1] == "CardPlaced"
+    assert logged_errors.flush(StoreUnavailable)
 
 
 def test_auto_proctor_places_and_reveals_on_its_own(hub, clock):
