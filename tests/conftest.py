@@ -33,6 +33,7 @@ CHECKED_MODULES = {
     "test_net_tokens",
     "test_session_fuzz",
     "test_log_repeat",
+    "test_socket_gate",
     "test_store_contract",
     "test_store_failures",
     "test_store_urls",

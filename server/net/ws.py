@@ -206,7 +206,8 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 # A policy or internal close: nothing more is read from this client (a flood
                 # would go on costing the reactor until the close handshake timed out); the
                 # close frame is flushed, then the socket closes.
-                self.transport.unregisterProducer()
+                if getattr(self.transport, "producer", None) is not None:
+                    self.transport.unregisterProducer()
                 self.transport.pauseProducing()
                 self.transport.loseConnection()
 
