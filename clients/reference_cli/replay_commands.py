@@ -178,21 +178,21 @@ def replay_key(index: int, jump: str | None, key: str, seqs: Sequence[int]):
 
 
 def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
-    """Step through on the terminal (blocking reads; no reactor needed)."""
-    from clients.reference_cli.table_app import clip
-    from clients.reference_cli.terminal import cbreak, terminal_size, write_out
+    """Step through on the terminal (blocking reads; no reactor needed), drawn by `rich`
+    (`screen.LiveScreen`, as the live views)."""
+    from clients.reference_cli.screen import LiveScreen, make_console
+    from clients.reference_cli.terminal import cbreak
 
     seqs = [step.seq for step in steps]
     jump: str | None = None
-    write_out("\x1b[?1049h\x1b[?25l")
+    screen = LiveScreen(make_console(style.color))
+    screen.start()
     try:
         with cbreak(sys.stdin.fileno()):
             while True:
-                width, height = terminal_size()
+                width, height = screen.size()
                 frame = frame_for(steps, index, jump)
-                lines = render(frame, steps[index].at, width, height, style)
-                text = "\x1b[K\r\n".join(clip(line, width) for line in lines[:height])
-                write_out("\x1b[H" + text + "\x1b[K\x1b[J")
+                screen.show(render(frame, steps[index].at, width, height, style))
                 data = os.read(sys.stdin.fileno(), 64)
                 if not data:
                     return
@@ -201,7 +201,7 @@ def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
                     if leave:
                         return
     finally:
-        write_out("\x1b[?25h\x1b[?1049l")
+        screen.stop()
 
 
 def run_replay(args: argparse.Namespace) -> int:
