@@ -39,14 +39,21 @@ def seat_round(batch: Batch, command: Command) -> None:
         else:
             if section in state.champions:
                 continue  # decided at a single semi-final table (R-ROUND-5)
-            students = list(state.advanced.get(number - 1, {}).get(section, ()))
+            advanced = state.advanced.get(number - 1, {}).get(section, ())
+            students = [s for s in advanced if not state.students[s].withdrawn]
+            if advanced and len(students) < 2:
+                raise refuse(
+                    "cannot_seat",
+                    f"seat_round: {len(students)} student(s) of {section!r} left for round "
+                    f"{number} after withdrawals; a table needs 2 or more",
+                )
         if not students:
             continue
         if number == 2:
             previous = [t.students for t in state.round(1).tables if t.section == section]
             groups = seating.reseat(students, previous, f"{key}/{section}")
         elif number == 4 or len(students) < 3:
-            groups = [sorted(students)]  # the final: one table of the semi-final winners
+            groups = [sorted(students)]  # the final (semi-final winners), or a table of two
         else:
             groups = seating.seat_fresh(students, f"{key}/{section}")
         for table_index, group in enumerate(groups, start=1):
