@@ -192,8 +192,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "list_tables",
         "client",
-        (_ID,),
-        "The tables this token may see (all for director and auditor).",
+        (
+            _ID,
+            Field(
+                "after",
+                "str",
+                required=False,
+                pattern=TABLE_ID_PATTERN,
+                doc="a page's cursor: the `next` of the previous `tables` reply",
+            ),
+            Field("limit", "int", required=False, doc="tables per page, at most 200 (default)"),
+        ),
+        "The tables this token may see (all for director and auditor), a page at a time.",
         roles=ROLES,
         replies=("tables", "error"),
     ),
@@ -281,7 +291,16 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "tables",
         "server",
-        (_ID, Field("tables", "list", doc="[{table, game, seq, over}]")),
+        (
+            _ID,
+            Field("tables", "list", doc="[{table, game, seq, over}]"),
+            Field(
+                "next",
+                "str",
+                nullable=True,
+                doc="the cursor of the next page (`after`); nil on the last page",
+            ),
+        ),
         "Reply to `list_tables`.",
     ),
     MessageSpec(
@@ -307,6 +326,9 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("event_type", "str", doc="the event's type, e.g. CardTouched"),
             Field("data", "map", doc="the event's data, redacted for this viewer"),
             Field("at", "int", doc="server time, Unix microseconds"),
+            Field("view", "map", required=False, doc="last of an append: the whole view"),
+            Field("patch", "map", required=False, doc="last of an append: {set, unset}"),
+            Field("deadlines", "list", required=False, doc="last of an append: live deadlines"),
         ),
         "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
     ),
@@ -321,19 +343,6 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
-    ),
-    MessageSpec(
-        "view",
-        "server",
-        (
-            _TABLE,
-            Field("seq", "int", doc="the view is the table after this seq (the last event)"),
-            Field("view", "map", required=False, doc="the viewer's whole view"),
-            Field("patch", "map", required=False, doc="{set, unset} over the held view"),
-            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
-            Field("server_time", "int", doc="server time of the append, Unix microseconds"),
-        ),
-        "A push after the events of one append: the viewer's view, or a patch of it.",
     ),
     MessageSpec(
         "accepted",

@@ -41,6 +41,7 @@ from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.http import build_site
+from server.net.limits import ConnectionGate
 from server.net.session import NetConfig
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
@@ -79,6 +80,9 @@ class ServerConfig:
     # TransportConfig); the server's settings only name them.
     max_message_bytes: int = Limits.max_message_bytes
     max_connections: int = TransportConfig.max_connections
+    max_connections_per_address: int = TransportConfig.max_connections_per_address
+    server_rate_per_second: float = TransportConfig.server_rate_per_second
+    abuse_cooldown: float = TransportConfig.abuse_cooldown
     max_unread_bytes: int = TransportConfig.max_unread_bytes
     rate_per_second: float = NetConfig.rate_per_second
     rate_burst: int = NetConfig.rate_burst
@@ -103,6 +107,9 @@ class ServerConfig:
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
             max_unread_bytes=self.max_unread_bytes,
+            server_rate_per_second=self.server_rate_per_second,
+            max_connections_per_address=self.max_connections_per_address,
+            abuse_cooldown=self.abuse_cooldown,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,
@@ -257,7 +264,19 @@ class T24Server:
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
         )
-        self.listening = self.reactor.listenTCP(config.port, site, interface=config.host)
+        self.gate = ConnectionGate(
+            site,
+            self.reactor,
+            max_connections=config.max_connections,
+            max_per_address=config.max_connections_per_address,
+            handshake_timeout=config.open_handshake_timeout,
+            abuse_cooldown=config.abuse_cooldown,
+        )
+        gate = self.gate
+        self.metrics.gauge(
+            "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
+        )
+        self.listening = self.reactor.listenTCP(config.port, gate, interface=config.host)
         port = self.listening.getHost().port
         self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
         if config.demo:

@@ -131,10 +131,20 @@ def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
 
 
 def casual_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of a casual game (pocket, deck40): the seats, the shuffle's seed (a fresh
-    random one unless --seed is given: the shell decides the shuffle, the game records the
-    order it gives), for pocket the edition and the stack size (--cards)."""
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    """The options of a game other than the 24 Challenge (pocket, deck40, tjugoett): the
+    seats, the shuffle's seed (a fresh random one unless --seed is given: the shell decides
+    the shuffle, the game records the order it gives), for pocket the edition and the stack
+    size (--cards).
+
+    Tjugoett's seed is 128 random bits: its hands are hidden, and a seed small enough to try
+    every value would let a player find the deck from the cards it sees.
+    """
+    if args.seed is not None:
+        seed: int | str = args.seed
+    elif args.game == "tjugoett":
+        seed = secrets.token_hex(16)
+    else:
+        seed = secrets.randbelow(2**31)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
     if args.game == "pocket":
         options["edition"] = args.edition
@@ -214,7 +224,9 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
             issued = yield link.request("issue_token", role=role, table=table, name=role)
             tokens[role] = issued["token"]
         seats = []
-        for seat in options["seats"]:
+        dealer = options.get("dealer")  # a Tjugoett table's person dealer has a seat too
+        dealer_seats = [dealer] if isinstance(dealer, dict) and "seat" in dealer else []
+        for seat in [*options["seats"], *dealer_seats]:
             issued = yield link.request(
                 "issue_token", role="player", table=table, seat=seat["seat"]
             )
@@ -260,7 +272,10 @@ def issue_token(link: TableLink, welcome: dict[str, Any], args: argparse.Namespa
 def list_tables(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     """list_tables: one line per table (id, game, last seq, over or live)."""
     reply = yield link.request("list_tables")
-    tables = reply["tables"]
+    tables = list(reply["tables"])
+    while reply.get("next"):  # the server answers a page at a time
+        reply = yield link.request("list_tables", after=reply["next"])
+        tables += reply["tables"]
     if args.json:
         print(json.dumps(tables))
         return exit_codes.OK

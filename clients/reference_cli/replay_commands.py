@@ -77,7 +77,7 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
     this adds the feed lines and their times from the card's reveal.
     """
     snapshot = {"table": table, "game": game, "seq": 1, "view": moments[0].view}
-    feed_model = from_snapshot(snapshot, after_seq=0)
+    feed_model = from_snapshot(snapshot, after_seq=0)  # the feed follows every event
     steps = []
     for moment in moments:
         push = {
@@ -87,7 +87,7 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
             "at": moment.recorded_at,
         }
         feed_model, line = apply_push(feed_model, push)
-        model = TableModel(table, game, moment.seq, moment.view, feed_model.anchors)
+        model = TableModel(table, game, moment.seq, moment.view, moment.deadlines)
         steps.append(
             Step(moment.seq, moment.at, moment.actor, moment.type, moment.data, line, model)
         )

@@ -1,9 +1,12 @@
 """The interactive shell shared by `t24 play`, `t24 proctor` and `t24 watch`.
 
-What it keeps: the table model (`table_model`), the feed of events in words, the connection
-status, the last notice, and the typing state of the view's input handler (`play_input`,
-`proctor_input`, or watching). It is the `LinkListener` of a `TableLink`, so pushes,
-snapshots and reconnects arrive here, and it turns keys into commands through the handler.
+What it keeps: the table model (`table_model`: the view and deadlines the server pushes), the
+feed of events in words, the connection status, the last notice, and the typing state of the
+view's input handler (the game's part, `games/<game>/`: for the 24 Challenge `play_input`,
+`proctor_input`; watching for a game with no keys). It is the `LinkListener` of a
+`TableLink`, so pushes, snapshots and reconnects arrive here, and it turns keys into
+commands through the handler. The game is the snapshot's: the first snapshot of a game
+other than the one the handler was made for brings that game's handler.
 
 How it shows things: `FullScreen` redraws the whole screen (alternate screen, plain ANSI
 cursor moves) from the pure `render.render` whenever the frame changes, checked ten times a
@@ -27,10 +30,16 @@ from twisted.internet.task import LoopingCall
 
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import close_then_stop, refusal_words
+from clients.reference_cli.games import part_for
 from clients.reference_cli.keyboard import CTRL_D, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render, results_lines
 from clients.reference_cli.styling import Style, strip_ansi
-from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+from clients.reference_cli.table_model import (
+    FeedLine,
+    TableModel,
+    apply_push,
+    from_snapshot,
+)
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
@@ -55,7 +64,8 @@ class ServerClock:
 
 @dataclass
 class Controls:
-    """An input handler: its state and its three pure functions (see `play_input`)."""
+    """An input handler: its state and its three pure functions (see `play_input`). `game`:
+    the game it was made for (its part's name), "" for the game-free watch handler."""
 
     state: Any
     press: Callable[..., tuple[Any, list]]
@@ -63,6 +73,7 @@ class Controls:
     reconcile: Callable[[Any, Mapping[str, Any] | None, str | None], Any]
     quit_on_eof: bool = True
     lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
+    game: str = ""
 
 
 @dataclass(frozen=True)
@@ -186,7 +197,7 @@ class PlainOutput(Output):
         self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")
 
     def round_over(self, model: TableModel) -> None:
-        self.write("\n".join(results_lines(model.view, self.style)) + "\n")
+        self.write("\n".join(results_lines(model, self.style)) + "\n")
 
 
 class TableApp:
@@ -200,9 +211,11 @@ class TableApp:
         output: Output,
         role: str,
         allowed_roles: tuple[str, ...] | None = None,
+        kind: str = "watch",
     ) -> None:
         self.reactor = reactor
         self.controls = controls
+        self.kind = kind  # play | proctor | watch: which of the game's handlers to use
         self.output = output
         self.role = role
         self.allowed_roles = allowed_roles
@@ -294,6 +307,7 @@ class TableApp:
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.model = from_snapshot(snapshot, self.model, after_seq)
+        self._controls_for_game(self.model.game)
         self.output.snapshot(self.model)
         self._reconcile()
         self.refresh()
@@ -313,10 +327,19 @@ class TableApp:
         if self.feed_back:
             self.feed_back += 1  # a scrolled-back feed stays where the reader is
         self.output.feed_line(line, live)
-        if push.get("event_type") == "RoundEnded":
-            self.output.round_over(self.model)
+        model = self.model
+        if line.seq == model.seq and model.part.finished(model.view):  # the game's last event
+            self.output.round_over(model)
         self._reconcile()
         self.refresh()
+
+    def _controls_for_game(self, game: str) -> None:
+        """The game's own keys, when the handler was made for another game (or for none:
+        the game's part has no keys for this view, so it watches)."""
+        if self.kind == "watch" or self.controls.game == game:
+            return
+        controls = part_for(game).controls(self.kind)
+        self.controls = controls if controls is not None else watch_controls()
 
     def link_fatal(self, code: str, message: str) -> None:
         """A refusal no retry cures: leave; the message is printed once the screen is left."""

@@ -75,6 +75,8 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+LIST_PAGE = 200  # tables per `list_tables` reply, at most
+MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
 JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
@@ -178,6 +180,8 @@ class Session:
         metrics: Metrics | None = None,
         conn_id: int = 0,
         peer: str = "",
+        budget: TokenBucket | None = None,
+        on_abuse: Callable[[], None] | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
@@ -200,6 +204,9 @@ class Session:
             self.config.abuse_strikes / self.config.abuse_window, self.config.abuse_strikes, now
         )
         self._hello_timer: IDelayedCall | None = None
+        self._expiry_timer: IDelayedCall | None = None  # set by hello: the token's end
+        self._budget = budget  # the server-wide request budget, shared by every connection
+        self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
 
     # -- transport events --------------------------------------------------------------------
 
@@ -215,9 +222,10 @@ class Session:
     def connection_lost(self) -> None:
         """The connection is gone: leave every table, cancel timers."""
         self.closed = True
-        if self._hello_timer is not None and self._hello_timer.active():
-            self._hello_timer.cancel()
-        self._hello_timer = None
+        for timer in (self._hello_timer, self._expiry_timer):
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._hello_timer = self._expiry_timer = None
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
@@ -260,8 +268,14 @@ class Session:
     def reply_error(
         self, request_id: int | None, code: str, message: str, rule: str | None = None
     ) -> None:
-        """Send an `error` reply and count it."""
+        """Send an `error` reply and count it.
+
+        Why the message is cut: a refusal may quote the request (a table id, an argument),
+        and a reply must never grow with what a client chose to send.
+        """
         self.metrics.protocol_errors += 1
+        if len(message) > MAX_ERROR_MESSAGE:
+            message = message[: MAX_ERROR_MESSAGE - 3] + "..."
         self.send(error_message(request_id, code, message, rule))
 
     def fault(self, request_id: int | None, failure: Failure) -> None:
@@ -345,8 +359,12 @@ class Session:
             if not self._bucket.take(now):
                 if not self._strikes.take(now):
                     self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+                    self._on_abuse()
                     return
                 self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+                return
+            if self._budget is not None and not self._budget.take(now):
+                self.reply_error(request_id, "rate_limited", "the server is busy; retry shortly")
                 return
             try:
                 request = parse_request(message)
@@ -415,7 +433,27 @@ class Session:
         if self._hello_timer is not None and self._hello_timer.active():
             self._hello_timer.cancel()
         self._hello_timer = None
+        self._expiry_timer = self.clock.callLater(
+            max(0.0, claims.expires - self.clock.seconds()), self._token_expired
+        )
         self._delivering(self.send, "the welcome could not be sent")(welcome)
+
+    def _token_expired(self) -> None:
+        """The token's lifetime is over: its subscriptions end with it.
+
+        Why: a token is the only proof of who the connection is; a spectator whose token
+        expired must not go on receiving a table's pushes. The client is told (an `error`
+        without id, code `unauthorized`), every table is left, and the connection closes
+        with 1008; the client reconnects with a fresh token and resumes with `after_seq`.
+        """
+        self._expiry_timer = None
+        if self.closed or self.closing:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        self.reply_error(None, "unauthorized", "token expired: every table was left; reconnect")
+        self.close(CLOSE_POLICY, "token expired")
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(
@@ -462,9 +500,22 @@ class Session:
         )
 
     def _list_tables(self, request: Request, arrival: int) -> None:
+        """One page of the visible tables, in id order, after the cursor `after`.
+
+        Why pages: a server with 702 tables answered `internal` (the reply outgrew the
+        frame limit); a page of `LIST_PAGE` rows stays well under it, however many tables.
+        """
         assert self.claims is not None
-        visible = [info for info in self.hub.tables() if self.claims.may_see(info["table"])]
-        self.send(make("tables", id=request.id, tables=visible))
+        after = request.get("after")
+        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
+        visible = [
+            info
+            for info in self.hub.tables()
+            if (after is None or info["table"] > after) and self.claims.may_see(info["table"])
+        ]
+        page = visible[:limit]
+        cursor = page[-1]["table"] if len(visible) > limit else None
+        self.send(make("tables", id=request.id, tables=page, next=cursor))
 
     def _join(self, request: Request, arrival: int) -> None:
         table = request.get("table")

@@ -280,3 +280,16 @@ def test_the_protocol_with_the_websockets_package(server):
         assert session.receive(ws.recv(timeout=5))["code"] == "bad_encoding"
         assert ask("ping")["type"] == "pong"
     director.close()
+
+
+def test_the_sqlite_log_and_its_wal_are_private(tmp_path):
+    """Issue 18: the log holds deck orders and answers; it and its WAL are created 0600."""
+    process = ServerProcess(tmp_path / "private").start()
+    try:
+        director, _proctor = start_table(process, "private")  # something written: a WAL
+        database = process.dir / "t24.sqlite"
+        for path in (database, database.with_name("t24.sqlite-wal")):
+            assert path.exists(), path
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, (path, oct(path.stat().st_mode))
+    finally:
+        process.kill()

@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from clients.reference_cli import cli, play_input, proctor_input
-from clients.reference_cli.play_input import PlayInput
+from clients.reference_cli import cli
+from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.games.challenge.play_input import PlayInput
 from server.puzzles.expressions import (
     PuzzleSyntaxError,
     check_expression,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from clients.reference_cli import play_input, proctor_input
+from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.games.challenge.play_input import PlayInput, press, reconcile, replied
 from clients.reference_cli.keyboard import Notice, Quit, Send, edit_line, printable, split_keys
-from clients.reference_cli.play_input import PlayInput, press, reconcile, replied
 
 SEATS = [
     {"seat": "s1", "name": "Ada", "score": 0, "flags": 0, "disqualified": False, "cards_won": []},

@@ -6,16 +6,9 @@ from dataclasses import replace
 
 from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, player
 
-from clients.reference_cli.event_words import card_label
-from clients.reference_cli.render import (
-    Frame,
-    big_numbers,
-    cards_left,
-    compact,
-    dots_text,
-    render,
-    seconds_left,
-)
+from clients.reference_cli.games.challenge.event_words import card_label
+from clients.reference_cli.games.challenge.render import big_numbers, cards_left, dots_text
+from clients.reference_cli.render import Frame, compact, render, seconds_left
 from clients.reference_cli.styling import Style, color_enabled, strip_ansi
 from clients.reference_cli.table_app import clip
 from clients.reference_cli.table_model import FeedLine, TableModel
@@ -25,7 +18,13 @@ COLOR = Style(color=True)
 
 
 def model_of(table: Table, viewer) -> TableModel:
-    return TableModel("t1", "challenge", len(table.events) + 1, challenge.view(table.state, viewer))
+    """What a client holds: the view and the live deadlines the server pushed."""
+    deadlines = [
+        {"key": d.key, "command": d.command.name, "at": d.at}
+        for d in challenge.deadlines(table.state)
+    ]
+    view = challenge.view(table.state, viewer)
+    return TableModel("t1", "challenge", len(table.events) + 1, view, deadlines)
 
 
 def text(lines: list[str]) -> str:

@@ -9,7 +9,6 @@ import stat
 
 import pytest
 import toygame
-from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
 from twisted.internet.error import ConnectionDone
@@ -263,11 +262,11 @@ def test_join_command_pushes_then_accepted(hub, clock):
     say(proctor, "join", id=2, table="t1")
     say(proctor, "command", id=3, table="t1", name="start_round")
     messages = wire.messages()
-    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "view", "accepted"]
-    assert messages[2]["event_type"] == "RoundStarted" and messages[4]["seq"] == 2
-    # the view after the append: the phase moved on, as a patch of the snapshot's view
-    snapshot, view = messages[1], messages[3]
-    assert view["seq"] == 2 and view["patch"]["set"]["phase"] == "between_cards"
+    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "accepted"]
+    assert messages[2]["event_type"] == "RoundStarted" and messages[3]["seq"] == 2
+    # the append's last event carries the view after it, as a patch of the snapshot's view
+    snapshot, event = messages[1], messages[2]
+    assert event["patch"]["set"]["phase"] == "between_cards" and event["deadlines"] == []
     assert snapshot["view"]["phase"] == "setup" and snapshot["deadlines"] == []
     recorded = hub.actors["t1"].events[-1]
     assert recorded.causation == "conn-7:req-3" and recorded.actor == {
@@ -498,7 +497,7 @@ def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(hub, clock, log
     assert [code for code, _ in watcher_wire.closed] == [1011]
     assert watcher not in hub.actors["t1"].subscribers and watcher.joined == {}
     # the table and the other viewers are unaffected
-    assert [m["type"] for m in director_wire.messages()] == ["event", "view", "accepted"]
+    assert [m["type"] for m in director_wire.messages()] == ["event", "accepted"]
     assert failures(logged, ConnectionError)
 
 
@@ -617,7 +616,9 @@ def server_frame(payload: bytes) -> bytes:
     size = len(payload)
     if size <= 125:
         return bytes([0x82, size]) + payload
-    return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    if size < 65536:
+        return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    return bytes([0x82, 127]) + size.to_bytes(8, "big") + payload
 
 
 def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
@@ -632,12 +633,13 @@ def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
     assert wire1.value().endswith(server_frame(encode({"type": "pong", "id": 1})))
 
 
-def test_outgoing_frames_keep_autobahns_limits_and_queue(hub, clock):
+def test_outgoing_frames_keep_autobahns_queue_and_ignore_the_inbound_limit(hub, clock):
+    """Issue 18: the inbound `max_message_bytes` is no limit on what the server sends."""
     protocol, wire = open_protocol(hub, clock)
-    too_big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
-    with pytest.raises(PayloadExceededError):  # as `sendMessage` refuses it
-        protocol._send_push(too_big)
-    assert wire.value() == b""
+    big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
+    protocol._send_push(big)
+    assert wire.value() == server_frame(big.frame)
+    wire.clear()
     handed: list[bytes] = []  # while Autobahn's own send queue holds data, it keeps the order
     protocol.sendPreparedMessage = lambda prepared: handed.append(prepared.payloadHybi)
     protocol.send_queue.append((b"queued", False))

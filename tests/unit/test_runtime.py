@@ -38,19 +38,14 @@ OPTIONS = {
 
 
 class Recorder:
-    """A subscriber that keeps every push it receives: events in `messages` (and their bytes
-    in `frames`), the view pushes that follow each append in `views`."""
+    """A subscriber that keeps every push it receives."""
 
     def __init__(self, viewer: Actor) -> None:
         self.viewer = viewer
         self.messages: list[dict] = []
         self.frames: list[bytes] = []
-        self.views: list[dict] = []
 
     def push(self, push):
-        if push.message["type"] == "view":
-            self.views.append(push.message)
-            return
         self.messages.append(push.message)
         self.frames.append(push.frame)
 

@@ -70,7 +70,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, view
+from server.games.challenge.view import event_view, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -92,6 +92,7 @@ __all__ = [
     "initial_state",
     "is_over",
     "view",
+    "view_group",
 ]
 
 TIMER = frozenset({SERVER})
@@ -398,7 +399,7 @@ def _issue_flag(batch: _Batch, command: Command, seat: str | None) -> None:
     hand seen at a physical table)."""
     target = named_seat(batch.state, command)
     cause = command.args.get("cause")
-    if cause not in FLAG_CAUSES:
+    if not isinstance(cause, str) or cause not in FLAG_CAUSES:  # a list is not even hashable
         raise refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
     _flag(batch, target, cause)
 

@@ -353,12 +353,28 @@ def _deadline(kind: str, play: int, at: int, state: ChallengeState) -> Deadline:
     return Deadline(key, at, Command(DEADLINE_COMMANDS[kind], {"key": key}, SERVER_ACTOR))
 
 
+# The last state's deadlines: the shell asks for them several times per append (timers, view
+# pushes, each viewer's view). States are immutable, so this one-entry memo by identity keeps
+# `deadlines` a pure function.
+_last_deadlines: tuple[ChallengeState | None, tuple[Deadline, ...]] = (None, ())
+
+
 def deadlines(state: ChallengeState) -> list[Deadline]:
     """Exactly the timers that are live now, earliest first (none while paused or not running).
 
     Why derived and not stored: after a crash the shell re-derives them from the replayed
     state, and a command fired for a timer that is no longer listed is stale.
     """
+    global _last_deadlines
+    memo_state, memo = _last_deadlines
+    if memo_state is state:
+        return list(memo)
+    live = _live_deadlines(state)
+    _last_deadlines = (state, tuple(live))
+    return live
+
+
+def _live_deadlines(state: ChallengeState) -> list[Deadline]:
     if not state.started or state.ended or state.paused:
         return []
     options = state.options

@@ -26,6 +26,13 @@ def sees_everything(viewer: Actor) -> bool:
     return viewer.role in FULL_VIEW_ROLES
 
 
+def view_group(viewer: Actor) -> str:
+    """Viewers that see the table alike (server.games.base, optional `view_group`): the
+    full-view roles, and everyone else, whose views differ only in a player's own `you`,
+    which never changes."""
+    return "full" if sees_everything(viewer) else "public"
+
+
 def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
     card = state.card
     if card is None:
@@ -41,13 +48,34 @@ def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
     }
 
 
+# The last state's view for each kind of viewer (full or not): after each append the shell
+# asks for the view of every subscribed viewer, and players and spectators see the same table
+# (only `you` differs). States are immutable, so this memo by identity keeps `view` pure; the
+# views returned share their inner lists, which nobody mutates (a view is read-only data).
+_last_views: dict[bool, tuple[ChallengeState, dict[str, Any]]] = {}
+
+
 def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
-    """The table as `viewer` may see it, as plain msgpack-able data.
+    """The table as `viewer` may see it, as plain msgpack-able data (read-only).
 
     Why one function for every role: the rules of who sees what live in one place, and a
     spectator is simply a viewer without a seat.
     """
     full = sees_everything(viewer)
+    memo = _last_views.get(full)
+    if memo is not None and memo[0] is state:
+        common = memo[1]
+    else:
+        common = _common_view(state, full)
+        _last_views[full] = (state, common)
+    snapshot = dict(common)
+    if viewer.role == "player":
+        snapshot["you"] = viewer.id
+    return snapshot
+
+
+def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
+    """The view every viewer of this kind (full or not) shares."""
     card = state.card
     options = state.options
     snapshot: dict[str, Any] = {
@@ -86,8 +114,6 @@ def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
         "stumped": list(state.stumped),
         "clock": state.clock,
     }
-    if viewer.role == "player":
-        snapshot["you"] = viewer.id
     if full:
         snapshot["deck"] = list(state.deck)
         snapshot["removed"] = list(state.removed)

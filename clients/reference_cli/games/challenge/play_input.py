@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from clients.reference_cli.games.challenge.phases import ENDED, PLACED, REVEALED, SOLVING
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -41,7 +42,6 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
-from clients.reference_cli.table_model import ENDED, PLACED, REVEALED, SOLVING
 
 STEP_COUNT = 3  # R-PUZ-2
 
