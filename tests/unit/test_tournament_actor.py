@@ -125,14 +125,20 @@ def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock)
     hub = Hub(store, clock)
     actor = new_tournament(hub)
     spectator = Recorder(Actor("spectator", "parent"))
-    actor.subscribe(spectator)
+    joined = actor.subscribe(spectator)
     command(actor, "start_round", round=1)
     first = actor.state.round(1).tables[0]
     command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
     events = [m for m in spectator.messages if m["type"] == "event"]
     assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
     assert "deck" not in events[0]["data"]
-    views = [m for m in spectator.messages if m["type"] == "view"]
-    latest = views[-1].get("view") or views[-1]["patch"]["set"]
-    rows = latest["standings"]["4th"]["qualifying"]
+    from protocol.views import apply_view_message
+
+    snapshot = actor.subscribe(Recorder(Actor("spectator", "late")))  # (its view, for the check)
+    view = joined.view
+    for message in events:  # each append's last event push carries the view after it
+        if "view" in message or "patch" in message:
+            view = apply_view_message(view, message)
+    assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
+    rows = view["standings"]["4th"]["qualifying"]
     assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
