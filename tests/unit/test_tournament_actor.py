@@ -142,3 +142,24 @@ def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock)
     assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
     rows = view["standings"]["4th"]["qualifying"]
     assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
+
+
+def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(store, clock):
+    """The server stopped right after recording `RoundStarted`: at start-up the tournament
+    creates the tables it had not created yet, and starts them."""
+    from tournament_support import Tourney
+
+    from server.eventlog.envelope import NewEvent
+
+    t = Tourney(tournament_options(grades=["4th"], table_options={"auto_proctor": 1}))
+    t.register_many(7)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    created = NewEvent("TableCreated", {"game": "tournament", "options": t.raw_options})
+    events = [created, *(NewEvent(e.type, dict(e.data)) for e in t.events)]
+    result_of(store.append(TID, 0, events))
+    hub = Hub(store, clock)
+    result_of(hub.load_all())
+    for table in t.state.round(1).tables:
+        assert hub.actors[f"spring.{table.table}"].state.started
