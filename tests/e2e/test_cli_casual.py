@@ -126,3 +126,20 @@ def test_the_generic_client_draws_a_casual_game_and_t24_bot_plays_it(server, cli
     watcher.expect(re.compile(r"(winner|tie): "), timeout=60)
     for bot in bots:
         finish(bot)
+
+
+def test_t24_play_takes_a_typed_answer_at_a_pocket_table(server, cli):
+    """The generic `t24 play` with the pocket part's keys: a typed line is a command."""
+    tokens = cli.create_table(
+        server, "play-pk", "--game", "pocket", "--cards", "1", "--seed", "6", seats="s1:Ada"
+    )
+    ada = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1", "--plain")
+    ada.expect("connected")
+    ada.sendline("start")
+    ada.expect(r"card 1: (\d+) (\d+) (\d+) (\d+) \(R-POCKET-1\)")  # the feed, in words
+    numbers = [int(ada.match.group(i)) for i in range(1, 5)]
+    ada.sendline(solve(numbers)[0].ascii_expression)
+    ada.expect("Ada wins")  # the part's words for CardWon (R-POCKET-2)
+    ada.expect("the game ends \\(stack_used_up\\)")
+    ada.sendline("q")
+    finish(ada)
