@@ -128,6 +128,8 @@ def test_the_game_contracts_default_options_are_the_documented_defaults():
         cell = documented[name][0]
         if default is None:
             assert cell == "none" or name == "flag_limit", (name, cell)
+        elif isinstance(default, bool):
+            assert cell == str(default).lower(), (name, cell)
         elif isinstance(default, str):
             assert cell == f"`{default}`", (name, cell)
         else:
