@@ -32,7 +32,7 @@ from twisted.internet.task import LoopingCall
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import close_then_stop, refusal_words
 from clients.reference_cli.games import part_for
-from clients.reference_cli.keyboard import CTRL_D, Notice, Quit, Send, split_keys
+from clients.reference_cli.keyboard import CTRL_D, Ask, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render, results_lines
 from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, strip_ansi
@@ -364,6 +364,8 @@ class TableApp:
                 self.show_notice(effect.text, effect.error)
             elif isinstance(effect, Send):
                 self.send(effect)
+            elif isinstance(effect, Ask):
+                self.ask(effect)
 
     def send(self, effect: Send) -> None:
         if self.link is None:
@@ -380,6 +382,28 @@ class TableApp:
             self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(accepted, refused)
+
+    def ask(self, effect: Ask) -> None:
+        """A query (R-ROUND-8's preview): the answer is shown as a notice, nothing is recorded.
+        It counts as a request in flight, so a scripted proctor waits for the answer."""
+        if self.link is None:
+            return
+        self.in_flight += 1
+        deferred = self.link.request(
+            "query", table=self.link.table, name=effect.name, args=dict(effect.args)
+        )
+
+        def answered(reply: dict[str, Any]) -> None:
+            part = part_for(self.model.game) if self.model is not None else part_for("")
+            names = part.seat_names(self.model.view) if self.model is not None else {}
+            self.show_notice(part.describe_answer(effect.name, reply.get("result", {}), names))
+            self._replied(effect.tag, None, None)
+
+        def refused(failure: Any) -> None:
+            error = failure.value
+            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+
+        deferred.addCallbacks(answered, refused)
 
     def _replied(self, tag: str, error: str | None, code: str | None) -> None:
         self.in_flight -= 1

@@ -65,7 +65,7 @@ def test_scores_flags_disqualification_pause_and_the_end():
     table.next_card()
     table.win("s1")
     table.next_card()
-    table.do("touch_card", player("s3"), fingertips=5)  # R-PLAY-3: flag, DQ at limit 1
+    table.do("touch_card", player("s3"), fingertips=4)  # R-PLAY-3: flag, DQ at limit 1
     table.do("pause_table", PROCTOR, cause="tea")
     screen = text(render(Frame(model_of(table, SPECTATOR)), table.now, 100))
     assert "s1       Ada                  1  0/1" in screen
