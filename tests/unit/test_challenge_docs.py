@@ -122,7 +122,8 @@ def test_flag_causes_and_options_are_documented():
 
 def test_the_game_contracts_default_options_are_the_documented_defaults():
     """`challenge.DEFAULT_OPTIONS` (the game contract's option defaults) is the Options table:
-    a number or a word as written, `none` for None (flag_limit: its rule, by round)."""
+    a number or a word as written, `true`/`false`, `none` for None (flag_limit: its rule, by
+    round)."""
     documented = table_rows(section("Options"))
     for name, default in challenge.DEFAULT_OPTIONS.items():
         cell = documented[name][0]
