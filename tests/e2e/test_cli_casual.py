@@ -92,10 +92,9 @@ def test_a_deck40_game_played_by_two_people_at_their_terminals(server, cli):
         finish(child)
 
 
-@pytest.mark.parametrize(("game", "flags"), [("pocket", ["--cards", "4"]), ("deck40", [])])
-def test_bots_play_a_casual_game_to_the_end_with_t24_casual_bot(server, cli, game, flags):
+def test_bots_play_a_deck40_game_to_the_end_with_t24_casual_bot(server, cli):
     tokens = cli.create_table(
-        server, f"bots-{game}", "--game", game, "--seed", "2", *flags, seats="s1:Ada,s2:Bo"
+        server, "bots-deck40", "--game", "deck40", "--seed", "2", seats="s1:Ada,s2:Bo"
     )
     bots = [
         cli.spawn("casual", "--tokens", str(tokens), "--seat", seat, "--bot", "--delay", delay)
