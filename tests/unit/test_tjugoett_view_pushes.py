@@ -1,8 +1,8 @@
 """Tjugoett through the real TableActor (memory store, a Clock): thin clients that hold only
-the snapshot and the pushes (events and `view` messages) play whole rounds from their own
-views (the bot's policy on `your_commands`), stay exactly current with the game's view, and
-never receive a hidden card: checked on every pushed event and every pushed view of every
-viewer, the person dealer's first of all (R-21-19)."""
+the snapshot and the pushes (events; the last of each append carries the view) play whole
+rounds from their own views (the bot's policy on `your_commands`), stay exactly current with
+the game's view, and never receive a hidden card: checked on every pushed event and every
+pushed view of every viewer, the person dealer's first of all (R-21-19)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from protocol.messages import validate_message
 from protocol.views import apply_view_message
 from server.eventlog.store import open_store
 from server.games import games
-from server.games.base import Actor, Command, Event
+from server.games.base import Actor, Command
 from server.runtime.hub import Hub
 
 T0 = 1_700_000_000.0
@@ -37,17 +37,15 @@ class ThinClient:
     def push(self, push) -> None:
         message = decode(push.frame)
         validate_message(message)
+        assert message["type"] == "event"
         state = self.actor.state  # published after the append: the state after its events
-        if message["type"] == "event":
-            event = Event(message["event_type"], message["data"])
-            found = leaks(self.viewer, dict(event.data), state, event.type)
-            # a card shown by an earlier event of the append may be hidden again by now only
-            # through a reshuffle, which needs a long round: none happens in these tables
-            self.leaks += found
-            return
-        self.view = apply_view_message(self.view, message)
-        self.views += 1
-        self.leaks += leaks(self.viewer, self.view, state)
+        # A card shown by an earlier event of the append may be hidden again by now only
+        # through a reshuffle, which needs a long round: none happens at these tables.
+        self.leaks += leaks(self.viewer, dict(message["data"]), state, message["event_type"])
+        if "view" in message or "patch" in message:  # the append's last event
+            self.view = apply_view_message(self.view, message)
+            self.views += 1
+            self.leaks += leaks(self.viewer, self.view, state)
 
 
 def _table(clock: Clock, **options):

@@ -90,4 +90,8 @@ def part_for(game: str) -> GamePart:
         from clients.reference_cli.games.challenge import PART
 
         return PART
+    if game == "tjugoett":
+        from clients.reference_cli.games.tjugoett import PART as TJUGOETT
+
+        return TJUGOETT
     return GENERIC
