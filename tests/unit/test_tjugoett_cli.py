@@ -9,12 +9,15 @@ import random
 from tjugoett_leaks import hidden_cards
 from tjugoett_tables import DEALER, DIRECTOR, SPECTATOR, Table, player
 
+from clients.reference_cli import cli
 from clients.reference_cli.games import part_for
 from clients.reference_cli.games.tjugoett import keys, screen
 from clients.reference_cli.games.tjugoett.bot import bot_moves
 from clients.reference_cli.keyboard import Notice, Quit, Send
 from clients.reference_cli.render import Frame, render
 from clients.reference_cli.table_model import from_snapshot
+from server.eventlog.envelope import NewEvent
+from server.eventlog.store import open_blocking_store
 from server.games import tjugoett
 
 PART = part_for("tjugoett")
@@ -94,3 +97,24 @@ def test_the_bot_brain_moves_once_per_situation():
     (action,) = bot_moves(dealers, "dl", [], 0, "perfect", rng)[1]
     assert action.name == "dealer_draw"
     assert PART.finished({"phase": "table_over"}) and not PART.finished(view)
+
+
+def test_t24_replay_prints_a_tjugoett_table(tmp_path, capsys):
+    """`t24 replay` of a recorded Tjugoett table: the events in the part's words and the
+    table as the auditor sees it after each one (every card: an auditor sees everything)."""
+    table = Table.dealt("9C", "2D", "8C")
+    table.do("stand", player("s1"))
+    while table.state.phase == "dealer_turn":
+        table.fire("dealer_play")
+    url = f"sqlite:///{tmp_path / 'kort.sqlite'}"
+    store = open_blocking_store(url)
+    created = NewEvent("TableCreated", {"game": "tjugoett", "options": table.raw_options})
+    store.append(
+        "table/kort", 0, [created, *(NewEvent(e.type, dict(e.data)) for e in table.events)]
+    )
+    store.close()
+    assert cli.main(["replay", "--store", url, "kort", "--print", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "Ada gets 8♣ (17)" in out and "Bo gets 2♦ (2)" in out
+    assert "Ada stands at 17" in out and "the dealer draws" in out
+    assert "dealer - · Ada 9♣ 8♣ = 17 · Bo 2♦" in out
