@@ -16,8 +16,13 @@ from typing import Any
 
 from twisted.internet.defer import Deferred
 
-from clients.reference_cli.bots import best_answer, human_fails, human_seconds, wrong_steps
 from clients.reference_cli.connection import TableLink
+from clients.reference_cli.games.challenge.bot import (
+    best_answer,
+    human_fails,
+    human_seconds,
+    wrong_steps,
+)
 from server.puzzles.difficulty import score as difficulty_score
 
 SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
