@@ -21,6 +21,8 @@ var/mutation/report.md. Exit status 1 when a survivor is unexplained.
 
 from __future__ import annotations
 
+import ast
+import difflib
 import json
 import os
 import re
@@ -101,19 +103,38 @@ def results_of(path: str) -> dict[str, int]:
     return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
 
 
-def diff_of(name: str) -> str:
-    shown = subprocess.run(
-        [str(MUTMUT), "show", name], cwd=ROOT, capture_output=True, text=True, check=False
+def mutant_sources(path: str) -> dict[str, str]:
+    """The source of every function in mutmut's copy of `path`, by name: each original is
+    there as `<name>__mutmut_orig` beside its mutants `<name>__mutmut_<n>`."""
+    source = (ROOT / "mutants" / path).read_text(encoding="utf-8")
+    return {
+        node.name: ast.get_source_segment(source, node) or ""
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and "__mutmut_" in node.name
+    }
+
+
+def diff_of(name: str, sources: dict[str, str], path: str) -> str:
+    """The mutant as a unified diff against the original function (what `mutmut show` prints,
+    without starting mutmut once per survivor)."""
+    function = name.rsplit(".", 1)[-1]
+    plain = function.rsplit("__mutmut_", 1)[0]  # mutmut's name of the original function
+    original = sources.get(plain + "__mutmut_orig", "").replace(plain + "__mutmut_orig", plain)
+    mutant = sources.get(function, "").replace(function, plain)
+    lines = difflib.unified_diff(
+        original.splitlines(), mutant.splitlines(), path, path, n=1, lineterm=""
     )
-    return shown.stdout.strip()
+    return "\n".join(lines)
 
 
 def mutated_line(diff: str) -> str:
-    """The first "+" line of a mutant's diff: what a reader compares with the source."""
-    for line in diff.splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
+    """The first "+" line of a mutant's diff (or "removed: " and the first "-" line when the
+    mutant only deletes): what the table of explained mutants names, to be compared."""
+    changed = [line for line in diff.splitlines()[2:] if line[:1] in "+-"]
+    for line in changed:
+        if line.startswith("+"):
             return _squash(line[1:])
-    return ""
+    return "removed: " + _squash(changed[0][1:]) if changed else ""
 
 
 def main(argv: list[str]) -> int:
@@ -135,8 +156,9 @@ def main(argv: list[str]) -> int:
         score = 100.0 * killed / counted if counted else 100.0
         kinds = {"equivalent": 0, "message": 0, "unexplained": 0}
         details.append(f"\n## {path}\n")
+        sources = mutant_sources(path)
         for name in survivors + unreached:
-            diff = diff_of(name)
+            diff = diff_of(name, sources, path)
             row = explained.get(name.replace("__init__.", ""))
             if row is not None and row.line == mutated_line(diff) and name in survivors:
                 kinds[row.kind if row.kind in kinds else "unexplained"] += 1

@@ -252,6 +252,19 @@ MESSAGES: tuple[MessageSpec, ...] = (
         roles=GAME_ROLES,
         replies=("accepted", "error"),
     ),
+    MessageSpec(
+        "query",
+        "client",
+        (
+            _ID,
+            _TABLE,
+            Field("name", "str", max_len=64, doc="the game's query (docs/rules.md, Queries)"),
+            Field("args", "map", required=False, doc="the query's arguments"),
+        ),
+        "Ask a table's game a question (`preview_ruling`); answered, never recorded.",
+        roles=ROLES,
+        replies=("answer", "error"),
+    ),
     # server -> client
     MessageSpec(
         "welcome",
@@ -356,6 +369,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
         "Reply to `command`, sent after the events are durable.",
     ),
     MessageSpec("left", "server", (_ID, _TABLE), "Reply to `leave`."),
+    MessageSpec(
+        "answer",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("seq", "int", doc="the answer is about the table after this seq"),
+            Field("name", "str", doc="the query's name"),
+            Field("result", "map", doc="the game's answer (docs/rules.md, Queries)"),
+        ),
+        "Reply to `query`; nothing was recorded.",
+    ),
     MessageSpec(
         "error",
         "server",

@@ -2,11 +2,11 @@
 applies it. Pure functions over plain data, shared by the server and every client.
 
 Why: a client must draw any game's table from the snapshot and the pushes with no rules in
-it (the boardgame.io `playerView` model). After the event pushes of one append, the server
-sends each viewer one `view` message: the viewer's whole view after the append, or, when
-smaller, a patch of the view the viewer holds (the snapshot's or the last `view` push's).
+it (the boardgame.io `playerView` model). The last event push of each append also carries
+the viewer's whole view after the append, or, when smaller, a patch of the view the viewer
+holds (the snapshot's, or the one the previous append's last push carried).
 
-A patch is a shallow merge over the view's top-level keys (docs/protocol.md, "view"):
+A patch is a shallow merge over the view's top-level keys (docs/protocol.md, `event`):
 
     {"set": {key: new value, ...}, "unset": [key, ...]}
 

@@ -41,7 +41,7 @@ from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.http import build_site
-from server.net.limits import ConnectionGate
+from server.net.limits import ConnectionGate, descriptors_short
 from server.net.session import NetConfig
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
@@ -264,6 +264,9 @@ class T24Server:
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
         )
+        short = descriptors_short(config.max_connections)
+        if short is not None:
+            log.warn("{why}", why=short, event="descriptors_short")
         self.gate = ConnectionGate(
             site,
             self.reactor,

@@ -86,15 +86,16 @@ def parse_seats(text: str) -> list[dict[str, str]]:
     return seats
 
 
-def deck_from_edition(edition: str, seed: int, side: str) -> list[dict[str, Any]]:
-    """The `deck` option: an edition's 48 double-sided cards, played on `side` (R-DECK-1/5)."""
+def deck_from_edition(edition: str, seed: int, side: str, half: int = 1) -> list[dict[str, Any]]:
+    """The `deck` option: half `half` (48 double-sided cards) of an edition's 96-card deck,
+    played on `side` (R-DECK-1/5)."""
     from server.puzzles import editions
 
     if edition not in editions.EDITIONS:
         raise AdminInputError(f"--edition is one of {', '.join(editions.EDITIONS)}")
     return [
         {"card_id": card.card_id, **card.side(side).as_dict()}
-        for card in editions.tournament_deck(edition, seed)
+        for card in editions.tournament_deck(edition, seed, half)
     ]
 
 
@@ -164,7 +165,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
     else:
-        deck = deck_from_edition(args.edition, args.seed or 0, side)
+        half = 1 if args.round <= 2 else 2  # R-DECK-1/5: rounds 3-4 play the second half
+        deck = deck_from_edition(args.edition, args.seed or 0, side, half)
     if args.cards is not None:
         if args.cards < 1:
             raise AdminInputError("--cards must be at least 1")

@@ -25,6 +25,7 @@ from clients.reference_cli.connection import TableLink
 from clients.reference_cli.games import part_for
 from clients.reference_cli.games.challenge import play_input, proctor_input
 from clients.reference_cli.render import results_lines
+from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import (
     Controls,
@@ -38,7 +39,6 @@ from clients.reference_cli.terminal import (
     StdinReader,
     cbreak,
     is_terminal,
-    terminal_size,
     write_out,
 )
 
@@ -123,7 +123,8 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
     interactive = is_terminal() and not args.plain
     style = Style(color_enabled(args.color, sys.stdout))
     if interactive:
-        output: FullScreen | PlainOutput = FullScreen(write_out, style, size=terminal_size)
+        screen = LiveScreen(make_console(style.color))
+        output: FullScreen | PlainOutput = FullScreen(write_out, style, screen=screen)
     else:
         output = PlainOutput(write_out, style)
     app = TableApp(

@@ -25,6 +25,7 @@ Why at the socket (issue 18, found by an adversarial run):
 
 from __future__ import annotations
 
+import resource
 from collections import Counter
 from typing import Any
 
@@ -44,6 +45,25 @@ BUSY_RESPONSE = (
 )
 
 log = Logger(namespace="t24.net")
+
+
+RESERVED_DESCRIPTORS = 64  # the store, the log, the listening socket, the thread pool
+
+
+def descriptors_short(max_connections: int) -> str | None:
+    """Why `max_connections` cannot be reached, if the process's open-file limit is lower.
+
+    Why it matters: past the limit, `accept` fails and every client is locked out, whatever
+    the connection limits say (issue 18: 300 half-open sockets at `ulimit -n 256`).
+    """
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or max_connections + RESERVED_DESCRIPTORS <= soft:
+        return None
+    return (
+        f"max_connections is {max_connections} but the open-file limit is {soft}: raise it "
+        f"(ulimit -n, systemd LimitNOFILE) to at least {max_connections + RESERVED_DESCRIPTORS}"
+        f" or lower max_connections to {max(1, soft - RESERVED_DESCRIPTORS)}"
+    )
 
 
 class _Refused(Protocol):

@@ -394,7 +394,7 @@ class Session:
             self.reply_error(request.id, "forbidden", f"a {claims.role} may not send {kind}")
             return
         table = request.get("table")
-        if table is not None and kind in ("join", "command") and not claims.may_see(table):
+        if table is not None and kind in ("join", "command", "query") and not claims.may_see(table):
             self.reply_error(request.id, "unauthorized", f"this token is not valid for {table}")
             return
         self.REQUEST_HANDLERS[kind](self, request, arrival)
@@ -601,6 +601,28 @@ class Session:
             errbackArgs=(request.id,),
         )
 
+    def _query(self, request: Request, arrival: int) -> None:
+        """A question to a table's game, answered from its state and never recorded."""
+        table = request.get("table")
+        d = self.hub.get(table)
+
+        def answer(actor: TableActor) -> None:
+            seq, result = actor.query(
+                request.get("name"), request.get("args", {}), self.viewer, arrival
+            )
+            reply = make(
+                "answer",
+                id=request.id,
+                table=table,
+                seq=seq,
+                name=request.get("name"),
+                result=result,
+            )
+            self.send(reply)
+
+        d.addCallback(answer)
+        d.addErrback(self._fail, request.id)
+
     # The requests served after hello, by type: an explicit table (not a name built from the
     # type), so a message type without a handler is a test failure, never an AttributeError.
     REQUEST_HANDLERS: ClassVar[dict[str, Callable[[Session, Request, int], None]]] = {
@@ -610,4 +632,5 @@ class Session:
         "join": _join,
         "leave": _leave,
         "command": _command,
+        "query": _query,
     }

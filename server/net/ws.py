@@ -206,7 +206,8 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 # A policy or internal close: nothing more is read from this client (a flood
                 # would go on costing the reactor until the close handshake timed out); the
                 # close frame is flushed, then the socket closes.
-                self.transport.unregisterProducer()
+                if getattr(self.transport, "producer", None) is not None:
+                    self.transport.unregisterProducer()
                 self.transport.pauseProducing()
                 self.transport.loseConnection()
 
@@ -231,6 +232,12 @@ class T24ServerProtocol(WebSocketServerProtocol):
             self.session.frame_received(payload, isBinary)
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+        # Autobahn leaves its close-handshake timer pending when the socket goes first (its
+        # `_connectionLost` cancels every other timer); found by trial's dirty-reactor check.
+        pending = self.closeHandshakeTimeoutCall  # None once it fired (Autobahn resets it)
+        if pending is not None:
+            pending.cancel()
+        self.closeHandshakeTimeoutCall = None
         if self.session is not None:
             self.session.connection_lost()
             self.factory.sessions.discard(self.session)

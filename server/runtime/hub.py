@@ -6,9 +6,10 @@ the store. One stream per table, `table/<table_id>`; its first event is `TableCr
 the same id cannot both succeed.
 
 How it works:
-- `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
-  replay, and starts each one *recovering*: a table whose timers were running (mid-card) is
-  paused (`TablePaused`, cause `server_restart`) before any timer is scheduled. With
+- `load_all()` at start-up rebuilds every table found in the store (its streams named by
+  `table_stream`) by replay, and starts each one *recovering*: a table whose timers were
+  running (mid-card) gets its game's `RECOVERY_COMMAND` (the 24 Challenge pauses:
+  `TablePaused`, cause `server_restart`) before any timer is scheduled. With
   eviction on, a finished table (its last event is one of the game's `FINAL_EVENTS`) is
   left on disk, as if evicted.
 - `get(table)` returns the live actor, loading it on first use (a table created by another

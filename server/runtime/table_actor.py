@@ -324,6 +324,14 @@ class TableActor:
             except Exception:  # one broken subscriber must not starve the others
                 log.failure("presence push to a subscriber of {table} failed", table=self.table)
 
+    def query(self, name: str, args: Mapping[str, Any], viewer: Actor, now: int) -> tuple[int, Any]:
+        """The game's answer to query `name` on the current state, with the seq it is after;
+        nothing is decided, recorded or published. Raises the game's RuleViolation."""
+        answer = getattr(self.game, "query", None)
+        if answer is None:
+            raise RuleViolation("unknown_query", f"the game {self.game.NAME} answers no queries")
+        return self.seq, answer(self.state, name, args, viewer, now)
+
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
         return self.game.view(self.state, viewer)

@@ -130,7 +130,6 @@ class TournamentActor(TableActor):
             started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
             started.addErrback(lambda f: f.trap(RuleViolation))  # started before a restart
             self._listen(name, self._wanted().get(name, False))
-            self.check_result(name, actor)
             return started
 
         d.addErrback(exists)
@@ -147,6 +146,7 @@ class TournamentActor(TableActor):
                 return
             listener = self._listeners[name] = _TableListener(self, name, actor)
             actor.subscribe(listener)
+            self.check_result(name, actor)  # what it recorded while nobody listened
         elif not listening and listener is not None:
             listener.actor.unsubscribe(listener)
             del self._listeners[name]

@@ -14,7 +14,7 @@ naming the field, before anything is recorded.
 | grades | (required) 1..20 grade/section names | R-ROUND-2 |
 | deck_seed | (required) a whole number 0..2**31-1 | R-DECK-1 |
 | per_table_shuffle | false: every table of a round plays the same order | R-DECK-1 |
-| advance_count | 16 | R-ROUND-3 |
+| advance_count | 16 (3..16) | R-ROUND-3 |
 | tie_break_seconds | 300 (five minutes) | R-ROUND-6 |
 | table_options | {}: passed to every table (timers, `auto_proctor`, `mode`, ...) | |
 """
@@ -115,8 +115,8 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     if not isinstance(shuffle, bool):
         raise _bad("per_table_shuffle", "true or false")
     advance_count = raw.get("advance_count", 16)
-    if not _is_int(advance_count) or not 1 <= advance_count <= 16:
-        raise _bad("advance_count", "a whole number 1..16 (R-ROUND-3: four semi-final tables)")
+    if not _is_int(advance_count) or not 3 <= advance_count <= 16:
+        raise _bad("advance_count", "a whole number 3..16 (R-ROUND-3: one to four semi tables)")
     tie_seconds = raw.get("tie_break_seconds", 300)
     if not _is_int(tie_seconds) or not 1 <= tie_seconds <= 3600:
         raise _bad("tie_break_seconds", "whole seconds 1..3600 (R-ROUND-6)")

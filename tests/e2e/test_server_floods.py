@@ -148,3 +148,17 @@ def test_forty_connections_flooding_do_not_stall_another_table(tmp_path):
         prober.close()
     finally:
         process.kill()
+
+
+def test_a_file_limit_below_max_connections_is_reported_at_start(tmp_path):
+    """Sockets are file descriptors: past `ulimit -n` every client is locked out, whatever
+    max_connections says; the server names the mismatch when it starts."""
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    process = ServerProcess(tmp_path, "--max-connections", str(soft + 1000)).start()
+    try:
+        process.wait_log("descriptors_short")
+        assert f"the open-file limit is {soft}" in process.log_text()
+    finally:
+        process.kill()

@@ -1,7 +1,7 @@
-"""View pushes for the casual games: a thin client holding the snapshot and applying each
-`view` push draws exactly what `pocket.view` / `deck40.view` say its viewer sees, after every
-append, with no rules of its own (issue 12's shell, issue 14's games). Through the real
-TableActor with the memory store and a Clock."""
+"""View pushes for the casual games: a thin client holding the snapshot and applying the
+view each append's last event push carries draws exactly what `pocket.view` /
+`deck40.view` say its viewer sees, after every append, with no rules of its own (issue 12's
+shell, issue 14's games). Through the real TableActor with the memory store and a Clock."""
 
 from __future__ import annotations
 

@@ -25,6 +25,7 @@ from clients.reference_cli.bot_commands import BotApp
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
 from clients.reference_cli.games.challenge.play_input import PlayInput
+from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import strip_ansi
 from clients.reference_cli.table_app import (
     FullScreen,
@@ -267,10 +268,30 @@ def test_a_lone_q_before_the_join_leaves():
     assert app.exit_code == exit_codes.OK
 
 
+class Written(list):
+    """What a console wrote: one entry per write (rich writes a redraw at once)."""
+
+    def write(self, text: str) -> int:
+        self.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+    def __bool__(self) -> bool:  # rich takes a false `file` for "use sys.stdout"
+        return True
+
+
+def full_screen(width: int = 80, height: int = 30) -> tuple[FullScreen, Written]:
+    """A full screen drawn by rich into a list instead of a terminal."""
+    written = Written()
+    console = make_console(False, written, width=width, height=height)
+    return FullScreen(written.append, screen=LiveScreen(console)), written
+
+
 def test_full_screen_redraws_only_when_the_frame_changes():
     table = Table.started()
-    written: list[str] = []
-    screen = FullScreen(written.append, size=lambda: (80, 30))
+    screen, written = full_screen()
     app, _link, _lines, reactor = make_app(output=screen)
     reactor.advance(T0 / 1e6 - reactor.seconds())
     app.start()
@@ -284,9 +305,10 @@ def test_full_screen_redraws_only_when_the_frame_changes():
     assert len(written) == count  # nothing changed
     app.keys("t")  # a notice: the frame changes
     assert len(written) == count + 1 and "there is no card to touch" in written[-1]
-    screen.size = lambda: (100, 30)
+    screen.screen.console.size = (100, 30)
     app.refresh()
-    assert written[-1].startswith("\x1b[2J")  # a resize clears the screen
+    assert len(written) == count + 2  # a resize redraws, at the new width
+    assert "─" * 100 in written[-1] and "─" * 101 not in written[-1]
     screen.stop()
     assert written[-1].endswith("\x1b[?1049l")
     app.stop(exit_codes.OK)
@@ -911,8 +933,7 @@ def test_presence_stale_notices_and_the_feed_scroll_in_the_shell():
     for _ in range(6):
         table.next_card()
         table.win("s2")
-    written: list[str] = []
-    screen = FullScreen(written.append, size=lambda: (80, 30))
+    screen, written = full_screen()
     app, _link, _lines, reactor = make_app(output=screen)
     reactor.advance(T0 / 1e6 - reactor.seconds())
     app.start()

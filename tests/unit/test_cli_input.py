@@ -273,7 +273,7 @@ def test_prompts_and_help_follow_the_mode():
     # The footer offers only what applies (issue 17): no touch after the round, while
     # paused, or between cards; the keys it names are the keys that exist (docs/cli.md).
     assert "[f] touch with N fingertips" in PlayInput().keys_help(view())
-    assert PlayInput().keys_help(view(phase="ended")) == "round over · [q] quit"
+    assert PlayInput().keys_help(view(phase="ended")) == "round over · [p] protest · [q] quit"
     assert PlayInput().keys_help(None) == "[q] quit"  # not joined yet
     assert "touch" not in PlayInput().keys_help(view(paused=True))
     assert "touch" not in PlayInput().keys_help(view(phase="between_cards"))

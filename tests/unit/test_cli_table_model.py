@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, options, player
+from challenge_tables import DIRECTOR, PROCTOR, SPECTATOR, T0, S, Table, options, player
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_challenge_properties import Run
@@ -129,8 +129,12 @@ def test_the_client_view_follows_the_server_view_through_random_rounds(seed, raw
     run = Run(raw)
     run.send("start_round", PROCTOR, {})
     for _ in range(400):
-        if challenge.is_over(run.state):
+        if run.state.ended:
             break
+        if rng.random() < 0.05:  # a protest or a ruling while the round runs (R-ROUND-8)
+            hearing = rng.choice(["protest", "rule"])
+            run.hear(hearing, f"s{rng.randint(1, 3)}", rng.randrange(55), rng.randrange(60))
+            continue
         action = run.sensible(rng.randrange(55))
         if rng.random() < 0.12:
             action = rng.choice(["fire", "pause", "resume", "flag", "override", "touch"])
@@ -141,10 +145,19 @@ def test_the_client_view_follows_the_server_view_through_random_rounds(seed, raw
             rng.randrange(60),
             rng.choice([0, 1000, S // 2, S, 4 * S]),
         )
+    for _ in range(12):  # after the round: protests, rulings, the signature, a reopening
+        hearing = rng.choice(["protest", "rule", "rule", "sign", "reopen"])
+        run.hear(hearing, f"s{rng.randint(1, 3)}", rng.randrange(55), rng.randrange(60))
     for viewer in VIEWERS:
         follow(raw, run.log, viewer, join_at=0)
         follow(raw, run.log, viewer, join_at=rng.randrange(len(run.log) + 1))
         follow(raw, run.log, viewer, drop_at=rng.randrange(1, len(run.log) + 1))
+
+
+def returned_revealed(table: Table) -> str:
+    """A card that was revealed, then flagged back into the deck (R-FLAG-2): awardable."""
+    returned = [e for e in table.events if e.type == "CardReturnedToDeck" and e.data["revealed"]]
+    return returned[-1].data["card_id"]
 
 
 def test_a_scripted_round_with_every_kind_of_event():
@@ -166,7 +179,34 @@ def test_a_scripted_round_with_every_kind_of_event():
     table.next_card()
     for seat in ("s1", "s2", "s3"):
         table.do("declare_stumped", player(seat))
+    flag = table.seq_of("FlagIssued")
+    table.do("file_protest", player("s1"), seqs=[flag], reason="after the reveal")
+    table.do(
+        "rule_protest",
+        PROCTOR,
+        protest=1,
+        upheld=True,
+        ruling_text="the flag goes",
+        corrections=[
+            {"kind": "rescind_flag", "seat": "s1", "flag": flag},
+            {"kind": "award_card", "seat": "s2", "card": returned_revealed(table)},
+        ],
+    )
     table.do("end_round")
+    table.do("file_protest", player("s2"), seqs=[3], reason="c1")
+    table.do(
+        "rule_protest",
+        PROCTOR,
+        protest=2,
+        upheld=True,
+        ruling_text="c1 goes",
+        corrections=[
+            {"kind": "revoke_card", "seat": "s1", "card": "c1"},
+            {"kind": "adjust_score", "seat": "s3", "delta": 2, "why": "x"},
+        ],
+    )
+    table.do("sign_score_card", PROCTOR, initials="PK")
+    table.do("reopen_score_card", DIRECTOR, reason="late")
     types = {event.type for event in table.events}
     assert {
         "FirstTouchOverridden",
@@ -176,6 +216,14 @@ def test_a_scripted_round_with_every_kind_of_event():
         "CardReturnedToDeck",
         "FlagIssued",
         "RoundEnded",
+        "ProtestFiled",
+        "ProtestRuled",
+        "FlagRescinded",
+        "CardAwarded",
+        "CardAwardRevoked",
+        "ScoreAdjusted",
+        "ScoreCardSigned",
+        "ScoreCardReopened",
     } <= types
     for viewer in VIEWERS:
         follow(table.raw_options, table.events, viewer)

@@ -125,14 +125,41 @@ def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock)
     hub = Hub(store, clock)
     actor = new_tournament(hub)
     spectator = Recorder(Actor("spectator", "parent"))
-    actor.subscribe(spectator)
+    joined = actor.subscribe(spectator)
     command(actor, "start_round", round=1)
     first = actor.state.round(1).tables[0]
     command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
     events = [m for m in spectator.messages if m["type"] == "event"]
     assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
     assert "deck" not in events[0]["data"]
-    views = [m for m in spectator.messages if m["type"] == "view"]
-    latest = views[-1].get("view") or views[-1]["patch"]["set"]
-    rows = latest["standings"]["4th"]["qualifying"]
+    from protocol.views import apply_view_message
+
+    snapshot = actor.subscribe(Recorder(Actor("spectator", "late")))  # (its view, for the check)
+    view = joined.view
+    for message in events:  # each append's last event push carries the view after it
+        if "view" in message or "patch" in message:
+            view = apply_view_message(view, message)
+    assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
+    rows = view["standings"]["4th"]["qualifying"]
     assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
+
+
+def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(store, clock):
+    """The server stopped right after recording `RoundStarted`: at start-up the tournament
+    creates the tables it had not created yet, and starts them."""
+    from tournament_support import Tourney
+
+    from server.eventlog.envelope import NewEvent
+
+    t = Tourney(tournament_options(grades=["4th"], table_options={"auto_proctor": 1}))
+    t.register_many(7)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    created = NewEvent("TableCreated", {"game": "tournament", "options": t.raw_options})
+    events = [created, *(NewEvent(e.type, dict(e.data)) for e in t.events)]
+    result_of(store.append(TID, 0, events))
+    hub = Hub(store, clock)
+    result_of(hub.load_all())
+    for table in t.state.round(1).tables:
+        assert hub.actors[f"spring.{table.table}"].state.started

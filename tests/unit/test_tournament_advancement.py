@@ -307,3 +307,15 @@ def test_record_result_refuses_a_malformed_result_without_crashing():
         assert t.refused("record_result", _server(), table=table.table, **junk).code == (
             "bad_result"
         )
+
+
+def test_withdrawn_semi_finalists_do_not_sit_and_too_few_left_cannot_be_seated():
+    t = one_grade(4)
+    through_round_two(t, number)
+    t.do("advance", round=2)
+    t.do("withdraw", student="p1")
+    t.do("seat_round", round=3)
+    assert sorted(t.state.round(3).tables[0].students) == ["p2", "p3", "p4"]
+    t.do("withdraw", student="p2")
+    t.do("withdraw", student="p3")
+    assert t.refused("seat_round", round=3).code == "cannot_seat"

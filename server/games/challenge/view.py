@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import SERVER, Actor, Event
-from server.games.challenge.state import ChallengeState, deadlines
+from server.games.challenge.state import ChallengeState, Protest, deadlines
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 
@@ -45,6 +45,20 @@ def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
         "dots": card.card.dots if shown else None,
         "placed_at": card.placed_at,
         "revealed_at": card.revealed_at,
+    }
+
+
+def _protest_view(protest: Protest) -> dict[str, Any]:
+    """A protest as everyone at the table sees it (R-ROUND-8: protests are heard openly)."""
+    return {
+        "protest": protest.protest,
+        "by": protest.by,
+        "seqs": list(protest.seqs),
+        "reason": protest.reason,
+        "at": protest.at,
+        "status": protest.status,
+        "ruling_text": protest.ruling_text,
+        "ruled_at": protest.ruled_at,
     }
 
 
@@ -94,6 +108,8 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
                 "score": seat.score,
                 "flags": seat.flags,
                 "disqualified": seat.disqualified,
+                "disqualified_cause": seat.disqualified_cause,
+                "reinstated_from": seat.reinstated_from,
                 "cards_won": list(seat.cards_won),
             }
             for seat in state.seats
@@ -113,6 +129,9 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
         "cards_left": len(state.deck),
         "stumped": list(state.stumped),
         "clock": state.clock,
+        "seq": state.seq,
+        "protests": [_protest_view(protest) for protest in state.protests],
+        "score_card": {"signed": state.signed, "initials": state.signed_by, "at": state.signed_at},
     }
     if full:
         snapshot["deck"] = list(state.deck)

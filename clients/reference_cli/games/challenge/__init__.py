@@ -14,7 +14,7 @@ from typing import Any
 
 from clients.reference_cli.games import GamePart
 from clients.reference_cli.games.challenge import bot as brain
-from clients.reference_cli.games.challenge import event_words, render
+from clients.reference_cli.games.challenge import event_words, hearing, render
 from clients.reference_cli.games.challenge.phases import ENDED
 
 # The events after which no card is in play (the feed's "since the reveal" stops).
@@ -116,4 +116,7 @@ PART = GamePart(
     finished=lambda view: view.get("phase") == ENDED,
     bot=bot_moves,
     bot_refusal=bot_refusal,
+    event_marks=hearing.replay_marks,  # R-ROUND-8: protests and what they dispute
+    replay_summary=hearing.protest_summary,
+    describe_answer=hearing.describe_answer,  # preview_ruling
 )

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clients.reference_cli.games.challenge.hearing import describe_hearing
+
 
 def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else int(value or 0)
@@ -42,6 +44,8 @@ def event_kind(kind: str, data: Mapping[str, Any]) -> str:
         return "flag"
     if kind == "TouchRefused":
         return "refused"
+    if kind in ("ProtestFiled", "ProtestRuled", "ScoreCardSigned", "ScoreCardReopened"):
+        return "table"
     if kind in ("RoundStarted", "RoundEnded", "TablePaused", "TableResumed", "TableCreated"):
         return "table"
     return "info"
@@ -67,6 +71,9 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         seat = data.get(key)
         return names.get(seat, str(seat)) if seat is not None else "nobody"
 
+    hearing = describe_hearing(kind, data, names)  # R-ROUND-7/8: protests and corrections
+    if hearing is not None:
+        return hearing
     numbers = data.get("numbers")
     shown = " ".join(map(str, numbers)) if numbers else ""
     if kind == "TableCreated":
@@ -111,6 +118,8 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         cause = FLAG_CAUSE_WORDS.get(data.get("cause"), str(data.get("cause")))
         return f"penalty flag for {who()}: {cause}, flag {data.get('flags', '?')}"
     if kind == "PlayerDisqualified":
+        if data.get("cause") == "slap":
+            return f"{who()} is disqualified: a slap with the whole hand (R-PLAY-3)"
         return f"{who()} is disqualified ({_plural(data.get('flags', 0), 'flag')}, R-FLAG-3)"
     if kind == "CardReturnedToDeck":
         return f"{card_label(data)} goes back under the deck (R-FLAG-2)"

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clients.reference_cli.games.challenge.event_words import END_REASON_WORDS
+from clients.reference_cli.games.challenge.hearing import hearing_lines
 from clients.reference_cli.games.challenge.phases import BETWEEN, ENDED, PLACED, SECOND, SETUP
 from clients.reference_cli.styling import Style
 
@@ -241,4 +242,5 @@ def compact(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
         seats.append(text)
     paused = " · PAUSED" if view.get("paused") else ""
     lines.append(f"scores: {', '.join(seats)} · {cards_left(view)}{paused}")
+    lines += hearing_lines(view)  # R-ROUND-7/8: open protests, the signature
     return ["    " + style.dim(line) for line in lines]
