@@ -27,7 +27,6 @@ from clients.reference_cli import (
     table_commands,
     tournament_commands,
 )
-from clients.reference_cli.games.tjugoett import app as tjugoett_app
 
 COMMAND_MODULES = [
     puzzle_commands,
@@ -39,7 +38,6 @@ COMMAND_MODULES = [
     replay_commands,
     tournament_commands,
     audit_commands,
-    tjugoett_app,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
