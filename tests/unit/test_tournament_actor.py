@@ -62,6 +62,8 @@ def test_a_tournament_id_is_tournament_slash_id_and_only_a_tournament_has_one(st
         result_of(hub.create_table("spring", "tournament", options, DIRECTOR))
     with pytest.raises(InvalidOptions):
         result_of(hub.create_table("tournament/x", "challenge", {}, DIRECTOR))
+    with pytest.raises(InvalidOptions):  # its tables' ids would pass 64 characters
+        result_of(hub.create_table("tournament/" + "x" * 41, "tournament", options, DIRECTOR))
     actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
     assert isinstance(actor, TournamentActor) and actor.stream == TID
 
