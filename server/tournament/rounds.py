@@ -203,8 +203,18 @@ def advance(batch: Batch, command: Command) -> None:
     advancing, champions = ranking.advancing(state, number)
     rule = {2: "R-ROUND-3", 3: "R-ROUND-4", 4: "R-ROUND-5"}[number]
     batch.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
-    if set(batch.state.champions) >= set(batch.state.sections()):
+    if set(batch.state.champions) >= _sections_in_play(batch.state):
         batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
+
+
+def _sections_in_play(state: Any) -> set[str]:
+    """The sections that will have a champion: those that played round 1 (a grade nobody
+    registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
+    sections = {table.section for table in state.round(1).tables}
+    after_two = state.advanced.get(2)
+    if after_two is not None:
+        sections = {section for section in sections if after_two.get(section)}
+    return sections
 
 
 def reopen_round(batch: Batch, command: Command) -> None:
