@@ -14,6 +14,7 @@ from typing import Any
 from server.games.base import Command
 from server.tournament import decks, ranking, seating
 from server.tournament.checks import Batch, refuse, round_arg, seatable, text_arg
+from server.tournament.state import TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
 
@@ -207,7 +208,7 @@ def advance(batch: Batch, command: Command) -> None:
         batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
 
 
-def _sections_in_play(state: Any) -> set[str]:
+def _sections_in_play(state: TournamentState) -> set[str]:
     """The sections that will have a champion: those that played round 1 (a grade nobody
     registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
     sections = {table.section for table in state.round(1).tables}
