@@ -108,7 +108,9 @@ def start_round(batch: Batch, command: Command) -> None:
     if number > 1 and not state.round(number - 1).closed:
         raise refuse("previous_round_open", f"start_round: close round {number - 1} first")
     options = state.options
-    deck = decks.round_cards(options.deck_seed, options.rules, number)
+    # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
+    # cards for every table: the first ones of the round's shuffle.
+    deck = decks.round_cards(options.deck_seed, options.rules, number)[: options.cards_per_round]
     orders = {}
     if options.per_table_shuffle:
         ids = [card["card_id"] for card in deck]
