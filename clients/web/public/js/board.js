@@ -1,0 +1,105 @@
+// The scoreboard for spectators and the director: every table this token may see
+// (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
+// see it, and the last events. A tournament stream shows its standings per grade.
+import { drawCard, drawPause, drawSeats, h } from "./draw.js";
+import { errorInWords, eventInWords, statusInWords } from "./words.js";
+
+const MAX_JOINED = 15; // the server's max_joins is 16 per connection
+
+export function boardPage(root, connection, welcome) {
+  const tables = new Map(); // table -> {state, feed: []}
+  let link = "online";
+
+  root.replaceChildren(
+    h("header", {},
+      h("h1", {}, "Scoreboard"),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+    h("p", { id: "message", class: "message", role: "alert" }),
+    h("main", { id: "tables", class: "board" }));
+
+  async function listAll() {
+    const found = [];
+    let after = null;
+    do {
+      const page = await connection.request("list_tables", after ? { after } : {});
+      found.push(...page.tables);
+      after = page.next;
+    } while (after);
+    return found;
+  }
+
+  function link_to(page, table) {
+    const params = new URLSearchParams(location.hash.slice(1));
+    params.set("page", page);
+    params.set("table", table);
+    return `#${params.toString()}`;
+  }
+
+  function drawTable(id, entry) {
+    const view = entry.state && entry.state.view;
+    const body = [];
+    if (view && view.game === "challenge") {
+      body.push(drawCard(view), drawSeats(view, null), ...drawPause(view, link));
+    } else if (view && view.standings) {
+      body.push(drawStandings(view.standings));
+    } else if (view) {
+      body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
+    }
+    const links = [h("a", { href: link_to("replay", id) }, `Replay ${id}`)];
+    if (welcome.role === "director") links.push(" ", h("a", { href: link_to("console", id) }, `Console of ${id}`));
+    return h("section", { class: "board-table", "data-table": id, "aria-label": `Table ${id}` },
+      h("h2", {}, `Table ${id}`, entry.game ? ` (${entry.game})` : ""),
+      ...body,
+      h("ol", { class: "feed", reversed: true }, entry.feed.map((text) => h("li", {}, text))),
+      h("p", {}, links));
+  }
+
+  function drawStandings(standings) {
+    return Object.entries(standings).map(([grade, rows]) => h("table", { class: "standings" },
+      h("caption", {}, `Standings, grade ${grade}`),
+      h("tbody", {}, (Array.isArray(rows) ? rows : []).map((row) =>
+        h("tr", {}, h("td", {}, String(row.name || row.student || row.id || "")), h("td", {}, String(row.total ?? row.score ?? "")))))));
+  }
+
+  function render() {
+    document.getElementById("status").textContent = statusInWords(link);
+    const main = document.getElementById("tables");
+    main.replaceChildren(...[...tables.entries()].map(([id, entry]) => drawTable(id, entry)));
+  }
+
+  async function start() {
+    try {
+      const listed = await listAll();
+      for (const entry of listed.slice(0, MAX_JOINED)) {
+        tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0 });
+        connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
+      }
+      if (listed.length > MAX_JOINED) {
+        document.getElementById("message").textContent = `Showing ${MAX_JOINED} of ${listed.length} tables.`;
+      }
+      render();
+    } catch (error) {
+      document.getElementById("message").textContent = errorInWords(error);
+    }
+  }
+  start();
+
+  return {
+    status(next) {
+      link = next === "online" ? "online" : next === "error" ? link : next;
+      render();
+    },
+    table(state, push) {
+      const entry = tables.get(state.table);
+      if (!entry) return;
+      entry.state = state;
+      if (push && push.seq > entry.feedSeq) {
+        entry.feedSeq = push.seq;
+        entry.feed.unshift(eventInWords(push, state.view));
+        entry.feed.length = Math.min(entry.feed.length, 5);
+      }
+      render();
+    },
+    presence() {},
+  };
+}

@@ -1,0 +1,199 @@
+"""The web client in a real browser against a real `t24-server` process (issue 13).
+
+Headless Debian Chromium driven by Playwright (tests/e2e/web_browser.py). Each test waits for
+what it expects on the page with a timeout, never a fixed sleep; screenshots go to tmp_path.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from cli_pty import answer
+from server_process import ServerProcess
+from web_browser import Pages, token_of, unlabelled_controls
+
+WAIT = 15_000  # ms, Playwright's unit
+
+
+def test_the_server_serves_the_client_at_the_root_beside_ws(server):
+    status, body, headers = server.get("/")
+    assert status == 200 and b'<script type="module" src="js/main.js">' in body
+    assert headers["Content-Type"].startswith("text/html")
+    status, body, headers = server.get("/vendor/msgpack/index.mjs")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert server.get("/js/")[0] == 404  # no directory listing
+    assert server.get("/nothing-here.js")[0] == 404
+    assert server.get("/healthz")[0] == 200  # the other paths are still the server's
+
+
+def seats3(cli, server, table: str, cards, *flags: str):
+    deck = cli.deck_file(f"{table}-deck", cards)
+    return cli.create_table(
+        server,
+        table,
+        "--deck-file",
+        deck,
+        *flags,
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+
+
+def start_round(cli, tokens) -> None:
+    done = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def revealed_numbers(page) -> list[int]:
+    card = page.locator(".card.up")
+    card.wait_for(timeout=WAIT)
+    return [int(n) for n in card.get_attribute("data-numbers").split()]
+
+
+def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_shows_it(
+    server, cli, pages: Pages
+):
+    """R-PLAY-2/4/5 from the browser: touch with the space bar, the pattern, three steps,
+    fix; the spectator's scoreboard shows the score change; a CLI bot plays seat s2."""
+    tokens = seats3(
+        cli,
+        server,
+        "webwin",
+        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+    )
+    student = pages.open(server.http, token_of(tokens, "s1"))
+    board = pages.open(server.http, token_of(tokens, "spectator"))
+    score = board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score')
+    score.wait_for(timeout=WAIT)
+    assert score.inner_text() == "0"
+    bot = cli.spawn(
+        "bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect", "--time-scale", "10"
+    )
+    bot.expect("connected")
+    start_round(cli, tokens)
+
+    numbers = revealed_numbers(student)
+    pattern, steps = answer(numbers)
+    student.locator("body").press("Space")  # the keyboard touch: one fingertip
+    student.locator("#pattern:enabled").wait_for(timeout=WAIT)
+    student.fill("#pattern", pattern)
+    student.press("#pattern", "Enter")
+    for number, step in enumerate(steps, start=1):
+        student.fill(f"#step-{number}", step)
+    student.click("#fix")
+    student.locator("#result", has_text="won the card").wait_for(timeout=WAIT)
+    pages.shot(student, "student-won")
+    board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score[data-score="1"]').wait_for(
+        timeout=WAIT
+    )
+    pages.shot(board, "board-after-win")
+    # the bot plays the next card on its own seat
+    student.locator("#feed li", has_text="Bo (s2)").first.wait_for(timeout=WAIT)
+
+    replay = pages.open(server.http, token_of(tokens, "spectator"), page="replay", table="webwin")
+    replay.locator("#position", has_text="Event 1 of").wait_for(timeout=WAIT)
+    replay.click("#last")
+    replay.locator("#position", has_text="seq").wait_for(timeout=WAIT)
+    for _ in range(30):
+        replay.click("#previous")
+        if "won the card" in replay.inner_text("#sentence"):
+            break
+    assert "Ada (s1) won the card" in replay.inner_text("#sentence")
+
+
+def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
+    """R-PLAY-5: an incorrect fixed solution is flagged (R-FLAG-1), and the page shows it."""
+    tokens = seats3(
+        cli,
+        server,
+        "webflag",
+        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+    )
+    student = pages.open(server.http, token_of(tokens, "s1"), width=768)
+    student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    start_round(cli, tokens)
+    revealed_numbers(student)
+    student.click("#touch")
+    student.locator("#pattern:enabled").wait_for(timeout=WAIT)
+    student.fill("#pattern", "4 * 6")
+    student.click("#declare")
+    student.fill("#step-1", "1 + 1 = 2")
+    student.fill("#step-2", "2 + 2 = 4")
+    student.fill("#step-3", "4 * 6 = 24")
+    student.click("#fix")
+    student.locator("#feed li.flag", has_text="an incorrect solution").wait_for(timeout=WAIT)
+    student.locator('tr[data-seat="s1"] td.flags', has_text="⚑ 1").wait_for(timeout=WAIT)
+    pages.shot(student, "student-flagged-768")
+
+
+def test_an_expired_token_shows_a_clear_message(server, pages: Pages):
+    expired = server.signer().issue(
+        "player", now=time.time() - 3600, ttl_seconds=60, table="webflag", seat="s1"
+    )[0]
+    page = pages.open(server.http, expired)
+    page.locator("#fatal", has_text="expired").wait_for(timeout=WAIT)
+    pages.shot(page, "expired")
+
+
+def test_a_link_without_a_token_says_so(server, pages: Pages):
+    page = pages.open(server.http, "")
+    page.locator("#fatal", has_text="no token").wait_for(timeout=WAIT)
+
+
+def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli, pages: Pages):
+    """Server restart: the student page shows the lost connection, then the table paused
+    (`server_restart`); the proctor resumes from the console and the card goes on."""
+    process = ServerProcess(tmp_path / "srv").start()
+    try:
+        tokens = seats3(
+            cli,
+            process,
+            "webrestart",
+            [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+            "--auto-proctor",
+            "0.2",
+            "--auto-reveal-seconds",
+            "0.2",
+        )
+        student = pages.open(process.http, token_of(tokens, "s1"), width=390)  # a phone
+        student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+        start_round(cli, tokens)
+        revealed_numbers(student)
+        port = process.port
+        process.terminate()
+        student.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
+        process.start("--port", str(port))  # same port, same store
+        student.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
+        assert student.locator("#touch").is_disabled()
+        pages.shot(student, "student-paused-phone")
+        console = pages.open(process.http, token_of(tokens, "proctor"))
+        console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
+        console.click("#resume")
+        student.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        student.locator("#touch:enabled").wait_for(timeout=WAIT)
+        assert "Paused" not in student.inner_text("#pause")
+    finally:
+        if process.running():
+            process.terminate()
+
+
+@pytest.mark.parametrize("person", ["s1", "proctor"])
+def test_every_control_of_the_student_page_and_the_console_has_a_label(
+    server, cli, pages: Pages, person
+):
+    tokens = seats3(cli, server, f"weblabels-{person}", [("a", [1, 2, 3, 4], 1)])
+    page = pages.open(server.http, token_of(tokens, person))
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    page.locator("#seats table").wait_for(timeout=WAIT)
+    tree = page.locator("body").aria_snapshot()
+    assert "button" in tree and "textbox" in tree, tree
+    assert unlabelled_controls(page) == [], tree
+    pages.shot(page, f"labels-{person}")
