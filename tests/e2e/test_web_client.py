@@ -197,3 +197,53 @@ def test_every_control_of_the_student_page_and_the_console_has_a_label(
     assert "button" in tree and "textbox" in tree, tree
     assert unlabelled_controls(page) == [], tree
     pages.shot(page, f"labels-{person}")
+
+
+def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, cli, pages):
+    """The director's scoreboard issues a link per person (`issue_token`); on a proctored
+    table the proctor's console starts, places, reveals and records a seat's touch, pattern
+    and steps (R-PLAY-2/4/5), and the seat wins the card."""
+    seats3(cli, server, "webproctored", [("a", [1, 2, 3, 4], 1)], "--mode", "proctored")
+    director = pages.open(server.http, server.token("director", name="director"))
+    director.locator('[data-table="webproctored"] tr[data-seat="s1"]').wait_for(timeout=WAIT)
+    director.click('[data-links="webproctored"]')
+    link = director.locator('[data-table="webproctored"] a[data-person="proctor"]')
+    link.wait_for(timeout=WAIT)
+    assert "#token=t24v1." in link.get_attribute("href")
+    console = pages.open(server.http, link.get_attribute("href").split("#token=")[1])
+    console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    console.click("#start")
+    console.locator("#feed li", has_text="Round 1 started").wait_for(timeout=WAIT)
+    console.click("#place")
+    console.locator(".card.up").wait_for(timeout=WAIT)  # the proctor sees the cupped card
+    console.click("#reveal")
+    console.locator("#feed li", has_text="revealed").wait_for(timeout=WAIT)
+    pattern, steps = answer([1, 2, 3, 4])
+    console.select_option("#seat", "s1")
+    console.click("#touch-for")
+    console.locator("#feed li", has_text="Ada (s1) touched").wait_for(timeout=WAIT)
+    console.fill("#pattern-for", pattern)
+    console.click("#declare-for")
+    console.locator("#feed li", has_text="declared the pattern").wait_for(timeout=WAIT)
+    console.fill("#steps-for", "; ".join(steps))
+    console.click("#steps-record")
+    console.locator("#feed li", has_text="stated").wait_for(timeout=WAIT)
+    console.click("#fix-for")
+    console.locator("#feed li.won", has_text="Ada (s1) won the card").wait_for(timeout=WAIT)
+    director.locator(
+        '[data-table="webproctored"] tr[data-seat="s1"] td.score[data-score="1"]'
+    ).wait_for(timeout=WAIT)
+    console.click("#sign")  # no initials: refused, and the refusal is shown in words
+    console.locator("#message", has_text="Something was missing").wait_for(timeout=WAIT)
+    # R-ROUND-8: a protest, heard and ruled from the console; then the signature (R-ROUND-7)
+    console.fill("#protest-seqs", "8")
+    console.fill("#protest-reason", "the steps were read wrong")
+    console.click("#file-protest")
+    console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)
+    console.fill("#ruling", "the steps were read right")
+    console.get_by_role("button", name="Reject protest 1").click()
+    console.locator("#protests li", has_text="rejected").wait_for(timeout=WAIT)
+    console.fill("#initials", "PK")
+    console.click("#sign")
+    console.locator("#signed", has_text="Signed by PK").wait_for(timeout=WAIT)
+    pages.shot(console, "console-proctored")

@@ -46,12 +46,41 @@ export function boardPage(root, connection, welcome) {
       body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
     }
     const links = [h("a", { href: link_to("replay", id) }, `Replay ${id}`)];
-    if (welcome.role === "director") links.push(" ", h("a", { href: link_to("console", id) }, `Console of ${id}`));
+    if (welcome.role === "director") {
+      links.push(" ", h("a", { href: link_to("console", id) }, `Console of ${id}`), " ",
+        h("button", { type: "button", "data-links": id, onclick: () => makeLinks(id, entry) }, `Links for the people of ${id}`));
+    }
+    const people = entry.people
+      ? h("ul", { class: "people", "aria-label": `Links for table ${id}` },
+        entry.people.map(([who, url]) => h("li", {}, `${who}: `, h("a", { href: url, "data-person": who }, url))))
+      : null;
     return h("section", { class: "board-table", "data-table": id, "aria-label": `Table ${id}` },
       h("h2", {}, `Table ${id}`, entry.game ? ` (${entry.game})` : ""),
       ...body,
       h("ol", { class: "feed", reversed: true }, entry.feed.map((text) => h("li", {}, text))),
-      h("p", {}, links));
+      h("p", {}, links), people);
+  }
+
+  /** The director issues a token per person of a table (`issue_token`) and lists their
+   * links: the link holds the token, so each goes only to its person. */
+  async function makeLinks(id, entry) {
+    const view = entry.state && entry.state.view;
+    const wanted = [["proctor", { role: "proctor", table: id, name: "proctor" }]];
+    for (const seat of (view && view.seats) || []) {
+      wanted.push([`player ${seat.seat} (${seat.name})`, { role: "player", table: id, seat: seat.seat }]);
+    }
+    wanted.push(["spectator", { role: "spectator", table: id, name: "spectator" }]);
+    try {
+      const people = [];
+      for (const [who, claims] of wanted) {
+        const issued = await connection.request("issue_token", claims);
+        people.push([who, `${location.origin}${location.pathname}#token=${issued.token}`]);
+      }
+      entry.people = people;
+      render();
+    } catch (error) {
+      document.getElementById("message").textContent = errorInWords(error);
+    }
   }
 
   function drawStandings(standings) {
