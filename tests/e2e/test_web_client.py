@@ -44,6 +44,11 @@ def start_round(cli, tokens) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
+def fits_the_width(page, width: int) -> bool:
+    """Nothing makes the page scroll sideways (a tablet's 768 px, a phone's 390 px)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= width
+
+
 def revealed_numbers(page) -> list[int]:
     card = page.locator(".card.up")
     card.wait_for(timeout=WAIT)
@@ -131,6 +136,7 @@ def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
     student.click("#fix")
     student.locator("#feed li.flag", has_text="an incorrect solution").wait_for(timeout=WAIT)
     student.locator('tr[data-seat="s1"] td.flags', has_text="⚑ 1").wait_for(timeout=WAIT)
+    assert fits_the_width(student, 768)
     pages.shot(student, "student-flagged-768")
 
 
@@ -141,6 +147,20 @@ def test_an_expired_token_shows_a_clear_message(server, pages: Pages):
     page = pages.open(server.http, expired)
     page.locator("#fatal", has_text="expired").wait_for(timeout=WAIT)
     pages.shot(page, "expired")
+
+
+def test_a_token_that_expires_while_the_page_is_open_shows_a_clear_message(
+    server, cli, pages: Pages
+):
+    """The server ends the session at the token's expiry (an `unauthorized` error, close
+    1008): the page stops reconnecting and says the link expired."""
+    seats3(cli, server, "webexpiry", [("a", [1, 2, 3, 4], 1)])
+    short = server.signer().issue(
+        "player", now=time.time(), ttl_seconds=2, table="webexpiry", seat="s1"
+    )[0]
+    page = pages.open(server.http, short)
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    page.locator("#fatal", has_text="expired").wait_for(timeout=WAIT)
 
 
 def test_a_link_without_a_token_says_so(server, pages: Pages):
@@ -173,6 +193,7 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         process.start("--port", str(port))  # same port, same store
         student.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
         assert student.locator("#touch").is_disabled()
+        assert fits_the_width(student, 390)
         pages.shot(student, "student-paused-phone")
         console = pages.open(process.http, token_of(tokens, "proctor"))
         console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)

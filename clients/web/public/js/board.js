@@ -83,11 +83,16 @@ export function boardPage(root, connection, welcome) {
     }
   }
 
+  /** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
+   * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
   function drawStandings(standings) {
-    return Object.entries(standings).map(([grade, rows]) => h("table", { class: "standings" },
-      h("caption", {}, `Standings, grade ${grade}`),
-      h("tbody", {}, (Array.isArray(rows) ? rows : []).map((row) =>
-        h("tr", {}, h("td", {}, String(row.name || row.student || row.id || "")), h("td", {}, String(row.total ?? row.score ?? "")))))));
+    const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
+    return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
+      h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
+      h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
+      h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
+        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
+        cell(row.total), cell(row.advanced))))));
   }
 
   function render() {

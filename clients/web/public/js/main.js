@@ -38,7 +38,7 @@ if (!token) {
           : welcome.role === "proctor" || welcome.role === "director" ? consolePage(root, connection, live)
           : boardPage(root, connection, welcome);
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
-          connection.join(live, { presence: true }).catch((error) => showFatal(errorInWords(error)));
+          connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
         }
       }
       document.body.dataset.page = welcome.role;

@@ -44,8 +44,7 @@ export function replayPage(root, connection, table) {
     if (view && view.game === "challenge") fill("now", drawCard(view), drawSeats(view, null));
   }
 
-  connection.tables.set(table, { table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence: false });
-  connection.sendJoin(table, 0, false).catch((error) => fill("message", errorInWords(error)));
+  connection.join(table, { afterSeq: 0 }).catch((error) => fill("message", errorInWords(error)));
 
   return {
     status() {},

@@ -122,14 +122,15 @@ export class Connection {
     });
   }
 
-  /** Joins a table (and joins it again after every reconnect). */
-  join(table, { presence = false } = {}) {
+  /** Joins a table (and joins it again after every reconnect, from the last seq seen).
+   * `afterSeq: 0` also brings the table's history (redacted for this token), for a feed. */
+  join(table, { presence = false, afterSeq = null } = {}) {
     if (!this.tables.has(table)) {
       this.tables.set(table, {
         table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence,
       });
     }
-    return this.sendJoin(table, null, presence);
+    return this.sendJoin(table, afterSeq, presence);
   }
 
   sendJoin(table, afterSeq, presence) {
