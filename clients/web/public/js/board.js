@@ -1,6 +1,7 @@
 // The scoreboard for spectators and the director: every table this token may see
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
+import { pageLink } from "./links.js";
 import { drawCard, drawPause, drawSeats, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
@@ -9,6 +10,7 @@ const MAX_JOINED = 15; // the server's max_joins is 16 per connection
 export function boardPage(root, connection, welcome) {
   const tables = new Map(); // table -> {state, feed: []}
   let link = "online";
+  let listed = false;
 
   root.replaceChildren(
     h("header", {},
@@ -28,13 +30,6 @@ export function boardPage(root, connection, welcome) {
     return found;
   }
 
-  function link_to(page, table) {
-    const params = new URLSearchParams(location.hash.slice(1));
-    params.set("page", page);
-    params.set("table", table);
-    return `#${params.toString()}`;
-  }
-
   function drawTable(id, entry) {
     const view = entry.state && entry.state.view;
     const body = [];
@@ -45,9 +40,9 @@ export function boardPage(root, connection, welcome) {
     } else if (view) {
       body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
     }
-    const links = [h("a", { href: link_to("replay", id) }, `Replay ${id}`)];
+    const links = [h("a", { href: pageLink("replay", id) }, `Replay ${id}`)];
     if (welcome.role === "director") {
-      links.push(" ", h("a", { href: link_to("console", id) }, `Console of ${id}`), " ",
+      links.push(" ", h("a", { href: pageLink("console", id) }, `Console of ${id}`), " ",
         h("button", { type: "button", "data-links": id, onclick: () => makeLinks(id, entry) }, `Links for the people of ${id}`));
     }
     const people = entry.people
@@ -98,18 +93,20 @@ export function boardPage(root, connection, welcome) {
   function render() {
     document.getElementById("status").textContent = statusInWords(link);
     const main = document.getElementById("tables");
-    main.replaceChildren(...[...tables.entries()].map(([id, entry]) => drawTable(id, entry)));
+    const drawn = [...tables.entries()].map(([id, entry]) => drawTable(id, entry));
+    main.replaceChildren(...(drawn.length ? drawn : [h("p", {}, listed ? "No tables yet." : "Loading the tables…")]));
   }
 
   async function start() {
     try {
-      const listed = await listAll();
-      for (const entry of listed.slice(0, MAX_JOINED)) {
+      const found = await listAll();
+      listed = true;
+      for (const entry of found.slice(0, MAX_JOINED)) {
         tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0 });
         connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
       }
-      if (listed.length > MAX_JOINED) {
-        document.getElementById("message").textContent = `Showing ${MAX_JOINED} of ${listed.length} tables.`;
+      if (found.length > MAX_JOINED) {
+        document.getElementById("message").textContent = `Showing ${MAX_JOINED} of ${found.length} tables.`;
       }
       render();
     } catch (error) {

@@ -2,6 +2,7 @@
 // (proctored tables), flags with their causes, pause/resume, override, stumped, end;
 // protests, rulings and the score-card signature. Each button sends one command; the
 // server decides and its pushes redraw the page.
+import { replayLink } from "./links.js";
 import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
 import { errorInWords, flagCause, seatName, statusInWords } from "./words.js";
 
@@ -72,7 +73,8 @@ export function consolePage(root, connection, table) {
       h("p", { id: "message", class: "message", role: "alert" }),
       h("section", { "aria-labelledby": "feed-heading", class: "feed" },
         h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }))));
+        h("ol", { id: "feed", reversed: true }),
+        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
 
   function drawProtests(view) {
     return (view.protests || []).map((protest) => h("li", { "data-protest": protest.protest },

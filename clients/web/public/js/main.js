@@ -11,6 +11,8 @@ import { errorInWords } from "./words.js";
 import { h } from "./draw.js";
 
 const root = document.getElementById("app");
+// A link to another page of the client changes only the fragment: start afresh with it.
+window.addEventListener("hashchange", () => location.reload());
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("token");
 

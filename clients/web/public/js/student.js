@@ -1,6 +1,7 @@
 // The student's page: the card, the touch button (and the space bar), the pattern and three
 // step fields, the live countdowns, results, flags, scores and the feed. Everything drawn
 // comes from the server's snapshot and pushes; the server decides every command.
+import { replayLink } from "./links.js";
 import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
@@ -54,7 +55,8 @@ export function studentPage(root, connection, welcome) {
         h("div", { id: "seats" })),
       h("section", { "aria-labelledby": "feed-heading", class: "feed" },
         h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }))));
+        h("ol", { id: "feed", reversed: true }),
+        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
 
   document.addEventListener("keydown", (event) => {
     if (event.code !== "Space" && event.key !== " ") return;

@@ -76,7 +76,8 @@ export class Connection {
     try {
       this.welcome = await this.request("hello", { token: this.token });
     } catch (error) {
-      this.fail(error);
+      if (error.code === "unauthorized" || error.code === "forbidden") this.fail(error);
+      else if (this.socket) this.socket.close(1000); // e.g. the socket closed mid-hello: retry
       return;
     }
     this.attempt = 0;
