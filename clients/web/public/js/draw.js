@@ -18,10 +18,17 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
-/** Replaces the children of `target` (by id) with `children`. */
+/** Replaces the children of `target` (by id) with `children`, unless they draw the same
+ * markup: a live region (the pause, a message) is then not announced again, and the focus
+ * and selection inside it stay. (Listeners are not compared: callers redraw a control whose
+ * action changed with a different label.) */
 export function fill(id, ...children) {
   const target = document.getElementById(id);
-  if (target) target.replaceChildren(...children.flat().filter((c) => c !== null && c !== undefined));
+  if (!target) return;
+  const fresh = document.createElement("div");
+  fresh.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  if (fresh.innerHTML === target.innerHTML) return;
+  target.replaceChildren(...fresh.childNodes);
 }
 
 /** The card in play: four big digits and its dots, face down, or none. */
