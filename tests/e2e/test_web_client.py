@@ -284,3 +284,29 @@ def test_the_label_check_finds_unlabelled_controls(pages: Pages):
     finally:
         page.close()
     assert len(found) == 3, found
+
+
+def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: Pages):
+    """wire.js's `applyViewMessage` is the JavaScript twin of
+    `protocol.views.apply_view_message`: the same views from the same messages."""
+    from protocol.views import apply_view_message, view_change
+
+    before = {"phase": "revealed", "toucher": None, "touches": [], "seats": [{"seat": "s1"}]}
+    after = {"phase": "solving", "toucher": "s1", "touches": ["s1"], "seats": [{"seat": "s1"}]}
+    smaller = {"phase": "between_cards"}
+    messages = [
+        (before, view_change(before, after)),  # a patch
+        (before, view_change(before, smaller)),  # keys unset, or the whole view
+        (None, view_change(None, after)),  # a whole view
+        (before, {"patch": {"set": {"new": 1}, "unset": ["seats"]}}),
+    ]
+    page = pages.open(server.http, "")
+    page.locator("#fatal").wait_for(timeout=WAIT)
+    drawn = page.evaluate(
+        """async (cases) => {
+            const { applyViewMessage } = await import("/js/wire.js");
+            return cases.map(([view, message]) => applyViewMessage(view, message));
+        }""",
+        [list(case) for case in messages],
+    )
+    assert drawn == [apply_view_message(view, message) for view, message in messages]
