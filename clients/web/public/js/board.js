@@ -52,7 +52,7 @@ export function boardPage(root, connection, welcome) {
     return h("section", { class: "board-table", "data-table": id, "aria-label": `Table ${id}` },
       h("h2", {}, `Table ${id}`, entry.game ? ` (${entry.game})` : ""),
       ...body,
-      h("ol", { class: "feed", reversed: true }, entry.feed.map((text) => h("li", {}, text))),
+      h("ol", { class: "feed", reversed: true }, entry.feed.map(([seq, text]) => h("li", { value: seq }, text))),
       h("p", {}, links), people);
   }
 
@@ -126,7 +126,7 @@ export function boardPage(root, connection, welcome) {
       entry.state = state;
       if (push && push.seq > entry.feedSeq) {
         entry.feedSeq = push.seq;
-        entry.feed.unshift(eventInWords(push, state.view));
+        entry.feed.unshift([push.seq, eventInWords(push, state.view)]);
         entry.feed.length = Math.min(entry.feed.length, 5);
       }
       render();

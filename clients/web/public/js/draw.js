@@ -108,6 +108,7 @@ export function addToFeed(id, push, view, keep = 40) {
   const text = eventInWords(push, view);
   const cls = push.event_type === "FlagIssued" || push.event_type === "PlayerDisqualified" ? "flag"
     : push.event_type === "CardWon" ? "won" : "";
-  list.prepend(h("li", { class: cls, "data-seq": push.seq, "data-event": push.event_type }, text));
+  // numbered by seq: the number a protest names (R-ROUND-8)
+  list.prepend(h("li", { class: cls, value: push.seq, "data-seq": push.seq, "data-event": push.event_type }, text));
   while (list.children.length > keep) list.lastElementChild.remove();
 }
