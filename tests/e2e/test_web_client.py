@@ -140,6 +140,23 @@ def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
     assert fits_the_width(student, 768)
     pages.shot(student, "student-flagged-768")
 
+    # R-ROUND-8 from the console: a protest naming the flag, previewed, upheld with a
+    # correction that rescinds it; the student's page shows the flag gone.
+    flag = student.locator("#feed li.flag").first.get_attribute("data-seq")
+    console = pages.open(server.http, token_of(tokens, "proctor"))
+    console.fill("#protest-seqs", flag)
+    console.fill("#protest-reason", "the steps were right")
+    console.click("#file-protest")
+    console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)
+    console.fill("#corrections", f"rescind_flag s1 {flag}")
+    console.click("#preview")
+    console.locator("#preview-result", has_text="s1 score 0 → 0, flags 1 → 0").wait_for(
+        timeout=WAIT
+    )
+    console.get_by_role("button", name="Uphold protest 1").click()
+    console.locator("#protests li", has_text="upheld").wait_for(timeout=WAIT)
+    student.locator('tr[data-seat="s1"] td.flags', has_text="0 of").wait_for(timeout=WAIT)
+
 
 def test_an_expired_token_shows_a_clear_message(server, pages: Pages):
     expired = server.signer().issue(

@@ -63,6 +63,9 @@ export function consolePage(root, connection, table) {
         h("h2", { id: "protest-heading" }, "Protests and the score card"),
         h("ul", { id: "protests" }),
         field("ruling", "Ruling text"),
+        field("corrections", "Corrections of an upheld protest (e.g. rescind_flag s2 57; award_card s1 a; revoke_card s1 a; adjust_score s1 2 why)"),
+        button("preview", "Preview the ruling of the first open protest", () => preview()),
+        h("p", { id: "preview-result", "aria-live": "polite" }),
         field("protest-seqs", "Protest: event numbers (e.g. 12 13)"),
         field("protest-reason", "Protest: reason"),
         button("file-protest", "File a protest", () => send("file_protest", {
@@ -76,13 +79,43 @@ export function consolePage(root, connection, table) {
         h("ol", { id: "feed", reversed: true }),
         h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
 
+  /** The corrections field as the maps `rule_protest` takes (docs/rules.md): words only,
+   * the server checks them. */
+  function corrections() {
+    return value("corrections").split(";").map((part) => part.trim().split(/\s+/)).filter((w) => w[0])
+      .map(([kind, seat, arg, ...why]) => {
+        if (kind === "rescind_flag") return { kind, seat, flag: Number(arg) };
+        if (kind === "adjust_score") return { kind, seat, delta: Number(arg), why: why.join(" ") || "ruling" };
+        return { kind, seat, card: arg };
+      });
+  }
+
+  function ruling(protest, upheld) {
+    return { protest, upheld, ruling_text: value("ruling") || (upheld ? "upheld" : "rejected"),
+      corrections: upheld ? corrections() : [] };
+  }
+
+  async function preview() {
+    const open = ((state && state.view && state.view.protests) || []).find((p) => p.status === "open");
+    if (!open) { fill("preview-result", "No open protest."); return; }
+    try {
+      const answer = await connection.request("query", { table, name: "preview_ruling", args: ruling(open.protest, true) });
+      const { before, after } = answer.result;
+      const seats = Object.keys(after.scores || {});
+      fill("preview-result", `If protest ${open.protest} is upheld: ` + seats.map((s) =>
+        `${s} score ${before.scores[s]} → ${after.scores[s]}, flags ${before.flags[s]} → ${after.flags[s]}`).join("; "));
+    } catch (error) {
+      fill("preview-result", errorInWords(error));
+    }
+  }
+
   function drawProtests(view) {
     return (view.protests || []).map((protest) => h("li", { "data-protest": protest.protest },
       `Protest ${protest.protest} by ${seatName(view, protest.by)} (events ${protest.seqs.join(", ")}): ${protest.reason} — ${protest.status}`,
       protest.ruling_text ? ` (${protest.ruling_text})` : "",
       protest.status === "open" ? [
-        h("button", { type: "button", onclick: () => send("rule_protest", { protest: protest.protest, upheld: true, ruling_text: value("ruling") || "upheld", corrections: [] }) }, `Uphold protest ${protest.protest}`),
-        h("button", { type: "button", onclick: () => send("rule_protest", { protest: protest.protest, upheld: false, ruling_text: value("ruling") || "rejected", corrections: [] }) }, `Reject protest ${protest.protest}`),
+        h("button", { type: "button", onclick: () => send("rule_protest", ruling(protest.protest, true)) }, `Uphold protest ${protest.protest}`),
+        h("button", { type: "button", onclick: () => send("rule_protest", ruling(protest.protest, false)) }, `Reject protest ${protest.protest}`),
       ] : []));
   }
 
