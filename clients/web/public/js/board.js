@@ -39,6 +39,8 @@ export function boardPage(root, connection, welcome) {
       body.push(drawStandings(view.standings));
     } else if (view) {
       body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
+    } else if (!entry.live) {
+      body.push(h("p", {}, `Not followed live: ${entry.listed.seq} events${entry.listed.over ? ", over" : ""}.`));
     }
     const links = [h("a", { href: pageLink("replay", id) }, `Replay ${id}`)];
     if (welcome.role === "director") {
@@ -101,12 +103,20 @@ export function boardPage(root, connection, welcome) {
     try {
       const found = await listAll();
       listed = true;
-      for (const entry of found.slice(0, MAX_JOINED)) {
-        tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0 });
-        connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
-      }
+      // Tournaments first (their standings), then tables in play, then finished ones; the
+      // first MAX_JOINED are followed live, the others listed with their last seq.
+      const order = (t) => (t.game === "tournament" ? 0 : t.over ? 2 : 1);
+      found.sort((a, b) => order(a) - order(b));
+      found.forEach((entry, index) => {
+        const live = index < MAX_JOINED;
+        tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0, live, listed: entry });
+        if (live) {
+          connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
+        }
+      });
       if (found.length > MAX_JOINED) {
-        document.getElementById("message").textContent = `Showing ${MAX_JOINED} of ${found.length} tables.`;
+        document.getElementById("message").textContent =
+          `${found.length} tables: the first ${MAX_JOINED} are followed live (a page can join ${MAX_JOINED + 1}).`;
       }
       render();
     } catch (error) {
