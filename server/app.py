@@ -370,7 +370,10 @@ class T24Server:
             director=issue("director", name="director"),
         )
         write_token_files(config.demo_tokens_dir, files)
-        print(demo_banner(files, config.demo_tokens_dir), flush=True)
+        # The browser links hold tokens: printed to a terminal only, never into a log file
+        # or a journal that stdout may be (issue 13: no server log holds a token).
+        links = sys.stdout.isatty()
+        print(demo_banner(files, config.demo_tokens_dir, links=links), flush=True)
         return files
 
 
@@ -389,7 +392,7 @@ def client_program() -> str:
         return str(beside)
 
 
-def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
+def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str, links: bool = True) -> str:
     """The text `make run` prints: one command per client, each reading its own file.
 
     Why files: a token on a command line is seen by `ps` and kept in shell history; the
@@ -427,6 +430,13 @@ def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
         "on another machine: copy that person's file, or set T24_URL and T24_TOKEN",
         "",
     ]
+    if not links:
+        lines += [
+            "browser links (http://HOST:PORT/#token=...) are printed to a terminal only: they",
+            "hold tokens, and this output may be a log. Run `make run` in a terminal for them.",
+            "",
+        ]
+        return "\n".join(lines)
     return "\n".join(lines + browser_lines(files))
 
 

@@ -40,6 +40,16 @@ def test_the_demo_banner_prints_one_browser_link_per_person():
     assert not any("#token=" in line for line in lines if line.startswith("  "))
 
 
+def test_the_links_are_left_out_when_the_banner_may_go_to_a_log():
+    banner = demo_banner(FILES, "var/demo-tokens", links=False)
+    assert (
+        "#token=P" not in banner
+        and "#token=T1" not in banner
+        and "printed to a terminal only" in banner
+    )
+    assert not {"D", "P", "S", "T1", "T2"} & set(banner.replace("=", " ").split())
+
+
 def test_without_the_web_folder_the_root_serves_nothing(tmp_path):
     root = web_root(tmp_path / "missing")
     assert not hasattr(root, "path")  # a plain Resource: every file path is 404
