@@ -58,8 +58,9 @@ def revealed_numbers(page) -> list[int]:
 def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_shows_it(
     server, cli, pages: Pages
 ):
-    """R-PLAY-2/4/5 from the browser: touch with the space bar, the pattern, three steps,
-    fix; the spectator's scoreboard shows the score change; a CLI bot plays seat s2."""
+    """R-PLAY-2/4/5 from the browser, keyboard only: touch with the space bar, the pattern,
+    three steps, fix; the spectator's scoreboard shows the score change; a CLI bot plays
+    seat s2."""
     tokens = seats3(
         cli,
         server,
@@ -83,13 +84,18 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
 
     numbers = revealed_numbers(student)
     pattern, steps = answer(numbers)
-    student.locator("body").press("Space")  # the keyboard touch: one fingertip
-    student.locator("#pattern:enabled").wait_for(timeout=WAIT)
-    student.fill("#pattern", pattern)
-    student.press("#pattern", "Enter")
-    for number, step in enumerate(steps, start=1):
-        student.fill(f"#step-{number}", step)
-    student.click("#fix")
+    # Keyboard only: space touches (one fingertip), the pattern field takes the focus,
+    # Enter moves through the three steps, states them and focuses "Equals 24".
+    student.keyboard.press("Space")
+    student.locator("#pattern:focus").wait_for(timeout=WAIT)
+    student.keyboard.type(pattern)
+    student.keyboard.press("Enter")
+    student.locator("#step-1:focus").wait_for(timeout=WAIT)
+    for step in steps:
+        student.keyboard.type(step)
+        student.keyboard.press("Enter")
+    student.locator("#fix:focus").wait_for(timeout=WAIT)
+    student.keyboard.press("Enter")
     student.locator("#result", has_text="won the card").wait_for(timeout=WAIT)
     pages.shot(student, "student-won")
     board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score[data-score="1"]').wait_for(

@@ -15,11 +15,23 @@ export function studentPage(root, connection, welcome) {
 
   const say = (text) => fill("message", text);
   const send = (name, args) =>
-    connection.command(table, name, { seat: you, ...args }).then(() => say(""), (error) => say(errorInWords(error)));
+    connection.command(table, name, { seat: you, ...args }).then(() => { say(""); return true; },
+      (error) => { say(errorInWords(error)); return false; });
+  const focus = (id) => { const el = document.getElementById(id); if (el && !el.disabled) el.focus(); };
+  // Keyboard play, as at the terminal: space touches, the pattern field takes the focus,
+  // Enter moves from the pattern to step 1, 2, 3, then states the steps and focuses
+  // "Equals 24", where Enter fixes the solution.
+  const keyStep = (n) => (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    if (n < 3) focus(`step-${n + 1}`);
+    else send("state_steps", { steps: steps() }).then((ok) => ok && focus("fix"));
+  };
+  let wasHolding = false;
 
   const stepField = (n) =>
     h("p", {}, h("label", { for: `step-${n}` }, `Step ${n}`),
-      h("input", { id: `step-${n}`, name: `step-${n}`, autocomplete: "off", placeholder: n === 1 ? "e.g. 8 / 4 = 2" : "" }));
+      h("input", { id: `step-${n}`, name: `step-${n}`, autocomplete: "off", placeholder: n === 1 ? "e.g. 8 / 4 = 2" : "", onkeydown: keyStep(n) }));
   const steps = () => [1, 2, 3].map((n) => document.getElementById(`step-${n}`).value.trim()).filter(Boolean);
 
   root.replaceChildren(
@@ -38,7 +50,7 @@ export function studentPage(root, connection, welcome) {
         h("button", { id: "stumped", type: "button", onclick: () => send("declare_stumped", {}) }, "I'm stumped")),
       h("section", { "aria-labelledby": "answer-heading", class: "answer" },
         h("h2", { id: "answer-heading" }, "Your answer"),
-        h("form", { id: "pattern-form", onsubmit: (e) => { e.preventDefault(); send("declare_pattern", { pattern: document.getElementById("pattern").value.trim() }); } },
+        h("form", { id: "pattern-form", onsubmit: (e) => { e.preventDefault(); send("declare_pattern", { pattern: document.getElementById("pattern").value.trim() }).then((ok) => ok && focus("step-1")); } },
           h("label", { for: "pattern" }, "Pattern (say it within the time, e.g. 4 × 6)"),
           h("input", { id: "pattern", name: "pattern", autocomplete: "off" }),
           h("button", { id: "declare", type: "submit" }, "Declare the pattern")),
@@ -86,6 +98,8 @@ export function studentPage(root, connection, welcome) {
     setDisabled("pattern", !(running && holding && !view.pattern));
     setDisabled("declare", !(running && holding && !view.pattern));
     for (const id of ["step-1", "step-2", "step-3", "state-steps", "fix"]) setDisabled(id, !(running && holding));
+    if (holding && !wasHolding && !view.pattern) focus("pattern");
+    wasHolding = holding;
     const said = [];
     if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
     if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
