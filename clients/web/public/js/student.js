@@ -43,7 +43,7 @@ export function studentPage(root, connection, welcome) {
     h("main", { class: "student" },
       h("section", { "aria-labelledby": "card-heading", class: "play" },
         h("h2", { id: "card-heading" }, "The card"),
-        h("div", { id: "card" }),
+        h("div", { id: "card", "aria-live": "polite" }),
         h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
         h("button", { id: "touch", class: "touch", type: "button", "aria-keyshortcuts": "Space",
           onclick: () => send("touch_card", { fingertips: 1 }) }, "Touch the card (space)"),
