@@ -250,7 +250,9 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
     table the proctor's console starts, places, reveals and records a seat's touch, pattern
     and steps (R-PLAY-2/4/5), and the seat wins the card."""
     seats3(cli, server, "webproctored", [("a", [1, 2, 3, 4], 1)], "--mode", "proctored")
-    director = pages.open(server.http, server.token("director", name="director"))
+    director = pages.open(  # the board of one table (the shared server has many)
+        server.http, server.token("director", name="director"), page="board", table="webproctored"
+    )
     director.locator('[data-table="webproctored"] tr[data-seat="s1"]').wait_for(timeout=WAIT)
     director.click('[data-links="webproctored"]')
     link = director.locator('[data-table="webproctored"] a[data-person="proctor"]')

@@ -7,7 +7,8 @@ import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const MAX_JOINED = 15; // the server's max_joins is 16 per connection
 
-export function boardPage(root, connection, welcome) {
+/** `only`: one table's id (the fragment's `table` with `page=board`), else every table. */
+export function boardPage(root, connection, welcome, only = null) {
   const tables = new Map(); // table -> {state, feed: []}
   let link = "online";
   let listed = false;
@@ -101,7 +102,7 @@ export function boardPage(root, connection, welcome) {
 
   async function start() {
     try {
-      const found = await listAll();
+      const found = (await listAll()).filter((entry) => !only || entry.table === only);
       listed = true;
       // Tournaments first (their standings), then tables in play, then finished ones; the
       // first MAX_JOINED are followed live, the others listed with their last seq.

@@ -33,7 +33,7 @@ if (!token) {
       let live = null; // the table this page follows live (the board and replay join their own)
       if (wanted === "replay" && table) page = replayPage(root, connection, table);
       else if (wanted === "console" && table) live = table;
-      else if (wanted === "board" || !table) page = boardPage(root, connection, welcome);
+      else if (wanted === "board" || !table) page = boardPage(root, connection, welcome, params.get("table"));
       else live = table;
       if (live) {
         page = welcome.role === "player" ? studentPage(root, connection, welcome)
