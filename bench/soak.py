@@ -242,6 +242,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         await asyncio.sleep(0.1)
     stop.set()
     await asyncio.gather(*storms, return_exceptions=True)
+    metrics = await asyncio.to_thread(read_metrics, port)
     sleeping.set()
     end = args.seconds
     first = [rtt for t, rtt in samples if t < WINDOW]
@@ -256,8 +257,23 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         "rss_start_mib": [kib for t, kib in rss if t < WINDOW][-1] / 1024,
         "rss_end_mib": rss[-1][1] / 1024,
         "rss_max_mib": max(kib for _, kib in rss) / 1024,
+        "events": int(metrics.get("t24_events_appended_total", 0)),
         **counts,
     }
+
+
+def read_metrics(port: int) -> dict[str, float]:
+    """The server's plain (unlabelled) metrics, from /metrics."""
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    values = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if line and not line.startswith("#") and "{" not in name:
+            values[name] = float(value)
+    return values
 
 
 def report(result: dict[str, Any], dropped: bool) -> str:
@@ -281,8 +297,19 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
             f"slow reader {'was dropped past max_unread_bytes' if dropped else 'was not dropped'}.",
+            "",
+            f"Events appended: {result['events']:,}, so the RSS growth from the first minute "
+            f"to the last is {growth_per_event(result):,.0f} bytes per event appended: the "
+            "live tables' logs, which a table keeps in memory while it is in play "
+            '(docs/operations.md, "Memory"); a finished table leaves memory `evict_after` '
+            "seconds after its last viewer.",
         ]
     )
+
+
+def growth_per_event(result: dict[str, Any]) -> float:
+    grown = (result["rss_end_mib"] - result["rss_start_mib"]) * 1024 * 1024
+    return grown / max(1, result["events"])
 
 
 def main() -> int:

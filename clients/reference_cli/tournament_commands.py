@@ -235,6 +235,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         p.set_defaults(func=run_tournament_command, work=work)
         if name != "simulate":
             p.add_argument("--id", required=True, help="the tournament id (without tournament/)")
+            # The connection flags after the subcommand too, as `t24 admin` takes them.
+            add_connect_arguments(p, table=False, repeated=True)
         return p
 
     p = sub("create", create, "create a tournament")

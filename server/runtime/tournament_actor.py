@@ -31,13 +31,13 @@ from protocol.messages import TOURNAMENT_PREFIX
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.table_actor import Push, TableActor, TableClosed, now_us
-from server.tournament.results import ENDED, SIGNED, table_result
+from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
 
 log = Logger(namespace="t24.tournament")
 
 LISTENER = Actor("auditor", "tournament")
-RESULT_EVENTS = frozenset({ENDED, SIGNED})
+RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
 
 

@@ -129,12 +129,15 @@ def test_flag_causes_and_options_are_documented():
 
 def test_the_game_contracts_default_options_are_the_documented_defaults():
     """`challenge.DEFAULT_OPTIONS` (the game contract's option defaults) is the Options table:
-    a number or a word as written, `none` for None (flag_limit: its rule, by round)."""
+    a number or a word as written, `true`/`false`, `none` for None (flag_limit: its rule, by
+    round)."""
     documented = table_rows(section("Options"))
     for name, default in challenge.DEFAULT_OPTIONS.items():
         cell = documented[name][0]
         if default is None:
             assert cell == "none" or name == "flag_limit", (name, cell)
+        elif isinstance(default, bool):
+            assert cell == str(default).lower(), (name, cell)
         elif isinstance(default, str):
             assert cell == f"`{default}`", (name, cell)
         elif isinstance(default, bool):  # written as in JSON: false, true

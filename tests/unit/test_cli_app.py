@@ -513,6 +513,12 @@ def test_admin_takes_its_connection_flags_before_or_after_the_subcommand():
         )
     parsed = parser.parse_args(["admin", "--url", "ws://x/ws", "issue-token", "--role", "director"])
     assert (parsed.url, parsed.token) == ("ws://x/ws", None)
+    for argv in (
+        ["tournament", "standings", "--id", "t", "--url", "ws://x/ws", "--token", "T"],
+        ["tournament", "--url", "ws://x/ws", "--token", "T", "standings", "--id", "t"],
+    ):
+        parsed = parser.parse_args(argv)
+        assert (parsed.url, parsed.token, parsed.id) == ("ws://x/ws", "T", "t")
 
 
 def test_create_table_refuses_a_tokens_file_name(capsys):

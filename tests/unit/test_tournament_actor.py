@@ -88,6 +88,8 @@ def test_results_are_learnt_from_the_tables_events_and_the_round_closes(store, c
     for t in actor.state.round(1).tables:
         table = hub.actors[f"spring.{t.table}"]
         command(table, "end_round", PROCTOR)
+        assert t.table not in actor.state.results  # not final until signed (R-ROUND-7)
+        command(table, "sign_score_card", PROCTOR, initials="GH")
         assert t.table in actor.state.results
         assert actor.state.results[t.table].seq == table.seq
     assert [e.type for e in command(actor, "close_round", round=1)] == ["RoundClosed"]
@@ -102,6 +104,7 @@ def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_
     first = actor.state.round(1).tables[0].table
     actor.close()  # the server goes down before it hears the table end
     command(hub.actors[f"spring.{first}"], "end_round", PROCTOR)
+    command(hub.actors[f"spring.{first}"], "sign_score_card", PROCTOR, initials="GH")
     assert first not in actor.state.results
     again = Hub(store, clock)
     result_of(again.load_all())
@@ -129,6 +132,7 @@ def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock)
     command(actor, "start_round", round=1)
     first = actor.state.round(1).tables[0]
     command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
+    command(hub.actors[f"spring.{first.table}"], "sign_score_card", PROCTOR, initials="GH")
     events = [m for m in spectator.messages if m["type"] == "event"]
     assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
     assert "deck" not in events[0]["data"]
