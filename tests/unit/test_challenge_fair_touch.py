@@ -228,3 +228,24 @@ def test_the_worked_example_of_docs_rules_md_r_play_2():
     assert granted.data["seat"] == example["granted"]
     assert granted.data["first_by_arrival"] == example["first_by_arrival"]
     assert table.now - revealed == example["grant_after_reveal_ms"] * MS
+
+
+def test_the_first_touch_granted_example_of_docs_protocol_md_is_what_the_game_records():
+    """docs/protocol.md, "Lag probes": the example push is the game's own event, replayed."""
+    import json
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    block = text.split("### Lag probes (the ping contract)")[1]
+    example = json.loads(re.search(r"```json\n(.*?)```", block, re.S).group(1))["data"]
+    table = Table(options(touch_compensation=True))
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    considered = example["considered"]
+    table.now = considered[0]["arrival"]
+    touch(table, "s1", considered[0]["delay_us"] / MS)
+    table.now = considered[1]["arrival"]
+    touch(table, "s2", considered[1]["delay_us"] / MS)
+    (granted,) = table.fire("grant_first_touch")
+    assert {**granted.data, "play": example["play"]} == example
