@@ -3,8 +3,10 @@
 What it keeps:
 - `ServerConfig`, every setting of `t24-server`, and `load_config`, which layers them:
   defaults < TOML file (`--config` or `T24_CONFIG`) < environment (`T24_<NAME>`) < flags.
-- `T24Server`: `start()` opens the store, rebuilds every table from its log (recovery: a
-  table whose timers were running is paused), listens, and sets up the demo table when asked;
+- `T24Server`: `start()` takes the store's ownership (server/cluster), opens the store,
+  listens, and only then rebuilds every table from its log (recovery: a table whose timers
+  were running is paused), and sets up the demo table when asked; a start that fails before
+  recovery has written nothing;
   `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) is the one shutdown sequence, in
   this order: stop accepting connections; let every table decide its queued commands and
   finish its in-flight appends (their replies and pushes go out; commands arriving meanwhile
@@ -36,6 +38,7 @@ from twisted.logger import Logger
 from protocol.codec import Limits
 from protocol.messages import WS_PATH
 from protocol.token_files import person_files, write_token_files
+from server.cluster.store_lock import StoreLock, acquire_store_lock
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
@@ -227,14 +230,45 @@ class T24Server:
         self.listening: Any = None
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
+        self.store_lock: StoreLock | None = None
         self._stopping = False
 
     @inlineCallbacks
     def start(self) -> Any:
-        """Open everything and listen; fires with the ws:// URL clients should use."""
+        """Open everything and listen; fires with the ws:// URL clients should use.
+
+        The order is the safety of a start (issue 16): take the store's ownership, bind the
+        port, and only then recover anything. A start that fails (the store owned by another
+        server, the port taken) has appended nothing: recovery is what writes
+        (`TablePaused server_restart`), and it runs last.
+        """
         config = self.config
         signer = TokenSigner(load_or_create_secret(config.secret_file))
         self.signer = signer
+        self.store_lock = acquire_store_lock(config.store)  # StoreOwned: nothing opened
+        try:
+            self._open(signer)
+            self.listening = self.reactor.listenTCP(config.port, self.gate, interface=config.host)
+        except BaseException:
+            yield self._abandon()
+            raise
+        hub = self.hub
+        assert hub is not None
+        loaded = yield hub.load_all()
+        log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
+        hub.start_evicting()
+        port = self.listening.getHost().port
+        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if config.demo:
+            self.demo_tokens = yield self.setup_demo()
+        if config.ready_file:
+            _write_private(config.ready_file, {"url": self.url, "port": port, "pid": os.getpid()})
+        log.info("listening on {url}", url=self.url, port=port, event="listening")
+        return self.url
+
+    def _open(self, signer: TokenSigner) -> None:
+        """Open the store and build the hub and the endpoints; nothing is recovered yet."""
+        config = self.config
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
         if isinstance(self.store, ThreadedStore):
             self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
@@ -250,9 +284,6 @@ class T24Server:
             "Tables retrying a server command the event store failed.",
             lambda: len(hub.store_failing()),
         )
-        loaded = yield hub.load_all()
-        log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
-        hub.start_evicting()
         transport = config.transport()
         self.factory = T24WebSocketFactory(
             hub=hub, signer=signer, reactor=self.reactor, config=transport, metrics=self.metrics
@@ -279,15 +310,16 @@ class T24Server:
         self.metrics.gauge(
             "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
         )
-        self.listening = self.reactor.listenTCP(config.port, gate, interface=config.host)
-        port = self.listening.getHost().port
-        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
-        if config.demo:
-            self.demo_tokens = yield self.setup_demo()
-        if config.ready_file:
-            _write_private(config.ready_file, {"url": self.url, "port": port, "pid": os.getpid()})
-        log.info("listening on {url}", url=self.url, port=port, event="listening")
-        return self.url
+
+    @inlineCallbacks
+    def _abandon(self) -> Any:
+        """Undo a start that failed before recovery: close the store, drop the lock."""
+        try:
+            if self.store is not None:
+                yield self.store.close()
+        finally:
+            if self.store_lock is not None:
+                self.store_lock.release()
 
     @inlineCallbacks
     def stop(self) -> Any:
@@ -312,8 +344,12 @@ class T24Server:
                 self.factory.close_all()
                 yield self._sockets_closed(self.config.shutdown_grace)
         finally:
-            if self.store is not None:
-                yield self.store.close()
+            try:
+                if self.store is not None:
+                    yield self.store.close()
+            finally:
+                if self.store_lock is not None:
+                    self.store_lock.release()  # only once the store is closed
         log.info("stopped")
 
     def _sockets_closed(self, grace: float) -> Deferred:
