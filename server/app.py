@@ -25,6 +25,7 @@ import dataclasses
 import json
 import os
 import shlex
+import socket
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -38,6 +39,8 @@ from twisted.logger import Logger
 from protocol.codec import Limits
 from protocol.messages import WS_PATH
 from protocol.token_files import person_files, write_token_files
+from server.cluster.leases import DEFAULT_LEASE_SECONDS
+from server.cluster.ownership import LeaseManager
 from server.cluster.store_lock import StoreLock, acquire_store_lock
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
@@ -99,6 +102,10 @@ class ServerConfig:
     max_joins: int = NetConfig.max_joins
     shutdown_grace: float = 5.0
     evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
+    # Several nodes on one PostgreSQL (server/cluster, docs/operations.md).
+    node_id: str = ""  # this node's name in the leases; default HOSTNAME:PORT
+    advertise_url: str = ""  # the ws:// URL other nodes redirect clients to; default the URL
+    lease_seconds: float = DEFAULT_LEASE_SECONDS  # a dead node's tables move after this
 
     def transport(self) -> TransportConfig:
         """The network limits as the WebSocket layer takes them."""
@@ -206,6 +213,8 @@ def load_config(
         raise ConfigError("log_level is debug, info, warn or error")
     if not 0 <= config.port <= 65535:
         raise ConfigError("port is 0..65535 (0: any free port)")
+    if config.lease_seconds < 0.3:
+        raise ConfigError("lease_seconds is at least 0.3 (renewed every third of it)")
     if config.evict_after < 0:
         raise ConfigError("evict_after is 0 (never evict) or a number of seconds")
     for name in AUTOBAHN_TIMERS:
@@ -231,6 +240,7 @@ class T24Server:
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
         self.store_lock: StoreLock | None = None
+        self.ownership: LeaseManager | None = None
         self._stopping = False
 
     @inlineCallbacks
@@ -248,17 +258,26 @@ class T24Server:
         self.store_lock = acquire_store_lock(config.store)  # StoreOwned: nothing opened
         try:
             self._open(signer)
+            if self.ownership is not None:
+                yield self.ownership.open()
             self.listening = self.reactor.listenTCP(config.port, self.gate, interface=config.host)
         except BaseException:
             yield self._abandon()
             raise
+        port = self.listening.getHost().port
+        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if self.ownership is not None:  # same reactor turn as the bind: no client yet
+            # default id: the host and the *configured* port, stable across restarts, so a
+            # restarted node takes its own tables back at once (docs/operations.md)
+            node_id = config.node_id or f"{socket.gethostname()}:{config.port}"
+            self.ownership.set_node(node_id, config.advertise_url or self.url)
         hub = self.hub
         assert hub is not None
         loaded = yield hub.load_all()
         log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
         hub.start_evicting()
-        port = self.listening.getHost().port
-        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if self.ownership is not None:
+            self.ownership.start_timers()
         if config.demo:
             self.demo_tokens = yield self.setup_demo()
         if config.ready_file:
@@ -272,10 +291,19 @@ class T24Server:
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
         if isinstance(self.store, ThreadedStore):
             self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
+        engine = getattr(self.store, "engine", None)
+        if getattr(engine, "conninfo", None) is not None:  # PostgreSQL: table leases
+            self.ownership = LeaseManager(engine, self.reactor, ttl=config.lease_seconds)
         self.hub = Hub(
-            self.store, self.reactor, metrics=self.metrics, evict_after=config.evict_after
+            self.store,
+            self.reactor,
+            metrics=self.metrics,
+            evict_after=config.evict_after,
+            ownership=self.ownership,
         )
         hub = self.hub
+        if self.ownership is not None:
+            self.ownership.hub = hub
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
@@ -315,6 +343,8 @@ class T24Server:
     def _abandon(self) -> Any:
         """Undo a start that failed before recovery: close the store, drop the lock."""
         try:
+            if self.ownership is not None:
+                yield self.ownership.close()
             if self.store is not None:
                 yield self.store.close()
         finally:
@@ -340,11 +370,15 @@ class T24Server:
                 yield self.listening.stopListening()
             if self.hub is not None:
                 yield self.hub.shutdown()
+            if self.ownership is not None:  # drained: other nodes may take the tables now
+                yield self.ownership.release_all()
             if self.factory is not None:
                 self.factory.close_all()
                 yield self._sockets_closed(self.config.shutdown_grace)
         finally:
             try:
+                if self.ownership is not None:
+                    yield self.ownership.close()
                 if self.store is not None:
                     yield self.store.close()
             finally:

@@ -1,0 +1,170 @@
+"""The reactor side of the table leases: acquire, renew, sweep for orphans, drop, release.
+
+`LeaseManager` runs every blocking `LeaseBook` call on one thread of its own (the lease
+connection is not the event store's pool: a store busy with appends must not delay a
+renewal). Timers: every `ttl / 3` it renews what it holds and sweeps for tables whose
+owner is gone (an expired lease: the owner died or stalled; a released one: it stopped
+cleanly) and takes them through `Hub.get`, which replays them and pauses a mid-card table
+with cause `failover`. A lease found lost (renewal refused, or an append refused by the
+`Fence`) makes the hub drop the table at once: this node stops serving it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.defer import Deferred, inlineCallbacks
+from twisted.internet.task import LoopingCall
+from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
+from twisted.python.threadpool import ThreadPool
+
+from server.cluster.leases import Acquired, Fence, LeaseBook
+
+log = Logger(namespace="t24.leases")
+
+
+class LeaseManager:
+    """One node's leases (see module doc). `hub` is set once the hub exists."""
+
+    def __init__(self, engine: Any, reactor: Any, *, ttl: float) -> None:
+        self.engine = engine
+        self.reactor = reactor
+        self.owner = ""  # the node id, known once the port is bound (`set_node`)
+        self.ttl = ttl
+        self.hub: Any = None
+        self.book: LeaseBook | None = None
+        self.fence = Fence(engine.schema, self._lost_from_thread)
+        self.counts = {"failovers": 0, "lost": 0, "redirects": 0}
+        self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
+        self._loops: list[LoopingCall] = []
+        self._sweeping = False
+
+    def _call(self, function: Callable[..., Any], *args: Any) -> Deferred:
+        return deferToThreadPool(self.reactor, self._pool, function, *args)
+
+    @inlineCallbacks
+    def open(self) -> Any:
+        """Connect and install the fence on the engine: from now on every append is fenced
+        (and refused until `set_node` names this node)."""
+        self._pool.start()
+        engine = self.engine
+        self.book = yield self._call(LeaseBook, engine.conninfo, engine.schema, self.ttl)
+        engine.fence = self.fence
+
+    def set_node(self, node_id: str, url: str) -> None:
+        """This node's id (the leases' `owner`) and the URL redirects point at."""
+        assert self.book is not None
+        self.owner = self.fence.owner = self.book.owner = node_id
+        self.book.url = url
+        log.info("node {node} at {url}, leases of {ttl} s", node=node_id, url=url, ttl=self.ttl)
+
+    def start_timers(self) -> None:
+        """Renew and sweep every `ttl / 3` seconds."""
+        for work in (self.renew, self.sweep):
+            loop = LoopingCall(work)
+            loop.clock = self.reactor
+            loop.start(self.ttl / 3, now=False)
+            self._loops.append(loop)
+
+    def held(self) -> list[str]:
+        return sorted(self.fence.held())
+
+    @inlineCallbacks
+    def acquire(self, stream: str) -> Any:
+        """Take `stream`'s lease if nobody live holds it; fires with an `Acquired`."""
+        assert self.book is not None
+        acquired: Acquired = yield self._call(self.book.acquire, stream)
+        if acquired.held:
+            self.fence.hold(stream, acquired.epoch)
+            log.info(
+                "lease of {stream} taken at epoch {epoch} (was {previous})",
+                stream=stream,
+                epoch=acquired.epoch,
+                previous=acquired.previous_owner or "free",
+                event="lease_acquired",
+            )
+        return acquired
+
+    def is_failover(self, acquired: Acquired) -> bool:
+        """Whether the lease came from another node (its tables are then paused `failover`)."""
+        return bool(acquired.previous_owner) and acquired.previous_owner != self.owner
+
+    def _lost_from_thread(self, stream: str) -> None:
+        self.reactor.callFromThread(self.lost, stream, "an append was refused by fencing")
+
+    def lost(self, stream: str, why: str) -> None:
+        """This node no longer owns `stream`: stop serving it (the hub drops the table)."""
+        if stream not in self.fence.held():
+            return
+        self.fence.drop(stream)
+        self.counts["lost"] += 1
+        log.warn(
+            "lease of {stream} lost ({why}): table dropped",
+            stream=stream,
+            why=why,
+            event="lease_lost",
+        )
+        if self.hub is not None:
+            self.hub.drop_stream(stream)
+
+    @inlineCallbacks
+    def renew(self) -> Any:
+        """Extend every lease held; the ones the database no longer gives us are lost."""
+        held = self.fence.held()
+        if not held or self.book is None:
+            return
+        try:
+            still = yield self._call(self.book.renew, held)
+        except Exception as error:  # the append fence still guards every write
+            log.warn("lease renewal failed: {why}", why=str(error), event="lease_renew_failed")
+            return
+        for stream in held:
+            if stream not in still and self.fence.held().get(stream) == held[stream]:
+                self.lost(stream, "renewal refused: the lease expired or was taken over")
+
+    @inlineCallbacks
+    def sweep(self) -> Any:
+        """Take the tables whose owner is gone (failover)."""
+        if self._sweeping or self.book is None or self.hub is None or self.hub.closing:
+            return
+        self._sweeping = True
+        try:
+            orphans = yield self._call(self.book.orphans)
+            for stream in orphans:
+                yield self.hub.take_over(stream)
+        except Exception as error:
+            log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
+        finally:
+            self._sweeping = False
+
+    @inlineCallbacks
+    def forget(self, stream: str) -> Any:
+        """Give up a lease nobody needs to take over (a table that left memory, or none)."""
+        self.fence.drop(stream)
+        if self.book is not None:
+            yield self._call(self.book.forget, stream)
+
+    @inlineCallbacks
+    def release_all(self) -> Any:
+        """A clean stop: hand every lease back so other nodes take the tables at once."""
+        for loop in self._loops:
+            if loop.running:
+                loop.stop()
+        held = self.held()
+        for stream in held:
+            self.fence.drop(stream)
+        if self.book is not None and held:
+            try:
+                yield self._call(self.book.release, held)
+            except Exception as error:
+                log.warn("releasing leases failed: {why}", why=str(error))
+
+    @inlineCallbacks
+    def close(self) -> Any:
+        """Close the lease connection and the thread."""
+        if self.book is not None:
+            book, self.book = self.book, None
+            yield self._call(book.close)
+        self._pool.stop()

@@ -1,0 +1,90 @@
+"""Issue 16: several `t24-server` nodes on one PostgreSQL, as real processes on loopback.
+
+Short leases (1 s) keep these quick; the default is 3 s (docs/operations.md).
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+from postgres_schemas import fresh_schema
+from server_process import ServerProcess
+from test_server_lifecycle import accepted, start_table
+from wsclients import AutobahnClient
+
+from server.eventlog.store import open_blocking_store
+
+pytestmark = pytest.mark.e2e
+
+LEASE = "1.0"
+
+
+def node(tmp_path, name: str, store: str) -> ServerProcess:
+    """A node process; every node shares one secret so a token works on any of them."""
+    process = ServerProcess(
+        tmp_path / name, "--node-id", name, "--lease-seconds", LEASE, store=store
+    )
+    process.secret_file = tmp_path / "t24.secret"
+    return process
+
+
+def events(store: str, stream: str) -> list:
+    blocking = open_blocking_store(store, create=False)
+    try:
+        assert blocking.verify(stream).ok
+        return blocking.read(stream)
+    finally:
+        blocking.close()
+
+
+def wait_for(predicate, timeout: float = 10.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def store():
+    with fresh_schema() as (url, _schema):
+        yield url
+
+
+def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
+    a = node(tmp_path, "a", store).start()
+    b = node(tmp_path, "b", store).start()
+    try:
+        _director, proctor = start_table(a, "split", pattern_seconds=60)
+        accepted(proctor, "split", "start_round")
+        accepted(proctor, "split", "place_card")
+        accepted(proctor, "split", "reveal_card")  # mid-card on node a
+        s1 = AutobahnClient(a.url)
+        s1.hello(a.token("player", table="split", seat="s1"))
+        before = len(events(store, "table/split"))
+
+        a.process.send_signal(signal.SIGSTOP)  # a stalls past its lease
+        try:
+            b.wait_log("table split taken over (failover)", timeout=10)
+            paused = events(store, "table/split")[before:]
+            assert [(e.type, e.data.get("cause")) for e in paused] == [("TablePaused", "failover")]
+        finally:
+            a.process.send_signal(signal.SIGCONT)
+        a.wait_log("lease of table/split lost", timeout=10)
+        a.wait_log("table split dropped", timeout=10)
+        # a's player is not served by a any more; nothing a does reaches the log
+        reply = s1.request("command", table="split", name="touch_card", args={})
+        assert reply["type"] != "accepted", reply
+        after = events(store, "table/split")
+        assert len(after) == before + 1 and after[-1].type == "TablePaused"
+        # node b serves the table: the proctor resumes it there
+        proctor_b = AutobahnClient(b.url)
+        proctor_b.hello(b.token("proctor", name="p", table="split"))
+        snapshot = proctor_b.request("join", table="split")
+        assert snapshot["view"]["pause_cause"] == "failover"
+        accepted(proctor_b, "split", "resume_table")
+    finally:
+        a.kill()
+        b.kill()
