@@ -262,6 +262,10 @@ class Hub:
         self._quiet_since.pop(table, None)
         if actor is not None:
             actor.close()
+            for subscriber in list(actor.subscribers):  # they reconnect and are redirected
+                moved = getattr(subscriber, "table_moved", None)
+                if moved is not None:
+                    moved(table)
             log.warn(
                 "table {table} dropped at seq {seq}",
                 table=table,

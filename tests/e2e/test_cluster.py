@@ -63,6 +63,14 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
         accepted(proctor, "split", "reveal_card")  # mid-card on node a
         s1 = AutobahnClient(a.url)
         s1.hello(a.token("player", table="split", seat="s1"))
+        watcher = AutobahnClient(a.url)  # joined on a: told to go when a loses the table
+        watcher.hello(a.token("spectator", name="w", table="split"))
+        assert watcher.request("join", table="split")["type"] == "snapshot"
+        # any node accepts a connection; b points at the owner
+        s2 = AutobahnClient(b.url)
+        s2.hello(b.token("player", table="split", seat="s2"))
+        moved = s2.request("join", table="split")
+        assert moved == {"type": "moved", "id": moved["id"], "table": "split", "url": a.url}
         before = len(events(store, "table/split"))
 
         a.process.send_signal(signal.SIGSTOP)  # a stalls past its lease
@@ -74,9 +82,10 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
             a.process.send_signal(signal.SIGCONT)
         a.wait_log("lease of table/split lost", timeout=10)
         a.wait_log("table split dropped", timeout=10)
-        # a's player is not served by a any more; nothing a does reaches the log
+        assert watcher.wait_closed() == 1012
+        # a's player is not served by a any more: a points at b; nothing a did reached the log
         reply = s1.request("command", table="split", name="touch_card", args={})
-        assert reply["type"] != "accepted", reply
+        assert reply["type"] == "moved" and reply["url"] == b.url, reply
         after = events(store, "table/split")
         assert len(after) == before + 1 and after[-1].type == "TablePaused"
         # node b serves the table: the proctor resumes it there
