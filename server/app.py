@@ -304,6 +304,7 @@ class T24Server:
         hub = self.hub
         if self.ownership is not None:
             self.ownership.hub = hub
+            self._lease_metrics(self.ownership)
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
@@ -338,6 +339,19 @@ class T24Server:
         self.metrics.gauge(
             "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
         )
+
+    def _lease_metrics(self, ownership: LeaseManager) -> None:
+        """`/metrics` of a node: leases held, and the redirects and failovers it made."""
+        counts = ownership.counts
+        self.metrics.gauge(
+            "t24_leases_held", "Table leases this node holds.", lambda: len(ownership.held())
+        )
+        for name, key, help_text in (
+            ("t24_redirects_total", "redirects", "Requests answered `moved` (another node)."),
+            ("t24_failovers_total", "failovers", "Tables taken over from a node that was gone."),
+            ("t24_leases_lost_total", "lost", "Leases this node lost (its tables dropped)."),
+        ):
+            self.metrics.counter(name, help_text, lambda key=key: counts[key])
 
     @inlineCallbacks
     def _abandon(self) -> Any:

@@ -97,3 +97,41 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
     finally:
         a.kill()
         b.kill()
+
+
+def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(tmp_path, store):
+    a = node(tmp_path, "a", store).start()
+    b = node(tmp_path, "b", store).start()
+    try:
+        _director, proctor = start_table(a, "crash", pattern_seconds=60)
+        accepted(proctor, "crash", "start_round")
+        accepted(proctor, "crash", "place_card")
+        acknowledged = accepted(proctor, "crash", "reveal_card")["seq"]  # mid-card
+        a.kill()
+        killed = time.monotonic()
+        # a client reconnects to any node: b answers `moved` to a until the lease expires,
+        # then takes the table itself (failover) and serves it
+        proctor_b = AutobahnClient(b.url)
+        proctor_b.hello(b.token("proctor", name="p", table="crash"))
+
+        def served_by_b() -> bool:
+            return (
+                proctor_b.request("join", table="crash", after_seq=acknowledged)["type"]
+                == "snapshot"
+            )
+
+        wait_for(served_by_b, timeout=8, what="b never served the table")
+        took = time.monotonic() - killed
+        assert took < 5.0, took  # a 1 s lease: well within the 5 s of the default 3 s lease
+        paused = proctor_b.event("TablePaused")  # the catch-up after what we acknowledged
+        assert paused["seq"] == acknowledged + 1 and paused["data"]["cause"] == "failover"
+        recorded = events(store, "table/crash")  # verified: no event lost, none twice
+        assert [e.seq for e in recorded] == list(range(1, acknowledged + 2))
+        accepted(proctor_b, "crash", "resume_table")
+        status, body, _ = b.get("/healthz")
+        assert status == 200 and body == b"ok\nowned_tables: crash\n"
+        metrics = b.get("/metrics")[1].decode()
+        assert "t24_leases_held 1" in metrics and "t24_failovers_total 1" in metrics
+    finally:
+        a.kill()
+        b.kill()
