@@ -83,13 +83,8 @@ def lease_statements(schema: str) -> dict[str, Any]:
             "UPDATE {s}.leases SET expires_at = '-infinity' WHERE stream = ANY(%s) AND owner = %s"
         ),
         "forget": q("DELETE FROM {s}.leases WHERE stream = %s AND owner = %s"),
-        "expired": q(
-            "SELECT stream FROM {s}.leases WHERE expires_at <= now() AND expires_at > '-infinity'"
-            " AND owner <> %s ORDER BY stream LIMIT 1000"
-        ),
-        "released": q(
-            "SELECT stream FROM {s}.leases WHERE expires_at = '-infinity' AND owner <> %s"
-            " ORDER BY stream LIMIT 1000"
+        "orphans": q(
+            "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
         ),
         "fence": q(
             "SELECT stream, owner, epoch FROM {s}.leases WHERE stream = ANY(%s)"
@@ -153,14 +148,23 @@ class LeaseBook:
         self.url = url
         self.ttl = ttl
         self._sql = lease_statements(schema)
+        self._conninfo = conninfo
         self._connection = psycopg.connect(conninfo, autocommit=True)
         with self._connection.transaction():
             self._connection.execute("SELECT pg_advisory_xact_lock(%s)", (_LEASES_LOCK,))
             self._connection.execute(self._sql["create"])
 
+    @property
+    def connection(self) -> psycopg.Connection:
+        """The lease connection, opened again after the database dropped it (a restart of
+        PostgreSQL must not leave a node unable to renew or take leases for ever)."""
+        if self._connection.closed or self._connection.broken:
+            self._connection = psycopg.connect(self._conninfo, autocommit=True)
+        return self._connection
+
     def acquire(self, stream: str) -> Acquired:
         """Take `stream`'s lease if it is free, expired or already this node's."""
-        connection = self._connection
+        connection = self.connection
         with connection.transaction():
             found = connection.execute(self._sql["previous"], (stream,)).fetchone()
             previous = found[0] if found else ""
@@ -178,7 +182,7 @@ class LeaseBook:
         if not held:
             return set()
         streams = list(held)
-        rows = self._connection.execute(
+        rows = self.connection.execute(
             self._sql["renew"], (self.ttl, streams, [held[s] for s in streams], self.owner)
         ).fetchall()
         return {row[0] for row in rows}
@@ -186,17 +190,17 @@ class LeaseBook:
     def release(self, streams: list[str]) -> None:
         """Give leases up at once (a clean stop): other nodes take them on their next sweep."""
         if streams:
-            self._connection.execute(self._sql["release"], (streams, self.owner))
+            self.connection.execute(self._sql["release"], (streams, self.owner))
 
     def forget(self, stream: str) -> None:
         """Delete a lease nobody needs to take over (a finished table left memory)."""
-        self._connection.execute(self._sql["forget"], (stream, self.owner))
+        self.connection.execute(self._sql["forget"], (stream, self.owner))
 
     def orphans(self) -> list[str]:
-        """Streams whose owner is gone: released ones, and expired ones (failover)."""
-        released = self._connection.execute(self._sql["released"], (self.owner,)).fetchall()
-        expired = self._connection.execute(self._sql["expired"], (self.owner,)).fetchall()
-        return [row[0] for row in released + expired]
+        """Streams whose lease is expired or released: their owner is gone or stopped (this
+        node too, after an outage of the database longer than the lease)."""
+        rows = self.connection.execute(self._sql["orphans"]).fetchall()
+        return [row[0] for row in rows]
 
     def close(self) -> None:
         self._connection.close()

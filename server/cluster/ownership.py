@@ -132,8 +132,10 @@ class LeaseManager:
         self._sweeping = True
         try:
             orphans = yield self._call(self.book.orphans)
+            held = self.fence.held()
             for stream in orphans:
-                yield self.hub.take_over(stream)
+                if stream not in held:  # ours and still renewing: never "taken over"
+                    yield self.hub.take_over(stream)
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
         finally:
