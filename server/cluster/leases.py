@@ -86,6 +86,11 @@ def lease_statements(schema: str) -> dict[str, Any]:
         "orphans": q(
             "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
         ),
+        "remote": q(
+            "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
+            " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
+            " ORDER BY l.stream LIMIT 100000"
+        ),
         "fence": q(
             "SELECT stream, owner, epoch FROM {s}.leases WHERE stream = ANY(%s)"
             ' AND expires_at > now() ORDER BY stream COLLATE "C" FOR SHARE'
@@ -201,6 +206,11 @@ class LeaseBook:
         node too, after an outage of the database longer than the lease)."""
         rows = self.connection.execute(self._sql["orphans"]).fetchall()
         return [row[0] for row in rows]
+
+    def remote(self) -> list[tuple[str, int]]:
+        """`(stream, last_seq)` of every table another live node serves."""
+        rows = self.connection.execute(self._sql["remote"], (self.owner,)).fetchall()
+        return [(row[0], row[1]) for row in rows]
 
     def close(self) -> None:
         self._connection.close()

@@ -20,6 +20,7 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
+from protocol.messages import stream_table
 from server.cluster.leases import Acquired, Fence, LeaseBook
 
 log = Logger(namespace="t24.leases")
@@ -40,6 +41,7 @@ class LeaseManager:
         self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
         self._loops: list[LoopingCall] = []
         self._sweeping = False
+        self.remote: dict[str, dict[str, Any]] = {}  # stream -> `tables()` row (other nodes)
 
     def _call(self, function: Callable[..., Any], *args: Any) -> Deferred:
         return deferToThreadPool(self.reactor, self._pool, function, *args)
@@ -61,12 +63,51 @@ class LeaseManager:
         log.info("node {node} at {url}, leases of {ttl} s", node=node_id, url=url, ttl=self.ttl)
 
     def start_timers(self) -> None:
-        """Renew and sweep every `ttl / 3` seconds."""
-        for work in (self.renew, self.sweep):
+        """Renew and sweep every `ttl / 3` seconds; list other nodes' tables every `5 ttl / 3`."""
+        for work, every in (
+            (self.renew, self.ttl / 3),
+            (self.sweep, self.ttl / 3),
+            (self.refresh_remote, self.ttl * 5 / 3),
+        ):
             loop = LoopingCall(work)
             loop.clock = self.reactor
-            loop.start(self.ttl / 3, now=False)
+            loop.start(every, now=False)
             self._loops.append(loop)
+
+    @inlineCallbacks
+    def refresh_remote(self) -> Any:
+        """Re-read the tables other live nodes serve, for `list_tables` (`remote_rows`)."""
+        if self.book is None or self.hub is None:
+            return
+        try:
+            self.remote = yield self._call(self._remote_rows, dict(self.remote))
+        except Exception as error:
+            log.warn("listing other nodes' tables failed: {why}", why=str(error))
+
+    def _remote_rows(self, previous: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """On the lease thread: a `tables()` row per remote table; a table whose seq did not
+        move keeps its row, the others read their first and last events (game, over)."""
+        assert self.book is not None
+        rows = {}
+        for stream, last_seq in self.book.remote():
+            old = previous.get(stream)
+            if old is not None and old["seq"] == last_seq:
+                rows[stream] = old
+                continue
+            first = self.engine.read(stream, limit=1)
+            if not first:
+                continue
+            last = self.engine.read(stream, after_seq=max(0, last_seq - 1), limit=1) or first
+            name = first[0].data.get("game")
+            game = self.hub.games.get(name)
+            over = game is not None and last[-1].type in game.FINAL_EVENTS
+            table = stream_table(stream)
+            rows[stream] = {"table": table, "game": name, "seq": last_seq, "over": over}
+        return rows
+
+    def remote_rows(self) -> list[dict[str, Any]]:
+        """The tables other live nodes serve, as of the last refresh."""
+        return list(self.remote.values())
 
     def held(self) -> list[str]:
         return sorted(self.fence.held())

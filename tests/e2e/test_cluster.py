@@ -71,6 +71,14 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
         s2.hello(b.token("player", table="split", seat="s2"))
         moved = s2.request("join", table="split")
         assert moved == {"type": "moved", "id": moved["id"], "table": "split", "url": a.url}
+        # list_tables on b lists a's table too (refreshed every 5/3 of the lease)
+        director_b = AutobahnClient(b.url)
+        director_b.hello(b.token("director", name="d"))
+
+        def listed_on_b() -> bool:
+            return [t["table"] for t in director_b.request("list_tables")["tables"]] == ["split"]
+
+        wait_for(listed_on_b, timeout=5, what="b never listed a's table")
         before = len(events(store, "table/split"))
 
         a.process.send_signal(signal.SIGSTOP)  # a stalls past its lease
