@@ -210,4 +210,5 @@ class LeaseManager:
         if self.book is not None:
             book, self.book = self.book, None
             yield self._call(book.close)
-        self._pool.stop()
+        if self._pool.started:  # idempotent: a failed start closes it, then `stop` again
+            self._pool.stop()

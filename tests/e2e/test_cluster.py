@@ -115,6 +115,12 @@ def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(
         accepted(proctor, "crash", "start_round")
         accepted(proctor, "crash", "place_card")
         acknowledged = accepted(proctor, "crash", "reveal_card")["seq"]  # mid-card
+        # a node that cannot bind its port takes no lease and writes nothing
+        c = node(tmp_path, "c", store)
+        with pytest.raises(RuntimeError, match="exited early"):
+            c.start("--port", str(a.port))
+        assert c.wait() == 1 and "lease of" not in c.log_text()
+        assert len(events(store, "table/crash")) == acknowledged
         a.kill()
         killed = time.monotonic()
         # a client reconnects to any node: b answers `moved` to a until the lease expires,
