@@ -184,6 +184,7 @@ class Session:
         send: Callable[[bytes], None],
         close: Callable[[int, str], None],
         send_push: Callable[[Push], None] | None = None,
+        send_pushes: Callable[[list[Push]], None] | None = None,
         config: NetConfig | None = None,
         metrics: Metrics | None = None,
         conn_id: int = 0,
@@ -196,6 +197,7 @@ class Session:
         self.clock = clock
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))
+        self._send_pushes = send_pushes or self._push_each
         self._close = close
         self.config = config or NetConfig()
         self.metrics = metrics or hub.metrics
@@ -589,12 +591,15 @@ class Session:
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
 
+    def _push_each(self, pushes: list[Push]) -> None:
+        for push in pushes:
+            self._send_push(push)
+
     def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
         frame, catch_up = snapshot
         if not self.closed:
             self._send(frame)
-            for push in catch_up:
-                self._send_push(push)
+            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")
