@@ -139,6 +139,7 @@ def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(
         assert took < 5.0, took  # a 1 s lease: well within the 5 s of the default 3 s lease
         paused = proctor_b.event("TablePaused")  # the catch-up after what we acknowledged
         assert paused["seq"] == acknowledged + 1 and paused["data"]["cause"] == "failover"
+        assert [p["seq"] for p in proctor_b.events()] == []  # nothing seen twice
         recorded = events(store, "table/crash")  # verified: no event lost, none twice
         assert [e.seq for e in recorded] == list(range(1, acknowledged + 2))
         accepted(proctor_b, "crash", "resume_table")
