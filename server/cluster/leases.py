@@ -86,6 +86,7 @@ def lease_statements(schema: str) -> dict[str, Any]:
         "orphans": q(
             "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
         ),
+        "tournaments": q("SELECT stream FROM {s}.leases WHERE starts_with(stream, 'tournament/')"),
         "remote": q(
             "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
             " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
@@ -96,6 +97,31 @@ def lease_statements(schema: str) -> dict[str, Any]:
             ' AND expires_at > now() ORDER BY stream COLLATE "C" FOR SHARE'
         ),
     }
+
+
+def failover_order(
+    orphans: list[str], tournaments: set[str], held: set[str] | dict[str, int]
+) -> list[str]:
+    """Which orphaned streams a node takes, in which order: tournaments first, and a
+    tournament's table (`table/<id>.<name>`) only by the node that holds the tournament.
+
+    Why: the tournament actor drives its tables through its own hub (server/runtime/
+    tournament_actor.py), so its tables must fail over with it; a table taken by another
+    node would answer the tournament `moved`. Streams this node holds are never "taken".
+    """
+    chosen = []
+    taking = set(held)
+    for stream in sorted(orphans, key=lambda s: (not s.startswith("tournament/"), s)):
+        if stream in held:
+            continue
+        if stream.startswith("tournament/"):
+            taking.add(stream)
+        elif stream.startswith("table/") and "." in stream:
+            tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
+            if tournament in tournaments and tournament not in taking:
+                continue  # the tournament's node opens it
+        chosen.append(stream)
+    return chosen
 
 
 class Fence:
@@ -201,11 +227,13 @@ class LeaseBook:
         """Delete a lease nobody needs to take over (a finished table left memory)."""
         self.connection.execute(self._sql["forget"], (stream, self.owner))
 
-    def orphans(self) -> list[str]:
+    def orphans(self) -> tuple[list[str], set[str]]:
         """Streams whose lease is expired or released: their owner is gone or stopped (this
-        node too, after an outage of the database longer than the lease)."""
+        node too, after an outage of the database longer than the lease); and every
+        tournament stream with a lease (for `failover_order`)."""
         rows = self.connection.execute(self._sql["orphans"]).fetchall()
-        return [row[0] for row in rows]
+        leased = self.connection.execute(self._sql["tournaments"]).fetchall()
+        return [row[0] for row in rows], {row[0] for row in leased}
 
     def remote(self) -> list[tuple[str, int]]:
         """`(stream, last_seq)` of every table another live node serves."""

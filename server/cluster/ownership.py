@@ -21,7 +21,7 @@ from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
 from protocol.messages import stream_table
-from server.cluster.leases import Acquired, Fence, LeaseBook
+from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order
 
 log = Logger(namespace="t24.leases")
 
@@ -172,11 +172,13 @@ class LeaseManager:
             return
         self._sweeping = True
         try:
-            orphans = yield self._call(self.book.orphans)
-            held = self.fence.held()
-            for stream in orphans:
-                if stream not in held:  # ours and still renewing: never "taken over"
-                    yield self.hub.take_over(stream)
+            orphans, tournaments = yield self._call(self.book.orphans)
+            for stream in failover_order(orphans, tournaments, self.fence.held()):
+                if stream.startswith("table/") and "." in stream:
+                    tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
+                    if tournament in tournaments and tournament not in self.fence.held():
+                        continue  # we did not win the tournament itself: its node opens it
+                yield self.hub.take_over(stream)
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
         finally:

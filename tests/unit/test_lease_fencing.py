@@ -11,7 +11,7 @@ import time
 import pytest
 from postgres_schemas import fresh_schema
 
-from server.cluster.leases import Fence, LeaseBook, LeaseLost
+from server.cluster.leases import Fence, LeaseBook, LeaseLost, failover_order
 from server.eventlog.envelope import NewEvent
 from server.eventlog.postgres import PostgresEngine
 from server.eventlog.store import parse_store_url
@@ -88,10 +88,10 @@ def test_renewal_keeps_a_lease_past_its_first_expiry(two_nodes):
 def test_a_released_lease_is_an_orphan_other_nodes_take(two_nodes):
     _engine, a_book, _fence, _lost = two_nodes["a"]
     hold(two_nodes["a"], "table/t")
-    assert two_nodes["b"][1].orphans() == []
+    assert two_nodes["b"][1].orphans() == ([], set())
     a_book.release(["table/t"])
-    assert a_book.orphans() == ["table/t"]  # its own node may take it back too
-    assert two_nodes["b"][1].orphans() == ["table/t"]
+    assert a_book.orphans() == (["table/t"], set())  # its own node may take it back too
+    assert two_nodes["b"][1].orphans() == (["table/t"], set())
     assert hold(two_nodes["b"], "table/t").held
 
 
@@ -108,3 +108,21 @@ def test_one_refused_stream_does_not_fail_the_others_of_a_group_commit(two_nodes
     )
     assert isinstance(outcomes[0], LeaseLost)
     assert [e.seq for e in outcomes[1]] == [1]
+
+
+def test_a_tournament_fails_over_first_and_its_tables_go_with_it():
+    """The tournament actor drives its tables through its own hub: they move together."""
+    orphans = ["table/cup.r1.s0.t01", "table/free", "tournament/cup", "table/x.y"]
+    tournaments = {"tournament/cup"}
+    assert failover_order(orphans, tournaments, set()) == [
+        "tournament/cup",
+        "table/cup.r1.s0.t01",
+        "table/free",
+        "table/x.y",  # no tournament x: an ordinary table with a dot in its id
+    ]
+    # the tournament is live elsewhere (not an orphan): its tables wait for its node
+    assert failover_order(["table/cup.r1.s0.t01", "table/free"], tournaments, set()) == [
+        "table/free"
+    ]
+    # what this node holds is never taken over
+    assert failover_order(["table/free"], set(), {"table/free": 3}) == []
