@@ -21,6 +21,7 @@ from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
 from protocol.messages import stream_table
+from server.cluster.feed import NotifyFeed
 from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order
 
 log = Logger(namespace="t24.leases")
@@ -36,6 +37,7 @@ class LeaseManager:
         self.ttl = ttl
         self.hub: Any = None
         self.book: LeaseBook | None = None
+        self.feed: NotifyFeed | None = None
         self.fence = Fence(engine.schema, self._lost_from_thread)
         self.counts = {"failovers": 0, "lost": 0, "redirects": 0}
         self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
@@ -54,6 +56,11 @@ class LeaseManager:
         engine = self.engine
         self.book = yield self._call(LeaseBook, engine.conninfo, engine.schema, self.ttl)
         engine.fence = self.fence
+        self.feed = NotifyFeed(engine.conninfo, engine.schema, self.reactor, self._remote_event)
+
+    def _remote_event(self, stream: str, seq: int) -> None:
+        if self.hub is not None:
+            self.hub.remote_event(stream, seq)
 
     def set_node(self, node_id: str, url: str) -> None:
         """This node's id (the leases' `owner`) and the URL redirects point at."""
@@ -64,6 +71,8 @@ class LeaseManager:
 
     def start_timers(self) -> None:
         """Renew and sweep every `ttl / 3` seconds; list other nodes' tables every `5 ttl / 3`."""
+        if self.feed is not None:
+            self.feed.start()
         for work, every in (
             (self.renew, self.ttl / 3),
             (self.sweep, self.ttl / 3),
@@ -209,6 +218,8 @@ class LeaseManager:
     @inlineCallbacks
     def close(self) -> Any:
         """Close the lease connection and the thread."""
+        if self.feed is not None:
+            self.feed.stop()
         if self.book is not None:
             book, self.book = self.book, None
             yield self._call(book.close)

@@ -148,6 +148,16 @@ class PostgresEngine(Engine):
                     plan = plan_appends(allowed, heads, self.now_us(), self.upcasters)
                     if plan.rows:
                         self._write(cursor, plan.rows, plan.heads, heads)
+                        if fence is not None:  # other nodes' replicas (server/cluster/feed.py)
+                            cursor.execute(
+                                statements["notify"],
+                                (
+                                    [
+                                        f"{self.schema} {s} {h.last_seq}"
+                                        for s, h in plan.heads.items()
+                                    ],
+                                ),
+                            )
                 if not refused:
                     return plan.outcomes
                 planned = iter(plan.outcomes)
@@ -286,6 +296,7 @@ def _statements(schema: str) -> dict[str, Any]:
             " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bytea[], %s::bytea[],"
             " %s::bytea[])"
         ),
+        "notify": sql.SQL("SELECT pg_notify('t24_events', p) FROM unnest(%s::text[]) AS p"),
         "head": q("SELECT last_seq, last_hash, last_at FROM {s}.streams WHERE stream = %s"),
         "rows": q(
             "SELECT seq, body, prev_hash, hash FROM {s}.events"

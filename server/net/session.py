@@ -82,6 +82,8 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 CLOSE_SERVICE_RESTART = 1012  # another node took a joined table (docs/protocol.md)
+# Roles that only watch: on a node of several they watch other nodes' tables from a replica.
+REPLICA_ROLES = frozenset({"spectator", "auditor"})
 INTERNAL_MESSAGE = "internal server error; nothing was written"
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
@@ -553,6 +555,8 @@ class Session:
             )
             return
         d = self.hub.get(table)
+        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+            d.addErrback(self._replica, table)
 
         def subscribe(actor: TableActor) -> None:
             if self.closed:
@@ -594,6 +598,12 @@ class Session:
     def _push_each(self, pushes: list[Push]) -> None:
         for push in pushes:
             self._send_push(push)
+
+    def _replica(self, failure: Failure, table: str) -> Any:
+        """A viewer who only watches gets another node's table from a replica here, kept
+        current through the store (server/cluster/feed.py), instead of a `moved`."""
+        failure.trap(TableMoved)
+        return self.hub.replica(table)
 
     def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
         frame, catch_up = snapshot

@@ -114,7 +114,12 @@ def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(
         _director, proctor = start_table(a, "crash", pattern_seconds=60)
         accepted(proctor, "crash", "start_round")
         accepted(proctor, "crash", "place_card")
+        # a spectator on b watches a's table from a replica, fed through LISTEN/NOTIFY
+        watcher = AutobahnClient(b.url)
+        watcher.hello(b.token("spectator", name="w"))
+        assert watcher.request("join", table="crash")["type"] == "snapshot"
         acknowledged = accepted(proctor, "crash", "reveal_card")["seq"]  # mid-card
+        assert watcher.event("CardRevealed")["seq"] == acknowledged
         # a node that cannot bind its port takes no lease and writes nothing
         c = node(tmp_path, "c", store)
         with pytest.raises(RuntimeError, match="exited early"):
@@ -135,6 +140,7 @@ def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(
             )
 
         wait_for(served_by_b, timeout=8, what="b never served the table")
+        assert watcher.wait_closed() == 1012  # b serves it now: rejoin the real table
         took = time.monotonic() - killed
         assert took < 5.0, took  # a 1 s lease: well within the 5 s of the default 3 s lease
         paused = proctor_b.event("TablePaused")  # the catch-up after what we acknowledged
