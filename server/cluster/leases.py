@@ -29,6 +29,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
+from protocol.messages import TOURNAMENT_PREFIX, owning_tournament
 from server.eventlog.store import EventLogError
 
 DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
@@ -111,13 +112,13 @@ def failover_order(
     """
     chosen = []
     taking = set(held)
-    for stream in sorted(orphans, key=lambda s: (not s.startswith("tournament/"), s)):
+    for stream in sorted(orphans, key=lambda s: (not s.startswith(TOURNAMENT_PREFIX), s)):
         if stream in held:
             continue
-        if stream.startswith("tournament/"):
+        tournament = owning_tournament(stream)
+        if stream.startswith(TOURNAMENT_PREFIX):
             taking.add(stream)
-        elif stream.startswith("table/") and "." in stream:
-            tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
+        elif tournament is not None:
             if tournament in tournaments and tournament not in taking:
                 continue  # the tournament's node opens it
         chosen.append(stream)
