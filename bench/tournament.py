@@ -50,12 +50,15 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
+    load_before = os.getloadavg()[0]
     summary, elapsed = run(args.students, args.grades, args.seed)
+    load_after = os.getloadavg()[0]
     latency = summary["latency"]
     ok = summary["seconds"] < TARGET_SECONDS
     lines = [
         f"Measured {time.strftime('%Y-%m-%d')} on {platform.machine()}, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite.",
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, SQLite; load average "
+        f"{load_before:.1f} before, {load_after:.1f} after (other work shares the cores).",
         "",
         "| students | tables a round | tie-breaks | tournament | with server start | "
         "command -> event p50 | p99 | target |",

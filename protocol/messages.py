@@ -85,6 +85,7 @@ CLOSE_CODES: dict[int, str] = {
     1008: "Policy violation: sustained rate-limit abuse, or no `hello` within the deadline.",
     1009: "Message too big: a frame or message over `max_message_bytes` (Autobahn).",
     1011: "Internal server error after a request took effect: resume with `after_seq`.",
+    1012: "Service restart: another node took a table this connection joined; reconnect.",
 }
 
 
@@ -229,7 +230,7 @@ MESSAGES: tuple[MessageSpec, ...] = (
         "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
         "(default S): first the missed ones, then live ones.",
         roles=ROLES,
-        replies=("snapshot", "error"),
+        replies=("snapshot", "moved", "error"),
     ),
     MessageSpec(
         "leave",
@@ -250,7 +251,7 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "Ask the table to do something; it is decided, made durable, then published.",
         roles=GAME_ROLES,
-        replies=("accepted", "error"),
+        replies=("accepted", "moved", "error"),
     ),
     MessageSpec(
         "query",
@@ -263,7 +264,7 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "Ask a table's game a question (`preview_ruling`); answered, never recorded.",
         roles=ROLES,
-        replies=("answer", "error"),
+        replies=("answer", "moved", "error"),
     ),
     # server -> client
     MessageSpec(
@@ -387,6 +388,17 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("result", "map", doc="the game's answer (docs/rules.md, Queries)"),
         ),
         "Reply to `query`; nothing was recorded.",
+    ),
+    MessageSpec(
+        "moved",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("url", "str", max_len=2048, doc="the ws:// URL of the node serving the table"),
+        ),
+        "Reply to `join`, `command` or `query` for a table another live node serves (several "
+        "nodes on one PostgreSQL): nothing was done; send the request to `url`.",
     ),
     MessageSpec(
         "error",

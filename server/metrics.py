@@ -56,6 +56,7 @@ class Metrics:
         self.messages_received = 0
         self.protocol_errors = 0
         self.gauges: dict[str, tuple[str, Callable[[], float]]] = {}
+        self.counters: dict[str, tuple[str, Callable[[], float]]] = {}
         self.append_latency = Histogram(
             "t24_append_latency_seconds", "Time of one durable append to the event store."
         )
@@ -78,6 +79,10 @@ class Metrics:
         """Register a gauge whose value is read when `/metrics` is scraped."""
         self.gauges[name] = (help_text, read)
 
+    def counter(self, name: str, help_text: str, read: Callable[[], float]) -> None:
+        """Register a counter (`name` ends in `_total`) kept elsewhere, read when scraped."""
+        self.counters[name] = (help_text, read)
+
     def count_command(self, outcome: str) -> None:
         """Count one processed command by outcome (`accepted`, `refused`, `failed`)."""
         self.commands[outcome] = self.commands.get(outcome, 0) + 1
@@ -87,6 +92,8 @@ class Metrics:
         lines: list[str] = []
         for name, (help_text, read) in sorted(self.gauges.items()):
             lines += [f"# HELP {name} {help_text}", f"# TYPE {name} gauge", f"{name} {read()}"]
+        for name, (help_text, read) in sorted(self.counters.items()):
+            lines += [f"# HELP {name} {help_text}", f"# TYPE {name} counter", f"{name} {read()}"]
         lines += [
             "# HELP t24_events_appended_total Events made durable in the event store.",
             "# TYPE t24_events_appended_total counter",

@@ -19,6 +19,7 @@ from clients.reference_cli import (
     admin_commands,
     audit_commands,
     bot_commands,
+    casual_commands,
     exit_codes,
     log_commands,
     puzzle_commands,
@@ -26,18 +27,17 @@ from clients.reference_cli import (
     table_commands,
     tournament_commands,
 )
-from clients.reference_cli.games.tjugoett import app as tjugoett_app
 
 COMMAND_MODULES = [
     puzzle_commands,
     log_commands,
     table_commands,
     bot_commands,
+    casual_commands,
     admin_commands,
     replay_commands,
     tournament_commands,
     audit_commands,
-    tjugoett_app,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP

@@ -60,7 +60,14 @@ from server.games.base import Actor, Command, RuleViolation
 from server.metrics import Metrics
 from server.net.lag import PROBE_INTERVAL_S, LagEstimator
 from server.net.tokens import Claims, TokenError, TokenSigner
-from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
+from server.runtime.hub import (
+    Hub,
+    InvalidOptions,
+    TableExists,
+    TableMoved,
+    UnknownGame,
+    UnknownTable,
+)
 from server.runtime.table_actor import (
     BadSeq,
     Push,
@@ -75,6 +82,9 @@ log = Logger(namespace="t24.net")
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
+CLOSE_SERVICE_RESTART = 1012  # another node took a joined table (docs/protocol.md)
+# Roles that only watch: on a node of several they watch other nodes' tables from a replica.
+REPLICA_ROLES = frozenset({"spectator", "auditor"})
 INTERNAL_MESSAGE = "internal server error; nothing was written"
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
@@ -178,6 +188,7 @@ class Session:
         send: Callable[[bytes], None],
         close: Callable[[int, str], None],
         send_push: Callable[[Push], None] | None = None,
+        send_pushes: Callable[[list[Push]], None] | None = None,
         config: NetConfig | None = None,
         metrics: Metrics | None = None,
         conn_id: int = 0,
@@ -191,6 +202,7 @@ class Session:
         self.clock = clock
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))
+        self._send_pushes = send_pushes or self._push_each
         self._close = close
         self.config = config or NetConfig()
         self.metrics = metrics or hub.metrics
@@ -347,6 +359,20 @@ class Session:
         except Exception:
             self.broken(Failure(), "an error reply could not be sent")
 
+    def table_moved(self, table: str) -> None:
+        """This node stopped serving a joined table (another node took it): close with 1012.
+
+        Why the whole connection: the client's one way back is a reconnect and a join with
+        `after_seq`; the `moved` reply to that join names the node serving the table now.
+        """
+        if self.closed:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        self.close(CLOSE_SERVICE_RESTART, f"table {table} moved to another node")
+        self.closed = True
+
     def broken(self, failure: Failure, why: str) -> None:
         """The session can no longer vouch for what the client was told: close with 1011.
 
@@ -451,6 +477,10 @@ class Session:
 
     def _fail(self, failure: Failure, request_id: int) -> None:
         try:
+            if failure.check(TableMoved):  # another node serves it: point there (`moved`)
+                moved = failure.value
+                self.send(make("moved", id=request_id, table=moved.table, url=moved.url))
+                return
             code, message, rule = error_for(failure)
             self.reply_error(request_id, code, message, rule)
         except Exception:  # an errback that raised would be an unhandled error, no reply
@@ -577,6 +607,8 @@ class Session:
             )
             return
         d = self.hub.get(table)
+        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+            d.addErrback(self._replica, table)
 
         def subscribe(actor: TableActor) -> None:
             if self.closed:
@@ -615,12 +647,21 @@ class Session:
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
 
+    def _push_each(self, pushes: list[Push]) -> None:
+        for push in pushes:
+            self._send_push(push)
+
+    def _replica(self, failure: Failure, table: str) -> Any:
+        """A viewer who only watches gets another node's table from a replica here, kept
+        current through the store (server/cluster/feed.py), instead of a `moved`."""
+        failure.trap(TableMoved)
+        return self.hub.replica(table)
+
     def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
         frame, catch_up = snapshot
         if not self.closed:
             self._send(frame)
-            for push in catch_up:
-                self._send_push(push)
+            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")

@@ -130,6 +130,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             clock=factory.clock,
             send=self._send_frame,
             send_push=self._send_push,
+            send_pushes=self._send_pushes,
             close=self._close,
             config=factory.config.net,
             metrics=factory.metrics,
@@ -186,6 +187,26 @@ class T24ServerProtocol(WebSocketServerProtocol):
             if prepared is None:  # the first subscriber frames it; the others reuse the bytes
                 prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
             self._write_prepared(prepared, len(push.frame))
+
+    def _send_pushes(self, pushes: list[Push]) -> None:
+        """A join's catch-up: each push framed once (shared, as live pushes are) and all of
+        them written in one call. Why: a catch-up of hundreds of events written push by push
+        cost a write call each, in one reactor turn (docs/performance.md, "Soak")."""
+        if self.state != self.STATE_OPEN or not pushes:
+            return
+        if self._perMessageCompress is not None or self.send_queue:
+            for push in pushes:
+                self._send_push(push)
+            return
+        framed = []
+        for push in pushes:
+            prepared = push.wire
+            if prepared is None:
+                prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
+            framed.append(prepared.payloadHybi)
+        data = b"".join(framed)
+        self.transport.write(data)
+        self._output.wrote(len(data))
 
     def _write_prepared(self, prepared: PreparedMessage, size: int) -> None:
         """Write one framed message: what `sendMessage` does, minus its per-call overhead.

@@ -235,18 +235,20 @@ class TableActor:
             self.seq = event.seq
             self._refused_keys.clear()
 
-    def start(self, recovering: bool = True) -> Deferred:
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
 
         Why only those: a timer is what could flag a student for time the server was down;
         a table waiting for its proctor (no live timer) simply goes on where it stood.
+        `cause` is the pause's: `server_restart`, or `failover` when this node took the
+        table from another one (server/cluster).
         """
         recovery = self.game.RECOVERY_COMMAND
         timed = not self.is_over() and bool(self.game.deadlines(self.state))
         if not recovering or recovery is None or not timed:
             self._reschedule()
             return succeed(None)
-        command = Command(recovery, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
+        command = Command(recovery, {"cause": cause}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
         d.addErrback(lambda _failure: None)  # refusals are logged by the queue
         d.addBoth(lambda _: self._reschedule())

@@ -108,6 +108,15 @@ REFUSED = [
         "option 'solution_seconds': seconds in (0, 3600], not 3600.5",
     ),
     (options(auto_proctor="1"), "option 'auto_proctor': seconds in (0, 3600], not '1'"),
+    (
+        options(min_seats=4),
+        "option 'min_seats': 2 (a tie-break table, R-ROUND-6) or 3 (R-ROUND-2)",
+    ),
+    (
+        options(min_seats=True),
+        "option 'min_seats': 2 (a tie-break table, R-ROUND-6) or 3 (R-ROUND-2)",
+    ),
+    (options(seats=1, min_seats=2), "option 'seats': a list of 2 to 4 seats (R-ROUND-2)"),
 ]
 
 
@@ -170,3 +179,12 @@ def test_a_deck_of_one_side_needs_a_known_side():
     ]
     with pytest.raises(ValueError, match=r"a side is one of \('red', 'white'\), not 'blue'"):
         deck_from_cards(cards, "blue")
+
+
+def test_a_tie_break_table_of_two_with_a_timed_round_reads_back():
+    """R-ROUND-6: `min_seats` 2 and `round_seconds` are kept and recorded as given."""
+    read = table_options(options(seats=2, min_seats=2, round_seconds=90))
+    assert (read.min_seats, read.round_us) == (2, 90 * MICROSECONDS)
+    recorded = read.as_data()
+    assert (recorded["min_seats"], recorded["round_seconds"]) == (2, 90.0)
+    assert table_options(recorded | {"deck": options()["deck"]}) == read

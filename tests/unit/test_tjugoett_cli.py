@@ -1,119 +1,120 @@
-"""The Tjugoett parts of the reference CLI (clients/reference_cli/games/tjugoett/): the screen
-drawn from real views, the feed's words from real pushed events, the keys offered from the
-view's `your_commands`, and the app's handling of pushes (no line printed twice after a
-resync, the bot moving only on live events)."""
+"""Tjugoett's part of the reference client (clients/reference_cli/games/tjugoett/): the screen
+drawn from real views (a hidden card is never on anyone's screen), the feed's words from real
+pushed events, the keys offered from the view's `your_commands`, and the bot's brain."""
 
 from __future__ import annotations
 
-from typing import Any
+import random
 
+from tjugoett_leaks import hidden_cards
 from tjugoett_tables import DEALER, DIRECTOR, SPECTATOR, Table, player
 
-from clients.reference_cli.games.tjugoett.app import TjugoettApp
-from clients.reference_cli.games.tjugoett.bot import TjugoettBot
-from clients.reference_cli.games.tjugoett.screen import card_text, event_line, names, screen_lines
+from clients.reference_cli import cli
+from clients.reference_cli.games import part_for
+from clients.reference_cli.games.tjugoett import keys, screen
+from clients.reference_cli.games.tjugoett.bot import bot_moves
+from clients.reference_cli.keyboard import Notice, Quit, Send
+from clients.reference_cli.render import Frame, render
+from clients.reference_cli.table_model import from_snapshot
+from server.eventlog.envelope import NewEvent
+from server.eventlog.store import open_blocking_store
 from server.games import tjugoett
 
+PART = part_for("tjugoett")
 
-def test_the_screen_shows_a_player_its_hand_and_the_dealer_only_counts():
+
+def _screen(table: Table, viewer) -> str:
+    view = tjugoett.view(table.state, viewer)
+    snapshot = {"type": "snapshot", "table": "kort", "game": "tjugoett", "seq": 9, "view": view}
+    model = from_snapshot({**snapshot, "deadlines": [], "server_time": 0}, None, None)
+    me = viewer.id if viewer.role == "player" else None
+    help_line = keys.TjugoettInput().keys_help(view)
+    frame = Frame(model, role=viewer.role, me=me, status="connected", keys=help_line)
+    return "\n".join(render(frame, 0, 100, 40))
+
+
+def test_no_screen_shows_a_card_its_viewer_may_not_see():
     table = Table.dealt("9C", "2D", "8C", person_dealer=True)
-    mine = "\n".join(screen_lines(tjugoett.view(table.state, player("s1")), "kort"))
-    assert "9♣ 8♣ = 17  (you)" in mine and "Your keys: d = draw a card, s = stand" in mine
-    dealers = "\n".join(screen_lines(tjugoett.view(table.state, DEALER), "kort"))
-    assert "9♣" not in dealers and "17" not in dealers.split("Dealer")[1].split("Tally")[0]
-    assert "?? ??" in dealers and "Dora" in dealers
-    officials = "\n".join(screen_lines(tjugoett.view(table.state, DIRECTOR), "kort"))
-    assert "e = end the table" in officials
+    for viewer in (player("s1"), player("s2"), DEALER, SPECTATOR, DIRECTOR):
+        shown = _screen(table, viewer)
+        for card in hidden_cards(table.state, viewer):
+            assert screen.card_text(card) not in shown, (viewer, card)
+    mine = _screen(table, player("s1"))
+    assert "9♣ 8♣ = 17  (you)" in mine and "[d] draw a card  [s] stand  [q] quit" in mine
+    dealers = _screen(table, DEALER)
+    assert "?? ??" in dealers and "you: Dora (dl, the dealer)" in dealers
+    assert "waiting  [q] quit" in dealers
+    assert "[e] end the table" in _screen(table, DIRECTOR)
 
 
 def test_the_feed_hides_what_the_viewer_may_not_see():
     table = Table.dealt("9C", "2D", "8C")
-    view = tjugoett.view(table.state, SPECTATOR)
+    names = screen.seat_names(tjugoett.view(table.state, SPECTATOR))
     dealt = tjugoett.event_view(table.events[-1], SPECTATOR)
-    assert event_line(dealt.type, dealt.data, names(view)) == "Ada gets a card (2 cards)"
+    assert PART.describe_event(dealt.type, dealt.data, names) == "Ada gets a card (2 cards)"
     mine = tjugoett.event_view(table.events[-1], player("s1"))
-    assert event_line(mine.type, mine.data, names(view)) == "Ada gets 8♣ (17)"
-    events = table.do("stand", player("s1"))
-    assert event_line(
-        "PlayerStood", tjugoett.event_view(events[0], SPECTATOR).data, names(view)
-    ) == ("Ada stands")
-    assert card_text(None) == "??" and card_text("10H") == "10♥"
-
-
-class _Link:
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-        self.table = "kort"
-
-    def command(self, name: str, args: dict[str, Any]) -> Any:
-        from twisted.internet.defer import succeed
-
-        self.sent.append(name)
-        return succeed({})
-
-
-class _Reactor:
-    def callLater(self, delay: float, function: Any, *args: Any) -> Any:  # noqa: N802
-        class _Call:
-            def active(self) -> bool:
-                return False
-
-        return _Call()
-
-
-def _app(bot: TjugoettBot | None = None) -> tuple[TjugoettApp, list[str], _Link]:
-    lines: list[str] = []
-    app = TjugoettApp(_Reactor(), lines.append, bot)
-    app.link = _Link()
-    return app, lines, app.link
-
-
-def _push(seq: int, event: Any) -> dict[str, Any]:
-    return {"seq": seq, "event_type": event.type, "data": dict(event.data)}
+    assert PART.describe_event(mine.type, mine.data, names) == "Ada gets 8♣ (17)"
+    (stood,) = table.do("stand", player("s1"))
+    hidden = tjugoett.event_view(stood, SPECTATOR)
+    assert PART.describe_event(hidden.type, hidden.data, names) == "Ada stands"
+    for event in table.events:  # every event has words (and a colour class)
+        assert PART.describe_event(event.type, event.data, names) != event.type
+        assert PART.event_kind(event.type, event.data) in ("win", "flag", "table", "info")
+    assert screen.card_text(None) == "??" and screen.card_text("10H") == "10♥"
 
 
 def test_keys_send_only_the_viewers_open_commands():
-    table = Table.dealt("9C", "2D", "8C")
-    app, lines, link = _app()
-    app.show({"seq": len(table.events) + 1, "view": tjugoett.view(table.state, player("s1"))})
-    app.key("x")
-    assert "not now (d = draw a card, s = stand; q = quit)" in lines[-1]
-    app.key("s")
-    assert link.sent == ["stand"]
-    app.show({"seq": 1, "view": tjugoett.view(table.state, player("s2"))})
-    app.key("d")
-    assert link.sent == ["stand"] and "nothing to do now" in lines[-1]
-
-
-def test_a_push_seen_again_after_a_resync_is_printed_once_and_the_bot_acts_on_live_ones():
-    table = Table.dealt("9C", "2D", "8C")
-    bot = TjugoettBot("s1")
-    app, lines, link = _app(bot)
-    pushes = [
-        _push(seq, tjugoett.event_view(e, player("s1"))) for seq, e in enumerate(table.events, 2)
-    ]
-    app.show({"seq": 1, "view": tjugoett.view(Table(table.raw_options).state, player("s1"))})
-    for push in pushes + pushes:  # the second time: pushed again by a resync join
-        app.link_event(push)
-    assert sum(line.startswith("Ada gets 8♣") for line in lines) == 1
-    assert link.sent == ["stand"]  # 17 >= 15: the bot stands, once
-
-
-def test_a_bot_that_joins_during_its_turn_moves_from_the_view():
-    table = Table.dealt("9C", "2D", "5C", person_dealer=True)  # Ada: 14, draws
-    app, _lines, link = _app(TjugoettBot("s1"))
-    app.show({"seq": 9, "view": tjugoett.view(table.state, player("s1"))})
-    assert link.sent == ["draw_card"]
+    table = Table.dealt("9C", "2D", "8C", person_dealer=True)
+    state = keys.TjugoettInput()
+    mine = tjugoett.view(table.state, player("s1"))
+    assert keys.press(state, "s", mine)[1] == [Send("stand", {}, "stand")]
+    assert keys.press(state, "d", mine)[1] == [Send("draw_card", {}, "draw_card")]
+    (hint,) = keys.press(state, "n", mine)[1]
+    assert isinstance(hint, Notice) and hint.text.startswith("not now")
+    assert keys.press(state, "x", mine)[1] == []
+    assert keys.press(state, "q", mine)[1] == [Quit()]
     table.do("stand", player("s1"))
-    dealer_app, _lines, dealer_link = _app(TjugoettBot("dl"))
-    dealer_app.show({"seq": 9, "view": tjugoett.view(table.state, DEALER)})
-    assert dealer_link.sent == ["dealer_draw"]
+    dealers = tjugoett.view(table.state, DEALER)
+    assert keys.press(state, "d", dealers)[1] == [Send("dealer_draw", {}, "dealer_draw")]
+    officials = tjugoett.view(table.state, DIRECTOR)
+    assert keys.press(state, "e", officials)[1] == [Send("end_table", {}, "end_table")]
+    assert keys.replied(state, "stand", "no", "dealer_turn")[1] == [
+        Notice("stand refused: no", True)
+    ]
+    assert PART.controls("play") is not None and PART.controls("watch") is None
 
 
-def test_keys_typed_before_the_first_view_wait_for_it():
-    table = Table(Table.dealt("9C", "2D", "8C").raw_options)
-    app, _lines, link = _app()
-    app.key("n")
-    assert link.sent == []
-    app.show({"seq": 1, "view": tjugoett.view(table.state, DIRECTOR)})
-    assert link.sent == ["start_round"]
+def test_the_bot_brain_moves_once_per_situation():
+    table = Table.dealt("9C", "2D", "5C", person_dealer=True)  # Ada: 14
+    rng = random.Random(1)
+    view = tjugoett.view(table.state, player("s1"))
+    key, (action,) = bot_moves(view, "s1", [], 0, "human", rng, 0.5)
+    assert action.name == "draw_card" and action.delay == 0.5
+    assert bot_moves(view, "s1", [], 0, "human", rng)[0] == key  # same situation, same key
+    assert bot_moves(tjugoett.view(table.state, player("s2")), "s2", [], 0, "human", rng)[1] == []
+    table.do("stand", player("s1"))
+    dealers = tjugoett.view(table.state, DEALER)
+    (action,) = bot_moves(dealers, "dl", [], 0, "perfect", rng)[1]
+    assert action.name == "dealer_draw"
+    assert PART.finished({"phase": "table_over"}) and not PART.finished(view)
+
+
+def test_t24_replay_prints_a_tjugoett_table(tmp_path, capsys):
+    """`t24 replay` of a recorded Tjugoett table: the events in the part's words and the
+    table as the auditor sees it after each one (every card: an auditor sees everything)."""
+    table = Table.dealt("9C", "2D", "8C")
+    table.do("stand", player("s1"))
+    while table.state.phase == "dealer_turn":
+        table.fire("dealer_play")
+    url = f"sqlite:///{tmp_path / 'kort.sqlite'}"
+    store = open_blocking_store(url)
+    created = NewEvent("TableCreated", {"game": "tjugoett", "options": table.raw_options})
+    store.append(
+        "table/kort", 0, [created, *(NewEvent(e.type, dict(e.data)) for e in table.events)]
+    )
+    store.close()
+    assert cli.main(["replay", "--store", url, "kort", "--print", "--color", "never"]) == 0
+    out = capsys.readouterr().out
+    assert "Ada gets 8♣ (17)" in out and "Bo gets 2♦ (2)" in out
+    assert "Ada stands at 17" in out and "the dealer draws" in out
+    assert "dealer - · Ada 9♣ 8♣ = 17 · Bo 2♦" in out

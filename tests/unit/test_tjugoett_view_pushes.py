@@ -16,7 +16,7 @@ from protocol.messages import validate_message
 from protocol.views import apply_view_message
 from server.eventlog.store import open_store
 from server.games import games
-from server.games.base import Actor, Command, Event
+from server.games.base import Actor, Command
 from server.runtime.hub import Hub
 
 T0 = 1_700_000_000.0
@@ -37,14 +37,12 @@ class ThinClient:
     def push(self, push) -> None:
         message = decode(push.frame)
         validate_message(message)
-        state = self.actor.state  # published after the append: the state after its events
         assert message["type"] == "event"
-        event = Event(message["event_type"], message["data"])
-        found = leaks(self.viewer, dict(event.data), state, event.type)
-        # a card shown by an earlier event of the append may be hidden again by now only
-        # through a reshuffle, which needs a long round: none happens in these tables
-        self.leaks += found
-        if "view" in message or "patch" in message:  # the append's last event: the view
+        state = self.actor.state  # published after the append: the state after its events
+        # A card shown by an earlier event of the append may be hidden again by now only
+        # through a reshuffle, which needs a long round: none happens at these tables.
+        self.leaks += leaks(self.viewer, dict(message["data"]), state, message["event_type"])
+        if "view" in message or "patch" in message:  # the append's last event
             self.view = apply_view_message(self.view, message)
             self.views += 1
             self.leaks += leaks(self.viewer, self.view, state)

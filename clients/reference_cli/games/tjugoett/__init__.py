@@ -1,48 +1,44 @@
-"""The reference CLI's Tjugoett parts: a bot's policy (`bot.py`), the screen drawn from the
-server's view and the feed's words (`screen.py`), and `t24 tjugoett` (`app.py`).
+"""Tjugoett's part of the reference client (docs/games/tjugoett.md): its pictures, words,
+keys and bot, plugged into the generic client (`t24 play`, `proctor`, `watch`, `bot`,
+`replay`).
 
-They know the game only through what the server sends: the view (`your_commands`, the
-seats' visible cards and sums) and the pushed events (docs/games/tjugoett.md).
-
-The part for the generic views (`t24 play`, `watch`, `bot`; games.part_for) is built here
-from the same pieces: the screen, the feed's words, one key per open command (the view's
-`your_commands`), the bot's policy.
+Modules: `screen` (the hands as the viewer may see them, the tally, each event in words),
+`keys` (one key per command, offered from the view's `your_commands`), `bot` (the bot's
+policy, the server dealer's: draw until a threshold). They know the game only through what
+the server sends: a hidden card arrives as null and is drawn as `??`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from clients.reference_cli.games import _event_words, line_part
-from clients.reference_cli.games.tjugoett import screen
-from clients.reference_cli.games.tjugoett.bot import TjugoettBot
+from clients.reference_cli.games import GamePart
+from clients.reference_cli.games.tjugoett import bot, screen
 
 
-def parse_key(text: str, view: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]] | None:
-    """The open command (the view's `your_commands`) whose key is `text`, or None."""
-    for name in (view or {}).get("your_commands", []):
-        if name in screen.KEYS and screen.KEYS[name][0] == text.strip():
-            return name, {}
-    return None
+def controls(kind: str) -> Any:
+    """The keys of `t24 play` (a player's or the dealer's seat) and `t24 proctor`."""
+    from clients.reference_cli.games.tjugoett import keys
+    from clients.reference_cli.table_app import Controls
+
+    if kind not in ("play", "proctor"):
+        return None
+    return Controls(keys.TjugoettInput(), keys.press, keys.replied, keys.reconcile, game="tjugoett")
 
 
-def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | None:
-    move = TjugoettBot(me).on_view(view)
-    return None if move is None else (move, {})
-
-
-def describe(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    return screen.event_line(kind, data, names) or _event_words(kind, data, names)
-
-
-PART = line_part(
-    "tjugoett",
-    render_lines=lambda view: screen.screen_lines(view, ""),
-    parse_line=parse_key,
-    help_text=" · ".join(f"{key} {words}" for key, words in screen.KEYS.values()),
-    next_move=next_move,
+PART = GamePart(
+    name="tjugoett",
+    header_words=screen.header_words,
+    seat_label=screen.seat_label,
+    seat_names=screen.seat_names,
+    board=screen.board_lines,
+    side=screen.side_lines,
+    results=screen.results_lines,
+    compact=screen.compact,
+    deadline_words=screen.DEADLINE_WORDS,
+    describe_event=screen.describe_event,
+    event_kind=screen.event_kind,
+    controls=controls,
     finished=lambda view: view.get("phase") == "table_over",
-    describe_event=describe,
-    seat_names=screen.names,
+    bot=bot.bot_moves,
 )

@@ -11,7 +11,8 @@ way after each `PlayerStood`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,3 +73,52 @@ class TjugoettBot:
         elif event_type == "CardDealt" and mine and self.my_turn and data.get("sum") is not None:
             return self._choose(data["cards"], data["sum"], "draw_card", "stand")
         return None
+
+
+@dataclass(frozen=True)
+class Action:
+    """Send `name` after `delay` seconds (the generic bot runner's plan step)."""
+
+    delay: float
+    name: str
+    args: Mapping[str, Any]
+    why: str = ""
+
+
+# skill -> (the value it stands at, seconds it takes to decide)
+SKILLS = {"perfect": (16, 0.1), "human": (15, 1.0), "random": (0, 0.3)}
+
+
+def bot_moves(
+    view: Mapping[str, Any],
+    me: str,
+    deadlines: Sequence[Mapping[str, Any]],
+    now_us: int,
+    skill: str,
+    rng: random.Random,
+    time_scale: float = 1.0,
+) -> tuple[Any, list[Action]]:
+    """The generic bot runner's brain (`t24 bot`): the situation key and the plan for it.
+
+    The key changes whenever the bot's hand, the dealer's hand or the open moves change, so
+    each new situation gets one move. `random` draws or stands at random (it never breaks a
+    rule: the server settles 21, bust and five cards itself).
+    """
+    stand_at, pause = SKILLS.get(skill, SKILLS["human"])
+    seats = {seat["seat"]: seat for seat in view.get("seats", [])}
+    mine = seats.get(me, {})
+    key = (
+        view.get("round"),
+        view.get("phase"),
+        view.get("turn"),
+        mine.get("count"),
+        len((view.get("dealer") or {}).get("cards", [])),
+        tuple(view.get("your_commands", [])),
+    )
+    dealer = view.get("your_role") == "dealer"
+    if skill == "random" and ("draw_card" in key[-1] or "dealer_stand" in key[-1]):
+        stand_at = rng.choice((2, 21))  # stand at once, or draw until the hand decides
+    move = TjugoettBot(me, stand_at=stand_at, dealer=dealer).on_view(view)
+    if move is None:
+        return key, []
+    return key, [Action(pause * time_scale, move, {}, f"stands at {stand_at}")]
