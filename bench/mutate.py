@@ -17,6 +17,7 @@ var/mutation/report.md. Exit status 1 when a survivor is unexplained.
 
     python bench/mutate.py                    # every target
     python bench/mutate.py notation checks    # targets whose path contains these words
+    python bench/mutate.py --report           # label the last run's survivors again
 """
 
 from __future__ import annotations
@@ -140,15 +141,18 @@ def mutated_line(diff: str) -> str:
 
 def main(argv: list[str]) -> int:
     jobs = int(os.environ.get("MUTATE_JOBS", "2"))
-    chosen = [t for t in TARGETS if not argv or any(word in t[0] for word in argv)]
-    shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # a fresh run: no stale stats
+    report_only = "--report" in argv  # re-read the last run's results (after editing the table)
+    words = [word for word in argv if word != "--report"]
+    chosen = [t for t in TARGETS if not words or any(word in t[0] for word in words)]
+    if not report_only:
+        shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # a fresh run: no stale stats
     REPORT.parent.mkdir(parents=True, exist_ok=True)
-    explained = explained_mutants()
     table = []
     details = []
     unexplained_total = 0
     for path, glob in chosen:
-        seconds = run_target(glob, jobs)
+        seconds = float("nan") if report_only else run_target(glob, jobs)
+        explained = explained_mutants()  # read after each run: the table may be edited meanwhile
         codes = results_of(path)
         killed = sum(1 for code in codes.values() if code in KILLED)
         survivors = sorted(name for name, code in codes.items() if code in SURVIVED)
