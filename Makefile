@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py
+BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/tournament.py bench/fair_touch.py bench/cluster.py
 
-.PHONY: install test run bench soak mutate lint format clean
+.PHONY: install test run bench soak mutate lint format clean web
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -27,11 +27,21 @@ run: $(STAMP)
 bench: $(STAMP)
 	for b in $(BENCHES); do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# 1,000 connections at tournament pace for 10 minutes with a join storm and a slow reader
+# (issue 18): not in CI nor in `make bench`; writes the "Soak" section of docs/performance.md.
+soak: $(STAMP)
+	$(BIN)/python bench/soak.py
+
 # Mutation testing of the rules core (docs/testing.md): not in CI; mutmut is the optional
 # `mutate` extra, installed here only. MUTATE_JOBS=1 on a busy machine.
 mutate: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[mutate]'
 	nice -n 10 $(BIN)/python bench/mutate.py $(TARGETS)
+
+# The web client's vendored msgpack library (docs/architecture.md, "The web client"): needs
+# Node.js and npm; the result is committed, so `make run` needs neither.
+web:
+	cd clients/web && npm ci --ignore-scripts --no-audit --no-fund && node build.mjs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -233,7 +233,7 @@ def load_client(args: argparse.Namespace) -> None:
             signer = TokenSigner(load_or_create_secret(args.secret_file))
             now = time.time()
             director = yield connect(signer.issue("director", now=now)[0])
-            tables = [f"bench-{i}" for i in range(args.tables)]
+            tables = [f"{args.table_prefix}-{i}" for i in range(args.tables)]
             for table in tables:
                 reply = yield request(
                     director,
@@ -526,6 +526,7 @@ def main() -> None:
     client.add_argument("--tables", type=int, default=0)
     client.add_argument("--secret-file", default="")
     client.add_argument("--flat-out", type=int, default=0)
+    client.add_argument("--table-prefix", default="bench", help="table ids PREFIX-0, ...")
     parser.add_argument("--no-write", action="store_true", help="do not touch docs/")
     parser.add_argument("--quick", action="store_true", help="short runs, N = 10 only")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")

@@ -85,6 +85,7 @@ CLOSE_CODES: dict[int, str] = {
     1008: "Policy violation: sustained rate-limit abuse, or no `hello` within the deadline.",
     1009: "Message too big: a frame or message over `max_message_bytes` (Autobahn).",
     1011: "Internal server error after a request took effect: resume with `after_seq`.",
+    1012: "Service restart: another node took a table this connection joined; reconnect.",
 }
 
 
@@ -192,8 +193,18 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "list_tables",
         "client",
-        (_ID,),
-        "The tables this token may see (all for director and auditor).",
+        (
+            _ID,
+            Field(
+                "after",
+                "str",
+                required=False,
+                pattern=TABLE_ID_PATTERN,
+                doc="a page's cursor: the `next` of the previous `tables` reply",
+            ),
+            Field("limit", "int", required=False, doc="tables per page, at most 200 (default)"),
+        ),
+        "The tables this token may see (all for director and auditor), a page at a time.",
         roles=ROLES,
         replies=("tables", "error"),
     ),
@@ -219,7 +230,7 @@ MESSAGES: tuple[MessageSpec, ...] = (
         "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
         "(default S): first the missed ones, then live ones.",
         roles=ROLES,
-        replies=("snapshot", "error"),
+        replies=("snapshot", "moved", "error"),
     ),
     MessageSpec(
         "leave",
@@ -240,7 +251,20 @@ MESSAGES: tuple[MessageSpec, ...] = (
         ),
         "Ask the table to do something; it is decided, made durable, then published.",
         roles=GAME_ROLES,
-        replies=("accepted", "error"),
+        replies=("accepted", "moved", "error"),
+    ),
+    MessageSpec(
+        "query",
+        "client",
+        (
+            _ID,
+            _TABLE,
+            Field("name", "str", max_len=64, doc="the game's query (docs/rules.md, Queries)"),
+            Field("args", "map", required=False, doc="the query's arguments"),
+        ),
+        "Ask a table's game a question (`preview_ruling`); answered, never recorded.",
+        roles=ROLES,
+        replies=("answer", "moved", "error"),
     ),
     # server -> client
     MessageSpec(
@@ -281,7 +305,16 @@ MESSAGES: tuple[MessageSpec, ...] = (
     MessageSpec(
         "tables",
         "server",
-        (_ID, Field("tables", "list", doc="[{table, game, seq, over}]")),
+        (
+            _ID,
+            Field("tables", "list", doc="[{table, game, seq, over}]"),
+            Field(
+                "next",
+                "str",
+                nullable=True,
+                doc="the cursor of the next page (`after`); nil on the last page",
+            ),
+        ),
         "Reply to `list_tables`.",
     ),
     MessageSpec(
@@ -307,6 +340,9 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("event_type", "str", doc="the event's type, e.g. CardTouched"),
             Field("data", "map", doc="the event's data, redacted for this viewer"),
             Field("at", "int", doc="server time, Unix microseconds"),
+            Field("view", "map", required=False, doc="last of an append: the whole view"),
+            Field("patch", "map", required=False, doc="last of an append: {set, unset}"),
+            Field("deadlines", "list", required=False, doc="last of an append: live deadlines"),
         ),
         "A push: one recorded event of a joined table, in seq order, redacted for the viewer.",
     ),
@@ -318,22 +354,16 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("seats", "list", doc="the seats with at least one connection joined"),
             Field("proctor", "bool", doc="a proctor (or director) is joined"),
             Field("watchers", "int", doc="how many spectators and auditors are joined"),
+            Field(
+                "lag",
+                "map",
+                required=False,
+                doc="per connected seat: `delay_ms` (estimated one-way delay, null when "
+                "stale), `jitter_ms`, `samples`, `stale` (issue 19)",
+            ),
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",
-    ),
-    MessageSpec(
-        "view",
-        "server",
-        (
-            _TABLE,
-            Field("seq", "int", doc="the view is the table after this seq (the last event)"),
-            Field("view", "map", required=False, doc="the viewer's whole view"),
-            Field("patch", "map", required=False, doc="{set, unset} over the held view"),
-            Field("deadlines", "list", doc="live deadlines [{key, command, at}], server time"),
-            Field("server_time", "int", doc="server time of the append, Unix microseconds"),
-        ),
-        "A push after the events of one append: the viewer's view, or a patch of it.",
     ),
     MessageSpec(
         "accepted",
@@ -347,6 +377,29 @@ MESSAGES: tuple[MessageSpec, ...] = (
         "Reply to `command`, sent after the events are durable.",
     ),
     MessageSpec("left", "server", (_ID, _TABLE), "Reply to `leave`."),
+    MessageSpec(
+        "answer",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("seq", "int", doc="the answer is about the table after this seq"),
+            Field("name", "str", doc="the query's name"),
+            Field("result", "map", doc="the game's answer (docs/rules.md, Queries)"),
+        ),
+        "Reply to `query`; nothing was recorded.",
+    ),
+    MessageSpec(
+        "moved",
+        "server",
+        (
+            _ID,
+            _TABLE,
+            Field("url", "str", max_len=2048, doc="the ws:// URL of the node serving the table"),
+        ),
+        "Reply to `join`, `command` or `query` for a table another live node serves (several "
+        "nodes on one PostgreSQL): nothing was done; send the request to `url`.",
+    ),
     MessageSpec(
         "error",
         "server",

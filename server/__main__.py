@@ -28,11 +28,14 @@ from typing import Any, TextIO
 
 from twisted.logger import (
     FilteringLogObserver,
+    ILogFilterPredicate,
     LogLevel,
     LogLevelFilterPredicate,
+    PredicateResult,
     formatEvent,
     globalLogBeginner,
 )
+from zope.interface import implementer
 
 from server import __version__
 from server.app import FIELDS, ConfigError, ServerConfig, T24Server, load_config
@@ -83,6 +86,8 @@ class JsonLogObserver:
         level_name = level.name if level is not None else "info"
         when = datetime.fromtimestamp(event.get("log_time", 0), UTC)
         message = formatEvent(event)
+        if event.get("suppressed"):
+            message += f" ({event['suppressed']} more like it suppressed before this one)"
         failure = event.get("log_failure")
         if failure is not None:
             message += "\n" + failure.getTraceback()
@@ -106,11 +111,49 @@ class JsonLogObserver:
             pass
 
 
+@implementer(ILogFilterPredicate)
+class RepeatLimit:
+    """At most `burst` warnings (and worse) of one kind per `window` seconds; the rest are
+    dropped and counted, and the next one let through says how many (`suppressed`).
+
+    Why: a fault that repeats (a store down while every client retries, a client that goes
+    on sending after its close) must not turn the log into the outage: issue 18 saw 53 MB of
+    log in 5 s. A kind is the namespace and the message's format, not its values.
+    """
+
+    def __init__(self, burst: int = 10, window: float = 10.0, clock=time.monotonic) -> None:
+        self.burst = burst
+        self.window = window
+        self.clock = clock
+        self.kinds: dict[tuple[str, str], list[float]] = {}  # kind -> [window start, count]
+        self.dropped: dict[tuple[str, str], int] = {}
+
+    def __call__(self, event: dict[str, Any]) -> PredicateResult:
+        level = event.get("log_level")
+        if level is None or level < LogLevel.warn:
+            return PredicateResult.maybe
+        kind = (str(event.get("log_namespace", "")), str(event.get("log_format", "")))
+        now = self.clock()
+        seen = self.kinds.get(kind)
+        if seen is None or now - seen[0] >= self.window:
+            if len(self.kinds) > 1000:  # kinds are few; never let the table itself grow
+                self.kinds.clear()
+            seen = self.kinds[kind] = [now, 0]
+        seen[1] += 1
+        if seen[1] > self.burst:
+            self.dropped[kind] = self.dropped.get(kind, 0) + 1
+            return PredicateResult.no
+        suppressed = self.dropped.pop(kind, 0)
+        if suppressed:
+            event["suppressed"] = suppressed
+        return PredicateResult.maybe
+
+
 def log_observer(config: ServerConfig, stream: TextIO) -> FilteringLogObserver:
     """The observer that writes log events to `stream`: JSON, or text on a terminal (auto)."""
     predicate = LogLevelFilterPredicate(defaultLogLevel=LEVELS[config.log_level])
     text = config.log_format == "text" or (config.log_format == "auto" and stream.isatty())
-    return FilteringLogObserver(JsonLogObserver(stream, text=text), [predicate])
+    return FilteringLogObserver(JsonLogObserver(stream, text=text), [predicate, RepeatLimit()])
 
 
 def start_logging(config: ServerConfig, stream: TextIO = sys.stderr) -> None:

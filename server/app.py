@@ -3,8 +3,10 @@
 What it keeps:
 - `ServerConfig`, every setting of `t24-server`, and `load_config`, which layers them:
   defaults < TOML file (`--config` or `T24_CONFIG`) < environment (`T24_<NAME>`) < flags.
-- `T24Server`: `start()` opens the store, rebuilds every table from its log (recovery: a
-  table whose timers were running is paused), listens, and sets up the demo table when asked;
+- `T24Server`: `start()` takes the store's ownership (server/cluster), opens the store,
+  listens, and only then rebuilds every table from its log (recovery: a table whose timers
+  were running is paused), and sets up the demo table when asked; a start that fails before
+  recovery has written nothing;
   `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) is the one shutdown sequence, in
   this order: stop accepting connections; let every table decide its queued commands and
   finish its in-flight appends (their replies and pushes go out; commands arriving meanwhile
@@ -23,6 +25,7 @@ import dataclasses
 import json
 import os
 import shlex
+import socket
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -36,12 +39,17 @@ from twisted.logger import Logger
 from protocol.codec import Limits
 from protocol.messages import WS_PATH
 from protocol.token_files import person_files, write_token_files
+from server.cluster.leases import DEFAULT_LEASE_SECONDS
+from server.cluster.ownership import LeaseManager
+from server.cluster.store_lock import StoreLock, acquire_store_lock
 from server.eventlog.store import DEFAULT_STORE_URL, open_store
 from server.eventlog.threaded import ThreadedStore
 from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.http import build_site
+from server.net.limits import ConnectionGate, descriptors_short
 from server.net.session import NetConfig
+from server.net.static import page_url
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
 from server.runtime.hub import Hub
@@ -79,6 +87,9 @@ class ServerConfig:
     # TransportConfig); the server's settings only name them.
     max_message_bytes: int = Limits.max_message_bytes
     max_connections: int = TransportConfig.max_connections
+    max_connections_per_address: int = TransportConfig.max_connections_per_address
+    server_rate_per_second: float = TransportConfig.server_rate_per_second
+    abuse_cooldown: float = TransportConfig.abuse_cooldown
     max_unread_bytes: int = TransportConfig.max_unread_bytes
     rate_per_second: float = NetConfig.rate_per_second
     rate_burst: int = NetConfig.rate_burst
@@ -92,6 +103,10 @@ class ServerConfig:
     max_joins: int = NetConfig.max_joins
     shutdown_grace: float = 5.0
     evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
+    # Several nodes on one PostgreSQL (server/cluster, docs/operations.md).
+    node_id: str = ""  # this node's name in the leases; default HOSTNAME:PORT
+    advertise_url: str = ""  # the ws:// URL other nodes redirect clients to; default the URL
+    lease_seconds: float = DEFAULT_LEASE_SECONDS  # a dead node's tables move after this
 
     def transport(self) -> TransportConfig:
         """The network limits as the WebSocket layer takes them."""
@@ -103,6 +118,9 @@ class ServerConfig:
             allowed_origins=self.allowed_origins,
             allow_null_origin=self.allow_null_origin,
             max_unread_bytes=self.max_unread_bytes,
+            server_rate_per_second=self.server_rate_per_second,
+            max_connections_per_address=self.max_connections_per_address,
+            abuse_cooldown=self.abuse_cooldown,
             net=NetConfig(
                 limits=Limits(max_message_bytes=self.max_message_bytes),
                 rate_per_second=self.rate_per_second,
@@ -196,6 +214,8 @@ def load_config(
         raise ConfigError("log_level is debug, info, warn or error")
     if not 0 <= config.port <= 65535:
         raise ConfigError("port is 0..65535 (0: any free port)")
+    if config.lease_seconds < 0.3:
+        raise ConfigError("lease_seconds is at least 0.3 (renewed every third of it)")
     if config.evict_after < 0:
         raise ConfigError("evict_after is 0 (never evict) or a number of seconds")
     for name in AUTOBAHN_TIMERS:
@@ -220,21 +240,72 @@ class T24Server:
         self.listening: Any = None
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
+        self.store_lock: StoreLock | None = None
+        self.ownership: LeaseManager | None = None
         self._stopping = False
 
     @inlineCallbacks
     def start(self) -> Any:
-        """Open everything and listen; fires with the ws:// URL clients should use."""
+        """Open everything and listen; fires with the ws:// URL clients should use.
+
+        The order is the safety of a start (issue 16): take the store's ownership, bind the
+        port, and only then recover anything. A start that fails (the store owned by another
+        server, the port taken) has appended nothing: recovery is what writes
+        (`TablePaused server_restart`), and it runs last.
+        """
         config = self.config
         signer = TokenSigner(load_or_create_secret(config.secret_file))
         self.signer = signer
+        self.store_lock = acquire_store_lock(config.store)  # StoreOwned: nothing opened
+        try:
+            self._open(signer)
+            if self.ownership is not None:
+                yield self.ownership.open()
+            self.listening = self.reactor.listenTCP(config.port, self.gate, interface=config.host)
+        except BaseException:
+            yield self._abandon()
+            raise
+        port = self.listening.getHost().port
+        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if self.ownership is not None:  # same reactor turn as the bind: no client yet
+            # default id: the host and the *configured* port, stable across restarts, so a
+            # restarted node takes its own tables back at once (docs/operations.md)
+            node_id = config.node_id or f"{socket.gethostname()}:{config.port}"
+            self.ownership.set_node(node_id, config.advertise_url or self.url)
+        hub = self.hub
+        assert hub is not None
+        loaded = yield hub.load_all()
+        log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
+        hub.start_evicting()
+        if self.ownership is not None:
+            self.ownership.start_timers()
+        if config.demo:
+            self.demo_tokens = yield self.setup_demo()
+        if config.ready_file:
+            _write_private(config.ready_file, {"url": self.url, "port": port, "pid": os.getpid()})
+        log.info("listening on {url}", url=self.url, port=port, event="listening")
+        return self.url
+
+    def _open(self, signer: TokenSigner) -> None:
+        """Open the store and build the hub and the endpoints; nothing is recovered yet."""
+        config = self.config
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
         if isinstance(self.store, ThreadedStore):
             self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
+        engine = getattr(self.store, "engine", None)
+        if getattr(engine, "conninfo", None) is not None:  # PostgreSQL: table leases
+            self.ownership = LeaseManager(engine, self.reactor, ttl=config.lease_seconds)
         self.hub = Hub(
-            self.store, self.reactor, metrics=self.metrics, evict_after=config.evict_after
+            self.store,
+            self.reactor,
+            metrics=self.metrics,
+            evict_after=config.evict_after,
+            ownership=self.ownership,
         )
         hub = self.hub
+        if self.ownership is not None:
+            self.ownership.hub = hub
+            self._lease_metrics(self.ownership)
         self.metrics.gauge(
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
@@ -243,9 +314,6 @@ class T24Server:
             "Tables retrying a server command the event store failed.",
             lambda: len(hub.store_failing()),
         )
-        loaded = yield hub.load_all()
-        log.info("recovered {count} table(s) from {store}", count=loaded, store=config.store)
-        hub.start_evicting()
         transport = config.transport()
         self.factory = T24WebSocketFactory(
             hub=hub, signer=signer, reactor=self.reactor, config=transport, metrics=self.metrics
@@ -257,15 +325,46 @@ class T24Server:
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
         )
-        self.listening = self.reactor.listenTCP(config.port, site, interface=config.host)
-        port = self.listening.getHost().port
-        self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
-        if config.demo:
-            self.demo_tokens = yield self.setup_demo()
-        if config.ready_file:
-            _write_private(config.ready_file, {"url": self.url, "port": port, "pid": os.getpid()})
-        log.info("listening on {url}", url=self.url, port=port, event="listening")
-        return self.url
+        short = descriptors_short(config.max_connections)
+        if short is not None:
+            log.warn("{why}", why=short, event="descriptors_short")
+        self.gate = ConnectionGate(
+            site,
+            self.reactor,
+            max_connections=config.max_connections,
+            max_per_address=config.max_connections_per_address,
+            handshake_timeout=config.open_handshake_timeout,
+            abuse_cooldown=config.abuse_cooldown,
+        )
+        gate = self.gate
+        self.metrics.gauge(
+            "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
+        )
+
+    def _lease_metrics(self, ownership: LeaseManager) -> None:
+        """`/metrics` of a node: leases held, and the redirects and failovers it made."""
+        counts = ownership.counts
+        self.metrics.gauge(
+            "t24_leases_held", "Table leases this node holds.", lambda: len(ownership.held())
+        )
+        for name, key, help_text in (
+            ("t24_redirects_total", "redirects", "Requests answered `moved` (another node)."),
+            ("t24_failovers_total", "failovers", "Tables taken over from a node that was gone."),
+            ("t24_leases_lost_total", "lost", "Leases this node lost (its tables dropped)."),
+        ):
+            self.metrics.counter(name, help_text, lambda key=key: counts[key])
+
+    @inlineCallbacks
+    def _abandon(self) -> Any:
+        """Undo a start that failed before recovery: close the store, drop the lock."""
+        try:
+            if self.ownership is not None:
+                yield self.ownership.close()
+            if self.store is not None:
+                yield self.store.close()
+        finally:
+            if self.store_lock is not None:
+                self.store_lock.release()
 
     @inlineCallbacks
     def stop(self) -> Any:
@@ -286,12 +385,20 @@ class T24Server:
                 yield self.listening.stopListening()
             if self.hub is not None:
                 yield self.hub.shutdown()
+            if self.ownership is not None:  # drained: other nodes may take the tables now
+                yield self.ownership.release_all()
             if self.factory is not None:
                 self.factory.close_all()
                 yield self._sockets_closed(self.config.shutdown_grace)
         finally:
-            if self.store is not None:
-                yield self.store.close()
+            try:
+                if self.ownership is not None:
+                    yield self.ownership.close()
+                if self.store is not None:
+                    yield self.store.close()
+            finally:
+                if self.store_lock is not None:
+                    self.store_lock.release()  # only once the store is closed
         log.info("stopped")
 
     def _sockets_closed(self, grace: float) -> Deferred:
@@ -347,7 +454,10 @@ class T24Server:
             director=issue("director", name="director"),
         )
         write_token_files(config.demo_tokens_dir, files)
-        print(demo_banner(files, config.demo_tokens_dir), flush=True)
+        # The browser links hold tokens: printed to a terminal only, never into a log file
+        # or a journal that stdout may be (issue 13: no server log holds a token).
+        links = sys.stdout.isatty()
+        print(demo_banner(files, config.demo_tokens_dir, links=links), flush=True)
         return files
 
 
@@ -366,7 +476,7 @@ def client_program() -> str:
         return str(beside)
 
 
-def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
+def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str, links: bool = True) -> str:
     """The text `make run` prints: one command per client, each reading its own file.
 
     Why files: a token on a command line is seen by `ps` and kept in shell history; the
@@ -404,7 +514,36 @@ def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
         "on another machine: copy that person's file, or set T24_URL and T24_TOKEN",
         "",
     ]
-    return "\n".join(lines)
+    if not links:
+        lines += [
+            "browser links (http://HOST:PORT/#token=...) are printed to a terminal only: they",
+            "hold tokens, and this output may be a log. Run `make run` in a terminal for them.",
+            "",
+        ]
+        return "\n".join(lines)
+    return "\n".join(lines + browser_lines(files))
+
+
+def browser_lines(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The banner's browser part (issue 13): one web-client link per person, the token in
+    the link's fragment, which the browser never sends to the server (no access log holds
+    it). Each link is that person's token: hand it only to them."""
+    proctor = files["proctor.json"]
+    url = str(proctor["url"])
+    lines = ["in a browser (each link holds that person's token: hand it only to them):"]
+    lines.append(f"- proctor console: {page_url(url, str(proctor['proctor']))}")
+    for data in files.values():
+        for seat in data.get("seats", []):
+            link = page_url(url, str(seat["token"]))
+            lines.append(f"- player {seat['seat']} ({seat['name']}): {link}")
+    spectator = files["spectator.json"]
+    lines.append(f"- spectator scoreboard: {page_url(url, str(spectator['spectator']))}")
+    director = files.get("director.json")
+    if director is not None:
+        lines.append(
+            f"- director (yours only: every table): {page_url(url, str(director['director']))}"
+        )
+    return [*lines, ""]
 
 
 def _url_host(host: str) -> str:

@@ -164,3 +164,15 @@ def test_t24_entry_point_runs_solve():
     )
     assert result.returncode == 0
     assert "6 ÷ (1 − 3 ÷ 4)" in result.stdout
+
+
+def test_check_says_a_value_is_used_twice_as_the_table_does(capsys):
+    """The same refusal text in `t24 check` as at the table: a step that reuses a value says
+    so (issue 10), not "2 is not available"."""
+    argv = ["check", "2", "6", "8", "1", "--pattern", "4 x 6"]
+    steps = ["--step", "6 - 1 = 5", "--step", "2 + 2 = 4", "--step", "4 x 6 = 24"]
+    code, out, _ = run(capsys, *argv, *steps)
+    assert code == 1
+    assert out == (
+        "wrong (value_not_available): step 2 uses 2 twice; only one 2 is available: 2, 5, 8\n"
+    )

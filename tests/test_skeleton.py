@@ -99,3 +99,15 @@ def test_one_version_everywhere():
             check=True,
         )
         assert out.stdout.strip() == f"{name} {expected}"
+
+
+def test_the_table_stream_name_is_built_in_one_place():
+    """`table/<id>` is built and read back by protocol.messages only (table_stream,
+    stream_table, TABLE_STREAM_PREFIX): no other module spells the prefix."""
+    spelled = []
+    for folder in ("server", "protocol", "clients", "bench"):
+        for path in (ROOT / folder).rglob("*.py"):
+            text = path.read_text()
+            if '"table/' in text and path != ROOT / "protocol" / "messages.py":
+                spelled.append(str(path.relative_to(ROOT)))
+    assert spelled == []

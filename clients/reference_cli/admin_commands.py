@@ -86,15 +86,16 @@ def parse_seats(text: str) -> list[dict[str, str]]:
     return seats
 
 
-def deck_from_edition(edition: str, seed: int, side: str) -> list[dict[str, Any]]:
-    """The `deck` option: an edition's 48 double-sided cards, played on `side` (R-DECK-1/5)."""
+def deck_from_edition(edition: str, seed: int, side: str, half: int = 1) -> list[dict[str, Any]]:
+    """The `deck` option: half `half` (48 double-sided cards) of an edition's 96-card deck,
+    played on `side` (R-DECK-1/5)."""
     from server.puzzles import editions
 
     if edition not in editions.EDITIONS:
         raise AdminInputError(f"--edition is one of {', '.join(editions.EDITIONS)}")
     return [
         {"card_id": card.card_id, **card.side(side).as_dict()}
-        for card in editions.tournament_deck(edition, seed)
+        for card in editions.tournament_deck(edition, seed, half)
     ]
 
 
@@ -131,10 +132,22 @@ def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
 
 
 def casual_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options of a casual game (pocket, deck40): the seats, the shuffle's seed (a fresh
-    random one unless --seed is given: the shell decides the shuffle, the game records the
-    order it gives), for pocket the edition and the stack size (--cards)."""
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    """The options of a game other than the 24 Challenge (pocket, deck40, tjugoett): the
+    seats, the shuffle's seed (a fresh random one unless --seed is given: the shell decides
+    the shuffle, the game records the order it gives), for pocket the edition and the stack
+    size (--cards).
+
+    Why the seeds are large: the stack, the piles and the hands are hidden, and a seed small
+    enough to try every value would let a player find the whole deck from the cards it sees.
+    Tjugoett takes 128 random bits; pocket and deck40 take a whole number below 2**63, the
+    largest their options accept.
+    """
+    if args.seed is not None:
+        seed: int | str = args.seed
+    elif args.game == "tjugoett":
+        seed = secrets.token_hex(16)
+    else:
+        seed = secrets.randbelow(2**63)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
     if args.game == "pocket":
         options["edition"] = args.edition
@@ -154,7 +167,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
     else:
-        deck = deck_from_edition(args.edition, args.seed or 0, side)
+        half = 1 if args.round <= 2 else 2  # R-DECK-1/5: rounds 3-4 play the second half
+        deck = deck_from_edition(args.edition, args.seed or 0, side, half)
     if args.cards is not None:
         if args.cards < 1:
             raise AdminInputError("--cards must be at least 1")
@@ -214,7 +228,9 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
             issued = yield link.request("issue_token", role=role, table=table, name=role)
             tokens[role] = issued["token"]
         seats = []
-        for seat in options["seats"]:
+        dealer = options.get("dealer")  # a Tjugoett table's person dealer has a seat too
+        dealer_seats = [dealer] if isinstance(dealer, dict) and "seat" in dealer else []
+        for seat in [*options["seats"], *dealer_seats]:
             issued = yield link.request(
                 "issue_token", role="player", table=table, seat=seat["seat"]
             )
@@ -260,7 +276,10 @@ def issue_token(link: TableLink, welcome: dict[str, Any], args: argparse.Namespa
 def list_tables(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     """list_tables: one line per table (id, game, last seq, over or live)."""
     reply = yield link.request("list_tables")
-    tables = reply["tables"]
+    tables = list(reply["tables"])
+    while reply.get("next"):  # the server answers a page at a time
+        reply = yield link.request("list_tables", after=reply["next"])
+        tables += reply["tables"]
     if args.json:
         print(json.dumps(tables))
         return exit_codes.OK

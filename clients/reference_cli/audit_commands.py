@@ -80,7 +80,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         formatter_class=formatter,
     )
     commands = audit.add_subparsers(dest="audit_command", metavar="SUBCOMMAND", required=True)
-    bundle = commands.add_parser("bundle", help="write the bundle of a tournament")
+    bundle = commands.add_parser(
+        "bundle",
+        help="write the bundle of a tournament",
+        epilog=EXAMPLES,
+        formatter_class=formatter,
+    )
     bundle.add_argument("--store", required=True, help="the event log URL")
     bundle.add_argument("--tournament", required=True, help="the tournament id")
     bundle.add_argument("--out", required=True, help="a new directory")
@@ -88,7 +93,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         "--key-file", default=DEFAULT_KEY_FILE, help=f"the signing key (default {DEFAULT_KEY_FILE})"
     )
     bundle.set_defaults(func=_bundle)
-    verify = commands.add_parser("verify", help="verify a bundle (no store needed)")
+    verify = commands.add_parser(
+        "verify",
+        help="verify a bundle (no store needed)",
+        epilog=EXAMPLES,
+        formatter_class=formatter,
+    )
     verify.add_argument("directory")
     verify.add_argument("--key", help="the public key (hex) the bundle must be signed with")
     verify.set_defaults(func=_verify)

@@ -1,8 +1,10 @@
-"""`t24 bot`: a seat played by a program (`perfect`, `human` or `random`, see bots.py).
+"""`t24 bot`: a seat played by a program (`perfect`, `human` or `random`).
 
-The driver is a `LinkListener`: it keeps the table model current from the pushes, and
-whenever the situation changes (phase, card, toucher, pause) it cancels what it had planned
-and schedules the new plan on the reactor. Each move is an ordinary `command` of the
+The driver (this module, the same for every game) is a `LinkListener`: it keeps the table
+model current from the snapshot and the view pushes, and whenever the game's bot brain
+(the part's `bot`, games/<game>/: for the 24 Challenge games/challenge/bot.py) says the
+situation changed (phase, card, toucher, pause) it cancels what it had planned and
+schedules the new plan on the reactor. Each move is an ordinary `command` of the
 player's own token, so the server judges it exactly as a person's (R-PLAY-2: arrival order
 decides who touched first). It prints the table's events and its own moves, one per line,
 and exits 0 when the round ends. Used by `make run` demos, tests and load benchmarks.
@@ -16,17 +18,17 @@ import sys
 from typing import Any
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.bots import SKILLS, Action, Situation, plan
 from clients.reference_cli.connect_options import (
     ConnectError,
     add_connect_arguments,
     resolve_target,
 )
 from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
+from clients.reference_cli.games.challenge.bot import SKILLS
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import PlainOutput, run_reactor
 from clients.reference_cli.table_commands import start_logging
-from clients.reference_cli.table_model import ENDED, TableModel, apply_push, from_snapshot
+from clients.reference_cli.table_model import TableModel, apply_push, from_snapshot
 from clients.reference_cli.terminal import write_out
 
 EPILOG = """\
@@ -88,7 +90,7 @@ class BotApp:
         live = push["seq"] > self.model.seq
         self.model, line = apply_push(self.model, push)
         self.output.feed_line(line, live)
-        if live:
+        if live:  # the append's last event moved the view: replan if the situation changed
             self.situation_changed()
 
     def link_fatal(self, code: str, message: str) -> None:
@@ -101,20 +103,31 @@ class BotApp:
         """Replan when what matters changed; leave when the round is over."""
         if self.model is None or self.me is None or self.exit_code is not None:
             return
-        view = self.model.view
-        if view.get("phase") == ENDED:
+        model, part = self.model, self.model.part
+        view = model.view
+        if part.finished(view):
             self.output.notice(f"{self.me}: the round is over", False)
             self.stop(exit_codes.OK)
             return
-        if view.get("mode") == "proctored":
-            self.link_fatal("proctored", "a bot plays networked tables; this one is proctored")
+        refusal = part.bot_refusal(view)
+        if part.bot is None or refusal is not None:
+            why = refusal or f"this bot cannot play the game {model.game!r}"
+            self.link_fatal("unplayable", why)
             return
-        situation = Situation(view, self.me, self.model.anchors.timings)
-        if situation.key() == self.key:
+        key, actions = part.bot(
+            view,
+            self.me,
+            model.deadlines,
+            model.server_time,
+            self.skill,
+            self.rng,
+            self.time_scale,
+        )
+        if key == self.key:
             return
         self.cancel()
-        self.key = situation.key()
-        for action in plan(situation, self.skill, self.rng, self.time_scale):
+        self.key = key
+        for action in actions:
             self.timers.append(self.reactor.callLater(action.delay, self.act, action, self.key))
 
     def cancel(self) -> None:
@@ -123,7 +136,7 @@ class BotApp:
                 timer.cancel()
         self.timers = []
 
-    def act(self, action: Action, key: tuple) -> None:
+    def act(self, action: Any, key: Any) -> None:
         """Send one planned move, unless the table moved on since it was planned."""
         if key != self.key or self.link is None or self.exit_code is not None:
             return

@@ -18,6 +18,8 @@ Theory of operation:
    schedules a reconnect after `Backoff.next_delay()`: 0.25 s, 0.5 s, 1 s ... capped at 8 s,
    with jitter so that a room full of clients does not reconnect in lock-step. A snapshot
    resets the backoff.
+   A `moved` reply (another node serves the table) sets the URL to the one it names and
+   reconnects there the same way (docs/protocol.md, `moved`).
 3. Refusals that no retry can cure (a forged or expired token, a table that does not exist,
    a role that may not join) end the link: `link_fatal` lets the command exit with code 3.
    With `retries=N` the link also gives up after N reconnect attempts in a row (code 4).
@@ -346,7 +348,10 @@ class TableLink:
             self._join_reply(message)
         elif request_id in self._waiting:
             deferred = self._waiting.pop(request_id)
-            if kind == "error":
+            if kind == "moved":  # not served here: the link moves, the caller may retry
+                deferred.errback(ServerRefused("moved", f"table moved to {message['url']}"))
+                self._move(message)
+            elif kind == "error":
                 error = ServerRefused(message["code"], message["message"], message.get("rule"))
                 deferred.errback(error)
             else:
@@ -379,8 +384,19 @@ class TableLink:
         extra = {"presence": True} if self.presence else {}
         self._join_id = self._send("join", table=self.table, after_seq=after, **extra)
 
+    def _move(self, message: dict[str, Any]) -> None:
+        """Follow a `moved` reply: reconnect to the node that serves the table, same token;
+        the join there resumes with `after_seq` (no gap, no duplicate)."""
+        self.url = message["url"]
+        self.listener.link_status(f"table {message['table']} is served by {self.url}; moving")
+        if self.proto is not None:
+            self.proto.dropConnection(abort=True)
+
     def _join_reply(self, message: dict[str, Any]) -> None:
         self._join_id = None
+        if message.get("type") == "moved":
+            self._move(message)
+            return
         if message.get("type") == "error":
             code = message["code"]
             if code == "bad_seq":  # the log is shorter than what we saw: start over

@@ -66,6 +66,15 @@ class Send:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """Ask the table query `name` with `args` (answered, never recorded: `preview_ruling`)."""
+
+    name: str
+    args: dict[str, Any] = field(default_factory=dict)
+    tag: str = ""
+
+
+@dataclass(frozen=True)
 class Quit:
     """Leave the view (exit code 0)."""
 
@@ -78,4 +87,4 @@ class Notice:
     error: bool = False
 
 
-Effect = Send | Quit | Notice
+Effect = Send | Ask | Quit | Notice

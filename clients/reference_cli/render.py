@@ -1,22 +1,18 @@
 """The table on screen, as a pure function: a `Frame` (what the client knows) -> lines of text.
 
 What it keeps: the layout of every full-screen view (`t24 play`, `proctor`, `watch`) and the
-compact form `t24 replay` prints after each event. Nothing here touches a terminal, a socket
-or a clock: time comes in as `now_us` (server time, microseconds), so a test renders any
-moment of a countdown and compares lines.
+compact form `t24 replay` prints after each event, for any game. Nothing here touches a
+terminal, a socket or a clock: time comes in as `now_us` (server time, microseconds), so a
+test renders any moment of a countdown and compares lines.
 
-Layout, top to bottom: a header (table, round, mode, who you are, connection status); the
-card (large digits once revealed, R-PLAY-1: a cupped card shows no numbers to players); who
-holds it with the declared pattern and the steps; the live countdowns (the 3 s pattern and
-15 s solution windows of R-PLAY-4/5, the no-touch window of R-PLAY-7); the seats with score,
-flags and disqualification (R-FLAG), and who is connected (`presence`, when the server sent
-it); the latest events (scrolled back by `feed_back` lines); a notice (each of its lines a
-line of the screen); the key help and the input prompt. Once the round is over the card's
-place holds the results (`results_lines`), which the views also print when they leave.
-
-Cards and plays are numbered apart: a card is named by its id (`card SD-02`, printed on the
-physical card), which it keeps when it goes back under the deck and comes again; a play is
-the table's count of cards put in play (`play 5`).
+Layout, top to bottom: a header (table, the game's own header words, who you are, connection
+status); the game's board (its part's `board`, e.g. the 24 Challenge card in large digits,
+or the results once the round is over: games/challenge/render.py); the live countdowns, from
+the deadlines the server pushes (the part names them: "pattern due in"); the game's side
+panel (e.g. the seats, scores and who is connected); the latest events (scrolled back by
+`feed_back` lines); a notice (each of its lines a line of the screen); the key help and the
+input prompt. The game is the model's (the snapshot's `game`); a game this client has no
+part for is drawn by the generic part (its view as plain lines).
 """
 
 from __future__ import annotations
@@ -25,39 +21,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from clients.reference_cli.event_words import END_REASON_WORDS
+from clients.reference_cli.games import part_for
 from clients.reference_cli.styling import Style
-from clients.reference_cli.table_model import (
-    BETWEEN,
-    ENDED,
-    PLACED,
-    SECOND,
-    SETUP,
-    FeedLine,
-    TableModel,
-)
+from clients.reference_cli.table_model import SECOND, FeedLine, TableModel
 
-# 5-row block digits for the card (R-PUZ-1: four whole numbers).
-BIG_DIGITS = {
-    "0": ("███", "█ █", "█ █", "█ █", "███"),
-    "1": (" █ ", "██ ", " █ ", " █ ", "███"),
-    "2": ("███", "  █", "███", "█  ", "███"),
-    "3": ("███", "  █", " ██", "  █", "███"),
-    "4": ("█ █", "█ █", "███", "  █", "  █"),
-    "5": ("███", "█  ", "███", "  █", "███"),
-    "6": ("███", "█  ", "███", "█ █", "███"),
-    "7": ("███", "  █", " █ ", " █ ", " █ "),
-    "8": ("███", "█ █", "███", "█ █", "███"),
-    "9": ("███", "█ █", "███", "  █", "███"),
-    "?": ("░░░", "░░░", "░░░", "░░░", "░░░"),
-}
-DEADLINE_WORDS = {
-    "place_card": "next card in",
-    "reveal_card": "reveal in",
-    "no_touch_deadline": "touch window closes in",
-    "pattern_deadline": "pattern due in",
-    "solution_deadline": "solution due in",
-}
 MIN_FEED = 3
 PLAIN = Style(color=False)
 
@@ -80,62 +47,21 @@ class Frame:
     feed_back: int = 0  # how many feed lines the view is scrolled back (PgUp)
 
 
-def big_numbers(numbers: Sequence[Any] | None) -> list[str]:
-    """Five lines of block digits for a card; `None` (cupped, R-PLAY-1) shows four blanks."""
-    cells = ["?"] * 4 if numbers is None else [str(n) for n in numbers]
-    rows = []
-    for row in range(5):
-        parts = [
-            " ".join(BIG_DIGITS.get(ch, BIG_DIGITS["?"])[row] for ch in cell) for cell in cells
-        ]
-        rows.append("   ".join(parts).rstrip())
-    return rows
-
-
-def dots_text(dots: Any) -> str:
-    """`●●○` for 2 dots of 3 (R-DECK-3)."""
-    if not isinstance(dots, int) or not 1 <= dots <= 3:
-        return ""
-    return "●" * dots + "○" * (3 - dots)
-
-
 def seconds_left(at_us: int, now_us: int) -> str:
     """`2.4 s`, never negative (the server fires the deadline, not the client)."""
     return f"{max(0, at_us - now_us) / SECOND:.1f} s"
 
 
-def cards_left(view: Mapping[str, Any]) -> str:
-    """`1 card left`, `3 cards left`."""
-    count = view.get("cards_left", 0)
-    return f"{count} card left" if count == 1 else f"{count} cards left"
-
-
-def card_name(card: Mapping[str, Any]) -> str:
-    """`play 5 · card SD-02`: the play counter and the card's own id (kept when it returns)."""
-    card_id = card.get("card_id")
-    name = f"play {card.get('play')}"
-    return name + (f" · card {card_id}" if card_id is not None else " · a card")
-
-
-def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
-    """A seat as people call it: `Ada (s1)`, or the id alone when it has no name."""
-    for seat in view.get("seats", []):
-        if seat["seat"] == seat_id:
-            name = seat.get("name")
-            return f"{name} ({seat_id})" if name and name != seat_id else str(seat_id)
-    return str(seat_id)
-
-
 def header(frame: Frame, width: int, style: Style) -> list[str]:
-    """Table, round, mode, who you are; the connection status on the right (or on a line of
-    its own when both do not fit)."""
+    """Table, the game's header words (round, mode), who you are; the connection status on
+    the right (or on a line of its own when both do not fit)."""
     model = frame.model
     parts = ["t24"]
+    part = part_for(model.game if model is not None else "")
     if model is not None:
-        view = model.view
-        parts += [f"table {model.table}", f"round {view.get('round', '?')}", view.get("mode", "?")]
+        parts += [f"table {model.table}", *part.header_words(model.view)]
     if frame.me:
-        parts.append("you: " + (seat_label(model.view, frame.me) if model else frame.me))
+        parts.append("you: " + (part.seat_label(model.view, frame.me) if model else frame.me))
     else:
         parts.append(frame.role)
     left = " · ".join(parts)
@@ -147,134 +73,19 @@ def header(frame: Frame, width: int, style: Style) -> list[str]:
     return [style.bold(left) + " " * gap + colored]
 
 
-def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
-    """The results of a round that is over: the seats ranked by score, the winner(s), the
-    flags of the limit (R-FLAG-3) and who was disqualified (R-FLAG-4)."""
-    reason = END_REASON_WORDS.get(view.get("end_reason"), str(view.get("end_reason")))
-    limit = view.get("flag_limit", "?")
-    seats = list(view.get("seats", []))
-    standing = [seat for seat in seats if not seat.get("disqualified")]
-    best = max((seat["score"] for seat in standing), default=0)
-    winners = [seat for seat in standing if seat["score"] == best and best > 0]
-    ranked = sorted(seats, key=lambda seat: (bool(seat.get("disqualified")), -seat["score"]))
-    lines = [style.bold(f"round over: {reason}")]
-    if winners:
-        names = " and ".join(seat_label(view, seat["seat"]) for seat in winners)
-        verb = "wins" if len(winners) == 1 else "tie for first"
-        points = "1 point" if best == 1 else f"{best} points"
-        lines.append(style.green(f"{names} {verb} with {points}"))
-    else:
-        lines.append("nobody scored")
-    lines.append(style.dim(f"  {'':3} {'seat':24} {'score':>5}  {'flags':5}  cards"))
-    rank = 0
-    previous: tuple[bool, int] | None = None
-    for position, seat in enumerate(ranked, start=1):
-        key = (bool(seat.get("disqualified")), seat["score"])
-        rank = rank if key == previous else position
-        previous = key
-        place = "–" if seat.get("disqualified") else f"{rank}."
-        cards = len(seat.get("cards_won", []))
-        line = (
-            f"  {place:3} {seat_label(view, seat['seat']):24} {seat['score']:>5}  "
-            f"{seat['flags']}/{limit}".ljust(42)
-            + f"  {cards}"
-        )
-        if seat.get("disqualified"):
-            line = style.red(line + "  disqualified")
-        elif seat in winners:
-            line = style.bold(line + "  winner")
-        lines.append(line)
-    return lines
-
-
-def card_lines(model: TableModel, now_us: int, style: Style, role: str = "player") -> list[str]:
-    """The card in play (or why there is none), its holder, pattern, steps and countdowns."""
-    view = model.view
-    phase = view.get("phase", SETUP)
-    lines: list[str] = []
-    if view.get("paused"):
-        lines.append(
-            style.yellow(f"PAUSED ({view.get('pause_cause') or 'proctor'}): no clock runs")
-            + " · the proctor resumes the table"
-        )
-    if phase == SETUP:
-        lines.append("waiting for the proctor to start the round")
-        return lines
-    if phase == ENDED:
-        return lines + results_lines(view, style)
-    card = view.get("card")
-    if phase == BETWEEN or card is None:
-        lines.append(f"no card in play · {cards_left(view)}")
-    else:
-        numbers = card.get("numbers")
-        shown = " ".join(map(str, numbers)) if numbers else "hidden"
-        title = f"{card_name(card)} · {shown}"
-        if card.get("dots"):
-            title += f" · {dots_text(card.get('dots'))}"
-        if phase == PLACED:
-            title += " · placed, cupped"
-            if role == "player":
-                title += ": wait for the reveal (touching now draws a flag)"
-        lines.append(style.bold(title) + f" · {cards_left(view)}")
-        big = big_numbers(numbers if phase != PLACED else None)
-        lines.extend("  " + (style.cyan(row) if phase != PLACED else style.dim(row)) for row in big)
-        toucher = view.get("toucher")
-        if toucher is not None:
-            since = ""
-            if card.get("revealed_at") and view.get("touched_at"):
-                since = f" (+{(view['touched_at'] - card['revealed_at']) / SECOND:.2f} s)"
-            held = f"{seat_label(view, toucher)} holds the card{since}"
-            if view.get("pattern"):
-                held += f" · pattern {view['pattern']}"
-            lines.append(style.bold(held))
-            for index, step in enumerate(view.get("steps", []), start=1):
-                lines.append(f"   step {index}: {step}")
-        stumped = view.get("stumped_declared", [])
-        if stumped:
-            names = ", ".join(seat_label(view, seat) for seat in stumped)
-            lines.append(f"stumped so far: {names}")
+def countdown_lines(model: TableModel, now_us: int, style: Style) -> list[str]:
+    """The live deadlines the server pushed, as countdowns in the game's words."""
+    words = part_for(model.game).deadline_words
     timers = [
-        f"{DEADLINE_WORDS.get(d['command'], d['command'])} {seconds_left(d['at'], now_us)}"
-        for d in view.get("deadlines", [])
+        f"{words.get(d['command'], d['command'])} {seconds_left(d['at'], now_us)}"
+        for d in model.deadlines
     ]
-    if timers:
-        lines.append(style.yellow(" · ".join(timers)))
-    return lines
+    return [style.yellow(" · ".join(timers))] if timers else []
 
 
-def scoreboard(
-    view: Mapping[str, Any],
-    me: str | None,
-    style: Style,
-    presence: Mapping[str, Any] | None = None,
-) -> list[str]:
-    """One line per seat: score, flags of the limit (R-FLAG-3), disqualified (R-FLAG-4),
-    and, once the server said who is connected, an empty seat (`not connected`)."""
-    limit = view.get("flag_limit", "?")
-    lines = [style.dim(f"  {'seat':8} {'name':16} {'score':>5}  flags")]
-    toucher = view.get("toucher")
-    present = set(presence.get("seats", [])) if presence is not None else None
-    for seat in view.get("seats", []):
-        marker = "▶" if seat["seat"] == me else " "
-        flags = f"{seat['flags']}/{limit}"
-        line = (
-            f"{marker} {seat['seat']:8} {(seat.get('name') or ''):16} {seat['score']:>5}  {flags}"
-        )
-        if present is not None and seat["seat"] not in present:
-            line += style.dim("  not connected")
-        if seat.get("disqualified"):
-            line += "  DISQUALIFIED"
-            line = style.red(line)
-        elif seat["seat"] == toucher:
-            line += "  holds the card"
-            line = style.bold(line)
-        lines.append(line)
-    if presence is not None:
-        proctor = "proctor connected" if presence.get("proctor") else "no proctor connected"
-        watchers = presence.get("watchers", 0)
-        watching = f" · {watchers} watching" if watchers else ""
-        lines.append(style.dim(f"  {proctor}{watching}"))
-    return lines
+def results_lines(model: TableModel, style: Style = PLAIN) -> list[str]:
+    """The results of a finished game, as its part words them (none from the generic part)."""
+    return part_for(model.game).results(model.view, style)
 
 
 def feed_lines(feed: Sequence[FeedLine], count: int, style: Style, back: int = 0) -> list[str]:
@@ -299,11 +110,11 @@ def render(
         top.append(f"joining the table… ({frame.status})")
         middle: list[str] = []
     else:
-        top += card_lines(frame.model, now_us, style, frame.role)
+        part = part_for(frame.model.game)
+        top += part.board(frame.model.view, style, frame.role)
+        top += countdown_lines(frame.model, now_us, style)
         top.append(rule)
-        middle = []  # once the round is over, the results above are the scoreboard
-        if frame.model.phase != ENDED:
-            middle = scoreboard(frame.model.view, frame.me, style, frame.presence)
+        middle = part.side(frame.model.view, frame.me, style, frame.presence)
     bottom = [rule]
     for line in frame.notice.splitlines():  # a multi-line notice (`help`) is lines
         bottom.append(style.red(line) if frame.notice_is_error else line)
@@ -336,32 +147,5 @@ def feed_rule(total: int, room: int, back: int, width: int, style: Style) -> str
 
 
 def compact(model: TableModel, style: Style = PLAIN) -> list[str]:
-    """The table in a few lines, for `t24 replay` printing every event: card, holder, seats."""
-    view = model.view
-    lines = []
-    card = view.get("card")
-    if card is not None:
-        numbers = card.get("numbers")
-        shown = " ".join(map(str, numbers)) if numbers else "hidden"
-        state = "revealed" if card.get("revealed_at") else "placed"
-        text = f"{card_name(card)}: {shown} {dots_text(card.get('dots'))} {state}".rstrip()
-        if view.get("toucher"):
-            text += f", held by {seat_label(view, view['toucher'])}"
-            if view.get("pattern"):
-                text += f", pattern {view['pattern']}"
-            if view.get("steps"):
-                text += ", steps " + "; ".join(view["steps"])
-        lines.append(text)
-    else:
-        lines.append(f"{view.get('phase', SETUP).replace('_', ' ')}, no card in play")
-    seats = []
-    for seat in view.get("seats", []):
-        text = f"{seat.get('name') or seat['seat']} {seat['score']}"
-        if seat["flags"]:
-            text += f" ⚑{seat['flags']}"
-        if seat.get("disqualified"):
-            text += " DQ"
-        seats.append(text)
-    paused = " · PAUSED" if view.get("paused") else ""
-    lines.append(f"scores: {', '.join(seats)} · {cards_left(view)}{paused}")
-    return ["    " + style.dim(line) for line in lines]
+    """The table in a few lines, for `t24 replay` printing every event (the game's part)."""
+    return part_for(model.game).compact(model.view, style)

@@ -10,6 +10,8 @@ shows after each event is exactly what the server held at that seq: the auditor'
 After each event it shows the table as it stood and the time relative to the reveal of the
 card in play (`+2.31s  Bo touched (2 fingertips)`), and the countdowns as they stood at
 that instant (R-PLAY-4's 3 s, R-PLAY-5's 15 s), so a disputed moment can be read exactly.
+Protests, rulings and corrections (R-ROUND-8) are marked in the margin, every event a protest
+disputes says which, and the printed replay ends with the protests and their evidence.
 
 Three ways to read it: on a terminal, step through it (next, previous, jump to a seq);
 otherwise (or `--print`) print every event with the table after it; `--json` prints JSON
@@ -24,11 +26,12 @@ import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from clients.reference_cli import exit_codes
+from clients.reference_cli.games import part_for
 from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_keys
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
@@ -63,6 +66,7 @@ class Step:
     data: Mapping[str, Any]
     line: FeedLine
     model: TableModel
+    mark: str = ""  # the game part's margin mark (the challenge: protests, R-ROUND-8)
 
 
 def stream_name(name: str) -> str:
@@ -77,7 +81,8 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
     this adds the feed lines and their times from the card's reveal.
     """
     snapshot = {"table": table, "game": game, "seq": 1, "view": moments[0].view}
-    feed_model = from_snapshot(snapshot, after_seq=0)
+    feed_model = from_snapshot(snapshot, after_seq=0)  # the feed follows every event
+    marks = part_for(game).event_marks([(m.seq, m.type, m.data) for m in moments])
     steps = []
     for moment in moments:
         push = {
@@ -87,10 +92,9 @@ def replay_steps(game: str, moments: Sequence[Moment], table: str) -> list[Step]
             "at": moment.recorded_at,
         }
         feed_model, line = apply_push(feed_model, push)
-        model = TableModel(table, game, moment.seq, moment.view, feed_model.anchors)
-        steps.append(
-            Step(moment.seq, moment.at, moment.actor, moment.type, moment.data, line, model)
-        )
+        model = TableModel(table, game, moment.seq, moment.view, moment.deadlines)
+        step = Step(moment.seq, moment.at, moment.actor, moment.type, moment.data, line, model)
+        steps.append(replace(step, mark=marks.get(moment.seq, "")))
     return steps
 
 
@@ -100,8 +104,9 @@ def clock_text(at_us: int) -> str:
 
 
 def event_line(step: Step) -> str:
-    """`#12  19:12:45.123   +2.31s  Bo touched (2 fingertips)`."""
-    return f"#{step.seq:<4} {clock_text(step.at)} {step.line.stamp()}  {step.line.text}"
+    """`#12  19:12:45.123   +2.31s  Bo touched (2 fingertips)`, with its margin mark."""
+    text = f"#{step.seq:<4} {clock_text(step.at)} {step.line.stamp()}  {step.line.text}"
+    return f"{text}  {step.mark}" if step.mark else text
 
 
 def json_line(step: Step) -> str:
@@ -116,6 +121,7 @@ def json_line(step: Step) -> str:
         "actor": dict(step.actor),
         "data": dict(step.data),
         "text": step.line.text,
+        "mark": step.mark,
         "table": dict(step.model.view),
     }
     from server.audit.export import json_value  # bytes as {"$bytes": ...}, as in exports
@@ -172,21 +178,21 @@ def replay_key(index: int, jump: str | None, key: str, seqs: Sequence[int]):
 
 
 def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
-    """Step through on the terminal (blocking reads; no reactor needed)."""
-    from clients.reference_cli.table_app import clip
-    from clients.reference_cli.terminal import cbreak, terminal_size, write_out
+    """Step through on the terminal (blocking reads; no reactor needed), drawn by `rich`
+    (`screen.LiveScreen`, as the live views)."""
+    from clients.reference_cli.screen import LiveScreen, make_console
+    from clients.reference_cli.terminal import cbreak
 
     seqs = [step.seq for step in steps]
     jump: str | None = None
-    write_out("\x1b[?1049h\x1b[?25l")
+    screen = LiveScreen(make_console(style.color))
+    screen.start()
     try:
         with cbreak(sys.stdin.fileno()):
             while True:
-                width, height = terminal_size()
+                width, height = screen.size()
                 frame = frame_for(steps, index, jump)
-                lines = render(frame, steps[index].at, width, height, style)
-                text = "\x1b[K\r\n".join(clip(line, width) for line in lines[:height])
-                write_out("\x1b[H" + text + "\x1b[K\x1b[J")
+                screen.show(render(frame, steps[index].at, width, height, style))
                 data = os.read(sys.stdin.fileno(), 64)
                 if not data:
                     return
@@ -195,7 +201,7 @@ def interactive(steps: Sequence[Step], index: int, style: Style) -> None:
                     if leave:
                         return
     finally:
-        write_out("\x1b[?25h\x1b[?1049l")
+        screen.stop()
 
 
 def run_replay(args: argparse.Namespace) -> int:
@@ -234,6 +240,12 @@ def run_replay(args: argparse.Namespace) -> int:
         print()
         screen = render(frame_for(shown, len(shown) - 1, None), final.at, 100, 60, style)
         print("\n".join(screen[:-1]))
+        events = [(step.seq, step.type, step.data) for step in shown]
+        lines = {step.seq: event_line(step) for step in shown}
+        summary = part_for(replayed.game).replay_summary(events, lines)
+        if summary:
+            print()
+            print("\n".join(summary))
     if not report.ok:
         print(f"t24 replay: {report.describe()}", file=sys.stderr)
         return exit_codes.NEGATIVE

@@ -60,10 +60,16 @@ class LiveScreen:
     last_size: tuple[int, int] | None = None
 
     def start(self) -> None:
+        # The alternate screen, then a `Live` that redraws in place: it erases the lines it
+        # drew and writes the new ones, unpadded (rich's own full-screen mode pads every row
+        # to the width and the height: three times the bytes for the same screen, ten times
+        # a second with the countdowns).
+        self.console.set_alt_screen(True)
         self.live = Live(
             console=self.console,
-            screen=True,
             auto_refresh=False,
+            transient=True,
+            vertical_overflow="crop",
             redirect_stdout=False,
             redirect_stderr=False,
         )
@@ -73,6 +79,7 @@ class LiveScreen:
         if self.live is not None:
             self.live.stop()
             self.live = None
+            self.console.set_alt_screen(False)
 
     def size(self) -> tuple[int, int]:
         """(columns, lines) of the terminal now."""

@@ -1,14 +1,18 @@
 """The interactive shell shared by `t24 play`, `t24 proctor` and `t24 watch`.
 
-What it keeps: the table model (`table_model`), the feed of events in words, the connection
-status, the last notice, and the typing state of the view's input handler (`play_input`,
-`proctor_input`, or watching). It is the `LinkListener` of a `TableLink`, so pushes,
-snapshots and reconnects arrive here, and it turns keys into commands through the handler.
+What it keeps: the table model (`table_model`: the view and deadlines the server pushes), the
+feed of events in words, the connection status, the last notice, and the typing state of the
+view's input handler (the game's part, `games/<game>/`: for the 24 Challenge `play_input`,
+`proctor_input`; watching for a game with no keys). It is the `LinkListener` of a
+`TableLink`, so pushes, snapshots and reconnects arrive here, and it turns keys into
+commands through the handler. The game is the snapshot's: the first snapshot of a game
+other than the one the handler was made for brings that game's handler.
 
-How it shows things: `FullScreen` redraws the whole screen (alternate screen, plain ANSI
-cursor moves) from the pure `render.render` whenever the frame changes, checked ten times a
-second so countdowns move; `PlainOutput` prints one line per event instead (stdout is not a
-terminal, or `--plain`), which scripts and logs can read. Both honour NO_COLOR (`styling`).
+How it shows things: `FullScreen` draws the lines of the pure `render.render` with `rich`
+(`screen.LiveScreen`: the alternate screen, lines cut with `…`, never spilling into the
+next row) whenever the frame changes, checked ten times a second from the reactor so
+countdowns move; `PlainOutput` prints one line per event instead (stdout is not a terminal,
+or `--plain`), which scripts and logs can read. Both honour NO_COLOR (`styling`).
 
 Time on screen is server time: `ServerClock` estimates the offset between this machine's
 clock and the server's from the pushes (the smallest `local arrival - at` of recent pushes),
@@ -27,10 +31,17 @@ from twisted.internet.task import LoopingCall
 
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import close_then_stop, refusal_words
-from clients.reference_cli.keyboard import CTRL_D, Notice, Quit, Send, split_keys
+from clients.reference_cli.games import part_for
+from clients.reference_cli.keyboard import CTRL_D, Ask, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render, results_lines
+from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, strip_ansi
-from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+from clients.reference_cli.table_model import (
+    FeedLine,
+    TableModel,
+    apply_push,
+    from_snapshot,
+)
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
@@ -55,7 +66,8 @@ class ServerClock:
 
 @dataclass
 class Controls:
-    """An input handler: its state and its three pure functions (see `play_input`)."""
+    """An input handler: its state and its three pure functions (see `play_input`). `game`:
+    the game it was made for (its part's name), "" for the game-free watch handler."""
 
     state: Any
     press: Callable[..., tuple[Any, list]]
@@ -63,6 +75,7 @@ class Controls:
     reconcile: Callable[[Any, Mapping[str, Any] | None, str | None], Any]
     quit_on_eof: bool = True
     lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
+    game: str = ""
 
 
 @dataclass(frozen=True)
@@ -116,51 +129,21 @@ class Output:
         """The round ended (the full screen shows the results in place of the card)."""
 
 
-def clip(line: str, width: int) -> str:
-    """`line` cut to `width` visible characters, its ANSI codes kept (and reset if cut); a
-    cut line ends with `…`, so a reader knows there was more."""
-    if len(strip_ansi(line)) <= width:
-        return line
-    out, visible, index = [], 0, 0
-    while index < len(line) and visible < width - 1:
-        if line[index] == "\x1b":
-            end = line.find("m", index)
-            end = len(line) - 1 if end < 0 else end
-            out.append(line[index : end + 1])
-            index = end + 1
-            continue
-        out.append(line[index])
-        visible += 1
-        index += 1
-    return "".join(out) + ("\x1b[0m" if "\x1b[" in line else "") + "…"
-
-
 @dataclass
 class FullScreen(Output):
-    """The alternate screen, redrawn whole when the frame changes."""
+    """The alternate screen, drawn by `rich` when the frame changes (`screen.LiveScreen`)."""
 
-    size: Callable[[], tuple[int, int]] = lambda: (80, 24)
-    last: list[str] | None = None
-    last_size: tuple[int, int] | None = None
+    screen: LiveScreen = field(default_factory=lambda: LiveScreen(make_console(False)))
 
     def start(self) -> None:
-        self.write("\x1b[?1049h\x1b[?25l\x1b[2J")
+        self.screen.start()
 
     def stop(self) -> None:
-        self.write("\x1b[?25h\x1b[?1049l")
+        self.screen.stop()
 
     def refresh(self, app: TableApp) -> None:
-        width, height = self.size()
-        lines = [
-            clip(line, width)
-            for line in render(app.frame(), app.server_now(), width, height, self.style)
-        ]
-        lines = lines[:height]
-        if lines == self.last and (width, height) == self.last_size:
-            return
-        clear = "\x1b[2J" if (width, height) != self.last_size else ""
-        self.last, self.last_size = lines, (width, height)
-        self.write(clear + "\x1b[H" + "\x1b[K\r\n".join(lines) + "\x1b[K\x1b[J")
+        width, height = self.screen.size()
+        self.screen.show(render(app.frame(), app.server_now(), width, height, self.style))
 
 
 @dataclass
@@ -186,7 +169,7 @@ class PlainOutput(Output):
         self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")
 
     def round_over(self, model: TableModel) -> None:
-        self.write("\n".join(results_lines(model.view, self.style)) + "\n")
+        self.write("\n".join(results_lines(model, self.style)) + "\n")
 
 
 class TableApp:
@@ -200,9 +183,11 @@ class TableApp:
         output: Output,
         role: str,
         allowed_roles: tuple[str, ...] | None = None,
+        kind: str = "watch",
     ) -> None:
         self.reactor = reactor
         self.controls = controls
+        self.kind = kind  # play | proctor | watch: which of the game's handlers to use
         self.output = output
         self.role = role
         self.allowed_roles = allowed_roles
@@ -294,6 +279,7 @@ class TableApp:
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.model = from_snapshot(snapshot, self.model, after_seq)
+        self._controls_for_game(self.model.game)
         self.output.snapshot(self.model)
         self._reconcile()
         self.refresh()
@@ -313,10 +299,19 @@ class TableApp:
         if self.feed_back:
             self.feed_back += 1  # a scrolled-back feed stays where the reader is
         self.output.feed_line(line, live)
-        if push.get("event_type") == "RoundEnded":
-            self.output.round_over(self.model)
+        model = self.model
+        if line.seq == model.seq and model.part.finished(model.view):  # the game's last event
+            self.output.round_over(model)
         self._reconcile()
         self.refresh()
+
+    def _controls_for_game(self, game: str) -> None:
+        """The game's own keys, when the handler was made for another game (or for none:
+        the game's part has no keys for this view, so it watches)."""
+        if self.kind == "watch" or self.controls.game == game:
+            return
+        controls = part_for(game).controls(self.kind)
+        self.controls = controls if controls is not None else watch_controls()
 
     def link_fatal(self, code: str, message: str) -> None:
         """A refusal no retry cures: leave; the message is printed once the screen is left."""
@@ -369,6 +364,8 @@ class TableApp:
                 self.show_notice(effect.text, effect.error)
             elif isinstance(effect, Send):
                 self.send(effect)
+            elif isinstance(effect, Ask):
+                self.ask(effect)
 
     def send(self, effect: Send) -> None:
         if self.link is None:
@@ -385,6 +382,28 @@ class TableApp:
             self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(accepted, refused)
+
+    def ask(self, effect: Ask) -> None:
+        """A query (R-ROUND-8's preview): the answer is shown as a notice, nothing is recorded.
+        It counts as a request in flight, so a scripted proctor waits for the answer."""
+        if self.link is None:
+            return
+        self.in_flight += 1
+        deferred = self.link.request(
+            "query", table=self.link.table, name=effect.name, args=dict(effect.args)
+        )
+
+        def answered(reply: dict[str, Any]) -> None:
+            part = part_for(self.model.game) if self.model is not None else part_for("")
+            names = part.seat_names(self.model.view) if self.model is not None else {}
+            self.show_notice(part.describe_answer(effect.name, reply.get("result", {}), names))
+            self._replied(effect.tag, None, None)
+
+        def refused(failure: Any) -> None:
+            error = failure.value
+            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+
+        deferred.addCallbacks(answered, refused)
 
     def _replied(self, tag: str, error: str | None, code: str | None) -> None:
         self.in_flight -= 1

@@ -1,7 +1,8 @@
 """`t24 play`, `t24 proctor`, `t24 watch`: the interactive views of one table.
 
-Each is a `TableApp` (table_app.py) with its own input handler: `play_input` for a
-student's seat, `proctor_input` for the proctor's command line, nothing but `q` to watch.
+Each is a `TableApp` (table_app.py) with its own input handler, from the game's part
+(games/<game>/: for the 24 Challenge `play_input` for a student's seat, `proctor_input` for
+the proctor's command line), nothing but `q` to watch.
 On a terminal they draw full screen; with `--plain`, or when stdin/stdout are not
 terminals, they print one line per event and read typed lines (scripts, logs).
 Networked commands use `protocol/` only, through `connection.TableLink`.
@@ -14,14 +15,17 @@ import contextlib
 import sys
 from typing import Any
 
-from clients.reference_cli import exit_codes, play_input, proctor_input
+from clients.reference_cli import exit_codes
 from clients.reference_cli.connect_options import (
     ConnectError,
     add_connect_arguments,
     resolve_target,
 )
 from clients.reference_cli.connection import TableLink
+from clients.reference_cli.games import part_for
+from clients.reference_cli.games.challenge import play_input, proctor_input
 from clients.reference_cli.render import results_lines
+from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import (
     Controls,
@@ -31,15 +35,16 @@ from clients.reference_cli.table_app import (
     run_reactor,
     watch_controls,
 )
-from clients.reference_cli.table_model import ENDED
 from clients.reference_cli.terminal import (
     StdinReader,
     cbreak,
     is_terminal,
-    terminal_size,
     write_out,
 )
 
+# The game whose keys a view starts with (the help below describes them); the snapshot names
+# the table's game and the app switches to that game's keys if it differs.
+DEFAULT_GAME = "challenge"
 TOKEN_ROLE = {"play": "player", "proctor": "proctor", "watch": "spectator"}
 ALLOWED_ROLES: dict[str, tuple[str, ...] | None] = {
     "play": ("player",),
@@ -96,24 +101,13 @@ def start_logging(path: str | None) -> None:
     globalLogBeginner.beginLoggingTo(observers, redirectStandardIO=False)
 
 
-def controls_for(kind: str) -> Controls:
-    """The input handler of each view."""
-    if kind == "play":
-        return Controls(
-            play_input.PlayInput(),
-            play_input.press,
-            play_input.replied,
-            play_input.reconcile,
-            lost_notice=play_input.lost_card_notice,
-        )
-    if kind == "proctor":
-        return Controls(
-            proctor_input.ProctorInput(),
-            proctor_input.press,
-            proctor_input.replied,
-            proctor_input.reconcile,
-        )
-    return watch_controls()
+def controls_for(kind: str, game: str = DEFAULT_GAME) -> Controls:
+    """The input handler of each view, from the game's part (games/); the app takes the
+    snapshot's game's own once it knows it (`TableApp._controls_for_game`)."""
+    if kind == "watch":
+        return watch_controls()
+    controls = part_for(game).controls(kind)
+    return controls if controls is not None else watch_controls()
 
 
 def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
@@ -129,7 +123,8 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
     interactive = is_terminal() and not args.plain
     style = Style(color_enabled(args.color, sys.stdout))
     if interactive:
-        output: FullScreen | PlainOutput = FullScreen(write_out, style, size=terminal_size)
+        screen = LiveScreen(make_console(style.color))
+        output: FullScreen | PlainOutput = FullScreen(write_out, style, screen=screen)
     else:
         output = PlainOutput(write_out, style)
     app = TableApp(
@@ -138,6 +133,7 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
         output=output,
         role=TOKEN_ROLE[kind],
         allowed_roles=ALLOWED_ROLES[kind],
+        kind=kind,
     )
     app.link = TableLink(
         target.url,
@@ -161,9 +157,9 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
             run_reactor(reactor, app.stop, begin)
         finally:
             output.stop()
-    if interactive and app.model is not None and app.model.phase == ENDED:
+    if interactive and app.model is not None and app.model.part.finished(app.model.view):
         # The screen is gone: leave the results on the terminal (a plain view printed them).
-        print("\n".join(results_lines(app.model.view, style)))
+        print("\n".join(results_lines(app.model, style)))
     if app.final_message:
         print(f"t24 {kind}: {app.final_message}", file=sys.stderr)
     return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED

@@ -90,15 +90,6 @@ def write_out(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
-def terminal_size() -> tuple[int, int]:
-    """(columns, lines) of the terminal on stdout, 80x24 when unknown."""
-    try:
-        size = os.get_terminal_size(sys.stdout.fileno())
-        return size.columns, size.lines
-    except OSError:
-        return 80, 24
-
-
 def is_terminal() -> bool:
     """Both standard input and output are terminals (the full-screen views need both)."""
     return sys.stdin.isatty() and sys.stdout.isatty()

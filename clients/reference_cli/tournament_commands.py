@@ -47,6 +47,27 @@ examples:
 """
 
 
+_T = "t24 tournament --tokens var/demo-tokens/director.json"
+SUB_EXAMPLES = {
+    "create": f'{_T} create --id spring --name "Spring" --date "$(date +%F)" --grades 4th,5th '
+    "--seed 24",
+    "register": f"{_T} register --id spring --name Ada --school Hill --grade 4th",
+    "import": f"{_T} import --id spring var/students.csv",
+    "withdraw": f"{_T} withdraw --id spring p7",
+    "merge": f'{_T} merge --id spring --grades 4th,5th --section "4th & 5th"',
+    "close-registration": f"{_T} close-registration --id spring",
+    "seat": f"{_T} seat --id spring --round 1",
+    "start-round": f"{_T} start-round --id spring --round 1",
+    "close-round": f"{_T} close-round --id spring --round 1",
+    "advance": f"{_T} advance --id spring --round 2",
+    "reopen-round": f"{_T} reopen-round --id spring --round 2",
+    "swap": f"{_T} swap --id spring --round 2 p3 p9",
+    "proctor": f'{_T} proctor --id spring --table r1.s1.t01 --name "Grace Hopper"',
+    "standings": f"{_T} standings --id spring",
+    "simulate": "t24 tournament simulate --students 20 --grades 3 --seed 7 --fast",
+}
+
+
 def stream_of(tournament_id: str) -> str:
     return tournament_id if tournament_id.startswith(PREFIX) else PREFIX + tournament_id
 
@@ -203,10 +224,19 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="tournament_command", metavar="SUBCOMMAND", required=True)
 
     def sub(name: str, work, help_: str) -> argparse.ArgumentParser:
-        p = commands.add_parser(name, help=help_, description=help_)
+        example = SUB_EXAMPLES[name]
+        p = commands.add_parser(
+            name,
+            help=help_,
+            description=help_,
+            epilog=f"examples:\n  {example}\n",
+            formatter_class=formatter,
+        )
         p.set_defaults(func=run_tournament_command, work=work)
         if name != "simulate":
             p.add_argument("--id", required=True, help="the tournament id (without tournament/)")
+            # The connection flags after the subcommand too, as `t24 admin` takes them.
+            add_connect_arguments(p, table=False, repeated=True)
         return p
 
     p = sub("create", create, "create a tournament")
@@ -254,3 +284,11 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--store", default=None, help="store URL (default: SQLite in a temp dir)")
     p.add_argument("--fast", action="store_true", help="short timers, bots at full speed")
+    p.add_argument("--cards", type=int, default=48, help="cards a round (R-ROUND-1: 48)")
+    p.add_argument(
+        "--tie-break-seconds", type=int, help="a tie-break's length (default 300; 5 with --fast)"
+    )
+    p.add_argument("--force-tie", metavar="GRADE", help="end GRADE's round 1-2 tables at once")
+    p.add_argument("--protest", action="store_true", help="an upheld protest after round 2")
+    p.add_argument("--bundle", metavar="DIR", help="write the officials' bundle to DIR")
+    p.add_argument("--json", dest="json", action="store_true", help="print a JSON summary")

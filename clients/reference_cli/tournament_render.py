@@ -87,6 +87,24 @@ def render_standings(view: Mapping[str, Any]) -> str:
     for section, standing in view.get("standings", {}).items():
         lines.append("")
         lines += render_section(section, standing)
+    for round_ in view.get("rounds", []):
+        if round_.get("tables"):
+            state = (
+                "closed"
+                if round_.get("closed")
+                else "started"
+                if round_.get("started")
+                else "seated"
+            )
+            lines += ["", f"round {round_['round']} ({state})"]
+            for table in round_["tables"]:
+                result = table.get("result") or {}
+                scores = result.get("scores") or {}
+                seated = ", ".join(
+                    f"{s} {names.get(s, s)}" + (f" {scores[s]}" if s in scores else "")
+                    for s in table["students"]
+                )
+                lines.append(f"  {table['table']}  {seated}")
     champions = view.get("champions") or {}
     if champions:
         lines.append("")

@@ -31,16 +31,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from twisted.internet.defer import Deferred, inlineCallbacks
+from twisted.internet.defer import inlineCallbacks
 from twisted.internet.task import deferLater
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.bots import best_answer, human_fails, human_seconds, wrong_steps
 from clients.reference_cli.connection import Backoff, ServerRefused, TableLink, close_then_stop
 from clients.reference_cli.table_app import run_reactor
-from server.puzzles.difficulty import score as difficulty_score
+from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
 
-SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
 FAST_SCALE = 0.02
 POLL_SECONDS = 0.2
 ROUND_TIMEOUT = 600.0
@@ -69,96 +67,10 @@ def students_csv(per_grade: int, grades: list[str], seed: int) -> str:
     return "\n".join(rows) + "\n"
 
 
-class TableBots:
-    """Plays every seat of one proctored table (see module doc); `done` fires at its end."""
-
-    def __init__(self, reactor, url, token, table, skills, rng, scale, timers) -> None:
-        self.reactor = reactor
-        self.skills = skills
-        self.rng = rng
-        self.scale = scale
-        self.no_touch = timers["no_touch_seconds"]
-        self.out: set[str] = set()
-        self.play: int | None = None
-        self.done: Deferred = Deferred()
-        self.link = TableLink(
-            url, token, reactor=reactor, listener=self, table=table, retries=5, history=False
-        )
-
-    def start(self) -> Deferred:
-        self.link.start()
-        return self.done
-
-    def link_status(self, status: str) -> None:
-        return None
-
-    def link_welcome(self, welcome: dict[str, Any]) -> None:
-        return None
-
-    def link_fatal(self, code: str, message: str) -> None:
-        self._finish()
-
-    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
-        view = snapshot["view"]
-        for seat in view.get("seats", []):
-            if seat.get("disqualified"):
-                self.out.add(seat["seat"])
-        if view.get("phase") == "ended":
-            self._finish()
-        elif view.get("phase") == "revealed" and view.get("card"):
-            self._revealed(view["card"]["play"], view["card"]["numbers"])
-
-    def link_event(self, push: dict[str, Any]) -> None:
-        kind, data = push["event_type"], push["data"]
-        if kind == "CardRevealed":
-            self._revealed(data["play"], data["numbers"])
-        elif kind in ("CardTouched", "CardWon", "CardStumped", "CardReturnedToDeck"):
-            self.play = None
-        elif kind == "PlayerDisqualified":
-            self.out.add(data["seat"])
-        elif kind == "RoundEnded":
-            self._finish()
-
-    def _revealed(self, play: int, numbers: list[int]) -> None:
-        self.play = play
-        answer = best_answer(numbers)
-        seats = [seat for seat in self.skills if seat not in self.out]
-        if answer is None or not seats:
-            return
-        card_score = difficulty_score(numbers)
-        times = {}
-        for seat in seats:
-            slow, _ = SKILL_LEVELS[self.skills[seat]]
-            times[seat] = human_seconds(card_score, self.rng) * slow * self.scale
-        seat = min(times, key=times.get)
-        if times[seat] >= self.no_touch:
-            return  # stumped: nobody touches within the window (R-PLAY-7)
-        _, error = SKILL_LEVELS[self.skills[seat]]
-        pattern, steps = answer
-        if self.rng.random() < min(0.9, human_fails(card_score) * error):
-            steps = wrong_steps(steps)
-        self.reactor.callLater(times[seat], self._answer, play, seat, pattern, steps)
-
-    def _answer(self, play: int, seat: str, pattern: str, steps: list[str]) -> None:
-        if play != self.play or self.done.called or not self.link.ready:
-            return
-        for name, args in (
-            ("touch_card", {"seat": seat}),
-            ("declare_pattern", {"seat": seat, "pattern": pattern}),
-            ("fix_solution", {"seat": seat, "steps": steps}),
-        ):
-            self.link.command(name, args).addErrback(lambda _f: None)
-
-    def _finish(self) -> None:
-        if not self.done.called:
-            self.link.close()
-            self.done.callback(None)
-
-
 class Director:
-    """The director's connection: a one-shot listener that runs the whole tournament."""
+    """The director's connection: runs the whole tournament once welcomed (see module doc)."""
 
-    def __init__(self, reactor, url: str, token: str, args: argparse.Namespace) -> None:
+    def __init__(self, reactor: Any, url: str, token: str, args: argparse.Namespace) -> None:
         self.reactor = reactor
         self.url = url
         self.token = token
@@ -166,12 +78,13 @@ class Director:
         self.rng = random.Random(args.seed)
         self.scale = FAST_SCALE if args.fast else 1.0
         self.timers = table_timers(args.fast)
-        self.stream = f"tournament/sim-{args.seed}"
-        self.tid = self.stream.split("/", 1)[1]
+        self.tid = f"sim-{args.seed}"
+        self.stream = f"tournament/{self.tid}"
         self.skills: dict[str, str] = {}
         self.started: set[str] = set()
+        self.latencies: list[float] = []
+        self.summary: dict[str, Any] = {"stream": self.stream, "protest": None}
         self.exit_code: int | None = None
-        self.champions: dict[str, Any] = {}
         self.message = ""
         self.link = TableLink(
             url,
@@ -183,7 +96,7 @@ class Director:
             backoff=Backoff(initial=0.2, maximum=1.0),
         )
 
-    # -- listener ----------------------------------------------------------------------------
+    # -- the link listener -------------------------------------------------------------------
 
     def link_status(self, status: str) -> None:
         return None
@@ -199,8 +112,7 @@ class Director:
         self.stop(exit_codes.UNREACHABLE)
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
-        d = self.run()
-        d.addCallbacks(self.stop, self.failed)
+        self.run().addCallbacks(self.stop, self.failed)
 
     def failed(self, failure: Any) -> None:
         self.message = f"failed: {failure.getErrorMessage()}"
@@ -211,41 +123,19 @@ class Director:
             self.exit_code = code
             close_then_stop(self.link, self.reactor)
 
-    # -- the tournament ----------------------------------------------------------------------
+    # -- requests ----------------------------------------------------------------------------
 
-    def command(self, name: str, **args: Any) -> Deferred:
-        return self.link.request("command", table=self.stream, name=name, args=args)
+    def command(self, name: str, table: str | None = None, **args: Any) -> Any:
+        return self.link.request("command", table=table or self.stream, name=name, args=args)
 
     @inlineCallbacks
     def view(self) -> Any:
         reply = yield self.link.request("join", table=self.stream)
         return reply["view"]
 
-    def play_tables(self, view: dict[str, Any], names: list[str]) -> None:
-        """Start the bots of every table named that has not got its bots yet."""
-        for name in names:
-            if name in self.started:
-                continue
-            self.started.add(name)
-            seats = [t for t in self._all_tables(view) if t["table"] == name][0]["students"]
-            bots = TableBots(
-                self.reactor,
-                self.url,
-                self.token,
-                f"{self.tid}.{name}",
-                {s: self.skills[s] for s in seats},
-                random.Random(f"{self.args.seed}/{name}"),
-                self.scale,
-                self.timers,
-            )
-            bots.start()
-
-    def _all_tables(self, view: dict[str, Any]) -> list[dict[str, Any]]:
-        tables = [t for r in view["rounds"] for t in r["tables"]]
-        return tables + [t for tie in view["tie_breaks"] for t in tie["tables"]]
-
     @inlineCallbacks
-    def wait_for(self, condition) -> Any:
+    def wait_for(self, condition: Any) -> Any:
+        """Re-read the tournament's view until `condition(view)` holds (with a deadline)."""
         deadline = time.monotonic() + ROUND_TIMEOUT
         while True:
             view = yield self.view()
@@ -256,22 +146,71 @@ class Director:
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
 
     @inlineCallbacks
+    def retry(self, name: str, table: str, **args: Any) -> Any:
+        """A table command until the table takes it (a table is created a moment after
+        `start_round` is accepted)."""
+        for _ in range(100):
+            try:
+                result = yield self.command(name, table, **args)
+                return result
+            except ServerRefused as refused:
+                if refused.code not in ("round_not_started", "unknown_table"):
+                    raise
+            yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
+        raise TimeoutError(f"{table} never took {name}")
+
+    # -- playing tables ----------------------------------------------------------------------
+
+    def play_tables(self, view: dict[str, Any], tables: list[dict[str, Any]]) -> None:
+        """Bots for each table that has none yet; a table of the forced tie (`--force-tie`,
+        rounds 1 and 2) is ended at once instead: nobody scores, so its section ties."""
+        for table in tables:
+            if table["table"] in self.started:
+                continue
+            self.started.add(table["table"])
+            hub_table = f"{self.tid}.{table['table']}"
+            if table["section"] == self.args.force_tie and table["table"].startswith("r"):
+                if table["table"][:2] in ("r1", "r2"):
+                    ended = self.retry("end_round", hub_table)
+                    ended.addCallback(lambda _r, t=hub_table: self.sign(t))
+                    ended.addErrback(lambda _f: None)
+                    continue
+            TableBots(
+                self.reactor,
+                self.url,
+                self.token,
+                hub_table,
+                {s: self.skills[s] for s in table["students"]},
+                random.Random(f"{self.args.seed}/{table['table']}"),
+                self.scale,
+                self.timers,
+                self.latencies,
+            ).start()
+
+    def sign(self, hub_table: str) -> Any:
+        d = self.command("sign_score_card", hub_table, initials=INITIALS)
+        return d.addErrback(lambda _f: None)  # a table without signatures is over at its end
+
+    # -- the tournament ----------------------------------------------------------------------
+
+    @inlineCallbacks
     def run(self) -> Any:
+        started = time.monotonic()
         grades = [f"G{i + 1}" for i in range(self.args.grades)]
         options = {
             "name": f"Simulated tournament {self.args.seed}",
             "date": time.strftime("%Y-%m-%d"),
             "grades": grades,
             "deck_seed": self.args.seed,
-            "tie_break_seconds": 5 if self.args.fast else 300,
+            "tie_break_seconds": self.args.tie_break_seconds or (5 if self.args.fast else 300),
+            "cards_per_round": self.args.cards,
             "table_options": self.timers,
         }
         yield self.link.request(
             "create_table", game="tournament", table=self.stream, options=options
         )
-        yield self.command(
-            "import_students", csv=students_csv(self.args.students, grades, self.args.seed)
-        )
+        csv = students_csv(self.args.students, grades, self.args.seed)
+        yield self.command("import_students", csv=csv)
         yield self.command("close_registration")
         view = yield self.view()
         for student in view["students"]:
@@ -283,19 +222,34 @@ class Director:
             yield self.command("seat_round", round=number)
             yield self.command("start_round", round=number)
             view = yield self.view()
-            names = [t["table"] for t in view["rounds"][number - 1]["tables"]]
-            self.play_tables(view, names)
+            self.play_tables(view, view["rounds"][number - 1]["tables"])
             yield self.wait_for(
                 lambda v, n=number: all(t["result"] for t in v["rounds"][n - 1]["tables"])
             )
             yield self.command("close_round", round=number)
+            if number == 2 and self.args.protest:
+                yield self.protest()
             if number > 1:
                 yield self.advance(number)
         view = yield self.view()
-        self.champions = {
-            section: next(s for s in view["students"] if s["student"] == student)
-            for section, student in view["champions"].items()
-        }
+        self.summary.update(
+            champions=view["champions"],
+            names={s["student"]: s["name"] for s in view["students"]},
+            advanced={
+                section: [r["student"] for r in st["qualifying"] if r["advanced"] != "eliminated"]
+                for section, st in view["standings"].items()
+            },
+            tie_breaks=[
+                {k: tie[k] for k in ("number", "round", "section", "students", "places")}
+                for tie in view["tie_breaks"]
+            ],
+            seconds=round(time.monotonic() - started, 1),
+            latency=latency_summary(self.latencies),
+        )
+        if self.summary["protest"]:
+            student = self.summary["protest"]["student"]
+            section = self.summary["protest"]["section"]
+            self.summary["protest"]["advanced"] = student in self.summary["advanced"][section]
         return exit_codes.OK
 
     @inlineCallbacks
@@ -309,14 +263,72 @@ class Director:
                 if refused.code != "tie_break_pending":
                     raise
             view = yield self.view()
-            pending = [
-                t["table"]
-                for tie in view["tie_breaks"]
-                for t in tie["tables"]
-                if t["table"] not in self.started
-            ]
-            self.play_tables(view, pending)
+            self.play_tables(view, [t for tie in view["tie_breaks"] for t in tie["tables"]])
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
+
+    @inlineCallbacks
+    def protest(self) -> Any:
+        """R-ROUND-8 after round 2: the best-placed student below the cut of a section
+        protests at their round-2 table; the proctor upholds it with a score adjustment that
+        lifts them above the 16th; the card is signed again and the tournament recomputes."""
+        view = yield self.view()
+        sections = [s for s in view["sections"] if s != self.args.force_tie]
+        section = sections[-1]
+        rows = [r for r in view["standings"][section]["qualifying"] if not r["withdrawn"]]
+        rows.sort(key=lambda r: -r["total"])
+        if len(rows) <= ADVANCE_COUNT:
+            raise RuntimeError(f"--protest needs more than {ADVANCE_COUNT} students a grade")
+        cut = rows[ADVANCE_COUNT - 1]["total"]
+        below = next(r for r in rows if r["total"] < cut)
+        student, delta = below["student"], cut - below["total"] + 1
+        table = next(t for t in view["rounds"][1]["tables"] if student in t["students"])
+        hub_table = f"{self.tid}.{table['table']}"
+        before = table["result"]["seq"]
+        yield self.command("reopen_score_card", hub_table, reason="a protest after round 2")
+        yield self.command(
+            "file_protest", hub_table, seat=student, seqs=[2], reason="my card was not counted"
+        )
+        correction = {"kind": "adjust_score", "seat": student, "delta": delta, "why": "upheld"}
+        yield self.command(
+            "rule_protest",
+            hub_table,
+            protest=1,
+            upheld=True,
+            ruling_text="upheld: the card was won",
+            corrections=[correction],
+        )
+        yield self.command("sign_score_card", hub_table, initials=INITIALS)
+        yield self.wait_for(
+            lambda v: (
+                next(t for t in v["rounds"][1]["tables"] if t["table"] == table["table"])["result"][
+                    "seq"
+                ]
+                != before
+            )
+        )
+        self.summary["protest"] = {
+            "student": student,
+            "section": section,
+            "table": table["table"],
+            "delta": delta,
+            "total_before": below["total"],
+            "cut": cut,
+        }
+
+
+ADVANCE_COUNT = 16
+
+
+def latency_summary(latencies: list[float]) -> dict[str, Any]:
+    """p50 / p99 of command -> event latency, in milliseconds."""
+    if not latencies:
+        return {"count": 0, "p50_ms": None, "p99_ms": None}
+    ordered = sorted(latencies)
+
+    def at(q: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000, 1)
+
+    return {"count": len(ordered), "p50_ms": at(0.5), "p99_ms": at(0.99)}
 
 
 def start_server(store: str, directory: Path) -> tuple[subprocess.Popen, str, Path]:
@@ -347,11 +359,17 @@ def director_token(secret: Path) -> str:
     return out.stdout.strip()
 
 
+def write_bundle(store: str, tournament: str, out: str, key_file: Path) -> int:
+    """`t24 audit bundle` of the finished tournament (a child process: it reads the store)."""
+    command = [sys.executable, "-m", "clients.reference_cli", "audit", "bundle", "--store", store]
+    command += ["--tournament", tournament, "--out", out, "--key-file", str(key_file)]
+    return subprocess.run(command, check=False).returncode
+
+
 def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
+    """Run the whole tournament (see module doc); print the champions (or JSON)."""
     if args.students < 3 or args.students == 5 or not 1 <= args.grades <= 20:
-        print(
-            "t24 tournament simulate: 3+ students per grade (not 5), 1..20 grades", file=sys.stderr
-        )
+        print("t24 tournament simulate: 3+ students a grade (not 5), 1..20 grades", file=sys.stderr)
         return exit_codes.BAD_INPUT
     directory = Path(tempfile.mkdtemp(prefix="t24-sim-"))
     store = args.store or f"sqlite:///{directory / 'sim.sqlite'}"
@@ -360,17 +378,25 @@ def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
         if reactor is None:
             from twisted.internet import reactor
         director = Director(reactor, url, director_token(secret), args)
-        started = time.monotonic()
         run_reactor(reactor, director.stop, director.link.start)
-        if director.exit_code != exit_codes.OK:
-            print(f"t24 tournament simulate: {director.message}", file=sys.stderr)
-            return director.exit_code or exit_codes.INTERRUPTED
-        for section, student in director.champions.items():
-            who = f"{student['name']} ({student['student']}, {student['school']})"
-            print(f"champion of {section}: {who}")
-        elapsed = time.monotonic() - started
-        print(f"tournament {director.stream} played in {elapsed:.1f} s; store {store}")
-        return exit_codes.OK
     finally:
         process.terminate()
         process.wait(timeout=30)
+    if director.exit_code != exit_codes.OK:
+        print(f"t24 tournament simulate: {director.message}", file=sys.stderr)
+        print(f"(server log: {directory / 'server.log'})", file=sys.stderr)
+        return director.exit_code or exit_codes.INTERRUPTED
+    summary = director.summary
+    summary["store"] = store
+    if args.bundle:
+        if write_bundle(store, director.tid, args.bundle, directory / "t24-signing.key"):
+            return exit_codes.NEGATIVE
+        summary["bundle"] = args.bundle
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return exit_codes.OK
+    names = summary["names"]
+    for section, student in summary["champions"].items():
+        print(f"champion of {section}: {names[student]} ({student})")
+    print(f"tournament {director.stream} played in {summary['seconds']} s; store {store}")
+    return exit_codes.OK

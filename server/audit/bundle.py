@@ -30,6 +30,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import server.tournament as tournament
+from protocol.messages import table_stream as stream_of_table
 from server.audit.bundle_render import report_html, scorecards_csv, standings_csv
 from server.audit.export import ExportError, check_export, export_stream
 from server.audit.signing import public_key_hex, sign, signature_ok
@@ -82,7 +83,7 @@ def table_streams(state: TournamentState, tournament_id: str) -> dict[str, str]:
     """Each table the tournament started: name -> its stream."""
     names = [t.table for r in state.rounds.values() if r.started for t in r.tables]
     names += [t.table for tie in state.tie_breaks for t in tie.tables]
-    return {name: f"table/{table_id(tournament_id, name)}" for name in names}
+    return {name: stream_of_table(table_id(tournament_id, name)) for name in names}
 
 
 def derive(

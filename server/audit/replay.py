@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.messages import TABLE_STREAM_PREFIX
+from protocol.views import deadline_data
 from server.audit.export import CheckedExport
 from server.eventlog.store import VerifyReport
 from server.games import games
@@ -43,6 +44,8 @@ class Moment:
     data: Mapping[str, Any]
     state: Any
     view: Mapping[str, Any]
+    # the live deadlines after it, as a client is told them (protocol.views.deadline_data)
+    deadlines: Sequence[Mapping[str, Any]] = ()
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,10 @@ def fold_table(events: Sequence[Any], viewer: Actor = AUDITOR) -> tuple[str, lis
                 data=recorded.data,
                 state=state,
                 view=game.view(state, viewer),
+                deadlines=[
+                    deadline_data(deadline.key, deadline.command.name, deadline.at)
+                    for deadline in game.deadlines(state)
+                ],
             )
         )
     return game.NAME, moments

@@ -12,6 +12,9 @@ How it works:
   to create the same stream collide on the `streams` primary key: the loser's transaction
   rolls back and is planned again against the winner's head, so its caller gets an honest
   `ConcurrencyError`. `PRIMARY KEY (stream, seq)` stays as the last line of defence.
+- A server node sets `fence` (server/cluster/leases.py): the same transaction then reads
+  the batch's lease rows `FOR SHARE` and refuses (`LeaseLost`, nothing written) every
+  request for a stream this node does not hold at its epoch; the others go on.
 - Reads take a pooled connection; `load` and `verify` read the head and the rows in one
   REPEATABLE READ snapshot. Binary cursors hand `bytea` over without hex decoding.
 
@@ -82,6 +85,10 @@ class PostgresEngine(Engine):
         self._sql = _statements(schema)
         params = {"connect_timeout": connect_timeout_s, "application_name": "t24-eventlog"}
         conninfo = make_conninfo(conninfo, **{**params, **conninfo_to_dict(conninfo)})
+        self.conninfo = conninfo  # for the lease connection of a node (server/cluster)
+        # A node's lease fence (server/cluster/leases.py `Fence`), checked inside every
+        # append's transaction; None: no ownership (a CLI, a single-process tool).
+        self.fence: Any = None
         try:
             with psycopg.connect(conninfo) as connection:
                 self._prepare_schema(connection, create)
@@ -133,12 +140,28 @@ class PostgresEngine(Engine):
             try:
                 with self._connection() as connection, connection.transaction():
                     cursor = connection.cursor(binary=True)
+                    fence = self.fence
+                    refused = fence.refused(cursor, names) if fence is not None else {}
+                    allowed = [r for r in requests if r.stream not in refused]
                     cursor.execute(statements["lock_heads"], (names,))
                     heads = {row[0]: StreamHead(*row[1:]) for row in cursor.fetchall()}
-                    plan = plan_appends(requests, heads, self.now_us(), self.upcasters)
+                    plan = plan_appends(allowed, heads, self.now_us(), self.upcasters)
                     if plan.rows:
                         self._write(cursor, plan.rows, plan.heads, heads)
-                return plan.outcomes
+                        if fence is not None:  # other nodes' replicas (server/cluster/feed.py)
+                            cursor.execute(
+                                statements["notify"],
+                                (
+                                    [
+                                        f"{self.schema} {s} {h.last_seq}"
+                                        for s, h in plan.heads.items()
+                                    ],
+                                ),
+                            )
+                if not refused:
+                    return plan.outcomes
+                planned = iter(plan.outcomes)
+                return [refused.get(r.stream) or next(planned) for r in requests]
             except _RETRYABLE as error:
                 if attempt == _RETRIES - 1:
                     raise StoreUnavailable(
@@ -273,6 +296,7 @@ def _statements(schema: str) -> dict[str, Any]:
             " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bytea[], %s::bytea[],"
             " %s::bytea[])"
         ),
+        "notify": sql.SQL("SELECT pg_notify('t24_events', p) FROM unnest(%s::text[]) AS p"),
         "head": q("SELECT last_seq, last_hash, last_at FROM {s}.streams WHERE stream = %s"),
         "rows": q(
             "SELECT seq, body, prev_hash, hash FROM {s}.events"

@@ -119,6 +119,7 @@ class SQLiteEngine(Engine):
         directory = os.path.dirname(os.path.abspath(path))
         with _database_errors(path):
             os.makedirs(directory, exist_ok=True)
+            _create_private(path)
             self._writer = self._connect()
             self._create_schema()
 
@@ -257,3 +258,20 @@ class SQLiteEngine(Engine):
                 connections, self._connections = self._connections, []
             for connection in connections:
                 connection.close()
+
+
+def _create_private(path: str) -> None:
+    """Create the database file with mode 0600 if it does not exist yet.
+
+    Why: the log holds deck orders and answers before they are revealed; SQLite would create
+    the file with the umask (usually 0644), and it gives the `-wal` and `-shm` files it
+    creates later the mode of the database file, so creating this one private is enough.
+    An existing file keeps the mode its owner gave it.
+    """
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)

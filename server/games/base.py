@@ -15,6 +15,12 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     RECOVERY_COMMAND: str | None                 # submitted after a restart with live timers
     COMMANDS_BY_ROLE: Mapping[str, frozenset[str]]   # command -> roles that may send it
 
+Optional: `view_group(viewer) -> Hashable`: viewers of one group see views that differ only in
+keys that never change during a table (a player's own seat); the shell then computes one
+view change per group and append instead of one per viewer (server/runtime/views.py; the
+contract suite checks the promise). Without it each viewer is its own group. Views are
+read-only data: a game may share their inner lists between viewers.
+
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite
 (tests/contract/test_game_contract.py) checks the game against all of it. The one registry of
@@ -67,6 +73,10 @@ class Command:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
     actor: Actor = SERVER_ACTOR
+    # The shell's estimate of the one-way network delay (microseconds) of the connection the
+    # command came on, None when unknown or stale (server/net/lag.py). Data for the game to
+    # record and judge (the 24 Challenge's touch compensation, issue 19); never from a client.
+    delay_us: int | None = None
 
 
 @dataclass(frozen=True)
@@ -83,7 +93,8 @@ class Deadline:
 
     `key` names the deadline uniquely within the table (e.g. `pattern:card-7:touch-12`); the
     command carries it in its args so a stale deadline (its moment already passed in the log)
-    is recognised by `decide` and ignored.
+    is recognised by `decide` and ignored. Every viewer is told the live deadlines (key,
+    command name, `at`) for its countdowns, so neither may hold a secret.
     """
 
     key: str

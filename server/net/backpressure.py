@@ -60,14 +60,26 @@ class OutputBound:
         if not self.full:
             self.full = True
             self.held = 0
-            self.transport.pauseProducing()  # stop reading requests from a client that lags
+            self._reading(False)  # stop reading requests from a client that lags
 
     def resumeProducing(self) -> None:
         if self.full:
             self.full = False
             self.held = 0
             if not self.tripped:
-                self.transport.resumeProducing()
+                self._reading(True)
+
+    def _reading(self, on: bool) -> None:
+        """Resume or pause reading the connection: through the socket gate's reasons when
+        there is one (server/net/limits.py), so each pause is released by its own cause."""
+        hold = getattr(self.transport, "hold_reading", None)
+        release = getattr(self.transport, "release_reading", None)
+        if hold is not None and release is not None:
+            release("output") if on else hold("output")
+        elif on:
+            self.transport.resumeProducing()
+        else:
+            self.transport.pauseProducing()
 
     def stopProducing(self) -> None:
         self.full = False

@@ -3,8 +3,10 @@
 What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketResource`
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
 answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds and no table
-is retrying an append the store failed (`Hub.store_failing`), 503 otherwise; `/metrics` is the
-Prometheus text exposition. Anything else is 404.
+is retrying an append the store failed (`Hub.store_failing`), 503 otherwise (a node of
+several adds the line `owned_tables: ...`); `/metrics` is the Prometheus text exposition.
+Every other path is a file of the web client (`server.net.static`, `clients/web/public/`),
+or 404.
 
 Hardening: the `Server` header says `t24/<version>` (not the Twisted version), tracebacks are never
 shown, and the `Site` timeout closes connections that send nothing (the slow side of an
@@ -26,6 +28,7 @@ from twisted.web.resource import Resource
 from protocol.messages import WS_PATH
 from server import SERVER_HEADER
 from server.metrics import Metrics
+from server.net.static import web_root
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_PROBE_STREAM = "health/probe"
@@ -44,12 +47,17 @@ class HealthResource(Resource):
     isLeaf = True
 
     def __init__(
-        self, store: Any, clock: Any, failing: Callable[[], list[str]] | None = None
+        self,
+        store: Any,
+        clock: Any,
+        failing: Callable[[], list[str]] | None = None,
+        owned: Callable[[], list[str]] | None = None,
     ) -> None:
         super().__init__()
         self.store = store
         self.clock = clock
         self.failing = failing or (lambda: [])
+        self.owned = owned  # a node of several (server/cluster): the tables it serves
 
     def render_GET(self, request: server.Request) -> Any:
         request.setHeader(b"content-type", b"text/plain; charset=utf-8")
@@ -65,12 +73,19 @@ class HealthResource(Resource):
             return self._answer(request, 503, f"store unavailable: {type(exc).__name__}\n")
         d.addTimeout(HEALTH_TIMEOUT, self.clock)
         d.addCallbacks(
-            lambda _seq: self._finish(request, 200, "ok\n"),
+            lambda _seq: self._finish(request, 200, self._ok()),
             lambda failure: self._finish(
                 request, 503, f"store unavailable: {failure.type.__name__}\n"
             ),
         )
         return server.NOT_DONE_YET
+
+    def _ok(self) -> str:
+        """`ok`, and on a node of several the line `owned_tables: t1 t2` (a load balancer
+        or an operator sees where each table lives)."""
+        if self.owned is None:
+            return "ok\n"
+        return "ok\nowned_tables: " + " ".join(self.owned()) + "\n"
 
     @staticmethod
     def _answer(request: server.Request, code: int, text: str) -> bytes:
@@ -111,12 +126,14 @@ class T24Request(server.Request):
 def build_site(
     ws_factory: Any, store: Any, metrics: Metrics, clock: Any, idle_timeout: float = 30.0
 ) -> server.Site:
-    """The one `Site` serving `/ws`, `/healthz` and `/metrics` on the server's port."""
-    root = Resource()
+    """The one `Site` serving `/ws`, `/healthz`, `/metrics` and the web client on the
+    server's port."""
+    root = web_root()
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
     hub = getattr(ws_factory, "hub", None)
     failing = hub.store_failing if hub is not None else None
-    root.putChild(b"healthz", HealthResource(store, clock, failing))
+    owned = hub.owned if getattr(hub, "ownership", None) is not None else None
+    root.putChild(b"healthz", HealthResource(store, clock, failing, owned))
     root.putChild(b"metrics", MetricsResource(metrics))
     site = server.Site(root, timeout=idle_timeout)
     site.requestFactory = T24Request

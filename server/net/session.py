@@ -58,8 +58,16 @@ from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import Actor, Command, RuleViolation
 from server.metrics import Metrics
+from server.net.lag import PROBE_INTERVAL_S, LagEstimator
 from server.net.tokens import Claims, TokenError, TokenSigner
-from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
+from server.runtime.hub import (
+    Hub,
+    InvalidOptions,
+    TableExists,
+    TableMoved,
+    UnknownGame,
+    UnknownTable,
+)
 from server.runtime.table_actor import (
     BadSeq,
     Push,
@@ -74,7 +82,13 @@ log = Logger(namespace="t24.net")
 CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
+CLOSE_SERVICE_RESTART = 1012  # another node took a joined table (docs/protocol.md)
+# Roles that only watch: on a node of several they watch other nodes' tables from a replica.
+REPLICA_ROLES = frozenset({"spectator", "auditor"})
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+LIST_PAGE = 200  # tables per `list_tables` reply, at most
+MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
+LAG_PUSH_STEP_MS = 5  # a presence push when a seat's shown delay moves this much
 JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
@@ -174,16 +188,21 @@ class Session:
         send: Callable[[bytes], None],
         close: Callable[[int, str], None],
         send_push: Callable[[Push], None] | None = None,
+        send_pushes: Callable[[list[Push]], None] | None = None,
         config: NetConfig | None = None,
         metrics: Metrics | None = None,
         conn_id: int = 0,
         peer: str = "",
+        budget: TokenBucket | None = None,
+        on_abuse: Callable[[], None] | None = None,
+        send_probe: Callable[[bytes], None] | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
         self.clock = clock
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))
+        self._send_pushes = send_pushes or self._push_each
         self._close = close
         self.config = config or NetConfig()
         self.metrics = metrics or hub.metrics
@@ -200,6 +219,16 @@ class Session:
             self.config.abuse_strikes / self.config.abuse_window, self.config.abuse_strikes, now
         )
         self._hello_timer: IDelayedCall | None = None
+        self._expiry_timer: IDelayedCall | None = None  # set by hello: the token's end
+        self._budget = budget  # the server-wide request budget, shared by every connection
+        self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
+        # Issue 19: a player's connection is probed once a second with a WebSocket ping the
+        # transport sends (`send_probe`); its pongs feed `lag` (server/net/lag.py), and each
+        # command carries the estimate at its arrival (`Command.delay_us`).
+        self.lag = LagEstimator()
+        self._send_probe = send_probe
+        self._probe_timer: IDelayedCall | None = None
+        self._lag_shown: dict[str, Any] | None = None
 
     # -- transport events --------------------------------------------------------------------
 
@@ -215,12 +244,53 @@ class Session:
     def connection_lost(self) -> None:
         """The connection is gone: leave every table, cancel timers."""
         self.closed = True
-        if self._hello_timer is not None and self._hello_timer.active():
-            self._hello_timer.cancel()
-        self._hello_timer = None
+        for timer in (self._hello_timer, self._expiry_timer, self._probe_timer):
+            if timer is not None and timer.active():
+                timer.cancel()
+        self._hello_timer = self._expiry_timer = self._probe_timer = None
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
+
+    def _probe(self) -> None:
+        """Send the next lag probe and schedule the one after (players only, after hello)."""
+        self._probe_timer = None
+        if self.closed or self.closing or self._send_probe is None:
+            return
+        self._send_probe(self.lag.probe(now_us(self.clock)))
+        self._probe_timer = self.clock.callLater(PROBE_INTERVAL_S, self._probe)
+
+    def pong_received(self, payload: bytes) -> None:
+        """A WebSocket pong: one RTT for the lag estimate if it answers one of our probes."""
+        rtt = self.lag.pong(payload, now_us(self.clock))
+        if rtt is None:
+            return
+        self.metrics.lag_rtt.observe(rtt / 1e6)
+        shown = self.lag_data()
+        before = self._lag_shown
+        moved = before is None or before["stale"] != shown["stale"]
+        if not moved and shown["delay_ms"] is not None and before is not None:
+            moved = abs(shown["delay_ms"] - before["delay_ms"]) >= LAG_PUSH_STEP_MS
+        if moved:  # the proctor's presence view follows a real change, not every probe
+            self._lag_shown = shown
+            for actor in self.joined.values():
+                actor.lag_changed()
+
+    def lag_data(self) -> dict[str, Any]:
+        """This connection's lag now, as plain data (presence pushes, docs/protocol.md)."""
+        return self.lag.estimate(now_us(self.clock)).as_data()
+
+    def delay_for_command(self, arrival: int) -> int | None:
+        """The one-way delay credited to a player's command arriving at `arrival`, or None
+        (another role, or no fresh estimate): the game records it (issue 19)."""
+        if self.viewer.role != "player":
+            return None
+        delay = self.lag.estimate(arrival).delay_us
+        if delay is None:
+            self.metrics.lag_stale += 1
+        else:
+            self.metrics.lag_delay.observe(delay / 1e6)
+        return delay
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection with a WebSocket close code (1001, 1008, ...), once.
@@ -260,8 +330,14 @@ class Session:
     def reply_error(
         self, request_id: int | None, code: str, message: str, rule: str | None = None
     ) -> None:
-        """Send an `error` reply and count it."""
+        """Send an `error` reply and count it.
+
+        Why the message is cut: a refusal may quote the request (a table id, an argument),
+        and a reply must never grow with what a client chose to send.
+        """
         self.metrics.protocol_errors += 1
+        if len(message) > MAX_ERROR_MESSAGE:
+            message = message[: MAX_ERROR_MESSAGE - 3] + "..."
         self.send(error_message(request_id, code, message, rule))
 
     def fault(self, request_id: int | None, failure: Failure) -> None:
@@ -282,6 +358,20 @@ class Session:
             self.reply_error(request_id, "internal", INTERNAL_MESSAGE)
         except Exception:
             self.broken(Failure(), "an error reply could not be sent")
+
+    def table_moved(self, table: str) -> None:
+        """This node stopped serving a joined table (another node took it): close with 1012.
+
+        Why the whole connection: the client's one way back is a reconnect and a join with
+        `after_seq`; the `moved` reply to that join names the node serving the table now.
+        """
+        if self.closed:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        self.close(CLOSE_SERVICE_RESTART, f"table {table} moved to another node")
+        self.closed = True
 
     def broken(self, failure: Failure, why: str) -> None:
         """The session can no longer vouch for what the client was told: close with 1011.
@@ -345,8 +435,12 @@ class Session:
             if not self._bucket.take(now):
                 if not self._strikes.take(now):
                     self.close(CLOSE_POLICY, "sustained rate-limit abuse")
+                    self._on_abuse()
                     return
                 self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+                return
+            if self._budget is not None and not self._budget.take(now):
+                self.reply_error(request_id, "rate_limited", "the server is busy; retry shortly")
                 return
             try:
                 request = parse_request(message)
@@ -376,13 +470,17 @@ class Session:
             self.reply_error(request.id, "forbidden", f"a {claims.role} may not send {kind}")
             return
         table = request.get("table")
-        if table is not None and kind in ("join", "command") and not claims.may_see(table):
+        if table is not None and kind in ("join", "command", "query") and not claims.may_see(table):
             self.reply_error(request.id, "unauthorized", f"this token is not valid for {table}")
             return
         self.REQUEST_HANDLERS[kind](self, request, arrival)
 
     def _fail(self, failure: Failure, request_id: int) -> None:
         try:
+            if failure.check(TableMoved):  # another node serves it: point there (`moved`)
+                moved = failure.value
+                self.send(make("moved", id=request_id, table=moved.table, url=moved.url))
+                return
             code, message, rule = error_for(failure)
             self.reply_error(request_id, code, message, rule)
         except Exception:  # an errback that raised would be an unhandled error, no reply
@@ -415,7 +513,29 @@ class Session:
         if self._hello_timer is not None and self._hello_timer.active():
             self._hello_timer.cancel()
         self._hello_timer = None
+        self._expiry_timer = self.clock.callLater(
+            max(0.0, claims.expires - self.clock.seconds()), self._token_expired
+        )
+        if claims.role == "player" and self._send_probe is not None:
+            self._probe_timer = self.clock.callLater(0, self._probe)
         self._delivering(self.send, "the welcome could not be sent")(welcome)
+
+    def _token_expired(self) -> None:
+        """The token's lifetime is over: its subscriptions end with it.
+
+        Why: a token is the only proof of who the connection is; a spectator whose token
+        expired must not go on receiving a table's pushes. The client is told (an `error`
+        without id, code `unauthorized`), every table is left, and the connection closes
+        with 1008; the client reconnects with a fresh token and resumes with `after_seq`.
+        """
+        self._expiry_timer = None
+        if self.closed or self.closing:
+            return
+        for actor in self.joined.values():
+            actor.unsubscribe(self)
+        self.joined.clear()
+        self.reply_error(None, "unauthorized", "token expired: every table was left; reconnect")
+        self.close(CLOSE_POLICY, "token expired")
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(
@@ -462,9 +582,22 @@ class Session:
         )
 
     def _list_tables(self, request: Request, arrival: int) -> None:
+        """One page of the visible tables, in id order, after the cursor `after`.
+
+        Why pages: a server with 702 tables answered `internal` (the reply outgrew the
+        frame limit); a page of `LIST_PAGE` rows stays well under it, however many tables.
+        """
         assert self.claims is not None
-        visible = [info for info in self.hub.tables() if self.claims.may_see(info["table"])]
-        self.send(make("tables", id=request.id, tables=visible))
+        after = request.get("after")
+        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
+        visible = [
+            info
+            for info in self.hub.tables()
+            if (after is None or info["table"] > after) and self.claims.may_see(info["table"])
+        ]
+        page = visible[:limit]
+        cursor = page[-1]["table"] if len(visible) > limit else None
+        self.send(make("tables", id=request.id, tables=page, next=cursor))
 
     def _join(self, request: Request, arrival: int) -> None:
         table = request.get("table")
@@ -474,6 +607,8 @@ class Session:
             )
             return
         d = self.hub.get(table)
+        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+            d.addErrback(self._replica, table)
 
         def subscribe(actor: TableActor) -> None:
             if self.closed:
@@ -512,12 +647,21 @@ class Session:
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
 
+    def _push_each(self, pushes: list[Push]) -> None:
+        for push in pushes:
+            self._send_push(push)
+
+    def _replica(self, failure: Failure, table: str) -> Any:
+        """A viewer who only watches gets another node's table from a replica here, kept
+        current through the store (server/cluster/feed.py), instead of a `moved`."""
+        failure.trap(TableMoved)
+        return self.hub.replica(table)
+
     def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
         frame, catch_up = snapshot
         if not self.closed:
             self._send(frame)
-            for push in catch_up:
-                self._send_push(push)
+            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")
@@ -530,7 +674,12 @@ class Session:
 
     def _command(self, request: Request, arrival: int) -> None:
         table = request.get("table")
-        command = Command(request.get("name"), request.get("args", {}), self.viewer)
+        command = Command(
+            request.get("name"),
+            request.get("args", {}),
+            self.viewer,
+            delay_us=self.delay_for_command(arrival),
+        )
         causation = f"conn-{self.conn_id}:req-{request.id}"
         live = self.hub.actors.get(table)
         if live is not None:  # the common case: no Deferred to chain through
@@ -550,6 +699,28 @@ class Session:
             errbackArgs=(request.id,),
         )
 
+    def _query(self, request: Request, arrival: int) -> None:
+        """A question to a table's game, answered from its state and never recorded."""
+        table = request.get("table")
+        d = self.hub.get(table)
+
+        def answer(actor: TableActor) -> None:
+            seq, result = actor.query(
+                request.get("name"), request.get("args", {}), self.viewer, arrival
+            )
+            reply = make(
+                "answer",
+                id=request.id,
+                table=table,
+                seq=seq,
+                name=request.get("name"),
+                result=result,
+            )
+            self.send(reply)
+
+        d.addCallback(answer)
+        d.addErrback(self._fail, request.id)
+
     # The requests served after hello, by type: an explicit table (not a name built from the
     # type), so a message type without a handler is a test failure, never an AttributeError.
     REQUEST_HANDLERS: ClassVar[dict[str, Callable[[Session, Request, int], None]]] = {
@@ -559,4 +730,5 @@ class Session:
         "join": _join,
         "leave": _leave,
         "command": _command,
+        "query": _query,
     }

@@ -24,7 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from autobahn.websocket.protocol import PreparedMessage
 from autobahn.websocket.types import ConnectionDeny
@@ -34,7 +33,7 @@ from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
 from server.net.backpressure import OutputBound
-from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session
+from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session, TokenBucket
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
 from server.runtime.table_actor import Push
@@ -54,6 +53,10 @@ class TransportConfig:
     allowed_origins: tuple[str, ...] = ("*",)
     allow_null_origin: bool = True
     max_unread_bytes: int = 512 * 1024  # output held for a client that does not read
+    server_rate_per_second: float = 20000.0  # requests/s of all connections together
+    # the socket gate's (server/net/limits.py)
+    max_connections_per_address: int = 256
+    abuse_cooldown: float = 5.0  # seconds an address is refused after an abuse close
     net: NetConfig = field(default_factory=NetConfig)
 
 
@@ -127,17 +130,38 @@ class T24ServerProtocol(WebSocketServerProtocol):
             clock=factory.clock,
             send=self._send_frame,
             send_push=self._send_push,
+            send_pushes=self._send_pushes,
             close=self._close,
             config=factory.config.net,
             metrics=factory.metrics,
             conn_id=next(factory.ids),
             peer=self.peer,
+            budget=factory.budget,
+            on_abuse=self._abuse,
+            send_probe=self._send_probe,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
             self.transport, factory.config.max_unread_bytes, self._unread_overflow
         )
+        upgraded = getattr(self.transport, "upgraded", None)
+        if callable(upgraded):  # the socket gate's opening deadline stops (server/net/limits.py)
+            upgraded()
         self.session.opened()
+
+    def _send_probe(self, payload: bytes) -> None:
+        """A lag probe (server/net/lag.py): a WebSocket ping the client's stack answers."""
+        if self.state == self.STATE_OPEN:
+            self.sendPing(payload)
+
+    def onPong(self, payload: bytes) -> None:
+        if self.session is not None:
+            self.session.pong_received(payload)
+
+    def _abuse(self) -> None:
+        penalize = getattr(self.transport, "penalize", None)
+        if callable(penalize):  # the socket gate cools the address down (server/net/limits.py)
+            penalize()
 
     def _unread_overflow(self, held: int) -> None:
         """The client has not read its output: drop the connection (a close frame would
@@ -164,6 +188,26 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
             self._write_prepared(prepared, len(push.frame))
 
+    def _send_pushes(self, pushes: list[Push]) -> None:
+        """A join's catch-up: each push framed once (shared, as live pushes are) and all of
+        them written in one call. Why: a catch-up of hundreds of events written push by push
+        cost a write call each, in one reactor turn (docs/performance.md, "Soak")."""
+        if self.state != self.STATE_OPEN or not pushes:
+            return
+        if self._perMessageCompress is not None or self.send_queue:
+            for push in pushes:
+                self._send_push(push)
+            return
+        framed = []
+        for push in pushes:
+            prepared = push.wire
+            if prepared is None:
+                prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
+            framed.append(prepared.payloadHybi)
+        data = b"".join(framed)
+        self.transport.write(data)
+        self._output.wrote(len(data))
+
     def _write_prepared(self, prepared: PreparedMessage, size: int) -> None:
         """Write one framed message: what `sendMessage` does, minus its per-call overhead.
 
@@ -171,12 +215,12 @@ class T24ServerProtocol(WebSocketServerProtocol):
         call, a third of the cost of a push (docs/performance.md, "Server load"). Without
         compression (refused, see `transport_options`) and with nothing in Autobahn's send
         queue (only chopped or synchronous sends use it, and we make none), it writes exactly
-        these bytes to the transport, as here. The outgoing size limit is kept.
+        these bytes to the transport, as here.
+
+        No size limit here: `max_message_bytes` bounds what a client sends; what the server
+        sends is bounded by the protocol itself (`list_tables` pages, refusal messages cut,
+        views and events of bounded games), and the unread-output bound (`OutputBound`).
         """
-        if 0 < self.maxMessagePayloadSize < size:
-            raise PayloadExceededError(
-                f"tried to send a message of {size} bytes, over {self.maxMessagePayloadSize}"
-            )
         if self._perMessageCompress is None and not self.send_queue:
             self.transport.write(prepared.payloadHybi)
         else:
@@ -189,6 +233,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
         # as Autobahn's own `_fail_connection` does.
         if self.state == self.STATE_OPEN:
             self.sendCloseFrame(code=code, reasonUtf8=reason.encode("utf-8")[:123], isReply=False)
+            if code != CLOSE_GOING_AWAY:
+                # A policy or internal close: nothing more is read from this client (a flood
+                # would go on costing the reactor until the close handshake timed out); the
+                # close frame is flushed, then the socket closes.
+                if getattr(self.transport, "producer", None) is not None:
+                    self.transport.unregisterProducer()
+                self.transport.pauseProducing()
+                self.transport.loseConnection()
 
     def dataReceived(self, data: bytes) -> None:
         # Autobahn's version formats the arguments of a debug log line on every read (the
@@ -211,6 +263,12 @@ class T24ServerProtocol(WebSocketServerProtocol):
             self.session.frame_received(payload, isBinary)
 
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
+        # Autobahn leaves its close-handshake timer pending when the socket goes first (its
+        # `_connectionLost` cancels every other timer); found by trial's dirty-reactor check.
+        pending = self.closeHandshakeTimeoutCall  # None once it fired (Autobahn resets it)
+        if pending is not None:
+            pending.cancel()
+        self.closeHandshakeTimeoutCall = None
         if self.session is not None:
             self.session.connection_lost()
             self.factory.sessions.discard(self.session)
@@ -240,6 +298,8 @@ class T24WebSocketFactory(WebSocketServerFactory):
         self.sessions: set[Session] = set()
         self.ids = itertools.count(1)
         self.closing = False
+        rate = self.config.server_rate_per_second
+        self.budget = TokenBucket(rate, rate, reactor.seconds()) if rate > 0 else None
         self.setProtocolOptions(**transport_options(self.config))
         self.metrics.gauge(
             "t24_connections", "Open WebSocket connections.", lambda: len(self.sessions)

@@ -1,9 +1,12 @@
 """Deck generators: the same seed gives the same deck on every machine, years later.
 
 What this module keeps:
-- R-DECK-1: a tournament half-deck is 48 double-sided cards (red side, white side); on each
-  side 12 cards are worth 1 dot, 24 are worth 2, 12 are worth 3. Both sides of one card carry
-  the same dots, as on the printed cards.
+- R-DECK-1: a tournament deck is 96 double-sided cards (red side, white side) in two halves of
+  48, made from one seed; on each side of each half 12 cards are worth 1 dot, 24 are worth 2,
+  12 are worth 3 (the seed states the mix for the first half's red side; the rest is our
+  decision). Both sides of one card carry the same dots, as on the printed cards. No side is
+  repeated anywhere in the 96 cards. The first half is the same as when a deck was 48 cards
+  (the second half is drawn after it from the same generator), so recorded decks still match.
 - R-DECK-2: *Single Digits* uses whole numbers 1..9; *Double Digits* uses 1..24 with at least
   one number of 10 or more on each side.
 - R-PUZ-4: every side is solvable under R-PUZ-2 (three binary steps), which for four numbers
@@ -29,6 +32,7 @@ from server.puzzles.difficulty import dots as card_dots
 from server.puzzles.solver import solvable
 
 CARDS_PER_HALF = 48
+HALVES = (1, 2)  # R-DECK-1: a 96-card deck in two halves
 DOT_MIX = {1: 12, 2: 24, 3: 12}  # R-DECK-1, per side
 EDITIONS = ("single-digits", "double-digits")
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -92,12 +96,16 @@ def _shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
 
 
 def _draw_sides(
-    rng: random.Random, low: int, high: int, rule: Callable[[tuple[int, ...]], bool]
+    rng: random.Random,
+    low: int,
+    high: int,
+    rule: Callable[[tuple[int, ...]], bool],
+    seen: set[tuple[int, ...]],
 ) -> dict[int, list[tuple[int, ...]]]:
-    """Two sides per card for each dot class, each side solvable and new in the deck."""
+    """Two sides per card for each dot class, each side solvable and new in the deck (`seen`
+    holds every side drawn so far, kept or not, and grows)."""
     wanted = {d: 2 * count for d, count in DOT_MIX.items()}
     chosen: dict[int, list[tuple[int, ...]]] = {d: [] for d in DOT_MIX}
-    seen: set[tuple[int, ...]] = set()
     for _ in range(MAX_DRAWS):
         if all(len(chosen[d]) == wanted[d] for d in DOT_MIX):
             return chosen
@@ -121,37 +129,49 @@ def _tournament_deck(
     low: int,
     high: int,
     rule: Callable[[tuple[int, ...]], bool],
+    half: int = 1,
 ) -> tuple[TournamentCard, ...]:
+    """Half `half` (1 or 2) of the edition's 96-card deck for `seed` (R-DECK-1)."""
+    if half not in HALVES:
+        raise ValueError(f"a deck has halves 1 and 2, not {half!r}")
     rng = random.Random(f"t24/{edition}/{seed}")
-    sides = _draw_sides(rng, low, high, rule)
-    pairs: list[tuple[CardSide, CardSide]] = []
-    for value, count in DOT_MIX.items():
-        group = sides[value]
-        pairs.extend(
-            (CardSide(group[i], value), CardSide(group[count + i], value)) for i in range(count)
+    seen: set[tuple[int, ...]] = set()
+    cards: tuple[TournamentCard, ...] = ()
+    for number in range(1, half + 1):  # the second half is drawn after the first
+        sides = _draw_sides(rng, low, high, rule, seen)
+        pairs: list[tuple[CardSide, CardSide]] = []
+        for value, count in DOT_MIX.items():
+            group = sides[value]
+            pairs.extend(
+                (CardSide(group[i], value), CardSide(group[count + i], value)) for i in range(count)
+            )
+        first = 1 + (number - 1) * CARDS_PER_HALF
+        cards = tuple(
+            TournamentCard(f"{prefix}-{index:02d}", red, white)
+            for index, (red, white) in enumerate(_shuffled(rng, pairs), start=first)
         )
-    return tuple(
-        TournamentCard(f"{prefix}-{index:02d}", red, white)
-        for index, (red, white) in enumerate(_shuffled(rng, pairs), start=1)
+    return cards
+
+
+def single_digits(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+    """48 Single Digits cards (numbers 1..9, R-DECK-2), 12/24/12 dots per side (R-DECK-1):
+    half 1 (SD-01..SD-48) or half 2 (SD-49..SD-96) of the seed's 96-card deck."""
+    return _tournament_deck("single-digits", "SD", seed, 1, 9, lambda numbers: True, half)
+
+
+def double_digits(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+    """48 Double Digits cards (1..24, at least one number >= 10 per side, R-DECK-2)."""
+    return _tournament_deck(
+        "double-digits", "DD", seed, 1, 24, lambda numbers: max(numbers) >= 10, half
     )
 
 
-def single_digits(seed: int) -> tuple[TournamentCard, ...]:
-    """48 Single Digits cards (numbers 1..9, R-DECK-2), 12/24/12 dots per side (R-DECK-1)."""
-    return _tournament_deck("single-digits", "SD", seed, 1, 9, lambda numbers: True)
-
-
-def double_digits(seed: int) -> tuple[TournamentCard, ...]:
-    """48 Double Digits cards (1..24, at least one number >= 10 per side, R-DECK-2)."""
-    return _tournament_deck("double-digits", "DD", seed, 1, 24, lambda numbers: max(numbers) >= 10)
-
-
-def tournament_deck(edition: str, seed: int) -> tuple[TournamentCard, ...]:
-    """The half-deck of an edition by name: "single-digits" or "double-digits"."""
+def tournament_deck(edition: str, seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+    """Half `half` (1 or 2) of an edition's 96-card deck: "single-digits" or "double-digits"."""
     if edition == "single-digits":
-        return single_digits(seed)
+        return single_digits(seed, half)
     if edition == "double-digits":
-        return double_digits(seed)
+        return double_digits(seed, half)
     raise ValueError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
 
 

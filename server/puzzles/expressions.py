@@ -336,8 +336,16 @@ def _missing_operand(step: Step, pool: _Pool, card: Sequence[int], label: str) -
             "each number must stand alone",
         )
     shown = ", ".join(format_value(v) for v in pool.values()) or "nothing"
+    value = format_value(operand)
+    if step.left == step.right and left_key in pool.counts:
+        # The value is there once and the step uses it twice: say so, not "not available".
+        return Verdict(
+            False,
+            "value_not_available",
+            f"{label} uses {value} twice; only one {value} is available: {shown}",
+        )
     return Verdict(
         False,
         "value_not_available",
-        f"{label}: {format_value(operand)} is not available (available: {shown})",
+        f"{label}: {value} is not available (available: {shown})",
     )

@@ -477,11 +477,22 @@ def _parse_step_tokens(
     shape = "".join([token.shape for token in tokens])
     body, stated_tokens = _split_stated(shape, tokens, label)
     if "(" in shape or ")" in shape:
+        bracketed = _bracketed_readings(body)
+        if bracketed:
+            return _choose_step(
+                bracketed,
+                _stated_value(stated_tokens, tokens, body, label),
+                available,
+                label,
+                prefer_value,
+            )
         if _looks_run_on(body):
             raise PuzzleSyntaxError(
                 "run_on", f"{label} '{text.strip()}' has more than one operation (R-PUZ-2)"
             )
-        raise PuzzleSyntaxError("syntax", f"{label} has brackets; write 'a op b'")
+        raise PuzzleSyntaxError(
+            "syntax", f"{label} has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)"
+        )
     readings = _readings(body)
     if not readings:
         if _looks_run_on(body):
@@ -491,19 +502,69 @@ def _parse_step_tokens(
         raise PuzzleSyntaxError(
             "syntax", f"{label} '{text.strip()}' is not of the form 'a op b' (e.g. 8 ÷ 3 = 8/3)"
         )
-    stated: Fraction | None = None
-    if stated_tokens or (len(tokens) > len(body)):
-        result = _operand(stated_tokens)
-        if result is None:
-            if _readings(stated_tokens) or _looks_run_on(stated_tokens):
-                raise PuzzleSyntaxError(
-                    "run_on", f"{label} continues after '=': one operation per step (R-PUZ-2)"
-                )
-            raise PuzzleSyntaxError("syntax", f"{label} needs a number after '='")
-        if result[0] is None:
-            raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
-        stated = result[0]
+    stated = _stated_value(stated_tokens, tokens, body, label)
     return _choose_step(readings, stated, available, label, prefer_value)
+
+
+def _stated_value(
+    stated_tokens: list[_Token], tokens: list[_Token], body: list[_Token], label: str
+) -> Fraction | None:
+    """The result stated after '=' (None when there is no '=')."""
+    if not stated_tokens and len(tokens) == len(body):
+        return None
+    result = _operand(stated_tokens)
+    if result is None:
+        if _readings(stated_tokens) or _looks_run_on(stated_tokens):
+            raise PuzzleSyntaxError(
+                "run_on", f"{label} continues after '=': one operation per step (R-PUZ-2)"
+            )
+        raise PuzzleSyntaxError("syntax", f"{label} needs a number after '='")
+    if result[0] is None:
+        raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
+    return result[0]
+
+
+def _bracketed_readings(tokens: Sequence[_Token]) -> list[_Reading]:
+    """R-PUZ-2: a bracketed fraction is one value: `8 ÷ (1/3)`, `(1/3) × 72` read as `a op b`.
+    Empty when the brackets hold anything but one fraction (`8 ÷ (3 − 1)` has two operations:
+    run-on; `(8) × 3` is syntax, as before) or there is no operator between two values."""
+    items: list[_Token | Fraction | None] = []  # a bracketed value is read at once
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        if token.kind == ")":
+            return []
+        if token.kind != "(":
+            items.append(token)
+            index += 1
+            continue
+        close = next((j for j in range(index + 1, len(tokens)) if tokens[j].kind in "()"), None)
+        if close is None or tokens[close].kind != ")":
+            return []
+        inside = tokens[index + 1 : close]
+        inner = _operand(inside)
+        if inner is None or not any(token.text == "/" for token in inside):
+            return []  # only a fraction is bracketed as one value: `(8)` stays syntax
+        items.append(inner[0])
+        index = close + 1
+
+    def side_value(side: list[_Token | Fraction | None]) -> tuple[bool, Fraction | None]:
+        if len(side) == 1 and not isinstance(side[0], _Token):
+            return True, side[0]
+        if not side or not all(isinstance(item, _Token) for item in side):
+            return False, None
+        read = _operand([item for item in side if isinstance(item, _Token)])
+        return (read is not None), (read[0] if read is not None else None)
+
+    readings = []
+    for position, item in enumerate(items):
+        if not isinstance(item, _Token) or item.shape not in "-/o" or item.kind != "op":
+            continue
+        left_ok, left = side_value(items[:position])
+        right_ok, right = side_value(items[position + 1 :])
+        if left_ok and right_ok:
+            readings.append(_Reading(left, OPERATORS[item.text], right, position, True))
+    return readings
 
 
 def _choose_step(

@@ -6,9 +6,10 @@ the store. One stream per table, `table/<table_id>`; its first event is `TableCr
 the same id cannot both succeed.
 
 How it works:
-- `load_all()` at start-up rebuilds every table found in the store (`streams("table/")`) by
-  replay, and starts each one *recovering*: a table whose timers were running (mid-card) is
-  paused (`TablePaused`, cause `server_restart`) before any timer is scheduled. With
+- `load_all()` at start-up rebuilds every table found in the store (its streams named by
+  `table_stream`) by replay, and starts each one *recovering*: a table whose timers were
+  running (mid-card) gets its game's `RECOVERY_COMMAND` (the 24 Challenge pauses:
+  `TablePaused`, cause `server_restart`) before any timer is scheduled. With
   eviction on, a finished table (its last event is one of the game's `FINAL_EVENTS`) is
   left on disk, as if evicted.
 - `get(table)` returns the live actor, loading it on first use (a table created by another
@@ -23,7 +24,12 @@ How it works:
   the next join or command. Why: a finished round is only read again for an audit or a
   protest, and a server that runs a whole tournament must not grow with every round played.
 
-The multi-node lease is not built yet (docs/operations.md).
+Ownership (PostgreSQL, several nodes: server/cluster): with a `LeaseManager` as
+`ownership`, `get` first takes the table's lease; a table leased by another live node fails
+with `TableMoved` (its owner's URL, for the `moved` reply), a table taken from a node that
+is gone is replayed and paused with cause `failover`. `create_table` takes the lease before
+it records `TableCreated`; a lost lease drops the table (`drop_stream`); an evicted table
+gives its lease up.
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
 TOURNAMENT_GAME = "tournament"
+MAX_TOURNAMENT_ID = 40
+MAX_TOURNAMENT_STREAM = len(TOURNAMENT_PREFIX) + MAX_TOURNAMENT_ID
 
 log = Logger(namespace="t24.hub")
 
@@ -56,6 +64,15 @@ class UnknownTable(Exception):
 
 class TableExists(Exception):
     """`create_table` named an id that is taken."""
+
+
+class TableMoved(Exception):
+    """Another live node owns the table: ask it (`url`), not this one."""
+
+    def __init__(self, table: str, url: str) -> None:
+        super().__init__(f"table {table} is served by {url}")
+        self.table = table
+        self.url = url
 
 
 class UnknownGame(Exception):
@@ -82,8 +99,12 @@ class Hub:
         games: Mapping[str, Any] | None = None,
         metrics: Metrics | None = None,
         evict_after: float | None = None,
+        ownership: Any = None,
     ) -> None:
         self.store = store
+        self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
+        self.replicas: dict[str, TableActor] = {}  # other nodes' tables, read-only
+        self._replica_reads: dict[str, int] = {}  # table -> seq to reach (a read in flight)
         self.clock = clock
         # The games, and the tournament: its stream runs like a table (docs/tournament.md).
         self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
@@ -133,6 +154,9 @@ class Hub:
                 raise ValueError(
                     f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
                 )
+            if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
+                # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
+                raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             game.initial_state(options)  # refuses bad options before anything is recorded
             created = NewEvent(
                 TABLE_CREATED,
@@ -147,7 +171,18 @@ class Hub:
         table_id = table or "t-" + secrets.token_hex(4)
         if table_id in self.actors:
             return fail(TableExists(f"table {table_id} exists"))
-        d = self.store.append(table_stream(table_id), 0, [created])
+        stream = table_stream(table_id)
+        if self.ownership is None:
+            d = self.store.append(stream, 0, [created])
+        else:  # the creating node owns the table: lease first, then record it (fenced)
+            d = self.ownership.acquire(stream)
+
+            def leased(acquired: Any, first: NewEvent = created) -> Deferred:
+                if not acquired.held:
+                    raise TableExists(f"table {table_id} exists")
+                return self.store.append(stream, 0, [first])
+
+            d.addCallback(leased)
 
         def appended(recorded: list) -> TableActor:
             actor_ = self._actor(table_id, game).load(recorded)
@@ -159,7 +194,9 @@ class Hub:
             return actor_
 
         def refused(failure: Any) -> Any:
-            failure.trap(ConcurrencyError)
+            if failure.check(ConcurrencyError, TableExists) and self.ownership is not None:
+                self.ownership.lost(stream, "the table exists: not created here")
+            failure.trap(ConcurrencyError, TableExists)
             raise TableExists(f"table {table_id} exists")
 
         d.addCallbacks(appended, refused)
@@ -184,21 +221,137 @@ class Hub:
             waiters.append(d)
             return d
         self._loading[table] = [d]
-        read = self.store.load(table_stream(table))  # verifies the chain on the way
-        read.addCallback(self._loaded, table)
+        if self.ownership is None:
+            read = self.store.load(table_stream(table))  # verifies the chain on the way
+            read.addCallback(self._loaded, table)
+        else:
+            read = self.ownership.acquire(table_stream(table))
+            read.addCallback(self._leased, table)
         read.addBoth(self._fan_out, table)
         return d
 
-    def _loaded(self, recorded: list, table: str) -> Deferred:
+    def _leased(self, acquired: Any, table: str) -> Deferred:
+        """The lease answered: load the table we now own, or point at its owner."""
+        if not acquired.held:
+            self.ownership.counts["redirects"] += 1
+            raise TableMoved(table, acquired.owner_url)
+        failover = self.ownership.is_failover(acquired)
+        cause = "failover" if failover else "server_restart"
+        read = self.store.load(table_stream(table))
+        read.addCallback(self._loaded, table, cause)
+
+        def not_loaded(failure: Any) -> Any:  # nothing to own: give the lease back
+            self.ownership.forget(acquired.stream)
+            return failure
+
+        read.addErrback(not_loaded)
+        if failover:
+            read.addCallback(self._failed_over, table)
+        return read
+
+    def _failed_over(self, actor: Any, table: str) -> Any:
+        self.ownership.counts["failovers"] += 1
+        log.warn("table {table} taken over (failover)", table=table, event="failover")
+        return actor
+
+    def take_over(self, stream: str) -> Deferred:
+        """Load a table whose owner is gone (the lease sweep's failover); never fails."""
+        d = self.get(stream_table(stream))
+        d.addErrback(
+            lambda f: log.info("{stream} not taken: {why}", stream=stream, why=f.getErrorMessage())
+        )
+        return d
+
+    # -- replicas: read-only copies of other nodes' tables (server/cluster/feed.py) ---------
+
+    def replica(self, table: str) -> Deferred:
+        """A read-only copy of a table another node serves, for its spectators here; kept
+        current by `remote_event`. It never decides: commands go to the owner (`moved`)."""
+        actor = self.replicas.get(table)
+        if actor is not None:
+            return succeed(actor)
+        d = self.store.load(table_stream(table))
+
+        def loaded(recorded: list) -> TableActor:
+            if table in self.replicas:  # two joins raced: one copy
+                return self.replicas[table]
+            if not recorded:
+                raise UnknownTable(f"no table {table}")
+            game = self._game(recorded[0].data.get("game"))
+            copy = TableActor(table, game, self.store, self.clock, self.metrics).load(recorded)
+            copy.close()  # no timers, no commands
+            self.replicas[table] = copy
+            return copy
+
+        return d.addCallback(loaded)
+
+    def remote_event(self, stream: str, seq: int) -> None:
+        """Another node appended to `stream` up to `seq`: bring its replica up to date by
+        reading after the replica's own seq (no gap, no duplicate, whatever was missed)."""
+        table = stream_table(stream)
+        copy = self.replicas.get(table)
+        if copy is None or seq <= copy.seq:
+            return
+        if table in self._replica_reads:  # one read at a time; remember how far to go
+            self._replica_reads[table] = max(self._replica_reads[table], seq)
+            return
+        self._replica_reads[table] = seq
+        d = self.store.read(stream, after_seq=copy.seq)
+
+        def caught_up(missed: list) -> None:
+            wanted = self._replica_reads.pop(table, 0)
+            if self.replicas.get(table) is not copy:
+                return
+            fresh = [event for event in missed if event.seq > copy.seq]
+            copy._apply(fresh)
+            copy._publish(fresh)
+            if wanted > copy.seq:
+                self.remote_event(stream, wanted)
+
+        def failed(failure: Any) -> None:
+            self._replica_reads.pop(table, None)
+            log.warn("replica of {table}: {why}", table=table, why=failure.getErrorMessage())
+
+        d.addCallbacks(caught_up, failed)
+
+    def _retire_replica(self, table: str) -> None:
+        """This node serves `table` itself now: its replica's viewers reconnect (1012)."""
+        copy = self.replicas.pop(table, None)
+        if copy is not None:
+            for subscriber in list(copy.subscribers):
+                moved = getattr(subscriber, "table_moved", None)
+                if moved is not None:
+                    moved(table)
+
+    def drop_stream(self, stream: str) -> None:
+        """This node lost the table's lease: stop serving it (commands get `TableClosed`)."""
+        table = stream_table(stream)
+        actor = self.actors.pop(table, None)
+        self._quiet_since.pop(table, None)
+        if actor is not None:
+            actor.close()
+            for subscriber in list(actor.subscribers):  # they reconnect and are redirected
+                moved = getattr(subscriber, "table_moved", None)
+                if moved is not None:
+                    moved(table)
+            log.warn(
+                "table {table} dropped at seq {seq}",
+                table=table,
+                seq=actor.seq,
+                event="table_dropped",
+            )
+
+    def _loaded(self, recorded: list, table: str, cause: str = "server_restart") -> Deferred:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
+        self._retire_replica(table)
         self.actors[table] = actor
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        started = actor.start(recovering=True)
+        started = actor.start(recovering=True, cause=cause)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
         # Whoever asked for the table (a join, a command, start-up) gets it once its recovery
         # is recorded: a joiner right after a restart sees the table paused, never the
@@ -254,16 +407,26 @@ class Hub:
 
     def _report(self, results: list, tables: list[str]) -> int:
         for (ok, value), table in zip(results, tables, strict=True):
-            if not ok:
+            if not ok and value.check(TableMoved):
+                log.info("table {table}: {why}", table=table, why=value.getErrorMessage())
+            elif not ok:
                 log.error("table {table} could not be loaded: {why}", table=table, why=value)
         on_disk = sum(1 for ok, value in results if ok and value is None)
         if on_disk:
             log.info("{count} finished table(s) left on disk until joined", count=on_disk)
         return sum(1 for ok, value in results if ok and value is not None)
 
+    def owned(self) -> list[str]:
+        """The tables this node serves (all live ones without leases; /healthz)."""
+        return sorted(self.actors)
+
     def tables(self) -> list[dict[str, Any]]:
-        """Every table of this process, live or evicted: id, game, last seq, whether it is over."""
+        """Every table of this process, live or evicted, and on a node of several the ones
+        other live nodes serve: id, game, last seq, whether it is over."""
         rows = dict(self.retired)
+        if self.ownership is not None:  # the tables other live nodes serve (server/cluster)
+            for row in self.ownership.remote_rows():
+                rows[row["table"]] = row
         for table, actor in self.actors.items():
             rows[table] = _actor_row(table, actor)
         return [rows[table] for table in sorted(rows)]
@@ -293,6 +456,9 @@ class Hub:
         """
         now = self.clock.seconds()
         evicted = []
+        for table, copy in list(self.replicas.items()):
+            if not copy.subscribers:  # a replica lives as long as someone watches it here
+                del self.replicas[table]
         for table, actor in list(self.actors.items()):
             if not actor.is_quiet():
                 self._quiet_since.pop(table, None)
@@ -304,6 +470,8 @@ class Hub:
                 del self._quiet_since[table]
                 self.retired[table] = _actor_row(table, actor)
                 evicted.append(table)
+                if self.ownership is not None:
+                    self.ownership.forget(table_stream(table))
                 log.info("table {table} evicted at seq {seq}", table=table, seq=actor.seq)
         return evicted
 

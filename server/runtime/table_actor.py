@@ -55,7 +55,7 @@ nothing to pause: its timers are simply scheduled again (a refusal would be drop
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -80,7 +80,7 @@ from server.games.base import (
 from server.metrics import Metrics
 from server.runtime.presence import presence_of
 from server.runtime.redaction import redacted_data, redactor_for
-from server.runtime.views import live_deadlines, view_messages
+from server.runtime.views import live_deadlines, same_view, view_bodies, view_grouping
 
 MAX_ATTEMPTS = 3
 CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
@@ -197,9 +197,10 @@ class TableActor:
         self._catch_up: dict[Actor, list[Push]] = {}
         self._last_presence: dict[str, Any] | None = None
         self._presence_listeners: list[Subscriber] = []
-        # The view each subscribed viewer holds (the snapshot's, then each `view` push's):
-        # the base of the next patch (protocol/views.py).
-        self._views: dict[Actor, dict[str, Any]] = {}
+        # The view each view group of subscribers holds (the snapshot's, then the one each
+        # append's last push carried): the base of the next patch (server/runtime/views.py).
+        self._views: dict[Hashable, tuple[Actor, dict[str, Any]]] = {}
+        self._view_group = view_grouping(game)
         self.closed = False
         self._queue: deque[_Pending] = deque()
         self._busy = False
@@ -234,18 +235,20 @@ class TableActor:
             self.seq = event.seq
             self._refused_keys.clear()
 
-    def start(self, recovering: bool = True) -> Deferred:
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
 
         Why only those: a timer is what could flag a student for time the server was down;
         a table waiting for its proctor (no live timer) simply goes on where it stood.
+        `cause` is the pause's: `server_restart`, or `failover` when this node took the
+        table from another one (server/cluster).
         """
         recovery = self.game.RECOVERY_COMMAND
         timed = not self.is_over() and bool(self.game.deadlines(self.state))
         if not recovering or recovery is None or not timed:
             self._reschedule()
             return succeed(None)
-        command = Command(recovery, {"cause": RECOVERY_CAUSE}, SERVER_ACTOR)
+        command = Command(recovery, {"cause": cause}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
         d.addErrback(lambda _failure: None)  # refusals are logged by the queue
         d.addBoth(lambda _: self._reschedule())
@@ -285,7 +288,7 @@ class TableActor:
             self._audience = None
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
         view = self.view(viewer)
-        self._views[viewer] = view
+        self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
         return Snapshot(self.seq, view, catch_up, self.deadline_data())
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
@@ -295,8 +298,9 @@ class TableActor:
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
             self._audience = None
-            if all(other.viewer != subscriber.viewer for other in self.subscribers):
-                self._views.pop(subscriber.viewer, None)
+            group = self._view_group(subscriber.viewer)
+            if all(self._view_group(other.viewer) != group for other in self.subscribers):
+                self._views.pop(group, None)
             self._presence_changed()
 
     def deadline_data(self) -> list[dict[str, Any]]:
@@ -305,8 +309,18 @@ class TableActor:
 
     def presence(self) -> Push:
         """Who is connected now, as a `presence` push (not an event: never recorded)."""
-        message = presence_of(self.table, (s.viewer for s in self.subscribers))
+        lag = {
+            s.viewer.id: s.lag_data()
+            for s in self.subscribers
+            if s.viewer.role == "player" and hasattr(s, "lag_data")
+        }
+        message = presence_of(self.table, (s.viewer for s in self.subscribers), lag)
         return Push(message, encode(message))
+
+    def lag_changed(self) -> None:
+        """A subscriber's lag estimate moved (issue 19): tell the presence listeners."""
+        if self._presence_listeners:
+            self._presence_changed()
 
     def _presence_changed(self, skip: Subscriber | None = None) -> None:
         """Tell the subscribers who asked (but `skip`) who is connected, when that changed."""
@@ -321,6 +335,14 @@ class TableActor:
                 subscriber.push(push)
             except Exception:  # one broken subscriber must not starve the others
                 log.failure("presence push to a subscriber of {table} failed", table=self.table)
+
+    def query(self, name: str, args: Mapping[str, Any], viewer: Actor, now: int) -> tuple[int, Any]:
+        """The game's answer to query `name` on the current state, with the seq it is after;
+        nothing is decided, recorded or published. Raises the game's RuleViolation."""
+        answer = getattr(self.game, "query", None)
+        if answer is None:
+            raise RuleViolation("unknown_query", f"the game {self.game.NAME} answers no queries")
+        return self.seq, answer(self.state, name, args, viewer, now)
 
     def view(self, viewer: Actor) -> dict[str, Any]:
         """The game's view of the current state for `viewer`."""
@@ -360,7 +382,9 @@ class TableActor:
         distinct.append(push)
         return push
 
-    def _push_of(self, event: RecordedEvent, data: dict[str, Any]) -> Push:
+    def _push_of(
+        self, event: RecordedEvent, data: dict[str, Any], view: dict[str, Any] | None = None
+    ) -> Push:
         message = {
             "type": "event",
             "table": self.table,
@@ -369,11 +393,13 @@ class TableActor:
             "data": data,
             "at": event.at,
         }
+        if view is not None:  # the append's last event: the view after it and the deadlines
+            message.update(view)
         return Push(message, encode(message))
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
-        """Push each event to every subscriber, redacted for its viewer, then each viewer's
-        view after them (`_publish_views`).
+        """Push each event to every subscriber, redacted for its viewer; the append's last
+        event also carries each viewer's view after the append (server/runtime/views.py).
 
         Why per event and shared: most events look the same to every viewer, so each distinct
         redaction is encoded (and framed by the transport) once, not once per subscriber.
@@ -381,40 +407,28 @@ class TableActor:
         audience = self._audience
         if audience is None:
             audience = self._audience = self._group_by_viewer()
+        if not recorded or not audience:
+            return
         redact = self.redact
+        views = view_bodies(self.game, self.state, self._views, audience, self._view_group)
+        last = recorded[-1]
         for event in recorded:
             plain = Event(event.type, event.data)
             distinct: list[Push] = []
-            for viewer, subscribers in audience:
+            for (viewer, subscribers), view in zip(audience, views, strict=True):
                 data = redacted_data(redact, plain, viewer)
+                body = view if event is last else None
                 for push in distinct:
-                    if push.message["data"] == data:
+                    if push.message["data"] == data and (body is None or same_view(push, body)):
                         break
                 else:
-                    push = self._push_of(event, data)
+                    push = self._push_of(event, data, body)
                     distinct.append(push)
                 for subscriber in subscribers:
                     try:
                         subscriber.push(push)
                     except Exception:  # one broken subscriber must not starve the others
                         log.failure("push to a subscriber of {table} failed", table=self.table)
-        if recorded:
-            self._publish_views(recorded[-1], audience)
-
-    def _publish_views(
-        self, last: RecordedEvent, audience: list[tuple[Actor, list[Subscriber]]]
-    ) -> None:
-        """Once per append, each viewer group's view after it (server/runtime/views.py)."""
-        messages = view_messages(
-            self.table, last.seq, last.at, self.game, self.state, self._views, audience
-        )
-        for message, subscribers in messages:
-            push = Push(message, encode(message))
-            for subscriber in subscribers:
-                try:
-                    subscriber.push(push)
-                except Exception:  # one broken subscriber must not starve the others
-                    log.failure("view push to a subscriber of {table} failed", table=self.table)
 
     def _group_by_viewer(self) -> list[tuple[Actor, list[Subscriber]]]:
         """The subscribers grouped by viewer, in subscription order (redacted once per viewer)."""

@@ -31,13 +31,13 @@ from protocol.messages import TOURNAMENT_PREFIX
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.table_actor import Push, TableActor, TableClosed, now_us
-from server.tournament.results import ENDED, SIGNED, table_result
+from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
 
 log = Logger(namespace="t24.tournament")
 
 LISTENER = Actor("auditor", "tournament")
-RESULT_EVENTS = frozenset({ENDED, SIGNED})
+RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
 
 
@@ -130,7 +130,6 @@ class TournamentActor(TableActor):
             started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
             started.addErrback(lambda f: f.trap(RuleViolation))  # started before a restart
             self._listen(name, self._wanted().get(name, False))
-            self.check_result(name, actor)
             return started
 
         d.addErrback(exists)
@@ -147,6 +146,7 @@ class TournamentActor(TableActor):
                 return
             listener = self._listeners[name] = _TableListener(self, name, actor)
             actor.subscribe(listener)
+            self.check_result(name, actor)  # what it recorded while nobody listened
         elif not listening and listener is not None:
             listener.actor.unsubscribe(listener)
             del self._listeners[name]

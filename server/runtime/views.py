@@ -1,21 +1,31 @@
-"""View pushes: after each append, what each viewer group needs to draw the table.
+"""What each viewer group needs to draw the table after an append, for any game.
 
 What it keeps: the rule that a client draws any game from the snapshot and the pushes with no
-game rules of its own (issue 12; boardgame.io's `playerView`). After the event pushes of one
-append, every group of subscribers that see the table the same way (`TableActor` groups them
-by viewer) gets one `view` message: a patch of the view the group holds, or the whole view
-when that is smaller (`protocol.views.view_change`), and the live deadlines as absolute
-server times, so a countdown needs no rule knowledge.
+game rules of its own (issue 12; boardgame.io's `playerView`). The last event push of each
+append carries, for its viewer group (`TableActor` groups subscribers by viewer), the view
+after the append: a patch of the view the group holds, or the whole view when that is
+smaller (`protocol.views.view_change`), and the live deadlines as absolute server times, so
+a countdown needs no rule knowledge (docs/protocol.md, `event`).
 
 Why here and not in the game: the game only answers `view(state, viewer)` and
-`deadlines(state)`; diffing, deduplicating and the wire shape are the shell's, the same for
-every game. Deadlines go to every viewer: the game contract keeps secrets out of a
-deadline's key and command (server.games.base.Deadline).
+`deadlines(state)`; diffing, sharing and the wire shape are the shell's, the same for every
+game. Deadlines go to every viewer: the game contract keeps secrets out of a deadline's key
+and command (server.games.base.Deadline).
+
+Viewer groups: by default each distinct viewer is a group. A game may declare
+`view_group(viewer) -> Hashable` (server.games.base): viewers of one group get the same
+pushed change, because their views differ only in keys that never change during a table
+(the 24 Challenge's `you`). The shell then computes one view and one diff per group and
+append, not per viewer; the snapshot is still each viewer's own `view`.
+
+Cost (docs/performance.md, "View pushes"): one `view` call and one shallow diff per group and
+append (values shared between the groups' views are compared once), and groups with the same
+change share one body, so the players of a table share one encoded push.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from protocol.views import deadline_data, view_change
@@ -31,39 +41,58 @@ def live_deadlines(game: Any, state: Any) -> list[dict[str, Any]]:
     ]
 
 
-def view_messages(
-    table: str,
-    seq: int,
-    server_time: int,
+def view_grouping(game: Any) -> Callable[[Any], Hashable]:
+    """The game's `view_group`, or each viewer its own group (the safe default)."""
+    group = getattr(game, "view_group", None)
+    return group if callable(group) else _each_viewer
+
+
+def _each_viewer(viewer: Any) -> Hashable:
+    return viewer  # an Actor is a frozen dataclass: hashable
+
+
+def view_bodies(
     game: Any,
     state: Any,
-    held: dict[Any, dict[str, Any]],
-    audience: Iterable[tuple[Hashable, list[Any]]],
-) -> list[tuple[dict[str, Any], list[Any]]]:
-    """The distinct `view` messages of one append, each with the subscribers it goes to.
+    held: dict[Hashable, tuple[Any, dict[str, Any]]],
+    audience: Iterable[tuple[Any, list[Any]]],
+    group_of: Callable[[Any], Hashable],
+) -> list[dict[str, Any]]:
+    """For each viewer of `audience`, in order, the fields its last event push of an append
+    carries: `view` or `patch`, and `deadlines`. Equal bodies are the same object.
 
-    `held` maps each viewer to the view its subscribers hold; it is updated to the views
-    sent. Equal messages (the players of a table usually get the same patch) are built once,
-    so the caller encodes each once.
+    `held` maps each view group to (the viewer whose view it is, the view the group's
+    subscribers hold); the new view is that same viewer's, so a key that differs within the
+    group (a player's `you`) never enters the change. It is updated to the new views.
     """
     deadlines = live_deadlines(game, state)
-    distinct: list[tuple[Mapping[str, Any], dict[str, Any], list[Any]]] = []
-    for viewer, subscribers in audience:
-        view = game.view(state, viewer)
-        body = view_change(held.get(viewer), view)
-        held[viewer] = view
-        for known, _message, receivers in distinct:
-            if known == body:
-                receivers.extend(subscribers)
-                break
-        else:
-            message = {
-                "type": "view",
-                "table": table,
-                "seq": seq,
-                **body,
-                "deadlines": deadlines,
-                "server_time": server_time,
-            }
-            distinct.append((body, message, list(subscribers)))
-    return [(message, receivers) for _body, message, receivers in distinct]
+    compared: dict[tuple[int, int], bool] = {}
+    keep_alive = []  # the replaced views stay alive during the loop: `compared` uses ids
+    by_group: dict[Hashable, dict[str, Any]] = {}
+    distinct: list[tuple[dict[str, Any], dict[str, Any]]] = []  # (change, its body)
+    bodies: list[dict[str, Any]] = []
+    for viewer, _subscribers in audience:
+        key = group_of(viewer)
+        shared = by_group.get(key)
+        if shared is None:
+            shown_to, old = held.get(key, (viewer, None))
+            view = game.view(state, shown_to)
+            keep_alive.append(old)
+            change = view_change(old, view, compared)
+            held[key] = (shown_to, view)
+            shared = next((body for known, body in distinct if known == change), None)
+            if shared is None:
+                shared = {**change, "deadlines": deadlines}
+                distinct.append((change, shared))
+            by_group[key] = shared
+        bodies.append(shared)
+    return bodies
+
+
+def same_view(push: Any, body: dict[str, Any]) -> bool:
+    """Whether an event push already built carries exactly this view body."""
+    message = push.message
+    for key in ("patch", "view"):
+        if (key in body) != (key in message) or body.get(key) != message.get(key):
+            return False
+    return True

@@ -23,7 +23,7 @@ points; without one (or before it is finished) the tie is *pending*.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from server.tournament.state import TieBreak, TournamentState
@@ -149,7 +149,9 @@ def pending_ties(state: TournamentState, round_number: int) -> list[Pending]:
     return [o.pending for _, o, _ in stage_outcomes(state, round_number) if o.pending]
 
 
-def advancing(state: TournamentState, round_number: int) -> tuple[dict, dict]:
+def advancing(
+    state: TournamentState, round_number: int
+) -> tuple[dict[str, list[str]], dict[str, str]]:
     """({section: advancing students}, {section: champion}) once no tie is pending."""
     advancing_: dict[str, list[str]] = {}
     champions: dict[str, str] = {}
@@ -161,7 +163,7 @@ def advancing(state: TournamentState, round_number: int) -> tuple[dict, dict]:
     return advancing_, champions
 
 
-def _registration_order(state: TournamentState):
+def _registration_order(state: TournamentState) -> Callable[[str], int]:
     order = {student: i for i, student in enumerate(state.students)}
     return lambda student: order.get(student, len(order))
 

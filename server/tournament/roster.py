@@ -47,7 +47,7 @@ def registered_keys(state: TournamentState) -> set[tuple[str, str, str]]:
     return {(s.name.casefold(), s.school.casefold(), s.grade) for s in state.students.values()}
 
 
-def new_entries(state: TournamentState, rows: Iterable[Mapping[str, str]]) -> list[dict]:
+def new_entries(state: TournamentState, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
     """The `StudentsRegistered` entries for checked rows: ids continue the registration."""
     start = len(state.students)
     return [

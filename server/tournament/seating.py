@@ -99,7 +99,9 @@ def reseat(students: Sequence[str], previous: Sequence[Sequence[str]], key: str)
     return _greedy(order, sizes, previous)
 
 
-def _greedy(order: Sequence[str], sizes: Sequence[int], previous) -> list[list[str]]:
+def _greedy(
+    order: Sequence[str], sizes: Sequence[int], previous: Sequence[Sequence[str]]
+) -> list[list[str]]:
     """Seat each student at the open table where they meet the fewest former table-mates."""
     mates: dict[str, set[str]] = {}
     for table in previous:

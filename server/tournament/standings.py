@@ -20,7 +20,7 @@ from typing import Any
 
 from server.games.base import Actor
 from server.tournament import ranking
-from server.tournament.state import TournamentState
+from server.tournament.state import SeatedTable, TournamentState
 
 FULL_VIEW_ROLES = frozenset({"director", "auditor", "server"})
 
@@ -28,7 +28,9 @@ FULL_VIEW_ROLES = frozenset({"director", "auditor", "server"})
 def score_cards(state: TournamentState) -> dict[str, list[dict[str, Any]]]:
     """Student id -> their score card lines, in round order then tie-breaks."""
     cards: dict[str, list[dict[str, Any]]] = {s: [] for s in state.students}
-    tables = [(n, t, None) for n in sorted(state.rounds) for t in state.round(n).tables]
+    tables: list[tuple[int, SeatedTable, int | None]] = [
+        (n, t, None) for n in sorted(state.rounds) for t in state.round(n).tables
+    ]
     tables += [(tie.round, t, tie.number) for tie in state.tie_breaks for t in tie.tables]
     for number, table, tie in tables:
         result = state.results.get(table.table)

@@ -13,10 +13,11 @@ who advanced (R-ROUND-3); 4 the final of the semi-table winners (R-ROUND-4/5). A
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from server.games.base import Event
 from server.tournament.options import TournamentOptions, tournament_options
 
 
@@ -266,7 +267,8 @@ def _reopened(state: TournamentState, data: Mapping[str, Any]) -> TournamentStat
     return _with_round(state, data["round"], advanced=False)
 
 
-EVOLVERS = {
+Evolver = Callable[[TournamentState, Mapping[str, Any]], TournamentState]
+EVOLVERS: dict[str, Evolver] = {
     "GradesMerged": _merged,
     "StudentsRegistered": _registered,
     "StudentWithdrawn": _withdrawn,
@@ -286,7 +288,7 @@ EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"TournamentFinished"})
 
 
-def evolve(state: TournamentState, event: Any) -> TournamentState:
+def evolve(state: TournamentState, event: Event) -> TournamentState:
     """The state after one recorded event (unknown types change nothing)."""
     at = event.data.get("at")
     if isinstance(at, int) and at > state.clock:

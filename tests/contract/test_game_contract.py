@@ -91,6 +91,7 @@ class Play:
         self.log: list[Event] = []
         self.now = T0
         self.viewers = viewers(options)
+        self.first_views = {viewer: game.view(self.state, viewer) for viewer in self.viewers}
         created = Event("TableCreated", {"game": game.NAME, "options": options})
         for viewer in self.viewers:
             shown = game.event_view(created, viewer)
@@ -128,10 +129,28 @@ class Play:
         assert over == any(event.type in game.FINAL_EVENTS for event in self.log)
         if over:
             assert live == [], "a finished game has no live timer"
+        views = {}
         for viewer in self.viewers:
-            shown = game.view(state, viewer)
+            shown = views[viewer] = game.view(state, viewer)
             assert_plain(shown, f"view for {viewer}")
             assert not self.example.view_leaks(viewer, shown, state), (viewer, shown)
+        self.check_view_groups(views)
+
+    def check_view_groups(self, views: dict[Actor, dict[str, Any]]) -> None:
+        """The optional `view_group` promise: viewers of one group see views that differ
+        only in keys that never change for each of them (so one pushed change fits all)."""
+        group_of = getattr(self.game, "view_group", None)
+        if group_of is None:
+            return
+        for a in self.viewers:
+            for b in self.viewers:
+                if a == b or group_of(a) != group_of(b):
+                    continue
+                view_a, view_b = views[a], views[b]
+                for key in set(view_a) | set(view_b):
+                    if view_a.get(key) != view_b.get(key):
+                        assert view_a.get(key) == self.first_views[a].get(key), (a, key)
+                        assert view_b.get(key) == self.first_views[b].get(key), (b, key)
 
     def fire_next_deadline(self) -> bool:
         """The shell's timer: at its moment, each live deadline is accepted (not stale)."""

@@ -2,7 +2,8 @@
 
 `server` is shared by every test that does not need a process of its own (restarts, kills
 and tight connection limits start their own `ServerProcess`). Its limits are tightened so
-that the limit tests are quick: 1 s hello and handshake timeouts, a small rate limit.
+that the limit tests are quick: 1 s hello and handshake timeouts, a small rate limit, and no
+abuse cool-down (every test connects from the same address).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import pytest
 from cli_pty import T24Cli
 from server_process import ServerProcess
+from web_browser import browser, pages  # noqa: F401 - the web client's fixtures
 from wsclients import AutobahnClient
 
 SHARED_FLAGS = (
@@ -25,6 +27,8 @@ SHARED_FLAGS = (
     "16384",
     "--open-handshake-timeout",
     "1",
+    "--abuse-cooldown",  # every test connects from 127.0.0.1: one flood test must not lock
+    "0",  # the others out (the cool-down is tested by test_server_floods.py)
 )
 
 

@@ -55,8 +55,16 @@ def frame(payload: bytes, opcode: int = 0x2) -> bytes:
 class RawClient:
     """One WebSocket connection on a blocking socket (see module doc)."""
 
-    def __init__(self, port: int, timeout: float = 10.0, receive_buffer: int | None = None):
+    def __init__(
+        self,
+        port: int,
+        timeout: float = 10.0,
+        receive_buffer: int | None = None,
+        source: str | None = None,
+    ):
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if source is not None:  # another loopback address (127.0.0.2, ...): another source
+            self.sock.bind((source, 0))
         if receive_buffer is not None:  # a small window: a client that does not read fills it
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         self.sock.settimeout(timeout)

@@ -206,3 +206,41 @@ def test_two_bots_play_a_deck40_game_to_the_end(server, connect, scoring, more):
     for bot in bots.values():
         final = hidden_keys_absent(bot, table, ("piles", "common"))
         assert final["phase"] == "ended"
+
+
+# -- a restart mid-claim ----------------------------------------------------------------------
+
+
+def test_kill_9_mid_claim_pauses_the_pocket_game_and_a_player_resumes_it(tmp_path):
+    """The shell submits pocket's RECOVERY_COMMAND (`pause_game`) after a restart with a live
+    answer window: nobody is excluded for the time the server was down (R-POCKET-3)."""
+    from server_process import ServerProcess
+    from wsclients import AutobahnClient
+
+    process = ServerProcess(tmp_path / "pocket-crash").start()
+    try:
+        director = AutobahnClient(process.url)
+        director.hello(process.token("director", name="d"))
+        options = {"seats": seats(2), "seed": 1, "size": 3, "answer_seconds": 1}
+        created = director.request("create_table", table="pk", game="pocket", options=options)
+        assert created["type"] == "table_created", created
+        s1 = AutobahnClient(process.url)
+        s1.hello(process.token("player", table="pk", seat="s1"))
+        send(s1, "pk", "start_game")
+        claimed = send(s1, "pk", "claim")["seq"]
+        process.kill()  # the 1 s answer window is live
+        assert s1.wait_closed() == 1006
+
+        process.start()
+        s2 = AutobahnClient(process.url)
+        s2.hello(process.token("player", table="pk", seat="s2"))
+        view = s2.request("join", table="pk")["view"]
+        assert view["paused"] and view["pause_cause"] == "server_restart"
+        assert view["deadlines"] == [] and view["card"]["claimer"] == "s1"
+        resumed = send(s2, "pk", "resume_game")
+        resumed_at = next_of(s2, "GameResumed")["data"]["at"]
+        late = next_of(s2, "PlayerExcluded")  # the window runs again, in full
+        assert late["seq"] > resumed["seq"] > claimed
+        assert late["data"]["reason"] == "late" and late["data"]["at"] - resumed_at >= 1_000_000
+    finally:
+        process.kill()

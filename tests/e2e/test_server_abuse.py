@@ -2,7 +2,7 @@
 
 Bounded: each test runs a few seconds on loopback, with fixed counts. The figures asserted
 (another connection's ping p99, the server's RSS growth) are for this 2-core machine shared
-with other work, with a wide margin; before the fixes they were ~1 s and ~1 GB.
+with other work, with a wide margin; before the fixes the p99 was 1 to 17 s.
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ HISTORY = 1000  # events in the table the storm re-joins
 STORM_CONNECTIONS = 10
 STORM_JOINS_PER_SECOND = 40  # per connection: within the default 50 requests/s
 STORM_SECONDS = 5.0
-P99_BOUND = 0.1  # seconds: another connection's ping round trip during the storm
+# Seconds: another connection's ping round trip during the storm. Measured 6 ms; the margin
+# is for this shared 2-core machine. Before the fixes: 1 to 17 s.
+P99_BOUND = 0.25
 RSS_GROWTH_BOUND = 200 * 1024 * 1024
 
 
@@ -75,7 +77,7 @@ def storm(port: int, token: str, stop: threading.Event, counts: list[int]) -> No
     """One spectator re-joining `long` from seq 0, STORM_JOINS_PER_SECOND times a second,
     reading (and dropping) whatever comes back."""
     try:
-        client = RawClient(port)
+        client = RawClient(port, source="127.0.0.2")  # not the prober's address
         client.request("hello", token=token)
     except (OSError, RawClosed):
         return
@@ -165,15 +167,67 @@ def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
 
 def test_an_abuse_close_is_logged_once_however_many_frames_follow(history_server):
     process = history_server
-    flooder = RawClient(process.port)
-    peer = f"127.0.0.1:{flooder.sock.getsockname()[1]})"
-    for _ in range(600):  # burst 100, then 100 strikes, then 1008; then 399 more frames
-        flooder.send("ping")
-    with pytest.raises(RawClosed) as closed:
+    flooder = RawClient(process.port, source="127.0.0.3")  # an address of its own
+    peer = f"127.0.0.3:{flooder.sock.getsockname()[1]})"
+    try:
+        for _ in range(600):  # burst 100, then 100 strikes, then 1008; then up to 399 more
+            flooder.send("ping")
+    except OSError:
+        pass  # the server ended the connection after its close: nothing more is read
+    with pytest.raises((RawClosed, OSError)) as closed:
         while True:
             flooder.recv()
-    assert closed.value.code == 1008
+    if isinstance(closed.value, RawClosed) and closed.value.code is not None:
+        assert closed.value.code == 1008
     process.wait_log(peer)
     lines = [line for line in process.log_text().splitlines() if peer in line]
-    assert len([line for line in lines if "closing connection" in line]) == 1, lines
+    closing = [line for line in lines if "closing connection" in line]
+    assert len(closing) == 1 and "1008 sustained rate-limit abuse" in closing[0], lines
     flooder.close()
+
+
+def test_list_tables_pages_past_the_frame_limit_and_refusals_never_echo_unbounded_input(
+    tmp_path,
+):
+    """702 tables answered `internal` (one reply over 64 KiB); a refusal that quoted a huge
+    argument broke the connection. Now: pages with a cursor, and messages cut."""
+    process = ServerProcess(
+        tmp_path, "--rate-per-second", "100000", "--rate-burst", "100000", "--log-level", "info"
+    ).start()
+    try:
+        director = RawClient(process.port)
+        director.request("hello", token=process.token("director", name="d"))
+        options = {"seats": SEATS, "deck": DECK}
+        last = 0
+        for n in range(702):
+            last = director.send("create_table", table=f"t{n:04d}-{'x' * 50}", options=options)
+        while True:
+            reply = director.recv()
+            if reply.get("id") == last:
+                assert reply["type"] == "table_created", reply
+                break
+        seen: list[str] = []
+        page = director.request("list_tables")
+        pages = 1
+        while True:
+            assert page["type"] == "tables", page
+            seen += [row["table"] for row in page["tables"]]
+            if page["next"] is None:
+                break
+            page = director.request("list_tables", after=page["next"])
+            pages += 1
+        assert len(seen) == 702 and seen == sorted(seen) and pages == 4
+        small = director.request("list_tables", limit=5)
+        assert len(small["tables"]) == 5 and small["next"] == small["tables"][-1]["table"]
+
+        huge = "y" * 16000  # a seat id the game quotes in its refusal
+        refusal = director.request(
+            "command",
+            table="t0000-" + "x" * 50,
+            name="issue_flag",
+            args={"seat": huge, "cause": "no_pattern"},
+        )
+        assert refusal["type"] == "error" and len(refusal["message"]) <= 240, refusal
+        assert director.request("ping")["type"] == "pong"  # the connection is intact
+    finally:
+        process.kill()

@@ -161,7 +161,9 @@ def test_a_finished_table_logs_its_head_leaves_memory_and_stays_on_disk_after_re
     try:
         director, proctor = start_table(process, "done")
         accepted(proctor, "done", "start_round")
-        ended = accepted(proctor, "done", "end_round")["seq"]
+        accepted(proctor, "done", "end_round")
+        # Over when the score card is signed (R-ROUND-7), not at RoundEnded.
+        ended = accepted(proctor, "done", "sign_score_card", initials="PK")["seq"]
         # The head hash goes to the log, outside the database: an official's anchor.
         blocking = open_blocking_store(process.store, create=False)
         try:
@@ -280,3 +282,16 @@ def test_the_protocol_with_the_websockets_package(server):
         assert session.receive(ws.recv(timeout=5))["code"] == "bad_encoding"
         assert ask("ping")["type"] == "pong"
     director.close()
+
+
+def test_the_sqlite_log_and_its_wal_are_private(tmp_path):
+    """Issue 18: the log holds deck orders and answers; it and its WAL are created 0600."""
+    process = ServerProcess(tmp_path / "private").start()
+    try:
+        director, _proctor = start_table(process, "private")  # something written: a WAL
+        database = process.dir / "t24.sqlite"
+        for path in (database, database.with_name("t24.sqlite-wal")):
+            assert path.exists(), path
+            assert stat.S_IMODE(path.stat().st_mode) == 0o600, (path, oct(path.stat().st_mode))
+    finally:
+        process.kill()

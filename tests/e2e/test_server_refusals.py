@@ -312,7 +312,39 @@ def test_healthz_metrics_and_no_version_leaks(server, connect):
         "t24_command_latency_seconds_count",
     ):
         assert name in text
-    status, body, _ = server.get("/")
-    assert status == 404
+    status, body, headers = server.get("/")  # the web client (issue 13): no version either
+    assert status == 200 and b"Twisted" not in body and "Twisted" not in str(headers)
+    assert server.get("/no-such-file")[0] == 404
     status, body, headers = server.get("/ws")  # a plain GET, no upgrade: no status page
     assert status >= 400 and b"Autobahn" not in body and "Autobahn" not in str(headers)
+
+
+def test_an_unhashable_argument_is_bad_args_not_internal(server, connect):
+    """Issue 18: `issue_flag` with a list `cause` answered `internal` with a traceback."""
+    from test_server_play import command, new_table
+
+    table, _director = new_table(server, connect)
+    proctor = connect(server.token("proctor", name="p", table=table))
+    command(proctor, table, "start_round")
+    reply = proctor.request(
+        "command", table=table, name="issue_flag", args={"seat": "s2", "cause": ["no_pattern"]}
+    )
+    assert reply["type"] == "error" and reply["code"] == "bad_args", reply
+
+
+def test_an_expired_token_ends_its_subscriptions_and_closes_with_1008(server, connect):
+    """Issue 18: a token past its expiry kept its subscriptions and received pushes."""
+    from test_server_play import command, new_table
+
+    table, _director = new_table(server, connect)
+    short = server.signer().issue(
+        "spectator", now=time.time(), name="brief", table=table, ttl_seconds=2
+    )[0]
+    watcher = connect(short)
+    assert watcher.request("join", table=table)["type"] == "snapshot"
+    proctor = connect(server.token("proctor", name="p", table=table))
+    command(proctor, table, "start_round")
+    assert watcher.event("RoundStarted")["seq"] == 2  # while valid, pushes arrive
+    told = watcher.wait_for(lambda m: m["type"] == "error", timeout=5)
+    assert told["code"] == "unauthorized" and told["id"] is None
+    assert watcher.wait_closed(timeout=5) == 1008

@@ -94,3 +94,18 @@ def test_a_store_that_stays_down_pauses_the_table_and_fails_healthz(postgres_ser
     assert wait_health(process, 200)
     accepted(proctor, "down", "resume_table")
     assert proctor.event("CardPlaced", timeout=10)["seq"] > paused["seq"]
+
+
+def test_a_repeated_failure_is_logged_a_bounded_number_of_times(postgres_server):
+    """Issue 18 (log amplification): every command failing on a down store logged its own
+    traceback; repeated warnings of one kind are now at most 10 per 10 s, then counted."""
+    process, schema = postgres_server
+    _director, proctor = start_table(process, "noisy")
+    with events_table_away(schema):
+        last = None
+        for _ in range(60):
+            last = proctor.request("command", table="noisy", name="start_round")
+        assert last is not None and last["code"] == "unavailable"
+    accepted(proctor, "noisy", "start_round")
+    failures = process.log_text().count("event store failure")
+    assert 1 <= failures <= 10, failures

@@ -130,6 +130,15 @@ class Table:
         self.do("declare_pattern", actor, pattern=pattern, **args)
         return self.do("fix_solution", actor, steps=steps, **args)
 
+    def seq_of(self, event_type: str, nth: int = -1) -> int:
+        """The log seq of the nth recorded event of this type (`TableCreated` is seq 1)."""
+        seqs = [index + 2 for index, event in enumerate(self.events) if event.type == event_type]
+        assert seqs, f"no {event_type} recorded"
+        return seqs[nth]
+
+    def last_seq(self) -> int:
+        return len(self.events) + 1
+
     def replayed(self):
         return replay(challenge, self.raw_options, self.events)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from argparse import Namespace
 
 import pytest
+from casual_tables import Table, player, pocket_options
 
 from clients.reference_cli import admin_commands, cli
 from server.games import deck40, pocket
@@ -131,3 +133,25 @@ def test_deck40_typed_lines():
     assert parse_line("24! (8-4)*(7-1)") == ("call_24", {"expression": "(8-4)*(7-1)"})
     assert parse_line("8/(3-8/3)") == ("call_24", {"expression": "8/(3-8/3)"})
     assert parse_line("start") == ("start_game", {})
+
+
+def test_the_generic_client_has_a_part_for_each_casual_game_that_words_every_event():
+    from test_casual_docs import every_deck40_event, every_pocket_event
+
+    from clients.reference_cli.games import part_for
+    from clients.reference_cli.styling import Style
+
+    for name, script in (("pocket", every_pocket_event), ("deck40", every_deck40_event)):
+        part = part_for(name)
+        assert part.name == name and part.bot is not None
+        for event in script():
+            words = part.describe_event(event.type, event.data, {"s1": "Ada"})
+            assert words and "{" not in words, (event.type, words)
+    table = Table.started(pocket, pocket_options(2, ["p4"]))
+    view = pocket.view(table.state, player("s1"))
+    part = part_for("pocket")
+    assert part.board(view, Style(color=False), "player") == ["   [ 2  3  4  5 ]   ● (1 dots)"]
+    assert part.side(view, "s1", Style(color=False), None) == ["scores: Player 1 0 · Player 2 0"]
+    key, moves = part.bot(view, "s1", [], 0, "perfect", random.Random(1))
+    assert [move.name for move in moves] == ["answer"] and moves[0].delay == 0.2
+    assert part.finished(view) is False

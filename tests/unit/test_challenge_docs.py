@@ -6,14 +6,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from challenge_tables import ANSWERS, PROCTOR, Table, options, player
+from challenge_tables import ANSWERS, DIRECTOR, PROCTOR, Table, options, player
 
 from server.games import challenge
 from server.games.challenge.options import table_options
 from server.games.challenge.state import DEADLINE_COMMANDS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
-RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-4", "R-DECK-5", "R-ROUND-1"]
+RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-1", "R-DECK-4", "R-DECK-5", "R-ROUND-1"]
+RULE_IDS += ["R-ROUND-7", "R-ROUND-8"]
 RULE_IDS += [f"R-PLAY-{n}" for n in range(1, 8)] + [f"R-FLAG-{n}" for n in range(1, 5)]
 
 
@@ -52,8 +53,30 @@ def every_event_of_a_scripted_round() -> list:
         table.do("declare_stumped", player(seat))
     table.next_card()
     table.fire("no_touch_deadline")  # the deck runs out: the stumped pile comes back
+    table.do("rule_slap", seat="s4")
     table.do("end_round", PROCTOR)
-    return table.events
+    flag = table.seq_of("FlagIssued")
+    table.do("file_protest", player("s3"), seqs=[flag], reason="I touched after the reveal")
+    table.do(
+        "rule_protest",
+        protest=1,
+        upheld=True,
+        ruling_text="the reveal came first",
+        corrections=[
+            {"kind": "rescind_flag", "seat": "s3", "flag": flag},
+            {"kind": "revoke_card", "seat": "s2", "card": "c1"},
+            {"kind": "award_card", "seat": "s3", "card": "c1"},
+            {"kind": "adjust_score", "seat": "s1", "delta": 1, "why": "a misread step"},
+        ],
+    )
+    table.do("sign_score_card", initials="PK")
+    table.do("reopen_score_card", DIRECTOR, reason="a late protest")
+    # R-PLAY-2 under compensation (issue 19): its two events
+    fair = Table.started(touch_compensation=True)
+    fair.next_card()
+    fair.do("touch_card", player("s1"))
+    fair.fire("grant_first_touch")
+    return table.events + fair.events
 
 
 def test_every_rule_id_has_its_enforcing_code_listed():
@@ -99,4 +122,24 @@ def test_flag_causes_and_options_are_documented():
     for cause, rule in challenge.FLAG_CAUSES.items():
         assert f"`{cause}` ({rule})" in commands.replace("\n", " ")
     documented = set(table_rows(section("Options")))
-    assert documented == set(table_options(options()).as_data()) | {"deck"}
+    # `touch_compensation` and `max_credit_ms` are recorded only when the compensation is on.
+    recorded = table_options(options(touch_compensation=True)).as_data()
+    assert documented == set(recorded) | {"deck"}
+
+
+def test_the_game_contracts_default_options_are_the_documented_defaults():
+    """`challenge.DEFAULT_OPTIONS` (the game contract's option defaults) is the Options table:
+    a number or a word as written, `true`/`false`, `none` for None (flag_limit: its rule, by
+    round)."""
+    documented = table_rows(section("Options"))
+    for name, default in challenge.DEFAULT_OPTIONS.items():
+        cell = documented[name][0]
+        if default is None:
+            assert cell == "none" or name == "flag_limit", (name, cell)
+        elif isinstance(default, bool):
+            assert cell == str(default).lower(), (name, cell)
+        elif isinstance(default, str):
+            assert cell == f"`{default}`", (name, cell)
+        else:
+            assert cell == str(default), (name, cell)
+    assert set(documented) == {*challenge.DEFAULT_OPTIONS, "seats", "deck"}

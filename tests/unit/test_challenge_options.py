@@ -25,7 +25,8 @@ def test_defaults_follow_the_rules():
     assert read.pattern_us == 3 * MICROSECONDS
     assert read.solution_us == 15 * MICROSECONDS
     assert read.no_touch_us == 15 * MICROSECONDS
-    assert (read.stumped_cards, read.mode) == ("set_aside", "networked")
+    assert (read.stumped_cards, read.mode) == ("replay_at_end", "networked")  # R-PLAY-7
+    assert read.casual is False  # R-PUZ-4
     assert read.auto_proctor_us is None
 
 

@@ -31,11 +31,12 @@ def options_data(seats: list[dict[str, str]], **more: Any) -> dict[str, Any]:
         "pattern_seconds": 3.0,
         "solution_seconds": 15.0,
         "no_touch_seconds": 15.0,
-        "stumped_cards": "set_aside",
+        "stumped_cards": "replay_at_end",  # R-PLAY-7's default (issue 10)
         "mode": "networked",
         "flag_limit": 3,
         "auto_proctor": None,
         "auto_reveal_seconds": 1.0,
+        "casual": False,  # R-PUZ-4 (issue 10)
         "round_seconds": None,
         "min_seats": 3,
     }
@@ -55,7 +56,7 @@ def at(table: Table, **data: Any) -> dict[str, Any]:
 
 def test_a_networked_round_as_the_auditor_reads_it():
     """R-ROUND-1, R-PLAY-1..7, R-FLAG-1/2, R-PUZ-2: every event of a four-student round."""
-    table = Table(options(cards=["c1", "c2", "c3"]))
+    table = Table(options(cards=["c1", "c2", "c3"], stumped_cards="set_aside"))
     then(
         table.do("start_round"),
         [
@@ -67,7 +68,7 @@ def test_a_networked_round_as_the_auditor_reads_it():
                     deck=["c1", "c2", "c3"],
                     removed=[],
                     seats=SEATS4,
-                    options=options_data(SEATS4),
+                    options=options_data(SEATS4, stumped_cards="set_aside"),
                     rule="R-ROUND-1",
                 ),
             )
@@ -433,7 +434,10 @@ def test_a_proctored_three_student_round_as_the_auditor_reads_it():
                     play=None,
                 ),
             ),
-            ("PlayerDisqualified", at(table, seat="s1", flags=2, rule="R-FLAG-3")),
+            (
+                "PlayerDisqualified",
+                at(table, seat="s1", flags=2, cause="flag_limit", rule="R-FLAG-3"),
+            ),
         ],
     )
     then(table.do("pause_table"), [("TablePaused", at(table, cause="proctor"))])
@@ -526,7 +530,10 @@ def test_the_round_ends_when_every_student_is_disqualified():
                     play=1,
                 ),
             ),
-            ("PlayerDisqualified", at(table, seat="s3", flags=1, rule="R-FLAG-3")),
+            (
+                "PlayerDisqualified",
+                at(table, seat="s3", flags=1, cause="flag_limit", rule="R-FLAG-3"),
+            ),
             (
                 "CardReturnedToDeck",
                 at(table, card_id="c1", play=1, revealed=True, rule="R-FLAG-2"),

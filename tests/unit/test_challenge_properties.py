@@ -14,7 +14,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from challenge_tables import ANSWERS, PROCTOR, SPECTATOR, T0, WRONG_STEPS, S, options, player
+from challenge_tables import (
+    ANSWERS,
+    DIRECTOR,
+    PROCTOR,
+    SPECTATOR,
+    T0,
+    WRONG_STEPS,
+    S,
+    options,
+    player,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -39,6 +49,10 @@ ACTIONS = (
     "fire",
     "fire_stale",
     "junk",
+    "protest",
+    "rule",
+    "sign",
+    "reopen",
 )
 PATTERNS = ("right", "right", "right", "8 × 3", "3 + 8", "3 ×", "24 × 1")
 SENSIBLE = {
@@ -155,6 +169,8 @@ class Run:
             return self.send("fix_solution", actor, {**args, **extra})
         if action == "stumped":
             return self.send("declare_stumped", actor, args)
+        if action in ("protest", "rule", "sign", "reopen"):
+            return self.hear(action, seat, variant, detail)
         proctor = SPECTATOR if variant % 11 == 10 else PROCTOR
         simple = {
             "start": ("start_round", {}),
@@ -173,6 +189,47 @@ class Run:
         name, command_args = simple[action]
         return self.send(name, proctor, command_args)
 
+    def corrections(self, seat: str, detail: int) -> list[dict[str, Any]]:
+        """A mix of corrections for `seat` (R-ROUND-8), most of them possible."""
+        state = self.state
+        seat_state = state.seat(seat)
+        assert seat_state is not None
+        deck = [card.card_id for card in state.options.deck]
+        mix: list[dict[str, Any]] = []
+        if seat_state.flag_seqs:
+            flag = seat_state.flag_seqs[detail % len(seat_state.flag_seqs)]
+            mix.append({"kind": "rescind_flag", "seat": seat, "flag": flag})
+        if seat_state.cards_won and detail % 3 == 0:
+            mix.append({"kind": "revoke_card", "seat": seat, "card": seat_state.cards_won[0]})
+        if detail % 2:
+            mix.append({"kind": "award_card", "seat": seat, "card": deck[detail % len(deck)]})
+        if detail % 5 == 1:
+            mix.append({"kind": "adjust_score", "seat": seat, "delta": 1 - detail % 3, "why": "x"})
+        return mix[: 1 + detail % 3]
+
+    def hear(self, action: str, seat: str, variant: int, detail: int) -> bool:
+        """Protests, rulings, the signature and a reopening, by the right actor mostly."""
+        state = self.state
+        if action == "protest":
+            who = PROCTOR if variant % 3 == 0 else player(seat)
+            seqs = [1 + detail % (state.seq + 1)]
+            return self.send("file_protest", who, {"seqs": seqs, "reason": "r"})
+        if action == "rule":
+            who = player(seat) if variant % 11 == 10 else PROCTOR
+            open_ = [protest.protest for protest in state.open_protests()]
+            if open_ and variant % 4:
+                number = open_[detail % len(open_)]
+            else:  # a protest already ruled on, or none
+                number = 1 + detail % (len(state.protests) + 1)
+            upheld = variant % 2 == 0
+            args = {"protest": number, "upheld": upheld, "ruling_text": "t"}
+            if upheld:
+                args["corrections"] = self.corrections(seat, detail)
+            return self.send("rule_protest", who, args)
+        if action == "sign":
+            return self.send("sign_score_card", PROCTOR, {"initials": "PK"})
+        return self.send("reopen_score_card", DIRECTOR, {"reason": "late"})
+
 
 def check_invariants(run: Run) -> None:
     """What must hold of any recorded log and the state it leads to."""
@@ -181,27 +238,55 @@ def check_invariants(run: Run) -> None:
     # Time never goes backwards in the log.
     times = [event.data["at"] for event in log]
     assert times == sorted(times)
-    # The shell tells a finished table from its last event alone (hub.load_all).
-    assert state.ended == bool(log and log[-1].type in challenge.FINAL_EVENTS)
-    # R-PLAY-6: a seat's score is the dots of the cards it won, in the state and in the log.
-    won_in_log: Counter[str] = Counter()
+    # The shell tells a finished table from its last event alone (hub.load_all): over once
+    # the score card is signed (R-ROUND-7), and nothing is recorded after but a reopening.
+    assert challenge.is_over(state) == bool(log and log[-1].type in challenge.FINAL_EVENTS)
+    assert not state.signed or state.ended
+    # R-PLAY-6, R-ROUND-8: a score is the dots of the cards won or awarded, less the revoked,
+    # plus the adjustments; derived by replay, never negative.
+    points: Counter[str] = Counter()
+    adjusted: Counter[str] = Counter()
+    flags: Counter[str] = Counter()
     disqualified: set[str] = set()
+    revoked: set[str] = set()
     for event in log:
+        data = event.data
         if event.type == "CardWon":
-            assert event.data["seat"] not in disqualified  # R-FLAG-4: never after
-            won_in_log[event.data["seat"]] += event.data["dots"]
+            assert data["seat"] not in disqualified  # R-FLAG-4: never while disqualified
+            points[data["seat"]] += data["dots"]
+        elif event.type == "CardAwarded":
+            points[data["seat"]] += data["dots"]
+            revoked.discard(data["card"])
+        elif event.type == "CardAwardRevoked":
+            points[data["seat"]] -= data["dots"]
+            revoked.add(data["card"])
+        elif event.type == "ScoreAdjusted":
+            adjusted[data["seat"]] += data["delta"]
+        elif event.type == "FlagIssued":
+            flags[data["seat"]] += 1
+        elif event.type == "FlagRescinded":
+            flags[data["seat"]] -= 1
         elif event.type == "PlayerDisqualified":
-            disqualified.add(event.data["seat"])
+            disqualified.add(data["seat"])
+        elif event.type == "PlayerReinstated":
+            disqualified.remove(data["seat"])
+    limit = state.options.flag_limit
     for seat in state.seats:
-        assert seat.score == sum(card_of(card_id).dots for card_id in seat.cards_won)
-        assert seat.score == won_in_log[seat.seat]
-        # R-FLAG-3: flags never exceed the limit; reaching it disqualifies.
-        assert seat.flags <= state.options.flag_limit
-        assert seat.disqualified == (seat.flags == state.options.flag_limit)
+        won = sum(card_of(card_id).dots for card_id in seat.cards_won)
+        assert seat.score == won + adjusted[seat.seat] == points[seat.seat] + adjusted[seat.seat]
+        assert seat.score >= 0
+        # R-FLAG-3: flags never exceed the limit; reaching it disqualifies. R-ROUND-8: a
+        # rescinded flag never leaves a student disqualified below the limit (a slap, R-PLAY-3,
+        # is not a flag's disqualification).
+        assert seat.flags == flags[seat.seat] == len(seat.flag_seqs) <= limit
+        assert seat.disqualified == (seat.disqualified_cause is not None)
+        if seat.disqualified_cause != "slap":
+            assert seat.disqualified == (seat.flags == limit)
         assert seat.disqualified == (seat.seat in disqualified)
-    # Every card of the deck is in exactly one place: won, stumped, removed, deck or in play.
+    # Every card of the deck is in exactly one place: won, stumped, removed, deck, in play, or
+    # revoked by a ruling (R-ROUND-8: not played again).
     places = [card_id for seat in state.seats for card_id in seat.cards_won]
-    places += list(state.stumped) + list(state.removed) + list(state.deck)
+    places += list(state.stumped) + list(state.removed) + list(state.deck) + sorted(revoked)
     if state.card is not None:
         places.append(state.card.card.card_id)
     assert sorted(places) == sorted(card.card_id for card in state.options.deck)
@@ -259,7 +344,7 @@ def test_a_random_full_round_always_terminates(raw, seed: int):
     run = Run(raw)
     run.send("start_round", PROCTOR, {})
     for _ in range(5000):
-        if challenge.is_over(run.state):
+        if run.state.ended:
             break
         action = run.sensible(rng.randrange(55))
         if action in ("override", "pause", "flag") or rng.random() < 0.1:
@@ -273,13 +358,17 @@ def test_a_random_full_round_always_terminates(raw, seed: int):
             rng.randrange(60),
             rng.choice([0, 1000, S // 2, S, 4 * S]),
         )
-    assert challenge.is_over(run.state), "the round did not end"
+    assert run.state.ended, "the round did not end"
     check_invariants(run)
     read = run.state.options
     plays = sum(1 for event in run.log if event.type == "CardPlaced")
     replays = 2 if read.stumped_cards == "replay_at_end" else 1
     assert plays <= len(read.deck) * replays + len(read.seats) * read.flag_limit
     assert run.log[-1].type == "RoundEnded"
+    assert not challenge.is_over(run.state)  # protests are heard until the signature
+    assert run.send("sign_score_card", PROCTOR, {"initials": "PK"})
+    assert challenge.is_over(run.state)
+    check_invariants(run)
 
 
 @given(score=st.integers(0, 99), flags=st.integers(0, 3), out=st.booleans())
@@ -291,3 +380,41 @@ def test_the_fast_replace_builds_what_dataclasses_replace_builds(score, flags, o
     assert seat == SeatState("s1", "Ada", score=1, cards_won=("c1",))  # the original is kept
     with pytest.raises(TypeError, match="scroe"):  # refused, as dataclasses.replace does
         replace(seat, scroe=1)
+
+
+HEARING = st.tuples(
+    st.sampled_from(["protest", "protest", "rule", "rule", "rule", "sign", "reopen"]),
+    st.integers(0, 3),
+    st.integers(0, 54),
+    st.integers(0, 59),
+)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(raw=table_options(), seed=st.integers(0, 2**32), hearings=st.lists(HEARING, max_size=40))
+def test_any_mix_of_corrections_replays_to_the_live_state(raw, seed, hearings):
+    """R-ROUND-8: protests and rulings with any mix of corrections, during the round and after
+    it, signed and reopened: the replayed log equals the live state, scores are never
+    negative, and a rescinded flag never leaves a student disqualified below the limit
+    (`check_invariants` after every accepted command)."""
+    rng = random.Random(seed)
+    run = Run(raw)
+    run.send("start_round", PROCTOR, {})
+    pending = list(hearings)
+    for _ in range(5000):
+        if run.state.ended and not pending:
+            break
+        if pending and (run.state.ended or rng.random() < 0.15):
+            action, seat_index, variant, detail = pending.pop(0)
+            seats = [seat.seat for seat in run.state.seats]
+            if run.hear(action, seats[seat_index % len(seats)], variant, detail):
+                check_invariants(run)
+            continue
+        action = run.sensible(rng.randrange(55))
+        if action in ("override", "pause", "flag") or rng.random() < 0.1:
+            action = "fire"
+        if action == "fire" and not challenge.deadlines(run.state):
+            action = "place" if run.state.phase == "between_cards" else "reveal"
+        if run.act(action, rng.randrange(4), rng.randrange(55), rng.randrange(60), S // 2):
+            check_invariants(run)
+    assert replay(challenge, raw, run.log) == run.state

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from challenge_tables import PROCTOR, S, Table, options, player
+from challenge_tables import DIRECTOR, PROCTOR, S, Table, options, player
 
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Command, RuleViolation
@@ -80,6 +80,57 @@ def disqualified() -> Table:
 def stumped() -> Table:
     table = revealed()
     table.do("declare_stumped", player("s1"))
+    return table
+
+
+def foul_later_touch() -> Table:
+    """s1 holds c1; s2 touched after it with four fingertips (a foul, R-PLAY-3)."""
+    table = solving()
+    table.do("touch_card", player("s2"), fingertips=4)
+    return table
+
+
+def reinstated_from_next_card() -> Table:
+    """s1 was disqualified by one flag (limit 1), then reinstated while card 1 is in play."""
+    table = Table.started(flag_limit=1)
+    table.do("issue_flag", seat="s1", cause="no_pattern")
+    table.next_card()
+    table.do("file_protest", player("s1"), seqs=[3], reason="x")
+    fix = [{"kind": "rescind_flag", "seat": "s1", "flag": 3}]
+    table.do("rule_protest", protest=1, upheld=True, ruling_text="y", corrections=fix)
+    return table
+
+
+def protested() -> Table:
+    """Protest 1 (by s1, on seq 2) is open; s2 has won card c1 (1 dot)."""
+    table = revealed()
+    table.win("s2")
+    table.do("file_protest", player("s1"), seqs=[2], reason="x")
+    return table
+
+
+def three_protests_by_s1() -> Table:
+    table = protested()
+    for _ in range(2):
+        table.do("file_protest", player("s1"), seqs=[2], reason="again")
+    return table
+
+
+def ruled() -> Table:
+    table = protested()
+    table.do("rule_protest", protest=1, upheld=False, ruling_text="no")
+    return table
+
+
+def ended_with_a_protest_open() -> Table:
+    table = protested()
+    table.do("end_round")
+    return table
+
+
+def signed() -> Table:
+    table = ended()
+    table.do("sign_score_card", initials="PK")
     return table
 
 
@@ -344,6 +395,148 @@ REFUSED: list[tuple[Callable[[], Table], str, object, dict, tuple[str, str, str]
         {"key": "no_touch:1:0"},
         ("stale_deadline", "", "no_touch_deadline: 'no_touch:1:0' is not a live deadline"),
     ),
+    (
+        foul_later_touch,
+        "override_first_touch",
+        PROCTOR,
+        {"seat": "s2"},
+        ("foul_touch", "R-PLAY-2", "seat s2 touched with more than three fingertips (R-PLAY-3)"),
+    ),
+    (
+        reinstated_from_next_card,
+        "touch_card",
+        PLAYER1,
+        {},
+        ("not_yet_reinstated", "R-ROUND-8", "seat s1 plays again from play 2"),
+    ),
+    (
+        protested,
+        "file_protest",
+        PLAYER1,
+        {"seqs": [99], "reason": "x"},
+        ("unknown_seq", "R-ROUND-8", "file_protest: no event 99 at this table (2..10)"),
+    ),
+    (
+        three_protests_by_s1,
+        "file_protest",
+        PLAYER1,
+        {"seqs": [2], "reason": "x"},
+        ("too_many_protests", "R-ROUND-8", "s1 has 3 open protests"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {"protest": 9, "upheld": True, "ruling_text": "y"},
+        ("unknown_protest", "R-ROUND-8", "rule_protest: no protest 9 at this table"),
+    ),
+    (
+        ruled,
+        "rule_protest",
+        PROCTOR,
+        {"protest": 1, "upheld": True, "ruling_text": "y"},
+        ("already_ruled", "R-ROUND-8", "protest 1 is already rejected"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": False,
+            "ruling_text": "y",
+            "corrections": [{"kind": "adjust_score", "seat": "s1", "delta": 1, "why": "x"}],
+        },
+        ("bad_correction", "R-ROUND-8", "a rejected protest corrects nothing"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "rescind_flag", "seat": "s1", "flag": 2}],
+        },
+        ("unknown_flag", "R-ROUND-8", "seat s1 has no standing flag at seq 2"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "award_card", "seat": "s1", "card": "zz"}],
+        },
+        ("unknown_card", "R-ROUND-8", "award_card: no card 'zz' in this table's deck"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "award_card", "seat": "s1", "card": "c1"}],
+        },
+        ("card_already_won", "R-ROUND-8", "card 'c1' is won by seat s2"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "revoke_card", "seat": "s1", "card": "c1"}],
+        },
+        ("card_not_won", "R-ROUND-8", "seat s1 has not won card 'c1'"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "adjust_score", "seat": "s2", "delta": -2, "why": "x"}],
+        },
+        ("negative_score", "R-ROUND-8", "seat s2 has 1 points; -2 is too many"),
+    ),
+    (
+        started,
+        "sign_score_card",
+        PROCTOR,
+        {"initials": "PK"},
+        ("round_not_over", "R-ROUND-7", "sign_score_card: the round has not ended"),
+    ),
+    (
+        ended_with_a_protest_open,
+        "sign_score_card",
+        PROCTOR,
+        {"initials": "PK"},
+        ("protests_open", "R-ROUND-8", "protest(s) [1] are open: rule on them first"),
+    ),
+    (
+        signed,
+        "file_protest",
+        PLAYER1,
+        {"seqs": [2], "reason": "x"},
+        ("score_card_signed", "R-ROUND-7", "file_protest: the score card is signed"),
+    ),
+    (
+        ended,
+        "reopen_score_card",
+        DIRECTOR,
+        {"reason": "late"},
+        ("not_signed", "R-ROUND-7", "reopen_score_card: the score card is not signed"),
+    ),
 ]
 
 
@@ -364,7 +557,9 @@ def test_every_refusal_code_of_a_command_is_provoked_above():
     """Every code of `REFUSALS` but the three decided outside a command's handlers
     (bad_options: initial_state; too_late and deadline_not_due: tests/unit/test_limits.py)."""
     provoked = {row[4][0] for row in REFUSED}
-    assert provoked == set(challenge.REFUSALS) - {"bad_options", "too_late", "deadline_not_due"}
+    outside = {"bad_options", "too_late", "deadline_not_due"}
+    outside.add("unknown_query")  # a query, not a command: tests/unit/test_challenge_protests.py
+    assert provoked == set(challenge.REFUSALS) - outside
 
 
 def test_arguments_that_are_not_a_map_are_refused():

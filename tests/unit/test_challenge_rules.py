@@ -69,7 +69,7 @@ def test_round_ends_when_the_deck_is_empty_with_the_scores():
     assert ended["reason"] == "deck_empty"
     assert ended["scores"] == {"s1": 1, "s2": 3, "s3": 0, "s4": 0}
     assert ended["unplayed"] == []
-    assert challenge.is_over(table.state)
+    assert not challenge.is_over(table.state)  # over once the score card is signed (R-ROUND-7)
     assert challenge.deadlines(table.state) == []
     assert table.refused("place_card").code == "round_over"
     assert table.refused("end_round").code == "round_over"
@@ -446,7 +446,7 @@ def test_correct_solution_wins_the_dots_of_the_side_in_play():
 
 
 def test_nobody_touches_within_fifteen_seconds_and_the_card_is_set_aside():
-    table = Table.started(cards=["c1", "c2"])
+    table = Table.started(cards=["c1", "c2"], stumped_cards="set_aside")
     table.next_card()
     assert table.live() == {"no_touch_deadline": T0 + 15 * S}
     events = table.fire("no_touch_deadline")
@@ -494,8 +494,8 @@ def test_stumped_cards_replay_once_at_the_end_when_the_table_says_so():
     assert events[1].data["stumped"] == ["c2"]
 
 
-def test_stumped_cards_are_never_replayed_by_default():
-    table = Table.started(cards=["c1"])
+def test_stumped_cards_are_never_replayed_when_set_aside():
+    table = Table.started(cards=["c1"], stumped_cards="set_aside")
     table.next_card()
     events = table.fire("no_touch_deadline")
     assert types(events) == ["CardStumped", "RoundEnded"]
@@ -520,7 +520,13 @@ def test_three_flags_disqualify_in_rounds_one_and_two():
         "PlayerDisqualified",
         "CardReturnedToDeck",
     ]
-    assert events[2].data == {"at": T0, "seat": "s1", "flags": 3, "rule": "R-FLAG-3"}
+    assert events[2].data == {
+        "at": T0,
+        "seat": "s1",
+        "flags": 3,
+        "cause": "flag_limit",
+        "rule": "R-FLAG-3",
+    }
     assert seat_of(table.state, "s1").disqualified
 
 
@@ -770,6 +776,8 @@ def test_every_refusal_code_names_a_known_rule_or_none():
         "R-FLAG-4",
         "R-PUZ-3",
         "R-ROUND-1",
+        "R-ROUND-7",
+        "R-ROUND-8",
     }
     assert set(challenge.FLAG_CAUSES) == {
         "no_pattern",

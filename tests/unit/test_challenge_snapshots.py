@@ -21,7 +21,14 @@ from server.games.challenge.state import SeatState, replace
 def seats(**changes: dict[str, Any]) -> list[dict[str, Any]]:
     """The four seats of the test table, with the changes given per seat id."""
     names = {"s1": "Ada", "s2": "Bo", "s3": "Cy", "s4": "Di"}
-    base = {"score": 0, "flags": 0, "disqualified": False, "cards_won": []}
+    base = {
+        "score": 0,
+        "flags": 0,
+        "disqualified": False,
+        "disqualified_cause": None,  # "flag_limit" or "slap" (R-PLAY-3)
+        "reinstated_from": 0,  # R-ROUND-8
+        "cards_won": [],
+    }
     return [
         {"seat": seat, "name": name, **base, **changes.get(seat, {})}
         for seat, name in names.items()
@@ -78,6 +85,9 @@ def test_the_proctor_sees_a_ruling_restart_the_windows_and_drop_the_answer():
         "cards_left": 1,
         "stumped": [],
         "clock": ruled,
+        "seq": table.last_seq(),
+        "protests": [],  # R-ROUND-8
+        "score_card": {"signed": False, "initials": None, "at": None},  # R-ROUND-7
         "deck": ["c2"],
         "removed": [],
     }
@@ -192,10 +202,12 @@ def test_events_of_other_parts_leave_the_table_as_it_is_but_move_its_clock():
     table = Table.started(cards=["c1"])
     state = table.state
     later = challenge.evolve(state, Event("TournamentNote", {"at": T0 + S, "seat": "s1"}))
-    assert later == replace(state, clock=T0 + S)
-    assert challenge.evolve(state, Event("ShellNote", {"text": "no time"})) == state
-    assert challenge.evolve(state, Event("ShellNote", {"at": "soon"})) == state
-    assert challenge.evolve(state, Event("ShellNote", {"at": T0 - S})) == state
+    # Every event of the stream counts in `seq` (a protest names events by it, R-ROUND-8).
+    assert later == replace(state, clock=T0 + S, seq=state.seq + 1)
+    unchanged = replace(state, seq=state.seq + 1)
+    assert challenge.evolve(state, Event("ShellNote", {"text": "no time"})) == unchanged
+    assert challenge.evolve(state, Event("ShellNote", {"at": "soon"})) == unchanged
+    assert challenge.evolve(state, Event("ShellNote", {"at": T0 - S})) == unchanged
 
 
 def test_replace_refuses_a_field_the_record_does_not_have():

@@ -23,6 +23,8 @@ def test_r_round_6_given_a_timed_round_when_time_runs_out_then_the_card_in_play_
     assert ended["reason"] == "time_up"
     assert card in ended["unplayed"]  # void: scored for nobody
     assert ended["scores"] == {"s1": 1, "s2": 0, "s3": 0}
+    assert not challenge.is_over(table.state)  # protests are heard until the signature
+    table.do("sign_score_card", initials="PK")  # R-ROUND-7: the result is final
     assert challenge.is_over(table.state)
     assert table.replayed() == table.state
 

@@ -24,7 +24,8 @@ from clients.reference_cli import admin_commands, cli, exit_codes, replay_comman
 from clients.reference_cli.bot_commands import BotApp
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
-from clients.reference_cli.play_input import PlayInput
+from clients.reference_cli.games.challenge.play_input import PlayInput
+from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import strip_ansi
 from clients.reference_cli.table_app import (
     FullScreen,
@@ -35,6 +36,7 @@ from clients.reference_cli.table_app import (
 )
 from clients.reference_cli.table_commands import controls_for
 from protocol.token_files import person_files, write_token_files
+from protocol.views import view_change
 from server.eventlog.envelope import NewEvent
 from server.eventlog.store import open_blocking_store
 from server.games import challenge
@@ -70,7 +72,8 @@ class FakeLink:
 
 
 class Feed:
-    """A table run by the real game, pushed to one viewer like the server does."""
+    """A table run by the real game, pushed to one viewer like the server does: the events,
+    then the view change and the live deadlines (server/runtime/views.py)."""
 
     def __init__(self, table: Table, viewer):
         self.table, self.viewer, self.pushed = table, viewer, 0
@@ -78,31 +81,52 @@ class Feed:
             Event("TableCreated", {"game": "challenge", "options": table.raw_options, "at": T0}),
             *table.events,
         ]
+        self.held = None
+        self.seen = 0  # the seq the client's view is at (snapshot or last append)
+
+    def deadlines(self):
+        return [
+            {"key": d.key, "command": d.command.name, "at": d.at}
+            for d in challenge.deadlines(self.table.state)
+        ]
 
     def snapshot(self):
+        self.held = challenge.view(self.table.state, self.viewer)
+        self.seen = len(self.events)
         return {
             "type": "snapshot",
             "id": 2,
             "table": "t1",
             "game": "challenge",
             "seq": len(self.events),
-            "view": challenge.view(self.table.state, self.viewer),
+            "view": self.held,
+            "deadlines": self.deadlines(),
+            "server_time": self.table.now,
         }
 
+    def view_fields(self):
+        """What the last event push of an append carries: the view change, the deadlines."""
+        view = challenge.view(self.table.state, self.viewer)
+        body = view_change(self.held, view)
+        self.held = view
+        return {**body, "deadlines": self.deadlines()}
+
     def send_all(self, app, start=0):
+        """Push events `start + 1 ..` as one append (the last one carries the view)."""
         for seq, event in enumerate(self.events[start:], start=start + 1):
             seen = challenge.event_view(event, self.viewer)
-            app.link_event(
-                {
-                    "type": "event",
-                    "table": "t1",
-                    "seq": seq,
-                    "event_type": seen.type,
-                    "data": dict(seen.data),
-                    "at": seen.data.get("at", T0),
-                }
-            )
-        self.pushed = len(self.events)
+            push = {
+                "type": "event",
+                "table": "t1",
+                "seq": seq,
+                "event_type": seen.type,
+                "data": dict(seen.data),
+                "at": seen.data.get("at", T0),
+            }
+            if seq == len(self.events) and seq > self.seen:  # a live append, not history
+                push.update(self.view_fields())
+            app.link_event(push)
+        self.pushed = self.seen = len(self.events)
 
     def catch_up(self, app):
         """New events of `table` since the last call, pushed in order."""
@@ -244,10 +268,30 @@ def test_a_lone_q_before_the_join_leaves():
     assert app.exit_code == exit_codes.OK
 
 
+class Written(list):
+    """What a console wrote: one entry per write (rich writes a redraw at once)."""
+
+    def write(self, text: str) -> int:
+        self.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+    def __bool__(self) -> bool:  # rich takes a false `file` for "use sys.stdout"
+        return True
+
+
+def full_screen(width: int = 80, height: int = 30) -> tuple[FullScreen, Written]:
+    """A full screen drawn by rich into a list instead of a terminal."""
+    written = Written()
+    console = make_console(False, written, width=width, height=height)
+    return FullScreen(written.append, screen=LiveScreen(console)), written
+
+
 def test_full_screen_redraws_only_when_the_frame_changes():
     table = Table.started()
-    written: list[str] = []
-    screen = FullScreen(written.append, size=lambda: (80, 30))
+    screen, written = full_screen()
     app, _link, _lines, reactor = make_app(output=screen)
     reactor.advance(T0 / 1e6 - reactor.seconds())
     app.start()
@@ -261,9 +305,10 @@ def test_full_screen_redraws_only_when_the_frame_changes():
     assert len(written) == count  # nothing changed
     app.keys("t")  # a notice: the frame changes
     assert len(written) == count + 1 and "there is no card to touch" in written[-1]
-    screen.size = lambda: (100, 30)
+    screen.screen.console.size = (100, 30)
     app.refresh()
-    assert written[-1].startswith("\x1b[2J")  # a resize clears the screen
+    assert len(written) == count + 2  # a resize redraws, at the new width
+    assert "─" * 100 in written[-1] and "─" * 101 not in written[-1]
     screen.stop()
     assert written[-1].endswith("\x1b[?1049l")
     app.stop(exit_codes.OK)
@@ -468,6 +513,12 @@ def test_admin_takes_its_connection_flags_before_or_after_the_subcommand():
         )
     parsed = parser.parse_args(["admin", "--url", "ws://x/ws", "issue-token", "--role", "director"])
     assert (parsed.url, parsed.token) == ("ws://x/ws", None)
+    for argv in (
+        ["tournament", "standings", "--id", "t", "--url", "ws://x/ws", "--token", "T"],
+        ["tournament", "--url", "ws://x/ws", "--token", "T", "standings", "--id", "t"],
+    ):
+        parsed = parser.parse_args(argv)
+        assert (parsed.url, parsed.token, parsed.id) == ("ws://x/ws", "T", "t")
 
 
 def test_create_table_refuses_a_tokens_file_name(capsys):
@@ -498,7 +549,7 @@ def test_every_command_has_help_with_examples_and_exit_codes(capsys):
 
 # The commands that read a store on this machine (docs/cli.md): they may use server/. Every
 # other module of the package is networked, or shared by networked commands.
-LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands"})
+LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands", "audit_commands"})
 # `t24`'s dispatcher: it registers every command, the local ones too, and imports no server/.
 DISPATCHER_MODULES = frozenset({"cli", "__main__"})
 PACKAGE = "clients.reference_cli"
@@ -522,7 +573,11 @@ def imported_modules(path: Path) -> list[str]:
 
 def networked_modules() -> list[str]:
     """Every module of the package but the local commands (derived: a new one is included)."""
-    names = sorted(path.stem for path in (ROOT / "clients/reference_cli").glob("*.py"))
+    package = ROOT / "clients/reference_cli"
+    names = sorted(  # the game parts too: games/challenge/bot.py is `games.challenge.bot`
+        ".".join(path.relative_to(package).with_suffix("").parts)
+        for path in package.glob("**/*.py")
+    )
     assert LOCAL_MODULES <= set(names), "a local module was renamed: update LOCAL_MODULES"
     return [name for name in names if name not in LOCAL_MODULES]
 
@@ -532,9 +587,16 @@ def test_networked_modules_never_import_the_server():
     the one library they may use, for bots and decks. Nor may they reach server/ through a
     local command's module (only the dispatcher, cli.py, registers those)."""
     networked = networked_modules()
-    assert {"connection", "table_app", "play_input", "bots", "admin_commands"} <= set(networked)
+    assert {
+        "connection",
+        "table_app",
+        "games.challenge.play_input",
+        "games.challenge.bot",
+        "admin_commands",
+    } <= set(networked)
     for name in networked:
-        for module in imported_modules(ROOT / "clients/reference_cli" / f"{name}.py"):
+        path = ROOT / "clients/reference_cli" / (name.replace(".", "/") + ".py")
+        for module in imported_modules(path):
             if module.split(".")[0] == "server":
                 assert module.startswith("server.puzzles."), (name, module)
             if module.startswith(f"{PACKAGE}.") and name not in DISPATCHER_MODULES:
@@ -877,8 +939,7 @@ def test_presence_stale_notices_and_the_feed_scroll_in_the_shell():
     for _ in range(6):
         table.next_card()
         table.win("s2")
-    written: list[str] = []
-    screen = FullScreen(written.append, size=lambda: (80, 30))
+    screen, written = full_screen()
     app, _link, _lines, reactor = make_app(output=screen)
     reactor.advance(T0 / 1e6 - reactor.seconds())
     app.start()

@@ -1,4 +1,5 @@
-"""What the bots of `t24 bot` plan (clients/reference_cli/bots.py), judged by the real checker."""
+"""What the bots of `t24 bot` plan (clients/reference_cli/games/challenge/bot.py), judged by
+the real checker."""
 
 from __future__ import annotations
 
@@ -7,9 +8,8 @@ import random
 
 import pytest
 
-from clients.reference_cli import bots
-from clients.reference_cli.bots import Situation, plan
-from clients.reference_cli.table_model import Timings
+from clients.reference_cli.games.challenge import bot as bots
+from clients.reference_cli.games.challenge.bot import Situation, Timings, plan
 from server.puzzles import calibration, difficulty
 from server.puzzles.expressions import check_solution
 

@@ -335,3 +335,40 @@ def test_late_frames_and_closes_of_an_old_connection_are_ignored():
     link._closed(old, 1006, "late")
     assert link.proto is new
     assert listener.kinds().count("status") == 3  # connecting, authenticating twice
+
+
+def test_a_moved_reply_reconnects_to_the_node_it_names_and_resumes():
+    """Issue 16: a table served by another node is followed there, resuming by after_seq."""
+    link, clock, listener, connects = make()
+    link.start()
+    proto = open_link(link)
+    welcome(link, proto)
+    snapshot(link, proto, seq=2)
+    push(link, proto, 1)
+    push(link, proto, 2)
+    link._closed(proto, 1012, "table t1 moved to another node")
+    clock.advance(0.25)
+    proto = open_link(link)
+    welcome(link, proto)
+    join = proto.sent[-1]
+    reply(link, proto, type="moved", id=join["id"], table="t1", url="ws://node-b/ws")
+    assert link.url == "ws://node-b/ws" and proto.dropped
+    assert "served by ws://node-b/ws" in listener.log[-1][1]
+    link._closed(proto, 1006, "")
+    clock.advance(0.5)
+    assert len(connects) == 3  # reconnecting, now to node b
+    proto = open_link(link)
+    welcome(link, proto)
+    assert snapshot(link, proto, seq=3)["after_seq"] == 2  # no gap, no duplicate
+
+
+def test_a_moved_reply_to_a_request_refuses_it_and_moves_the_link():
+    link, _clock, _listener, _ = make(join=False)
+    link.start()
+    proto = open_link(link)
+    welcome(link, proto)
+    outcome = []
+    link.request("command", table="t1", name="touch_card").addErrback(outcome.append)
+    sent = proto.sent[-1]
+    reply(link, proto, type="moved", id=sent["id"], table="t1", url="ws://node-b/ws")
+    assert outcome[0].value.code == "moved" and link.url == "ws://node-b/ws" and proto.dropped

@@ -25,8 +25,9 @@ from pathlib import Path
 
 import pytest
 
-from clients.reference_cli import cli, play_input, proctor_input
-from clients.reference_cli.play_input import PlayInput
+from clients.reference_cli import cli
+from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.games.challenge.play_input import PlayInput
 from server.puzzles.expressions import (
     PuzzleSyntaxError,
     check_expression,
@@ -123,12 +124,15 @@ def test_the_play_worked_example_is_a_right_solution_and_the_patterns_make_24():
 
 
 def test_the_audit_example_is_refused_and_the_scan_finds_it():
-    """B3: what `t24 play --help` used to say; the judge below must catch it."""
-    old = "three steps, one per line, e.g. 8/3  3-8/3  8/(1/3); retype with 1/2/3;"
+    """B3: a help line with a run-on step; the judge below must catch it. (Since issue 10 a
+    bracketed fraction is one value, R-PUZ-2: `8/(1/3)` is a step, `8/(3-8/3)` is not.)"""
+    old = "three steps, one per line, e.g. 8/3  3-8/3  8/(3-8/3); retype with 1/2/3;"
     found = [example for _line, example in examples_in(old)]
-    assert "8/(1/3)" in found
-    assert judge(old, "8/(1/3)").startswith("run_on")
-    assert not check_solution((3, 3, 8, 8), "8 / 1/3", ["8/3", "3-8/3", "8/(1/3)"]).ok
+    assert "8/(3-8/3)" in found
+    assert judge(old, "8/(3-8/3)").startswith("run_on")
+    assert not check_solution((3, 3, 8, 8), "8 / 1/3", ["8/3", "3-8/3", "8/(3-8/3)"]).ok
+    assert judge(old, "8/(1/3)") == ""  # R-PUZ-2: one value
+    assert check_solution((3, 3, 8, 8), "8 / 1/3", ["8/3", "3-8/3", "8/(1/3)"]).ok
     assert judge(old, "8/3") == "" and judge(old, "3 - 8/3 = 1/3") == ""
     assert judge(old, "3 - 8/3 = 3").startswith("step_result_wrong")
     # A free-form answer is accepted only against the card its line names.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from clients.reference_cli import play_input, proctor_input
+from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.games.challenge.play_input import PlayInput, press, reconcile, replied
 from clients.reference_cli.keyboard import Notice, Quit, Send, edit_line, printable, split_keys
-from clients.reference_cli.play_input import PlayInput, press, reconcile, replied
 
 SEATS = [
     {"seat": "s1", "name": "Ada", "score": 0, "flags": 0, "disqualified": False, "cards_won": []},
@@ -273,7 +273,7 @@ def test_prompts_and_help_follow_the_mode():
     # The footer offers only what applies (issue 17): no touch after the round, while
     # paused, or between cards; the keys it names are the keys that exist (docs/cli.md).
     assert "[f] touch with N fingertips" in PlayInput().keys_help(view())
-    assert PlayInput().keys_help(view(phase="ended")) == "round over · [q] quit"
+    assert PlayInput().keys_help(view(phase="ended")) == "round over · [p] protest · [q] quit"
     assert PlayInput().keys_help(None) == "[q] quit"  # not joined yet
     assert "touch" not in PlayInput().keys_help(view(paused=True))
     assert "touch" not in PlayInput().keys_help(view(phase="between_cards"))

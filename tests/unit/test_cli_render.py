@@ -6,18 +6,10 @@ from dataclasses import replace
 
 from challenge_tables import PROCTOR, SPECTATOR, T0, S, Table, player
 
-from clients.reference_cli.event_words import card_label
-from clients.reference_cli.render import (
-    Frame,
-    big_numbers,
-    cards_left,
-    compact,
-    dots_text,
-    render,
-    seconds_left,
-)
+from clients.reference_cli.games.challenge.event_words import card_label
+from clients.reference_cli.games.challenge.render import big_numbers, cards_left, dots_text
+from clients.reference_cli.render import Frame, compact, render, seconds_left
 from clients.reference_cli.styling import Style, color_enabled, strip_ansi
-from clients.reference_cli.table_app import clip
 from clients.reference_cli.table_model import FeedLine, TableModel
 from server.games import challenge
 
@@ -25,7 +17,13 @@ COLOR = Style(color=True)
 
 
 def model_of(table: Table, viewer) -> TableModel:
-    return TableModel("t1", "challenge", len(table.events) + 1, challenge.view(table.state, viewer))
+    """What a client holds: the view and the live deadlines the server pushed."""
+    deadlines = [
+        {"key": d.key, "command": d.command.name, "at": d.at}
+        for d in challenge.deadlines(table.state)
+    ]
+    view = challenge.view(table.state, viewer)
+    return TableModel("t1", "challenge", len(table.events) + 1, view, deadlines)
 
 
 def text(lines: list[str]) -> str:
@@ -67,7 +65,7 @@ def test_scores_flags_disqualification_pause_and_the_end():
     table.next_card()
     table.win("s1")
     table.next_card()
-    table.do("touch_card", player("s3"), fingertips=5)  # R-PLAY-3: flag, DQ at limit 1
+    table.do("touch_card", player("s3"), fingertips=4)  # R-PLAY-3: flag, DQ at limit 1
     table.do("pause_table", PROCTOR, cause="tea")
     screen = text(render(Frame(model_of(table, SPECTATOR)), table.now, 100))
     assert "s1       Ada                  1  0/1" in screen
@@ -152,9 +150,6 @@ def test_small_pieces():
     assert seconds_left(T0 + 2_400_000, T0) == "2.4 s"
     assert seconds_left(T0, T0 + 5) == "0.0 s"  # the server fires deadlines, not the client
     assert big_numbers([12, 3, 4, 5])[2].startswith(" █  ███")
-    # A cut line ends with an ellipsis (issue 17), its colour reset first.
-    assert clip("\x1b[1mabcdef\x1b[0m", 3) == "\x1b[1mab\x1b[0m…"
-    assert clip("abc", 5) == "abc" and clip("abcdef", 2) == "a…" and clip("abc", 3) == "abc"
 
 
 def test_the_compact_table_of_replay():

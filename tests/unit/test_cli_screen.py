@@ -4,6 +4,7 @@ spills into the next row, no colour unless asked, redrawn only on a change."""
 from __future__ import annotations
 
 import io
+import re
 
 from clients.reference_cli.screen import LiveScreen, make_console
 
@@ -15,9 +16,10 @@ def drawn(color: bool = False, width: int = 20, height: int = 5):
 
 
 def rows(text: str) -> list[str]:
-    """The rows of the last screen written (after the last cursor-home)."""
-    last = text.split("\x1b[H")[-1]
-    return [row.rstrip() for row in last.split("\x1b[?25h")[0].split("\n")]
+    """The rows of the last frame written: after the last erase (or cursor-home), without the
+    control sequences."""
+    last = re.split(r"\x1b\[2K|\x1b\[H", text)[-1]
+    return [row.rstrip() for row in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", last).split("\n")]
 
 
 def test_a_long_line_ends_with_an_ellipsis_and_rows_never_spill():
@@ -25,6 +27,10 @@ def test_a_long_line_ends_with_an_ellipsis_and_rows_never_spill():
     screen.start()
     assert screen.show(["a" * 30, "short", "\x1b[31mred\x1b[0m text"])
     assert rows(out.getvalue())[:3] == ["a" * 19 + "…", "short", "red text"]
+    # A second frame erases the rows drawn and writes the new ones, unpadded.
+    screen.show(["b", "short"])
+    assert rows(out.getvalue()) == ["b", "short"]
+    assert out.getvalue().endswith("b\nshort")
     assert "\x1b[31m" not in out.getvalue()  # no colour unless asked
     screen.stop()
     assert out.getvalue().startswith("\x1b[?1049h") and out.getvalue().endswith("\x1b[?1049l")

@@ -119,7 +119,7 @@ def test_unknown_edition_and_side_are_refused():
 def test_an_impossible_rule_stops_instead_of_looping(monkeypatch):
     monkeypatch.setattr(editions, "MAX_DRAWS", 200)
     with pytest.raises(RuntimeError, match="could not fill"):
-        editions._draw_sides(editions.random.Random(1), 1, 9, lambda numbers: False)
+        editions._draw_sides(editions.random.Random(1), 1, 9, lambda numbers: False, set())
 
 
 def test_as_dict_is_plain_data():

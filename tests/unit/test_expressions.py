@@ -139,7 +139,7 @@ def test_the_issue_example_is_correct():
         ("8 ÷ 0", GOOD_STEPS, "division_by_zero", "divides by zero"),
         ("8 ÷ 1/0", GOOD_STEPS, "division_by_zero", "over 0"),
         ("3 × 8 = 24", GOOD_STEPS, "syntax", "without '='"),
-        ("3 × (8)", GOOD_STEPS, "syntax", "brackets"),
+        ("3 × (8)", GOOD_STEPS, "syntax", "brackets"),  # only a fraction is bracketed
         ("3 × 4 × 2", GOOD_STEPS, "run_on", "more than one operation"),
         ("three times eight", GOOD_STEPS, "syntax", "unexpected 't'"),
         ("3" * 201, GOOD_STEPS, "too_long", "at most 200"),
@@ -389,3 +389,31 @@ def test_the_two_slash_reader_takes_the_steps_people_write():
     assert notation._two_slash_readings(" -8 / 1/3 = 24 ") is not None
     assert notation._two_slash_readings("8 / 1/3 / 2") is None  # run-on: the general reader
     assert notation._two_slash_readings("8 ÷ 1/3") is None  # one reading: the first fast path
+
+
+@pytest.mark.parametrize(
+    "pattern, steps",
+    [
+        ("8 ÷ (1/3)", ["8 ÷ 3 = 8/3", "3 − 8/3 = 1/3", "8 ÷ (1/3) = 24"]),
+        ("8 / (1/3)", ["8 / 3", "3 - 8/3", "8 / (1/3)"]),
+        ("8 ÷ 1/3", ["8 ÷ 3", "3 − (8/3) = 1/3", "8 ÷ (1/3)"]),
+    ],
+)
+def test_a_bracketed_fraction_is_one_value_R_PUZ_2(pattern, steps):
+    """R-PUZ-2: `8 ÷ (1/3) = 24` is one operation, accepted exactly like `8 ÷ 1/3`."""
+    verdict = check_solution(CARD, pattern, steps)
+    assert verdict.ok, verdict
+    assert parse_step("8 ÷ (1/3) = 24") == parse_step("8 ÷ 1/3 = 24")
+
+
+@pytest.mark.parametrize("step", ["8 ÷ (3 − 1)", "(8 ÷ 3) − 1", "8 ÷ (1/3 + 1)"])
+def test_two_operators_in_one_step_stay_run_on_even_in_brackets_R_PUZ_2(step):
+    verdict = check_solution(CARD, "8 ÷ 1/3", [step, "3 − 8/3", "8 ÷ 1/3"])
+    assert verdict.reason == "run_on", verdict
+
+
+def test_a_step_reusing_a_value_says_so():
+    """The refusal names the reuse: "step 2 uses 2 twice; only one 2 is available"."""
+    verdict = check_solution((2, 6, 8, 1), "4 × 6", ["6 − 1 = 5", "2 + 2 = 4", "4 × 6 = 24"])
+    assert verdict.reason == "value_not_available"
+    assert verdict.message == "step 2 uses 2 twice; only one 2 is available: 2, 5, 8"

@@ -30,15 +30,19 @@ def with_pattern() -> Table:
     return table
 
 
-# -- fingertips (R-PLAY-3): 1..10 are recorded, more than three draw a flag --------------------
+# -- fingertips (R-PLAY-3): 1..10 are recorded; four draw a flag, five or more are a slap ------
 
 
-@pytest.mark.parametrize("fingertips, flagged", [(1, False), (3, False), (4, True), (10, True)])
-def test_fingertips_from_one_to_ten_are_recorded(fingertips, flagged):
+@pytest.mark.parametrize(
+    "fingertips, flagged, slapped",
+    [(1, False, False), (3, False, False), (4, True, False), (5, False, True), (10, False, True)],
+)
+def test_fingertips_from_one_to_ten_are_recorded(fingertips, flagged, slapped):
     table = revealed()
     events = table.do("touch_card", player("s1"), fingertips=fingertips)
     assert events[0].data["fingertips"] == fingertips
     assert ("FlagIssued" in types(events)) is flagged
+    assert ("PlayerDisqualified" in types(events)) is slapped  # R-PLAY-3: a slap
     assert MAX_FINGERTIPS == 10
 
 

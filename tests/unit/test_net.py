@@ -9,7 +9,6 @@ import stat
 
 import pytest
 import toygame
-from autobahn.exception import PayloadExceededError
 from autobahn.twisted.websocket import WebSocketClientFactory
 from twisted.internet import defer
 from twisted.internet.error import ConnectionDone
@@ -21,7 +20,7 @@ from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
 
 from protocol.codec import Limits, decode, encode
-from server.eventlog.store import ConcurrencyError, StoreUnavailable, open_store
+from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games.base import RuleViolation
 from server.metrics import Histogram, Metrics
 from server.net.http import HealthResource, MetricsResource, build_site
@@ -263,11 +262,11 @@ def test_join_command_pushes_then_accepted(hub, clock):
     say(proctor, "join", id=2, table="t1")
     say(proctor, "command", id=3, table="t1", name="start_round")
     messages = wire.messages()
-    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "view", "accepted"]
-    assert messages[2]["event_type"] == "RoundStarted" and messages[4]["seq"] == 2
-    # the view after the append: the phase moved on, as a patch of the snapshot's view
-    snapshot, view = messages[1], messages[3]
-    assert view["seq"] == 2 and view["patch"]["set"]["phase"] == "between_cards"
+    assert [m["type"] for m in messages] == ["welcome", "snapshot", "event", "accepted"]
+    assert messages[2]["event_type"] == "RoundStarted" and messages[3]["seq"] == 2
+    # the append's last event carries the view after it, as a patch of the snapshot's view
+    snapshot, event = messages[1], messages[2]
+    assert event["patch"]["set"]["phase"] == "between_cards" and event["deadlines"] == []
     assert snapshot["view"]["phase"] == "setup" and snapshot["deadlines"] == []
     recorded = hub.actors["t1"].events[-1]
     assert recorded.causation == "conn-7:req-3" and recorded.actor == {
@@ -300,6 +299,7 @@ def test_an_evicted_table_is_still_listed_and_a_join_replays_it(clock):
     say(session, "join", id=3, table="t1")
     say(session, "command", id=4, table="t1", name="start_round")
     say(session, "command", id=5, table="t1", name="end_round")
+    say(session, "command", id=51, table="t1", name="sign_score_card", args={"initials": "PK"})
     say(session, "leave", id=6, table="t1")
     wire.messages()
     assert hub.evict_quiet_tables() == []  # the first sweep to see it quiet
@@ -308,8 +308,8 @@ def test_an_evicted_table_is_still_listed_and_a_join_replays_it(clock):
     say(session, "list_tables", id=7)
     say(session, "join", id=8, table="t1")
     listed, snapshot = wire.messages()
-    assert listed["tables"] == [{"table": "t1", "game": "challenge", "seq": 3, "over": True}]
-    assert snapshot["type"] == "snapshot" and snapshot["seq"] == 3
+    assert listed["tables"] == [{"table": "t1", "game": "challenge", "seq": 4, "over": True}]
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == 4
     assert "t1" in hub.actors
 
 
@@ -372,13 +372,14 @@ def test_text_frames_and_bad_frames_keep_the_session(hub, clock):
         (KeyError("secret card 3 4 6 8"), "internal"),
     ],
 )
-def test_error_mapping_never_leaks_internals(exc, code):
+def test_error_mapping_never_leaks_internals(logged_errors, exc, code):
     got, message, _rule = error_for(Failure(exc))
     assert got == code
     assert "secret" not in message
+    logged_errors.flush()  # an unexpected failure is logged, with its traceback
 
 
-def test_store_failure_during_a_command_is_unavailable(hub, clock):
+def test_store_failure_during_a_command_is_unavailable(logged_errors, hub, clock):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
     say(session, "create_table", id=2, table="t1", options=OPTIONS)
@@ -386,8 +387,8 @@ def test_store_failure_during_a_command_is_unavailable(hub, clock):
     say(session, "command", id=3, table="t1", name="start_round")
     assert wire.messages()[-1]["code"] == "unavailable"
 
-
-# -- faults: nothing unexpected escapes into Autobahn -----------------------------------------
+    # -- faults: nothing unexpected escapes into Autobahn -----------------------------------------
+    assert logged_errors.flush(StoreClosed)  # logged with its traceback, server side
 
 
 @pytest.fixture
@@ -408,7 +409,7 @@ def explode(*_args):
 
 
 def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(
-    hub, clock, logged, monkeypatch
+    logged_errors, hub, clock, logged, monkeypatch
 ):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
@@ -422,9 +423,12 @@ def test_a_fault_in_a_handler_is_internal_logged_and_the_connection_stays(
     assert wire.closed == [] and not session.closed
     [event] = failures(logged, KeyError)  # the traceback stays in the server log
     assert "secret card" in event["log_failure"].getTraceback() and event["request"] == 2
+    assert logged_errors.flush(KeyError)  # logged with its traceback, server side
 
 
-def test_a_fault_before_dispatch_answers_with_the_raw_id(hub, clock, monkeypatch, logged):
+def test_a_fault_before_dispatch_answers_with_the_raw_id(
+    logged_errors, hub, clock, monkeypatch, logged
+):
     session, wire = make_session(hub, clock)
     monkeypatch.setattr("server.net.session.parse_request", explode)
     say(session, "ping", id=41)
@@ -435,9 +439,12 @@ def test_a_fault_before_dispatch_answers_with_the_raw_id(hub, clock, monkeypatch
         ("pong", 42, None),
     ]
     assert wire.closed == [] and failures(logged, KeyError)
+    assert logged_errors.flush(KeyError)  # logged with its traceback, server side
 
 
-def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, logged, monkeypatch):
+def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(
+    logged_errors, hub, clock, logged, monkeypatch
+):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
     monkeypatch.setitem(Session.REQUEST_HANDLERS, "list_tables", explode)
@@ -446,6 +453,7 @@ def test_a_fault_whose_error_reply_cannot_be_sent_closes_with_1011(hub, clock, l
     assert [code for code, _reason in wire.closed] == [1011] and session.closed
     say(session, "ping", id=3)  # a broken session serves nothing more
     assert wire.messages()[1:] == []
+    assert logged_errors.flush(KeyError)  # logged with its traceback, server side
 
 
 class Unencodable:
@@ -461,7 +469,9 @@ class Unencodable:
         return {"seats": {"s1", "s2"}}
 
 
-def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock, logged):
+def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(
+    logged_errors, hub, clock, logged
+):
     hub.games["unencodable"] = Unencodable()
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
@@ -477,9 +487,10 @@ def test_a_join_whose_snapshot_cannot_be_built_is_undone_and_internal(hub, clock
     say(session, "command", id=4, table="u", name="start")
     assert [m["type"] for m in wire.messages()] == ["accepted"]  # no push to a non-member
     assert wire.closed == [] and failures(logged, TypeError)
+    assert logged_errors.flush(TypeError)  # logged with its traceback, server side
 
 
-def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(hub, clock, logged):
+def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(logged_errors, hub, clock, logged):
     director, director_wire = make_session(hub, clock)
     say(director, "hello", id=1, token=token("director"))
     say(director, "create_table", id=2, table="t1", options=OPTIONS)
@@ -498,11 +509,14 @@ def test_a_push_that_cannot_be_sent_breaks_the_session_with_1011(hub, clock, log
     assert [code for code, _ in watcher_wire.closed] == [1011]
     assert watcher not in hub.actors["t1"].subscribers and watcher.joined == {}
     # the table and the other viewers are unaffected
-    assert [m["type"] for m in director_wire.messages()] == ["event", "view", "accepted"]
+    assert [m["type"] for m in director_wire.messages()] == ["event", "accepted"]
     assert failures(logged, ConnectionError)
+    assert logged_errors.flush(ConnectionError)  # logged with its traceback, server side
 
 
-def test_a_reply_lost_after_the_command_took_effect_breaks_the_session(hub, clock, logged):
+def test_a_reply_lost_after_the_command_took_effect_breaks_the_session(
+    logged_errors, hub, clock, logged
+):
     session, wire = make_session(hub, clock)
     say(session, "hello", id=1, token=token("director"))
     say(session, "create_table", id=2, table="t1", options=OPTIONS)
@@ -520,8 +534,8 @@ def test_a_reply_lost_after_the_command_took_effect_breaks_the_session(hub, cloc
     assert [code for code, _ in wire.closed] == [1011]
     assert hub.actors["t1"].events[-1].type == "RoundStarted"
 
-
-# -- Autobahn options ----------------------------------------------------------------------
+    # -- Autobahn options ----------------------------------------------------------------------
+    assert logged_errors.flush(ValueError)  # logged with its traceback, server side
 
 
 def test_autobahn_options_are_set_deliberately(hub, clock):
@@ -575,6 +589,18 @@ def test_the_origin_policy_as_autobahn_applies_it(hub, clock, origin, allowed):
     assert _is_same_origin(_url_to_origin(origin), "http", 8024, patterns) is allowed
 
 
+_OPENED: list = []  # protocols opened by open_protocol, closed after each test
+
+
+@pytest.fixture(autouse=True)
+def close_opened_protocols():
+    """Close what `open_protocol` opened: an open Autobahn protocol keeps its keep-alive
+    timer on the global reactor (trial's check in tests/conftest.py found them left)."""
+    yield
+    while _OPENED:
+        _OPENED.pop().connectionLost(Failure(ConnectionDone()))
+
+
 def open_protocol(hub, clock):
     """A `T24ServerProtocol` through a real opening handshake, on a StringTransport."""
     factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock)
@@ -588,10 +614,13 @@ def open_protocol(hub, clock):
     )
     assert protocol.state == protocol.STATE_OPEN
     transport.clear()
+    _OPENED.append(protocol)
     return protocol, transport
 
 
-def test_over_autobahn_a_fault_is_answered_and_a_broken_session_sends_1011(hub, clock):
+def test_over_autobahn_a_fault_is_answered_and_a_broken_session_sends_1011(
+    logged_errors, hub, clock
+):
     protocol, wire = open_protocol(hub, clock)
     protocol.session._hello = explode
     protocol.dataReceived(client_frame({"type": "hello", "id": 1, "token": "x"}))
@@ -610,6 +639,7 @@ def test_over_autobahn_a_fault_is_answered_and_a_broken_session_sends_1011(hub, 
     # protocol closed and leaves this StringTransport alone
     protocol.connectionLost(Failure(ConnectionDone()))
     assert protocol.state == protocol.STATE_CLOSED
+    assert logged_errors.flush(KeyError, ValueError)  # logged with its traceback, server side
 
 
 def server_frame(payload: bytes) -> bytes:
@@ -617,7 +647,9 @@ def server_frame(payload: bytes) -> bytes:
     size = len(payload)
     if size <= 125:
         return bytes([0x82, size]) + payload
-    return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    if size < 65536:
+        return bytes([0x82, 126]) + size.to_bytes(2, "big") + payload
+    return bytes([0x82, 127]) + size.to_bytes(8, "big") + payload
 
 
 def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
@@ -632,12 +664,13 @@ def test_a_push_is_framed_once_and_written_as_a_plain_binary_frame(hub, clock):
     assert wire1.value().endswith(server_frame(encode({"type": "pong", "id": 1})))
 
 
-def test_outgoing_frames_keep_autobahns_limits_and_queue(hub, clock):
+def test_outgoing_frames_keep_autobahns_queue_and_ignore_the_inbound_limit(hub, clock):
+    """Issue 18: the inbound `max_message_bytes` is no limit on what the server sends."""
     protocol, wire = open_protocol(hub, clock)
-    too_big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
-    with pytest.raises(PayloadExceededError):  # as `sendMessage` refuses it
-        protocol._send_push(too_big)
-    assert wire.value() == b""
+    big = Push({"type": "event"}, b"x" * (64 * 1024 + 1))
+    protocol._send_push(big)
+    assert wire.value() == server_frame(big.frame)
+    wire.clear()
     handed: list[bytes] = []  # while Autobahn's own send queue holds data, it keeps the order
     protocol.sendPreparedMessage = lambda prepared: handed.append(prepared.payloadHybi)
     protocol.send_queue.append((b"queued", False))

@@ -54,8 +54,16 @@ def test_the_two_slash_reader_takes_the_wanted_value():
 @pytest.mark.parametrize(
     "text, reason, message",
     [
-        ("(3 × 8", "syntax", "the pattern has brackets; write 'a op b'"),
-        ("3 × 8)", "syntax", "the pattern has brackets; write 'a op b'"),
+        (
+            "(3 × 8",
+            "syntax",
+            "the pattern has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)",
+        ),
+        (
+            "3 × 8)",
+            "syntax",
+            "the pattern has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)",
+        ),
         ("8/0/0", "division_by_zero", "the pattern has a fraction over 0"),
         ("- 8/0 / 0", "division_by_zero", "the pattern has a fraction over 0"),
         (
@@ -75,8 +83,8 @@ def test_pattern_errors_are_exact(text, reason, message):
 @pytest.mark.parametrize(
     "first, message",
     [
-        ("(8 × 3", "step 1 has brackets; write 'a op b'"),
-        ("8 × 3)", "step 1 has brackets; write 'a op b'"),
+        ("(8 × 3", "step 1 has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)"),
+        ("8 × 3)", "step 1 has brackets; only a fraction is bracketed, e.g. 8 ÷ (1/3)"),
         ("8/0/0", "step 1 has a fraction over 0"),
         ("8 × 3 = x", "step 1 needs a number after '='"),
         ("8 × 3 = +", "step 1 needs a number after '='"),

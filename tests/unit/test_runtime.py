@@ -13,7 +13,7 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from protocol.codec import decode
-from server.eventlog.store import ConcurrencyError, StoreClosed, open_store
+from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
@@ -38,19 +38,14 @@ OPTIONS = {
 
 
 class Recorder:
-    """A subscriber that keeps every push it receives: events in `messages` (and their bytes
-    in `frames`), the view pushes that follow each append in `views`."""
+    """A subscriber that keeps every push it receives."""
 
     def __init__(self, viewer: Actor) -> None:
         self.viewer = viewer
         self.messages: list[dict] = []
         self.frames: list[bytes] = []
-        self.views: list[dict] = []
 
     def push(self, push):
-        if push.message["type"] == "view":
-            self.views.append(push.message)
-            return
         self.messages.append(push.message)
         self.frames.append(push.frame)
 
@@ -282,7 +277,7 @@ def test_commands_queued_behind_an_append_go_in_one_append_and_wait_for_it(hub, 
     assert watcher.types() == ["RoundStarted", "CardPlaced", "CardRevealed"]
 
 
-def test_a_failed_batch_fails_every_command_in_it(hub, store, clock):
+def test_a_failed_batch_fails_every_command_in_it(logged_errors, hub, store, clock):
     actor = new_table(hub)
     store.gated = True
     d_start = actor.submit(Command("start_round", {}, PROCTOR), us(clock))
@@ -297,6 +292,7 @@ def test_a_failed_batch_fails_every_command_in_it(hub, store, clock):
     with pytest.raises(StoreClosed):  # judged on events that never became durable
         result_of(d_again)
     assert result_of(d_start)[0].type == "RoundStarted" and actor.seq == 2
+    assert logged_errors.flush(StoreClosed)  # logged with its traceback, server side
 
 
 def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
@@ -308,7 +304,7 @@ def test_a_long_queue_on_a_synchronous_store_does_not_recurse(hub, clock):
     assert all(not ok and ok_value.check(RuleViolation) for ok, ok_value in outcomes[1:])
 
 
-def test_store_failure_fails_the_command_and_changes_nothing(hub, store, clock):
+def test_store_failure_fails_the_command_and_changes_nothing(logged_errors, hub, store, clock):
     actor = new_table(hub)
     watcher = Recorder(PROCTOR)
     actor.subscribe(watcher)
@@ -317,8 +313,8 @@ def test_store_failure_fails_the_command_and_changes_nothing(hub, store, clock):
         run(actor, clock, PROCTOR, "start_round")
     assert actor.seq == 1 and watcher.messages == [] and actor.view(PROCTOR)["phase"] == "setup"
 
-
-# -- deadlines -----------------------------------------------------------------------------
+    # -- deadlines -----------------------------------------------------------------------------
+    assert logged_errors.flush(StoreClosed)  # logged with its traceback, server side
 
 
 def test_pattern_deadline_fires_from_the_clock_and_flags(hub, clock):
@@ -353,6 +349,69 @@ def test_answered_pattern_cancels_its_deadline_and_stale_deadline_is_dropped(hub
     with pytest.raises(RuleViolation) as info:
         result_of(d)
     assert info.value.code == "stale_deadline" and actor.seq == seq
+
+
+class FailingAppends:
+    """The hub's store, whose appends fail (StoreUnavailable) while `down` is set."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.down = False
+
+    def append(self, stream, expected_seq, events):
+        if self.down:
+            return defer.fail(StoreUnavailable("the database went away"))
+        return self.store.append(stream, expected_seq, events)
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
+def test_a_deadline_the_store_failed_is_retried_with_backoff_not_refused(
+    logged_errors, store, clock
+):
+    """Issue 18: a store error is not the game's refusal: the deadline fires again."""
+    flaky = FailingAppends(store)
+    hub = Hub(flaky, clock)
+    actor = new_table(hub, {**OPTIONS, "auto_proctor": 2})
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    run(actor, clock, PROCTOR, "start_round")
+    flaky.down = True
+    clock.advance(2)  # the place deadline: its append fails
+    assert actor.store_failures == 1 and hub.store_failing() == ["t1"]
+    clock.advance(0.25)  # retried after 0.25 s, then 0.5 s: still down
+    assert actor.store_failures == 2
+    flaky.down = False
+    clock.advance(0.5)
+    assert watcher.types()[-1] == "CardPlaced" and hub.store_failing() == []
+    assert actor.store_failures == 0
+    assert logged_errors.flush(StoreUnavailable)
+
+
+def test_a_store_that_stays_down_pauses_the_table_once_it_answers(logged_errors, store, clock):
+    flaky = FailingAppends(store)
+    hub = Hub(flaky, clock)
+    actor = new_table(hub, {**OPTIONS, "auto_proctor": 2})
+    watcher = Recorder(S1)
+    actor.subscribe(watcher)
+    run(actor, clock, PROCTOR, "start_round")
+    flaky.down = True
+    clock.advance(2)
+    for delay in (0.25, 0.5, 1.0, 2.0):  # attempts 2 and 3, then the pause (attempt 4, 5)
+        clock.advance(delay)
+    assert actor.store_failures == 5 and watcher.types()[-1] == "RoundStarted"
+    flaky.down = False
+    clock.advance(4.0)  # the next attempt is the pause, not the placing
+    assert watcher.types()[-1] == "TablePaused"
+    assert watcher.messages[-1]["data"]["cause"] == "store_failure"
+    assert actor.timers() == {} and hub.store_failing() == []
+    clock.advance(60)  # paused: nothing fires until the proctor resumes
+    assert watcher.types()[-1] == "TablePaused"
+    run(actor, clock, PROCTOR, "resume_table")
+    clock.advance(2)
+    assert watcher.types()[-1] == "CardPlaced"
+    assert logged_errors.flush(StoreUnavailable)
 
 
 def test_auto_proctor_places_and_reveals_on_its_own(hub, clock):
@@ -459,7 +518,7 @@ def test_each_distinct_redaction_is_encoded_once_and_shared(hub, clock):
         assert [decode(frame) for frame in sub.frames] == sub.messages
 
 
-def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
+def test_a_broken_subscriber_does_not_starve_the_others(logged_errors, hub, clock):
     actor = new_table(hub)
 
     class Broken(Recorder):
@@ -472,8 +531,8 @@ def test_a_broken_subscriber_does_not_starve_the_others(hub, clock):
     run(actor, clock, PROCTOR, "start_round")
     assert good.types() == ["RoundStarted"]
 
-
-# -- concurrency, recovery, shutdown -------------------------------------------------------
+    # -- concurrency, recovery, shutdown -------------------------------------------------------
+    assert logged_errors.flush(RuntimeError)  # logged with its traceback, server side
 
 
 def test_a_concurrent_writer_is_caught_up_and_the_command_decided_again(store, clock):
@@ -631,13 +690,14 @@ class BrokenGame:
         return toygame.decide(state, command, now)
 
 
-def test_a_bug_in_decide_fails_that_command_only(store, clock):
+def test_a_bug_in_decide_fails_that_command_only(logged_errors, store, clock):
     hub = Hub(store, clock, games={"broken": BrokenGame()})
     actor = result_of(hub.create_table("b", "broken", TOY_OPTIONS, DIRECTOR))
     with pytest.raises(ZeroDivisionError):
         run(actor, clock, PROCTOR, "explode")
     assert run(actor, clock, PROCTOR, "start")[0].type == "Started"
     assert hub.metrics.commands == {"failed": 1, "accepted": 1}
+    assert logged_errors.flush(ZeroDivisionError)  # logged with its traceback, server side
 
 
 def test_a_game_without_event_view_fails_closed():
@@ -660,7 +720,9 @@ class EvolveBugGame(BrokenGame):
         return toygame.evolve(state, event)
 
 
-def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, clock):
+def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(
+    logged_errors, store, clock
+):
     from server.net.session import RECORDED_BUT_BROKEN_MESSAGE, error_for
     from server.runtime.table_actor import TableBroken
 
@@ -678,14 +740,16 @@ def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(store, c
     with pytest.raises(TableClosed):
         run(actor, clock, PROCTOR, "pause")
 
-
-# -- evicting finished tables --------------------------------------------------------------
+    # -- evicting finished tables --------------------------------------------------------------
+    assert logged_errors.flush(KeyError, TableBroken)  # logged with its traceback, server side
 
 
 def finished_table(hub, clock, table="t1"):
     actor = new_table(hub, table=table)
     run(actor, clock, PROCTOR, "start_round")
     run(actor, clock, PROCTOR, "end_round")
+    assert not actor.is_over()  # protests are heard until the score card is signed
+    run(actor, clock, PROCTOR, "sign_score_card", initials="PK")
     assert actor.is_over()
     return actor
 
@@ -747,8 +811,8 @@ def test_at_start_up_a_finished_table_is_left_on_disk_until_joined(store, clock)
     after = Hub(store, clock, evict_after=600)  # the next start of the server
     assert result_of(after.load_all()) == 1  # only the table in play is replayed
     assert set(after.actors) == {"t2"}
-    assert after.tables()[0] == {"table": "t1", "game": "challenge", "seq": 3, "over": True}
-    assert finished.seq == 3
+    assert after.tables()[0] == {"table": "t1", "game": "challenge", "seq": 4, "over": True}
+    assert finished.seq == 4
     joined = result_of(after.get("t1"))
     assert joined.state == finished.state and "t1" not in after.retired
 

@@ -9,6 +9,8 @@ proctor, two players and a spectator at once, and then checks the log by replayi
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_net import T0, Wire, make_session, token
@@ -53,13 +55,20 @@ def plain_values() -> st.SearchStrategy:
     )
 
 
+ARG_NAMES = ["seat", "steps", "pattern", "fingertips", "cause", "order", "key", "card_id", "x"]
+# Shapes a handler must not test for membership or use as a key before checking the type
+# (issue 18: `issue_flag` with a list `cause` answered `internal`).
+UNHASHABLE = [[], ["late_touch"], {}, {"seat": "s1"}, [[1]]]
+PLAUSIBLE = {"seat": "s2", "cause": "late_touch", "pattern": "4*6", "steps": SOLUTION}
+
 # Arguments the game reads, with values that sometimes make sense and sometimes do not.
 ARGS = st.dictionaries(
-    st.sampled_from(["seat", "steps", "pattern", "fingertips", "cause", "order", "key", "x"]),
+    st.sampled_from(ARG_NAMES),
     st.one_of(
         st.sampled_from(["s1", "s2", "s9", "x", "late_touch", "proctor", 1, 3, 0, -1]),
         st.just(SOLUTION),
         st.just([3, 1, 2]),
+        st.sampled_from(UNHASHABLE),
         plain_values(),
     ),
     max_size=3,
@@ -190,3 +199,23 @@ def test_random_traffic_is_answered_and_the_log_replays(steps):
     assert replayed.moments[-1].state == actor.state
     event(f"table reached phase {actor.state.phase}")  # --hypothesis-show-statistics
     event(f"evicted at the end: {evicted}")
+
+
+def test_every_command_refuses_unhashable_arguments_in_every_phase():
+    """Issue 18: a list or a map where a handler expects a string (or a number) is
+    `bad_args` or another documented refusal, never `internal`: for every command, every
+    argument name, alone or beside one plausible other argument, in the phases PLAY passes
+    through (setup, between cards, revealed, solving), from every role that sends commands."""
+    for reached, name in itertools.product((0, 1, 3, 4), sorted(COMMANDS)):
+        _clock, _hub, sessions = open_table()  # a fresh table: an accepted command moves it on
+        for number, (player, message) in enumerate(PLAY[:reached]):
+            send(sessions, player, dict(message, id=100 + number))
+        request_id = 1000
+        for arg, value, other in itertools.product(ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]):
+            args = {} if other is None or other == arg else {other: PLAUSIBLE[other]}
+            args[arg] = value
+            for role in ("director", "proctor", "s1"):
+                request_id += 1
+                message = {"type": "command", "id": request_id, "table": "t1", "name": name}
+                send(sessions, role, {**message, "args": args})
+                check_output(sessions[role][1].messages(), sessions[role][1])

@@ -286,3 +286,46 @@ def test_pending_ties_are_listed_only_for_places_that_matter():
     through_round_two(t, tie_at_the_cut)
     pending = ranking.pending_ties(t.state, 2)
     assert [(p.students, p.places, p.seated) for p in pending] == [(("p4", "p5"), 1, True)]
+
+
+def test_record_result_refuses_a_malformed_result_without_crashing():
+    t = one_grade(4)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    table = t.state.round(1).tables[0]
+    good = {s: 1 for s in table.students}
+    for junk in (
+        {"scores": good, "seq": "7"},
+        {"scores": good, "seq": True},
+        {"scores": {s: "1" for s in table.students}, "seq": 7},
+        {"scores": good, "seq": 7, "flags": {"p1": None}},
+        {"scores": good, "seq": 7, "disqualified": ["nobody"]},
+        {"scores": good, "seq": 7, "initials": 5},
+        {"scores": [1, 2], "seq": 7},
+    ):
+        assert t.refused("record_result", _server(), table=table.table, **junk).code == (
+            "bad_result"
+        )
+
+
+def test_withdrawn_semi_finalists_do_not_sit_and_too_few_left_cannot_be_seated():
+    t = one_grade(4)
+    through_round_two(t, number)
+    t.do("advance", round=2)
+    t.do("withdraw", student="p1")
+    t.do("seat_round", round=3)
+    assert sorted(t.state.round(3).tables[0].students) == ["p2", "p3", "p4"]
+    t.do("withdraw", student="p2")
+    t.do("withdraw", student="p3")
+    assert t.refused("seat_round", round=3).code == "cannot_seat"
+
+
+def test_r_round_5_a_grade_nobody_registered_for_does_not_hold_the_tournament_open():
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(4, grades=["4th"])
+    through_round_two(t, number)
+    t.do("advance", round=2)
+    t.play_round(3, number)
+    assert types(t.do("advance", round=3)) == ["Advanced", "TournamentFinished"]
+    assert t.state.champions == {"4th": "p4"}

@@ -83,3 +83,50 @@ def test_every_refusal_code_is_exercised_by_a_test_and_documented():
         assert f"`{event}`" in doc, event
     for command in tournament.COMMANDS:
         assert f"`{command}`" in doc, command
+
+
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-3, max_value=30)
+    | st.sampled_from(["p1", "p2", "p9", "4th", "r1.s1.t01", "tb1.t1", "", "x" * 70]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=8,
+)
+ARGS = st.dictionaries(
+    st.sampled_from(["round", "a", "b", "student", "table", "name", "school", "grade", "csv",
+                     "grades", "section", "scores", "flags", "seq", "initials", "disqualified"]),
+    VALUES,
+    max_size=5,
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([*tournament.COMMANDS, "nonsense"]),
+            ARGS,
+            st.sampled_from(["director", "server", "proctor", "player"]),
+        ),
+        max_size=12,
+    )
+)
+def test_bad_input_is_refused_with_a_code_never_a_crash(commands):
+    """Whatever a client (or a confused shell) sends, `decide` answers with events that
+    `evolve` takes, or a RuleViolation with a documented code."""
+    from server.games.base import Actor, Command, RuleViolation
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(8)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    for name, args, role in commands:
+        actor = Actor(role, "x")
+        try:
+            events = tournament.decide(t.state, Command(name, args, actor), t.now)
+        except RuleViolation as refused:
+            assert refused.code in tournament.REFUSALS
+            continue
+        for event in events:
+            t.state = tournament.evolve(t.state, event)

@@ -1,7 +1,7 @@
-"""View pushes (issue 12): a client that holds the snapshot and applies each `view` push has
-exactly the game's view for its viewer after every append, and the live deadlines, with no
-game rules of its own. Run through the real TableActor with the memory store and a Clock,
-for the 24 Challenge and the toy game."""
+"""View pushes (issue 12): a client that holds the snapshot and applies the view each append's
+last event push carries has exactly the game's view for its viewer after every append, and
+the live deadlines, with no game rules of its own. Run through the real TableActor with the
+memory store and a Clock, for the 24 Challenge and the toy game."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from protocol.messages import validate_message
 from protocol.views import apply_view_message, view_change
 from server.eventlog.store import open_store
 from server.games import games
-from server.games.base import Actor, Command
+from server.games.base import Actor, Command, RuleViolation
 from server.runtime.hub import Hub
 
 T0 = 1_700_000_000.0
@@ -49,12 +49,11 @@ class Client:
         message = decode(push.frame)  # what the wire carries, not the server's dict
         validate_message(message)
         self.frames.append(push.frame)
-        if message["type"] == "event":
-            self.last_event_seq = message["seq"]
-            return
-        assert message["seq"] == self.last_event_seq  # after the append's last event
-        self.view = apply_view_message(self.view, message)
-        self.deadlines, self.view_seq = message["deadlines"], message["seq"]
+        assert message["type"] == "event" and message["seq"] == self.last_event_seq + 1
+        self.last_event_seq = message["seq"]
+        if "view" in message or "patch" in message:  # the append's last event
+            self.view = apply_view_message(self.view, message)
+            self.deadlines, self.view_seq = message["deadlines"], message["seq"]
 
 
 @pytest.fixture
@@ -70,7 +69,9 @@ def hub_for(clock):
 
 
 def submit(actor, clock, name, sender=PROCTOR, **args):
-    actor.submit(Command(name, args, sender), int(clock.seconds() * 1_000_000))
+    """Submit a command; a refusal (a guess after the game ended) is fine here."""
+    d = actor.submit(Command(name, args, sender), int(clock.seconds() * 1_000_000))
+    d.addErrback(lambda failure: failure.trap(RuleViolation))
 
 
 def assert_current(actor, clients):
@@ -118,6 +119,13 @@ def test_equal_patches_are_encoded_once_and_shared(clock):
     view_frames = [client.frames[-1] for client in players]
     assert all(frame is view_frames[0] for frame in view_frames)  # one encoding for all four
     assert decode(view_frames[0])["patch"]["set"]["phase"] == "between_cards"
+    spectator = join(actor, Actor("spectator"))
+    proctor = join(actor, PROCTOR)
+    submit(actor, clock, "place_card")
+    # the players and the spectator see the cupped card the same way: one push; the proctor
+    # sees its numbers: another
+    assert players[0].frames[-1] is spectator.frames[-1] is not proctor.frames[-1]
+    assert_current(actor, [*players, spectator, proctor])
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -148,3 +156,20 @@ def test_view_change_patches_small_changes_and_sends_big_ones_whole():
 def test_a_patch_without_the_view_it_patches_asks_for_a_new_join():
     with pytest.raises(ValueError, match="join"):
         apply_view_message(None, {"patch": {"set": {"a": 1}, "unset": []}})
+
+
+def test_the_documented_push_applies_to_the_documented_snapshot():
+    """docs/protocol.md: the `event` example (seq 43) patches the `snapshot` example's view
+    (seq 42) as any client would, and its deadlines replace the snapshot's."""
+    import json
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    found = [json.loads(block) for block in re.findall(r"```json\n(.*?)```", doc, flags=re.S)]
+    snapshot = next(m for m in found if m["type"] == "snapshot")
+    push = next(m for m in found if m["type"] == "event" and "patch" in m)
+    assert push["seq"] == snapshot["seq"] + 1 and push["table"] == snapshot["table"]
+    view = apply_view_message(snapshot["view"], push)
+    assert view == {**snapshot["view"], **push["patch"]["set"]} and view["you"] == "s2"
+    assert [d["command"] for d in push["deadlines"]] == ["pattern_deadline", "solution_deadline"]

@@ -40,23 +40,19 @@ class Recorded:
     seq: int
 
 
-def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=3) -> list[Recorded]:
-    """The tail of a table's stream: its `RoundEnded` (R-ROUND-1) with these results."""
+def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=4) -> list[Recorded]:
+    """The tail of a table's stream: its `RoundEnded` (R-ROUND-1), then the proctor's
+    signature with the same result (R-ROUND-7), at `seq`."""
+    result = {
+        "scores": scores,
+        "flags": flags or {s: 0 for s in scores},
+        "disqualified": list(disqualified),
+    }
+    ended = {"at": T0, "reason": "deck_empty", **result, "unplayed": [], "stumped": []}
     return [
-        Recorded("RoundStarted", {"at": T0}, 2),
-        Recorded(
-            "RoundEnded",
-            {
-                "at": T0,
-                "reason": "deck_empty",
-                "scores": scores,
-                "flags": flags or {s: 0 for s in scores},
-                "disqualified": list(disqualified),
-                "unplayed": [],
-                "stumped": [],
-            },
-            seq,
-        ),
+        Recorded("RoundStarted", {"at": T0}, seq - 2),
+        Recorded("RoundEnded", ended, seq - 1),
+        Recorded("ScoreCardSigned", {"at": T0, "initials": "GH", "by": "proctor", **result}, seq),
     ]
 
 

@@ -5,9 +5,12 @@ This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
 holds `decide`, the only place that judges whether a command may happen
 and what follows from it.
-The state and `evolve` live in `challenge/state.py`, the options and the deck in
-`challenge/options.py`, the actor and argument checks with every refusal code in
-`challenge/checks.py`, what each viewer may see in `challenge/view.py`.
+The records live in `challenge/records.py`, `evolve` in `challenge/state.py`, the options and
+the deck in `challenge/options.py`, the actor and argument checks with every refusal code in
+`challenge/checks.py`, what each viewer may see in `challenge/view.py`, the consequences
+several commands share (a flag, a slap, the end of the round) in `challenge/batch.py`, and the
+protests, rulings, corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`.
+`query` answers questions that are never recorded (`preview_ruling`).
 
 Rules this file keeps (every one of them is cited where it is enforced):
 - Who may send what: the table `COMMANDS` below. In a `networked` table students send their
@@ -19,9 +22,11 @@ Rules this file keeps (every one of them is cited where it is enforced):
 - Time: `now` is the server's arrival time in microseconds. The table's clock never runs
   backwards: a `now` earlier than the last recorded time counts as that time.
 - Arrival order decides who touched first (R-PLAY-2): the shell calls `decide` in arrival
-  order; each touch records its time.
+  order; each touch records its time. A table with `touch_compensation` instead grants the
+  card to the earliest touch corrected for each connection's lag, after a short arbitration
+  window (`challenge/arbitration.py`, issue 19).
 
-How it works: a handler per command appends events to a `_Batch`, which evolves its own copy
+How it works: a handler per command appends events to a `Batch`, which evolves its own copy
 of the state as it goes, so follow-ups (a flag that disqualifies, a last card that ends the
 round) are judged on the state the earlier events of the same command produced.
 
@@ -38,7 +43,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Command, Deadline, Event
+from server.games.base import SERVER, Actor, Command, Deadline, Event
+from server.games.challenge.arbitration import claim_touch, grant_first_touch
+from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
     FLAG_CAUSES,
     PROCTORS,
@@ -53,9 +60,17 @@ from server.games.challenge.checks import (
     text_arg,
 )
 from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME
+from server.games.challenge.protests import (
+    file_protest,
+    preview_of,
+    reopen_score_card,
+    rule_protest,
+    sign_score_card,
+)
 from server.games.challenge.state import (
     BETWEEN,
     DEADLINE_COMMANDS,
+    ENDED,
     EVENT_TYPES,
     FINAL_EVENTS,
     PLACED,
@@ -70,7 +85,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, view
+from server.games.challenge.view import event_view, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -83,6 +98,7 @@ __all__ = [
     "FINAL_EVENTS",
     "FLAG_CAUSES",
     "NAME",
+    "QUERIES",
     "RECOVERY_COMMAND",
     "REFUSALS",
     "decide",
@@ -91,123 +107,40 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "query",
     "view",
+    "view_group",
 ]
 
 TIMER = frozenset({SERVER})
+DIRECTOR = frozenset({"director"})
+PROTESTERS = frozenset({"player"}) | PROCTORS  # a student for its own seat (R-ROUND-8)
+HEARING = (*RUNNING_PHASES, ENDED)  # protests are heard until the score card is signed
 # A deadline command up to 1 ms before its time is due: the shell converts float seconds.
 DEADLINE_EARLY_US = 1_000
 MAX_FINGERTIPS = 10
+# R-PLAY-3: a slap is a touch "with the entire hand": five fingertips. Four are "more than
+# three": a flag, as any touch with too many fingertips.
+SLAP_FINGERTIPS = 5
 
 
-class _Batch:
-    """The events one command produces so far, and the state they lead to."""
-
-    def __init__(self, state: ChallengeState, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
-
-    @property
-    def card(self) -> CardInPlay:
-        """The card in play (the command's phase guarantees one)."""
-        card = self.state.card
-        assert card is not None, "the command's phase guarantees a card in play"
-        return card
-
-
-def _require_toucher(batch: _Batch, seat: str) -> CardInPlay:
+def _require_toucher(batch: Batch, seat: str) -> CardInPlay:
     card = batch.card
     if card.toucher != seat:
         raise refuse("not_toucher", f"seat {seat} did not touch first; {card.toucher} did")
     return card
 
 
-def _before(batch: _Batch, window_us: int, what: str, rule: str) -> None:
+def _before(batch: Batch, window_us: int, what: str, rule: str) -> None:
     """Refuse an answer that arrives when its window has closed (the deadline will fire)."""
     if batch.now >= batch.state.timer_from + window_us:
         raise refuse("too_late", f"{what} came after {window_us / 1e6:g} s ({rule})", rule)
 
 
-# -- consequences shared by several commands --------------------------------------------------
-
-
-def _settle(batch: _Batch) -> None:
-    """After a card leaves play or a student is disqualified: end the round when nobody is
-    left (R-FLAG-4) or the deck is empty (R-ROUND-1), replaying stumped cards first when the
-    table's `stumped_cards` is `replay_at_end` (R-PLAY-7)."""
-    state = batch.state
-    if not state.seats_in_play():
-        _end_round_now(batch, "all_disqualified")
-    elif state.card is None and not state.deck:
-        if (
-            state.options.stumped_cards == "replay_at_end"
-            and state.stumped
-            and not state.stumped_returned
-        ):
-            batch.emit("StumpedCardsReturned", cards=list(state.stumped), rule="R-PLAY-7")
-        else:
-            _end_round_now(batch, "deck_empty")
-
-
-def _end_round_now(batch: _Batch, reason: str) -> None:
-    state = batch.state
-    unplayed = ([state.card.card.card_id] if state.card else []) + list(state.deck)
-    batch.emit(
-        "RoundEnded",
-        reason=reason,
-        scores=state.scores(),
-        flags={seat.seat: seat.flags for seat in state.seats},
-        disqualified=[seat.seat for seat in state.seats if seat.disqualified],
-        unplayed=unplayed,
-        stumped=list(state.stumped),
-        rule="R-ROUND-1",
-    )
-
-
-def _flag(batch: _Batch, seat_id: str, cause: str) -> None:
-    """R-FLAG-1..3: a penalty flag; the threshold disqualifies. R-FLAG-2: the card goes back to
-    the bottom of the deck when the flagged student holds it or nobody does yet (a flag on a
-    bystander does not take the card from its toucher). The flag names the card in play when
-    it was issued (`card_id`, None between cards), so a protest can point at it."""
-    seat = batch.state.seat(seat_id)
-    assert seat is not None
-    card = batch.state.card
-    taken = card if card is not None and card.toucher in (None, seat_id) else None
-    flags = seat.flags + 1
-    batch.emit(
-        "FlagIssued",
-        seat=seat_id,
-        cause=cause,
-        rule=FLAG_CAUSES[cause],
-        flags=flags,
-        card_id=card.card.card_id if card is not None else None,
-        revealed=card is not None and card.revealed_at is not None,
-        play=taken.play if taken else None,
-    )
-    if flags >= batch.state.options.flag_limit:
-        batch.emit("PlayerDisqualified", seat=seat_id, flags=flags, rule="R-FLAG-3")
-    if taken is not None:
-        batch.emit(
-            "CardReturnedToDeck",
-            card_id=taken.card.card_id,
-            play=taken.play,
-            revealed=taken.revealed_at is not None,
-            rule="R-FLAG-2",
-        )
-    _settle(batch)
-
-
 # -- handlers (batch, command, acting seat or None) ----------------------------------------
 
 
-def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
+def _start_round(batch: Batch, command: Command, seat: str | None) -> None:
     """R-DECK-4: a 3-student table removes two 2-dot cards (the two nearest the bottom)."""
     options = batch.state.options
     order = command.args.get("order")
@@ -230,10 +163,10 @@ def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
         options=options.as_data(),
         rule="R-DECK-4" if removed else "R-ROUND-1",
     )
-    _settle(batch)
+    settle(batch)
 
 
-def _place_card(batch: _Batch, command: Command, seat: str | None) -> None:
+def _place_card(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-1: the top card goes into play, cupped (its numbers hidden from players)."""
     card = batch.state.options.card(batch.state.deck[0])
     batch.emit(
@@ -246,7 +179,7 @@ def _place_card(batch: _Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _reveal_card(batch: _Batch, command: Command, seat: str | None) -> None:
+def _reveal_card(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-1: the proctor withdraws the hand; the no-touch window (R-PLAY-7) opens."""
     card = batch.card
     batch.emit(
@@ -259,12 +192,19 @@ def _reveal_card(batch: _Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _touch_card(batch: _Batch, command: Command, seat: str | None) -> None:
+def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-2 (first touch holds the card, later ones are recorded and refused) and
     R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag)."""
     assert seat is not None
     fingertips = int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
     phase, card = batch.state.phase, batch.card
+    if (
+        phase == REVEALED
+        and batch.state.options.touch_compensation
+        and fingertips < SLAP_FINGERTIPS
+        and _compensated_touch(batch, command, seat, fingertips)
+    ):
+        return
     if phase == SOLVING:
         if seat in card.touches:
             raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
@@ -277,15 +217,43 @@ def _touch_card(batch: _Batch, command: Command, seat: str | None) -> None:
             toucher=card.toucher,
             rule="R-PLAY-2",
         )
-        return
-    batch.emit("CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2")
-    if phase == PLACED:
-        _flag(batch, seat, "touched_before_reveal")
-    elif fingertips > 3:
-        _flag(batch, seat, "too_many_fingertips")
+    else:
+        batch.emit("CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2")
+    if fingertips >= SLAP_FINGERTIPS:
+        disqualify_for_slap(batch, seat)
+    elif phase == PLACED:
+        flag(batch, seat, "touched_before_reveal")
+    elif fingertips > 3 and phase == REVEALED:
+        flag(batch, seat, "too_many_fingertips")
 
 
-def _declare_pattern(batch: _Batch, command: Command, seat: str | None) -> None:
+def _compensated_touch(batch: Batch, command: Command, seat: str, fingertips: int) -> bool:
+    """R-PLAY-2 under compensation (challenge/arbitration.py): a valid touch on the free card
+    is a claim for the arbitration. A foul touch (R-PLAY-3) is judged on arrival as at any
+    table: before any claim it is a foul on a free card (False: the usual rules follow); after
+    one, the card is claimed and it is a later touch, recorded without a flag, as a foul that
+    arrives after the first touch at a table without compensation."""
+    card = batch.card
+    if seat in card.touches:
+        raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+    if fingertips <= 3:
+        claim_touch(batch, seat, fingertips, command)
+        return True
+    if not card.claims:
+        return False
+    batch.emit(
+        "TouchRefused",
+        seat=seat,
+        fingertips=fingertips,
+        play=card.play,
+        reason="not_first",
+        toucher=None,
+        rule="R-PLAY-2",
+    )
+    return True
+
+
+def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-4: the toucher announces the pattern within 3 s; R-PLAY-5: it cannot change."""
     assert seat is not None
     card = _require_toucher(batch, seat)
@@ -307,7 +275,7 @@ def _declare_pattern(batch: _Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _answering(batch: _Batch, seat: str | None) -> CardInPlay:
+def _answering(batch: Batch, seat: str | None) -> CardInPlay:
     """The card a toucher answers for, refused before the pattern or after 15 s (R-PLAY-5)."""
     assert seat is not None
     card = _require_toucher(batch, seat)
@@ -317,14 +285,14 @@ def _answering(batch: _Batch, seat: str | None) -> CardInPlay:
     return card
 
 
-def _state_steps(batch: _Batch, command: Command, seat: str | None) -> None:
+def _state_steps(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
     card = _answering(batch, seat)
     steps = steps_arg(command, required=True)
     batch.emit("StepsStated", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
 
 
-def _fix_solution(batch: _Batch, command: Command, seat: str | None) -> None:
+def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
     dots, wrong draws a flag (R-FLAG-1)."""
     card = _answering(batch, seat)
@@ -345,7 +313,7 @@ def _fix_solution(batch: _Batch, command: Command, seat: str | None) -> None:
         rule="R-PUZ-2",
     )
     if not verdict.ok:
-        _flag(batch, seat, "incorrect_solution")
+        flag(batch, seat, "incorrect_solution")
         return
     batch.emit(
         "CardWon",
@@ -355,35 +323,39 @@ def _fix_solution(batch: _Batch, command: Command, seat: str | None) -> None:
         play=card.play,
         rule="R-PLAY-6",
     )
-    _settle(batch)
+    settle(batch)
 
 
-def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
+def _declare_stumped(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-7: when every student still in play agrees, the card is stumped."""
     assert seat is not None
     card = batch.card
     if seat in card.stumped:
         raise refuse("already_stumped", f"seat {seat} already declared stumped")
     batch.emit("StumpedDeclared", seat=seat, play=card.play, rule="R-PLAY-7")
-    if set(batch.state.seats_in_play()) <= set(batch.card.stumped):
+    if set(batch.state.seats_on_card()) <= set(batch.card.stumped):
         _card_stumped(batch, "all_stumped")
 
 
-def _card_stumped(batch: _Batch, reason: str) -> None:
+def _card_stumped(batch: Batch, reason: str) -> None:
     card = batch.card
     batch.emit(
         "CardStumped", card_id=card.card.card_id, play=card.play, reason=reason, rule="R-PLAY-7"
     )
-    _settle(batch)
+    settle(batch)
 
 
-def _override_first_touch(batch: _Batch, command: Command, seat: str | None) -> None:
+def _override_first_touch(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-2: "the proctor decides who was first": a logged ruling; the new toucher's
     windows start at the ruling, and the previous toucher's pattern and steps are dropped."""
     target = named_seat(batch.state, command)
     card = batch.card
     if target == card.toucher:
         raise refuse("already_first", f"seat {target} already holds the card")
+    if target in card.fouls:
+        raise refuse(
+            "foul_touch", f"seat {target} touched with more than three fingertips (R-PLAY-3)"
+        )
     batch.emit(
         "FirstTouchOverridden",
         seat=target,
@@ -393,22 +365,27 @@ def _override_first_touch(batch: _Batch, command: Command, seat: str | None) -> 
     )
 
 
-def _issue_flag(batch: _Batch, command: Command, seat: str | None) -> None:
+def _issue_flag(batch: Batch, command: Command, seat: str | None) -> None:
     """R-FLAG-1: a proctor's flag for one of the five causes (e.g. a touch of the proctor's
     hand seen at a physical table)."""
     target = named_seat(batch.state, command)
     cause = command.args.get("cause")
-    if cause not in FLAG_CAUSES:
+    if not isinstance(cause, str) or cause not in FLAG_CAUSES:  # a list is not even hashable
         raise refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
-    _flag(batch, target, cause)
+    flag(batch, target, cause)
 
 
-def _end_round(batch: _Batch, command: Command, seat: str | None) -> None:
+def _rule_slap(batch: Batch, command: Command, seat: str | None) -> None:
+    """R-PLAY-3: the proctor saw a slap (a physical table): the student is disqualified."""
+    disqualify_for_slap(batch, named_seat(batch.state, command))
+
+
+def _end_round(batch: Batch, command: Command, seat: str | None) -> None:
     """The proctor or director ends the round early (a timed tournament, an emergency)."""
-    _end_round_now(batch, "ended_by_proctor")
+    end_round_now(batch, "ended_by_proctor")
 
 
-def _pause_table(batch: _Batch, command: Command, seat: str | None) -> None:
+def _pause_table(batch: Batch, command: Command, seat: str | None) -> None:
     """No deadline is live while paused; the shell pauses a table mid-card after a restart."""
     if batch.state.paused:
         raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
@@ -416,39 +393,39 @@ def _pause_table(batch: _Batch, command: Command, seat: str | None) -> None:
     batch.emit("TablePaused", cause=cause)
 
 
-def _resume_table(batch: _Batch, command: Command, seat: str | None) -> None:
+def _resume_table(batch: Batch, command: Command, seat: str | None) -> None:
     """The live windows restart in full from now: nobody loses time to the pause."""
     if not batch.state.paused:
         raise refuse("not_paused", "the table is not paused")
     batch.emit("TableResumed", cause=batch.state.pause_cause)
 
 
-def _no_touch_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _no_touch_deadline(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-7: nobody touched within 15 s of the reveal."""
     _card_stumped(batch, "no_touch")
 
 
-def _pattern_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _pattern_deadline(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-4 / R-FLAG-1: no pattern within 3 s of the touch."""
     assert batch.card.toucher is not None
-    _flag(batch, batch.card.toucher, "no_pattern")
+    flag(batch, batch.card.toucher, "no_pattern")
 
 
-def _solution_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _solution_deadline(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5 / R-FLAG-1: no fixed solution within 15 s of the touch."""
     assert batch.card.toucher is not None
-    _flag(batch, batch.card.toucher, "no_solution")
+    flag(batch, batch.card.toucher, "no_solution")
 
 
-def _round_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _round_deadline(batch: Batch, command: Command, seat: str | None) -> None:
     """R-ROUND-6: a timed round's time is up; the card in play (if any) is void: it scores
     for nobody and is listed with the unplayed cards."""
-    _end_round_now(batch, "time_up")
+    end_round_now(batch, "time_up")
 
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
+Handler = Callable[[Batch, Command, "str | None"], None]
 
 
 @dataclass(frozen=True)
@@ -476,7 +453,13 @@ COMMANDS: dict[str, CommandRule] = {
     "end_round": CommandRule(PROCTORS, RUNNING_PHASES, _end_round, while_paused=True),
     "pause_table": CommandRule(PROCTORS | TIMER, RUNNING_PHASES, _pause_table, while_paused=True),
     "resume_table": CommandRule(PROCTORS, RUNNING_PHASES, _resume_table, while_paused=True),
+    "rule_slap": CommandRule(PROCTORS, RUNNING_PHASES, _rule_slap, while_paused=True),
+    "file_protest": CommandRule(PROTESTERS, HEARING, file_protest, while_paused=True),
+    "rule_protest": CommandRule(PROCTORS, HEARING, rule_protest, while_paused=True),
+    "sign_score_card": CommandRule(PROCTORS, (ENDED,), sign_score_card),
+    "reopen_score_card": CommandRule(DIRECTOR, (ENDED,), reopen_score_card),
     "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
+    "grant_first_touch": CommandRule(TIMER, (REVEALED,), grant_first_touch),
     "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
     "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
     "round_deadline": CommandRule(TIMER, RUNNING_PHASES, _round_deadline),
@@ -533,6 +516,42 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
             raise phase_refusal(command.name, state.phase)
         if state.paused and not rule.while_paused:
             raise refuse("table_paused", f"{command.name}: the table is paused")
-    batch = _Batch(state, now)
+    batch = Batch(state, now)
     rule.handler(batch, command, seat)
     return batch.events
+
+
+# -- queries: answered from the state, never recorded -----------------------------------------
+
+
+def _preview_ruling(
+    state: ChallengeState, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
+    """R-ROUND-8's what-if: the events `rule_protest` with these args would record, and the
+    scores, flags and disqualifications before and after, computed by the same `decide` on
+    the replayed state and folded on a copy. Refused exactly as the ruling would be."""
+    events = decide(state, Command("rule_protest", args, viewer), now)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    return preview_of(state, after, events)
+
+
+Query = Callable[[ChallengeState, Mapping[str, Any], Actor, int], dict[str, Any]]
+QUERIES: dict[str, Query] = {"preview_ruling": _preview_ruling}
+
+
+def query(
+    state: ChallengeState, name: str, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
+    """Answer query `name` for `viewer` at `now` as plain data, or raise RuleViolation.
+
+    Why not a command: a query changes nothing and is never recorded, so a proctor may ask
+    "what if" as often as needed without a trace in the table's log.
+    """
+    answer = QUERIES.get(name)
+    if answer is None:
+        raise refuse("unknown_query", f"unknown query {name!r}")
+    if not isinstance(args, Mapping):
+        raise refuse("bad_args", f"{name}: arguments are a map")
+    return answer(state, args, viewer, now)

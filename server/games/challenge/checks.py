@@ -23,6 +23,7 @@ from server.puzzles.expressions import MAX_TEXT
 
 PROCTORS = frozenset({"proctor", "director"})
 STUDENT = None  # a student's own command: see `acting_seat`
+SCORE_CARD_COMMANDS = frozenset({"sign_score_card", "reopen_score_card"})  # R-ROUND-7
 MAX_STEPS = 3  # R-PUZ-2: a solution is three steps; more is refused before it is recorded
 
 # R-FLAG-1: the five causes of a penalty flag, each with the rule it enforces.
@@ -66,6 +67,26 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "too_late": ("R-PLAY-4", "the time for this answer has run out"),
     "no_steps": ("R-PLAY-5", "there are no steps to fix"),
     "already_stumped": ("R-PLAY-7", "this student already declared stumped"),
+    "foul_touch": (
+        "R-PLAY-2",
+        "that student's touch was a foul (R-PLAY-3): it cannot hold the card",
+    ),
+    "not_yet_reinstated": ("R-ROUND-8", "a reinstated student plays again from the next card"),
+    "unknown_seq": ("R-ROUND-8", "a protest names a seq that is not an event of this table"),
+    "too_many_protests": ("R-ROUND-8", "this filer has too many open protests"),
+    "unknown_protest": ("R-ROUND-8", "no protest has this number at this table"),
+    "already_ruled": ("R-ROUND-8", "the protest is already ruled on"),
+    "bad_correction": ("R-ROUND-8", "a correction is malformed, or a rejected protest has some"),
+    "unknown_flag": ("R-ROUND-8", "that seat has no standing flag with this seq"),
+    "unknown_card": ("R-ROUND-8", "no card of this table's deck has this id"),
+    "card_already_won": ("R-ROUND-8", "the card is already won (revoke it first)"),
+    "card_not_won": ("R-ROUND-8", "that seat has not won this card"),
+    "negative_score": ("R-ROUND-8", "the corrections would make a score negative"),
+    "round_not_over": ("R-ROUND-7", "the score card is signed once the round has ended"),
+    "protests_open": ("R-ROUND-8", "a protest is open: rule on it before signing"),
+    "score_card_signed": ("R-ROUND-7", "the score card is signed: only the director may reopen it"),
+    "not_signed": ("R-ROUND-7", "the score card is not signed"),
+    "unknown_query": ("", "no such query at a 24 Challenge table"),
     "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
     "deadline_not_due": ("", "the deadline's time has not come"),
 }
@@ -123,6 +144,10 @@ def named_seat(state: ChallengeState, command: Command) -> str:
         raise refuse("unknown_seat", f"{command.name}: no seat {seat_id!r} at this table")
     if seat.disqualified:
         raise refuse("disqualified", f"seat {seat.seat} is disqualified (R-FLAG-4)")
+    if not state.acts_on_card(seat):
+        raise refuse(
+            "not_yet_reinstated", f"seat {seat.seat} plays again from play {seat.reinstated_from}"
+        )
     return seat.seat
 
 
@@ -152,6 +177,8 @@ def phase_refusal(name: str, phase: str) -> RuleViolation:
     (no card yet, card not revealed, somebody holds it, ...) rather than a generic one."""
     if phase == SETUP:
         return refuse("round_not_started", f"{name}: the round has not started")
+    if name in SCORE_CARD_COMMANDS and phase != ENDED:
+        return refuse("round_not_over", f"{name}: the round has not ended")
     if phase == ENDED:
         return refuse("round_over", f"{name}: the round has ended")
     if name == "start_round":

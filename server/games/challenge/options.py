@@ -19,13 +19,15 @@ What this module keeps:
 | pattern_seconds | 3 | R-PLAY-4 |
 | solution_seconds | 15 | R-PLAY-5 |
 | no_touch_seconds | 15 | R-PLAY-7 |
-| stumped_cards | "set_aside" or "replay_at_end" | R-PLAY-7 |
+| stumped_cards | "replay_at_end" (Official Rules) or "set_aside" | R-PLAY-7 |
 | mode | "networked" or "proctored" | R-PLAY-2 |
 | flag_limit | 3 in rounds 1-2, 2 in rounds 3-4 | R-FLAG-3 |
 | auto_proctor | None, or seconds after a card is resolved to place the next | (decision) |
 | auto_reveal_seconds | 1: seconds from an automatic placing to its reveal | (decision) |
 | round_seconds | None, or a timed round: it ends this many seconds after it starts | R-ROUND-6 |
 | min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
+| touch_compensation | false: who touched first by arrival; true: by compensated time | R-PLAY-2 |
+| max_credit_ms | 100 (0..250): the most lag credited; the arbitration window | R-PLAY-2 |
 """
 
 from __future__ import annotations
@@ -36,16 +38,18 @@ from typing import Any, cast
 
 from server.games.base import RuleViolation
 from server.puzzles.editions import TournamentCard, tournament_deck
+from server.puzzles.solver import solvable
 
 MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
-STUMPED_POLICIES = ("set_aside", "replay_at_end")
+STUMPED_POLICIES = ("replay_at_end", "set_aside")  # the first is the default (R-PLAY-7)
 SIDES = ("red", "white")
 MIN_SEATS, MAX_SEATS = 3, 4  # R-ROUND-2: "three or four to a table"
 MAX_DECK = 200
 MAX_NUMBER = 99  # R-DECK-2: Single Digits 1-9, Double Digits up to 24; 99 leaves headroom
 MAX_SECONDS = 3600
 MAX_NAME = 64
+MAX_CREDIT_MS = 250  # issue 19: more credit than this would hold every first touch too long
 
 CardId = str | int
 
@@ -60,9 +64,12 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "mode": MODES[0],
     "flag_limit": None,
     "auto_proctor": None,
+    "casual": False,
     "auto_reveal_seconds": 1,
     "round_seconds": None,
     "min_seats": MIN_SEATS,
+    "touch_compensation": False,
+    "max_credit_ms": 100,
 }
 
 
@@ -101,13 +108,16 @@ class TableOptions:
     pattern_us: int = 3 * MICROSECONDS
     solution_us: int = 15 * MICROSECONDS
     no_touch_us: int = 15 * MICROSECONDS
-    stumped_cards: str = "set_aside"
+    stumped_cards: str = STUMPED_POLICIES[0]
     mode: str = "networked"
     flag_limit: int = 3
     auto_proctor_us: int | None = None
     auto_reveal_us: int = 1 * MICROSECONDS
+    casual: bool = False  # R-PUZ-4: a casual table may play a card without a solution
     round_us: int | None = None  # R-ROUND-6: a timed round (tie-breaks)
     min_seats: int = MIN_SEATS
+    touch_compensation: bool = False  # R-PLAY-2 over the network (issue 19)
+    max_credit_us: int = 100_000
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -133,8 +143,16 @@ class TableOptions:
             if self.auto_proctor_us is None
             else self.auto_proctor_us / MICROSECONDS,
             "auto_reveal_seconds": self.auto_reveal_us / MICROSECONDS,
+            "casual": self.casual,
             "round_seconds": None if self.round_us is None else self.round_us / MICROSECONDS,
             "min_seats": self.min_seats,
+            # Only a compensated table names its compensation: the options every other
+            # table records stay exactly as they were (golden payloads, old logs).
+            **(
+                {"touch_compensation": True, "max_credit_ms": self.max_credit_us // 1000}
+                if self.touch_compensation
+                else {}
+            ),
         }
 
 
@@ -212,6 +230,23 @@ def _read_deck(value: object) -> tuple[Card, ...]:
     return deck
 
 
+def _every_card_solvable(deck: tuple[Card, ...]) -> None:
+    """R-PUZ-4: "every card has at least one solution": a tournament table refuses a deck
+    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it.
+
+    Why here and not only in the generators: a deck file is typed by people; a card with no
+    solution would be stumped by everyone and could never be won.
+    """
+    for card in deck:
+        if not solvable(card.numbers):
+            numbers = " ".join(map(str, card.numbers))
+            raise _bad(
+                "deck",
+                f"card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+                "only a casual table may play it",
+            )
+
+
 def default_flag_limit(round_number: int) -> int:
     """R-FLAG-3: three flags disqualify in rounds 1-2, two in rounds 3-4."""
     return 3 if round_number <= 2 else 2
@@ -241,9 +276,20 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     min_seats = raw["min_seats"]
     if min_seats not in (2, 3) or not _is_int(min_seats):
         raise _bad("min_seats", "2 (a tie-break table, R-ROUND-6) or 3 (R-ROUND-2)")
+    casual = raw["casual"]
+    if not isinstance(casual, bool):
+        raise _bad("casual", "true or false (R-PUZ-4)")
+    compensation, max_credit = raw["touch_compensation"], raw["max_credit_ms"]
+    if not isinstance(compensation, bool):
+        raise _bad("touch_compensation", "true or false (R-PLAY-2)")
+    if not _is_int(max_credit) or not 0 <= max_credit <= MAX_CREDIT_MS:
+        raise _bad("max_credit_ms", f"whole milliseconds 0..{MAX_CREDIT_MS} (R-PLAY-2)")
+    deck = _read_deck(raw.get("deck"))
+    if not casual:
+        _every_card_solvable(deck)
     return TableOptions(
         seats=_read_seats(raw.get("seats"), min_seats),
-        deck=_read_deck(raw.get("deck")),
+        deck=deck,
         round=round_number,
         pattern_us=_seconds(raw, "pattern_seconds"),
         solution_us=_seconds(raw, "solution_seconds"),
@@ -253,14 +299,33 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         flag_limit=flag_limit,
         auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
         auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
+        casual=casual,
         round_us=_optional_seconds(raw, "round_seconds"),
         min_seats=min_seats,
+        touch_compensation=compensation,
+        max_credit_us=max_credit * 1000,
     )
 
 
-def default_side(round_number: int) -> str:
-    """R-DECK-5 default (Official Tournament Rules): red in rounds 1 and 3, white in 2 and 4."""
+DOCUMENTS = ("official_rules", "guidelines")  # R-DECK-5: the tournament picks one
+
+
+def default_side(round_number: int, document: str = DOCUMENTS[0]) -> str:
+    """R-DECK-5's side for a round. Official Tournament Rules (the default): red in rounds 1
+    and 3, white in 2 and 4 (each half is played red, then flipped). Proctor Guidelines: white
+    in round 1 (Single Digits), red in round 2 (Double Digits); they are silent on rounds 3-4,
+    which follow the Official Rules."""
+    if document not in DOCUMENTS:
+        raise ValueError(f"a document is one of {DOCUMENTS}, not {document!r}")
+    if document == "guidelines" and round_number <= 2:
+        return "white" if round_number == 1 else "red"
     return "red" if round_number % 2 == 1 else "white"
+
+
+def default_half(round_number: int) -> int:
+    """R-DECK-1/R-DECK-5 (Official Rules): rounds 1-2 play the first half of the 96-card deck,
+    rounds 3-4 (semi-final and final) the second half."""
+    return 1 if round_number <= 2 else 2
 
 
 def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
@@ -276,8 +341,15 @@ def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str
 
 
 def tournament_table_deck(
-    edition: str, seed: int, round_number: int, side: str | None = None
+    edition: str,
+    seed: int,
+    round_number: int,
+    side: str | None = None,
+    document: str = DOCUMENTS[0],
 ) -> list[dict[str, Any]]:
-    """The deck option for a round: `editions.tournament_deck(edition, seed)` (48 cards) played
-    on `side`, by default R-DECK-5's side for `round_number`."""
-    return deck_from_cards(tournament_deck(edition, seed), side or default_side(round_number))
+    """The deck option for a round: the half of the edition's 96-card deck for the round
+    (`default_half`, R-DECK-1) played on `side`, by default R-DECK-5's side for the round under
+    `document`. Under the Guidelines the caller picks the edition (Single Digits in round 1,
+    Double Digits in round 2)."""
+    cards = tournament_deck(edition, seed, default_half(round_number))
+    return deck_from_cards(cards, side or default_side(round_number, document))

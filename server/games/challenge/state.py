@@ -27,22 +27,52 @@ Theory of operation:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
-from typing import Any, TypeVar
+from typing import Any
 
 from server.games.base import SERVER_ACTOR, Command, Deadline, Event
-from server.games.challenge.options import Card, CardId, TableOptions, table_options
-
-SETUP, BETWEEN, PLACED, REVEALED, SOLVING, ENDED = (
-    "setup",
-    "between_cards",
-    "placed",
-    "revealed",
-    "solving",
-    "ended",
+from server.games.challenge.options import table_options
+from server.games.challenge.records import (  # re-exported: the state's names live here too
+    BETWEEN,
+    ENDED,
+    PLACED,
+    REVEALED,
+    RUNNING_PHASES,
+    SETUP,
+    SOLVING,
+    CardInPlay,
+    ChallengeState,
+    Protest,
+    SeatState,
+    TouchClaim,
+    replace,
+    with_card,
+    with_seat,
 )
-RUNNING_PHASES = (BETWEEN, PLACED, REVEALED, SOLVING)
+
+__all__ = [  # the records are re-exported: `from ...state import ChallengeState` keeps working
+    "BETWEEN",
+    "DEADLINE_COMMANDS",
+    "ENDED",
+    "EVENT_TYPES",
+    "EVOLVERS",
+    "FINAL_EVENTS",
+    "PLACED",
+    "REVEALED",
+    "RUNNING_PHASES",
+    "SETUP",
+    "SOLVING",
+    "CardInPlay",
+    "ChallengeState",
+    "Protest",
+    "SeatState",
+    "deadlines",
+    "evolve",
+    "initial_state",
+    "is_over",
+    "replace",
+]
 
 # Deadline kinds -> the command the shell fires when one is due.
 DEADLINE_COMMANDS = {
@@ -52,87 +82,8 @@ DEADLINE_COMMANDS = {
     "pattern": "pattern_deadline",
     "solution": "solution_deadline",
     "round": "round_deadline",  # R-ROUND-6: a timed round's end (option `round_seconds`)
+    "grant": "grant_first_touch",  # R-PLAY-2 compensated: the arbitration window closes
 }
-
-
-@dataclass(frozen=True)
-class SeatState:
-    """A student's round so far: points, flags, disqualification (R-PLAY-6, R-FLAG)."""
-
-    seat: str
-    name: str
-    score: int = 0
-    flags: int = 0
-    disqualified: bool = False
-    cards_won: tuple[CardId, ...] = ()
-
-
-@dataclass(frozen=True)
-class CardInPlay:
-    """The card on the mat and what has happened to it during this play."""
-
-    card: Card
-    play: int  # 1 for the first card placed in the round, 2 for the next, ...
-    placed_at: int
-    revealed_at: int | None = None
-    toucher: str | None = None  # the seat that holds the card (R-PLAY-2)
-    touched_at: int | None = None
-    touches: tuple[str, ...] = ()  # every seat whose touch was recorded, in arrival order
-    pattern: str | None = None  # as declared (R-PLAY-4)
-    steps: tuple[str, ...] = ()  # as last stated (R-PLAY-5)
-    stumped: tuple[str, ...] = ()  # seats that declared themselves stumped (R-PLAY-7)
-
-
-@dataclass(frozen=True)
-class ChallengeState:
-    """One table, one round. Deck order: index 0 is the top (the next card placed)."""
-
-    options: TableOptions
-    seats: tuple[SeatState, ...]
-    started: bool = False
-    ended: bool = False
-    end_reason: str | None = None
-    deck: tuple[CardId, ...] = ()
-    removed: tuple[CardId, ...] = ()  # R-DECK-4
-    card: CardInPlay | None = None
-    stumped: tuple[CardId, ...] = ()  # the stumped pile (R-PLAY-7)
-    stumped_returned: bool = False  # replay_at_end: the pile went back to the deck once
-    plays: int = 0
-    started_at: int = 0  # when `RoundStarted` was recorded: a timed round runs from it
-    clock: int = 0  # the latest time recorded by an event
-    timer_from: int = 0  # the start of the live windows (see the module docstring)
-    paused: bool = False
-    pause_cause: str | None = None
-
-    @property
-    def phase(self) -> str:
-        """Where the round is: one of SETUP, BETWEEN, PLACED, REVEALED, SOLVING, ENDED."""
-        if self.ended:
-            return ENDED
-        if not self.started:
-            return SETUP
-        if self.card is None:
-            return BETWEEN
-        if self.card.revealed_at is None:
-            return PLACED
-        if self.card.toucher is None:
-            return REVEALED
-        return SOLVING
-
-    def seat(self, seat_id: object) -> SeatState | None:
-        """The seat with this id, or None."""
-        for seat in self.seats:
-            if seat.seat == seat_id:
-                return seat
-        return None
-
-    def seats_in_play(self) -> tuple[str, ...]:
-        """Seats not disqualified (R-FLAG-4: the last one standing plays on alone)."""
-        return tuple(seat.seat for seat in self.seats if not seat.disqualified)
-
-    def scores(self) -> dict[str, int]:
-        """Points per seat (R-PLAY-6); disqualified students keep theirs (R-FLAG-4)."""
-        return {seat.seat: seat.score for seat in self.seats}
 
 
 def initial_state(options: Mapping[str, Any]) -> ChallengeState:
@@ -145,41 +96,13 @@ def initial_state(options: Mapping[str, Any]) -> ChallengeState:
 
 # -- evolve ---------------------------------------------------------------------------------
 
-_Record = TypeVar("_Record", SeatState, CardInPlay, ChallengeState)
-_FIELDS = {kind: frozenset(f.name for f in fields(kind)) for kind in _Record.__constraints__}
-
-
-def replace(record: _Record, **changes: Any) -> _Record:
-    """`dataclasses.replace` for the three records above, four times faster.
-
-    Why: `evolve` runs for every event, twice (in `decide` and when the shell applies the
-    recorded event), and `dataclasses.replace` re-runs a frozen `__init__` (one
-    `object.__setattr__` per field) after inspecting the fields. These records have no
-    `__post_init__` and no derived field, so copying the attributes and applying the changes
-    builds the same value.
-    """
-    if not _FIELDS[type(record)].issuperset(changes):
-        raise TypeError(f"{type(record).__name__} has no field {sorted(changes)}")
-    copy = object.__new__(type(record))
-    attributes = copy.__dict__
-    attributes.update(record.__dict__)
-    attributes.update(changes)
-    return copy
-
-
-def _with_seat(state: ChallengeState, seat_id: str, **changes: Any) -> ChallengeState:
-    seats = tuple(
-        replace(seat, **changes) if seat.seat == seat_id else seat for seat in state.seats
-    )
-    return replace(state, seats=seats)
-
-
-def _with_card(state: ChallengeState, **changes: Any) -> ChallengeState:
-    assert state.card is not None
-    return replace(state, card=replace(state.card, **changes))
-
 
 def _round_started(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # R-PLAY-7: the stumped policy in force is the one `RoundStarted` recorded, so a table
+    # recorded before the default changed (set_aside -> replay_at_end) replays as it was played.
+    policy = data.get("options", {}).get("stumped_cards", state.options.stumped_cards)
+    if policy != state.options.stumped_cards:
+        state = replace(state, options=dataclasses.replace(state.options, stumped_cards=policy))
     return replace(
         state,
         started=True,
@@ -199,50 +122,87 @@ def _card_placed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSta
 
 
 def _card_revealed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return replace(_with_card(state, revealed_at=data["at"]), timer_from=data["at"])
+    seen = state.revealed_cards
+    if data["card_id"] not in seen:
+        seen = seen + (data["card_id"],)
+    revealed = with_card(state, revealed_at=data["at"])
+    return replace(revealed, timer_from=data["at"], revealed_cards=seen)
+
+
+def _fouls_after(card: CardInPlay, data: Mapping[str, Any]) -> tuple[str, ...]:
+    """R-PLAY-3: a touch before the reveal or with more than three fingertips is a foul."""
+    if card.revealed_at is None or data.get("fingertips", 1) > 3:
+        return card.fouls + (data["seat"],)
+    return card.fouls
 
 
 def _card_touched(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    assert state.card is not None
+    card = state.card
+    assert card is not None
     seat = data["seat"]
-    touched = _with_card(
-        state, toucher=seat, touched_at=data["at"], touches=state.card.touches + (seat,)
+    touched = with_card(
+        state,
+        toucher=seat,
+        touched_at=data["at"],
+        touches=card.touches + (seat,),
+        fouls=_fouls_after(card, data),
     )
     return replace(touched, timer_from=data["at"])
 
 
 def _touch_refused(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    assert state.card is not None
-    return _with_card(state, touches=state.card.touches + (data["seat"],))
+    card = state.card
+    assert card is not None
+    return with_card(state, touches=card.touches + (data["seat"],), fouls=_fouls_after(card, data))
+
+
+def _touch_claimed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    card = state.card
+    assert card is not None
+    claim = TouchClaim(
+        data["seat"],
+        data.get("fingertips", 1),
+        data["arrival"],
+        data.get("delay_us"),
+        data["credit_us"],
+        data["compensated_at"],
+    )
+    return with_card(state, claims=card.claims + (claim,), touches=card.touches + (claim.seat,))
+
+
+def _first_touch_granted(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # The windows of R-PLAY-4/5 run from the grant; the claims are in the event, not kept.
+    granted = with_card(state, toucher=data["seat"], touched_at=data["at"], claims=())
+    return replace(granted, timer_from=data["at"])
 
 
 def _first_touch_overridden(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     assert state.card is not None
     seat = data["seat"]
     touches = state.card.touches if seat in state.card.touches else state.card.touches + (seat,)
-    overridden = _with_card(
+    overridden = with_card(
         state, toucher=seat, touched_at=data["at"], touches=touches, pattern=None, steps=()
     )
     return replace(overridden, timer_from=data["at"])
 
 
 def _pattern_declared(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return _with_card(state, pattern=data["pattern"])
+    return with_card(state, pattern=data["pattern"])
 
 
 def _steps_stated(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return _with_card(state, steps=tuple(data["steps"]))
+    return with_card(state, steps=tuple(data["steps"]))
 
 
 def _stumped_declared(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     assert state.card is not None
-    return _with_card(state, stumped=state.card.stumped + (data["seat"],))
+    return with_card(state, stumped=state.card.stumped + (data["seat"],))
 
 
 def _card_won(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     seat = state.seat(data["seat"])
     assert seat is not None
-    won = _with_seat(
+    won = with_seat(
         state,
         seat.seat,
         score=seat.score + data["dots"],
@@ -254,11 +214,15 @@ def _card_won(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
 def _flag_issued(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     seat = state.seat(data["seat"])
     assert seat is not None
-    return _with_seat(state, seat.seat, flags=seat.flags + 1)
+    # `state.seq` is this event's own seq (`evolve` counts it first): the flag's name.
+    return with_seat(
+        state, seat.seat, flags=seat.flags + 1, flag_seqs=seat.flag_seqs + (state.seq,)
+    )
 
 
 def _player_disqualified(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return _with_seat(state, data["seat"], disqualified=True)
+    cause = data.get("cause", "flag_limit")
+    return with_seat(state, data["seat"], disqualified=True, disqualified_cause=cause)
 
 
 def _card_returned(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
@@ -302,6 +266,78 @@ def _round_ended(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSta
     )
 
 
+# -- protests, rulings and corrections (R-ROUND-8), the score card (R-ROUND-7) ----------------
+
+
+def _protest_filed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    protest = Protest(data["protest"], data["by"], tuple(data["seqs"]), data["reason"], data["at"])
+    return replace(state, protests=state.protests + (protest,))
+
+
+def _protest_ruled(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    status = "upheld" if data["upheld"] else "rejected"
+    protests = tuple(
+        replace(protest, status=status, ruling_text=data["ruling_text"], ruled_at=data["at"])
+        if protest.protest == data["protest"]
+        else protest
+        for protest in state.protests
+    )
+    return replace(state, protests=protests)
+
+
+def _flag_rescinded(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    seat = state.seat(data["seat"])
+    assert seat is not None
+    kept = tuple(flag for flag in seat.flag_seqs if flag != data["flag"])
+    return with_seat(state, seat.seat, flags=seat.flags - 1, flag_seqs=kept)
+
+
+def _player_reinstated(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    return with_seat(
+        state,
+        data["seat"],
+        disqualified=False,
+        disqualified_cause=None,
+        reinstated_from=data["from_play"],
+    )
+
+
+def _card_awarded(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # An awarded card still waiting in the deck or the stumped pile leaves it: it is won.
+    seat = state.seat(data["seat"])
+    assert seat is not None
+    card_id = data["card"]
+    awarded = with_seat(
+        state, seat.seat, score=seat.score + data["dots"], cards_won=seat.cards_won + (card_id,)
+    )
+    return replace(
+        awarded,
+        deck=tuple(card for card in state.deck if card != card_id),
+        stumped=tuple(card for card in state.stumped if card != card_id),
+    )
+
+
+def _card_award_revoked(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    seat = state.seat(data["seat"])
+    assert seat is not None
+    kept = tuple(card for card in seat.cards_won if card != data["card"])
+    return with_seat(state, seat.seat, score=seat.score - data["dots"], cards_won=kept)
+
+
+def _score_adjusted(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    seat = state.seat(data["seat"])
+    assert seat is not None
+    return with_seat(state, seat.seat, score=seat.score + data["delta"])
+
+
+def _score_card_signed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    return replace(state, signed_by=data["initials"], signed_at=data["at"])
+
+
+def _score_card_reopened(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    return replace(state, signed_by=None, signed_at=None)
+
+
 def _unchanged(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     return state
 
@@ -312,6 +348,8 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
     "CardRevealed": _card_revealed,
     "CardTouched": _card_touched,
     "TouchRefused": _touch_refused,
+    "TouchClaimed": _touch_claimed,
+    "FirstTouchGranted": _first_touch_granted,
     "FirstTouchOverridden": _first_touch_overridden,
     "PatternDeclared": _pattern_declared,
     "StepsStated": _steps_stated,
@@ -327,6 +365,15 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
     "TablePaused": _table_paused,
     "TableResumed": _table_resumed,
     "RoundEnded": _round_ended,
+    "ProtestFiled": _protest_filed,
+    "ProtestRuled": _protest_ruled,
+    "FlagRescinded": _flag_rescinded,
+    "PlayerReinstated": _player_reinstated,
+    "CardAwarded": _card_awarded,
+    "CardAwardRevoked": _card_award_revoked,
+    "ScoreAdjusted": _score_adjusted,
+    "ScoreCardSigned": _score_card_signed,
+    "ScoreCardReopened": _score_card_reopened,
 }
 EVENT_TYPES = frozenset(EVOLVERS)
 
@@ -340,8 +387,10 @@ def evolve(state: ChallengeState, event: Event) -> ChallengeState:
     """
     data = event.data
     at = data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
+    clock = at if isinstance(at, int) and at > state.clock else state.clock
+    # Every event of the stream counts, known or not: `seq` is the log's own numbering, so a
+    # protest can name the events it disputes (R-ROUND-8).
+    state = replace(state, clock=clock, seq=state.seq + 1)
     return EVOLVERS.get(event.type, _unchanged)(state, data)
 
 
@@ -353,12 +402,28 @@ def _deadline(kind: str, play: int, at: int, state: ChallengeState) -> Deadline:
     return Deadline(key, at, Command(DEADLINE_COMMANDS[kind], {"key": key}, SERVER_ACTOR))
 
 
+# The last state's deadlines: the shell asks for them several times per append (timers, view
+# pushes, each viewer's view). States are immutable, so this one-entry memo by identity keeps
+# `deadlines` a pure function.
+_last_deadlines: tuple[ChallengeState | None, tuple[Deadline, ...]] = (None, ())
+
+
 def deadlines(state: ChallengeState) -> list[Deadline]:
     """Exactly the timers that are live now, earliest first (none while paused or not running).
 
     Why derived and not stored: after a crash the shell re-derives them from the replayed
     state, and a command fired for a timer that is no longer listed is stale.
     """
+    global _last_deadlines
+    memo_state, memo = _last_deadlines
+    if memo_state is state:
+        return list(memo)
+    live = _live_deadlines(state)
+    _last_deadlines = (state, tuple(live))
+    return live
+
+
+def _live_deadlines(state: ChallengeState) -> list[Deadline]:
     if not state.started or state.ended or state.paused:
         return []
     options = state.options
@@ -382,6 +447,11 @@ def _card_deadlines(state: ChallengeState) -> list[Deadline]:
         if options.auto_proctor_us is None:
             return []
         return [_deadline("reveal", card.play, start + options.auto_reveal_us, state)]
+    if card.toucher is None and card.claims:  # R-PLAY-2 compensated: the arbitration window
+        earliest = min(claim.compensated_at for claim in card.claims)
+        key = f"grant:{card.play}:{earliest}"
+        command = Command(DEADLINE_COMMANDS["grant"], {"key": key}, SERVER_ACTOR)
+        return [Deadline(key, earliest + options.max_credit_us, command)]
     if card.toucher is None:
         return [_deadline("no_touch", card.play, start + options.no_touch_us, state)]  # R-PLAY-7
     live = []
@@ -392,10 +462,12 @@ def _card_deadlines(state: ChallengeState) -> list[Deadline]:
 
 
 def is_over(state: ChallengeState) -> bool:
-    """True once `RoundEnded` is recorded (R-ROUND-1)."""
-    return state.ended
+    """True once the proctor has signed the score card (R-ROUND-7), not at `RoundEnded`:
+    protests are heard until the signature (R-ROUND-8)."""
+    return state.signed
 
 
-# Nothing is decided after `RoundEnded` (no command is allowed in ENDED, no deadline is live),
-# so a table whose log ends with it is over (a property test checks it).
-FINAL_EVENTS = frozenset({"RoundEnded"})
+# After `ScoreCardSigned` nothing is decided but the director's `reopen_score_card` (no deadline
+# is live once the round has ended), so a table whose log ends with it is over (a property
+# test checks it); a reopened table is in play again until it is signed again.
+FINAL_EVENTS = frozenset({"ScoreCardSigned"})

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import SERVER, Actor, Event
-from server.games.challenge.state import ChallengeState, deadlines
+from server.games.challenge.state import ChallengeState, Protest, deadlines
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 
@@ -24,6 +24,13 @@ FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 def sees_everything(viewer: Actor) -> bool:
     """Proctors, directors, auditors and the server see the hidden cards; others do not."""
     return viewer.role in FULL_VIEW_ROLES
+
+
+def view_group(viewer: Actor) -> str:
+    """Viewers that see the table alike (server.games.base, optional `view_group`): the
+    full-view roles, and everyone else, whose views differ only in a player's own `you`,
+    which never changes."""
+    return "full" if sees_everything(viewer) else "public"
 
 
 def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
@@ -41,13 +48,48 @@ def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
     }
 
 
+def _protest_view(protest: Protest) -> dict[str, Any]:
+    """A protest as everyone at the table sees it (R-ROUND-8: protests are heard openly)."""
+    return {
+        "protest": protest.protest,
+        "by": protest.by,
+        "seqs": list(protest.seqs),
+        "reason": protest.reason,
+        "at": protest.at,
+        "status": protest.status,
+        "ruling_text": protest.ruling_text,
+        "ruled_at": protest.ruled_at,
+    }
+
+
+# The last state's view for each kind of viewer (full or not): after each append the shell
+# asks for the view of every subscribed viewer, and players and spectators see the same table
+# (only `you` differs). States are immutable, so this memo by identity keeps `view` pure; the
+# views returned share their inner lists, which nobody mutates (a view is read-only data).
+_last_views: dict[bool, tuple[ChallengeState, dict[str, Any]]] = {}
+
+
 def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
-    """The table as `viewer` may see it, as plain msgpack-able data.
+    """The table as `viewer` may see it, as plain msgpack-able data (read-only).
 
     Why one function for every role: the rules of who sees what live in one place, and a
     spectator is simply a viewer without a seat.
     """
     full = sees_everything(viewer)
+    memo = _last_views.get(full)
+    if memo is not None and memo[0] is state:
+        common = memo[1]
+    else:
+        common = _common_view(state, full)
+        _last_views[full] = (state, common)
+    snapshot = dict(common)
+    if viewer.role == "player":
+        snapshot["you"] = viewer.id
+    return snapshot
+
+
+def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
+    """The view every viewer of this kind (full or not) shares."""
     card = state.card
     options = state.options
     snapshot: dict[str, Any] = {
@@ -66,6 +108,8 @@ def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
                 "score": seat.score,
                 "flags": seat.flags,
                 "disqualified": seat.disqualified,
+                "disqualified_cause": seat.disqualified_cause,
+                "reinstated_from": seat.reinstated_from,
                 "cards_won": list(seat.cards_won),
             }
             for seat in state.seats
@@ -85,9 +129,10 @@ def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
         "cards_left": len(state.deck),
         "stumped": list(state.stumped),
         "clock": state.clock,
+        "seq": state.seq,
+        "protests": [_protest_view(protest) for protest in state.protests],
+        "score_card": {"signed": state.signed, "initials": state.signed_by, "at": state.signed_at},
     }
-    if viewer.role == "player":
-        snapshot["you"] = viewer.id
     if full:
         snapshot["deck"] = list(state.deck)
         snapshot["removed"] = list(state.removed)

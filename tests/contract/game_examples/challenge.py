@@ -49,6 +49,20 @@ def commands(state: ChallengeState, rng: random.Random) -> list[Command]:
     phase = state.phase
     if state.paused:
         return [Command("resume_table", {}, PROCTOR)] * 5 + [Command("end_round", {}, PROCTOR)]
+    if phase == "ended":  # R-ROUND-8 protests are heard, then the card is signed (R-ROUND-7)
+        if state.signed:
+            return []
+        hearing = state.open_protests()
+        if hearing:
+            ruling = {
+                "protest": hearing[0].protest,
+                "upheld": rng.random() < 0.5,
+                "ruling_text": "r",
+            }
+            return [Command("rule_protest", ruling, PROCTOR)]
+        if rng.random() < 0.3:
+            return [Command("file_protest", {"seqs": [2], "reason": "r"}, PROCTOR)]
+        return [Command("sign_score_card", {"initials": "PK"}, PROCTOR)]
     if phase == "setup":
         order = [card.card_id for card in state.options.deck]
         rng.shuffle(order)

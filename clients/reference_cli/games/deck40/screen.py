@@ -23,22 +23,11 @@ def card_text(card: Mapping[str, Any]) -> str:
     return f"{rank}{SUIT_SIGNS.get(card['suit'], '?')}"
 
 
-def render_lines(view: Mapping[str, Any]) -> list[str]:
-    """The lines of the screen for a deck40 view."""
-    options = view.get("options", {})
-    names = {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
-    me = view.get("you")
-    target = options.get("target_points")
-    lines = [
-        f"deck40 · {view.get('phase')} · set {view.get('set', 0)} · {options.get('layout')}"
-        f" · scoring {options.get('scoring')}" + (f" · to {target} points" if target else "")
-    ]
-    for seat in view.get("seats", []):
-        you = " (you)" if seat["seat"] == me else ""
-        lines.append(
-            f"   {names[seat['seat']]}{you}: pile {seat['pile']} · won {len(seat['won'])}"
-            f" · {seat['score']} points"
-        )
+def board_lines(view: Mapping[str, Any]) -> list[str]:
+    """The four cards face up and whose pile each came from, the common pile, who called
+    "no solution" and who is out of these cards (R-DECK40-1..5)."""
+    names = _names(view)
+    lines = []
     if view.get("common_pile"):
         lines.append(f"   common pile: {view['common_pile']}")
     table = view.get("table") or []
@@ -49,19 +38,61 @@ def render_lines(view: Mapping[str, Any]) -> list[str]:
             for card in table
         )
         lines.append(f"   table: {shown}")
+    elif view.get("phase") == "setup":
+        lines.append("   waiting for `start` (any player or the director)")
     if view.get("no_solution"):
         lines.append("   no solution: " + ", ".join(names.get(s, s) for s in view["no_solution"]))
     if view.get("excluded"):
         lines.append(
             "   out of these cards: " + ", ".join(names.get(s, s) for s in view["excluded"])
         )
-    result = view.get("result")
-    if result:
-        winners = ", ".join(names.get(s, s) for s in result["winners"])
-        lines.append(f"{'tie' if result['tie'] else 'winner'}: {winners} ({result['reason']})")
-    else:
-        lines.append(HELP)
     return lines
+
+
+def seat_lines(view: Mapping[str, Any]) -> list[str]:
+    """Each player's pile size (never its cards), won cards and points."""
+    names, me = _names(view), view.get("you")
+    return [
+        f"   {names[seat['seat']]}{' (you)' if seat['seat'] == me else ''}: pile {seat['pile']}"
+        f" · won {len(seat['won'])} · {seat['score']} points"
+        for seat in view.get("seats", [])
+    ]
+
+
+def result_lines(view: Mapping[str, Any]) -> list[str]:
+    """The winners (a tie shown as a tie, R-DECK40-6) and why the game ended."""
+    result = view.get("result")
+    if not result:
+        return []
+    names = _names(view)
+    winners = ", ".join(names.get(s, s) for s in result["winners"])
+    return [f"{'tie' if result['tie'] else 'winner'}: {winners} ({result['reason']})"]
+
+
+def header(view: Mapping[str, Any]) -> str:
+    options = view.get("options", {})
+    target = options.get("target_points")
+    return (
+        f"deck40 · {view.get('phase')} · set {view.get('set', 0)} · {options.get('layout')}"
+        f" · scoring {options.get('scoring')}" + (f" · to {target} points" if target else "")
+    )
+
+
+def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
+    """The lines of the screen for a deck40 view (`now_us` unused: deck40 has no timers)."""
+    ending = result_lines(view) or [HELP]
+    return [header(view), *seat_lines(view), *board_lines(view), *ending]
+
+
+def compact(view: Mapping[str, Any]) -> str:
+    """One line: the table and the points (`t24 replay`)."""
+    cards = " ".join(card_text(card) for card in view.get("table") or []) or "-"
+    scores = " · ".join(f"{seat} {score}" for seat, score in view.get("scores", {}).items())
+    return f"set {view.get('set', 0)}: {cards} · {scores}"
+
+
+def _names(view: Mapping[str, Any]) -> dict[str, str]:
+    return {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
 
 
 def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:

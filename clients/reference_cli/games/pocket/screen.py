@@ -25,15 +25,11 @@ def _who(view: Mapping[str, Any], seats: list[str]) -> str:
     return ", ".join(names.get(seat, seat) for seat in seats) or "—"
 
 
-def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
-    """The lines of the screen for a pocket view."""
+def board_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
+    """The top card with its dots, the claim and its countdown, who is out or stumped, the
+    bonus cards waiting (R-POCKET-2..4)."""
     names = _names(view)
-    me = view.get("you")
-    lines = [
-        f"pocket · {view.get('phase')} · card {view.get('turned', 0)}"
-        f" · {view.get('stack_left', 0)} left in the stack"
-        + (f" · you are {names.get(me, me)}" if me else "")
-    ]
+    lines = []
     card = view.get("card")
     if card:
         numbers = "  ".join(str(n) for n in card["numbers"])
@@ -49,24 +45,56 @@ def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
             lines.append(f"   out of this card: {_who(view, card['excluded'])}")
         if card.get("stumped"):
             lines.append(f"   stumped: {_who(view, card['stumped'])}")
+    elif view.get("phase") == "setup":
+        lines.append("   waiting for `start` (any player or the director)")
+    if view.get("paused"):
+        lines.append(f"   paused ({view.get('pause_cause')}): a player resumes it")
     bonus = view.get("bonus") or []
     if bonus:
         dots = sum(entry["dots"] for entry in bonus)
         lines.append(f"   bonus cards waiting: {len(bonus)} ({dots} dots) for the next winner")
+    return lines
+
+
+def score_lines(view: Mapping[str, Any]) -> list[str]:
+    """The scores in one line."""
+    names = _names(view)
     scores = view.get("scores", {})
-    lines.append(
+    return [
         "scores: "
         + " · ".join(f"{names.get(seat, seat)} {score}" for seat, score in scores.items())
-    )
+    ]
+
+
+def result_lines(view: Mapping[str, Any]) -> list[str]:
+    """The winners (a tie shown as a tie, R-POCKET-5) and the unclaimed bonus cards."""
     result = view.get("result")
-    if result:
-        winners = _who(view, result["winners"])
-        lines.append(("tie: " if result["tie"] else "winner: ") + winners)
-        if result.get("unclaimed_bonus"):
-            lines.append(f"unclaimed bonus cards: {len(result['unclaimed_bonus'])}")
-    else:
-        lines.append(HELP)
+    if not result:
+        return []
+    lines = [("tie: " if result["tie"] else "winner: ") + _who(view, result["winners"])]
+    if result.get("unclaimed_bonus"):
+        lines.append(f"unclaimed bonus cards: {len(result['unclaimed_bonus'])}")
     return lines
+
+
+def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
+    """The lines of the screen for a pocket view."""
+    names = _names(view)
+    me = view.get("you")
+    header = (
+        f"pocket · {view.get('phase')} · card {view.get('turned', 0)}"
+        f" · {view.get('stack_left', 0)} left in the stack"
+        + (f" · you are {names.get(me, me)}" if me else "")
+    )
+    ending = result_lines(view) or [HELP]
+    return [header, *board_lines(view, now_us), *score_lines(view), *ending]
+
+
+def compact(view: Mapping[str, Any]) -> str:
+    """One line: the card and the scores (`t24 replay`)."""
+    card = view.get("card")
+    shown = " ".join(str(n) for n in card["numbers"]) if card else "-"
+    return f"card {view.get('turned', 0)}: {shown} · " + score_lines(view)[0]
 
 
 def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:

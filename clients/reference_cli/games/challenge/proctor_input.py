@@ -18,7 +18,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from clients.reference_cli.keyboard import CTRL_D, ENTER, ESC, Effect, Notice, Quit, Send, edit_line
+from clients.reference_cli.games.challenge.hearing import (
+    HEARING_USAGE,
+    HearingLineError,
+    hearing_line,
+)
+from clients.reference_cli.keyboard import (
+    CTRL_D,
+    ENTER,
+    ESC,
+    Ask,
+    Effect,
+    Notice,
+    Quit,
+    Send,
+    edit_line,
+)
 
 FLAG_CAUSES = (
     "no_pattern",
@@ -92,6 +107,13 @@ PROCTOR_COMMANDS: tuple[ProctorCommand, ...] = (
     ProctorCommand(("pause",), "pause [CAUSE]", "pause_table", "text", "stop every clock"),
     ProctorCommand(("resume",), "resume", "resume_table", "none", "restart the clocks in full"),
     ProctorCommand(("end",), "end", "end_round", "none", "end the round now"),
+    ProctorCommand(
+        ("slap",),
+        "slap SEAT",
+        "rule_slap",
+        "seat",
+        "a slap with the whole hand: disqualified (R-PLAY-3)",
+    ),
 )
 BY_WORD = {word: command for command in PROCTOR_COMMANDS for word in command.words}
 STUDENT_TAKES = ("seat_text", "seat_steps")
@@ -100,6 +122,7 @@ STUDENT_TAKES = ("seat_text", "seat_steps")
 def help_lines() -> list[str]:
     """The command list shown by `help` (and in `t24 proctor --help`)."""
     lines = [f"  {command.usage:34} {command.doc}" for command in PROCTOR_COMMANDS]
+    lines += [f"  {usage:34} {doc}" for usage, doc in HEARING_USAGE]
     lines.append(f"  {'help | quit':34} this list | leave (the table goes on)")
     return lines
 
@@ -210,12 +233,15 @@ class ProctorInput:
         if view is None:
             return lead + "help, quit"
         if view.get("phase") == "ended":
-            return "round over · type quit and Enter to leave (help lists the commands)"
+            signed = (view.get("score_card") or {}).get("signed")
+            if signed:
+                return "score card signed · reopen (director), help, quit"
+            return lead + "protest, rule, preview, sign INITIALS (R-ROUND-7), help, quit"
         if view.get("paused"):
-            return lead + "resume (the table is paused), flag, end, help, quit"
+            return lead + "resume (the table is paused), flag, end, protest, rule, help, quit"
         if view.get("phase") == "setup":
             return lead + "start, help, quit"
-        return lead + "place, reveal, touch 2, pattern 3x8, fix, help, quit"
+        return lead + "place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit"
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
@@ -240,6 +266,14 @@ def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
         return cleared, [Notice("commands:\n" + "\n".join(help_lines()))]
     if view is None:
         return cleared, [Notice(f"{line}: not joined to the table yet", True)]
+    words = line.split()
+    try:
+        hearing = hearing_line(words[0].lower(), words[1:], lambda word: resolve_seat(word, view))
+    except HearingLineError as error:
+        return cleared, [Notice(f"{line}: {error}", True)]
+    if hearing is not None:  # R-ROUND-7/8: protest, rule, preview, sign, reopen
+        name, args, is_query = hearing
+        return cleared, [Ask(name, args, line) if is_query else Send(name, args, line)]
     try:
         name, args = parse_line(line, view)
     except BadLine as error:

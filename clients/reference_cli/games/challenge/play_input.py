@@ -18,11 +18,14 @@ The rules it follows (shared/rules/24-challenge.md):
   replaces the step; Enter on an empty line keeps it) until Enter fixes the solution. The
   pattern cannot change once declared.
 - R-PLAY-7: `s` declares stumped while the card is revealed and nobody holds it.
+- R-ROUND-8: `p` opens the protest line (`SEQ[,SEQ] REASON`: the seqs the feed shows on the
+  left), during the round or after it until the score card is signed; Enter files the protest
+  for the player's own seat, Esc leaves the line. The proctor rules on it.
 
 States (`mode`): `idle` (keys are commands), `fingertips` (after `f`: the count),
-`pattern`, `step` (with `index` 0..2) and `review` (all three steps typed). `reconcile`
-brings the state back to what the table says (another student was first, the card left
-play, a reconnect found the pattern declared).
+`pattern`, `step` (with `index` 0..2), `review` (all three steps typed) and `protest` (the
+protest line). `reconcile` brings the state back to what the table says (another student was
+first, the card left play, a reconnect found the pattern declared).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from clients.reference_cli.games.challenge.hearing import HearingLineError, protest_args
+from clients.reference_cli.games.challenge.phases import ENDED, PLACED, REVEALED, SOLVING
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -41,7 +46,6 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
-from clients.reference_cli.table_model import ENDED, PLACED, REVEALED, SOLVING
 
 STEP_COUNT = 3  # R-PUZ-2
 
@@ -62,7 +66,7 @@ DIGIT_HINT = "a digit alone does not touch the card: press space, then type the 
 class PlayInput:
     """What the player is typing, and for which card play (see module doc)."""
 
-    mode: str = "idle"  # idle | fingertips | pattern | step | review
+    mode: str = "idle"  # idle | fingertips | pattern | step | review | protest
     buffer: str = ""
     steps: tuple[str, ...] = ()
     index: int = 0
@@ -84,15 +88,23 @@ class PlayInput:
             return f"step {self.index + 1} of 3> {self.buffer}▌"
         if self.mode == "review":
             return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
+        if self.mode == "protest":
+            return f"protest> {self.buffer}▌"
         return ""
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The key help line for the current state."""
+        if self.mode == "protest":
+            return (
+                "protest: SEQ[,SEQ] REASON (the seqs on the left of the feed) · Enter files · Esc"
+            )
         if view is not None and view.get("mode") == "proctored":
-            return "proctored table: the proctor records touches and answers · [q] quit"
+            return (
+                "proctored table: the proctor records touches and answers · [p] protest · [q] quit"
+            )
         if self.mode == "fingertips":
             return (
-                "how many fingertips touch the card: 1 to 5 (more than 3 draws a flag, R-PLAY-3)"
+                "how many fingertips touch the card: 1 to 5 (4 draws a flag, 5 is a slap, R-PLAY-3)"
                 + (" · Esc cancels")
             )
         if self.mode == "pattern":
@@ -108,14 +120,17 @@ class PlayInput:
         if view is None:
             return "[q] quit"  # not joined yet: nothing to touch
         if view.get("phase") == ENDED:
-            return "round over · [q] quit"
+            return "round over · [p] protest · [q] quit"
         if view.get("paused"):
-            return "the table is paused · [q] quit"
+            return "the table is paused · [p] protest · [q] quit"
         if view.get("phase") not in (PLACED, REVEALED, SOLVING):
-            return "waiting for the next card · [q] quit"
+            return "waiting for the next card · [p] protest · [q] quit"
         if view.get("phase") == PLACED:
             return "wait for the reveal: touching a cupped card draws a flag (R-PLAY-3) · [q] quit"
-        return "[space] touch the card  [f] touch with N fingertips  [s] stumped  [q] quit"
+        return (
+            "[space] touch the card  [f] touch with N fingertips  [s] stumped  [p] protest"
+            "  [q] quit"
+        )
 
 
 def _card(view: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -129,6 +144,8 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
         return state, [Quit()]
     if state.mode == "idle":
         return _idle_key(state, key, view)
+    if state.mode == "protest":
+        return _protest_key(state, key)
     if state.mode == "fingertips":
         return _fingertips_key(key, view)
     if key == ESC:
@@ -167,11 +184,29 @@ def press(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[P
     return replace(state, mode="step", steps=filled, index=following, buffer=""), effects
 
 
+def _protest_key(state: PlayInput, key: str) -> tuple[PlayInput, list]:
+    """The protest line (R-ROUND-8): `SEQ[,SEQ] REASON`, filed for the player's own seat."""
+    if key == ESC:
+        return PlayInput(), []
+    edited = edit_line(state.buffer, key)
+    if edited is not None:
+        return replace(state, buffer=edited), []
+    if key not in ENTER or not state.buffer.strip():
+        return state, []
+    try:
+        args = protest_args(state.buffer.split(), None)
+    except HearingLineError as error:
+        return state, [Notice(str(error), True)]
+    return PlayInput(), [Send("file_protest", args, "protest")]
+
+
 def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:
     if key == "q":
         return state, [Quit()]
     if view is None:
         return state, []
+    if key == "p":
+        return PlayInput(mode="protest"), []
     proctored = view.get("mode") == "proctored"
     touching = key in TOUCH_KEYS or key == FINGERTIPS_KEY
     if key.isdigit() and len(key) == 1:
@@ -242,6 +277,8 @@ def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) 
         return state
     card = _card(view)
     toucher = view.get("toucher")
+    if state.mode == "protest":
+        return state  # a protest is typed whatever the card in play does
     if state.mode == "idle":
         if card is not None and toucher == me and me is not None:
             # A reconnect (or a proctor's ruling, R-PLAY-2) put the card in our hands.

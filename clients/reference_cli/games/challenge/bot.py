@@ -18,7 +18,9 @@ Three skills:
 `plan(situation)` returns `Action`s with delays in seconds from now; the driver
 (bot_commands.py) cancels the plan whenever the situation (phase, card play, toucher,
 paused) changes and asks again. `time_scale` multiplies every delay (tests run bots fast).
-The bot reads the card's numbers from the table view, never from anything hidden.
+The bot reads the card's numbers from the table view, never from anything hidden, and the
+lengths of its windows from the live deadlines the server pushes (`Timings.from_deadlines`),
+never from a copy of the rules.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clients.reference_cli.table_model import REVEALED, SOLVING, Timings
+from clients.reference_cli.games.challenge.phases import REVEALED, SECOND, SOLVING
 
 SKILLS = ("perfect", "human", "random")
 # log(seconds to solve) = A + B * difficulty score; residual spread SD (natural log units).
@@ -44,7 +46,29 @@ HUMAN_FAIL_B = 0.1581
 PERFECT_REACTION = 0.2  # seconds before each of the perfect bot's moves
 OPERATORS = ("+", "-", "*", "/")
 # The calibration data in the repository (data/README.md): server.puzzles.calibration's file.
-DATA = Path(__file__).resolve().parents[2] / "data" / "4nums-difficulty-train.csv"
+DATA = Path(__file__).resolve().parents[4] / "data" / "4nums-difficulty-train.csv"
+
+
+@dataclass(frozen=True)
+class Timings:
+    """How long the bot has: the no-touch, pattern and solution windows (R-PLAY-7, R-PLAY-4,
+    R-PLAY-5) in microseconds; the rule defaults until the server's deadlines say more."""
+
+    pattern_us: int = 3 * SECOND
+    solution_us: int = 15 * SECOND
+    no_touch_us: int = 15 * SECOND
+
+    @classmethod
+    def from_deadlines(cls, deadlines: Sequence[Mapping[str, Any]], now_us: int) -> Timings:
+        """The time left in each live window, from the pushed deadlines (absolute server
+        times) and the server's clock now; a window that is not live keeps its default."""
+        left = {d.get("command"): d.get("at", 0) - now_us for d in deadlines}
+        default = cls()
+        return cls(
+            pattern_us=left.get("pattern_deadline", default.pattern_us),
+            solution_us=left.get("solution_deadline", default.solution_us),
+            no_touch_us=left.get("no_touch_deadline", default.no_touch_us),
+        )
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,231 @@
+"""`t24 casual`: play (or watch, or let a bot play) a casual table: `pocket` or `deck40`.
+
+A thin client in plain lines: it draws the view the server sends (the snapshot, then the
+view the last event push of each append carries, `protocol.views`) with the game's part
+under `clients/reference_cli/games/<game>/` (`screen.render_lines`), prints one line per
+event, and sends what the player types (`screen.parse_line`: an answer, `c`, `s`, `n 7H`,
+`start`, ...). No rule is judged here: the server refuses what it must, and the refusal is
+printed in words. With `--bot` the game's `brain.next_move` plays the seat (the solver's
+answers), so `t24 casual --bot` is the casual games' bot. It exits 0 when the game ends.
+
+Why a command of its own (as `t24 tjugoett`): typing a whole answer line fits these games
+better than the 24 Challenge's keys of `t24 play`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from clients.reference_cli import exit_codes
+from clients.reference_cli.connect_options import (
+    ConnectError,
+    add_connect_arguments,
+    resolve_target,
+)
+from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
+from clients.reference_cli.games.deck40 import brain as deck40_brain
+from clients.reference_cli.games.deck40 import screen as deck40_screen
+from clients.reference_cli.games.pocket import brain as pocket_brain
+from clients.reference_cli.games.pocket import screen as pocket_screen
+from clients.reference_cli.table_app import run_reactor
+from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.terminal import StdinReader, write_out
+from protocol.views import apply_view_message
+
+# game name -> (screen, brain): the per-game parts
+PARTS: dict[str, tuple[ModuleType, ModuleType]] = {
+    "pocket": (pocket_screen, pocket_brain),
+    "deck40": (deck40_screen, deck40_brain),
+}
+
+EPILOG = """\
+typed lines:
+  pocket   an answer claims and answers at once: for 2 3 4 5 (t24 solve 2 3 4 5) (5+3-2)*4
+           c claim "I got it" first · s stumped · start · q quit
+  deck40   "24!" with a solution: for 4 1 8 7 (t24 solve 4 1 8 7) (8-4)*(7-1)
+           n [card] no solution, returning that card (e.g. n 7H) · start · q quit
+
+examples:
+  t24 casual --tokens var/pocket1/s1.json
+  t24 casual --tokens var/cards1/s2.json --bot --delay 1
+  t24 casual --tokens var/cards1/spectator.json
+"""
+
+
+class CasualApp:
+    """One seat (or a watcher) at a casual table: see the module doc."""
+
+    def __init__(
+        self, reactor: Any, write: Callable[[str], None], bot: bool = False, delay: float = 0.3
+    ) -> None:
+        self.reactor = reactor
+        self.write = write
+        self.bot = bot
+        self.delay = delay
+        self.link: Any = None
+        self.table: str | None = None
+        self.game: str | None = None
+        self.view: dict[str, Any] | None = None
+        self.shown: list[str] = []
+        self.typed = ""
+        self.planned: Any = None
+        self.exit_code: int | None = None
+        self.message = ""
+        self.in_flight = 0
+        self.quitting = False
+        self.view_seq = 0
+
+    # -- the link's listener ------------------------------------------------------------------
+
+    def link_status(self, status: str) -> None:
+        self.write(f"· {status}\n")
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None:
+        return None
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
+        self.table, self.game = snapshot["table"], snapshot.get("game")
+        self.view_seq = snapshot["seq"]
+        if self.game not in PARTS:
+            self.message = f"t24 casual plays {', '.join(PARTS)}; table {self.table} is {self.game}"
+            self.stop(exit_codes.BAD_INPUT)
+            return
+        self.shown = []
+        self.view_changed(snapshot["view"])
+        self.keys("")  # lines typed before the join are sent now
+
+    def link_event(self, push: dict[str, Any]) -> None:
+        data = push.get("data", {})
+        words = ", ".join(
+            f"{key} {value}"
+            for key, value in data.items()
+            if key not in ("at", "rule", "options", "message", "seat")
+            and not isinstance(value, dict)
+        )
+        who = f" ({data['seat']})" if isinstance(data.get("seat"), str) else ""
+        self.write(f"· {push['event_type']}{who}: {words}\n")
+        # The last push of an append carries the viewer's new view (whole or a patch); the
+        # catch-up pushes before the snapshot's seq are history, already in the snapshot.
+        if ("view" in push or "patch" in push) and push["seq"] > self.view_seq:
+            self.view_seq = push["seq"]
+            self.view_changed(apply_view_message(self.view, push))
+
+    def link_fatal(self, code: str, message: str) -> None:
+        self.message = message
+        self.stop(exit_codes.UNREACHABLE if code == "unreachable" else exit_codes.REFUSED)
+
+    # -- drawing and playing ------------------------------------------------------------------
+
+    def view_changed(self, view: dict[str, Any]) -> None:
+        self.view = view
+        screen, brain = PARTS[str(self.game)]
+        lines = screen.render_lines(view, view.get("clock", 0))
+        if lines != self.shown:
+            self.shown = lines
+            self.write("\n".join(lines) + "\n")
+        if view.get("phase") == "ended":
+            self.stop(exit_codes.OK)
+        elif self.bot and view.get("you"):
+            self.plan(brain.next_move(view, view["you"]))
+
+    def plan(self, move: tuple[str, dict[str, Any]] | None) -> None:
+        if self.planned is not None and self.planned.active():
+            self.planned.cancel()
+        self.planned = None
+        if move is not None:
+            self.planned = self.reactor.callLater(self.delay, self.send, *move)
+
+    def send(self, name: str, args: dict[str, Any]) -> None:
+        if self.link is None or self.table is None:
+            return
+        self.write(f"> {name} {args or ''}\n")
+        deferred = self.link.request("command", table=self.table, name=name, args=args)
+        deferred.addErrback(lambda failure: self.write(f"! {refusal_words(failure.value)}\n"))
+        self.in_flight += 1
+        deferred.addBoth(self.replied)
+
+    def replied(self, result: Any) -> Any:
+        self.in_flight -= 1
+        if self.quitting and not self.in_flight:
+            self.stop(exit_codes.OK)
+        return result
+
+    def keys(self, text: str) -> None:
+        """Typed text: each complete line is a command (`q` quits once the commands sent have
+        their answers). Lines typed before the join are kept until it comes."""
+        self.typed += text
+        while self.game in PARTS and "\n" in self.typed:
+            line, self.typed = self.typed.split("\n", 1)
+            if line.strip().lower() in ("q", "quit"):
+                self.quit()
+                return
+            command = PARTS[str(self.game)][0].parse_line(line)
+            if command is not None:
+                self.send(*command)
+
+    def quit(self) -> None:
+        self.quitting = True
+        if not self.in_flight:
+            self.stop(exit_codes.OK)
+
+    def end_of_input(self) -> None:
+        if not self.bot:
+            self.typed += "\nq\n"  # the last line counts even without its newline
+            self.keys("")
+
+    def stop(self, code: int) -> None:
+        if self.exit_code is not None:
+            return
+        self.exit_code = code
+        if self.planned is not None and self.planned.active():
+            self.planned.cancel()
+        close_then_stop(self.link, self.reactor)
+
+
+def run_casual(args: argparse.Namespace, reactor: Any = None) -> int:
+    """Run `t24 casual` until the game ends, the user quits, or a fatal refusal."""
+    try:
+        target = resolve_target(args, "player")
+    except ConnectError as error:
+        print(f"t24 casual: error: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    if reactor is None:
+        from twisted.internet import reactor
+    start_logging(args.log)
+    app = CasualApp(reactor, write_out, bot=args.bot, delay=args.delay)
+    app.link = TableLink(
+        target.url, target.token, reactor=reactor, listener=app, table=target.table
+    )
+
+    def begin() -> None:
+        if not args.bot:
+            reactor.addReader(StdinReader(app.keys, app.end_of_input))
+        app.link.start()
+
+    run_reactor(reactor, app.stop, begin)
+    if app.message:
+        print(f"t24 casual: {app.message}", file=sys.stderr)
+    return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `casual`."""
+    parser = subparsers.add_parser(
+        "casual",
+        help="play or watch a casual table (pocket, deck40), or let a bot play a seat",
+        description="t24 casual: a casual table (docs/games/pocket.md, docs/games/deck40.md) "
+        "in plain lines, drawn from the views the server sends.",
+        epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_connect_arguments(parser, seat=True)
+    parser.add_argument("--bot", action="store_true", help="a bot plays the seat (the solver)")
+    parser.add_argument(
+        "--delay", type=float, default=0.3, metavar="SECONDS", help="the bot's reaction time"
+    )
+    parser.add_argument("--log", metavar="FILE", help="append the client's debug log to FILE")
+    parser.set_defaults(func=run_casual)

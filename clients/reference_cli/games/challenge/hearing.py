@@ -1,0 +1,288 @@
+"""Protests, rulings and the score card at the reference CLI (R-ROUND-7, R-ROUND-8): the typed
+lines that become commands, the words for their events, and the what-if preview.
+
+The language (the same at the student's `protest>` line and the proctor's prompt):
+
+    protest [SEAT] SEQ[,SEQ...] REASON          dispute recorded events by their seq
+    rule N uphold|reject TEXT [| CORRECTION; ...]   rule on protest N (proctor)
+    preview N uphold|reject TEXT [| CORRECTION; ...] what the ruling would do: never recorded
+    sign INITIALS                               sign the score card (proctor, after the round)
+    reopen REASON                               reopen a signed score card (director)
+
+A correction is `rescind SEAT FLAG_SEQ`, `award SEAT CARD`, `revoke SEAT CARD` or
+`adjust SEAT +N|-N WHY`. The seqs are the numbers the feed and `t24 replay` show on the left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+
+class HearingLineError(ValueError):
+    """A hearing line that cannot become a command; the message says why, in words."""
+
+
+HEARING_USAGE = (
+    ("protest [SEAT] SEQ[,SEQ] REASON", "dispute recorded events by seq (R-ROUND-8)"),
+    ("rule N uphold|reject TEXT [| FIX; FIX]", "rule on protest N; FIX: rescind SEAT FLAG_SEQ,"),
+    ("", "award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
+    ("preview N uphold|reject TEXT [| FIX]", "what that ruling would do (never recorded)"),
+    ("sign INITIALS", "sign the score card: the result is final (R-ROUND-7)"),
+    ("reopen REASON", "the director reopens a signed score card"),
+)
+VERDICT_WORDS = {"uphold": True, "upheld": True, "reject": False, "rejected": False}
+
+Resolve = Callable[[str], "str | None"]  # a seat named by id, number or name -> its id
+
+
+def parse_seqs(word: str) -> list[int]:
+    """`57` or `57,58` -> [57, 58]; anything else is refused."""
+    parts = [part for part in word.split(",") if part]
+    if not parts or not all(part.isdigit() for part in parts):
+        raise HearingLineError(f"{word!r}: name the disputed events by seq, e.g. 57 or 57,58")
+    return [int(part) for part in parts]
+
+
+def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
+    """`[SEAT] SEQ[,SEQ] REASON` -> the `file_protest` args (a seat only when `resolve`, the
+    proctor's prompt, reads one; a student protests for its own seat)."""
+    args: dict[str, Any] = {}
+    if resolve is not None and words and not words[0][:1].isdigit():
+        seat = resolve(words[0])
+        if seat is None:
+            raise HearingLineError(f"no seat {words[0]!r} at this table")
+        args["seat"], words = seat, words[1:]
+    if len(words) < 2:
+        raise HearingLineError("usage: protest [SEAT] SEQ[,SEQ] REASON")
+    args["seqs"] = parse_seqs(words[0])
+    args["reason"] = " ".join(words[1:])
+    return args
+
+
+def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
+    words = text.split()
+    if len(words) < 3:
+        raise HearingLineError(f"{text!r}: a correction is e.g. 'rescind s2 57' or 'award s2 c3'")
+    kind, seat_word, value = words[0].lower(), words[1], words[2]
+    seat = resolve(seat_word)
+    if seat is None:
+        raise HearingLineError(f"{text!r}: no seat {seat_word!r} at this table")
+    if kind == "rescind" and value.isdigit():
+        return {"kind": "rescind_flag", "seat": seat, "flag": int(value)}
+    if kind in ("award", "revoke"):
+        card: Any = int(value) if value.isdigit() else value
+        return {"kind": f"{kind}_card", "seat": seat, "card": card}
+    if kind == "adjust" and value.lstrip("+-").isdigit() and len(words) > 3:
+        return {
+            "kind": "adjust_score",
+            "seat": seat,
+            "delta": int(value),
+            "why": " ".join(words[3:]),
+        }
+    raise HearingLineError(
+        f"{text!r}: rescind SEAT FLAG_SEQ, award SEAT CARD, revoke SEAT CARD or adjust SEAT +N WHY"
+    )
+
+
+def ruling_args(words: list[str], resolve: Resolve) -> dict[str, Any]:
+    """`N uphold|reject TEXT [| CORRECTION; CORRECTION]` -> the `rule_protest` args."""
+    if len(words) < 3 or not words[0].isdigit() or words[1].lower() not in VERDICT_WORDS:
+        raise HearingLineError("usage: rule N uphold|reject TEXT [| CORRECTION; CORRECTION]")
+    text, _, fixes = " ".join(words[2:]).partition("|")
+    if not text.strip():
+        raise HearingLineError("say why: the ruling's text is recorded")
+    corrections = [_correction(part, resolve) for part in fixes.split(";") if part.strip()]
+    return {
+        "protest": int(words[0]),
+        "upheld": VERDICT_WORDS[words[1].lower()],
+        "ruling_text": text.strip(),
+        "corrections": corrections,
+    }
+
+
+def hearing_line(
+    verb: str, words: list[str], resolve: Resolve
+) -> tuple[str, dict[str, Any], bool] | None:
+    """A proctor's hearing line -> (command or query name, args, is_query); None when `verb`
+    is not one of the hearing words."""
+    if verb == "protest":
+        return "file_protest", protest_args(words, resolve), False
+    if verb in ("rule", "preview"):
+        name = "rule_protest" if verb == "rule" else "preview_ruling"
+        return name, ruling_args(words, resolve), verb == "preview"
+    if verb == "sign":
+        if len(words) != 1:
+            raise HearingLineError("usage: sign INITIALS (one word, e.g. PK)")
+        return "sign_score_card", {"initials": words[0]}, False
+    if verb == "reopen":
+        if not words:
+            raise HearingLineError("usage: reopen REASON")
+        return "reopen_score_card", {"reason": " ".join(words)}, False
+    return None
+
+
+# -- words ------------------------------------------------------------------------------------
+
+
+def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) -> str:
+    kind, seat = correction.get("kind"), who(correction.get("seat"))
+    if kind == "rescind_flag":
+        return f"rescind {seat}'s flag #{correction.get('flag')}"
+    if kind == "award_card":
+        return f"award card {correction.get('card')} to {seat}"
+    if kind == "revoke_card":
+        return f"revoke card {correction.get('card')} from {seat}"
+    if kind == "adjust_score":
+        return f"{seat} {correction.get('delta', 0):+d} ({correction.get('why')})"
+    return str(kind)
+
+
+def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+    """A hearing event in words (None for any other event)."""
+
+    def who(seat: Any) -> str:
+        return names.get(seat, str(seat)) if seat is not None else "nobody"
+
+    seat, dots = who(data.get("seat")), data.get("dots", 0)
+    if kind == "ProtestFiled":
+        seqs = ", ".join(f"#{seq}" for seq in data.get("seqs", []))
+        return (
+            f"PROTEST {data.get('protest')} by {who(data.get('by'))} disputes {seqs}: "
+            f"{data.get('reason')} (R-ROUND-8)"
+        )
+    if kind == "ProtestRuled":
+        verdict = "UPHELD" if data.get("upheld") else "REJECTED"
+        fixes = [_correction_words(c, who) for c in data.get("corrections", [])]
+        tail = f"; corrections: {', '.join(fixes)}" if fixes else ""
+        return (
+            f"ruling on protest {data.get('protest')}: {verdict}: {data.get('ruling_text')}{tail}"
+        )
+    if kind == "FlagRescinded":
+        return f"CORRECTION: {seat}'s flag #{data.get('flag')} rescinded, {data.get('flags')} left"
+    if kind == "PlayerReinstated":
+        return (
+            f"CORRECTION: {who(data.get('seat'))} is reinstated from card {data.get('from_play')}"
+        )
+    if kind == "CardAwarded":
+        return f"CORRECTION: {seat} is awarded card {data.get('card')} (+{dots})"
+    if kind == "CardAwardRevoked":
+        return f"CORRECTION: card {data.get('card')} taken from {seat} (-{dots})"
+    if kind == "ScoreAdjusted":
+        return f"CORRECTION: {who(data.get('seat'))} {data.get('delta', 0):+d}: {data.get('why')}"
+    if kind == "ScoreCardSigned":
+        scores = data.get("scores", {})
+        board = ", ".join(f"{who(seat_id)} {points}" for seat_id, points in scores.items())
+        return f"score card signed by {data.get('initials')}: {board} (R-ROUND-7)"
+    if kind == "ScoreCardReopened":
+        return f"score card reopened by the {data.get('by', 'director')}: {data.get('reason')}"
+    return None
+
+
+def describe_preview(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The answer to `preview_ruling` in words: what would change, nothing recorded."""
+    before, after = result.get("before", {}), result.get("after", {})
+    changes = []
+    for seat, points in after.get("scores", {}).items():
+        old_points = before.get("scores", {}).get(seat)
+        old_flags = before.get("flags", {}).get(seat)
+        flags = after.get("flags", {}).get(seat)
+        if (old_points, old_flags) != (points, flags):
+            changes.append(
+                f"{names.get(seat, seat)} {old_points}->{points} points, {old_flags}->{flags} flags"
+            )
+    out = set(before.get("disqualified", [])) - set(after.get("disqualified", []))
+    changes += [f"{names.get(seat, seat)} reinstated" for seat in sorted(out)]
+    body = "; ".join(changes) or "no score, flag or disqualification changes"
+    return f"preview (not recorded): {body}"
+
+
+# -- t24 replay: protests and corrections marked ----------------------------------------------
+
+CORRECTION_EVENTS = frozenset(
+    {"FlagRescinded", "PlayerReinstated", "CardAwarded", "CardAwardRevoked", "ScoreAdjusted"}
+)
+HEARING_EVENTS = CORRECTION_EVENTS | {
+    "ProtestFiled",
+    "ProtestRuled",
+    "ScoreCardSigned",
+    "ScoreCardReopened",
+}
+
+
+def disputed_seqs(events: list[tuple[str, Mapping[str, Any]]]) -> dict[int, tuple[int, ...]]:
+    """seq -> the protests (by number) that dispute it, over a whole log of (type, data)."""
+    disputed: dict[int, tuple[int, ...]] = {}
+    for kind, data in events:
+        if kind == "ProtestFiled":
+            for seq in data.get("seqs", []):
+                disputed[seq] = disputed.get(seq, ()) + (data.get("protest"),)
+    return disputed
+
+
+def replay_marks(events: Sequence[tuple[int, str, Mapping[str, Any]]]) -> dict[int, str]:
+    """seq -> its margin mark in `t24 replay` (the game part's `event_marks`)."""
+    disputed = disputed_seqs([(kind, data) for _seq, kind, data in events])
+    marks = {seq: mark(kind, disputed.get(seq, ())) for seq, kind, _data in events}
+    return {seq: text for seq, text in marks.items() if text}
+
+
+def describe_answer(name: str, result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A query's answer in words (the game part's `describe_answer`)."""
+    if name == "preview_ruling":
+        return describe_preview(result, names)
+    return f"{name}: {result}"
+
+
+def mark(kind: str, protests: tuple[int, ...]) -> str:
+    """The replay's margin mark: `PROTEST`, `RULING`, `CORRECTION`, or the protests that
+    dispute this event (`<- disputed by protest 1`)."""
+    tags = []
+    if kind == "ProtestFiled":
+        tags.append("[PROTEST]")
+    elif kind == "ProtestRuled":
+        tags.append("[RULING]")
+    elif kind in CORRECTION_EVENTS:
+        tags.append("[CORRECTION]")
+    if protests:
+        tags.append("<- disputed by protest " + ", ".join(map(str, protests)))
+    return "  ".join(tags)
+
+
+def protest_summary(
+    events: Sequence[tuple[int, str, Mapping[str, Any]]], lines: Mapping[int, str]
+) -> list[str]:
+    """Every protest of the log with its status and the disputed events as the replay shows
+    them (their times relative to the reveal): the evidence a ruling quotes."""
+    status: dict[Any, str] = {}
+    for _seq, kind, data in events:
+        if kind == "ProtestFiled":
+            status[data.get("protest")] = "open"
+        elif kind == "ProtestRuled":
+            status[data.get("protest")] = "upheld" if data.get("upheld") else "rejected"
+    out: list[str] = []
+    for seq, kind, data in events:
+        if kind != "ProtestFiled":
+            continue
+        if not out:
+            out.append("protests (R-ROUND-8):")
+        number = data.get("protest")
+        out.append(f"protest {number} (#{seq}, {status[number]}): {data.get('reason')}")
+        out += [f"    {lines.get(disputed, f'#{disputed}')}" for disputed in data.get("seqs", [])]
+    return out
+
+
+def hearing_lines(view: Mapping[str, Any]) -> list[str]:
+    """The pending protests and the score card as lines under the table (empty when there
+    is nothing to hear): `protest 1 open: Bo disputes #7, #9`, `score card signed by PK`."""
+    names = {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    lines = [
+        f"protest {protest.get('protest')} open: {names.get(protest.get('by'), protest.get('by'))}"
+        f" disputes " + ", ".join(f"#{seq}" for seq in protest.get("seqs", []))
+        for protest in view.get("protests", [])
+        if protest.get("status") == "open"
+    ]
+    card = view.get("score_card") or {}
+    if card.get("signed"):
+        lines.append(f"score card signed by {card.get('initials')} (R-ROUND-7)")
+    return lines

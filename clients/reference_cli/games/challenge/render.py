@@ -1,0 +1,246 @@
+"""How the 24 Challenge table looks on screen: the card, its holder, the seats, the results.
+
+What it keeps (pure functions: a view in, lines of text out; the generic screen in
+clients/reference_cli/render.py places them): the card in large digits once revealed
+(R-PLAY-1: a cupped card shows no numbers to players), who holds it with the declared
+pattern and the steps; the seats with score, flags and disqualification (R-FLAG), and who is
+connected (`presence`, when the server sent it); once the round is over the card's place
+holds the results (`results_lines`), which the views also print when they leave; the compact
+form `t24 replay` prints; the words for each deadline the server pushes (R-PLAY-4/5/7).
+
+Cards and plays are numbered apart: a card is named by its id (`card SD-02`, printed on the
+physical card), which it keeps when it goes back under the deck and comes again; a play is
+the table's count of cards put in play (`play 5`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from clients.reference_cli.games.challenge.event_words import END_REASON_WORDS
+from clients.reference_cli.games.challenge.hearing import hearing_lines
+from clients.reference_cli.games.challenge.phases import BETWEEN, ENDED, PLACED, SECOND, SETUP
+from clients.reference_cli.styling import Style
+
+PLAIN = Style(color=False)
+# 5-row block digits for the card (R-PUZ-1: four whole numbers).
+BIG_DIGITS = {
+    "0": ("███", "█ █", "█ █", "█ █", "███"),
+    "1": (" █ ", "██ ", " █ ", " █ ", "███"),
+    "2": ("███", "  █", "███", "█  ", "███"),
+    "3": ("███", "  █", " ██", "  █", "███"),
+    "4": ("█ █", "█ █", "███", "  █", "  █"),
+    "5": ("███", "█  ", "███", "  █", "███"),
+    "6": ("███", "█  ", "███", "█ █", "███"),
+    "7": ("███", "  █", " █ ", " █ ", " █ "),
+    "8": ("███", "█ █", "███", "█ █", "███"),
+    "9": ("███", "█ █", "███", "  █", "███"),
+    "?": ("░░░", "░░░", "░░░", "░░░", "░░░"),
+}
+DEADLINE_WORDS = {
+    "place_card": "next card in",
+    "reveal_card": "reveal in",
+    "no_touch_deadline": "touch window closes in",
+    "pattern_deadline": "pattern due in",
+    "solution_deadline": "solution due in",
+}
+
+
+def big_numbers(numbers: Sequence[Any] | None) -> list[str]:
+    """Five lines of block digits for a card; `None` (cupped, R-PLAY-1) shows four blanks."""
+    cells = ["?"] * 4 if numbers is None else [str(n) for n in numbers]
+    rows = []
+    for row in range(5):
+        parts = [
+            " ".join(BIG_DIGITS.get(ch, BIG_DIGITS["?"])[row] for ch in cell) for cell in cells
+        ]
+        rows.append("   ".join(parts).rstrip())
+    return rows
+
+
+def dots_text(dots: Any) -> str:
+    """`●●○` for 2 dots of 3 (R-DECK-3)."""
+    if not isinstance(dots, int) or not 1 <= dots <= 3:
+        return ""
+    return "●" * dots + "○" * (3 - dots)
+
+
+def cards_left(view: Mapping[str, Any]) -> str:
+    """`1 card left`, `3 cards left`."""
+    count = view.get("cards_left", 0)
+    return f"{count} card left" if count == 1 else f"{count} cards left"
+
+
+def card_name(card: Mapping[str, Any]) -> str:
+    """`play 5 · card SD-02`: the play counter and the card's own id (kept when it returns)."""
+    card_id = card.get("card_id")
+    name = f"play {card.get('play')}"
+    return name + (f" · card {card_id}" if card_id is not None else " · a card")
+
+
+def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
+    """A seat as people call it: `Ada (s1)`, or the id alone when it has no name."""
+    for seat in view.get("seats", []):
+        if seat["seat"] == seat_id:
+            name = seat.get("name")
+            return f"{name} ({seat_id})" if name and name != seat_id else str(seat_id)
+    return str(seat_id)
+
+
+def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
+    """The results of a round that is over: the seats ranked by score, the winner(s), the
+    flags of the limit (R-FLAG-3) and who was disqualified (R-FLAG-4)."""
+    reason = END_REASON_WORDS.get(view.get("end_reason"), str(view.get("end_reason")))
+    limit = view.get("flag_limit", "?")
+    seats = list(view.get("seats", []))
+    standing = [seat for seat in seats if not seat.get("disqualified")]
+    best = max((seat["score"] for seat in standing), default=0)
+    winners = [seat for seat in standing if seat["score"] == best and best > 0]
+    ranked = sorted(seats, key=lambda seat: (bool(seat.get("disqualified")), -seat["score"]))
+    lines = [style.bold(f"round over: {reason}")]
+    if winners:
+        names = " and ".join(seat_label(view, seat["seat"]) for seat in winners)
+        verb = "wins" if len(winners) == 1 else "tie for first"
+        points = "1 point" if best == 1 else f"{best} points"
+        lines.append(style.green(f"{names} {verb} with {points}"))
+    else:
+        lines.append("nobody scored")
+    lines.append(style.dim(f"  {'':3} {'seat':24} {'score':>5}  {'flags':5}  cards"))
+    rank = 0
+    previous: tuple[bool, int] | None = None
+    for position, seat in enumerate(ranked, start=1):
+        key = (bool(seat.get("disqualified")), seat["score"])
+        rank = rank if key == previous else position
+        previous = key
+        place = "–" if seat.get("disqualified") else f"{rank}."
+        cards = len(seat.get("cards_won", []))
+        line = (
+            f"  {place:3} {seat_label(view, seat['seat']):24} {seat['score']:>5}  "
+            f"{seat['flags']}/{limit}".ljust(42)
+            + f"  {cards}"
+        )
+        if seat.get("disqualified"):
+            line = style.red(line + "  disqualified")
+        elif seat in winners:
+            line = style.bold(line + "  winner")
+        lines.append(line)
+    return lines
+
+
+def card_lines(view: Mapping[str, Any], style: Style, role: str = "player") -> list[str]:
+    """The card in play (or why there is none), its holder, pattern and steps; the results
+    once the round is over (the generic screen adds the countdowns)."""
+    phase = view.get("phase", SETUP)
+    lines: list[str] = []
+    if view.get("paused"):
+        lines.append(
+            style.yellow(f"PAUSED ({view.get('pause_cause') or 'proctor'}): no clock runs")
+            + " · the proctor resumes the table"
+        )
+    if phase == SETUP:
+        lines.append("waiting for the proctor to start the round")
+        return lines
+    if phase == ENDED:
+        return lines + results_lines(view, style)
+    card = view.get("card")
+    if phase == BETWEEN or card is None:
+        lines.append(f"no card in play · {cards_left(view)}")
+    else:
+        numbers = card.get("numbers")
+        shown = " ".join(map(str, numbers)) if numbers else "hidden"
+        title = f"{card_name(card)} · {shown}"
+        if card.get("dots"):
+            title += f" · {dots_text(card.get('dots'))}"
+        if phase == PLACED:
+            title += " · placed, cupped"
+            if role == "player":
+                title += ": wait for the reveal (touching now draws a flag)"
+        lines.append(style.bold(title) + f" · {cards_left(view)}")
+        big = big_numbers(numbers if phase != PLACED else None)
+        lines.extend("  " + (style.cyan(row) if phase != PLACED else style.dim(row)) for row in big)
+        toucher = view.get("toucher")
+        if toucher is not None:
+            since = ""
+            if card.get("revealed_at") and view.get("touched_at"):
+                since = f" (+{(view['touched_at'] - card['revealed_at']) / SECOND:.2f} s)"
+            held = f"{seat_label(view, toucher)} holds the card{since}"
+            if view.get("pattern"):
+                held += f" · pattern {view['pattern']}"
+            lines.append(style.bold(held))
+            for index, step in enumerate(view.get("steps", []), start=1):
+                lines.append(f"   step {index}: {step}")
+        stumped = view.get("stumped_declared", [])
+        if stumped:
+            names = ", ".join(seat_label(view, seat) for seat in stumped)
+            lines.append(f"stumped so far: {names}")
+    return lines
+
+
+def scoreboard(
+    view: Mapping[str, Any],
+    me: str | None,
+    style: Style,
+    presence: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """One line per seat: score, flags of the limit (R-FLAG-3), disqualified (R-FLAG-4),
+    and, once the server said who is connected, an empty seat (`not connected`)."""
+    if view.get("phase") == ENDED:
+        return []  # once the round is over, the results on the board are the scoreboard
+    limit = view.get("flag_limit", "?")
+    lines = [style.dim(f"  {'seat':8} {'name':16} {'score':>5}  flags")]
+    toucher = view.get("toucher")
+    present = set(presence.get("seats", [])) if presence is not None else None
+    for seat in view.get("seats", []):
+        marker = "▶" if seat["seat"] == me else " "
+        flags = f"{seat['flags']}/{limit}"
+        line = (
+            f"{marker} {seat['seat']:8} {(seat.get('name') or ''):16} {seat['score']:>5}  {flags}"
+        )
+        if present is not None and seat["seat"] not in present:
+            line += style.dim("  not connected")
+        if seat.get("disqualified"):
+            line += "  DISQUALIFIED"
+            line = style.red(line)
+        elif seat["seat"] == toucher:
+            line += "  holds the card"
+            line = style.bold(line)
+        lines.append(line)
+    if presence is not None:
+        proctor = "proctor connected" if presence.get("proctor") else "no proctor connected"
+        watchers = presence.get("watchers", 0)
+        watching = f" · {watchers} watching" if watchers else ""
+        lines.append(style.dim(f"  {proctor}{watching}"))
+    return lines
+
+
+def compact(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
+    """The table in a few lines, for `t24 replay` printing every event: card, holder, seats."""
+    lines = []
+    card = view.get("card")
+    if card is not None:
+        numbers = card.get("numbers")
+        shown = " ".join(map(str, numbers)) if numbers else "hidden"
+        state = "revealed" if card.get("revealed_at") else "placed"
+        text = f"{card_name(card)}: {shown} {dots_text(card.get('dots'))} {state}".rstrip()
+        if view.get("toucher"):
+            text += f", held by {seat_label(view, view['toucher'])}"
+            if view.get("pattern"):
+                text += f", pattern {view['pattern']}"
+            if view.get("steps"):
+                text += ", steps " + "; ".join(view["steps"])
+        lines.append(text)
+    else:
+        lines.append(f"{view.get('phase', SETUP).replace('_', ' ')}, no card in play")
+    seats = []
+    for seat in view.get("seats", []):
+        text = f"{seat.get('name') or seat['seat']} {seat['score']}"
+        if seat["flags"]:
+            text += f" ⚑{seat['flags']}"
+        if seat.get("disqualified"):
+            text += " DQ"
+        seats.append(text)
+    paused = " · PAUSED" if view.get("paused") else ""
+    lines.append(f"scores: {', '.join(seats)} · {cards_left(view)}{paused}")
+    lines += hearing_lines(view)  # R-ROUND-7/8: open protests, the signature
+    return ["    " + style.dim(line) for line in lines]

@@ -1,0 +1,128 @@
+"""The bots of `t24 tournament simulate`: every seat of one proctored table, played by a program.
+
+What it keeps: each student has a skill (`strong`, `average`, `weak`) that scales the human
+solving time of bots.py (a log-normal law fitted on people's times) and the chance of a wrong
+answer. On each revealed card the quickest student still in play touches, says the pattern and
+fixes the solution (or a wrong one: a flag, R-FLAG-1); a card nobody would solve within the
+no-touch window is left to be stumped (R-PLAY-7). When the round ends the proctor signs the
+score card (R-ROUND-7). The time from sending a touch to receiving its event is recorded
+(`latencies`, seconds) for the tournament benchmark.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from twisted.internet.defer import Deferred
+
+from clients.reference_cli.connection import TableLink
+from clients.reference_cli.games.challenge.bot import (
+    best_answer,
+    human_fails,
+    human_seconds,
+    wrong_steps,
+)
+from server.puzzles.difficulty import score as difficulty_score
+
+SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
+INITIALS = "SIM"
+
+
+class TableBots:
+    """Plays every seat of one proctored table (see module doc); `done` fires at its end."""
+
+    def __init__(self, reactor, url, token, table, skills, rng, scale, timers, latencies) -> None:
+        self.reactor = reactor
+        self.latencies: list[float] = latencies
+        self.sent: dict[str, float] = {}
+        self.skills = skills
+        self.rng = rng
+        self.scale = scale
+        self.no_touch = timers["no_touch_seconds"]
+        self.out: set[str] = set()
+        self.play: int | None = None
+        self.done: Deferred = Deferred()
+        self.link = TableLink(
+            url, token, reactor=reactor, listener=self, table=table, retries=5, history=False
+        )
+
+    def start(self) -> Deferred:
+        self.link.start()
+        return self.done
+
+    def link_status(self, status: str) -> None:
+        return None
+
+    def link_welcome(self, welcome: dict[str, Any]) -> None:
+        return None
+
+    def link_fatal(self, code: str, message: str) -> None:
+        self._finish()
+
+    def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
+        view = snapshot["view"]
+        for seat in view.get("seats", []):
+            if seat.get("disqualified"):
+                self.out.add(seat["seat"])
+        if view.get("phase") == "ended":
+            self.sign()
+        elif view.get("phase") == "revealed" and view.get("card"):
+            self._revealed(view["card"]["play"], view["card"]["numbers"])
+
+    def link_event(self, push: dict[str, Any]) -> None:
+        kind, data = push["event_type"], push["data"]
+        if kind in ("CardTouched", "TouchRefused") and data.get("seat") in self.sent:
+            self.latencies.append(time.monotonic() - self.sent.pop(data["seat"]))
+        if kind == "CardRevealed":
+            self._revealed(data["play"], data["numbers"])
+        elif kind in ("CardTouched", "CardWon", "CardStumped", "CardReturnedToDeck"):
+            self.play = None
+        elif kind == "PlayerDisqualified":
+            self.out.add(data["seat"])
+        elif kind == "RoundEnded":
+            self.sign()
+        elif kind == "ScoreCardSigned":
+            self._finish()
+
+    def _revealed(self, play: int, numbers: list[int]) -> None:
+        self.play = play
+        answer = best_answer(numbers)
+        seats = [seat for seat in self.skills if seat not in self.out]
+        if answer is None or not seats:
+            return
+        card_score = difficulty_score(numbers)
+        times = {}
+        for seat in seats:
+            slow, _ = SKILL_LEVELS[self.skills[seat]]
+            times[seat] = human_seconds(card_score, self.rng) * slow * self.scale
+        seat = min(times, key=times.get)
+        if times[seat] >= self.no_touch:
+            return  # stumped: nobody touches within the window (R-PLAY-7)
+        _, error = SKILL_LEVELS[self.skills[seat]]
+        pattern, steps = answer
+        if self.rng.random() < min(0.9, human_fails(card_score) * error):
+            steps = wrong_steps(steps)
+        self.reactor.callLater(times[seat], self._answer, play, seat, pattern, steps)
+
+    def _answer(self, play: int, seat: str, pattern: str, steps: list[str]) -> None:
+        if play != self.play or self.done.called or not self.link.ready:
+            return
+        self.sent[seat] = time.monotonic()
+        for name, args in (
+            ("touch_card", {"seat": seat}),
+            ("declare_pattern", {"seat": seat, "pattern": pattern}),
+            ("fix_solution", {"seat": seat, "steps": steps}),
+        ):
+            self.link.command(name, args).addErrback(lambda _f: None)
+
+    def sign(self) -> None:
+        """R-ROUND-7: the proctor signs the score card; a table that does not record
+        signatures (no `sign_score_card`) is over at `RoundEnded`."""
+        d = self.link.command("sign_score_card", {"initials": INITIALS})
+        d.addBoth(lambda _result: self._finish())
+
+    def _finish(self) -> None:
+        if not self.done.called:
+            self.link.close()
+            self.done.callback(None)

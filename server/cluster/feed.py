@@ -1,0 +1,64 @@
+"""Cross-node pushes: PostgreSQL `LISTEN/NOTIFY` tells a node that another node's table grew.
+
+Why: a spectator of many tables (a scoreboard, a tournament's standings) should not need a
+connection to every node. A node serves such a viewer a read-only *replica* of a table
+another node owns (`Hub.replica`), and keeps it current from the store: every fenced append
+also runs `pg_notify('t24_events', '<schema> <stream> <seq>')` in its transaction (sent on
+commit only), and this feed's own connection LISTENs. The payload says only which stream
+reached which seq; the events themselves are read from the store after the replica's seq,
+so a notification lost (a reconnect, a full queue) is made good by the next one: catch-up by
+seq, never by trusting the payload.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from twisted.logger import Logger
+
+CHANNEL = "t24_events"
+
+log = Logger(namespace="t24.feed")
+
+
+class NotifyFeed:
+    """One LISTEN connection on a thread of its own; calls `on_event(stream, seq)` on the
+    reactor thread for every append of the schema committed by any node."""
+
+    def __init__(
+        self, conninfo: str, schema: str, reactor: Any, on_event: Callable[[str, int], None]
+    ) -> None:
+        self.conninfo = conninfo
+        self.schema = schema
+        self.reactor = reactor
+        self.on_event = on_event
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="t24-feed", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                with psycopg.connect(self.conninfo, autocommit=True) as connection:
+                    connection.execute(f"LISTEN {CHANNEL}")
+                    while not self._stopping.is_set():
+                        for notify in connection.notifies(timeout=0.5, stop_after=1000):
+                            self._deliver(notify.payload)
+            except psycopg.Error as error:
+                log.warn("notify feed: {why}; reconnecting", why=str(error))
+                self._stopping.wait(1.0)
+
+    def _deliver(self, payload: str) -> None:
+        schema, _, rest = payload.partition(" ")
+        stream, _, seq = rest.rpartition(" ")
+        if schema != self.schema or not stream or not seq.isdigit():
+            return
+        self.reactor.callFromThread(self.on_event, stream, int(seq))

@@ -1,0 +1,244 @@
+"""Table leases in PostgreSQL: at most one owning node per table, fenced by an epoch.
+
+The design (docs/architecture.md, "Ownership and fencing"):
+- One row per owned stream in `<schema>.leases(stream, owner, url, epoch, expires_at)`.
+  Time is the database's (`now()`), never a node's clock, so clock skew between nodes
+  cannot make two of them believe they hold a lease.
+- `acquire` is one conditional upsert: it takes the row when it is absent, expired, or
+  held by this very node id (a restart of the same node), and always bumps `epoch`.
+- `renew` (every `lease_seconds / 3`) extends the rows this node holds at the epochs it
+  holds them; a row it no longer matches is lost and its table is dropped.
+- `Fence.refused` runs inside every append transaction of the PostgreSQL engine: it reads
+  the batch's lease rows `FOR SHARE` and refuses each stream whose row is not this node's,
+  at this epoch, unexpired. A takeover is an UPDATE of the same row, so it serialises with
+  the append: either the append commits under the old lease, or it sees the new epoch and
+  is refused. That is what makes a node that lost its lease (SIGSTOP, a GC pause, a
+  partition) harmless even when its `expected_seq` happens to be right.
+Why rows and not session advisory locks: an advisory lock lives as long as a database
+session, so a node cut off from its clients but not from PostgreSQL keeps it for ever,
+and a lock cannot carry the owner's URL (routing) or an epoch the append can check.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import psycopg
+from psycopg import sql
+
+from server.eventlog.store import EventLogError
+
+DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
+_LEASES_LOCK = 0x7432_6C65_6173  # pg_advisory_xact_lock key for creating the leases table
+
+
+class LeaseLost(EventLogError):
+    """This node does not hold the table's lease (any more): the append was refused."""
+
+
+@dataclass(frozen=True)
+class Acquired:
+    """The answer of `acquire`: held (with the epoch and the previous owner) or not."""
+
+    stream: str
+    held: bool
+    epoch: int = 0
+    previous_owner: str = ""  # "" for a new row
+    owner_url: str = ""  # when not held: the live owner's URL, for a redirect
+
+
+def lease_statements(schema: str) -> dict[str, Any]:
+    """The SQL of the leases, with the schema quoted as an identifier."""
+    s = sql.Identifier(schema)
+
+    def q(text: str) -> sql.Composed:
+        return sql.SQL(text).format(s=s)
+
+    return {
+        "create": q(
+            "CREATE TABLE IF NOT EXISTS {s}.leases (stream text PRIMARY KEY, owner text NOT NULL,"
+            " url text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)"
+        ),
+        "previous": q("SELECT owner FROM {s}.leases WHERE stream = %s"),
+        "acquire": q(
+            "INSERT INTO {s}.leases AS l (stream, owner, url, epoch, expires_at)"
+            " VALUES (%(stream)s, %(owner)s, %(url)s, 1,"
+            " now() + make_interval(secs => %(ttl)s))"
+            " ON CONFLICT (stream) DO UPDATE SET owner = excluded.owner, url = excluded.url,"
+            " epoch = l.epoch + 1, expires_at = excluded.expires_at"
+            " WHERE l.expires_at <= now() OR l.owner = excluded.owner"
+            " RETURNING epoch"
+        ),
+        "holder": q("SELECT owner, url FROM {s}.leases WHERE stream = %s AND expires_at > now()"),
+        "renew": q(
+            "UPDATE {s}.leases AS l SET expires_at = now() + make_interval(secs => %s)"
+            " FROM unnest(%s::text[], %s::bigint[]) AS h(stream, epoch)"
+            " WHERE l.stream = h.stream AND l.epoch = h.epoch AND l.owner = %s"
+            " AND l.expires_at > now() RETURNING l.stream"
+        ),
+        "release": q(
+            "UPDATE {s}.leases SET expires_at = '-infinity' WHERE stream = ANY(%s) AND owner = %s"
+        ),
+        "forget": q("DELETE FROM {s}.leases WHERE stream = %s AND owner = %s"),
+        "orphans": q(
+            "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
+        ),
+        "tournaments": q("SELECT stream FROM {s}.leases WHERE starts_with(stream, 'tournament/')"),
+        "remote": q(
+            "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
+            " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
+            " ORDER BY l.stream LIMIT 100000"
+        ),
+        "fence": q(
+            "SELECT stream, owner, epoch FROM {s}.leases WHERE stream = ANY(%s)"
+            ' AND expires_at > now() ORDER BY stream COLLATE "C" FOR SHARE'
+        ),
+    }
+
+
+def failover_order(
+    orphans: list[str], tournaments: set[str], held: set[str] | dict[str, int]
+) -> list[str]:
+    """Which orphaned streams a node takes, in which order: tournaments first, and a
+    tournament's table (`table/<id>.<name>`) only by the node that holds the tournament.
+
+    Why: the tournament actor drives its tables through its own hub (server/runtime/
+    tournament_actor.py), so its tables must fail over with it; a table taken by another
+    node would answer the tournament `moved`. Streams this node holds are never "taken".
+    """
+    chosen = []
+    taking = set(held)
+    for stream in sorted(orphans, key=lambda s: (not s.startswith("tournament/"), s)):
+        if stream in held:
+            continue
+        if stream.startswith("tournament/"):
+            taking.add(stream)
+        elif stream.startswith("table/") and "." in stream:
+            tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
+            if tournament in tournaments and tournament not in taking:
+                continue  # the tournament's node opens it
+        chosen.append(stream)
+    return chosen
+
+
+class Fence:
+    """What the append transaction checks: the streams this node holds, at which epoch.
+
+    Shared between the reactor thread (which acquires and drops) and the store's writer
+    thread (which checks), so every access goes through one lock.
+    """
+
+    def __init__(self, schema: str, on_lost: Callable[[str], None], owner: str = "") -> None:
+        self.owner = owner
+        self._sql = lease_statements(schema)["fence"]
+        self._held: dict[str, int] = {}
+        self._lock = threading.Lock()
+        self._on_lost = on_lost
+
+    def hold(self, stream: str, epoch: int) -> None:
+        with self._lock:
+            self._held[stream] = epoch
+
+    def drop(self, stream: str) -> None:
+        with self._lock:
+            self._held.pop(stream, None)
+
+    def held(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._held)
+
+    def refused(self, cursor: psycopg.Cursor, streams: Iterable[str]) -> dict[str, EventLogError]:
+        """Inside the append's transaction: the streams it must not write, with why."""
+        names = sorted(set(streams))
+        rows = cursor.execute(self._sql, (names,)).fetchall()
+        valid = {row[0]: (row[1], row[2]) for row in rows}
+        held = self.held()
+        refused: dict[str, EventLogError] = {}
+        for stream in names:
+            if stream in held and valid.get(stream) == (self.owner, held[stream]):
+                continue
+            refused[stream] = LeaseLost(
+                f"stream {stream!r}: node {self.owner!r} does not hold its lease "
+                f"(epoch {held.get(stream)}); nothing was written"
+            )
+            if stream in held:
+                self._on_lost(stream)
+        return refused
+
+
+class LeaseBook:
+    """The blocking lease operations of one node, on its own connection (one thread)."""
+
+    def __init__(
+        self, conninfo: str, schema: str, ttl: float, owner: str = "", url: str = ""
+    ) -> None:
+        self.owner = owner
+        self.url = url
+        self.ttl = ttl
+        self._sql = lease_statements(schema)
+        self._conninfo = conninfo
+        self._connection = psycopg.connect(conninfo, autocommit=True)
+        with self._connection.transaction():
+            self._connection.execute("SELECT pg_advisory_xact_lock(%s)", (_LEASES_LOCK,))
+            self._connection.execute(self._sql["create"])
+
+    @property
+    def connection(self) -> psycopg.Connection:
+        """The lease connection, opened again after the database dropped it (a restart of
+        PostgreSQL must not leave a node unable to renew or take leases for ever)."""
+        if self._connection.closed or self._connection.broken:
+            self._connection = psycopg.connect(self._conninfo, autocommit=True)
+        return self._connection
+
+    def acquire(self, stream: str) -> Acquired:
+        """Take `stream`'s lease if it is free, expired or already this node's."""
+        connection = self.connection
+        with connection.transaction():
+            found = connection.execute(self._sql["previous"], (stream,)).fetchone()
+            previous = found[0] if found else ""
+            args = {"stream": stream, "owner": self.owner, "url": self.url, "ttl": self.ttl}
+            row = connection.execute(self._sql["acquire"], args).fetchone()
+        if row is not None:
+            return Acquired(stream, True, row[0], previous)
+        holder = connection.execute(self._sql["holder"], (stream,)).fetchone()
+        if holder is None:  # expired between the two statements: try again next time
+            return Acquired(stream, False)
+        return Acquired(stream, False, owner_url=holder[1], previous_owner=holder[0])
+
+    def renew(self, held: dict[str, int]) -> set[str]:
+        """Extend the leases held; returns the streams still held (the others are lost)."""
+        if not held:
+            return set()
+        streams = list(held)
+        rows = self.connection.execute(
+            self._sql["renew"], (self.ttl, streams, [held[s] for s in streams], self.owner)
+        ).fetchall()
+        return {row[0] for row in rows}
+
+    def release(self, streams: list[str]) -> None:
+        """Give leases up at once (a clean stop): other nodes take them on their next sweep."""
+        if streams:
+            self.connection.execute(self._sql["release"], (streams, self.owner))
+
+    def forget(self, stream: str) -> None:
+        """Delete a lease nobody needs to take over (a finished table left memory)."""
+        self.connection.execute(self._sql["forget"], (stream, self.owner))
+
+    def orphans(self) -> tuple[list[str], set[str]]:
+        """Streams whose lease is expired or released: their owner is gone or stopped (this
+        node too, after an outage of the database longer than the lease); and every
+        tournament stream with a lease (for `failover_order`)."""
+        rows = self.connection.execute(self._sql["orphans"]).fetchall()
+        leased = self.connection.execute(self._sql["tournaments"]).fetchall()
+        return [row[0] for row in rows], {row[0] for row in leased}
+
+    def remote(self) -> list[tuple[str, int]]:
+        """`(stream, last_seq)` of every table another live node serves."""
+        rows = self.connection.execute(self._sql["remote"], (self.owner,)).fetchall()
+        return [(row[0], row[1]) for row in rows]
+
+    def close(self) -> None:
+        self._connection.close()

@@ -1,0 +1,227 @@
+"""The reactor side of the table leases: acquire, renew, sweep for orphans, drop, release.
+
+`LeaseManager` runs every blocking `LeaseBook` call on one thread of its own (the lease
+connection is not the event store's pool: a store busy with appends must not delay a
+renewal). Timers: every `ttl / 3` it renews what it holds and sweeps for tables whose
+owner is gone (an expired lease: the owner died or stalled; a released one: it stopped
+cleanly) and takes them through `Hub.get`, which replays them and pauses a mid-card table
+with cause `failover`. A lease found lost (renewal refused, or an append refused by the
+`Fence`) makes the hub drop the table at once: this node stops serving it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from twisted.internet.defer import Deferred, inlineCallbacks
+from twisted.internet.task import LoopingCall
+from twisted.internet.threads import deferToThreadPool
+from twisted.logger import Logger
+from twisted.python.threadpool import ThreadPool
+
+from protocol.messages import stream_table
+from server.cluster.feed import NotifyFeed
+from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order
+
+log = Logger(namespace="t24.leases")
+
+
+class LeaseManager:
+    """One node's leases (see module doc). `hub` is set once the hub exists."""
+
+    def __init__(self, engine: Any, reactor: Any, *, ttl: float) -> None:
+        self.engine = engine
+        self.reactor = reactor
+        self.owner = ""  # the node id, known once the port is bound (`set_node`)
+        self.ttl = ttl
+        self.hub: Any = None
+        self.book: LeaseBook | None = None
+        self.feed: NotifyFeed | None = None
+        self.fence = Fence(engine.schema, self._lost_from_thread)
+        self.counts = {"failovers": 0, "lost": 0, "redirects": 0}
+        self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
+        self._loops: list[LoopingCall] = []
+        self._sweeping = False
+        self.remote: dict[str, dict[str, Any]] = {}  # stream -> `tables()` row (other nodes)
+
+    def _call(self, function: Callable[..., Any], *args: Any) -> Deferred:
+        return deferToThreadPool(self.reactor, self._pool, function, *args)
+
+    @inlineCallbacks
+    def open(self) -> Any:
+        """Connect and install the fence on the engine: from now on every append is fenced
+        (and refused until `set_node` names this node)."""
+        self._pool.start()
+        engine = self.engine
+        self.book = yield self._call(LeaseBook, engine.conninfo, engine.schema, self.ttl)
+        engine.fence = self.fence
+        self.feed = NotifyFeed(engine.conninfo, engine.schema, self.reactor, self._remote_event)
+
+    def _remote_event(self, stream: str, seq: int) -> None:
+        if self.hub is not None:
+            self.hub.remote_event(stream, seq)
+
+    def set_node(self, node_id: str, url: str) -> None:
+        """This node's id (the leases' `owner`) and the URL redirects point at."""
+        assert self.book is not None
+        self.owner = self.fence.owner = self.book.owner = node_id
+        self.book.url = url
+        log.info("node {node} at {url}, leases of {ttl} s", node=node_id, url=url, ttl=self.ttl)
+
+    def start_timers(self) -> None:
+        """Renew and sweep every `ttl / 3` seconds; list other nodes' tables every `5 ttl / 3`."""
+        if self.feed is not None:
+            self.feed.start()
+        for work, every in (
+            (self.renew, self.ttl / 3),
+            (self.sweep, self.ttl / 3),
+            (self.refresh_remote, self.ttl * 5 / 3),
+        ):
+            loop = LoopingCall(work)
+            loop.clock = self.reactor
+            loop.start(every, now=False)
+            self._loops.append(loop)
+
+    @inlineCallbacks
+    def refresh_remote(self) -> Any:
+        """Re-read the tables other live nodes serve, for `list_tables` (`remote_rows`)."""
+        if self.book is None or self.hub is None:
+            return
+        try:
+            self.remote = yield self._call(self._remote_rows, dict(self.remote))
+        except Exception as error:
+            log.warn("listing other nodes' tables failed: {why}", why=str(error))
+
+    def _remote_rows(self, previous: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """On the lease thread: a `tables()` row per remote table; a table whose seq did not
+        move keeps its row, the others read their first and last events (game, over)."""
+        assert self.book is not None
+        rows = {}
+        for stream, last_seq in self.book.remote():
+            old = previous.get(stream)
+            if old is not None and old["seq"] == last_seq:
+                rows[stream] = old
+                continue
+            first = self.engine.read(stream, limit=1)
+            if not first:
+                continue
+            last = self.engine.read(stream, after_seq=max(0, last_seq - 1), limit=1) or first
+            name = first[0].data.get("game")
+            game = self.hub.games.get(name)
+            over = game is not None and last[-1].type in game.FINAL_EVENTS
+            table = stream_table(stream)
+            rows[stream] = {"table": table, "game": name, "seq": last_seq, "over": over}
+        return rows
+
+    def remote_rows(self) -> list[dict[str, Any]]:
+        """The tables other live nodes serve, as of the last refresh."""
+        return list(self.remote.values())
+
+    def held(self) -> list[str]:
+        return sorted(self.fence.held())
+
+    @inlineCallbacks
+    def acquire(self, stream: str) -> Any:
+        """Take `stream`'s lease if nobody live holds it; fires with an `Acquired`."""
+        assert self.book is not None
+        acquired: Acquired = yield self._call(self.book.acquire, stream)
+        if acquired.held:
+            self.fence.hold(stream, acquired.epoch)
+            log.info(
+                "lease of {stream} taken at epoch {epoch} (was {previous})",
+                stream=stream,
+                epoch=acquired.epoch,
+                previous=acquired.previous_owner or "free",
+                event="lease_acquired",
+            )
+        return acquired
+
+    def is_failover(self, acquired: Acquired) -> bool:
+        """Whether the lease came from another node (its tables are then paused `failover`)."""
+        return bool(acquired.previous_owner) and acquired.previous_owner != self.owner
+
+    def _lost_from_thread(self, stream: str) -> None:
+        self.reactor.callFromThread(self.lost, stream, "an append was refused by fencing")
+
+    def lost(self, stream: str, why: str) -> None:
+        """This node no longer owns `stream`: stop serving it (the hub drops the table)."""
+        if stream not in self.fence.held():
+            return
+        self.fence.drop(stream)
+        self.counts["lost"] += 1
+        log.warn(
+            "lease of {stream} lost ({why}): table dropped",
+            stream=stream,
+            why=why,
+            event="lease_lost",
+        )
+        if self.hub is not None:
+            self.hub.drop_stream(stream)
+
+    @inlineCallbacks
+    def renew(self) -> Any:
+        """Extend every lease held; the ones the database no longer gives us are lost."""
+        held = self.fence.held()
+        if not held or self.book is None:
+            return
+        try:
+            still = yield self._call(self.book.renew, held)
+        except Exception as error:  # the append fence still guards every write
+            log.warn("lease renewal failed: {why}", why=str(error), event="lease_renew_failed")
+            return
+        for stream in held:
+            if stream not in still and self.fence.held().get(stream) == held[stream]:
+                self.lost(stream, "renewal refused: the lease expired or was taken over")
+
+    @inlineCallbacks
+    def sweep(self) -> Any:
+        """Take the tables whose owner is gone (failover)."""
+        if self._sweeping or self.book is None or self.hub is None or self.hub.closing:
+            return
+        self._sweeping = True
+        try:
+            orphans, tournaments = yield self._call(self.book.orphans)
+            for stream in failover_order(orphans, tournaments, self.fence.held()):
+                if stream.startswith("table/") and "." in stream:
+                    tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
+                    if tournament in tournaments and tournament not in self.fence.held():
+                        continue  # we did not win the tournament itself: its node opens it
+                yield self.hub.take_over(stream)
+        except Exception as error:
+            log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
+        finally:
+            self._sweeping = False
+
+    @inlineCallbacks
+    def forget(self, stream: str) -> Any:
+        """Give up a lease nobody needs to take over (a table that left memory, or none)."""
+        self.fence.drop(stream)
+        if self.book is not None:
+            yield self._call(self.book.forget, stream)
+
+    @inlineCallbacks
+    def release_all(self) -> Any:
+        """A clean stop: hand every lease back so other nodes take the tables at once."""
+        for loop in self._loops:
+            if loop.running:
+                loop.stop()
+        held = self.held()
+        for stream in held:
+            self.fence.drop(stream)
+        if self.book is not None and held:
+            try:
+                yield self._call(self.book.release, held)
+            except Exception as error:
+                log.warn("releasing leases failed: {why}", why=str(error))
+
+    @inlineCallbacks
+    def close(self) -> Any:
+        """Close the lease connection and the thread."""
+        if self.feed is not None:
+            self.feed.stop()
+        if self.book is not None:
+            book, self.book = self.book, None
+            yield self._call(book.close)
+        if self._pool.started:  # idempotent: a failed start closes it, then `stop` again
+            self._pool.stop()

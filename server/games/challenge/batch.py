@@ -1,0 +1,123 @@
+"""How a command's events are built (`Batch`), and the consequences several commands share:
+a flag (R-FLAG-1..3), a slap (R-PLAY-3), and the end of the round (R-ROUND-1, R-FLAG-4,
+R-PLAY-7).
+
+Why a module of its own: the play commands (`challenge/__init__.py`) and the protests and
+rulings (`challenge/protests.py`) both append events this way, and a correction can have the
+same follow-ups as play (an awarded card that empties the deck ends the round).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.games.base import Event
+from server.games.challenge.checks import FLAG_CAUSES
+from server.games.challenge.state import CardInPlay, ChallengeState, evolve
+
+
+class Batch:
+    """The events one command produces so far, and the state they lead to."""
+
+    def __init__(self, state: ChallengeState, now: int) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+    @property
+    def card(self) -> CardInPlay:
+        """The card in play (the command's phase guarantees one)."""
+        card = self.state.card
+        assert card is not None, "the command's phase guarantees a card in play"
+        return card
+
+
+def settle(batch: Batch) -> None:
+    """After a card leaves play or a student is disqualified: end the round when nobody is
+    left (R-FLAG-4) or the deck is empty (R-ROUND-1), replaying stumped cards first when the
+    table's `stumped_cards` is `replay_at_end` (R-PLAY-7)."""
+    state = batch.state
+    if not state.seats_in_play():
+        end_round_now(batch, "all_disqualified")
+    elif state.card is None and not state.deck:
+        if (
+            state.options.stumped_cards == "replay_at_end"
+            and state.stumped
+            and not state.stumped_returned
+        ):
+            batch.emit("StumpedCardsReturned", cards=list(state.stumped), rule="R-PLAY-7")
+        else:
+            end_round_now(batch, "deck_empty")
+
+
+def end_round_now(batch: Batch, reason: str) -> None:
+    state = batch.state
+    unplayed = ([state.card.card.card_id] if state.card else []) + list(state.deck)
+    batch.emit(
+        "RoundEnded",
+        reason=reason,
+        scores=state.scores(),
+        flags={seat.seat: seat.flags for seat in state.seats},
+        disqualified=[seat.seat for seat in state.seats if seat.disqualified],
+        unplayed=unplayed,
+        stumped=list(state.stumped),
+        rule="R-ROUND-1",
+    )
+
+
+def flag(batch: Batch, seat_id: str, cause: str) -> None:
+    """R-FLAG-1..3: a penalty flag; the threshold disqualifies. R-FLAG-2: the card goes back to
+    the bottom of the deck when the flagged student holds it or nobody does yet (a flag on a
+    bystander does not take the card from its toucher). The flag names the card in play when
+    it was issued (`card_id`, None between cards), so a protest can point at it."""
+    seat = batch.state.seat(seat_id)
+    assert seat is not None
+    card = batch.state.card
+    taken = card if card is not None and card.toucher in (None, seat_id) else None
+    flags = seat.flags + 1
+    batch.emit(
+        "FlagIssued",
+        seat=seat_id,
+        cause=cause,
+        rule=FLAG_CAUSES[cause],
+        flags=flags,
+        card_id=card.card.card_id if card is not None else None,
+        revealed=card is not None and card.revealed_at is not None,
+        play=taken.play if taken else None,
+    )
+    if flags >= batch.state.options.flag_limit:
+        batch.emit(
+            "PlayerDisqualified", seat=seat_id, flags=flags, cause="flag_limit", rule="R-FLAG-3"
+        )
+    _return_card(batch, taken)
+    settle(batch)
+
+
+def disqualify_for_slap(batch: Batch, seat_id: str) -> None:
+    """R-PLAY-3: "slapping the card with the entire hand ... is grounds for disqualification":
+    a disqualification of its own (cause `slap`), not a flag. As with a flag (R-FLAG-2), the
+    card leaves play when the slapper holds it or nobody does yet."""
+    seat = batch.state.seat(seat_id)
+    assert seat is not None
+    card = batch.state.card
+    taken = card if card is not None and card.toucher in (None, seat_id) else None
+    batch.emit("PlayerDisqualified", seat=seat_id, flags=seat.flags, cause="slap", rule="R-PLAY-3")
+    _return_card(batch, taken)
+    settle(batch)
+
+
+def _return_card(batch: Batch, taken: CardInPlay | None) -> None:
+    if taken is not None:
+        batch.emit(
+            "CardReturnedToDeck",
+            card_id=taken.card.card_id,
+            play=taken.play,
+            revealed=taken.revealed_at is not None,
+            rule="R-FLAG-2",
+        )

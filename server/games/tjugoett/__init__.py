@@ -1,0 +1,436 @@
+"""Tjugoett, the Swedish twenty-one (R-21-1..22 of shared/rules/tjugoett.md), as a Decider.
+
+This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
+`initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
+`FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
+holds `decide`, the only place that judges whether a command may happen and what follows.
+The cards, hand values, verdicts and the shuffle live in `tjugoett/cards.py`, the options in
+`tjugoett/options.py`, the state and `evolve` in `tjugoett/state.py`, the senders and every
+refusal code in `tjugoett/checks.py`, what each viewer may see in `tjugoett/view.py`.
+
+How a round goes (each step cites its rule where it is decided below):
+1. `start_round` (the director, the proctor, a person dealer, or the server after
+   `next_round_seconds`): the 52 cards are shuffled into the draw pile, the order recorded
+   in `RoundStarted` (R-21-3); every player gets one card (R-21-4).
+2. The players face the dealer one at a time, in seat order (R-21-5). A turn starts with
+   the player's second card (R-21-6). The player draws (R-21-10) or stands (R-21-11); 21
+   wins at once (R-21-7), five cards under 21 win at once (R-21-8), over 21 is bust (R-21-9).
+3. After a stand the dealer draws (R-21-14), from no cards, and stands with at least two;
+   21 (R-21-15) and five cards under 21 (R-21-16) win for the dealer, over 21 loses
+   (R-21-17); a standing dealer wins at or above the player's sum (R-21-18).
+4. `TurnSettled` records the outcome; the player's cards, then the dealer's, go to the
+   discard pile (R-21-12, R-21-13); the next seat's turn starts, or the round ends.
+Every card is drawn from the top of the draw pile, one at a time (R-21-20). When one card
+is left it is not dealt: the discard pile joins the draw pile and it is shuffled, the new
+order recorded (R-21-21). With nothing to rebuild from, `DrawFailed` and `RoundEnded`
+(reason `no_card_to_draw`) are recorded (R-21-22): a logged end of the round, never a crash.
+(With 52 cards and at most 7 players at most 16 cards are ever out of the piles, so this
+cannot happen in play; it is kept as a rule, and tested on a constructed state.)
+
+Randomness: `decide` never calls `random`. Every order comes from `cards.shuffled` over the
+table's secret `seed` option (or, for a round, an `order` the director gives), and is
+recorded in the event; `evolve` only reads recorded orders.
+
+HIDDEN (what the game hides from whom; checked on every event and snapshot by
+tests/unit/test_tjugoett_properties.py): the dealer never sees a player's card or sum while
+that player's turn is live: not the opening card, not a drawn card, not the sum at a stand
+(R-21-19); the hand becomes public when the turn is settled (`TurnSettled`, needed to judge
+it and shown, as a bust hand is shown at a real table). Other players and spectators see a
+hand when its turn is over (`public_hands: turn_over`, the default) or as it is dealt
+(`public_hands: live`). Only the director, the proctor, auditors and the server see the
+draw pile's order (`RoundStarted.order`, `DiscardsReshuffled.order`) and the table's
+`seed`, from which every order is derived. Each player always sees its own cards and sum;
+the dealer's cards are public.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from server.games.base import SERVER, Command, Deadline, Event
+from server.games.tjugoett.cards import (
+    DECK,
+    MIN_STAND_CARDS,
+    Verdict,
+    dealer_verdict,
+    hand_value,
+    is_deck_order,
+    player_verdict,
+    reshuffle_label,
+    round_label,
+    server_dealer_stands,
+    shuffled,
+    stand_verdict,
+)
+from server.games.tjugoett.checks import (
+    OFFICIAL,
+    OFFICIAL_OR_DEALER,
+    OFFICIALS,
+    PERSON_DEALER,
+    REFUSALS,
+    SENDER_ROLES,
+    TIMER,
+    TURN_PLAYER,
+    acting_seat,
+    phase_refusal,
+    refuse,
+)
+from server.games.tjugoett.options import DEFAULT_OPTIONS
+from server.games.tjugoett.state import (
+    BETWEEN_ROUNDS,
+    DEADLINE_COMMANDS,
+    DEALER,
+    DEALER_TURN,
+    EVENT_TYPES,
+    FINAL_EVENTS,
+    PLAYER_TURN,
+    TjugoettState,
+    deadlines,
+    evolve,
+    initial_state,
+    is_over,
+)
+from server.games.tjugoett.view import event_view, view
+
+NAME = "tjugoett"
+
+__all__ = [
+    "COMMANDS",
+    "COMMANDS_BY_ROLE",
+    "DEFAULT_OPTIONS",
+    "EVENT_TYPES",
+    "FINAL_EVENTS",
+    "NAME",
+    "RECOVERY_COMMAND",
+    "REFUSALS",
+    "decide",
+    "deadlines",
+    "event_view",
+    "evolve",
+    "initial_state",
+    "is_over",
+    "view",
+]
+
+# A deadline command up to 1 ms before its time is due: the shell converts float seconds.
+DEADLINE_EARLY_US = 1_000
+
+# Nothing to pause after a restart: the live timers (the server dealer's pace, the next
+# round, `turn_seconds`) simply run on. The only one that acts for a person is
+# `turn_seconds` (off by default): a player whose time ran out while the server was down
+# stands as soon as it is back. A table that cannot accept that should not set it.
+RECOVERY_COMMAND: str | None = None
+
+
+class _Batch:
+    """The events one command produces so far, and the state they lead to."""
+
+    def __init__(self, state: TjugoettState, now: int) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+# -- drawing (R-21-20, R-21-21, R-21-22) ----------------------------------------------------
+
+
+def _draw(batch: _Batch, for_whom: str) -> str | None:
+    """The top card of the draw pile (R-21-20), rebuilding the pile first when one card is
+    left (R-21-21); None after recording the end of the round when no card can be drawn
+    (R-21-22)."""
+    state = batch.state
+    if len(state.draw_pile) <= 1 and state.discard_pile:
+        kept, added = len(state.draw_pile), len(state.discard_pile)
+        label = reshuffle_label(state.round, state.reshuffles + 1)
+        order = shuffled(state.draw_pile + state.discard_pile, state.options.seed, label)
+        batch.emit("DiscardsReshuffled", order=order, kept=kept, added=added, rule="R-21-21")
+        state = batch.state
+    if len(state.draw_pile) <= 1:
+        batch.emit(
+            "DrawFailed",
+            for_whom=for_whom,
+            draw_pile=len(state.draw_pile),
+            discard_pile=len(state.discard_pile),
+            message=f"no card can be drawn for {for_whom}: the draw pile holds "
+            f"{len(state.draw_pile)} card(s) and the discard pile is empty",
+            rule="R-21-22",
+        )
+        _end_round(batch, "no_card_to_draw", "R-21-22")
+        return None
+    return state.draw_pile[0]
+
+
+def _deal_to_player(batch: _Batch, seat: str, rule: str) -> bool:
+    """One card to a player's hand; False when the round ended for want of a card."""
+    card = _draw(batch, seat)
+    if card is None:
+        return False
+    options = batch.state.options
+    cards = batch.state.cards_of(seat) + (card,)
+    batch.emit(
+        "CardDealt",
+        seat=seat,
+        card=card,
+        cards=len(cards),
+        sum=hand_value(cards),
+        public_hands=options.public_hands,  # who may see it: see tjugoett.view
+        dealer_seat=options.dealer_seat,
+        rule=rule,
+    )
+    return True
+
+
+# -- turns and rounds -----------------------------------------------------------------------
+
+
+def _end_round(batch: _Batch, reason: str, rule: str) -> None:
+    state = batch.state
+    batch.emit(
+        "RoundEnded",
+        round=state.round,
+        reason=reason,
+        results={result.seat: result.winner for result in state.results},
+        tally=state.tally_data(),
+        rule=rule,
+    )
+
+
+def _next_turn(batch: _Batch) -> None:
+    """R-21-5/6: the next seat in order faces the dealer, starting with its second card;
+    a hand that decides at once (R-21-7..9) is settled and the next seat goes on."""
+    while batch.state.in_round:
+        seat = batch.state.next_seat()
+        if seat is None:
+            _end_round(batch, "all_played", "R-21-5")
+            return
+        batch.emit("TurnStarted", seat=seat, rule="R-21-5")
+        if not _deal_to_player(batch, seat, "R-21-6"):
+            return
+        verdict = player_verdict(batch.state.cards_of(seat))
+        if verdict is None:
+            return  # the player decides
+        _settle(batch, seat, verdict)
+
+
+def _settle(batch: _Batch, seat: str, verdict: Verdict) -> None:
+    """Record a turn's outcome, then the player's cards and the dealer's (if any) go to the
+    discard pile (R-21-12, R-21-13)."""
+    state = batch.state
+    player_cards, dealer_cards = state.cards_of(seat), state.dealer_cards
+    batch.emit(
+        "TurnSettled",
+        seat=seat,
+        winner=verdict.winner,
+        reason=verdict.reason,
+        player_cards=list(player_cards),
+        player_sum=hand_value(player_cards),
+        dealer_cards=list(dealer_cards),
+        dealer_sum=hand_value(dealer_cards) if dealer_cards else None,
+        rule=verdict.rule,
+    )
+    batch.emit("CardsDiscarded", holder=seat, cards=list(player_cards), rule="R-21-12")
+    if dealer_cards:
+        batch.emit("CardsDiscarded", holder=DEALER, cards=list(dealer_cards), rule="R-21-13")
+
+
+def _finish_turn(batch: _Batch, seat: str, verdict: Verdict) -> None:
+    _settle(batch, seat, verdict)
+    _next_turn(batch)
+
+
+def _turn_seat(batch: _Batch) -> str:
+    seat = batch.state.turn
+    assert seat is not None, "the command's phase guarantees a turn"
+    return seat
+
+
+def _dealer_takes(batch: _Batch) -> None:
+    """R-21-14: the dealer draws (only after a stand: the phase guarantees it); 21, bust or
+    five cards decide at once (R-21-15..17)."""
+    seat = _turn_seat(batch)
+    card = _draw(batch, DEALER)
+    if card is None:
+        return
+    cards = batch.state.dealer_cards + (card,)
+    batch.emit(
+        "DealerCardDealt", card=card, cards=len(cards), sum=hand_value(cards), rule="R-21-14"
+    )
+    verdict = dealer_verdict(cards)
+    if verdict is not None:
+        _finish_turn(batch, seat, verdict)
+
+
+def _dealer_stands(batch: _Batch) -> None:
+    """The dealer stands; only now may the player's hand be shown (R-21-19), and R-21-18
+    judges the turn."""
+    seat = _turn_seat(batch)
+    cards = batch.state.dealer_cards
+    batch.emit("DealerStood", cards=len(cards), sum=hand_value(cards), rule="R-21-19")
+    verdict = stand_verdict(hand_value(cards), hand_value(batch.state.cards_of(seat)))
+    _finish_turn(batch, seat, verdict)
+
+
+# -- handlers (batch, command, acting seat or None) ----------------------------------------
+
+
+def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-21-3: the deck shuffled becomes the draw pile (the discard pile is empty); R-21-4:
+    every player gets one card. The order is the seed's (`cards.shuffled`) unless the
+    director or proctor gives one (`order`: the 52 codes, top first), and it is recorded."""
+    state = batch.state
+    number = state.round + 1
+    order = command.args.get("order")
+    if order is None:
+        order = shuffled(DECK, state.options.seed, round_label(number))
+    elif command.actor.role not in OFFICIALS:
+        raise refuse("not_allowed", "start_round: only the director or proctor gives an order")
+    elif not is_deck_order(order):
+        raise refuse("bad_args", "start_round: 'order' is the 52 card codes, each once (R-21-1)")
+    batch.emit("RoundStarted", round=number, order=list(order), rule="R-21-3")
+    for player in state.options.seat_ids():
+        if not _deal_to_player(batch, player, "R-21-4"):
+            return
+    _next_turn(batch)
+
+
+def _draw_card(batch: _Batch, command: Command, seat: str | None) -> None:
+    """R-21-10: under 21 with fewer than five cards (always so while the player is asked),
+    the player asks for another card."""
+    assert seat is not None
+    if not _deal_to_player(batch, seat, "R-21-10"):
+        return
+    verdict = player_verdict(batch.state.cards_of(seat))
+    if verdict is not None:
+        _finish_turn(batch, seat, verdict)
+
+
+def _player_stands(batch: _Batch, seat: str, cause: str) -> None:
+    """R-21-11: with at least two cards under 21 (always so while the player is asked), the
+    player stands; the dealer's turn follows (R-21-14). The sum is hidden from the dealer."""
+    options = batch.state.options
+    cards = batch.state.cards_of(seat)
+    batch.emit(
+        "PlayerStood",
+        seat=seat,
+        cards=len(cards),
+        sum=hand_value(cards),
+        cause=cause,
+        public_hands=options.public_hands,
+        dealer_seat=options.dealer_seat,
+        rule="R-21-11",
+    )
+
+
+def _stand(batch: _Batch, command: Command, seat: str | None) -> None:
+    assert seat is not None
+    _player_stands(batch, seat, "player")
+
+
+def _dealer_draw(batch: _Batch, command: Command, seat: str | None) -> None:
+    _dealer_takes(batch)
+
+
+def _dealer_stand(batch: _Batch, command: Command, seat: str | None) -> None:
+    """Decision: the dealer stands with at least two cards, as a player does (R-21-11)."""
+    if len(batch.state.dealer_cards) < MIN_STAND_CARDS:
+        raise refuse("too_few_cards", f"the dealer holds {len(batch.state.dealer_cards)} card(s)")
+    _dealer_stands(batch)
+
+
+def _dealer_play(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The server's move for the dealer: stand at `dealer_stands_at` or more with at least
+    two cards, else draw (`cards.server_dealer_stands`, which sees the dealer's cards only)."""
+    if server_dealer_stands(batch.state.dealer_cards, batch.state.options.dealer_stands_at):
+        _dealer_stands(batch)
+    else:
+        _dealer_takes(batch)
+
+
+def _turn_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+    """`turn_seconds` passed without a move: the player stands (always allowed when asked)."""
+    _player_stands(batch, _turn_seat(batch), "turn_seconds")
+
+
+def _end_table(batch: _Batch, command: Command, seat: str | None) -> None:
+    """The director ends the table (a round in play ends first, its open turns unjudged)."""
+    if batch.state.in_round:
+        _end_round(batch, "ended_by_director", "")
+    state = batch.state
+    batch.emit("TableEnded", rounds=state.round, tally=state.tally_data())
+
+
+# -- the table of commands -------------------------------------------------------------------
+
+Handler = Callable[[_Batch, Command, "str | None"], None]
+PLAYING = (PLAYER_TURN, DEALER_TURN)
+
+
+@dataclass(frozen=True)
+class CommandRule:
+    """Who may send a command (a sender kind of `checks`) and in which phases."""
+
+    sender: str
+    phases: tuple[str, ...]
+    handler: Handler
+
+
+COMMANDS: dict[str, CommandRule] = {
+    "start_round": CommandRule(OFFICIAL_OR_DEALER, (BETWEEN_ROUNDS,), _start_round),
+    "draw_card": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _draw_card),
+    "stand": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _stand),
+    "dealer_draw": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_draw),
+    "dealer_stand": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_stand),
+    "dealer_play": CommandRule(TIMER, (DEALER_TURN,), _dealer_play),
+    "turn_deadline": CommandRule(TIMER, (PLAYER_TURN,), _turn_deadline),
+    "end_table": CommandRule(OFFICIAL, (BETWEEN_ROUNDS, *PLAYING), _end_table),
+}
+FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
+COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
+    name: SENDER_ROLES[rule.sender] | (frozenset({SERVER}) if name in FIRED_BY_DEADLINE else set())
+    for name, rule in COMMANDS.items()
+}
+
+
+def _due_deadline(state: TjugoettState, command: Command, now: int) -> Deadline:
+    key = command.args.get("key")
+    for deadline in deadlines(state):
+        if deadline.key == key and deadline.command.name == command.name:
+            if now < deadline.at - DEADLINE_EARLY_US:
+                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
+            return deadline
+    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
+
+
+def decide(state: TjugoettState, command: Command, now: int) -> list[Event]:
+    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
+
+    Checks run in this order: the command, the sender (a deadline by its key alone), the
+    phase, then the handler's own checks.
+    """
+    rule = COMMANDS.get(command.name)
+    if rule is None:
+        raise refuse("unknown_command", f"unknown command {command.name!r}")
+    if not isinstance(command.args, Mapping):
+        raise refuse("bad_args", f"{command.name}: arguments are a map")
+    now = max(now, state.clock)  # the table's clock never runs backwards
+    seat: str | None = None
+    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
+        # A live key implies the phase. A timer fired a hair early happens at its own time.
+        now = max(now, _due_deadline(state, command, now).at)
+    else:
+        if rule.sender == TIMER:
+            raise refuse("not_allowed", f"{command.name} is the server's, fired by a deadline")
+        seat = acting_seat(state, rule.sender, command)
+        if state.phase not in rule.phases:
+            raise phase_refusal(command.name, state.phase)
+    batch = _Batch(state, now)
+    rule.handler(batch, command, seat)
+    return batch.events

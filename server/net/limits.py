@@ -1,0 +1,219 @@
+"""Limits at the socket, before HTTP or WebSocket parsing: what one source may take.
+
+What it keeps: every accepted socket of the server's port (`ConnectionGate`, wrapping the
+twisted.web `Site`), by peer address, and each one's opening deadline and unread input.
+
+Why at the socket (issue 18, found by an adversarial run):
+- `max_connections` counted only open WebSockets, so 300 half-open upgrades locked every
+  legitimate client out at `ulimit -n 256`. The gate counts every accepted socket: past
+  `max_connections` in all, or `max_connections_per_address` from one address, a new socket
+  gets `HTTP 503` and is closed before anything is parsed.
+- twisted.web's timeout is an idle timeout: an upgrade dripped one byte every 2 s never timed
+  out (slowloris). The gate gives each socket an absolute deadline: a socket that is not an
+  open WebSocket `open_handshake_timeout` seconds after it was accepted is dropped (plain
+  HTTP requests, `/healthz` and `/metrics`, are served well within it).
+- A connection closed for sustained rate-limit abuse (1008) would simply reconnect and start
+  again: its address is refused at accept (the socket closed unread, the cheapest answer)
+  for `abuse_cooldown` seconds. Behind a NAT that is everyone of the address, which is why
+  the cool-down is short.
+- One connection sending flat out handed the reactor 64 KiB of frames per read, thousands of
+  requests in one turn, while every other table waited. The gate hands the protocol at most
+  `READ_SLICE` bytes per reactor turn and stops reading the socket until that is consumed,
+  so the reactor serves every connection a slice in turn (a source's flood waits in its own
+  kernel buffer, not in the others' latency).
+"""
+
+from __future__ import annotations
+
+import resource
+from collections import Counter
+from typing import Any
+
+from twisted.internet.interfaces import IDelayedCall
+from twisted.internet.protocol import Protocol
+from twisted.logger import Logger
+from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
+
+from server import SERVER_HEADER
+
+READ_SLICE = 512  # bytes of one connection's input handed on per reactor turn
+BUSY_RESPONSE = (
+    b"HTTP/1.1 503 Service Unavailable\r\nServer: " + SERVER_HEADER.encode("ascii") + b"\r\n"
+    b"Connection: close\r\n"
+    b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 29\r\n\r\n"
+    b"too many connections; retry\r\n"
+)
+
+log = Logger(namespace="t24.net")
+
+
+RESERVED_DESCRIPTORS = 64  # the store, the log, the listening socket, the thread pool
+
+
+def descriptors_short(max_connections: int) -> str | None:
+    """Why `max_connections` cannot be reached, if the process's open-file limit is lower.
+
+    Why it matters: past the limit, `accept` fails and every client is locked out, whatever
+    the connection limits say (issue 18: 300 half-open sockets at `ulimit -n 256`).
+    """
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or max_connections + RESERVED_DESCRIPTORS <= soft:
+        return None
+    return (
+        f"max_connections is {max_connections} but the open-file limit is {soft}: raise it "
+        f"(ulimit -n, systemd LimitNOFILE) to at least {max_connections + RESERVED_DESCRIPTORS}"
+        f" or lower max_connections to {max(1, soft - RESERVED_DESCRIPTORS)}"
+    )
+
+
+class _Refused(Protocol):
+    """A socket over a connection limit: a 503, then closed, nothing read."""
+
+    def connectionMade(self) -> None:
+        self.transport.write(BUSY_RESPONSE)
+        self.transport.loseConnection()
+
+
+class GatedConnection(ProtocolWrapper):
+    """One accepted socket: counted, deadline-bound until it is a WebSocket, read in slices."""
+
+    def __init__(self, factory: ConnectionGate, wrapped: Any, address: str) -> None:
+        super().__init__(factory, wrapped)
+        self.address = address
+        self.gate = factory
+        self._deadline: IDelayedCall | None = None
+        self._pending = bytearray()
+        self._feed_call: IDelayedCall | None = None
+        self._holds: set[str] = set()  # why reading is paused ("slice", "output")
+
+    def makeConnection(self, transport: Any) -> None:
+        self._deadline = self.gate.clock.callLater(
+            self.gate.handshake_timeout, self._handshake_late
+        )
+        super().makeConnection(transport)
+
+    # -- the opening deadline ----------------------------------------------------------------
+
+    def penalize(self) -> None:
+        """This connection was closed for abuse: its address cools down (see module doc)."""
+        self.gate.cool_down(self.address)
+
+    def upgraded(self) -> None:
+        """The WebSocket is open (called by server/net/ws.py): the deadline no longer runs."""
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
+
+    def _handshake_late(self) -> None:
+        self._deadline = None
+        log.debug("closing {peer}: no WebSocket within the handshake timeout", peer=self.address)
+        self.transport.loseConnection()
+
+    # -- reading in slices -------------------------------------------------------------------
+
+    def hold_reading(self, why: str) -> None:
+        """Stop reading the socket for `why` (each reason is released on its own)."""
+        if not self._holds:
+            self.transport.pauseProducing()
+        self._holds.add(why)
+
+    def release_reading(self, why: str) -> None:
+        """Drop the reason `why`; reading resumes once no reason is left."""
+        if why in self._holds:
+            self._holds.discard(why)
+            if not self._holds and self.wrappedProtocol is not None:
+                self.transport.resumeProducing()
+
+    def dataReceived(self, data: bytes) -> None:
+        self._pending += data
+        if self._feed_call is None:
+            self._feed()
+
+    def _feed(self) -> None:
+        self._feed_call = None
+        if self.wrappedProtocol is None or self.disconnecting:
+            return
+        chunk = bytes(self._pending[:READ_SLICE])
+        del self._pending[:READ_SLICE]
+        self.wrappedProtocol.dataReceived(chunk)
+        if self._pending and self.wrappedProtocol is not None:
+            self.hold_reading("slice")  # the rest first, after the other connections' turn
+            self._feed_call = self.gate.clock.callLater(0, self._feed)
+        else:
+            self.release_reading("slice")
+
+    def connectionLost(self, reason: Any) -> None:
+        for call in (self._deadline, self._feed_call):
+            if call is not None and call.active():
+                call.cancel()
+        self._deadline = self._feed_call = None
+        self._pending = bytearray()
+        super().connectionLost(reason)
+
+
+class ConnectionGate(WrappingFactory):
+    """Wraps the server's `Site`: counts and limits every accepted socket (see module doc)."""
+
+    protocol = GatedConnection
+
+    def __init__(
+        self,
+        wrapped: Any,
+        clock: Any,
+        *,
+        max_connections: int,
+        max_per_address: int,
+        handshake_timeout: float,
+        abuse_cooldown: float = 0.0,
+    ) -> None:
+        super().__init__(wrapped)
+        self.clock = clock
+        self.max_connections = max_connections
+        self.max_per_address = max_per_address
+        self.handshake_timeout = handshake_timeout
+        self.by_address: Counter[str] = Counter()
+        self.abuse_cooldown = abuse_cooldown
+        self.cooling: dict[str, float] = {}  # address -> until when it is refused
+        self.refused = 0
+        self.noisy = False
+
+    def cool_down(self, address: str) -> None:
+        """Refuse new sockets from `address` for `abuse_cooldown` seconds."""
+        if self.abuse_cooldown > 0:
+            self.cooling[address] = self.clock.seconds() + self.abuse_cooldown
+            log.info(
+                "address {address} refused for {seconds} s after an abuse close",
+                address=address,
+                seconds=self.abuse_cooldown,
+                event="abuse_cooldown",
+            )
+
+    def buildProtocol(self, addr: Any) -> Any:
+        address = getattr(addr, "host", str(addr))
+        until = self.cooling.get(address)
+        if until is not None:
+            if self.clock.seconds() < until:
+                self.refused += 1
+                return None  # closed at once, nothing read nor written
+            del self.cooling[address]
+        over_all = 0 < self.max_connections <= len(self.protocols)
+        over_one = 0 < self.max_per_address <= self.by_address[address]
+        if over_all or over_one:
+            self.refused += 1
+            refused = _Refused()
+            refused.factory = self
+            return refused
+        wrapped = self.wrappedFactory.buildProtocol(addr)
+        if wrapped is None:
+            return None
+        return self.protocol(self, wrapped, address)
+
+    def registerProtocol(self, p: Any) -> None:
+        super().registerProtocol(p)
+        self.by_address[p.address] += 1
+
+    def unregisterProtocol(self, p: Any) -> None:
+        super().unregisterProtocol(p)
+        self.by_address[p.address] -= 1
+        if self.by_address[p.address] <= 0:
+            del self.by_address[p.address]

@@ -1,0 +1,286 @@
+"""The round commands of a tournament: seat, swap, proctor, start, close, tie-breaks, advance,
+reopen, and the results the shell records (R-ROUND-1..8, R-DECK-1/5, R-FLAG-4).
+
+Each handler appends events to a `Batch` (tournament/checks.py) and raises `RuleViolation`
+with a code of `REFUSALS` when the command may not happen. Who advances and which ties must
+be played off is `ranking`'s; this module turns it into events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from server.games.base import Command
+from server.tournament import decks, ranking, seating
+from server.tournament.checks import Batch, refuse, round_arg, seatable, text_arg
+from server.tournament.state import TournamentState
+from server.tournament.tables import round_table_name, tie_break_table_name
+
+
+def seat_round(batch: Batch, command: Command) -> None:
+    """R-ROUND-2 seating (see `seating`); R-ROUND-3/4: rounds 3 and 4 seat who advanced."""
+    state = batch.state
+    number = round_arg(command)
+    if state.round(number).started:
+        raise refuse("round_started", f"seat_round: round {number} has started")
+    if number <= 2 and state.registration_open:
+        raise refuse("registration_open", "seat_round: close registration first")
+    if number == 2 and not state.round(1).closed:
+        raise refuse("previous_round_open", "seat_round: close round 1 first")
+    if number >= 3 and not state.round(number - 1).advanced:
+        raise refuse("previous_round_open", f"seat_round: advance round {number - 1} first")
+    if number <= 2:
+        seatable(state)
+    key = f"t24/tournament/{state.options.deck_seed}/seating/{number}"
+    tables: list[dict[str, Any]] = []
+    for index, section in enumerate(state.sections(), start=1):
+        if number <= 2:
+            students = state.active(section)
+        else:
+            if section in state.champions:
+                continue  # decided at a single semi-final table (R-ROUND-5)
+            advanced = state.advanced.get(number - 1, {}).get(section, ())
+            students = [s for s in advanced if not state.students[s].withdrawn]
+            if advanced and len(students) < 2:
+                raise refuse(
+                    "cannot_seat",
+                    f"seat_round: {len(students)} student(s) of {section!r} left for round "
+                    f"{number} after withdrawals; a table needs 2 or more",
+                )
+        if not students:
+            continue
+        if number == 2:
+            previous = [t.students for t in state.round(1).tables if t.section == section]
+            groups = seating.reseat(students, previous, f"{key}/{section}")
+        elif number == 4 or len(students) < 3:
+            groups = [sorted(students)]  # the final (semi-final winners), or a table of two
+        else:
+            groups = seating.seat_fresh(students, f"{key}/{section}")
+        for table_index, group in enumerate(groups, start=1):
+            name = round_table_name(number, index, table_index)
+            tables.append({"table": name, "section": section, "students": list(group)})
+    batch.emit("RoundSeated", round=number, tables=tables, rule="R-ROUND-2")
+
+
+def swap_seats(batch: Batch, command: Command) -> None:
+    """R-ROUND-2: "can be edited by the director before the round starts"."""
+    state = batch.state
+    number = round_arg(command)
+    round_ = state.round(number)
+    if not round_.tables:
+        raise refuse("round_not_seated", f"swap_seats: round {number} is not seated")
+    if round_.started:
+        raise refuse("round_started", f"swap_seats: round {number} has started")
+    a, b = command.args.get("a"), command.args.get("b")
+    where = {s: t for t in round_.tables for s in t.students}
+    for student in (a, b):
+        if not isinstance(student, str) or student not in where:
+            raise refuse("not_seated", f"swap_seats: {student!r} has no seat in round {number}")
+    assert isinstance(a, str) and isinstance(b, str)
+    if where[a] is where[b]:
+        raise refuse("same_table", f"swap_seats: {a} and {b} sit at {where[a].table}")
+    if where[a].section != where[b].section:
+        raise refuse("different_sections", f"swap_seats: {a} and {b} are in different sections")
+    batch.emit("SeatsSwapped", round=number, a=a, b=b, rule="R-ROUND-2")
+
+
+def assign_proctor(batch: Batch, command: Command) -> None:
+    table = command.args.get("table")
+    if not isinstance(table, str) or batch.state.table(table) is None:
+        raise refuse("unknown_table", f"assign_proctor: no table {table!r}")
+    name = text_arg(command, "name")
+    initials = command.args.get("initials") or "".join(w[0] for w in name.split()).upper()
+    if not isinstance(initials, str) or not 0 < len(initials) <= 8:
+        raise refuse("bad_args", "assign_proctor: 'initials' is a text of 1..8 characters")
+    batch.emit("ProctorAssigned", table=table, name=name, initials=initials, rule="R-ROUND-7")
+
+
+def start_round(batch: Batch, command: Command) -> None:
+    """R-DECK-1/5: the round's cards, one order for every table (or one per table)."""
+    state = batch.state
+    number = round_arg(command)
+    round_ = state.round(number)
+    if not round_.tables:
+        raise refuse("round_not_seated", f"start_round: round {number} is not seated")
+    if round_.started:
+        raise refuse("round_started", f"start_round: round {number} has started")
+    if number > 1 and not state.round(number - 1).closed:
+        raise refuse("previous_round_open", f"start_round: close round {number - 1} first")
+    options = state.options
+    # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
+    # cards for every table: the first ones of the round's shuffle.
+    deck = decks.round_cards(options.deck_seed, options.rules, number)[: options.cards_per_round]
+    orders = {}
+    if options.per_table_shuffle:
+        ids = [card["card_id"] for card in deck]
+        for table in round_.tables:
+            orders[table.table] = decks.table_order(options.deck_seed, number, table.table, ids)
+    half, side = decks.round_half_and_side(options.rules, number)
+    batch.emit(
+        "RoundStarted",
+        round=number,
+        tables=[t.table for t in round_.tables],
+        half=half,
+        side=side,
+        deck=deck,
+        orders=orders,
+        rule="R-DECK-5",
+    )
+
+
+def _seat_tie_breaks(batch: Batch, number: int) -> None:
+    """R-ROUND-6: every tie of a closed round that decides a place and has no tie-break yet
+    is seated at once (2 to 4 to a table; more tied students sit at several tables)."""
+    state = batch.state
+    if not state.round(number).closed or state.round(number).advanced or number == 1:
+        return
+    for pending in ranking.pending_ties(state, number):
+        if pending.seated:
+            continue
+        tie_number = len(batch.state.tie_breaks) + 1
+        students = list(pending.students)
+        sizes = [len(students)] if len(students) <= 4 else _tie_sizes(len(students))
+        tables, start = [], 0
+        for table_index, size in enumerate(sizes, start=1):
+            group = students[start : start + size]
+            start += size
+            name = tie_break_table_name(tie_number, table_index)
+            tables.append({"table": name, "section": pending.section, "students": group})
+        opts = batch.state.options
+        batch.emit(
+            "TieBreakSeated",
+            number=tie_number,
+            round=number,
+            section=pending.section,
+            students=students,
+            places=pending.places,
+            tables=tables,
+            deck=decks.tie_break_cards(opts.deck_seed, opts.rules, number, tie_number),
+            rule="R-ROUND-6",
+        )
+
+
+def _tie_sizes(count: int) -> list[int]:
+    sizes = [4] * (count // 4)
+    rest = count % 4
+    if rest == 1:
+        sizes[-1] = 3
+        sizes.append(2)
+    elif rest:
+        sizes.append(rest)
+    return sizes
+
+
+def close_round(batch: Batch, command: Command) -> None:
+    """R-ROUND-7: a round closes when every table's result is final (signed)."""
+    state = batch.state
+    number = round_arg(command)
+    round_ = state.round(number)
+    if not round_.started:
+        raise refuse("round_not_started", f"close_round: round {number} has not started")
+    if round_.closed:
+        raise refuse("round_closed", f"close_round: round {number} is closed")
+    missing = [t.table for t in round_.tables if t.table not in state.results]
+    if missing:
+        raise refuse("tables_unsigned", f"close_round: no final result yet at {', '.join(missing)}")
+    batch.emit("RoundClosed", round=number, rule="R-ROUND-7")
+    _seat_tie_breaks(batch, number)
+
+
+def advance(batch: Batch, command: Command) -> None:
+    """R-ROUND-3/4/5: who goes on (or is champion), recomputed from the recorded results."""
+    state = batch.state
+    number = round_arg(command)
+    if number == 1:
+        raise refuse("nothing_to_advance", "advance: round 1 advances nobody (R-ROUND-3)")
+    round_ = state.round(number)
+    if not round_.closed:
+        raise refuse("round_not_closed", f"advance: close round {number} first")
+    if round_.advanced:
+        raise refuse("already_advanced", f"advance: round {number} was advanced")
+    pending = ranking.pending_ties(state, number)
+    if pending:
+        who = "; ".join(f"{p.section}: {', '.join(p.students)}" for p in pending)
+        raise refuse("tie_break_pending", f"advance: ties to play off first ({who})")
+    advancing, champions = ranking.advancing(state, number)
+    rule = {2: "R-ROUND-3", 3: "R-ROUND-4", 4: "R-ROUND-5"}[number]
+    batch.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
+    if set(batch.state.champions) >= _sections_in_play(batch.state):
+        batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
+
+
+def _sections_in_play(state: TournamentState) -> set[str]:
+    """The sections that will have a champion: those that played round 1 (a grade nobody
+    registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
+    sections = {table.section for table in state.round(1).tables}
+    after_two = state.advanced.get(2)
+    if after_two is not None:
+        sections = {section for section in sections if after_two.get(section)}
+    return sections
+
+
+def reopen_round(batch: Batch, command: Command) -> None:
+    """R-ROUND-8: the director reopens an advanced round so a late ruling can count."""
+    state = batch.state
+    number = round_arg(command)
+    if not state.round(number).advanced:
+        raise refuse("not_advanced", f"reopen_round: round {number} is not advanced")
+    if number < 4 and state.round(number + 1).started:
+        raise refuse("next_round_started", f"reopen_round: round {number + 1} has started")
+    sections = list(ranking.advancing(state, number)[1])
+    batch.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
+
+
+def _counts(value: object) -> bool:
+    """A map of student id -> a whole number (points or flags)."""
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool)
+        for k, v in value.items()
+    )
+
+
+def record_result(batch: Batch, command: Command) -> None:
+    """A table's final result, as its own stream shows it (sent by the shell)."""
+    state = batch.state
+    name = command.args.get("table")
+    if not isinstance(name, str) or (found := state.table(name)) is None:
+        raise refuse("unknown_table", f"record_result: no table {name!r}")
+    number, table = found
+    tie = state.tie_break_of(name)
+    owner = tie.round if tie else number
+    if state.round(owner).advanced:
+        raise refuse("round_advanced", f"record_result: round {owner} is advanced; reopen it")
+    args = command.args
+    scores, flags = args.get("scores"), args.get("flags") or {}
+    disqualified, initials, seq = (
+        args.get("disqualified") or [],
+        args.get("initials") or "",
+        args.get("seq"),
+    )
+    if (
+        not isinstance(scores, Mapping)
+        or not _counts(scores)
+        or set(scores) != set(table.students)
+        or not _counts(flags)
+        or not isinstance(disqualified, list)
+        or not set(disqualified) <= set(table.students)
+        or not isinstance(initials, str)
+        or not isinstance(seq, int)
+        or isinstance(seq, bool)
+    ):
+        raise refuse("bad_result", f"record_result: scores for {', '.join(table.students)}")
+    old = state.results.get(name)
+    if old is not None and old.seq == seq:
+        raise refuse("result_unchanged", f"record_result: {name} at seq {old.seq} is recorded")
+    batch.emit(
+        "TableResultRecorded",
+        table=name,
+        scores=dict(scores),
+        flags=dict(flags),
+        disqualified=list(disqualified),
+        initials=initials,
+        seq=seq,
+        rule="R-ROUND-7",
+    )
+    _seat_tie_breaks(batch, owner)
