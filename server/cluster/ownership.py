@@ -22,7 +22,7 @@ from twisted.python.threadpool import ThreadPool
 
 from protocol.messages import stream_table
 from server.cluster.feed import NotifyFeed
-from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order
+from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order, tournament_of
 
 log = Logger(namespace="t24.leases")
 
@@ -183,10 +183,9 @@ class LeaseManager:
         try:
             orphans, tournaments = yield self._call(self.book.orphans)
             for stream in failover_order(orphans, tournaments, self.fence.held()):
-                if stream.startswith("table/") and "." in stream:
-                    tournament = "tournament/" + stream[len("table/") :].split(".", 1)[0]
-                    if tournament in tournaments and tournament not in self.fence.held():
-                        continue  # we did not win the tournament itself: its node opens it
+                tournament = tournament_of(stream)
+                if tournament in tournaments and tournament not in self.fence.held():
+                    continue  # we did not win the tournament itself: its node opens it
                 yield self.hub.take_over(stream)
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
