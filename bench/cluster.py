@@ -130,11 +130,13 @@ def failovers(work: Path, kills: int) -> list[float]:
 
     times = []
     with Schema() as store:
-        nodes = {name: start_node(work, f"f-{name}", store) for name in ("a", "b")}
         signer = TokenSigner(load_or_create_secret(work / "secret"))
         director = signer.issue("director", now=time.time())[0]
+        nodes: dict = {}
         owner, other = "a", "b"
         try:
+            for name in ("a", "b"):
+                nodes[name] = start_node(work, f"f-{name}", store)
             for kill in range(kills):
                 table = f"f{kill}"
                 proctor = signer.issue("proctor", now=time.time(), name="p", table=table)[0]
