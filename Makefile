@@ -3,9 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/tournament.py bench/cluster.py
+BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/tournament.py bench/fair_touch.py bench/cluster.py
 
-.PHONY: install test run bench soak mutate lint format clean
+.PHONY: install test run bench soak mutate lint format clean web
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,11 @@ soak: $(STAMP)
 mutate: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[mutate]'
 	nice -n 10 $(BIN)/python bench/mutate.py $(TARGETS)
+
+# The web client's vendored msgpack library (docs/architecture.md, "The web client"): needs
+# Node.js and npm; the result is committed, so `make run` needs neither.
+web:
+	cd clients/web && npm ci --ignore-scripts --no-audit --no-fund && node build.mjs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

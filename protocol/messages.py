@@ -354,6 +354,13 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("seats", "list", doc="the seats with at least one connection joined"),
             Field("proctor", "bool", doc="a proctor (or director) is joined"),
             Field("watchers", "int", doc="how many spectators and auditors are joined"),
+            Field(
+                "lag",
+                "map",
+                required=False,
+                doc="per connected seat: `delay_ms` (estimated one-way delay, null when "
+                "stale), `jitter_ms`, `samples`, `stale` (issue 19)",
+            ),
         ),
         "A push to a join that asked for it: who is connected to the table; after the join's "
         "snapshot, then whenever it changes. Never an event: not in the log, no seq.",

@@ -49,6 +49,7 @@ from server.metrics import Metrics
 from server.net.http import build_site
 from server.net.limits import ConnectionGate, descriptors_short
 from server.net.session import NetConfig
+from server.net.static import page_url
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
 from server.runtime.hub import Hub
@@ -453,7 +454,10 @@ class T24Server:
             director=issue("director", name="director"),
         )
         write_token_files(config.demo_tokens_dir, files)
-        print(demo_banner(files, config.demo_tokens_dir), flush=True)
+        # The browser links hold tokens: printed to a terminal only, never into a log file
+        # or a journal that stdout may be (issue 13: no server log holds a token).
+        links = sys.stdout.isatty()
+        print(demo_banner(files, config.demo_tokens_dir, links=links), flush=True)
         return files
 
 
@@ -472,7 +476,7 @@ def client_program() -> str:
         return str(beside)
 
 
-def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
+def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str, links: bool = True) -> str:
     """The text `make run` prints: one command per client, each reading its own file.
 
     Why files: a token on a command line is seen by `ps` and kept in shell history; the
@@ -510,7 +514,36 @@ def demo_banner(files: Mapping[str, Mapping[str, Any]], directory: str) -> str:
         "on another machine: copy that person's file, or set T24_URL and T24_TOKEN",
         "",
     ]
-    return "\n".join(lines)
+    if not links:
+        lines += [
+            "browser links (http://HOST:PORT/#token=...) are printed to a terminal only: they",
+            "hold tokens, and this output may be a log. Run `make run` in a terminal for them.",
+            "",
+        ]
+        return "\n".join(lines)
+    return "\n".join(lines + browser_lines(files))
+
+
+def browser_lines(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """The banner's browser part (issue 13): one web-client link per person, the token in
+    the link's fragment, which the browser never sends to the server (no access log holds
+    it). Each link is that person's token: hand it only to them."""
+    proctor = files["proctor.json"]
+    url = str(proctor["url"])
+    lines = ["in a browser (each link holds that person's token: hand it only to them):"]
+    lines.append(f"- proctor console: {page_url(url, str(proctor['proctor']))}")
+    for data in files.values():
+        for seat in data.get("seats", []):
+            link = page_url(url, str(seat["token"]))
+            lines.append(f"- player {seat['seat']} ({seat['name']}): {link}")
+    spectator = files["spectator.json"]
+    lines.append(f"- spectator scoreboard: {page_url(url, str(spectator['spectator']))}")
+    director = files.get("director.json")
+    if director is not None:
+        lines.append(
+            f"- director (yours only: every table): {page_url(url, str(director['director']))}"
+        )
+    return [*lines, ""]
 
 
 def _url_host(host: str) -> str:

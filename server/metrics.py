@@ -6,7 +6,8 @@ locks). `render()` writes them in the text format Prometheus scrapes from `/metr
 
 Exposed (all prefixed `t24_`): connections (gauge), live tables (gauge), events appended
 (counter), commands (counter, by outcome), append latency and command latency (histograms,
-seconds; command latency runs from a command's arrival to the publication of its events).
+seconds; command latency runs from a command's arrival to the publication of its events),
+lag probe round trips and the estimated delay of players' commands (issue 19).
 """
 
 from __future__ import annotations
@@ -63,6 +64,16 @@ class Metrics:
             "t24_command_latency_seconds",
             "From a command's arrival to the publication of its events (or its refusal).",
         )
+        # Issue 19: every lag probe's round trip (server/net/lag.py), and the estimated one-way
+        # delay credited to each command of a player (0 when its estimate is stale).
+        self.lag_rtt = Histogram(
+            "t24_lag_rtt_seconds", "Round trip of one lag probe (server ping to pong)."
+        )
+        self.lag_delay = Histogram(
+            "t24_lag_delay_seconds",
+            "Estimated one-way delay of a player's connection when one of its commands arrives.",
+        )
+        self.lag_stale = 0
 
     def gauge(self, name: str, help_text: str, read: Callable[[], float]) -> None:
         """Register a gauge whose value is read when `/metrics` is scraped."""
@@ -100,4 +111,12 @@ class Metrics:
             lines.append(f't24_commands_total{{outcome="{outcome}"}} {self.commands[outcome]}')
         lines += self.append_latency.render()
         lines += self.command_latency.render()
+        lines += self.lag_rtt.render()
+        lines += self.lag_delay.render()
+        lines += [
+            "# HELP t24_lag_stale_commands_total Player commands that arrived with no lag "
+            "estimate (stale or unmeasured: no credit).",
+            "# TYPE t24_lag_stale_commands_total counter",
+            f"t24_lag_stale_commands_total {self.lag_stale}",
+        ]
         return "\n".join(lines) + "\n"

@@ -137,15 +137,17 @@ def casual_options(args: argparse.Namespace) -> dict[str, Any]:
     the shuffle, the game records the order it gives), for pocket the edition and the stack
     size (--cards).
 
-    Tjugoett's seed is 128 random bits: its hands are hidden, and a seed small enough to try
-    every value would let a player find the deck from the cards it sees.
+    Why the seeds are large: the stack, the piles and the hands are hidden, and a seed small
+    enough to try every value would let a player find the whole deck from the cards it sees.
+    Tjugoett takes 128 random bits; pocket and deck40 take a whole number below 2**63, the
+    largest their options accept.
     """
     if args.seed is not None:
         seed: int | str = args.seed
     elif args.game == "tjugoett":
         seed = secrets.token_hex(16)
     else:
-        seed = secrets.randbelow(2**31)
+        seed = secrets.randbelow(2**63)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
     if args.game == "pocket":
         options["edition"] = args.edition

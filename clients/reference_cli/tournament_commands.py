@@ -284,6 +284,10 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--store", default=None, help="store URL (default: SQLite in a temp dir)")
     p.add_argument("--fast", action="store_true", help="short timers, bots at full speed")
+    p.add_argument("--cards", type=int, default=48, help="cards a round (R-ROUND-1: 48)")
+    p.add_argument(
+        "--tie-break-seconds", type=int, help="a tie-break's length (default 300; 5 with --fast)"
+    )
     p.add_argument("--force-tie", metavar="GRADE", help="end GRADE's round 1-2 tables at once")
     p.add_argument("--protest", action="store_true", help="an upheld protest after round 2")
     p.add_argument("--bundle", metavar="DIR", help="write the officials' bundle to DIR")

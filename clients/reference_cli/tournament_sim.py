@@ -202,7 +202,8 @@ class Director:
             "date": time.strftime("%Y-%m-%d"),
             "grades": grades,
             "deck_seed": self.args.seed,
-            "tie_break_seconds": 5 if self.args.fast else 300,
+            "tie_break_seconds": self.args.tie_break_seconds or (5 if self.args.fast else 300),
+            "cards_per_round": self.args.cards,
             "table_options": self.timers,
         }
         yield self.link.request(

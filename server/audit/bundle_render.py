@@ -32,7 +32,18 @@ TIMELINE_EVENTS = (
     "CardReturnedToDeck",
     "CardStumped",
 )
-PROTEST_EVENTS = ("ProtestFiled", "ProtestRuled", "ScoreCorrected", "ScoreCardSigned")
+# R-ROUND-8: protests, rulings and the corrections they append; R-ROUND-7: the signature.
+PROTEST_EVENTS = (
+    "ProtestFiled",
+    "ProtestRuled",
+    "FlagRescinded",
+    "PlayerReinstated",
+    "CardAwarded",
+    "CardAwardRevoked",
+    "ScoreAdjusted",
+    "ScoreCardSigned",
+    "ScoreCardReopened",
+)
 
 
 def _csv(header: Sequence[str], rows: list[Sequence[Any]]) -> str:

@@ -73,6 +73,10 @@ class Command:
     name: str
     args: Mapping[str, Any] = field(default_factory=dict)
     actor: Actor = SERVER_ACTOR
+    # The shell's estimate of the one-way network delay (microseconds) of the connection the
+    # command came on, None when unknown or stale (server/net/lag.py). Data for the game to
+    # record and judge (the 24 Challenge's touch compensation, issue 19); never from a client.
+    delay_us: int | None = None
 
 
 @dataclass(frozen=True)

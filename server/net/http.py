@@ -4,8 +4,9 @@ What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketR
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
 answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds and no table
 is retrying an append the store failed (`Hub.store_failing`), 503 otherwise (a node of
-several adds the line `owned_tables: ...`); `/metrics` is the
-Prometheus text exposition. Anything else is 404.
+several adds the line `owned_tables: ...`); `/metrics` is the Prometheus text exposition.
+Every other path is a file of the web client (`server.net.static`, `clients/web/public/`),
+or 404.
 
 Hardening: the `Server` header says `t24/<version>` (not the Twisted version), tracebacks are never
 shown, and the `Site` timeout closes connections that send nothing (the slow side of an
@@ -27,6 +28,7 @@ from twisted.web.resource import Resource
 from protocol.messages import WS_PATH
 from server import SERVER_HEADER
 from server.metrics import Metrics
+from server.net.static import web_root
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_PROBE_STREAM = "health/probe"
@@ -124,8 +126,9 @@ class T24Request(server.Request):
 def build_site(
     ws_factory: Any, store: Any, metrics: Metrics, clock: Any, idle_timeout: float = 30.0
 ) -> server.Site:
-    """The one `Site` serving `/ws`, `/healthz` and `/metrics` on the server's port."""
-    root = Resource()
+    """The one `Site` serving `/ws`, `/healthz`, `/metrics` and the web client on the
+    server's port."""
+    root = web_root()
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
     hub = getattr(ws_factory, "hub", None)
     failing = hub.store_failing if hub is not None else None

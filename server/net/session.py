@@ -58,6 +58,7 @@ from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import Actor, Command, RuleViolation
 from server.metrics import Metrics
+from server.net.lag import PROBE_INTERVAL_S, LagEstimator
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import (
     Hub,
@@ -87,6 +88,7 @@ REPLICA_ROLES = frozenset({"spectator", "auditor"})
 INTERNAL_MESSAGE = "internal server error; nothing was written"
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
+LAG_PUSH_STEP_MS = 5  # a presence push when a seat's shown delay moves this much
 JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
@@ -193,6 +195,7 @@ class Session:
         peer: str = "",
         budget: TokenBucket | None = None,
         on_abuse: Callable[[], None] | None = None,
+        send_probe: Callable[[bytes], None] | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
@@ -219,6 +222,13 @@ class Session:
         self._expiry_timer: IDelayedCall | None = None  # set by hello: the token's end
         self._budget = budget  # the server-wide request budget, shared by every connection
         self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
+        # Issue 19: a player's connection is probed once a second with a WebSocket ping the
+        # transport sends (`send_probe`); its pongs feed `lag` (server/net/lag.py), and each
+        # command carries the estimate at its arrival (`Command.delay_us`).
+        self.lag = LagEstimator()
+        self._send_probe = send_probe
+        self._probe_timer: IDelayedCall | None = None
+        self._lag_shown: dict[str, Any] | None = None
 
     # -- transport events --------------------------------------------------------------------
 
@@ -234,13 +244,53 @@ class Session:
     def connection_lost(self) -> None:
         """The connection is gone: leave every table, cancel timers."""
         self.closed = True
-        for timer in (self._hello_timer, self._expiry_timer):
+        for timer in (self._hello_timer, self._expiry_timer, self._probe_timer):
             if timer is not None and timer.active():
                 timer.cancel()
-        self._hello_timer = self._expiry_timer = None
+        self._hello_timer = self._expiry_timer = self._probe_timer = None
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
+
+    def _probe(self) -> None:
+        """Send the next lag probe and schedule the one after (players only, after hello)."""
+        self._probe_timer = None
+        if self.closed or self.closing or self._send_probe is None:
+            return
+        self._send_probe(self.lag.probe(now_us(self.clock)))
+        self._probe_timer = self.clock.callLater(PROBE_INTERVAL_S, self._probe)
+
+    def pong_received(self, payload: bytes) -> None:
+        """A WebSocket pong: one RTT for the lag estimate if it answers one of our probes."""
+        rtt = self.lag.pong(payload, now_us(self.clock))
+        if rtt is None:
+            return
+        self.metrics.lag_rtt.observe(rtt / 1e6)
+        shown = self.lag_data()
+        before = self._lag_shown
+        moved = before is None or before["stale"] != shown["stale"]
+        if not moved and shown["delay_ms"] is not None and before is not None:
+            moved = abs(shown["delay_ms"] - before["delay_ms"]) >= LAG_PUSH_STEP_MS
+        if moved:  # the proctor's presence view follows a real change, not every probe
+            self._lag_shown = shown
+            for actor in self.joined.values():
+                actor.lag_changed()
+
+    def lag_data(self) -> dict[str, Any]:
+        """This connection's lag now, as plain data (presence pushes, docs/protocol.md)."""
+        return self.lag.estimate(now_us(self.clock)).as_data()
+
+    def delay_for_command(self, arrival: int) -> int | None:
+        """The one-way delay credited to a player's command arriving at `arrival`, or None
+        (another role, or no fresh estimate): the game records it (issue 19)."""
+        if self.viewer.role != "player":
+            return None
+        delay = self.lag.estimate(arrival).delay_us
+        if delay is None:
+            self.metrics.lag_stale += 1
+        else:
+            self.metrics.lag_delay.observe(delay / 1e6)
+        return delay
 
     def close(self, code: int, reason: str) -> None:
         """Close the connection with a WebSocket close code (1001, 1008, ...), once.
@@ -466,6 +516,8 @@ class Session:
         self._expiry_timer = self.clock.callLater(
             max(0.0, claims.expires - self.clock.seconds()), self._token_expired
         )
+        if claims.role == "player" and self._send_probe is not None:
+            self._probe_timer = self.clock.callLater(0, self._probe)
         self._delivering(self.send, "the welcome could not be sent")(welcome)
 
     def _token_expired(self) -> None:
@@ -622,7 +674,12 @@ class Session:
 
     def _command(self, request: Request, arrival: int) -> None:
         table = request.get("table")
-        command = Command(request.get("name"), request.get("args", {}), self.viewer)
+        command = Command(
+            request.get("name"),
+            request.get("args", {}),
+            self.viewer,
+            delay_us=self.delay_for_command(arrival),
+        )
         causation = f"conn-{self.conn_id}:req-{request.id}"
         live = self.hub.actors.get(table)
         if live is not None:  # the common case: no Deferred to chain through

@@ -138,6 +138,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             peer=self.peer,
             budget=factory.budget,
             on_abuse=self._abuse,
+            send_probe=self._send_probe,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
@@ -147,6 +148,15 @@ class T24ServerProtocol(WebSocketServerProtocol):
         if callable(upgraded):  # the socket gate's opening deadline stops (server/net/limits.py)
             upgraded()
         self.session.opened()
+
+    def _send_probe(self, payload: bytes) -> None:
+        """A lag probe (server/net/lag.py): a WebSocket ping the client's stack answers."""
+        if self.state == self.STATE_OPEN:
+            self.sendPing(payload)
+
+    def onPong(self, payload: bytes) -> None:
+        if self.session is not None:
+            self.session.pong_received(payload)
 
     def _abuse(self) -> None:
         penalize = getattr(self.transport, "penalize", None)

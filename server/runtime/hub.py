@@ -52,6 +52,8 @@ from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
 TOURNAMENT_GAME = "tournament"
+MAX_TOURNAMENT_ID = 40
+MAX_TOURNAMENT_STREAM = len(TOURNAMENT_PREFIX) + MAX_TOURNAMENT_ID
 
 log = Logger(namespace="t24.hub")
 
@@ -152,6 +154,9 @@ class Hub:
                 raise ValueError(
                     f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
                 )
+            if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
+                # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
+                raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             game.initial_state(options)  # refuses bad options before anything is recorded
             created = NewEvent(
                 TABLE_CREATED,

@@ -8,7 +8,7 @@ move), so the table actor computes it from its subscribers and pushes it, never 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from server.games.base import Actor
@@ -17,11 +17,14 @@ RUNNERS = ("proctor", "director")  # the roles that can run a table
 WATCHERS = ("spectator", "auditor")
 
 
-def presence_of(table: str, viewers: Iterable[Actor]) -> dict[str, Any]:
+def presence_of(
+    table: str, viewers: Iterable[Actor], lag: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
     """The `presence` message for a table whose subscribers are these viewers.
 
     A seat is present when at least one connection of its player is joined (a student with
-    two terminals is one seat); spectators are counted, never named.
+    two terminals is one seat); spectators are counted, never named. `lag`: each seat's
+    connection lag (server/net/lag.py), shown to whoever asked for presence (the proctor).
     """
     seats: set[str] = set()
     proctor = False
@@ -33,10 +36,13 @@ def presence_of(table: str, viewers: Iterable[Actor]) -> dict[str, Any]:
             proctor = True
         elif viewer.role in WATCHERS:
             watchers += 1
-    return {
+    message = {
         "type": "presence",
         "table": table,
         "seats": sorted(seats),
         "proctor": proctor,
         "watchers": watchers,
     }
+    if lag:
+        message["lag"] = {seat: lag[seat] for seat in sorted(lag) if seat in seats}
+    return message

@@ -309,8 +309,18 @@ class TableActor:
 
     def presence(self) -> Push:
         """Who is connected now, as a `presence` push (not an event: never recorded)."""
-        message = presence_of(self.table, (s.viewer for s in self.subscribers))
+        lag = {
+            s.viewer.id: s.lag_data()
+            for s in self.subscribers
+            if s.viewer.role == "player" and hasattr(s, "lag_data")
+        }
+        message = presence_of(self.table, (s.viewer for s in self.subscribers), lag)
         return Push(message, encode(message))
+
+    def lag_changed(self) -> None:
+        """A subscriber's lag estimate moved (issue 19): tell the presence listeners."""
+        if self._presence_listeners:
+            self._presence_changed()
 
     def _presence_changed(self, skip: Subscriber | None = None) -> None:
         """Tell the subscribers who asked (but `skip`) who is connected, when that changed."""

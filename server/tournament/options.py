@@ -16,6 +16,7 @@ naming the field, before anything is recorded.
 | per_table_shuffle | false: every table of a round plays the same order | R-DECK-1 |
 | advance_count | 16 (3..16) | R-ROUND-3 |
 | tie_break_seconds | 300 (five minutes) | R-ROUND-6 |
+| cards_per_round | 48; fewer (4..48) for a practice tournament or a test | R-ROUND-1 |
 | table_options | {}: passed to every table (timers, `auto_proctor`, `mode`, ...) | |
 """
 
@@ -51,6 +52,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "per_table_shuffle": False,
     "advance_count": 16,
     "tie_break_seconds": 300,
+    "cards_per_round": 48,
     "table_options": {},
 }
 
@@ -67,6 +69,7 @@ class TournamentOptions:
     per_table_shuffle: bool = False
     advance_count: int = 16
     tie_break_seconds: int = 300
+    cards_per_round: int = 48
     table_options: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -120,6 +123,9 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     tie_seconds = raw.get("tie_break_seconds", 300)
     if not _is_int(tie_seconds) or not 1 <= tie_seconds <= 3600:
         raise _bad("tie_break_seconds", "whole seconds 1..3600 (R-ROUND-6)")
+    cards = raw.get("cards_per_round", 48)
+    if not _is_int(cards) or not 4 <= cards <= 48:
+        raise _bad("cards_per_round", "a whole number 4..48 (R-ROUND-1: 48 by the rules)")
     table_options = raw.get("table_options", {})
     if not isinstance(table_options, Mapping):
         raise _bad("table_options", "a map of table options")
@@ -135,5 +141,6 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
         per_table_shuffle=shuffle,
         advance_count=advance_count,
         tie_break_seconds=tie_seconds,
+        cards_per_round=cards,
         table_options=dict(table_options),
     )

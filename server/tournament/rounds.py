@@ -14,6 +14,7 @@ from typing import Any
 from server.games.base import Command
 from server.tournament import decks, ranking, seating
 from server.tournament.checks import Batch, refuse, round_arg, seatable, text_arg
+from server.tournament.state import TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
 
@@ -107,7 +108,9 @@ def start_round(batch: Batch, command: Command) -> None:
     if number > 1 and not state.round(number - 1).closed:
         raise refuse("previous_round_open", f"start_round: close round {number - 1} first")
     options = state.options
-    deck = decks.round_cards(options.deck_seed, options.rules, number)
+    # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
+    # cards for every table: the first ones of the round's shuffle.
+    deck = decks.round_cards(options.deck_seed, options.rules, number)[: options.cards_per_round]
     orders = {}
     if options.per_table_shuffle:
         ids = [card["card_id"] for card in deck]
@@ -203,8 +206,18 @@ def advance(batch: Batch, command: Command) -> None:
     advancing, champions = ranking.advancing(state, number)
     rule = {2: "R-ROUND-3", 3: "R-ROUND-4", 4: "R-ROUND-5"}[number]
     batch.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
-    if set(batch.state.champions) >= set(batch.state.sections()):
+    if set(batch.state.champions) >= _sections_in_play(batch.state):
         batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
+
+
+def _sections_in_play(state: TournamentState) -> set[str]:
+    """The sections that will have a champion: those that played round 1 (a grade nobody
+    registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
+    sections = {table.section for table in state.round(1).tables}
+    after_two = state.advanced.get(2)
+    if after_two is not None:
+        sections = {section for section in sections if after_two.get(section)}
+    return sections
 
 
 def reopen_round(batch: Batch, command: Command) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from cli_pty import T24Cli
 from server_process import ServerProcess
+from web_browser import browser, pages  # noqa: F401 - the web client's fixtures
 from wsclients import AutobahnClient
 
 SHARED_FLAGS = (

@@ -312,8 +312,9 @@ def test_healthz_metrics_and_no_version_leaks(server, connect):
         "t24_command_latency_seconds_count",
     ):
         assert name in text
-    status, body, _ = server.get("/")
-    assert status == 404
+    status, body, headers = server.get("/")  # the web client (issue 13): no version either
+    assert status == 200 and b"Twisted" not in body and "Twisted" not in str(headers)
+    assert server.get("/no-such-file")[0] == 404
     status, body, headers = server.get("/ws")  # a plain GET, no upgrade: no status page
     assert status >= 400 and b"Autobahn" not in body and "Autobahn" not in str(headers)
 

@@ -37,7 +37,8 @@ def t24(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
 def tournament(tmp_path_factory):
     bundle = tmp_path_factory.mktemp("tournament") / "bundle"
     args = ["tournament", "simulate", "--students", "20", "--grades", "3", "--seed", "11"]
-    args += ["--fast", "--force-tie", "G1", "--bundle", str(bundle), "--json"]
+    args += ["--fast", "--cards", "12", "--tie-break-seconds", "3"]  # lean: 12 cards a round
+    args += ["--force-tie", "G1", "--bundle", str(bundle), "--json"]
     if PROTESTS:
         args.append("--protest")
     done = t24(*args)
@@ -62,10 +63,12 @@ def test_a_forced_tie_for_the_last_places_is_played_off(tournament):
 
 @pytest.mark.skipif(not PROTESTS, reason="protests (issue 10) are not in this build yet")
 def test_an_upheld_protest_after_round_two_changes_who_advances(tournament):
-    summary, _bundle = tournament
+    summary, bundle = tournament
     protest = summary["protest"]
     assert protest["total_before"] < protest["cut"]  # below the cut before the ruling
     assert protest["advanced"] is True
+    report = (bundle / "report.html").read_text()  # the officials see the hearing
+    assert "ProtestFiled" in report and "ProtestRuled" in report and "ScoreAdjusted" in report
 
 
 def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(tournament, tmp_path):

@@ -71,7 +71,12 @@ def every_event_of_a_scripted_round() -> list:
     )
     table.do("sign_score_card", initials="PK")
     table.do("reopen_score_card", DIRECTOR, reason="a late protest")
-    return table.events
+    # R-PLAY-2 under compensation (issue 19): its two events
+    fair = Table.started(touch_compensation=True)
+    fair.next_card()
+    fair.do("touch_card", player("s1"))
+    fair.fire("grant_first_touch")
+    return table.events + fair.events
 
 
 def test_every_rule_id_has_its_enforcing_code_listed():
@@ -117,7 +122,9 @@ def test_flag_causes_and_options_are_documented():
     for cause, rule in challenge.FLAG_CAUSES.items():
         assert f"`{cause}` ({rule})" in commands.replace("\n", " ")
     documented = set(table_rows(section("Options")))
-    assert documented == set(table_options(options()).as_data()) | {"deck"}
+    # `touch_compensation` and `max_credit_ms` are recorded only when the compensation is on.
+    recorded = table_options(options(touch_compensation=True)).as_data()
+    assert documented == set(recorded) | {"deck"}
 
 
 def test_the_game_contracts_default_options_are_the_documented_defaults():

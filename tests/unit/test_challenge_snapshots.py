@@ -14,7 +14,7 @@ import pytest
 from challenge_tables import PROCTOR, T0, S, Table, options, player
 
 from server.games import challenge
-from server.games.base import SERVER_ACTOR, Event
+from server.games.base import SERVER_ACTOR, Command, Event
 from server.games.challenge.state import SeatState, replace
 
 
@@ -161,7 +161,12 @@ def test_the_first_card_is_placed_automatically_after_the_round_starts():
 @pytest.mark.parametrize(
     "resolve",
     [
-        lambda table: table.win("s1"),
+        lambda table: (
+            table.do("touch_card", player("s1")),
+            table.advance(1),
+            table.do("declare_pattern", player("s1"), pattern="3 × 8"),
+            table.do("fix_solution", player("s1"), steps=["1 + 1 = 2", "2 + 1 = 3", "3 × 8 = 24"]),
+        ),
         lambda table: table.do("issue_flag", seat="s1", cause="no_pattern"),
         lambda table: table.fire("no_touch_deadline"),
     ],
@@ -236,3 +241,20 @@ def test_the_shells_first_event_hides_the_deck_order_even_without_options():
     assert dict(challenge.event_view(created, player("s1")).data) == {
         "options": {"deck": 1, "round": 2}
     }
+
+
+def test_the_snapshot_lists_who_declared_stumped_on_the_card_in_play():
+    table = Table.started(cards=["c1", "c2"])
+    table.next_card()
+    table.do("declare_stumped", player("s3"))
+    table.do("declare_stumped", player("s1"))
+    assert challenge.view(table.state, player("s2"))["stumped_declared"] == ["s3", "s1"]
+
+
+def test_a_timed_round_has_one_round_deadline_from_its_start_fired_by_the_server():
+    """R-ROUND-6: the key names the round's start, so it is live until the round ends."""
+    table = Table(options(cards=["c1", "c2"], round_seconds=60))
+    table.do("start_round")
+    (deadline,) = challenge.deadlines(table.state)
+    assert (deadline.key, deadline.at) == (f"round:0:{T0}", T0 + 60 * S)
+    assert deadline.command == Command("round_deadline", {"key": f"round:0:{T0}"}, SERVER_ACTOR)

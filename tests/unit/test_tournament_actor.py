@@ -62,6 +62,8 @@ def test_a_tournament_id_is_tournament_slash_id_and_only_a_tournament_has_one(st
         result_of(hub.create_table("spring", "tournament", options, DIRECTOR))
     with pytest.raises(InvalidOptions):
         result_of(hub.create_table("tournament/x", "challenge", {}, DIRECTOR))
+    with pytest.raises(InvalidOptions):  # its tables' ids would pass 64 characters
+        result_of(hub.create_table("tournament/" + "x" * 41, "tournament", options, DIRECTOR))
     actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
     assert isinstance(actor, TournamentActor) and actor.stream == TID
 
@@ -167,3 +169,64 @@ def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(sto
     result_of(hub.load_all())
     for table in t.state.round(1).tables:
         assert hub.actors[f"spring.{table.table}"].state.started
+
+
+def _end_and_sign(table, adjustments=None):
+    """End a table's round, uphold one protest per adjustment (R-ROUND-8), sign (R-ROUND-7)."""
+    if table.state.phase != "ended":
+        command(table, "end_round", PROCTOR)
+    for number, (seat, delta) in enumerate((adjustments or {}).items(), start=1):
+        command(table, "file_protest", PROCTOR, seat=seat, seqs=[2], reason="a card was missed")
+        correction = {"kind": "adjust_score", "seat": seat, "delta": delta, "why": "upheld"}
+        command(
+            table,
+            "rule_protest",
+            PROCTOR,
+            protest=number,
+            upheld=True,
+            ruling_text="upheld",
+            corrections=[correction],
+        )
+    command(table, "sign_score_card", PROCTOR, initials="GH")
+
+
+def test_r_round_8_a_ruling_after_advance_counts_only_once_the_director_reopens(store, clock):
+    hub = Hub(store, clock)
+    options = tournament_options(grades=["4th"], advance_count=3)
+    actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
+    rows = [(f"S{i}", "Hill", "4th") for i in range(4)]
+    command(actor, "import_students", csv=csv_of(rows))
+    command(actor, "close_registration")
+    command(actor, "seat_round", round=1)
+    command(actor, "start_round", round=1)
+    table = hub.actors[f"spring.{actor.state.round(1).tables[0].table}"]
+    _end_and_sign(table, {"p1": 3, "p2": 2, "p3": 1})
+    command(actor, "close_round", round=1)
+    command(actor, "seat_round", round=2)
+    command(actor, "start_round", round=2)
+    table = hub.actors[f"spring.{actor.state.round(2).tables[0].table}"]
+    _end_and_sign(table)
+    command(actor, "close_round", round=2)
+    advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
+    assert sorted(advanced) == ["p1", "p2", "p3"]
+    # A late protest: the director reopens the table's card, the proctor upholds it.
+    command(table, "reopen_score_card", DIRECTOR, reason="a late protest")
+    number = len(table.state.protests) + 1
+    command(table, "file_protest", PROCTOR, seat="p4", seqs=[2], reason="a card was missed")
+    correction = {"kind": "adjust_score", "seat": "p4", "delta": 5, "why": "upheld"}
+    command(
+        table,
+        "rule_protest",
+        PROCTOR,
+        protest=number,
+        upheld=True,
+        ruling_text="upheld",
+        corrections=[correction],
+    )
+    command(table, "sign_score_card", PROCTOR, initials="GH")
+    name = actor.state.round(2).tables[0].table
+    assert actor.state.results[name].scores["p4"] == 0  # refused: round 2 is advanced
+    command(actor, "reopen_round", round=2)
+    assert actor.state.results[name].scores["p4"] == 5  # read again from the table's events
+    advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
+    assert sorted(advanced) == ["p1", "p2", "p4"]

@@ -319,3 +319,13 @@ def test_withdrawn_semi_finalists_do_not_sit_and_too_few_left_cannot_be_seated()
     t.do("withdraw", student="p2")
     t.do("withdraw", student="p3")
     assert t.refused("seat_round", round=3).code == "cannot_seat"
+
+
+def test_r_round_5_a_grade_nobody_registered_for_does_not_hold_the_tournament_open():
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(4, grades=["4th"])
+    through_round_two(t, number)
+    t.do("advance", round=2)
+    t.play_round(3, number)
+    assert types(t.do("advance", round=3)) == ["Advanced", "TournamentFinished"]
+    assert t.state.champions == {"4th": "p4"}

@@ -112,3 +112,13 @@ def test_start_round_refusals():
     t.do("seat_round", round=1)
     t.do("start_round", round=1)
     assert t.refused("start_round", round=1).code == "round_started"
+
+
+def test_r_round_1_a_tournament_may_play_fewer_cards_a_round_the_same_at_every_table():
+    t = started_round_one(cards_per_round=12, per_table_shuffle=True)
+    decks_ = [table_options_for(t.state, table.table)["deck"] for table in t.state.round(1).tables]
+    assert all(len(deck) == 12 for deck in decks_)
+    ids = [sorted(card["card_id"] for card in deck) for deck in decks_]
+    assert all(these == ids[0] for these in ids)
+    full = decks.round_cards(SEED, "official", 1)
+    assert ids[0] == sorted(card["card_id"] for card in full[:12])

@@ -21,6 +21,8 @@ from server.games.base import SERVER_ACTOR, Actor, RuleViolation
         ({"deck_seed": True}, "deck_seed"),
         ({"advance_count": 17}, "advance_count"),
         ({"tie_break_seconds": 0}, "tie_break_seconds"),
+        ({"cards_per_round": 3}, "cards_per_round"),
+        ({"cards_per_round": 49}, "cards_per_round"),
         ({"table_options": {"seats": []}}, "table_options"),
         ({"per_table_shuffle": "yes"}, "per_table_shuffle"),
         ({"colour": "red"}, "colour"),

@@ -22,7 +22,9 @@ Rules this file keeps (every one of them is cited where it is enforced):
 - Time: `now` is the server's arrival time in microseconds. The table's clock never runs
   backwards: a `now` earlier than the last recorded time counts as that time.
 - Arrival order decides who touched first (R-PLAY-2): the shell calls `decide` in arrival
-  order; each touch records its time.
+  order; each touch records its time. A table with `touch_compensation` instead grants the
+  card to the earliest touch corrected for each connection's lag, after a short arbitration
+  window (`challenge/arbitration.py`, issue 19).
 
 How it works: a handler per command appends events to a `Batch`, which evolves its own copy
 of the state as it goes, so follow-ups (a flag that disqualifies, a last card that ends the
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import SERVER, Actor, Command, Deadline, Event
+from server.games.challenge.arbitration import claim_touch, grant_first_touch
 from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
     FLAG_CAUSES,
@@ -195,6 +198,13 @@ def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
     assert seat is not None
     fingertips = int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
     phase, card = batch.state.phase, batch.card
+    if (
+        phase == REVEALED
+        and batch.state.options.touch_compensation
+        and fingertips < SLAP_FINGERTIPS
+        and _compensated_touch(batch, command, seat, fingertips)
+    ):
+        return
     if phase == SOLVING:
         if seat in card.touches:
             raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
@@ -215,6 +225,32 @@ def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
         flag(batch, seat, "touched_before_reveal")
     elif fingertips > 3 and phase == REVEALED:
         flag(batch, seat, "too_many_fingertips")
+
+
+def _compensated_touch(batch: Batch, command: Command, seat: str, fingertips: int) -> bool:
+    """R-PLAY-2 under compensation (challenge/arbitration.py): a valid touch on the free card
+    is a claim for the arbitration. A foul touch (R-PLAY-3) is judged on arrival as at any
+    table: before any claim it is a foul on a free card (False: the usual rules follow); after
+    one, the card is claimed and it is a later touch, recorded without a flag, as a foul that
+    arrives after the first touch at a table without compensation."""
+    card = batch.card
+    if seat in card.touches:
+        raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+    if fingertips <= 3:
+        claim_touch(batch, seat, fingertips, command)
+        return True
+    if not card.claims:
+        return False
+    batch.emit(
+        "TouchRefused",
+        seat=seat,
+        fingertips=fingertips,
+        play=card.play,
+        reason="not_first",
+        toucher=None,
+        rule="R-PLAY-2",
+    )
+    return True
 
 
 def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:
@@ -423,6 +459,7 @@ COMMANDS: dict[str, CommandRule] = {
     "sign_score_card": CommandRule(PROCTORS, (ENDED,), sign_score_card),
     "reopen_score_card": CommandRule(DIRECTOR, (ENDED,), reopen_score_card),
     "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
+    "grant_first_touch": CommandRule(TIMER, (REVEALED,), grant_first_touch),
     "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
     "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
     "round_deadline": CommandRule(TIMER, RUNNING_PHASES, _round_deadline),

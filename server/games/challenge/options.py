@@ -26,6 +26,8 @@ What this module keeps:
 | auto_reveal_seconds | 1: seconds from an automatic placing to its reveal | (decision) |
 | round_seconds | None, or a timed round: it ends this many seconds after it starts | R-ROUND-6 |
 | min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
+| touch_compensation | false: who touched first by arrival; true: by compensated time | R-PLAY-2 |
+| max_credit_ms | 100 (0..250): the most lag credited; the arbitration window | R-PLAY-2 |
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ MAX_DECK = 200
 MAX_NUMBER = 99  # R-DECK-2: Single Digits 1-9, Double Digits up to 24; 99 leaves headroom
 MAX_SECONDS = 3600
 MAX_NAME = 64
+MAX_CREDIT_MS = 250  # issue 19: more credit than this would hold every first touch too long
 
 CardId = str | int
 
@@ -65,6 +68,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "auto_reveal_seconds": 1,
     "round_seconds": None,
     "min_seats": MIN_SEATS,
+    "touch_compensation": False,
+    "max_credit_ms": 100,
 }
 
 
@@ -111,6 +116,8 @@ class TableOptions:
     casual: bool = False  # R-PUZ-4: a casual table may play a card without a solution
     round_us: int | None = None  # R-ROUND-6: a timed round (tie-breaks)
     min_seats: int = MIN_SEATS
+    touch_compensation: bool = False  # R-PLAY-2 over the network (issue 19)
+    max_credit_us: int = 100_000
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -139,6 +146,13 @@ class TableOptions:
             "casual": self.casual,
             "round_seconds": None if self.round_us is None else self.round_us / MICROSECONDS,
             "min_seats": self.min_seats,
+            # Only a compensated table names its compensation: the options every other
+            # table records stay exactly as they were (golden payloads, old logs).
+            **(
+                {"touch_compensation": True, "max_credit_ms": self.max_credit_us // 1000}
+                if self.touch_compensation
+                else {}
+            ),
         }
 
 
@@ -265,6 +279,11 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     casual = raw["casual"]
     if not isinstance(casual, bool):
         raise _bad("casual", "true or false (R-PUZ-4)")
+    compensation, max_credit = raw["touch_compensation"], raw["max_credit_ms"]
+    if not isinstance(compensation, bool):
+        raise _bad("touch_compensation", "true or false (R-PLAY-2)")
+    if not _is_int(max_credit) or not 0 <= max_credit <= MAX_CREDIT_MS:
+        raise _bad("max_credit_ms", f"whole milliseconds 0..{MAX_CREDIT_MS} (R-PLAY-2)")
     deck = _read_deck(raw.get("deck"))
     if not casual:
         _every_card_solvable(deck)
@@ -283,6 +302,8 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         casual=casual,
         round_us=_optional_seconds(raw, "round_seconds"),
         min_seats=min_seats,
+        touch_compensation=compensation,
+        max_credit_us=max_credit * 1000,
     )
 
 

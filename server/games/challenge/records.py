@@ -54,6 +54,29 @@ class Protest:
 
 
 @dataclass(frozen=True)
+class TouchClaim:
+    """A touch waiting for the arbitration of a compensated table (R-PLAY-2, issue 19): when
+    it arrived, the delay the shell estimated, the credit applied, and so when it was made."""
+
+    seat: str
+    fingertips: int
+    arrival: int
+    delay_us: int | None
+    credit_us: int
+    compensated_at: int
+
+    def as_data(self) -> dict[str, Any]:
+        """The claim as recorded in `FirstTouchGranted.considered`."""
+        return {
+            "seat": self.seat,
+            "arrival": self.arrival,
+            "delay_us": self.delay_us,
+            "credit_us": self.credit_us,
+            "compensated_at": self.compensated_at,
+        }
+
+
+@dataclass(frozen=True)
 class CardInPlay:
     """The card on the mat and what has happened to it during this play."""
 
@@ -68,6 +91,7 @@ class CardInPlay:
     pattern: str | None = None  # as declared (R-PLAY-4)
     steps: tuple[str, ...] = ()  # as last stated (R-PLAY-5)
     stumped: tuple[str, ...] = ()  # seats that declared themselves stumped (R-PLAY-7)
+    claims: tuple[TouchClaim, ...] = ()  # touches awaiting arbitration, in arrival order
 
 
 @dataclass(frozen=True)

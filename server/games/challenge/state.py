@@ -45,6 +45,7 @@ from server.games.challenge.records import (  # re-exported: the state's names l
     ChallengeState,
     Protest,
     SeatState,
+    TouchClaim,
     replace,
     with_card,
     with_seat,
@@ -81,6 +82,7 @@ DEADLINE_COMMANDS = {
     "pattern": "pattern_deadline",
     "solution": "solution_deadline",
     "round": "round_deadline",  # R-ROUND-6: a timed round's end (option `round_seconds`)
+    "grant": "grant_first_touch",  # R-PLAY-2 compensated: the arbitration window closes
 }
 
 
@@ -152,6 +154,26 @@ def _touch_refused(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
     card = state.card
     assert card is not None
     return with_card(state, touches=card.touches + (data["seat"],), fouls=_fouls_after(card, data))
+
+
+def _touch_claimed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    card = state.card
+    assert card is not None
+    claim = TouchClaim(
+        data["seat"],
+        data.get("fingertips", 1),
+        data["arrival"],
+        data.get("delay_us"),
+        data["credit_us"],
+        data["compensated_at"],
+    )
+    return with_card(state, claims=card.claims + (claim,), touches=card.touches + (claim.seat,))
+
+
+def _first_touch_granted(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # The windows of R-PLAY-4/5 run from the grant; the claims are in the event, not kept.
+    granted = with_card(state, toucher=data["seat"], touched_at=data["at"], claims=())
+    return replace(granted, timer_from=data["at"])
 
 
 def _first_touch_overridden(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
@@ -326,6 +348,8 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
     "CardRevealed": _card_revealed,
     "CardTouched": _card_touched,
     "TouchRefused": _touch_refused,
+    "TouchClaimed": _touch_claimed,
+    "FirstTouchGranted": _first_touch_granted,
     "FirstTouchOverridden": _first_touch_overridden,
     "PatternDeclared": _pattern_declared,
     "StepsStated": _steps_stated,
@@ -423,6 +447,11 @@ def _card_deadlines(state: ChallengeState) -> list[Deadline]:
         if options.auto_proctor_us is None:
             return []
         return [_deadline("reveal", card.play, start + options.auto_reveal_us, state)]
+    if card.toucher is None and card.claims:  # R-PLAY-2 compensated: the arbitration window
+        earliest = min(claim.compensated_at for claim in card.claims)
+        key = f"grant:{card.play}:{earliest}"
+        command = Command(DEADLINE_COMMANDS["grant"], {"key": key}, SERVER_ACTOR)
+        return [Deadline(key, earliest + options.max_credit_us, command)]
     if card.toucher is None:
         return [_deadline("no_touch", card.play, start + options.no_touch_us, state)]  # R-PLAY-7
     live = []

@@ -64,6 +64,37 @@ def card_label(data: Mapping[str, Any]) -> str:
     return name + (f" (play {play})" if play is not None else "")
 
 
+def _ms(microseconds: Any) -> str:
+    return f"{microseconds / 1000:g} ms" if isinstance(microseconds, int) else "none (stale)"
+
+
+def describe_claim(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A compensated touch (R-PLAY-2, issue 19): its timing, so a replay shows the decision."""
+    seat = data.get("seat")
+    who = names.get(seat, str(seat))
+    return (
+        f"{who} touched: arrived {data.get('arrival')}, lag {_ms(data.get('delay_us'))}, "
+        f"credit {_ms(data.get('credit_us'))}, compensated {data.get('compensated_at')} "
+        "(R-PLAY-2)"
+    )
+
+
+def describe_grant(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """The arbitration's result with both orders: by compensated time and by arrival."""
+
+    def name(seat: Any) -> str:
+        return names.get(seat, str(seat))
+
+    considered = data.get("considered") or []
+    by_time = sorted(considered, key=lambda c: (c.get("compensated_at", 0), c.get("arrival", 0)))
+    by_arrival = ", ".join(name(c.get("seat")) for c in considered)
+    compensated = ", ".join(name(c.get("seat")) for c in by_time)
+    return (
+        f"{name(data.get('seat'))} touched first, lag compensated (R-PLAY-2): "
+        f"compensated order {compensated}; arrival order {by_arrival}"
+    )
+
+
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """One event in words, e.g. `Bo touched (2 fingertips)`; unknown types by name."""
 
@@ -98,6 +129,10 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         return f"{who()} touched ({_plural(data.get('fingertips', 1), 'fingertip')})"
     if kind == "TouchRefused":
         return f"{who()} touched too, but {who('toucher')} was first (R-PLAY-2)"
+    if kind == "TouchClaimed":
+        return describe_claim(data, names)
+    if kind == "FirstTouchGranted":
+        return describe_grant(data, names)
     if kind == "FirstTouchOverridden":
         return f"ruling: {who()} touched first, not {who('previous')} (R-PLAY-2)"
     if kind == "PatternDeclared":

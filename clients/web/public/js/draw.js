@@ -1,0 +1,114 @@
+// Drawing helpers shared by the pages: a card, the seats with scores and flags, the live
+// countdowns, the pause banner and the feed. They draw a view the server sent, nothing more.
+import { eventInWords, flagCause, seatName } from "./words.js";
+
+/** document.createElement with attributes and children (strings become text). */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on")) element.addEventListener(key.slice(2), value);
+    else if (key === "text") element.textContent = value;
+    else element.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
+  }
+  return element;
+}
+
+/** Replaces the children of `target` (by id) with `children`, unless they draw the same
+ * markup: a live region (the pause, a message) is then not announced again, and the focus
+ * and selection inside it stay. (Listeners are not compared: callers redraw a control whose
+ * action changed with a different label.) */
+export function fill(id, ...children) {
+  const target = document.getElementById(id);
+  if (!target) return;
+  const fresh = document.createElement("div");
+  fresh.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  if (fresh.innerHTML === target.innerHTML) return;
+  target.replaceChildren(...fresh.childNodes);
+}
+
+/** The card in play: four big digits and its dots, face down, or none. */
+export function drawCard(view) {
+  const card = view && view.card;
+  if (!card) {
+    return h("div", { class: "card empty", role: "img", "aria-label": "No card in play" }, "No card in play");
+  }
+  if (!card.numbers) {
+    return h("div", { class: "card down", role: "img", "aria-label": `Card ${card.play} placed face down` },
+      "Face down");
+  }
+  const dots = card.dots || 0;
+  const label = `Card ${card.play}: ${card.numbers.join(", ")}; ${dots} dot${dots === 1 ? "" : "s"}`;
+  return h("div", { class: "card up", role: "img", "aria-label": label, "data-numbers": card.numbers.join(" ") },
+    h("div", { class: "digits", "aria-hidden": "true" }, card.numbers.map((n) => h("span", { class: "digit" }, n))),
+    h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(dots)));
+}
+
+/** The seats as a table: name, score, flags (with the flag limit), state. */
+export function drawSeats(view, presence) {
+  const limit = view.flag_limit;
+  const rows = (view.seats || []).map((seat) => {
+    const here = presence ? (presence.seats || []).includes(seat.seat) : null;
+    const state = seat.disqualified ? `disqualified (${flagCause(seat.disqualified_cause)})`
+      : view.toucher === seat.seat ? "holds the card" : "";
+    return h("tr", { "data-seat": seat.seat },
+      h("th", { scope: "row" }, seatName(view, seat.seat), here === false ? " (away)" : ""),
+      h("td", { class: "score", "data-score": seat.score }, seat.score),
+      h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${seat.flags}${limit ? ` of ${limit}` : ""}`),
+      h("td", {}, state));
+  });
+  return h("table", { class: "seats" },
+    h("caption", {}, "Scores and flags"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"),
+      h("th", { scope: "col" }, "Flags"), h("th", { scope: "col" }, "State"))),
+    h("tbody", {}, rows));
+}
+
+const DEADLINE_WORDS = {
+  pattern_deadline: "Pattern due in",
+  solution_deadline: "Solution due in",
+  no_touch_deadline: "Card set aside if nobody touches it in",
+  place_card: "Next card in",
+  reveal_card: "Reveal in",
+  round_deadline: "Round ends in",
+};
+
+/** The live countdowns: each deadline's `at` against the server's clock now. */
+export function drawCountdowns(deadlines, serverNow, paused) {
+  if (paused) return [h("li", {}, "Timers stopped while paused.")];
+  return deadlines.map((deadline) => {
+    const left = Math.max(0, (deadline.at - serverNow) / 1e6);
+    const words = DEADLINE_WORDS[deadline.command] || deadline.command;
+    return h("li", { "data-command": deadline.command }, `${words} ${left.toFixed(1)} s`);
+  });
+}
+
+/** The pause banner (or nothing): the table's pause, or a lost connection. */
+export function drawPause(view, connection) {
+  const lines = [];
+  if (connection !== "online") {
+    lines.push(connection === "connecting" ? "Connecting…" : "Connection lost: reconnecting…");
+  }
+  if (view && view.paused) {
+    const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
+    lines.push(`Paused (${cause}): waiting for the proctor to resume.`);
+  }
+  if (view && view.phase === "ended") lines.push(`The round is over (${String(view.end_reason).replaceAll("_", " ")}).`);
+  return lines.map((line) => h("p", {}, line));
+}
+
+/** Adds one event to a feed list (newest first, at most `keep` entries). */
+export function addToFeed(id, push, view, keep = 40) {
+  const list = document.getElementById(id);
+  if (!list) return;
+  const text = eventInWords(push, view);
+  const cls = push.event_type === "FlagIssued" || push.event_type === "PlayerDisqualified" ? "flag"
+    : push.event_type === "CardWon" ? "won" : "";
+  // numbered by seq: the number a protest names (R-ROUND-8)
+  list.prepend(h("li", { class: cls, value: push.seq, "data-seq": push.seq, "data-event": push.event_type }, text));
+  while (list.children.length > keep) list.lastElementChild.remove();
+}

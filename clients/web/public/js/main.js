@@ -1,0 +1,63 @@
+// Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
+// says who this is; `page` and `table` in the fragment pick the console, the scoreboard or a
+// replay. A player gets the student page, a proctor the console, a spectator, an auditor
+// and the director the scoreboard.
+import { boardPage } from "./board.js";
+import { consolePage } from "./console.js";
+import { replayPage } from "./replay.js";
+import { studentPage } from "./student.js";
+import { Connection, serverUrl } from "./wire.js";
+import { errorInWords } from "./words.js";
+import { h } from "./draw.js";
+
+const root = document.getElementById("app");
+// A link to another page of the client changes only the fragment: start afresh with it.
+window.addEventListener("hashchange", () => location.reload());
+const params = new URLSearchParams(location.hash.slice(1));
+const token = params.get("token");
+
+function showFatal(text) {
+  root.replaceChildren(h("div", { id: "fatal", class: "fatal", role: "alert" },
+    h("h1", {}, "Cannot open this page"), h("p", {}, text)));
+}
+
+if (!token) {
+  showFatal("This link holds no token. Open the link your proctor or director gave you (it ends in #token=…).");
+} else {
+  let page = null;
+  const connection = new Connection(serverUrl(location), token, {
+    welcome(welcome) {
+      if (page) return; // a reconnect: the page is already drawn
+      const wanted = params.get("page");
+      const table = params.get("table") || welcome.table;
+      let live = null; // the table this page follows live (the board and replay join their own)
+      if (wanted === "replay" && table) page = replayPage(root, connection, table);
+      else if (wanted === "console" && table) live = table;
+      else if (wanted === "board" || !table) page = boardPage(root, connection, welcome, params.get("table"));
+      else live = table;
+      if (live) {
+        page = welcome.role === "player" ? studentPage(root, connection, welcome)
+          : welcome.role === "proctor" || welcome.role === "director" ? consolePage(root, connection, live)
+          : boardPage(root, connection, welcome);
+        if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
+          connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
+        }
+      }
+      document.body.dataset.page = welcome.role;
+    },
+    status(state, detail) {
+      if (page) page.status(state, detail);
+    },
+    table(state, push) {
+      if (page) page.table(state, push);
+    },
+    presence(message) {
+      if (page) page.presence(message);
+    },
+    fatal(error) {
+      showFatal(errorInWords(error));
+    },
+  });
+  window.t24 = connection; // for the browser tests and the curious
+  connection.start();
+}

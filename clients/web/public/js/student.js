@@ -1,0 +1,152 @@
+// The student's page: the card, the touch button (and the space bar), the pattern and three
+// step fields, the live countdowns, results, flags, scores and the feed. Everything drawn
+// comes from the server's snapshot and pushes; the server decides every command.
+import { replayLink } from "./links.js";
+import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
+import { errorInWords, eventInWords, statusInWords } from "./words.js";
+
+export function studentPage(root, connection, welcome) {
+  const table = welcome.table;
+  const you = welcome.seat;
+  let state = null;
+  let presence = null;
+  let link = "online";
+  let feedSeq = 0;
+
+  const say = (text) => fill("message", text);
+  const send = (name, args) =>
+    connection.command(table, name, { seat: you, ...args }).then(() => { say(""); return true; },
+      (error) => { say(errorInWords(error)); return false; });
+  const focus = (id) => { const el = document.getElementById(id); if (el && !el.disabled) el.focus(); };
+  // Keyboard play, as at the terminal: space touches, the pattern field takes the focus,
+  // Enter moves from the pattern to step 1, 2, 3, then states the steps and focuses
+  // "Equals 24", where Enter fixes the solution.
+  const keyStep = (n) => (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    if (n < 3) focus(`step-${n + 1}`);
+    else send("state_steps", { steps: steps() }).then((ok) => ok && focus("fix"));
+  };
+  let wasHolding = false;
+
+  const stepField = (n) =>
+    h("p", {}, h("label", { for: `step-${n}` }, `Step ${n}`),
+      h("input", { id: `step-${n}`, name: `step-${n}`, autocomplete: "off", placeholder: n === 1 ? "e.g. 8 / 4 = 2" : "", onkeydown: keyStep(n) }));
+  const steps = () => [1, 2, 3].map((n) => document.getElementById(`step-${n}`).value.trim()).filter(Boolean);
+
+  root.replaceChildren(
+    h("header", {},
+      h("h1", {}, `Table ${table}`),
+      h("p", { id: "who" }, `You are seat ${you}.`),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+    h("div", { id: "pause", class: "pause", role: "alert" }),
+    h("main", { class: "student" },
+      h("section", { "aria-labelledby": "card-heading", class: "play" },
+        h("h2", { id: "card-heading" }, "The card"),
+        h("div", { id: "card", "aria-live": "polite" }),
+        h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
+        h("button", { id: "touch", class: "touch", type: "button", "aria-keyshortcuts": "Space",
+          onclick: () => send("touch_card", { fingertips: 1 }) }, "Touch the card (space)"),
+        h("button", { id: "stumped", type: "button", onclick: () => send("declare_stumped", {}) }, "I'm stumped")),
+      h("section", { "aria-labelledby": "answer-heading", class: "answer" },
+        h("h2", { id: "answer-heading" }, "Your answer"),
+        h("form", { id: "pattern-form", onsubmit: (e) => { e.preventDefault(); send("declare_pattern", { pattern: document.getElementById("pattern").value.trim() }).then((ok) => ok && focus("step-1")); } },
+          h("label", { for: "pattern" }, "Pattern (say it within the time, e.g. 4 × 6)"),
+          h("input", { id: "pattern", name: "pattern", autocomplete: "off" }),
+          h("button", { id: "declare", type: "submit" }, "Declare the pattern")),
+        h("form", { id: "steps-form", onsubmit: (e) => { e.preventDefault(); send("state_steps", { steps: steps() }); } },
+          stepField(1), stepField(2), stepField(3),
+          h("button", { id: "state-steps", type: "submit" }, "State the steps"),
+          h("button", { id: "fix", type: "button", onclick: () => { const s = steps(); send("fix_solution", s.length ? { steps: s } : {}); } },
+            "Equals 24: fix the solution")),
+        h("div", { id: "said", "aria-live": "polite" }),
+        h("p", { id: "message", class: "message", role: "alert" }),
+        h("p", { id: "result", class: "result", "aria-live": "polite" })),
+      h("section", { "aria-labelledby": "scores-heading", class: "scores" },
+        h("h2", { id: "scores-heading" }, "Scores"),
+        h("div", { id: "seats" })),
+      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
+        h("h2", { id: "feed-heading" }, "What happened"),
+        h("ol", { id: "feed", reversed: true }),
+        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+
+  document.addEventListener("keydown", (event) => {
+    if (event.code !== "Space" && event.key !== " ") return;
+    const tag = event.target && event.target.tagName;
+    if (["INPUT", "TEXTAREA", "BUTTON", "SELECT", "A"].includes(tag)) return;
+    event.preventDefault();
+    const touch = document.getElementById("touch");
+    if (!touch.disabled) touch.click();
+  });
+
+  function render() {
+    fill("status", statusInWords(link));
+    const view = state && state.view;
+    fill("pause", drawPause(view, link));
+    if (!view) return;
+    if (view.game !== "challenge") {
+      fill("card", h("pre", {}, JSON.stringify(view, null, 1)));
+      return;
+    }
+    fill("card", drawCard(view));
+    fill("seats", drawSeats(view, presence));
+    const me = (view.seats || []).find((seat) => seat.seat === you) || {};
+    const running = !view.paused && link === "online" && !me.disqualified;
+    const holding = view.phase === "solving" && view.toucher === you;
+    setDisabled("touch", !(running && view.phase === "revealed" && !(view.touches || []).includes(you)));
+    setDisabled("stumped", !(running && view.phase === "revealed" && !(view.stumped_declared || []).includes(you)));
+    setDisabled("pattern", !(running && holding && !view.pattern));
+    setDisabled("declare", !(running && holding && !view.pattern));
+    for (const id of ["step-1", "step-2", "step-3", "state-steps", "fix"]) setDisabled(id, !(running && holding));
+    if (holding && !wasHolding && !view.pattern) focus("pattern");
+    wasHolding = holding;
+    const said = [];
+    if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
+    if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
+    if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
+    fill("said", said);
+    tick();
+  }
+
+  function setDisabled(id, disabled) {
+    const element = document.getElementById(id);
+    if (element) element.disabled = disabled;
+  }
+
+  function tick() {
+    if (!state || !state.view) return;
+    fill("countdowns", drawCountdowns(state.deadlines || [], connection.serverNow(state), state.view.paused));
+  }
+  setInterval(tick, 100);
+
+  function result(push) {
+    const d = push.data || {};
+    if (d.seat !== you) return;
+    if (["SolutionJudged", "CardWon", "FlagIssued", "PlayerDisqualified", "PatternDeclared"].includes(push.event_type)) {
+      fill("result", eventInWords(push, state.view));
+    }
+    if (push.event_type === "CardWon" || push.event_type === "FlagIssued") {
+      for (const id of ["pattern", "step-1", "step-2", "step-3"]) document.getElementById(id).value = "";
+    }
+  }
+
+  return {
+    status(next) {
+      link = next === "online" ? "online" : next === "error" ? link : next;
+      render();
+    },
+    table(next, push) {
+      state = next;
+      if (push && push.seq > feedSeq) {
+        feedSeq = push.seq;
+        addToFeed("feed", push, state.view);
+        if (!push.catchUp) result(push);
+      }
+      render();
+    },
+    presence(message) {
+      presence = message;
+      render();
+    },
+  };
+}

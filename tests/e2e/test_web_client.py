@@ -1,0 +1,337 @@
+"""The web client in a real browser against a real `t24-server` process (issue 13).
+
+Headless Debian Chromium driven by Playwright (tests/e2e/web_browser.py). Each test waits for
+what it expects on the page with a timeout, never a fixed sleep; screenshots go to tmp_path.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from cli_pty import answer
+from server_process import ServerProcess
+from web_browser import Pages, token_of, unlabelled_controls
+
+WAIT = 15_000  # ms, Playwright's unit
+
+
+def test_the_server_serves_the_client_at_the_root_beside_ws(server):
+    status, body, headers = server.get("/")
+    assert status == 200 and b'<script type="module" src="js/main.js">' in body
+    assert headers["Content-Type"].startswith("text/html")
+    status, body, headers = server.get("/vendor/msgpack/index.mjs")
+    assert status == 200 and headers["Content-Type"].startswith("text/javascript")
+    assert server.get("/js/")[0] == 404  # no directory listing
+    assert server.get("/nothing-here.js")[0] == 404
+    assert server.get("/healthz")[0] == 200  # the other paths are still the server's
+
+
+def seats3(cli, server, table: str, cards, *flags: str):
+    deck = cli.deck_file(f"{table}-deck", cards)
+    return cli.create_table(
+        server,
+        table,
+        "--deck-file",
+        deck,
+        *flags,
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+
+
+def start_round(cli, tokens) -> None:
+    done = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def fits_the_width(page, width: int) -> bool:
+    """Nothing makes the page scroll sideways (a tablet's 768 px, a phone's 390 px)."""
+    return page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def revealed_numbers(page) -> list[int]:
+    card = page.locator(".card.up")
+    card.wait_for(timeout=WAIT)
+    return [int(n) for n in card.get_attribute("data-numbers").split()]
+
+
+def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_shows_it(
+    server, cli, pages: Pages
+):
+    """R-PLAY-2/4/5 from the browser, keyboard only: touch with the space bar, the pattern,
+    three steps, fix; the spectator's scoreboard shows the score change; a CLI bot plays
+    seat s2."""
+    tokens = seats3(
+        cli,
+        server,
+        "webwin",
+        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+    )
+    student = pages.open(server.http, token_of(tokens, "s1"))
+    board = pages.open(server.http, token_of(tokens, "spectator"))
+    score = board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score')
+    score.wait_for(timeout=WAIT)
+    assert score.inner_text() == "0"
+    bot = cli.spawn(
+        "bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect", "--time-scale", "10"
+    )
+    bot.expect("connected")
+    start_round(cli, tokens)
+
+    numbers = revealed_numbers(student)
+    pattern, steps = answer(numbers)
+    # Keyboard only: space touches (one fingertip), the pattern field takes the focus,
+    # Enter moves through the three steps, states them and focuses "Equals 24".
+    student.keyboard.press("Space")
+    student.locator("#pattern:focus").wait_for(timeout=WAIT)
+    student.keyboard.type(pattern)
+    student.keyboard.press("Enter")
+    student.locator("#step-1:focus").wait_for(timeout=WAIT)
+    for step in steps:
+        student.keyboard.type(step)
+        student.keyboard.press("Enter")
+    student.locator("#fix:focus").wait_for(timeout=WAIT)
+    student.keyboard.press("Enter")
+    student.locator("#result", has_text="won the card").wait_for(timeout=WAIT)
+    pages.shot(student, "student-won")
+    board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score[data-score="1"]').wait_for(
+        timeout=WAIT
+    )
+    pages.shot(board, "board-after-win")
+    # the bot plays the next card on its own seat
+    student.locator("#feed li", has_text="Bo (s2)").first.wait_for(timeout=WAIT)
+
+    board.get_by_role("link", name="Replay webwin").click()  # the same token, another page
+    replay = board
+    replay.locator("#position", has_text="Event 1 of").wait_for(timeout=WAIT)
+    replay.click("#last")
+    replay.locator("#position", has_text="seq").wait_for(timeout=WAIT)
+    for _ in range(30):
+        replay.click("#previous")
+        if "won the card" in replay.inner_text("#sentence"):
+            break
+    assert "Ada (s1) won the card" in replay.inner_text("#sentence")
+
+
+def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
+    """R-PLAY-5: an incorrect fixed solution is flagged (R-FLAG-1), and the page shows it."""
+    tokens = seats3(
+        cli,
+        server,
+        "webflag",
+        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+    )
+    student = pages.open(server.http, token_of(tokens, "s1"), width=768)
+    student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    start_round(cli, tokens)
+    revealed_numbers(student)
+    student.click("#touch")
+    student.locator("#pattern:enabled").wait_for(timeout=WAIT)
+    student.fill("#pattern", "4 * 6")
+    student.click("#declare")
+    student.fill("#step-1", "1 + 1 = 2")
+    student.fill("#step-2", "2 + 2 = 4")
+    student.fill("#step-3", "4 * 6 = 24")
+    student.click("#fix")
+    student.locator("#feed li.flag", has_text="an incorrect solution").wait_for(timeout=WAIT)
+    student.locator('tr[data-seat="s1"] td.flags', has_text="⚑ 1").wait_for(timeout=WAIT)
+    assert fits_the_width(student, 768)
+    pages.shot(student, "student-flagged-768")
+
+    # R-ROUND-8 from the console: a protest naming the flag, previewed, upheld with a
+    # correction that rescinds it; the student's page shows the flag gone.
+    flag = student.locator("#feed li.flag").first.get_attribute("data-seq")
+    console = pages.open(server.http, token_of(tokens, "proctor"))
+    console.fill("#protest-seqs", flag)
+    console.fill("#protest-reason", "the steps were right")
+    console.click("#file-protest")
+    console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)
+    console.fill("#corrections", f"rescind_flag s1 {flag}")
+    console.click("#preview")
+    console.locator("#preview-result", has_text="s1 score 0 → 0, flags 1 → 0").wait_for(
+        timeout=WAIT
+    )
+    console.get_by_role("button", name="Uphold protest 1").click()
+    console.locator("#protests li", has_text="upheld").wait_for(timeout=WAIT)
+    student.locator('tr[data-seat="s1"] td.flags', has_text="0 of").wait_for(timeout=WAIT)
+
+
+def test_an_expired_token_shows_a_clear_message(server, pages: Pages):
+    expired = server.signer().issue(
+        "player", now=time.time() - 3600, ttl_seconds=60, table="webflag", seat="s1"
+    )[0]
+    page = pages.open(server.http, expired)
+    page.locator("#fatal", has_text="expired").wait_for(timeout=WAIT)
+    pages.shot(page, "expired")
+
+
+def test_a_token_that_expires_while_the_page_is_open_shows_a_clear_message(
+    server, cli, pages: Pages
+):
+    """The server ends the session at the token's expiry (an `unauthorized` error, close
+    1008): the page stops reconnecting and says the link expired."""
+    seats3(cli, server, "webexpiry", [("a", [1, 2, 3, 4], 1)])
+    short = server.signer().issue(
+        "player", now=time.time(), ttl_seconds=2, table="webexpiry", seat="s1"
+    )[0]
+    page = pages.open(server.http, short)
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    page.locator("#fatal", has_text="expired").wait_for(timeout=WAIT)
+
+
+def test_a_link_without_a_token_says_so(server, pages: Pages):
+    page = pages.open(server.http, "")
+    page.locator("#fatal", has_text="no token").wait_for(timeout=WAIT)
+
+
+def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli, pages: Pages):
+    """Server restart: the student page shows the lost connection, then the table paused
+    (`server_restart`); the proctor resumes from the console and the card goes on."""
+    process = ServerProcess(tmp_path / "srv").start()
+    try:
+        tokens = seats3(
+            cli,
+            process,
+            "webrestart",
+            [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
+            "--auto-proctor",
+            "0.2",
+            "--auto-reveal-seconds",
+            "0.2",
+        )
+        student = pages.open(process.http, token_of(tokens, "s1"), width=390)  # a phone
+        student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+        start_round(cli, tokens)
+        revealed_numbers(student)
+        port = process.port
+        process.terminate()
+        student.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
+        process.start("--port", str(port))  # same port, same store
+        student.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
+        assert student.locator("#touch").is_disabled()
+        assert fits_the_width(student, 390)
+        pages.shot(student, "student-paused-phone")
+        console = pages.open(process.http, token_of(tokens, "proctor"))
+        console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
+        console.click("#resume")
+        student.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        student.locator("#touch:enabled").wait_for(timeout=WAIT)
+        assert "Paused" not in student.inner_text("#pause")
+    finally:
+        if process.running():
+            process.terminate()
+
+
+@pytest.mark.parametrize("person", ["s1", "proctor", "spectator"])
+def test_every_control_of_the_student_page_the_console_and_the_board_has_a_label(
+    server, cli, pages: Pages, person
+):
+    tokens = seats3(cli, server, f"weblabels-{person}", [("a", [1, 2, 3, 4], 1)])
+    page = pages.open(server.http, token_of(tokens, person))
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    page.locator("table.seats").wait_for(timeout=WAIT)
+    tree = page.locator("body").aria_snapshot()
+    if person != "spectator":  # the scoreboard has links only
+        assert "button" in tree and "textbox" in tree, tree
+    assert unlabelled_controls(page) == [], tree
+    pages.shot(page, f"labels-{person}")
+
+
+def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, cli, pages):
+    """The director's scoreboard issues a link per person (`issue_token`); on a proctored
+    table the proctor's console starts, places, reveals and records a seat's touch, pattern
+    and steps (R-PLAY-2/4/5), and the seat wins the card."""
+    seats3(cli, server, "webproctored", [("a", [1, 2, 3, 4], 1)], "--mode", "proctored")
+    director = pages.open(  # the board of one table (the shared server has many)
+        server.http, server.token("director", name="director"), page="board", table="webproctored"
+    )
+    director.locator('[data-table="webproctored"] tr[data-seat="s1"]').wait_for(timeout=WAIT)
+    director.click('[data-links="webproctored"]')
+    link = director.locator('[data-table="webproctored"] a[data-person="proctor"]')
+    link.wait_for(timeout=WAIT)
+    assert "#token=t24v1." in link.get_attribute("href")
+    console = pages.open(server.http, link.get_attribute("href").split("#token=")[1])
+    console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    console.click("#start")
+    console.locator("#feed li", has_text="Round 1 started").wait_for(timeout=WAIT)
+    console.click("#place")
+    console.locator(".card.up").wait_for(timeout=WAIT)  # the proctor sees the cupped card
+    console.click("#reveal")
+    console.locator("#feed li", has_text="revealed").wait_for(timeout=WAIT)
+    pattern, steps = answer([1, 2, 3, 4])
+    console.select_option("#seat", "s1")
+    console.click("#touch-for")
+    console.locator("#feed li", has_text="Ada (s1) touched").wait_for(timeout=WAIT)
+    console.fill("#pattern-for", pattern)
+    console.click("#declare-for")
+    console.locator("#feed li", has_text="declared the pattern").wait_for(timeout=WAIT)
+    console.fill("#steps-for", "; ".join(steps))
+    console.click("#steps-record")
+    console.locator("#feed li", has_text="stated").wait_for(timeout=WAIT)
+    console.click("#fix-for")
+    console.locator("#feed li.won", has_text="Ada (s1) won the card").wait_for(timeout=WAIT)
+    director.locator(
+        '[data-table="webproctored"] tr[data-seat="s1"] td.score[data-score="1"]'
+    ).wait_for(timeout=WAIT)
+    console.click("#sign")  # no initials: refused, and the refusal is shown in words
+    console.locator("#message", has_text="Something was missing").wait_for(timeout=WAIT)
+    # R-ROUND-8: a protest, heard and ruled from the console; then the signature (R-ROUND-7)
+    console.fill("#protest-seqs", "8")
+    console.fill("#protest-reason", "the steps were read wrong")
+    console.click("#file-protest")
+    console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)
+    console.fill("#ruling", "the steps were read right")
+    console.get_by_role("button", name="Reject protest 1").click()
+    console.locator("#protests li", has_text="rejected").wait_for(timeout=WAIT)
+    console.fill("#initials", "PK")
+    console.click("#sign")
+    console.locator("#signed", has_text="Signed by PK").wait_for(timeout=WAIT)
+    pages.shot(console, "console-proctored")
+
+
+def test_the_label_check_finds_unlabelled_controls(pages: Pages):
+    """The check above is not vacuous: a bare input and an empty button are found."""
+    page = pages.browser.new_page()
+    try:
+        page.set_content(
+            "<button></button><input><label>Name <input></label>"
+            "<button>Go</button><select></select>"
+        )
+        found = unlabelled_controls(page)
+    finally:
+        page.close()
+    assert len(found) == 3, found
+
+
+def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: Pages):
+    """wire.js's `applyViewMessage` is the JavaScript twin of
+    `protocol.views.apply_view_message`: the same views from the same messages."""
+    from protocol.views import apply_view_message, view_change
+
+    before = {"phase": "revealed", "toucher": None, "touches": [], "seats": [{"seat": "s1"}]}
+    after = {"phase": "solving", "toucher": "s1", "touches": ["s1"], "seats": [{"seat": "s1"}]}
+    smaller = {"phase": "between_cards"}
+    messages = [
+        (before, view_change(before, after)),  # a patch
+        (before, view_change(before, smaller)),  # keys unset, or the whole view
+        (None, view_change(None, after)),  # a whole view
+        (before, {"patch": {"set": {"new": 1}, "unset": ["seats"]}}),
+    ]
+    page = pages.open(server.http, "")
+    page.locator("#fatal").wait_for(timeout=WAIT)
+    drawn = page.evaluate(
+        """async (cases) => {
+            const { applyViewMessage } = await import("/js/wire.js");
+            return cases.map(([view, message]) => applyViewMessage(view, message));
+        }""",
+        [list(case) for case in messages],
+    )
+    assert drawn == [apply_view_message(view, message) for view, message in messages]

@@ -1,0 +1,116 @@
+"""Headless Debian Chromium driven by Playwright for Python, for the web client's tests.
+
+Why the system Chromium: `playwright install` downloads a browser, which this project never
+does (CI has no such download); `.ci/run` installs Debian's `chromium` with apt-get when it
+is missing. Without it the browser tests skip on a developer's machine and FAIL in CI
+(`CI=true`), so a CI run can never pass without having run them.
+
+Every page gets a fresh browser context; JavaScript errors on a page fail the test (they are
+collected in `page.errors`). Screenshots go to the test's tmp_path, never the repo.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+# Roles a person operates; each must have a name a screen reader reads.
+CONTROL_ROLES = ("button", "textbox", "combobox", "checkbox", "radio", "link", "spinbutton")
+
+
+def chromium_path() -> str | None:
+    return os.environ.get("T24_CHROMIUM") or shutil.which("chromium") or None
+
+
+def _missing(why: str) -> None:
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(f"browser tests cannot run in CI: {why}")
+    pytest.skip(why)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the test session."""
+    executable = chromium_path()
+    if executable is None:
+        _missing("Debian's chromium is not installed (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright (the dev extra) is not installed")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(
+            executable_path=executable, args=CHROMIUM_FLAGS, headless=True
+        )
+        yield launched
+        launched.close()
+
+
+class Pages:
+    """Opens web-client pages of one server; closes their contexts after the test."""
+
+    def __init__(self, browser: Any, shots: Path) -> None:
+        self.browser = browser
+        self.shots = shots
+        self.contexts: list[Any] = []
+
+    def open(self, http: str, token: str, width: int = 1024, **params: str) -> Any:
+        context = self.browser.new_context(viewport={"width": width, "height": 900})
+        self.contexts.append(context)
+        page = context.new_page()
+        page.errors = []
+        page.on("pageerror", lambda error: page.errors.append(str(error)))
+        fragment = "&".join([f"token={token}", *(f"{k}={v}" for k, v in params.items())])
+        page.goto(f"{http}/#{fragment}")
+        return page
+
+    def shot(self, page: Any, name: str) -> Path:
+        path = self.shots / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    def close(self) -> None:
+        for context in self.contexts:
+            for page in context.pages:
+                assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+            context.close()
+
+
+@pytest.fixture
+def pages(browser: Any, tmp_path: Path) -> Iterator[Pages]:
+    opened = Pages(browser, tmp_path)
+    yield opened
+    opened.close()
+
+
+def unlabelled_controls(page: Any) -> list[str]:
+    """The controls of the page's accessibility tree that have no accessible name (what a
+    screen reader would announce as a bare 'button' or 'edit text')."""
+    tree = page.locator("body").aria_snapshot()
+    bare = re.compile(rf"^\s*- ({'|'.join(CONTROL_ROLES)})(\s*\[[^\]]*\])*\s*(:.*)?$")
+    return [line.strip() for line in tree.splitlines() if bare.match(line)]
+
+
+def token_of(tokens_dir: Path, name: str) -> str:
+    """A person's token from a `--tokens-out` directory (proctor, spectator, or a seat)."""
+    data = json.loads((tokens_dir / f"{name}.json").read_text())
+    if "seats" in data:
+        return str(data["seats"][0]["token"])
+    return str(data[name])

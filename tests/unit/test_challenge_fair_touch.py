@@ -1,0 +1,251 @@
+"""R-PLAY-2 under compensation (issue 19, option `touch_compensation`): given a revealed card,
+when students' touches arrive with their connections' estimated delays, then the card is
+granted, after the arbitration window, to the earliest compensated touch
+(server/games/challenge/arbitration.py). Given/when/then over the real decide/evolve."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from challenge_tables import PROCTOR, S, Table, options, player, types
+
+from server.games import challenge
+from server.games.base import Actor, Command, Event, RuleViolation
+
+MS = 1_000
+
+
+def compensated(**more: Any) -> Table:
+    """Given a compensated table (cap 100 ms) with a revealed card, one second after the
+    reveal."""
+    table = Table(options(touch_compensation=True, **more))
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    table.advance(1)
+    return table
+
+
+def touch(
+    table: Table, who: str, delay_ms: float | None, actor: Actor | None = None, **args: Any
+) -> list[Event]:
+    """When `who`'s touch arrives now, its connection's delay estimated at `delay_ms`."""
+    delay = None if delay_ms is None else round(delay_ms * MS)
+    command = Command("touch_card", args, actor or player(who), delay_us=delay)
+    new = challenge.decide(table.state, command, table.now)
+    for event in new:
+        table.state = challenge.evolve(table.state, event)
+    table.events.extend(new)
+    return new
+
+
+def test_r_play_2_the_earliest_compensated_touch_wins_not_the_first_arrival():
+    table = compensated()
+    arrived = table.now
+    (first,) = touch(table, "s1", 5)  # a school link: in 5 ms after its press
+    assert first.type == "TouchClaimed" and first.data["compensated_at"] == arrived - 5 * MS
+    table.advance(0.030)
+    (second,) = touch(table, "s2", 60)  # pressed 25 ms earlier, 60 ms away
+    assert second.data == {
+        "seat": "s2",
+        "fingertips": 1,
+        "play": 1,
+        "arrival": arrived + 30 * MS,
+        "delay_us": 60 * MS,
+        "credit_us": 60 * MS,
+        "compensated_at": arrived - 30 * MS,
+        "rule": "R-PLAY-2",
+        "at": arrived + 30 * MS,
+    }
+    assert table.state.card.toucher is None and table.state.phase == "revealed"
+    # the window closes at the earliest compensated time + the cap
+    assert table.live() == {"grant_first_touch": arrived - 30 * MS + 100 * MS}
+    (granted,) = table.fire("grant_first_touch")
+    assert granted.type == "FirstTouchGranted"
+    assert granted.data["seat"] == "s2" and granted.data["first_by_arrival"] == "s1"
+    assert [c["seat"] for c in granted.data["considered"]] == ["s1", "s2"]
+    assert table.state.card.toucher == "s2" and table.state.card.touched_at == table.now
+    # R-PLAY-4/5 run from the grant, exactly
+    assert table.live() == {
+        "pattern_deadline": table.now + 3 * S,
+        "solution_deadline": table.now + 15 * S,
+    }
+    assert table.replayed() == table.state
+
+
+def test_r_play_2_a_tie_goes_to_the_earlier_arrival():
+    table = compensated()
+    touch(table, "s3", 10)
+    table.advance(0.020)
+    touch(table, "s1", 30)  # the same compensated time, arrived later
+    (granted,) = table.fire("grant_first_touch")
+    assert granted.data["seat"] == "s3"
+
+
+def test_r_play_2_the_window_edge_a_touch_just_inside_can_win_one_at_the_edge_cannot():
+    table = compensated()
+    start = table.now
+    touch(table, "s1", 0)
+    edge = table.deadline("grant_first_touch").at
+    assert edge == start + 100 * MS
+    table.now = edge - 1
+    touch(table, "s2", 100)  # compensated 1 us before s1's touch: it wins
+    assert table.deadline("grant_first_touch").at == start - 1 + 100 * MS  # the window moved
+    table.now = start - 1 + 100 * MS
+    touch(table, "s3", 100)  # at the (new) edge: a tie at best, and it arrived later
+    (granted,) = table.fire("grant_first_touch")
+    assert granted.data["seat"] == "s2"
+    table.advance(0.001)
+    (late,) = touch(table, "s4", 100)  # after the grant: an ordinary later touch
+    assert late.type == "TouchRefused" and late.data["toucher"] == "s2"
+
+
+def test_r_play_2_an_inflated_lag_earns_at_most_the_cap():
+    table = compensated(max_credit_ms=50)
+    start = table.now
+    touch(table, "s1", 0)
+    table.advance(0.045)
+    (cheat,) = touch(table, "s2", 400)  # a client that holds its pongs back
+    assert cheat.data["delay_us"] == 400 * MS and cheat.data["credit_us"] == 50 * MS
+    assert cheat.data["compensated_at"] == start - 5 * MS
+    table.fire("grant_first_touch")
+    assert table.state.card.toucher == "s2"  # 5 ms earlier even after the cap
+    assert table.now == start - 5 * MS + 50 * MS  # the window is bounded by the cap
+
+
+def test_r_play_2_a_stale_estimate_gets_no_credit():
+    table = compensated()
+    touch(table, "s1", 20)
+    table.advance(0.010)
+    (stale,) = touch(table, "s2", None)  # no recent pong: the shell sends no delay
+    assert stale.data["delay_us"] is None and stale.data["credit_us"] == 0
+    table.fire("grant_first_touch")
+    assert table.state.card.toucher == "s1"
+
+
+def test_r_play_2_no_touch_counts_as_made_before_the_reveal():
+    table = Table(options(touch_compensation=True))
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    revealed = table.now
+    table.advance(0.030)
+    (early,) = touch(table, "s1", 90)
+    assert early.data["compensated_at"] == revealed and early.data["credit_us"] == 30 * MS
+
+
+def test_r_play_2_a_single_toucher_is_not_held_beyond_the_window():
+    table = compensated()
+    arrived = table.now
+    touch(table, "s1", 40)
+    assert table.deadline("grant_first_touch").at == arrived - 40 * MS + 100 * MS
+    table.fire("grant_first_touch")
+    assert table.state.card.toucher == "s1" and table.now - arrived == 60 * MS
+
+
+def test_r_play_2_a_proctor_recording_a_touch_gives_no_credit():
+    table = compensated(mode="proctored")
+    (recorded,) = touch(table, "s1", 80, actor=PROCTOR, seat="s1")
+    assert recorded.type == "TouchClaimed" and recorded.data["credit_us"] == 0
+
+
+def test_r_play_2_a_seat_claims_once():
+    table = compensated()
+    touch(table, "s1", 10)
+    with pytest.raises(RuleViolation) as caught:
+        touch(table, "s1", 10)
+    assert caught.value.code == "already_touched"
+
+
+def test_r_play_3_a_foul_touch_on_the_free_card_is_flagged_after_a_claim_it_is_a_later_touch():
+    table = compensated()
+    flagged = touch(table, "s1", 10, fingertips=4)
+    assert "FlagIssued" in types(flagged)  # nobody had claimed it: R-PLAY-3 as always
+    table.next_card()
+    touch(table, "s2", 10)
+    (later,) = touch(table, "s3", 10, fingertips=4)
+    assert later.type == "TouchRefused" and later.data["fingertips"] == 4
+    table.fire("grant_first_touch")
+    assert table.state.card.toucher == "s2" and "s3" in table.state.card.fouls
+
+
+def test_r_play_3_a_slap_during_the_arbitration_disqualifies():
+    table = compensated()
+    touch(table, "s1", 10)
+    slapped = touch(table, "s2", 10, fingertips=5)
+    assert "PlayerDisqualified" in types(slapped)
+
+
+def test_r_play_2_without_compensation_arrival_order_decides_and_events_are_unchanged():
+    table = Table.started()
+    table.next_card()
+    (first,) = touch(table, "s1", 90)
+    assert first.type == "CardTouched" and "credit_us" not in first.data
+    assert table.state.card.toucher == "s1"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("touch_compensation", "yes"),
+        ("max_credit_ms", 251),
+        ("max_credit_ms", -1),
+        ("max_credit_ms", 1.5),
+        ("max_credit_ms", True),
+    ],
+)
+def test_compensation_options_are_checked(name, value):
+    with pytest.raises(RuleViolation) as caught:
+        challenge.initial_state(options(**{name: value}))
+    assert caught.value.code == "bad_options" and name in caught.value.message
+
+
+def test_the_round_records_the_compensation_only_when_it_is_on():
+    on = Table(options(touch_compensation=True, max_credit_ms=80))
+    (started,) = on.do("start_round", PROCTOR)
+    assert started.data["options"]["touch_compensation"] is True
+    assert started.data["options"]["max_credit_ms"] == 80
+    (plain,) = Table(options()).do("start_round", PROCTOR)
+    assert "touch_compensation" not in plain.data["options"]
+
+
+def test_the_worked_example_of_docs_rules_md_r_play_2():
+    """docs/rules.md, decision 26: the example is run, not just shown."""
+    import json
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parents[2] / "docs" / "rules.md").read_text()
+    decision = text.split("26. **R-PLAY-2 under compensation**")[1]
+    example = json.loads(re.search(r"```json\n(.*?)```", decision, re.S).group(1))
+    table = Table(options(touch_compensation=True, max_credit_ms=example["max_credit_ms"]))
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    revealed = table.now
+    for entry in example["touches"]:
+        table.now = revealed + entry["after_reveal_ms"] * MS
+        touch(table, entry["seat"], entry["delay_ms"])
+    (granted,) = table.fire("grant_first_touch")
+    assert granted.data["seat"] == example["granted"]
+    assert granted.data["first_by_arrival"] == example["first_by_arrival"]
+    assert table.now - revealed == example["grant_after_reveal_ms"] * MS
+
+
+def test_the_first_touch_granted_example_of_docs_protocol_md_is_what_the_game_records():
+    """docs/protocol.md, "Lag probes": the example push is the game's own event, replayed."""
+    import json
+    import pathlib
+    import re
+
+    text = (pathlib.Path(__file__).parents[2] / "docs" / "protocol.md").read_text()
+    block = text.split("### Lag probes (the ping contract)")[1]
+    example = json.loads(re.search(r"```json\n(.*?)```", block, re.S).group(1))["data"]
+    table = Table(options(touch_compensation=True))
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    considered = example["considered"]
+    table.now = considered[0]["arrival"]
+    touch(table, "s1", considered[0]["delay_us"] / MS)
+    table.now = considered[1]["arrival"]
+    touch(table, "s2", considered[1]["delay_us"] / MS)
+    (granted,) = table.fire("grant_first_touch")
+    assert {**granted.data, "play": example["play"]} == example
