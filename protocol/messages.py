@@ -51,13 +51,6 @@ def stream_table(stream: str) -> str:
     return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
-def owning_tournament(stream: str) -> str | None:
-    """The stream of the tournament a table's stream belongs to (`table/spring.r1.s1.t01` ->
-    `tournament/spring`: a tournament names its tables `<tournament id>.<...>`), else None."""
-    if not stream.startswith(TABLE_STREAM_PREFIX) or "." not in stream:
-        return None
-    return TOURNAMENT_PREFIX + stream_table(stream).split(".", 1)[0]
-
 
 # -- error and close codes ---------------------------------------------------------------------
 

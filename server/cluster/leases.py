@@ -29,7 +29,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from protocol.messages import TOURNAMENT_PREFIX, owning_tournament
+from protocol.messages import TOURNAMENT_PREFIX, stream_table
 from server.eventlog.store import EventLogError
 
 DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
@@ -87,7 +87,9 @@ def lease_statements(schema: str) -> dict[str, Any]:
         "orphans": q(
             "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
         ),
-        "tournaments": q("SELECT stream FROM {s}.leases WHERE starts_with(stream, 'tournament/')"),
+        "tournaments": sql.SQL(
+            "SELECT stream FROM {s}.leases WHERE starts_with(stream, {p})"
+        ).format(s=s, p=sql.Literal(TOURNAMENT_PREFIX)),
         "remote": q(
             "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
             " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
@@ -115,14 +117,23 @@ def failover_order(
     for stream in sorted(orphans, key=lambda s: (not s.startswith(TOURNAMENT_PREFIX), s)):
         if stream in held:
             continue
-        tournament = owning_tournament(stream)
         if stream.startswith(TOURNAMENT_PREFIX):
             taking.add(stream)
-        elif tournament is not None:
+        else:
+            tournament = tournament_of(stream)
             if tournament in tournaments and tournament not in taking:
                 continue  # the tournament's node opens it
         chosen.append(stream)
     return chosen
+
+
+def tournament_of(stream: str) -> str | None:
+    """The stream of the tournament a table stream may belong to (`<tournament>.<name>`,
+    server/tournament/tables.py), or None when its id has no dot."""
+    table = stream_table(stream)
+    if table == stream or "." not in table:  # not a table stream, or no tournament part
+        return None
+    return TOURNAMENT_PREFIX + table.split(".", 1)[0]
 
 
 class Fence:

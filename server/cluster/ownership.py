@@ -20,9 +20,9 @@ from twisted.internet.threads import deferToThreadPool
 from twisted.logger import Logger
 from twisted.python.threadpool import ThreadPool
 
-from protocol.messages import owning_tournament, stream_table
+from protocol.messages import stream_table
 from server.cluster.feed import NotifyFeed
-from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order
+from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order, tournament_of
 
 log = Logger(namespace="t24.leases")
 
@@ -183,10 +183,9 @@ class LeaseManager:
         try:
             orphans, tournaments = yield self._call(self.book.orphans)
             for stream in failover_order(orphans, tournaments, self.fence.held()):
-                tournament = owning_tournament(stream)
-                if tournament is not None:
-                    if tournament in tournaments and tournament not in self.fence.held():
-                        continue  # we did not win the tournament itself: its node opens it
+                tournament = tournament_of(stream)
+                if tournament in tournaments and tournament not in self.fence.held():
+                    continue  # we did not win the tournament itself: its node opens it
                 yield self.hub.take_over(stream)
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
