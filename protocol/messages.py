@@ -51,7 +51,6 @@ def stream_table(stream: str) -> str:
     return stream.removeprefix(TABLE_STREAM_PREFIX)
 
 
-
 # -- error and close codes ---------------------------------------------------------------------
 
 ERROR_CODES: dict[str, str] = {
