@@ -198,6 +198,30 @@ def test_presence_marks_the_empty_seats_and_says_who_runs_the_table():
     assert "not connected" not in unknown and "proctor connected" not in unknown
 
 
+def test_the_proctor_sees_each_connected_seats_lag():
+    """Issue 19: the lag the server measures per seat (`presence.lag`) is shown to the
+    proctor, stale estimates as unknown; a student's own screen does not show it."""
+    table = Table.started()
+    presence = {
+        "type": "presence",
+        "table": "t1",
+        "seats": ["s1", "s2", "s3"],
+        "proctor": True,
+        "watchers": 0,
+        "lag": {
+            "s1": {"delay_ms": 41, "jitter_ms": 3, "samples": 16, "stale": False},
+            "s2": {"delay_ms": None, "jitter_ms": None, "samples": 0, "stale": True},
+        },
+    }
+    screen = text(render(Frame(model_of(table, PROCTOR), presence=presence), T0, 100))
+    rows = {line[2:4]: line for line in screen.splitlines() if line[2:3] == "s"}
+    assert "lag 41 ms ±3" in rows["s1"]
+    assert "lag unknown" in rows["s2"]
+    assert " lag " not in rows["s3"] and "not connected" in rows["s4"]
+    student = text(render(Frame(model_of(table, player("s1")), me="s1", presence=presence), T0))
+    assert "lag 41" not in student and "lag unknown" not in student
+
+
 def test_a_returned_card_keeps_its_name_and_the_plays_are_counted_apart():
     """Issue 17: 8 6 8 6 showed as card 2, then 5: a card is named by its id (kept when it
     goes back under the deck, R-FLAG-2), a play by the table's count."""

@@ -184,7 +184,8 @@ def scoreboard(
     presence: Mapping[str, Any] | None = None,
 ) -> list[str]:
     """One line per seat: score, flags of the limit (R-FLAG-3), disqualified (R-FLAG-4),
-    and, once the server said who is connected, an empty seat (`not connected`)."""
+    and, once the server said who is connected, an empty seat (`not connected`) and, on a
+    screen without a seat of its own (the proctor's), each seat's measured lag."""
     if view.get("phase") == ENDED:
         return []  # once the round is over, the results on the board are the scoreboard
     limit = view.get("flag_limit", "?")
@@ -199,6 +200,8 @@ def scoreboard(
         )
         if present is not None and seat["seat"] not in present:
             line += style.dim("  not connected")
+        elif me is None and presence is not None:  # the proctor's (and a watcher's) screen
+            line += style.dim(lag_words(presence.get("lag", {}).get(seat["seat"])))
         if seat.get("disqualified"):
             line += "  DISQUALIFIED"
             line = style.red(line)
@@ -212,6 +215,16 @@ def scoreboard(
         watching = f" · {watchers} watching" if watchers else ""
         lines.append(style.dim(f"  {proctor}{watching}"))
     return lines
+
+
+def lag_words(lag: Mapping[str, Any] | None) -> str:
+    """A seat's connection lag as the server measured it (issue 19, `presence.lag`): what a
+    fair first touch credits it, so the proctor sees who plays over a slow link."""
+    if lag is None:
+        return ""
+    if lag.get("stale") or lag.get("delay_ms") is None:
+        return "  lag unknown"
+    return f"  lag {lag['delay_ms']} ms ±{lag.get('jitter_ms', 0)}"
 
 
 def compact(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
