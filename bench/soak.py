@@ -48,7 +48,13 @@ from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
 
 SECTION = "## Soak (`bench/soak.py`, `make soak`)"
 PACE = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}
-WINDOW = 60.0  # seconds: the first and the last minute are compared
+WINDOW = 60.0
+DROPPED = "was dropped past max_unread_bytes"
+STALLED = (
+    "was not dropped: once its transport buffer was full the server stopped reading it, "
+    "so no more of its joins were served and what it held stayed under max_unread_bytes "
+    "(stalled, its memory bounded; a busier table's live pushes would have dropped it)"
+)  # seconds: the first and the last minute are compared
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -296,7 +302,7 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"{result['accepted']:,}, refused {result['refused']:,} (a touch after another "
             f"player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
-            f"slow reader {'was dropped past max_unread_bytes' if dropped else 'was not dropped'}.",
+            f"slow reader {DROPPED if dropped else STALLED}.",
             "",
             f"Events appended: {result['events']:,}, so the RSS growth from the first minute "
             f"to the last is {growth_per_event(result):,.0f} bytes per event appended: the "
