@@ -593,3 +593,21 @@ def test_a_deadline_fired_early_is_not_due_and_names_its_time():
         "rule": "",
         "message": f"{deadline.key} is due at {deadline.at}, now is {table.now}",
     }
+
+
+def test_an_unknown_query_and_query_arguments_that_are_not_a_map_are_refused_exactly():
+    table = started()
+    with pytest.raises(RuleViolation) as unknown:
+        challenge.query(table.state, "weather", {}, PROCTOR, table.now)
+    assert unknown.value.as_dict() == {
+        "code": "unknown_query",
+        "rule": "",
+        "message": "unknown query 'weather'",
+    }
+    with pytest.raises(RuleViolation) as not_a_map:
+        challenge.query(table.state, "preview_ruling", ["x"], PROCTOR, table.now)
+    assert not_a_map.value.as_dict() == {
+        "code": "bad_args",
+        "rule": "",
+        "message": "preview_ruling: arguments are a map",
+    }
