@@ -29,7 +29,7 @@ from twisted.python.failure import Failure
 
 from protocol.messages import TOURNAMENT_PREFIX
 from server.eventlog.envelope import RecordedEvent
-from server.games.base import SERVER_ACTOR, Actor, Command, RuleViolation
+from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.table_actor import Push, TableActor, TableClosed, now_us
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
@@ -67,8 +67,8 @@ class TournamentActor(TableActor):
 
     # -- the table actor's hooks -------------------------------------------------------------
 
-    def start(self, recovering: bool = True) -> Deferred:
-        d = super().start(recovering)
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
+        d = super().start(recovering, cause)
         self._sync()
         return d
 
