@@ -27,13 +27,19 @@ from server.puzzles.difficulty import score as difficulty_score
 
 SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
 INITIALS = "SIM"
+SIGN_ATTEMPTS = 20
 
 
 class TableBots:
     """Plays every seat of one proctored table (see module doc); `done` fires at its end."""
 
-    def __init__(self, reactor, url, token, table, skills, rng, scale, timers, latencies) -> None:
+    def __init__(
+        self, reactor, url, token, table, skills, rng, scale, timers, latencies, forfeit=False
+    ) -> None:
         self.reactor = reactor
+        self.forfeit = forfeit  # end the round at once, nobody scoring (a forced tie)
+        self.ending = False
+        self.signing = 0
         self.latencies: list[float] = latencies
         self.sent: dict[str, float] = {}
         self.skills = skills
@@ -67,11 +73,16 @@ class TableBots:
                 self.out.add(seat["seat"])
         if view.get("phase") == "ended":
             self.sign()
+        elif self.forfeit:
+            self._end_round(view.get("phase"))
         elif view.get("phase") == "revealed" and view.get("card"):
             self._revealed(view["card"]["play"], view["card"]["numbers"])
 
     def link_event(self, push: dict[str, Any]) -> None:
         kind, data = push["event_type"], push["data"]
+        if self.forfeit and kind not in ("RoundEnded", "ScoreCardSigned"):
+            self._end_round("running" if kind != "TableCreated" else "setup")
+            return
         if kind in ("CardTouched", "TouchRefused") and data.get("seat") in self.sent:
             self.latencies.append(time.monotonic() - self.sent.pop(data["seat"]))
         if kind == "CardRevealed":
@@ -116,11 +127,35 @@ class TableBots:
         ):
             self.link.command(name, args).addErrback(lambda _f: None)
 
+    def _end_round(self, phase: Any) -> None:
+        """A forfeited table: `end_round` as soon as the round runs (again at the next event
+        when it was refused: the round had not started yet)."""
+        if self.ending or phase in ("setup", "ended", None) or not self.link.ready:
+            return
+        self.ending = True
+
+        def refused(_failure: Any) -> None:
+            self.ending = False
+
+        self.link.command("end_round", {}).addErrback(refused)
+
     def sign(self) -> None:
-        """R-ROUND-7: the proctor signs the score card; a table that does not record
-        signatures (no `sign_score_card`) is over at `RoundEnded`."""
+        """R-ROUND-7: the proctor signs the score card. A refusal because the card is signed
+        already ends the bot's work; a dropped request (rate limit, lost link) is sent again."""
+        if self.done.called or self.signing >= SIGN_ATTEMPTS:
+            self._finish()
+            return
+        self.signing += 1
+
+        def failed(failure: Any) -> None:
+            code = getattr(failure.value, "code", None)
+            if code in ("score_card_signed", "not_allowed", "unknown_command", "round_not_over"):
+                self._finish()
+            else:
+                self.reactor.callLater(0.5, self.sign)
+
         d = self.link.command("sign_score_card", {"initials": INITIALS})
-        d.addBoth(lambda _result: self._finish())
+        d.addCallbacks(lambda _result: self._finish(), failed)
 
     def _finish(self) -> None:
         if not self.done.called:

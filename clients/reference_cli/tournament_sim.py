@@ -145,36 +145,18 @@ class Director:
                 raise TimeoutError("the tournament did not get there in time")
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
 
-    @inlineCallbacks
-    def retry(self, name: str, table: str, **args: Any) -> Any:
-        """A table command until the table takes it (a table is created a moment after
-        `start_round` is accepted)."""
-        for _ in range(100):
-            try:
-                result = yield self.command(name, table, **args)
-                return result
-            except ServerRefused as refused:
-                if refused.code not in ("round_not_started", "unknown_table"):
-                    raise
-            yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
-        raise TimeoutError(f"{table} never took {name}")
-
     # -- playing tables ----------------------------------------------------------------------
 
     def play_tables(self, view: dict[str, Any], tables: list[dict[str, Any]]) -> None:
-        """Bots for each table that has none yet; a table of the forced tie (`--force-tie`,
-        rounds 1 and 2) is ended at once instead: nobody scores, so its section ties."""
+        """Bots for each table that has none yet; at a table of the forced tie (`--force-tie`,
+        rounds 1 and 2) they forfeit: the round is ended at once, nobody scores, so the
+        section ties."""
         for table in tables:
             if table["table"] in self.started:
                 continue
             self.started.add(table["table"])
             hub_table = f"{self.tid}.{table['table']}"
-            if table["section"] == self.args.force_tie and table["table"].startswith("r"):
-                if table["table"][:2] in ("r1", "r2"):
-                    ended = self.retry("end_round", hub_table)
-                    ended.addCallback(lambda _r, t=hub_table: self.sign(t))
-                    ended.addErrback(lambda _f: None)
-                    continue
+            forced = table["section"] == self.args.force_tie and table["table"][:2] in ("r1", "r2")
             TableBots(
                 self.reactor,
                 self.url,
@@ -185,11 +167,8 @@ class Director:
                 self.scale,
                 self.timers,
                 self.latencies,
+                forfeit=forced,
             ).start()
-
-    def sign(self, hub_table: str) -> Any:
-        d = self.command("sign_score_card", hub_table, initials=INITIALS)
-        return d.addErrback(lambda _f: None)  # a table without signatures is over at its end
 
     # -- the tournament ----------------------------------------------------------------------
 
@@ -255,7 +234,10 @@ class Director:
     @inlineCallbacks
     def advance(self, number: int) -> Any:
         """Advance, playing off every tie-break the tournament seats first (R-ROUND-6)."""
+        deadline = time.monotonic() + ROUND_TIMEOUT
         while True:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"round {number} could not be advanced in time")
             try:
                 yield self.command("advance", round=number)
                 return

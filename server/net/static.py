@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from twisted.web import resource, static
+from twisted.web import pages, resource, static
 
 WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web" / "public"
 CONTENT_TYPES = {
@@ -36,7 +36,7 @@ class WebFiles(static.File):
         self.indexNames = ["index.html"]
 
     def directoryListing(self) -> resource.Resource:
-        return resource.NoResource("no such page")
+        return pages.notFound("No such page", "There is no page at this address.")
 
     def createSimilarFile(self, path: str) -> static.File:
         similar = WebFiles(path)

@@ -55,7 +55,7 @@ class TransportConfig:
     max_unread_bytes: int = 512 * 1024  # output held for a client that does not read
     server_rate_per_second: float = 20000.0  # requests/s of all connections together
     # the socket gate's (server/net/limits.py)
-    max_connections_per_address: int = 256
+    max_connections_per_address: int = 1000
     abuse_cooldown: float = 5.0  # seconds an address is refused after an abuse close
     net: NetConfig = field(default_factory=NetConfig)
 

@@ -197,6 +197,12 @@ SOLUTIONS = [
         refused("numbers_left_over", "after step 3, 5 is not used", 24),
     ),
     (
+        (1, 2, 3, 4, 5, 6),
+        "6 × 4",
+        RIGHT,
+        refused("numbers_left_over", "after step 3, 5, 6 is not used", 24),
+    ),
+    (
         (1, 2, 3, 4),
         "24 × 1",
         ["1 + 2 = 3", "3 + 3 = 6", "6 + 4 = 10"],

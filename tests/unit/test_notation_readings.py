@@ -106,6 +106,12 @@ def test_the_step_label_defaults_to_the_step():
     [
         # the divisor quoted is the 0 itself, not the rest of the text after it
         ((2, 0, 3, 4), "2/0*4*3", Verdict(False, "division_by_zero", "division by zero: 0 is 0")),
+        ((1, 2, 3, 4), " ", Verdict(False, "syntax", "the expression is empty")),
+        (
+            (1, 2, 3, 4),
+            "1+",
+            Verdict(False, "syntax", "the expression ends too early: a number is missing"),
+        ),
         # a number after a closing bracket is a missing operator, not joined digits
         (
             (1, 2, 3, 4),
