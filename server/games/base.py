@@ -41,7 +41,7 @@ A stream's first event is written by the shell, not by a game: `TableCreated` wi
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -166,6 +166,33 @@ class Game(Protocol):
     # The event types that end the game: a log whose last event is one of them is over, so
     # the shell can tell a finished table from its last event alone, without replaying it.
     FINAL_EVENTS: frozenset[str]
+
+
+# A deadline command up to 1 ms before its time is due: the shell schedules in float seconds.
+DEADLINE_EARLY_US = 1_000
+
+
+def due_deadline(
+    live: Iterable[Deadline],
+    command: Command,
+    now: int,
+    refuse: Callable[[str, str], RuleViolation],
+) -> Deadline:
+    """The live deadline a timer's command names by its `key`, due at `now`; else the game's
+    refusal: `stale_deadline` (the key is no longer live: its moment passed in the log) or
+    `deadline_not_due` (fired more than `DEADLINE_EARLY_US` early).
+
+    Why in the contract's module: every game fires its timers as commands carrying the
+    deadline's key, and a stale or early one must be refused the same way in each; `refuse`
+    is the game's own, so the refusal cites the game's rule.
+    """
+    key = command.args.get("key")
+    for deadline in live:
+        if deadline.key == key and deadline.command.name == command.name:
+            if now < deadline.at - DEADLINE_EARLY_US:
+                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
+            return deadline
+    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
 
 
 def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> Any:

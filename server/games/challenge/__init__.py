@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Actor, Command, Deadline, Event
+from server.games.base import SERVER, Actor, Command, Event, due_deadline
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
 from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
@@ -116,8 +116,6 @@ TIMER = frozenset({SERVER})
 DIRECTOR = frozenset({"director"})
 PROTESTERS = frozenset({"player"}) | PROCTORS  # a student for its own seat (R-ROUND-8)
 HEARING = (*RUNNING_PHASES, ENDED)  # protests are heard until the score card is signed
-# A deadline command up to 1 ms before its time is due: the shell converts float seconds.
-DEADLINE_EARLY_US = 1_000
 MAX_FINGERTIPS = 10
 # R-PLAY-3: a slap is a touch "with the entire hand": five fingertips. Four are "more than
 # three": a flag, as any touch with too many fingertips.
@@ -479,16 +477,6 @@ COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
 RECOVERY_COMMAND: str | None = "pause_table"
 
 
-def _due_deadline(state: ChallengeState, command: Command, now: int) -> Deadline:
-    key = command.args.get("key")
-    for deadline in deadlines(state):
-        if deadline.key == key and deadline.command.name == command.name:
-            if now < deadline.at - DEADLINE_EARLY_US:
-                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
-            return deadline
-    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
-
-
 def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
     """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
 
@@ -506,7 +494,7 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
     if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
         # A live key implies the phase and no pause. A timer fired a hair early (float
         # seconds in the shell) happens at its own time, so the log shows the exact deadline.
-        now = max(now, _due_deadline(state, command, now).at)
+        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
     else:
         if rule.roles is STUDENT:
             seat = acting_seat(state, command)

@@ -40,7 +40,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Command, Deadline, Event
+from server.games.base import SERVER, Command, Event, due_deadline
 from server.games.pocket.checks import (
     REFUSALS,
     acting_seat,
@@ -87,7 +87,6 @@ __all__ = [
     "view",
 ]
 
-DEADLINE_EARLY_US = 1_000  # a timer fired up to 1 ms early is due (the shell uses floats)
 MAX_CAUSE = 64
 
 
@@ -348,16 +347,6 @@ FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
 SEATED = frozenset({"claim", "answer", "declare_stumped"})
 
 
-def _due_deadline(state: PocketState, command: Command, now: int) -> Deadline:
-    key = command.args.get("key")
-    for deadline in deadlines(state):
-        if deadline.key == key and deadline.command.name == command.name:
-            if now < deadline.at - DEADLINE_EARLY_US:
-                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
-            return deadline
-    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
-
-
 def decide(state: PocketState, command: Command, now: int) -> list[Event]:
     """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
 
@@ -377,7 +366,7 @@ def decide(state: PocketState, command: Command, now: int) -> list[Event]:
     elif command.actor.role == PLAYER and state.seat(command.actor.id) is None:
         raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
     if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        now = max(now, _due_deadline(state, command, now).at)
+        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
     else:
         if state.phase not in rule.phases:
             raise phase_refusal(command.name, state.phase)

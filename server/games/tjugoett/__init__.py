@@ -49,7 +49,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Command, Deadline, Event
+from server.games.base import SERVER, Command, Event, due_deadline
 from server.games.tjugoett.cards import (
     DECK,
     MIN_STAND_CARDS,
@@ -114,8 +114,6 @@ __all__ = [
     "view",
 ]
 
-# A deadline command up to 1 ms before its time is due: the shell converts float seconds.
-DEADLINE_EARLY_US = 1_000
 
 # Nothing to pause after a restart: the live timers (the server dealer's pace, the next
 # round, `turn_seconds`) simply run on. The only one that acts for a person is
@@ -399,16 +397,6 @@ COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
 }
 
 
-def _due_deadline(state: TjugoettState, command: Command, now: int) -> Deadline:
-    key = command.args.get("key")
-    for deadline in deadlines(state):
-        if deadline.key == key and deadline.command.name == command.name:
-            if now < deadline.at - DEADLINE_EARLY_US:
-                raise refuse("deadline_not_due", f"{key} is due at {deadline.at}, now is {now}")
-            return deadline
-    raise refuse("stale_deadline", f"{command.name}: {key!r} is not a live deadline")
-
-
 def decide(state: TjugoettState, command: Command, now: int) -> list[Event]:
     """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
 
@@ -424,7 +412,7 @@ def decide(state: TjugoettState, command: Command, now: int) -> list[Event]:
     seat: str | None = None
     if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
         # A live key implies the phase. A timer fired a hair early happens at its own time.
-        now = max(now, _due_deadline(state, command, now).at)
+        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
     else:
         if rule.sender == TIMER:
             raise refuse("not_allowed", f"{command.name} is the server's, fired by a deadline")
