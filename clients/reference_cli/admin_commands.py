@@ -356,6 +356,12 @@ def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:
     except (ConnectError, AdminInputError) as error:
         print(f"{command}: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
+    return run_one_shot(command, target, args, reactor)
+
+
+def run_one_shot(command: str, target: Any, args: argparse.Namespace, reactor: Any = None) -> int:
+    """Connect to `target` without joining, run `args.work` once and exit with its code (the
+    director's one-shot commands: `t24 admin ...`, `t24 tournament ...`)."""
     if reactor is None:
         from twisted.internet import reactor
     start_logging(args.log)

@@ -21,15 +21,13 @@ from typing import Any
 from twisted.internet.defer import inlineCallbacks
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.admin_commands import AdminInputError, OneShot
+from clients.reference_cli.admin_commands import AdminInputError, run_one_shot
 from clients.reference_cli.connect_options import (
     ConnectError,
     add_connect_arguments,
     resolve_target,
 )
-from clients.reference_cli.connection import Backoff, TableLink
-from clients.reference_cli.table_app import run_reactor
-from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.connection import TableLink
 from clients.reference_cli.tournament_render import render_standings
 
 PREFIX = "tournament/"
@@ -182,23 +180,7 @@ def run_tournament_command(args: argparse.Namespace, reactor: Any = None) -> int
     except (ConnectError, AdminInputError) as error:
         print(f"{command}: error: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
-    if reactor is None:
-        from twisted.internet import reactor
-    start_logging(args.log)
-    shot = OneShot(reactor, args.work, args)
-    shot.link = TableLink(
-        target.url,
-        target.token,
-        reactor=reactor,
-        listener=shot,
-        join=False,
-        retries=args.retries,
-        backoff=Backoff(initial=0.2, maximum=1.0),
-    )
-    run_reactor(reactor, shot.stop, shot.link.start)
-    if shot.message:
-        print(f"{command}: {shot.message}", file=sys.stderr)
-    return shot.exit_code if shot.exit_code is not None else exit_codes.INTERRUPTED
+    return run_one_shot(command, target, args, reactor)
 
 
 def run_simulate(args: argparse.Namespace) -> int:
