@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from clients.reference_cli.games.typed_answers import Action, plan
 from server.puzzles.solver import solve
-
-ANSWER = "expression"
 
 
 def situation(view: Mapping[str, Any]) -> tuple[Any, ...]:
@@ -43,16 +41,6 @@ def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | 
     return "answer", {"expression": solutions[0].ascii_expression}
 
 
-@dataclass(frozen=True)
-class Action:
-    """Send `name` with `args` after `delay` seconds (what `t24 bot`'s runner schedules)."""
-
-    delay: float
-    name: str
-    args: Mapping[str, Any]
-    why: str = ""
-
-
 def bot_moves(
     view: Mapping[str, Any],
     me: str,
@@ -63,14 +51,5 @@ def bot_moves(
     time_scale: float = 1.0,
 ) -> tuple[Any, list[Action]]:
     """`t24 bot`'s plan: the situation key (the plan is redone when it changes) and the
-    moves. `perfect` answers at once; `human` takes a few seconds; `random` answers nonsense
-    half the time (a wrong answer excludes it from these cards, on purpose)."""
-    key = situation(view)
-    move = next_move(view, me)
-    if move is None:
-        return key, []
-    name, args = move
-    delay = {"perfect": 0.2, "human": 2.0 + 4.0 * rng.random()}.get(skill, 1.0 * rng.random())
-    if skill == "random" and ANSWER in args and rng.random() < 0.5:
-        args = {ANSWER: "1 + 2 + 3"}
-    return key, [Action(delay * time_scale, name, args, why=skill)]
+    moves, timed per skill (`games.typed_answers.plan`)."""
+    return plan(situation(view), next_move(view, me), skill, rng, time_scale)
