@@ -9,15 +9,20 @@ changes only a human message text.
 
 How it works: mutmut (configured in pyproject.toml, `[tool.mutmut]`) copies `server/` to
 `mutants/`, runs the guarding test files once to learn which tests reach which function, then,
-for each mutant, runs only the tests that reached the mutated function. This script runs it
-for one target file at a time (`TARGETS`), reads mutmut's per-file results, matches each
-survivor against the table of explained mutants in docs/testing.md (by name *and* by the
-mutated line, so a renumbered mutant is not silently excused), and writes
-var/mutation/report.md. Exit status 1 when a survivor is unexplained.
+for each mutant, runs only the tests that reached the mutated function, fastest first,
+stopping at the first failure. This script runs mutmut once over the chosen target files
+(every file `only_mutate` names, `TARGETS`: one run, so mutmut's fixed costs, copying the
+tree, the stats run and the clean test run, are paid once), reads mutmut's per-file
+results, matches each survivor against the table of explained mutants in docs/testing.md (by
+name *and* by the mutated line, so a renumbered mutant is not silently excused), and writes
+var/mutation/report.md with the wall time, the CPU time and the machine's load. Exit status
+1 when a survivor is unexplained, 2 when a guarding test file is missing from pyproject.toml.
 
     python bench/mutate.py                    # every target
     python bench/mutate.py notation checks    # targets whose path contains these words
     python bench/mutate.py --report           # label the last run's survivors again
+    python bench/mutate.py --keep protests    # keep mutants/ and its stats (while writing
+                                              # tests; the measured run starts afresh)
 """
 
 from __future__ import annotations
@@ -31,7 +36,9 @@ import shutil
 import subprocess
 import sys
 import time
+import tomllib
 from dataclasses import dataclass
+from fnmatch import fnmatch
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,12 +57,78 @@ def _target(path: Path) -> tuple[str, str]:
     return str(path.relative_to(ROOT)), module + ".*"
 
 
-# Every module of the challenge game (new ones included), then the judge: pyproject.toml's
-# `only_mutate` says the same.
-TARGETS = [_target(path) for path in sorted((ROOT / "server/games/challenge").glob("*.py"))] + [
-    _target(ROOT / "server/puzzles/expressions.py"),
-    _target(ROOT / "server/puzzles/notation.py"),
+def _config() -> dict[str, list[str]]:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return dict(tomllib.load(file)["tool"]["mutmut"])
+
+
+# The target files: every source file pyproject.toml's `only_mutate` names (one place for the
+# list; mutmut matches those patterns with fnmatch, where `*` also matches `/`).
+TARGETS = [
+    _target(path)
+    for path in sorted((ROOT / "server").rglob("*.py"))
+    if any(fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in _config()["only_mutate"])
 ]
+
+# The unit test files that guard the targets: every tests/unit/test_<prefix>*.py that tests
+# the pure core only must be in `pytest_add_cli_args_test_selection`, or its tests would kill
+# nothing (a new test file was forgotten there once). Files that start a server, a client or
+# the shell test the shell; they are slow and are not the core's guards.
+GUARD_PREFIXES = (
+    "test_base",
+    "test_casual_",
+    "test_challenge_",
+    "test_deck40_",
+    "test_expressions",
+    "test_limits",
+    "test_notation",
+    "test_pocket_",
+    "test_tjugoett_",
+    "test_tournament_",
+)
+CORE = ("server.games", "server.puzzles", "server.tournament")
+
+
+def _imports(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+    return names
+
+
+def tests_only_the_core(path: Path, seen: frozenset[Path] = frozenset()) -> bool:
+    """Whether a test file imports nothing of the shell or the clients (`server.*` only from
+    the pure core), through the test helpers it imports (tests/unit/*.py) too."""
+    for name in _imports(path):
+        top = name.split(".")[0]
+        helper = path.parent / f"{top}.py"
+        if top == "server" and not name.startswith(CORE):
+            return False
+        if top in ("clients", "twisted", "autobahn", "psycopg"):
+            return False
+        if top != "server" and helper.exists() and helper not in seen:
+            if not tests_only_the_core(helper, seen | {path}):
+                return False
+    return True
+
+
+def unguarded_test_files() -> list[str]:
+    """Guarding test files missing from pyproject.toml's list, and listed files that do not
+    exist (a renamed file)."""
+    listed = set(_config()["pytest_add_cli_args_test_selection"])
+    found = {
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "tests" / "unit").glob("test_*.py"))
+        if path.name.startswith(GUARD_PREFIXES) and tests_only_the_core(path)
+    }
+    missing = sorted(found - listed)
+    gone = sorted(name for name in listed if not (ROOT / name).exists())
+    return missing + [f"{name} (listed, but no such file)" for name in gone]
+
 
 # mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash.
 KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9}
@@ -89,25 +162,35 @@ def explained_mutants(doc: Path = DOC) -> dict[str, Explained]:
     return rows
 
 
-def run_target(glob: str, jobs: int) -> float:
-    """One mutmut run over the mutants of one file; returns its wall time in seconds."""
-    started = time.monotonic()
-    log = REPORT.parent / (glob.strip("*").strip(".").replace(".", "_") + ".log")
-    with log.open("w", encoding="utf-8") as out:
+def run_mutmut(globs: list[str], jobs: int) -> dict[str, float]:
+    """One mutmut run over the mutants these globs name (all of them when none is given):
+    its wall time and CPU time (its processes and their children), and the load meanwhile."""
+    started, cpu = time.monotonic(), os.times()
+    load_before = os.getloadavg()[0]
+    with (REPORT.parent / "mutmut.log").open("w", encoding="utf-8") as out:
         subprocess.run(
-            [str(MUTMUT), "run", glob, "--max-children", str(jobs)],
+            [str(MUTMUT), "run", *globs, "--max-children", str(jobs)],
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,
             check=True,
         )
-    return time.monotonic() - started
+    done = os.times()
+    return {
+        "wall": time.monotonic() - started,
+        "cpu": done.children_user + done.children_system - cpu.children_user - cpu.children_system,
+        "load_before": load_before,
+        "load_after": os.getloadavg()[0],
+        "jobs": jobs,
+    }
 
 
 def results_of(path: str) -> dict[str, int]:
     """mutmut's exit code per mutant of one source file (its `.meta` file in mutants/)."""
     meta = ROOT / "mutants" / (path + ".meta")
-    return json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"]
+    if not meta.exists():  # a file mutmut found nothing to mutate in
+        return {}
+    return dict(json.loads(meta.read_text(encoding="utf-8"))["exit_code_by_key"])
 
 
 def mutant_sources(path: str) -> dict[str, str]:
@@ -146,19 +229,26 @@ def mutated_line(diff: str) -> str:
 
 
 def main(argv: list[str]) -> int:
-    jobs = int(os.environ.get("MUTATE_JOBS", "2"))
+    jobs = int(os.environ.get("MUTATE_JOBS", str(os.cpu_count() or 2)))
     report_only = "--report" in argv  # re-read the last run's results (after editing the table)
-    words = [word for word in argv if word != "--report"]
+    keep = "--keep" in argv  # reuse mutants/: mutmut's stats of unchanged tests stand
+    words = [word for word in argv if word not in ("--report", "--keep")]
     chosen = [t for t in TARGETS if not words or any(word in t[0] for word in words)]
-    if not report_only:
-        shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # a fresh run: no stale stats
+    unguarded = unguarded_test_files()
+    if unguarded:
+        print("add to pyproject.toml's pytest_add_cli_args_test_selection:", *unguarded, sep="\n  ")
+        return 2
     REPORT.parent.mkdir(parents=True, exist_ok=True)
+    run = None
+    if not report_only:
+        if not keep:
+            shutil.rmtree(ROOT / "mutants", ignore_errors=True)  # a fresh run: no stale stats
+        run = run_mutmut([glob for _path, glob in chosen] if words else [], jobs)
+    explained = explained_mutants()
     table = []
     details = []
-    unexplained_total = 0
-    for path, glob in chosen:
-        seconds = float("nan") if report_only else run_target(glob, jobs)
-        explained = explained_mutants()  # read after each run: the table may be edited meanwhile
+    totals = {"counted": 0, "killed": 0, "unexplained": 0}
+    for path, _glob in chosen:
         codes = results_of(path)
         killed = sum(1 for code in codes.values() if code in KILLED)
         survivors = sorted(name for name, code in codes.items() if code in SURVIVED)
@@ -167,7 +257,7 @@ def main(argv: list[str]) -> int:
         score = 100.0 * killed / counted if counted else 100.0
         kinds = {"equivalent": 0, "message": 0, "unexplained": 0}
         details.append(f"\n## {path}\n")
-        sources = mutant_sources(path)
+        sources = mutant_sources(path) if survivors or unreached else {}
         for name in survivors + unreached:
             diff = diff_of(name, sources, path)
             row = explained.get(name.replace("__init__.", ""))
@@ -178,25 +268,37 @@ def main(argv: list[str]) -> int:
                 kinds["unexplained"] += 1
                 label = "UNEXPLAINED" + (" (no test reaches it)" if name in unreached else "")
             details.append(f"### {name}: {label}\n\n```diff\n{diff}\n```\n")
-        unexplained_total += kinds["unexplained"]
+        totals["counted"] += counted
+        totals["killed"] += killed
+        totals["unexplained"] += kinds["unexplained"]
         distinct = counted - kinds["equivalent"]  # mutants that behave differently
         fair = 100.0 * killed / distinct if distinct else 100.0
         table.append(
             f"| {path} | {counted} | {killed} | {len(survivors) + len(unreached)} "
             f"| {score:.1f}% | {fair:.1f}% | {kinds['equivalent']} | {kinds['message']} "
-            f"| {kinds['unexplained']} | {seconds:.0f} s |"
+            f"| {kinds['unexplained']} |"
         )
         print(table[-1], flush=True)
     header = [
         "# Mutation report (bench/mutate.py; how to read it: docs/testing.md)\n",
         f"Goal: at least {GOAL:g}% killed per file; every survivor equivalent or message text.\n",
+    ]
+    if run is not None:
+        header.append(
+            f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {totals['counted']} "
+            f"mutants in {run['wall']:.0f} s wall, {run['cpu']:.0f} s CPU, {run['jobs']:g} jobs, "
+            f"load average {run['load_before']:.1f} before and {run['load_after']:.1f} after, "
+            f"on {os.cpu_count()} cores.\n"
+        )
+    header += [
         "| file | mutants | killed | survived | score | score without equivalents "
-        "| equivalent | message | unexplained | time |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| equivalent | message | unexplained |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     REPORT.write_text("\n".join(header + table + details) + "\n", encoding="utf-8")
-    print(f"report: {REPORT.relative_to(ROOT)}; unexplained survivors: {unexplained_total}")
-    return 1 if unexplained_total else 0
+    print(header[2].strip() if run is not None else "(no run: --report)")
+    print(f"report: {REPORT.relative_to(ROOT)}; unexplained survivors: {totals['unexplained']}")
+    return 1 if totals["unexplained"] else 0
 
 
 if __name__ == "__main__":

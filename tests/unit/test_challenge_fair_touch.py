@@ -249,3 +249,78 @@ def test_the_first_touch_granted_example_of_docs_protocol_md_is_what_the_game_re
     touch(table, "s2", considered[1]["delay_us"] / MS)
     (granted,) = table.fire("grant_first_touch")
     assert {**granted.data, "play": example["play"]} == example
+
+
+def test_r_play_2_a_compensated_card_as_the_auditor_reads_it():
+    """Whole events (issue 20): every field of each claim and of the grant, so none can be
+    dropped or changed unnoticed (the grant's `considered` is what a protest replays)."""
+    table = compensated()
+    arrived = table.now
+    assert touch(table, "s2", 20, fingertips=3) == [
+        Event(
+            "TouchClaimed",
+            {
+                "at": arrived,
+                "seat": "s2",
+                "fingertips": 3,
+                "play": 1,
+                "arrival": arrived,
+                "delay_us": 20 * MS,
+                "credit_us": 20 * MS,
+                "compensated_at": arrived - 20 * MS,
+                "rule": "R-PLAY-2",
+            },
+        )
+    ]
+    table.advance(0.010)
+    touch(table, "s4", 70)
+    assert table.fire("grant_first_touch") == [
+        Event(
+            "FirstTouchGranted",
+            {
+                "at": arrived - 60 * MS + 100 * MS,
+                "seat": "s4",
+                "play": 1,
+                "compensated_at": arrived - 60 * MS,
+                "first_by_arrival": "s2",
+                "considered": [
+                    {
+                        "seat": "s2",
+                        "arrival": arrived,
+                        "delay_us": 20 * MS,
+                        "credit_us": 20 * MS,
+                        "compensated_at": arrived - 20 * MS,
+                    },
+                    {
+                        "seat": "s4",
+                        "arrival": arrived + 10 * MS,
+                        "delay_us": 70 * MS,
+                        "credit_us": 70 * MS,
+                        "compensated_at": arrived - 60 * MS,
+                    },
+                ],
+                "rule": "R-PLAY-2",
+            },
+        )
+    ]
+    assert table.replayed() == table.state
+
+
+@pytest.mark.parametrize(
+    ("delay_us", "recorded", "credit"),
+    [
+        (0, 0, 0),  # a measured 0: recorded as measured, no credit
+        (1, 1, 1),  # the smallest delay earns its microsecond
+        (-1, None, 0),  # a negative estimate is no estimate
+        (True, None, 0),  # a bool is not a delay
+        (1.5, None, 0),  # nor a float
+        (100 * MS, 100 * MS, 100 * MS),  # exactly the cap
+        (100 * MS + 1, 100 * MS + 1, 100 * MS),  # one past it: the cap
+    ],
+)
+def test_r_play_2_the_delay_the_shell_sends_at_its_edges(delay_us, recorded, credit):
+    table = compensated()
+    command = Command("touch_card", {}, player("s1"), delay_us=delay_us)
+    (claimed,) = challenge.decide(table.state, command, table.now)
+    assert (claimed.data["delay_us"], claimed.data["credit_us"]) == (recorded, credit)
+    assert claimed.data["compensated_at"] == table.now - credit

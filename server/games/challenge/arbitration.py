@@ -13,7 +13,8 @@ The decision, exactly (docs/rules.md, "R-PLAY-2 under compensation"):
 - compensated time = max(arrival - credit, the reveal): no touch counts as made before the
   card could be seen, so a faked lag earns at most the cap and never more than the reveal;
 - the first valid touch opens the arbitration: the card is granted when the window closes at
-  (earliest compensated time + `max_credit_ms`). A touch arriving after that could not have an
+  (earliest compensated time + `max_credit_ms`; the `grant_first_touch` deadline of
+  `state.deadlines`, which owns that sum). A touch arriving after that could not have an
   earlier compensated time (its credit is at most the cap), so waiting longer changes nothing;
   a lone toucher waits at most `max_credit_ms` after its arrival;
 - the grant goes to the earliest compensated time; a tie goes to the earlier arrival (the
@@ -52,11 +53,6 @@ def claim_of(
     return TouchClaim(seat, fingertips, now, delay, now - compensated, compensated)
 
 
-def grant_at(card: CardInPlay, max_credit_us: int) -> int:
-    """When the arbitration window closes: the earliest compensated time + the cap."""
-    return min(claim.compensated_at for claim in card.claims) + max_credit_us
-
-
 def winner(claims: tuple[TouchClaim, ...]) -> TouchClaim:
     """The earliest compensated touch; `min` keeps the first of equals: the earlier arrival."""
     return min(claims, key=lambda claim: (claim.compensated_at, claim.arrival))
@@ -68,8 +64,8 @@ def claim_touch(batch: Batch, seat: str, fingertips: int, command: Command) -> N
     claim = claim_of(card, seat, fingertips, command, batch.now, batch.state.options.max_credit_us)
     batch.emit(
         "TouchClaimed",
-        seat=seat,
-        fingertips=fingertips,
+        seat=claim.seat,
+        fingertips=claim.fingertips,
         play=card.play,
         arrival=claim.arrival,
         delay_us=claim.delay_us,
