@@ -78,3 +78,15 @@ def test_events_and_deadlines_are_frozen():
     deadline = base.Deadline("pattern:1:0", 3, Command("pattern_deadline", {"key": "x"}))
     with pytest.raises(AttributeError):
         deadline.at = 4  # type: ignore[misc]
+
+
+def test_the_registry_names_every_game_by_its_recorded_name():
+    from server.games import deck40, games, pocket, tjugoett
+
+    registry = games()
+    assert registry == {
+        "challenge": challenge,
+        "pocket": pocket,
+        "deck40": deck40,
+        "tjugoett": tjugoett,
+    }

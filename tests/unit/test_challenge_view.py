@@ -135,3 +135,10 @@ def test_the_shells_table_created_event_hides_the_deck_from_players():
 def test_events_of_other_parts_pass_unchanged():
     note = Event("ProtestNoted", {"at": T0, "text": "s2 says s1 slapped"})
     assert challenge.event_view(note, SPECTATOR) == note
+
+
+def test_viewers_are_grouped_by_what_they_may_see():
+    """`view_group` (server.games.base): the shell computes one view per group, so a player
+    must never share a group with the full-view roles."""
+    assert {challenge.view_group(viewer) for viewer in FULL} == {"full"}
+    assert {challenge.view_group(viewer) for viewer in (*PLAYER_LIKE, player("s2"))} == {"public"}

@@ -26,7 +26,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades (R-21-1)
-SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 FACE_VALUES = {"J": 11, "Q": 12, "K": 13}  # R-21-2
 ACE_LOW, ACE_HIGH = 1, 14  # R-21-2
@@ -63,11 +62,6 @@ def hand_value(cards: Iterable[str]) -> int:
     if has_ace and low + (ACE_HIGH - ACE_LOW) <= TWENTY_ONE:
         return low + (ACE_HIGH - ACE_LOW)
     return low
-
-
-def card_label(card: str) -> str:
-    """A card for people: `10♥`, `A♠`."""
-    return rank_of(card) + SUIT_SYMBOLS.get(card[-1:], "?")
 
 
 def is_deck_order(order: object) -> bool:
