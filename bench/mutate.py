@@ -130,8 +130,11 @@ def unguarded_test_files() -> list[str]:
     return missing + [f"{name} (listed, but no such file)" for name in gone]
 
 
-# mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash.
-KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9}
+# mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash; 37 is a
+# mutant mypy --strict refuses (pyproject's `type_check_command`), which `make test` would
+# fail too: caught before any test runs, and counted apart in the report.
+TYPE_CHECKED = 37
+KILLED = {1, 3, 36, 24, -24, 152, 255, -11, -9, TYPE_CHECKED}
 SURVIVED = {0}
 NOT_REACHED = {5, 33}
 
@@ -167,10 +170,13 @@ def run_mutmut(globs: list[str], jobs: int) -> dict[str, float]:
     its wall time and CPU time (its processes and their children), and the load meanwhile."""
     started, cpu = time.monotonic(), os.times()
     load_before = os.getloadavg()[0]
+    # mutmut runs its `type_check_command` ("mypy ...") by name: this venv's first.
+    env = {**os.environ, "PATH": f"{MUTMUT.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     with (REPORT.parent / "mutmut.log").open("w", encoding="utf-8") as out:
         subprocess.run(
             [str(MUTMUT), "run", *globs, "--max-children", str(jobs)],
             cwd=ROOT,
+            env=env,
             stdout=out,
             stderr=subprocess.STDOUT,
             check=True,
@@ -247,10 +253,11 @@ def main(argv: list[str]) -> int:
     explained = explained_mutants()
     table = []
     details = []
-    totals = {"counted": 0, "killed": 0, "unexplained": 0}
+    totals = {"counted": 0, "killed": 0, "typed": 0, "unexplained": 0}
     for path, _glob in chosen:
         codes = results_of(path)
         killed = sum(1 for code in codes.values() if code in KILLED)
+        typed = sum(1 for code in codes.values() if code == TYPE_CHECKED)
         survivors = sorted(name for name, code in codes.items() if code in SURVIVED)
         unreached = sorted(name for name, code in codes.items() if code in NOT_REACHED)
         counted = killed + len(survivors) + len(unreached)
@@ -270,11 +277,12 @@ def main(argv: list[str]) -> int:
             details.append(f"### {name}: {label}\n\n```diff\n{diff}\n```\n")
         totals["counted"] += counted
         totals["killed"] += killed
+        totals["typed"] += typed
         totals["unexplained"] += kinds["unexplained"]
         distinct = counted - kinds["equivalent"]  # mutants that behave differently
         fair = 100.0 * killed / distinct if distinct else 100.0
         table.append(
-            f"| {path} | {counted} | {killed} | {len(survivors) + len(unreached)} "
+            f"| {path} | {counted} | {killed} | {typed} | {len(survivors) + len(unreached)} "
             f"| {score:.1f}% | {fair:.1f}% | {kinds['equivalent']} | {kinds['message']} "
             f"| {kinds['unexplained']} |"
         )
@@ -286,14 +294,15 @@ def main(argv: list[str]) -> int:
     if run is not None:
         header.append(
             f"Run of {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: {totals['counted']} "
-            f"mutants in {run['wall']:.0f} s wall, {run['cpu']:.0f} s CPU, {run['jobs']:g} jobs, "
+            f"mutants ({totals['typed']} caught by mypy) in {run['wall']:.0f} s wall, "
+            f"{run['cpu']:.0f} s CPU, {run['jobs']:g} jobs, "
             f"load average {run['load_before']:.1f} before and {run['load_after']:.1f} after, "
             f"on {os.cpu_count()} cores.\n"
         )
     header += [
-        "| file | mutants | killed | survived | score | score without equivalents "
-        "| equivalent | message | unexplained |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| file | mutants | killed | of them by mypy | survived | score "
+        "| score without equivalents | equivalent | message | unexplained |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     REPORT.write_text("\n".join(header + table + details) + "\n", encoding="utf-8")
     print(header[2].strip() if run is not None else "(no run: --report)")
