@@ -1,0 +1,104 @@
+"""What a tournament shows (server/tournament/standings.py `view`, `event_view`): the whole
+snapshot as a viewer reads it, and which round data only the officials see (issue 20: whole
+payloads, so a field dropped or renamed does not go unnoticed)."""
+
+from __future__ import annotations
+
+from tournament_support import DIRECTOR, Tourney, csv_of, tournament_options
+
+import server.tournament as tournament
+from server.games.base import SERVER_ACTOR, Actor
+from server.tournament.standings import standings
+
+PLAYER = Actor("player", "p1")
+PROCTOR = Actor("proctor", "x1")
+
+
+def one_table_played() -> Tourney:
+    """Given: four 4th-graders, seated in round 1 at one table with a proctor; its result is
+    recorded (scores 1, 2, 0, 3 in seating order)."""
+    tourney = Tourney(tournament_options(grades=["4th"]))
+    tourney.do("import_students", csv=csv_of([(f"S{i}", "Oak", "4th") for i in range(4)]))
+    tourney.do("close_registration")
+    tourney.do("seat_round", round=1)
+    table = tourney.state.round(1).tables[0]
+    tourney.do("assign_proctor", table=table.table, name="Grace Hopper")
+    tourney.do("start_round", round=1)
+    tourney.table_ends(table.table, {s: i for i, s in enumerate(table.students)})
+    return tourney
+
+
+def test_the_tournament_snapshot_as_a_player_reads_it():
+    tourney = one_table_played()
+    (table,) = tourney.state.round(1).tables
+    seated = list(table.students)
+    snapshot = tournament.view(tourney.state, PLAYER)
+    assert snapshot == {
+        "game": "tournament",
+        "name": "Spring Challenge",
+        "date": "2026-03-14",
+        "rules": "official",
+        "grades": ["4th"],
+        "sections": ["4th"],
+        "merges": {},
+        "registration_open": False,
+        "students": [
+            {
+                "student": f"p{i + 1}",
+                "name": f"S{i}",
+                "school": "Oak",
+                "grade": "4th",
+                "withdrawn": False,
+            }
+            for i in range(4)
+        ],
+        "rounds": [
+            {
+                "round": 1,
+                "started": True,
+                "closed": False,
+                "advanced": False,
+                "tables": [
+                    {
+                        "table": table.table,
+                        "section": "4th",
+                        "students": seated,
+                        "result": {
+                            "table": table.table,
+                            "scores": {s: seated.index(s) for s in sorted(seated)},
+                            "flags": {s: 0 for s in sorted(seated)},
+                            "disqualified": [],
+                            "initials": "GH",
+                            "seq": 4,
+                        },
+                        "proctor": {"name": "Grace Hopper", "initials": "GH"},
+                    }
+                ],
+            },
+            *(
+                {"round": n, "started": False, "closed": False, "advanced": False, "tables": []}
+                for n in (2, 3, 4)
+            ),
+        ],
+        "tie_breaks": [],
+        "standings": standings(tourney.state),  # its own tests: test_tournament_advancement
+        "champions": {},
+        "finished": False,
+    }
+    ranked = [row["student"] for row in snapshot["standings"]["4th"]["qualifying"]]
+    assert ranked == seated[::-1]  # scored 0, 1, 2, 3 in seating order
+
+
+def test_only_the_officials_see_the_deck_seed_and_the_round_cards():
+    tourney = one_table_played()
+    started = next(event for event in tourney.events if event.type == "RoundStarted")
+    for official in (DIRECTOR, Actor("auditor", "a1"), SERVER_ACTOR):
+        assert tournament.view(tourney.state, official)["deck_seed"] == 24
+        assert tournament.event_view(started, official) is started
+    for viewer in (PLAYER, PROCTOR, Actor("spectator", "v1")):
+        assert "deck_seed" not in tournament.view(tourney.state, viewer)
+        shown = tournament.event_view(started, viewer)
+        assert shown.type == "RoundStarted"
+        assert dict(shown.data) == {
+            key: started.data[key] for key in ("at", "round", "half", "side", "tables", "rule")
+        }  # without `deck` and `orders`
