@@ -329,3 +329,25 @@ def test_r_round_5_a_grade_nobody_registered_for_does_not_hold_the_tournament_op
     t.play_round(3, number)
     assert types(t.do("advance", round=3)) == ["Advanced", "TournamentFinished"]
     assert t.state.champions == {"4th": "p4"}
+
+
+def test_r_round_8_reopening_the_round_that_named_a_champion_takes_the_title_back():
+    """A section whose semi-final table is its last (R-ROUND-5) has its champion at round 3
+    while a bigger one plays on; reopening round 3 (a late ruling) forgets who advanced from
+    it and that champion."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(4, grades=["4th"])
+    t.register_many(20, grades=["5th"])
+    through_round_two(t, number)
+    t.do("advance", round=2)
+    t.play_round(3, number)
+    t.do("advance", round=3)
+    assert list(t.state.champions) == ["4th"] and 3 in t.state.advanced
+    (reopened,) = t.do("reopen_round", round=3)
+    assert (reopened.type, dict(reopened.data)) == (
+        "RoundReopened",
+        {"at": reopened.data["at"], "round": 3, "sections": ["4th"], "rule": "R-ROUND-8"},
+    )
+    assert t.state.champions == {} and 3 not in t.state.advanced and 2 in t.state.advanced
+    assert t.state.round(3).advanced is False and t.state.round(2).advanced is True
+    assert t.replayed() == t.state
