@@ -102,3 +102,19 @@ def test_only_the_officials_see_the_deck_seed_and_the_round_cards():
         assert dict(shown.data) == {
             key: started.data[key] for key in ("at", "round", "half", "side", "tables", "rule")
         }  # without `deck` and `orders`
+
+
+def test_a_proctor_name_is_a_text_of_1_to_64_characters_stripped():
+    tourney = Tourney(tournament_options(grades=["4th"]))
+    tourney.do("import_students", csv=csv_of([(f"S{i}", "Oak", "4th") for i in range(4)]))
+    tourney.do("close_registration")
+    tourney.do("seat_round", round=1)
+    table = tourney.state.round(1).tables[0].table
+    refused = tourney.refused("assign_proctor", table=table, name="n" * 65)
+    assert refused.as_dict() == {
+        "code": "bad_args",
+        "rule": "",
+        "message": "assign_proctor: 'name' is a text of 1..64",
+    }
+    (assigned,) = tourney.do("assign_proctor", table=table, name=" " + "n" * 64 + " ")
+    assert assigned.data["name"] == "n" * 64 and assigned.data["initials"] == "N"
