@@ -12,6 +12,7 @@ from challenge_tables import PROCTOR, S, Table, options, player, types
 
 from server.games import challenge
 from server.games.base import Actor, Command, Event, RuleViolation
+from server.games.challenge.records import TouchClaim
 
 MS = 1_000
 
@@ -324,3 +325,37 @@ def test_r_play_2_the_delay_the_shell_sends_at_its_edges(delay_us, recorded, cre
     (claimed,) = challenge.decide(table.state, command, table.now)
     assert (claimed.data["delay_us"], claimed.data["credit_us"]) == (recorded, credit)
     assert claimed.data["compensated_at"] == table.now - credit
+
+
+def test_r_play_2_the_claims_wait_in_the_state_until_the_grant_clears_them():
+    table = compensated()
+    arrived = table.now
+    touch(table, "s1", 30, fingertips=2)
+    table.advance(0.005)
+    touch(table, "s3", None, fingertips=3)
+    assert table.state.card.claims == (
+        TouchClaim("s1", 2, arrived, 30 * MS, 30 * MS, arrived - 30 * MS),
+        TouchClaim("s3", 3, arrived + 5 * MS, None, 0, arrived + 5 * MS),
+    )
+    assert table.state.card.touches == ("s1", "s3")
+    table.fire("grant_first_touch")
+    assert table.state.card.claims == () and table.state.card.toucher == "s1"
+
+
+def test_r_play_3_a_foul_after_a_claim_is_a_later_touch_recorded_whole():
+    table = compensated()
+    touch(table, "s1", 10)
+    assert touch(table, "s2", 10, fingertips=4) == [
+        Event(
+            "TouchRefused",
+            {
+                "at": table.now,
+                "seat": "s2",
+                "fingertips": 4,
+                "play": 1,
+                "reason": "not_first",
+                "toucher": None,  # nobody holds the card during the arbitration
+                "rule": "R-PLAY-2",
+            },
+        )
+    ]

@@ -442,3 +442,41 @@ def test_preview_ruling_answers_whole_events_and_outcomes():
             "disqualified": [],
         },
     }
+
+
+# -- what the corrections leave in the state ---------------------------------------------------
+
+
+def test_a_rescinded_flag_leaves_the_others_standing_and_a_reinstated_seat_clean():
+    table = Table.started(flag_limit=2)
+    table.do("issue_flag", seat="s1", cause="no_pattern")
+    first = table.seq_of("FlagIssued")
+    table.do("issue_flag", seat="s1", cause="no_solution")
+    second = table.seq_of("FlagIssued")
+    assert seat_of(table.state, "s1").disqualified_cause == "flag_limit"
+    table.do("file_protest", player("s1"), seqs=[first], reason="x")
+    ruling(table, {"kind": "rescind_flag", "seat": "s1", "flag": first})
+    s1 = seat_of(table.state, "s1")
+    assert (s1.flags, s1.flag_seqs) == (1, (second,))
+    assert (s1.disqualified, s1.disqualified_cause, s1.reinstated_from) == (False, None, 1)
+    table.do("file_protest", player("s1"), seqs=[first], reason="again")
+    assert table.refused(
+        "rule_protest",
+        protest=2,
+        upheld=True,
+        ruling_text="y",
+        corrections=[{"kind": "rescind_flag", "seat": "s1", "flag": first}],
+    ).as_dict() == {
+        "code": "unknown_flag",
+        "rule": "R-ROUND-8",
+        "message": f"seat s1 has no standing flag at seq {first}",
+    }
+
+
+def test_a_reopened_score_card_is_unsigned_entirely():
+    table = Table.started(cards=["c1"])
+    table.do("end_round")
+    table.do("sign_score_card", initials="PK")
+    assert (table.state.signed_by, table.state.signed_at) == ("PK", table.now)
+    table.do("reopen_score_card", DIRECTOR, reason="late")
+    assert (table.state.signed_by, table.state.signed_at) == (None, None)

@@ -159,11 +159,11 @@ def _touch_refused(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
 def _touch_claimed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
     card = state.card
     assert card is not None
-    claim = TouchClaim(
+    claim = TouchClaim(  # every field is recorded since TouchClaimed exists (issue 19)
         data["seat"],
-        data.get("fingertips", 1),
+        data["fingertips"],
         data["arrival"],
-        data.get("delay_us"),
+        data["delay_us"],
         data["credit_us"],
         data["compensated_at"],
     )
