@@ -4,11 +4,13 @@ payloads, so a field dropped or renamed does not go unnoticed)."""
 
 from __future__ import annotations
 
+import pytest
 from tournament_support import DIRECTOR, Tourney, csv_of, tournament_options
 
 import server.tournament as tournament
 from server.games.base import SERVER_ACTOR, Actor
 from server.tournament.standings import standings
+from server.tournament.tables import table_options_for
 
 PLAYER = Actor("player", "p1")
 PROCTOR = Actor("proctor", "x1")
@@ -118,3 +120,46 @@ def test_a_proctor_name_is_a_text_of_1_to_64_characters_stripped():
     }
     (assigned,) = tourney.do("assign_proctor", table=table, name=" " + "n" * 64 + " ")
     assert assigned.data["name"] == "n" * 64 and assigned.data["initials"] == "N"
+
+
+def test_the_options_of_a_round_table_whole_and_of_an_unknown_table():
+    tourney = one_table_played()
+    (table,) = tourney.state.round(1).tables
+    options = table_options_for(tourney.state, table.table)
+    assert {key: value for key, value in options.items() if key != "deck"} == {
+        "round": 1,
+        "seats": [{"seat": s, "name": tourney.state.students[s].name} for s in table.students],
+    }  # four students: the table's own `min_seats` (3) stands
+    assert options["deck"] == [dict(card) for card in tourney.state.round(1).deck]
+    with pytest.raises(KeyError) as unknown:
+        table_options_for(tourney.state, "r9.s1.t01")
+    assert unknown.value.args == ("r9.s1.t01",)
+
+
+def test_a_final_of_two_and_a_tie_break_table_seat_two():
+    """R-ROUND-2, R-ROUND-5/6: eight students make two semi-final tables, so a final of two;
+    a tie-break table names its round and is timed."""
+    tourney = Tourney(tournament_options(grades=["4th"]))
+    tourney.register_many(8)
+    for number in (1, 2):
+        tourney.play_round(number, lambda s: int(s[1:]))
+    tourney.do("advance", round=2)
+    tourney.play_round(3, lambda s: int(s[1:]))
+    tourney.do("advance", round=3)
+    tourney.do("seat_round", round=4)
+    (final,) = tourney.state.round(4).tables
+    tourney.do("start_round", round=4)
+    options = table_options_for(tourney.state, final.table)
+    assert len(final.students) == 2 and options["min_seats"] == 2 and options["round"] == 4
+    tourney.table_ends(final.table, {s: 1 for s in final.students})  # a tie for champion
+    tourney.do("close_round", round=4)
+    (tie,) = tourney.state.tie_breaks
+    tied = table_options_for(tourney.state, tie.tables[0].table)
+    assert {key: value for key, value in tied.items() if key != "deck"} == {
+        "round": 4,
+        "round_seconds": 300,
+        "min_seats": 2,
+        "seats": [
+            {"seat": s, "name": tourney.state.students[s].name} for s in tie.tables[0].students
+        ],
+    }
