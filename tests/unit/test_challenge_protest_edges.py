@@ -213,12 +213,12 @@ def test_a_score_adjustment_is_1_to_MAX_DELTA_points_either_way_with_a_reason():
         assert refused_ruling(table, adjust) == why_limit, why
     events = ruling(
         table,
-        {"kind": "adjust_score", "seat": "s1", "delta": MAX_DELTA, "why": " w" * 250},
+        {"kind": "adjust_score", "seat": "s1", "delta": MAX_DELTA, "why": " " + "w" * MAX_REASON},
         {"kind": "adjust_score", "seat": "s1", "delta": -MAX_DELTA, "why": "w"},
         {"kind": "adjust_score", "seat": "s2", "delta": -1, "why": "to zero"},
     )
     assert [event.data for event in events[1:]] == [
-        {"at": table.now, "seat": "s1", "delta": MAX_DELTA, "why": ("w " * 250).strip()},
+        {"at": table.now, "seat": "s1", "delta": MAX_DELTA, "why": "w" * MAX_REASON},
         {"at": table.now, "seat": "s1", "delta": -MAX_DELTA, "why": "w"},
         {"at": table.now, "seat": "s2", "delta": -1, "why": "to zero"},  # 0 points is allowed
     ]

@@ -216,5 +216,8 @@ def test_the_tournament_chooses_the_document_it_runs_under_R_DECK_5():
     assert guidelines == ["white", "red", "red", "white"]
     deck = tournament_table_deck("single-digits", 7, 1, document="guidelines")
     assert deck[0]["numbers"] == list(single_digits(7)[0].white.numbers)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError) as unknown:
         default_side(1, "hearsay")
+    assert str(unknown.value) == (
+        "a document is one of ('official_rules', 'guidelines'), not 'hearsay'"
+    )
