@@ -173,6 +173,8 @@ def run_mutmut(globs: list[str], jobs: int) -> dict[str, float]:
     load_before = os.getloadavg()[0]
     # mutmut runs its `type_check_command` ("mypy ...") by name: this venv's first.
     env = {**os.environ, "PATH": f"{MUTMUT.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    if os.environ.get("MUTATE_MAX_EXAMPLES"):  # tests/conftest.py caps the property tests
+        env["T24_MUTATE_MAX_EXAMPLES"] = os.environ["MUTATE_MAX_EXAMPLES"]
     with (REPORT.parent / "mutmut.log").open("w", encoding="utf-8") as out:
         subprocess.run(
             [sys.executable, str(FAST_MUTMUT), "run", *globs, "--max-children", str(jobs)],

@@ -18,6 +18,7 @@ reactor checks run only when the global reactor is not running in another thread
 from __future__ import annotations
 
 import gc
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -98,3 +99,23 @@ def logged_errors(request: pytest.FixtureRequest) -> Iterator[LoggedErrors]:
             problems.append(f"open port or connection left on the reactor: {selectable}")
     if problems:
         pytest.fail("trial's checks failed:\n" + "\n".join(problems), pytrace=False)
+
+
+# `make mutate` (docs/testing.md) runs each mutant's tests thousands of times: with this set
+# (`MUTATE_MAX_EXAMPLES=25 make mutate`), a property test runs at most this many examples
+# (about half the time of the three big property files); unset, every one runs as written.
+MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Cap each property test's examples during a mutation run (`MUTATE_MAX_EXAMPLES`)."""
+    cap = os.environ.get(MUTATE_MAX_EXAMPLES)
+    if not cap:
+        return
+    from hypothesis import settings
+
+    for item in items:
+        test = getattr(item, "obj", None)
+        current = getattr(test, "_hypothesis_internal_use_settings", None)
+        if current is not None and current.max_examples > int(cap):
+            test._hypothesis_internal_use_settings = settings(current, max_examples=int(cap))
