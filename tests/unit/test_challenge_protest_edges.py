@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from challenge_tables import DIRECTOR, PROCTOR, Table, player, seat_of
+from challenge_tables import DIRECTOR, PROCTOR, S, Table, player, seat_of
 
 from server.games import challenge
 from server.games.base import Event
@@ -480,3 +480,37 @@ def test_a_reopened_score_card_is_unsigned_entirely():
     assert (table.state.signed_by, table.state.signed_at) == ("PK", table.now)
     table.do("reopen_score_card", DIRECTOR, reason="late")
     assert (table.state.signed_by, table.state.signed_at) == (None, None)
+
+
+def test_every_viewer_sees_the_protests_and_their_rulings_whole():
+    """R-ROUND-8: protests are heard openly; a ruling changes only the protest it names."""
+    table = won_by_s2()  # protest 1 by s1 on seq 2, filed at T0
+    filed_at = table.now
+    table.advance(3)
+    table.do("file_protest", PROCTOR, seqs=[3, 4], reason=" the touch ")
+    table.advance(4)
+    table.do("rule_protest", protest=1, upheld=False, ruling_text=" no ")
+    expected = [
+        {
+            "protest": 1,
+            "by": "s1",
+            "seqs": [2],
+            "reason": "x",
+            "at": filed_at,
+            "status": "rejected",
+            "ruling_text": "no",
+            "ruled_at": table.now,
+        },
+        {
+            "protest": 2,
+            "by": "proctor",
+            "seqs": [3, 4],
+            "reason": "the touch",
+            "at": filed_at + 3 * S,
+            "status": "open",
+            "ruling_text": None,
+            "ruled_at": None,
+        },
+    ]
+    for viewer in (player("s3"), PROCTOR):
+        assert challenge.view(table.state, viewer)["protests"] == expected
