@@ -284,10 +284,12 @@ def main(argv: list[str]) -> int:
         totals["unexplained"] += kinds["unexplained"]
         distinct = counted - kinds["equivalent"]  # mutants that behave differently
         fair = 100.0 * killed / distinct if distinct else 100.0
+        tested = counted - typed  # the mutants the tests alone had to kill
+        by_tests = 100.0 * (killed - typed) / tested if tested else 100.0
         table.append(
             f"| {path} | {counted} | {killed} | {typed} | {len(survivors) + len(unreached)} "
-            f"| {score:.1f}% | {fair:.1f}% | {kinds['equivalent']} | {kinds['message']} "
-            f"| {kinds['unexplained']} |"
+            f"| {score:.1f}% | {fair:.1f}% | {by_tests:.1f}% | {kinds['equivalent']} "
+            f"| {kinds['message']} | {kinds['unexplained']} |"
         )
         print(table[-1], flush=True)
     header = [
@@ -304,8 +306,9 @@ def main(argv: list[str]) -> int:
         )
     header += [
         "| file | mutants | killed | of them by mypy | survived | score "
-        "| score without equivalents | equivalent | message | unexplained |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| score without equivalents | score of the tests alone | equivalent | message "
+        "| unexplained |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     REPORT.write_text("\n".join(header + table + details) + "\n", encoding="utf-8")
     print(header[2].strip() if run is not None else "(no run: --report)")
