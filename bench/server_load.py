@@ -419,16 +419,17 @@ def server_latency(port: int) -> dict[str, float]:
     read from /metrics: the part of the latency spent inside the server process."""
     import urllib.request
 
+    from prometheus_client.parser import text_string_to_metric_families
+
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    families = {family.name: family for family in text_string_to_metric_families(text)}
     figures = {}
     for name in ("t24_command_latency_seconds", "t24_append_latency_seconds"):
-        buckets = []
-        for line in text.splitlines():
-            if line.startswith(name + "_bucket"):
-                bound = line.split('le="')[1].split('"')[0]
-                buckets.append(
-                    (float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1]))
-                )
+        buckets = [
+            (float(sample.labels["le"]), sample.value)
+            for sample in families[name].samples
+            if sample.name == name + "_bucket"
+        ]
         total = buckets[-1][1] or 1
         for pct in (50, 99):
             bound = next(b for b, count in buckets if count >= total * pct / 100)

@@ -16,6 +16,7 @@ from protocol.codec import decode
 from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
+from server.metrics import COMMAND_OUTCOMES
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
 from server.runtime.redaction import fail_closed, redactor_for
 from server.runtime.table_actor import BadSeq, TableClosed
@@ -569,7 +570,7 @@ def test_a_writer_that_keeps_losing_gives_up_with_a_conflict(store, clock):
     store.read = read_then_extend
     with pytest.raises(ConcurrencyError):
         run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
-    assert ours.metrics.commands["failed"] == 1
+    assert ours.metrics.value("t24_commands_total", outcome="failed") == 1
 
 
 def test_restart_mid_card_pauses_the_table_and_resume_restarts_the_windows(store, clock):
@@ -696,7 +697,8 @@ def test_a_bug_in_decide_fails_that_command_only(logged_errors, store, clock):
     with pytest.raises(ZeroDivisionError):
         run(actor, clock, PROCTOR, "explode")
     assert run(actor, clock, PROCTOR, "start")[0].type == "Started"
-    assert hub.metrics.commands == {"failed": 1, "accepted": 1}
+    counted = {o: hub.metrics.value("t24_commands_total", outcome=o) for o in COMMAND_OUTCOMES}
+    assert counted == {"failed": 1, "accepted": 1, "refused": 0}
     assert logged_errors.flush(ZeroDivisionError)  # logged with its traceback, server side
 
 
