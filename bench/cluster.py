@@ -130,15 +130,24 @@ def cpu_of(pids: list[int]) -> dict[int, float]:
     return found
 
 
-def flat_out(work: Path, nodes: int, seconds: float, tables: int, label: str) -> dict:
-    """All clients driven at once against `nodes` nodes; totals and CPU per command."""
+def flat_out(
+    work: Path, nodes: int, seconds: float, tables: int, label: str, sqlite: bool = False
+) -> dict:
+    """All clients driven at once against `nodes` nodes on PostgreSQL (or, `sqlite`, one
+    server on its own SQLite file: the baseline of one process); totals, CPU per command."""
     with Schema() as schema:
         started = []
         clients: list[LoadClient] = []
         try:
             for i in range(nodes):
-                lease = ("--lease-seconds", str(THROUGHPUT_LEASE_SECONDS))
-                started.append(start_node(work, f"{label}-n{i}", schema.url(f"n{i}"), *lease))
+                name = f"{label}-n{i}"
+                if sqlite:
+                    (work / name).mkdir(exist_ok=True)
+                    store, extra = f"sqlite:///{work / name / 't24.sqlite'}", ()
+                else:
+                    store = schema.url(f"n{i}")
+                    extra = ("--lease-seconds", str(THROUGHPUT_LEASE_SECONDS))
+                started.append(start_node(work, name, store, *extra))
             for i in range(CLIENTS):
                 info = started[i % nodes][1]
                 clients.append(
@@ -183,17 +192,16 @@ def flat_out(work: Path, nodes: int, seconds: float, tables: int, label: str) ->
 
     def moved(name: str) -> float:
         return sum(
-            after[name] - before[name]
+            after.get(name, 0.0) - before.get(name, 0.0)
             for before, after in zip(metrics_before, metrics_after, strict=True)
         )
 
     commands = sum(r["per_second"] for r in results)
     per_command = 1e6 / max(commands, 1e-9)
     measured = min(r["seconds"] for r in results)
-    handled = moved("t24_commands_total{outcome=accepted}") + moved(
-        "t24_commands_total{outcome=refused}"
-    )
+    events = moved("t24_events_appended_total") / wall
     return {
+        "store": "sqlite" if sqlite else "postgresql",
         "nodes": nodes,
         "commands_per_second": commands,
         "server_cores": cores(node_pids),
@@ -201,8 +209,9 @@ def flat_out(work: Path, nodes: int, seconds: float, tables: int, label: str) ->
         "postgres_cores": cores(backends),
         "postgres_us_per_command": cores(backends) * per_command,
         "client_cores": cores(client_pids),
-        "events_per_command": moved("t24_events_appended_total") / max(handled, 1),
-        "events_per_second": moved("t24_events_appended_total") / wall,
+        # per player command, the table's own (timers: place, reveal, resolve) included
+        "events_per_command": events / max(commands, 1e-9),
+        "events_per_second": events,
         "p99_ms": max(r["p99_ms"] for r in results),
         "errors": sum(r["errors"] for r in results),
         "closed": sum(r["closed"] for r in results),
@@ -282,52 +291,75 @@ def failovers(work: Path, kills: int) -> list[float]:
     return times
 
 
+CONFIGURATIONS = {  # label -> (nodes, on SQLite)
+    "1 node, SQLite": (1, True),
+    "1 node": (1, False),
+    "2 nodes": (2, False),
+}
+
+
+def run_order(rounds: int) -> list[str]:
+    """The configurations in mirrored order (A B C C B A ...): a drift of the machine's load
+    over the run falls on every configuration alike."""
+    forward = list(CONFIGURATIONS)
+    order: list[str] = []
+    for index in range(rounds):
+        order += forward if index % 2 == 0 else forward[::-1]
+    return order
+
+
 def averaged(runs: list[dict]) -> dict:
     """The mean of each figure over the rounds of one configuration."""
-    return {key: statistics.fmean(run[key] for run in runs) for key in runs[0]}
+    return {
+        key: statistics.fmean(run[key] for run in runs)
+        for key, value in runs[0].items()
+        if not isinstance(value, str)
+    }
 
 
 def section_body(
-    rows: list[dict], times: list[float], seconds: float, tables: int, rounds: int
+    rows: dict[str, dict], times: list[float], seconds: float, tables: int, rounds: int
 ) -> str:
     from server.cluster.leases import DEFAULT_LEASE_SECONDS
 
-    one, two = rows
+    sqlite, one, two = (rows[label] for label in CONFIGURATIONS)
     lines = [
         f"Measured by `bench/cluster.py`: {tables} tables of 4 bots flat out, {CLIENTS} load",
-        f"client processes (the same for 1 and 2 nodes), {seconds:g} s measured per run, the",
-        f"runs alternating 1, 2, 2, 1 nodes ({rounds} of each, averaged), leases of "
-        f"{THROUGHPUT_LEASE_SECONDS:g} s (see",
-        "below); PostgreSQL 15 on this machine (`synchronous_commit` on), 2 cores shared by the",
-        "clients, the nodes, PostgreSQL and whatever else runs on the machine (its load average",
-        "is in the table).",
+        "client processes (the same in every run, let go at once), "
+        f"{seconds:g} s measured per run,",
+        f"{rounds} run(s) of each configuration in mirrored order, averaged; PostgreSQL 15 on",
+        "this machine (`synchronous_commit` on), nodes with leases of "
+        f"{THROUGHPUT_LEASE_SECONDS:g} s (why: below);",
+        "the baseline is one server on its own SQLite file (durable, `synchronous=FULL`). All",
+        "of it shares 2 cores with whatever else runs on the machine: its load average is in",
+        "the table, and the bench runs under `nice`.",
         "",
-        "| nodes | commands/s (all nodes) | node CPU per command | PostgreSQL CPU per command "
+        "| run | commands/s (all nodes) | node CPU per command | PostgreSQL CPU per command "
         "| events per command | events/s | node cores used | load average | worst p99 |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
-    for row in rows:
+    for label, row in rows.items():
+        postgres = "-" if CONFIGURATIONS[label][1] else f"{row['postgres_us_per_command']:,.0f} us"
         lines.append(
-            f"| {row['nodes']:.0f} | {row['commands_per_second']:,.0f} | "
-            f"{row['us_per_command']:,.0f} us | {row['postgres_us_per_command']:,.0f} us | "
+            f"| {label} | {row['commands_per_second']:,.0f} | "
+            f"{row['us_per_command']:,.0f} us | {postgres} | "
             f"{row['events_per_command']:.2f} | {row['events_per_second']:,.0f} | "
             f"{row['server_cores']:.2f} | {row['load']:.1f} | {row['p99_ms']:,.0f} ms |"
         )
-    spoiled = sum(row["leases_lost"] + row["closed"] for row in rows)
+    spoiled = sum(row["leases_lost"] + row["closed"] for row in rows.values())
+
+    def ratio(a: dict, b: dict, key: str) -> str:
+        return f"{a[key] / max(b[key], 1e-9):.2f}"
+
     lines += [
         "",
-        f"2 nodes / 1 node: {two['commands_per_second'] / max(one['commands_per_second'], 1):.2f}"
-        " x the commands/s, "
-        f"{two['us_per_command'] / max(one['us_per_command'], 1):.2f} x the node CPU per command.",
-        "On one 2-core machine the nodes compete with the clients and PostgreSQL for the same",
-        "cores, so the commands/s say how much of the machine the nodes got, not what a node",
-        "can do: read the CPU per command (what a core buys), and docs/scaling.md for what",
-        "that means on separate machines."
-        + (
-            ""
-            if not spoiled
-            else f" Leases lost or connections closed during the runs: {spoiled:.0f}."
-        ),
+        f"2 nodes / 1 node: {ratio(two, one, 'commands_per_second')} x the commands/s, "
+        f"{ratio(two, one, 'us_per_command')} x the node CPU per command. A PostgreSQL node /",
+        f"the SQLite server: {ratio(one, sqlite, 'us_per_command')} x the CPU per command. "
+        "Events per command count",
+        "every event appended (the tables' timers too) per player command. PostgreSQL CPU is",
+        "that of the nodes' own backends (found by `application_name`), not its WAL writer.",
+        f"Leases lost or connections closed during the runs: {spoiled:.0f}.",
         "",
         f"Failover (default lease {DEFAULT_LEASE_SECONDS:g} s, `kill -9` of the owner to a "
         f"snapshot from the other node), {len(times)} kills: median "
@@ -349,17 +381,16 @@ def main() -> None:
     kills = 3 if args.quick else args.kills
     tables = 20 if args.quick else args.tables
     rounds = 1 if args.quick else args.rounds
-    order = [1, 2, 2, 1] * ((rounds + 1) // 2)
-    order = order[: 2 * rounds]
-    runs: dict[int, list[dict]] = {1: [], 2: []}
+    runs: dict[str, list[dict]] = {label: [] for label in CONFIGURATIONS}
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        for index, nodes in enumerate(order):
-            run = flat_out(work, nodes, seconds, tables, f"r{index}")
-            runs[nodes].append(run)
-            print(json.dumps({key: round(value, 3) for key, value in run.items()}), flush=True)
+        for index, label in enumerate(run_order(rounds)):
+            nodes, sqlite = CONFIGURATIONS[label]
+            run = flat_out(work, nodes, seconds, tables, f"r{index}", sqlite=sqlite)
+            runs[label].append(run)
+            print(json.dumps({"run": label, **run}), flush=True)
         times = failovers(work, kills)
-    rows = [averaged(runs[1]), averaged(runs[2])]
+    rows = {label: averaged(found) for label, found in runs.items()}
     if not args.no_write:
         write_section(SECTION, section_body(rows, times, seconds, tables, rounds))
         print("wrote the Several nodes section of docs/performance.md")
