@@ -329,7 +329,8 @@ def section_body(
         f"{seconds:g} s measured per run,",
         f"{rounds} run(s) of each configuration in mirrored order, averaged; PostgreSQL 15 on",
         "this machine (`synchronous_commit` on), nodes with leases of "
-        f"{THROUGHPUT_LEASE_SECONDS:g} s (why: below);",
+        f"{THROUGHPUT_LEASE_SECONDS:g} s (the default 3 s",
+        'is lost by a node starved of CPU: docs/scaling.md, "Leases under load");',
         "the baseline is one server on its own SQLite file (durable, `synchronous=FULL`). All",
         "of it shares 2 cores with whatever else runs on the machine: its load average is in",
         "the table, and the bench runs under `nice`.",
@@ -361,11 +362,35 @@ def section_body(
         "that of the nodes' own backends (found by `application_name`), not its WAL writer.",
         f"Leases lost or connections closed during the runs: {spoiled:.0f}.",
         "",
+        reading(rows),
+        "",
         f"Failover (default lease {DEFAULT_LEASE_SECONDS:g} s, `kill -9` of the owner to a "
         f"snapshot from the other node), {len(times)} kills: median "
-        f"{statistics.median(times):.2f} s, max {max(times):.2f} s.",
+        f"{statistics.median(times):.2f} s, max {max(times):.2f} s. The time is the lease "
+        "running out: once it has, the other node takes the table at the first request for "
+        "it (here a `join` every 20 ms) or at its next sweep (every third of the lease), "
+        "replays it (a few dozen events: milliseconds) and pauses it (`failover`).",
     ]
     return "\n".join(lines)
+
+
+def reading(rows: dict[str, dict]) -> str:
+    """What the figures can say, given the CPU the nodes actually got."""
+    most = max(row["server_cores"] for row in rows.values())
+    if most >= 0.8:
+        return (
+            "The nodes were busy (up to "
+            f"{most:.2f} cores): commands/s are near what they can do on this machine."
+        )
+    return (
+        f"The nodes got at most {most:.2f} of a core between them (flat out, one node alone "
+        "would use 1.0): the machine was starved, so the commands/s are the share it gave, "
+        "and 2 nodes against 1 cannot show scaling here. What carries over is the CPU per "
+        "command (a starved process pays more per command than a busy one, likely less work "
+        'per wake-up and colder caches: compare the SQLite row with "Server load" flat out) '
+        "and "
+        "the ratios between rows of this run; docs/scaling.md works from them."
+    )
 
 
 def main() -> None:
