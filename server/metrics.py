@@ -11,6 +11,12 @@ and the network layer, and gauges (and a few counters kept elsewhere, e.g. the l
 manager's) read when `/metrics` is scraped. `exposition` writes them in the format the
 scraper asks for (the Prometheus text format 0.0.4, or OpenMetrics).
 
+The cost, measured (timeit, this loaded 2-core machine): the five updates of one command
+(a message, its outcome, its latency, its append's latency and events) take about 11 us
+with the library (each value behind a lock; a histogram walks its buckets) against about
+1.5 us for the former hand-written counters: about 2% of a command's 482 us
+(docs/performance.md, "Server load"), the price of the standard exposition.
+
 Exposed (all prefixed `t24_`; the list for operators is docs/operations.md, "Health and
 metrics"): connections and sockets, live tables (gauges), events appended, messages
 received, protocol errors, commands by outcome (counters), append latency and command
@@ -79,8 +85,11 @@ class Metrics:
             ["outcome"],
             registry=registry,
         )
-        for outcome in COMMAND_OUTCOMES:  # every outcome exposed from the start, at 0
-            self._commands.labels(outcome=outcome)
+        # every outcome exposed from the start, at 0; the children kept, because `labels()`
+        # costs five times an `inc()` and runs once per command
+        self._command_counters = {
+            outcome: self._commands.labels(outcome=outcome) for outcome in COMMAND_OUTCOMES
+        }
         self.append_latency = Histogram(
             "t24_append_latency_seconds",
             "Time of one durable append to the event store.",
@@ -129,7 +138,7 @@ class Metrics:
 
     def count_command(self, outcome: str) -> None:
         """Count one processed command by outcome (one of `COMMAND_OUTCOMES`)."""
-        self._commands.labels(outcome=outcome).inc()
+        self._command_counters[outcome].inc()
 
     def value(self, sample: str, **labels: str) -> float | None:
         """The current value of one sample (`t24_events_appended_total`, a histogram's
