@@ -418,8 +418,8 @@ class LoadClient:
     then let go at once, so their measured seconds overlap (bench/cluster.py).
 
     Every wait has a deadline: a client that neither reports nor exits (it never should, now
-    that a refused or closed connection fails it) is killed and the run fails with its
-    last words, instead of waiting for ever.
+    that a refused or closed connection fails it) is killed and the run fails saying what
+    it waited for, instead of waiting for ever.
     """
 
     def __init__(self, url: str, mode: str, seconds: float, **extra) -> None:
