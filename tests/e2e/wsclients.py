@@ -33,7 +33,7 @@ _thread: threading.Thread | None = None
 
 
 def reactor_thread() -> None:
-    """Run the global reactor in a daemon thread (once per test process)."""
+    """Run the global reactor in a daemon thread (until `stop_reactor_thread`)."""
     global _thread
     with _started:
         if _thread is None:
@@ -41,6 +41,28 @@ def reactor_thread() -> None:
                 target=reactor.run, kwargs={"installSignalHandlers": False}, daemon=True
             )
             _thread.start()
+
+
+def stop_reactor_thread() -> None:
+    """Stop the reactor thread, and drop what the clients left on the reactor.
+
+    Why: the in-process tests in the same pytest process are trial TestCases
+    (tests/shell_testcase.py), which run the global reactor on the main thread and fail a test
+    that leaves it dirty. So the end-to-end tests hand it back stopped and clean. `crash`
+    (not `stop`) lets a later `reactor_thread()` or trial run it again.
+    """
+    global _thread
+    with _started:
+        if _thread is None:
+            return
+        reactor.callFromThread(reactor.crash)
+        _thread.join(TIMEOUT)
+        if _thread.is_alive():
+            raise RuntimeError("the reactor thread did not stop")
+        _thread = None
+        reactor.removeAll()  # connections of clients the tests left open: their server is gone
+        for call in reactor.getDelayedCalls():
+            call.cancel()
 
 
 class Closed(Exception):
