@@ -11,7 +11,9 @@ What this class adds to trial's:
   `flushLoggedErrors`): a failed Deferred nobody handled logs "Unhandled error" only when it
   is collected, and one caught in a reference cycle would otherwise be blamed on a later test;
 - `tmp_path`: a fresh directory, removed afterwards (trial's `mktemp` makes its directories
-  under the current directory, which under pytest is the repository).
+  under the current directory, which under pytest is the repository);
+- `monkeypatch`: pytest's `MonkeyPatch`, undone afterwards (pytest cannot hand fixtures to a
+  unittest-style method; trial's `patch` has no `setitem` nor `setenv`).
 
 A test that waits on the real reactor returns a Deferred (trial spins the reactor until it
 fires); a test driven by a `task.Clock` returns nothing and never spins it. See docs/testing.md.
@@ -24,14 +26,17 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from twisted.python.failure import Failure
 from twisted.trial import unittest
 
 
 class ShellTestCase(unittest.TestCase):
-    """trial's TestCase with garbage collected before its logged-error check, and `tmp_path`."""
+    """trial's TestCase, garbage collected before its logged-error check; `tmp_path` and
+    `monkeypatch` as the pytest fixtures of those names."""
 
     _tmp_path: Path | None = None
+    _monkeypatch: pytest.MonkeyPatch | None = None
 
     def setUp(self) -> None:
         super().setUp()
@@ -49,3 +54,11 @@ class ShellTestCase(unittest.TestCase):
             self._tmp_path = Path(tempfile.mkdtemp(prefix="t24-test-"))
             self.addCleanup(shutil.rmtree, self._tmp_path, ignore_errors=True)
         return self._tmp_path
+
+    @property
+    def monkeypatch(self) -> pytest.MonkeyPatch:
+        """pytest's `MonkeyPatch` for this test (undone afterwards)."""
+        if self._monkeypatch is None:
+            self._monkeypatch = pytest.MonkeyPatch()
+            self.addCleanup(self._monkeypatch.undo)
+        return self._monkeypatch
