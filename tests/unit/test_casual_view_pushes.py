@@ -53,7 +53,6 @@ class CasualViewPushesTests(CasualViewPushesCase):
         assert_current(actor, clients)
         assert clients[2].view["result"]["winners"] == ["s2"]
 
-
     @pytest.mark.parametrize("players", [2, 3, 4])
     def test_a_deck40_client_stays_current_through_a_whole_game(self):
         clock, players = self.clock, self.players

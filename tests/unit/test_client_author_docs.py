@@ -61,7 +61,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
             PROTOCOL.replace("\n  ", " ")
         )
 
-
     def test_too_complex_answers_id_nil_even_when_the_frame_had_an_id(self):
         session_and_wire = self.session_and_wire
         session, wire = session_and_wire
@@ -73,7 +72,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         assert (error["code"], error["id"]) == ("too_complex", None)
         assert "`too_complex` (`id` nil)" in PROTOCOL
 
-
     def test_issue_token_for_a_table_not_created_yet_succeeds_and_join_says_unknown_table(self):
         session_and_wire = self.session_and_wire
         session, wire = session_and_wire
@@ -84,7 +82,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         (refused,) = wire.messages()
         assert refused["code"] == "unknown_table"
         assert "A token may name a table that does not exist" in PROTOCOL.replace("\n", " ")
-
 
     def test_token_claims_are_unpadded_base64url_json_with_iat_and_exp(self):
         signed, claims = TokenSigner(b"s" * 32).issue("player", now=T0, table="t1", seat="s2")
@@ -98,7 +95,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         assert {"role", "name", "table", "seat", "iat", "exp"} == set(decoded)
         assert "**unpadded base64url**" in PROTOCOL
 
-
     def test_a_late_pattern_is_too_late_until_the_deadline_fires_then_no_card_in_play(self):
         """R-PLAY-4: which refusal a late answer gets depends on whether the deadline fired."""
         table = Table.started(cards=["c1", "c2"])
@@ -111,7 +107,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         assert late.code == "no_card_in_play"
         assert '"code": "no_card_in_play"' in PROTOCOL
 
-
     def test_card_touched_is_recorded_for_a_foul_touch_too(self):
         table = Table.started(cards=["c1", "c2"])
         table.do("place_card")
@@ -120,7 +115,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         assert challenge.view(table.state, SPECTATOR)["toucher"] is None  # nobody holds it
         assert 'must not read `CardTouched` alone as "this student holds the card"' in RULES
 
-
     def test_hidden_fields_are_lengths_absent_keys_or_nulls_as_documented(self):
         table = Table(options(seats=3))
         (started,) = table.do("start_round")
@@ -128,15 +122,18 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
         assert seen["deck"] == 8 and seen["removed"] == 2  # lengths, never null
         assert started.data["removed"] == ["c9", "c8"]  # nearest the bottom first
         (placed,) = table.do("place_card")
-        assert {"card_id", "numbers", "dots"}.isdisjoint(challenge.event_view(placed, SPECTATOR).data)
+        assert {"card_id", "numbers", "dots"}.isdisjoint(
+            challenge.event_view(placed, SPECTATOR).data
+        )
         view = challenge.view(table.state, SPECTATOR)
         assert view["card"]["numbers"] is None and "numbers" in view["card"]
         assert "deck" not in view and "removed" not in view
         (ended,) = table.do("end_round")
         assert ended.data["unplayed"][0] == placed.data["card_id"]  # the card in play first
-        assert challenge.event_view(ended, SPECTATOR).data["unplayed"] == len(ended.data["unplayed"])
+        assert challenge.event_view(ended, SPECTATOR).data["unplayed"] == len(
+            ended.data["unplayed"]
+        )
         assert "a hidden list becomes its **length** (an\nint, never null)" in RULES
-
 
     def test_stated_steps_are_public(self):
         """Decision 25: steps are said aloud at a physical table; every viewer sees them."""
@@ -149,7 +146,6 @@ class ClientAuthorDocsTests(ClientAuthorDocsCase):
             assert challenge.event_view(stated, viewer) == stated
             assert challenge.view(table.state, viewer)["steps"] == ["1 + 1 = 2"]
         assert "**Stated steps are public**" in RULES
-
 
     def test_the_game_code_bad_options_is_invalid_options_on_the_wire(self):
         row = next(line for line in RULES.splitlines() if line.startswith("| `bad_options` |"))

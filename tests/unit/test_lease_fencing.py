@@ -54,13 +54,11 @@ class LeaseFencingTests(ShellTestCase):
         assert hold(two_nodes["a"], "table/t").held
         assert engine.append("table/t", 0, [NewEvent("TableCreated", {})])[0].seq == 1
 
-
     def test_a_live_lease_is_not_taken_and_names_its_owner(self):
         two_nodes = self.two_nodes
         assert hold(two_nodes["a"], "table/t").held
         refused = hold(two_nodes["b"], "table/t")
         assert not refused.held and refused.owner_url == "ws://a"
-
 
     def test_a_node_whose_lease_was_taken_over_is_fenced_even_with_the_right_seq(self):
         two_nodes = self.two_nodes
@@ -79,7 +77,6 @@ class LeaseFencingTests(ShellTestCase):
         assert b_engine.append("table/t", 1, [NewEvent("TablePaused", {"cause": "failover"})])
         assert [e.type for e in b_engine.read("table/t")] == ["TableCreated", "TablePaused"]
 
-
     def test_renewal_keeps_a_lease_past_its_first_expiry(self):
         two_nodes = self.two_nodes
         _engine, a_book, _fence, _lost = two_nodes["a"]
@@ -88,7 +85,6 @@ class LeaseFencingTests(ShellTestCase):
             time.sleep(0.15)
             assert a_book.renew({"table/t": epoch}) == {"table/t"}
         assert not hold(two_nodes["b"], "table/t").held
-
 
     def test_a_released_lease_is_an_orphan_other_nodes_take(self):
         two_nodes = self.two_nodes
@@ -99,7 +95,6 @@ class LeaseFencingTests(ShellTestCase):
         assert a_book.orphans() == (["table/t"], set())  # its own node may take it back too
         assert two_nodes["b"][1].orphans() == (["table/t"], set())
         assert hold(two_nodes["b"], "table/t").held
-
 
     def test_one_refused_stream_does_not_fail_the_others_of_a_group_commit(self):
         two_nodes = self.two_nodes
@@ -115,7 +110,6 @@ class LeaseFencingTests(ShellTestCase):
         )
         assert isinstance(outcomes[0], LeaseLost)
         assert [e.seq for e in outcomes[1]] == [1]
-
 
     def test_a_tournament_fails_over_first_and_its_tables_go_with_it(self):
         """The tournament actor drives its tables through its own hub: they move together."""

@@ -3,6 +3,7 @@ flags; structured logs; exit codes of a server that cannot start."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -10,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from shell_testcase import ShellTestCase
 from twisted.logger import LogLevel
 
 from protocol.token_files import person_files
@@ -17,7 +19,7 @@ from server.__main__ import JsonLogObserver, build_parser
 from server.app import ConfigError, ServerConfig, demo_banner, load_config
 
 
-class NetAppTests(ShellTestCase):
+class SettingsTests(ShellTestCase):
     def test_defaults(self):
         config = load_config({}, {})
         assert config == ServerConfig()
@@ -26,7 +28,6 @@ class NetAppTests(ShellTestCase):
             "127.0.0.1",
             8024,
         )
-
 
     def test_layers_toml_then_env_then_flags(self):
         tmp_path = self.tmp_path
@@ -40,16 +41,16 @@ class NetAppTests(ShellTestCase):
         assert config.port == 9002  # flag > env > file
         assert config.max_joins == 3  # env
         assert config.host == "0.0.0.0" and config.rate_per_second == 5.0  # file
-        assert config.allowed_origins == ("https://a.example",) and config.allow_null_origin is False
+        assert (
+            config.allowed_origins == ("https://a.example",) and config.allow_null_origin is False
+        )
         assert config.demo is True
         assert load_config({}, {"T24_ALLOWED_ORIGINS": "a, b"}).allowed_origins == ("a", "b")
         transport = config.transport()
         assert transport.net.rate_per_second == 5.0 and transport.net.max_joins == 3
 
-
-    @pytest.mark.parametrize(
-        ("flags", "env", "match"),
-        [
+    def test_bad_settings_are_config_errors(self):
+        for flags, env, match in [
             ({"port": "eighty"}, {}, "port"),
             ({"port": "70000"}, {}, "port"),
             ({}, {"T24_DEMO": "maybe"}, "demo"),
@@ -60,13 +61,9 @@ class NetAppTests(ShellTestCase):
             ({}, {"T24_AUTO_PING_INTERVAL": "0"}, "auto_ping_interval"),
             ({"open_handshake_timeout": "0.5"}, {}, "open_handshake_timeout"),
             ({}, {"T24_EVICT_AFTER": "-1"}, "evict_after"),
-        ],
-    )
-    def test_bad_settings_are_config_errors(self):
-        flags, env, match = self.flags, self.env, self.match
-        with pytest.raises(ConfigError, match=match):
-            load_config(flags, env)
-
+        ]:
+            with pytest.raises(ConfigError, match=match):
+                load_config(flags, env)
 
     def test_bad_toml_files(self):
         tmp_path = self.tmp_path
@@ -85,7 +82,6 @@ class NetAppTests(ShellTestCase):
         with pytest.raises(ConfigError, match="port"):
             load_config({}, {}, str(typed))
 
-
     def test_every_setting_is_a_flag(self):
         parser = build_parser()
         args = vars(parser.parse_args(["--max-message-bytes", "100", "--no-allow-null-origin"]))
@@ -96,7 +92,6 @@ class NetAppTests(ShellTestCase):
             for key, value in args.items()
             if key not in {"max_message_bytes", "allow_null_origin"}
         )
-
 
     def test_json_logs_are_one_object_per_line(self):
         stream = io.StringIO()
@@ -119,7 +114,6 @@ class NetAppTests(ShellTestCase):
             {"log_format": "hi", "log_level": LogLevel.warn, "log_time": 0}
         )
         assert text.getvalue() == "00:00:00 warn  : hi\n"
-
 
     def test_demo_banner_reads_every_token_from_its_holders_file(self):
         files = person_files(
@@ -151,12 +145,11 @@ def run_server(*args, cwd):
     )
 
 
-class NetApp2Tests(ShellTestCase):
+class StartUpTests(ShellTestCase):
     def test_bad_settings_exit_2(self):
         tmp_path = self.tmp_path
         done = run_server("--port", "nope", cwd=tmp_path)
         assert done.returncode == 2 and "port" in done.stderr
-
 
     def test_a_server_that_cannot_start_exits_1(self):
         tmp_path = self.tmp_path
@@ -168,24 +161,31 @@ class NetApp2Tests(ShellTestCase):
         )
         assert done.returncode == 1 and "chmod 600" in done.stderr
         done = run_server(
-            "--port", "0", "--secret-file", str(tmp_path / "s2"), "--store", "oracle://x", cwd=tmp_path
+            "--port",
+            "0",
+            "--secret-file",
+            str(tmp_path / "s2"),
+            "--store",
+            "oracle://x",
+            cwd=tmp_path,
         )
         assert done.returncode == 1 and "unknown store URL" in done.stderr
 
-
     def test_token_subcommand_prints_a_verifiable_token(self):
-        tmp_path, capsys = self.tmp_path, self.capsys
+        tmp_path = self.tmp_path
         from server.__main__ import main
         from server.net.tokens import TokenSigner, load_or_create_secret
 
         secret = tmp_path / "secret"
-        assert main(["token", "proctor", "--table", "t1", "--secret-file", str(secret)]) == 0
-        token = capsys.readouterr().out.strip()
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["token", "proctor", "--table", "t1", "--secret-file", str(secret)]) == 0
+        token = out.getvalue().strip()
         claims = TokenSigner(load_or_create_secret(secret)).verify(token, __import__("time").time())
         assert (claims.role, claims.table) == ("proctor", "t1")
-        assert main(["token", "player", "--secret-file", str(secret)]) == 2
-        assert "must name its table" in capsys.readouterr().err
-
+        with contextlib.redirect_stderr(err):
+            assert main(["token", "player", "--secret-file", str(secret)]) == 2
+        assert "must name its table" in err.getvalue()
 
     def test_auto_log_format_is_text_on_a_terminal_and_json_otherwise(self):
         from server.__main__ import log_observer
@@ -222,7 +222,7 @@ class TriggerReactor:
         del self.triggers[trigger_id]
 
 
-class NetApp3Tests(ShellTestCase):
+class StoreOwnershipTests(ShellTestCase):
     def test_the_server_owns_the_store_shutdown(self):
         """A ThreadedStore closes itself before reactor shutdown unless its owner takes that
         over: the server does, and closes it after its tables drained (T24Server.stop)."""
@@ -238,7 +238,6 @@ class NetApp3Tests(ShellTestCase):
         closed = []
         store.close().addCallback(closed.append)
         assert closed == [None]
-
 
     def test_the_network_defaults_are_written_once(self):
         """The server's settings take each network default from the layer that applies it, so

@@ -4,7 +4,7 @@ WebSocket ping, its pongs give the estimate, each command carries it, the procto
 
 from __future__ import annotations
 
-import pytest
+from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode
@@ -32,7 +32,7 @@ def make_hub(clock: Clock) -> Hub:
     return Hub(open_store("memory:", clock=clock.seconds), clock, metrics=Metrics())
 
 
-class NetLagCase(ShellTestCase):
+class LagCase(ShellTestCase):
     """The fixtures of every test below."""
 
     def setUp(self):
@@ -76,7 +76,7 @@ def answer_after(session: Session, wire: Wire, clock: Clock, seconds: float) -> 
     session.pong_received(wire.pings[-1])
 
 
-class NetLagTests(NetLagCase):
+class LagTests(LagCase):
     def test_a_player_is_probed_once_a_second_and_its_commands_carry_the_estimate(self):
         hub, clock = self.hub, self.clock
         player, wire = connect(hub, clock, "player", table="t1", seat="s1")
@@ -106,7 +106,6 @@ class NetLagTests(NetLagCase):
         assert "t24_lag_rtt_seconds_count 2" in hub.metrics.render()
         assert "t24_lag_delay_seconds_count 1" in hub.metrics.render()
 
-
     def test_a_stale_estimate_gives_a_command_no_delay(self):
         hub, clock = self.hub, self.clock
         player, wire = connect(hub, clock, "player", table="t1", seat="s1")
@@ -119,14 +118,12 @@ class NetLagTests(NetLagCase):
         assert player.delay_for_command(later) is None
         assert "t24_lag_stale_commands_total 1" in hub.metrics.render()
 
-
     def test_other_roles_are_not_probed_and_get_no_delay(self):
         hub, clock = self.hub, self.clock
         proctor, wire = connect(hub, clock, "proctor", table="t1")
         clock.advance(5)
         assert wire.pings == []
         assert proctor.delay_for_command(int(clock.seconds() * 1e6)) is None
-
 
     def test_probing_stops_with_the_connection(self):
         hub, clock = self.hub, self.clock
@@ -136,7 +133,6 @@ class NetLagTests(NetLagCase):
         clock.advance(10)
         assert len(wire.pings) == 1  # no probe after the connection is gone
 
-
     def test_the_proctor_sees_each_seats_lag_in_presence(self):
         hub, clock = self.hub, self.clock
         director, _ = connect(hub, clock, "director")
@@ -144,7 +140,9 @@ class NetLagTests(NetLagCase):
             encode({"type": "create_table", "id": 2, "table": "t1", "options": OPTIONS}), True
         )
         proctor, proctor_wire = connect(hub, clock, "proctor", table="t1")
-        proctor.frame_received(encode({"type": "join", "id": 2, "table": "t1", "presence": True}), True)
+        proctor.frame_received(
+            encode({"type": "join", "id": 2, "table": "t1", "presence": True}), True
+        )
         player, wire = connect(hub, clock, "player", table="t1", seat="s1")
         player.frame_received(encode({"type": "join", "id": 2, "table": "t1"}), True)
         clock.advance(0)

@@ -3,8 +3,8 @@ message (`preview_ruling`: answered, never recorded): every refusal path of the 
 
 from __future__ import annotations
 
-import pytest
 import toygame
+from shell_testcase import ShellTestCase
 from test_net import OPTIONS, TOY_OPTIONS, make_session, say, token
 from twisted.internet.task import Clock
 
@@ -51,22 +51,29 @@ def make_tables(hub, clock):
     return director, wire
 
 
-class NetProtestsCase(ShellTestCase):
-    """The fixtures of every test below."""
+class ProtestCase(ShellTestCase):
+    """A hub on the memory store with a task.Clock (`make_tables` is the tests' Given)."""
 
     def setUp(self):
         super().setUp()
         self.clock = make_clock()
         self.hub = make_hub(self.clock)
-        self.tables = make_tables(self.hub, self.clock)
 
 
-class NetProtestsTests(NetProtestsCase):
+class ProtestTests(ProtestCase):
     def test_a_protest_is_filed_ruled_and_the_card_signed_over_the_wire(self):
-        hub, clock, tables = self.hub, self.clock, self.tables
+        hub, clock = self.hub, self.clock
+        tables = make_tables(hub, clock)
         player, player_wire = connected(hub, clock, "player", table="t1", seat="s1")
         proctor, proctor_wire = connected(hub, clock, "proctor", table="t1")
-        say(player, "command", id=2, table="t1", name="file_protest", args={"seqs": [2], "reason": "x"})
+        say(
+            player,
+            "command",
+            id=2,
+            table="t1",
+            name="file_protest",
+            args={"seqs": [2], "reason": "x"},
+        )
         accepted = one(player_wire)
         assert accepted["type"] == "accepted" and accepted["seq"] == 3
         say(proctor, "command", id=3, table="t1", name="end_round")
@@ -82,9 +89,9 @@ class NetProtestsTests(NetProtestsCase):
         rows = {row["table"]: row["over"] for row in one(wire)["tables"]}
         assert rows == {"t1": True, "t2": False}  # over when signed (R-ROUND-7)
 
-
     def test_a_protest_on_another_table_or_by_a_spectator_is_refused(self):
-        hub, clock, tables = self.hub, self.clock, self.tables
+        hub, clock = self.hub, self.clock
+        make_tables(hub, clock)
         player, wire = connected(hub, clock, "player", table="t1", seat="s1")
         args = {"seqs": [2], "reason": "x"}
         say(player, "command", id=2, table="t2", name="file_protest", args=args)
@@ -93,16 +100,28 @@ class NetProtestsTests(NetProtestsCase):
         say(spectator, "command", id=2, table="t1", name="file_protest", args=args)
         assert one(spectator_wire)["code"] == "forbidden"
         say(
-            player, "command", id=3, table="t1", name="file_protest", args={"seqs": [99], "reason": "x"}
+            player,
+            "command",
+            id=3,
+            table="t1",
+            name="file_protest",
+            args={"seqs": [99], "reason": "x"},
         )
         refused = one(wire)
         assert refused["code"] == "unknown_seq" and refused["rule"] == "R-ROUND-8"
 
-
     def test_preview_ruling_is_answered_and_never_recorded(self):
-        hub, clock, tables = self.hub, self.clock, self.tables
+        hub, clock = self.hub, self.clock
+        make_tables(hub, clock)
         player, _ = connected(hub, clock, "player", table="t1", seat="s1")
-        say(player, "command", id=2, table="t1", name="file_protest", args={"seqs": [2], "reason": "x"})
+        say(
+            player,
+            "command",
+            id=2,
+            table="t1",
+            name="file_protest",
+            args={"seqs": [2], "reason": "x"},
+        )
         proctor, wire = connected(hub, clock, "proctor", table="t1")
         say(proctor, "join", id=2, table="t1")
         assert one(wire)["type"] == "snapshot"
@@ -125,9 +144,9 @@ class NetProtestsTests(NetProtestsCase):
         assert hub.actors["t1"].seq == before
         assert hub.actors["t1"].state.protests[0].status == "open"
 
-
     def test_query_refusals(self):
-        hub, clock, tables = self.hub, self.clock, self.tables
+        hub, clock = self.hub, self.clock
+        tables = make_tables(hub, clock)
         director, director_wire = tables
         say(director, "create_table", id=30, table="toy", game=toygame.NAME, options=TOY_OPTIONS)
         director_wire.messages()
@@ -149,7 +168,6 @@ class NetProtestsTests(NetProtestsCase):
         unknown, unknown_wire = make_session(hub, clock)
         say(unknown, "query", id=1, table="t1", name="preview_ruling")
         assert one(unknown_wire)["code"] == "hello_required"
-
 
     def test_create_table_refuses_a_hand_made_deck_with_a_card_without_a_solution(self):
         """R-PUZ-4 at `create_table`: `invalid_options` naming the card; a casual table may."""

@@ -5,34 +5,29 @@ import subprocess
 import sys
 
 import pytest
+from shell_testcase import ShellTestCase
 
 from server.net.tokens import TokenError, TokenSigner
 
 SIGNER = TokenSigner(b"k" * 32)
 
 
-class NetTokensTests(ShellTestCase):
-    @pytest.mark.parametrize(
-        "token",
-        [
+class TokenTests(ShellTestCase):
+    def test_malformed_tokens_are_token_errors(self):
+        for token in [
             "t24v1.é.x",  # non-ASCII claims
             "t24v1.abc.é",  # non-ASCII signature (hmac.compare_digest refuses mixed text)
             "t24v1.abc.\x00",
             "t24v1..",
             "",
             "t24v1.abc.def.ghi",
-        ],
-    )
-    def test_malformed_tokens_are_token_errors(self):
-        token = self.token
-        with pytest.raises(TokenError):
-            SIGNER.verify(token, now=0)
-
+        ]:
+            with pytest.raises(TokenError):
+                SIGNER.verify(token, now=0)
 
     def test_a_valid_token_still_verifies(self):
         token, claims = SIGNER.issue("director", now=1000)
         assert SIGNER.verify(token, now=1001) == claims
-
 
     def test_token_command_refuses_a_readable_secret_in_one_line(self):
         tmp_path = self.tmp_path

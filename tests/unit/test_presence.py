@@ -101,7 +101,6 @@ class PresenceTests(PresenceCase):
         assert proctor.presences() == [([], True, 0)]
         assert [event.type for event in hub.actors["t1"].events] == ["TableCreated"]
 
-
     def test_a_rejoin_without_presence_stops_its_pushes(self):
         table = self.table
         hub, clock = table
@@ -111,7 +110,6 @@ class PresenceTests(PresenceCase):
         proctor.messages()
         Connection(hub, clock, "player", table="t1", seat="s2").say("join", id=2, table="t1")
         assert proctor.presences() == []
-
 
     def test_presence_names_seats_counts_watchers_and_knows_runners(self):
         viewers = [

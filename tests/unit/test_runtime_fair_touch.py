@@ -4,6 +4,7 @@ closes, and the pattern window (R-PLAY-4) runs from the grant."""
 
 from __future__ import annotations
 
+from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from server.eventlog.store import open_store
@@ -30,7 +31,7 @@ def fired(d):
     return out[0]
 
 
-class RuntimeFairTouchTests(ShellTestCase):
+class FairTouchTests(ShellTestCase):
     def test_the_grant_fires_from_the_clock_and_the_windows_run_from_it_r_play_2(self):
         clock = Clock()
         clock.advance(T0)

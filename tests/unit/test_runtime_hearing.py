@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-import pytest
+from shell_testcase import ShellTestCase
 from test_runtime import DIRECTOR, PROCTOR, new_table, run
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
@@ -21,27 +21,18 @@ def make_clock():
     return c
 
 
-class RuntimeHearingCase(ShellTestCase):
-    """The fixtures of every test below."""
-
-    def setUp(self):
-        super().setUp()
-        self.clock = make_clock()
-
-
-@pytest.fixture
-def logged():
-    events: list[dict] = []
-    globalLogPublisher.addObserver(events.append)
-    yield events
-    globalLogPublisher.removeObserver(events.append)
-
-
 def over_lines(events):
     return [e for e in events if e.get("event") == "table_over"]
 
 
-class RuntimeHearingTests(RuntimeHearingCase):
+class HearingTests(ShellTestCase):
+    def setUp(self):
+        super().setUp()
+        self.clock = make_clock()
+        self.logged: list[dict] = []  # the log events emitted during the test
+        globalLogPublisher.addObserver(self.logged.append)
+        self.addCleanup(globalLogPublisher.removeObserver, self.logged.append)
+
     def test_the_table_is_over_when_signed_and_again_after_a_reopening(self):
         clock, logged = self.clock, self.logged
         hub = Hub(open_store("memory:", clock=clock.seconds), clock, evict_after=60)

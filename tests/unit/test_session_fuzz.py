@@ -202,7 +202,6 @@ class SessionFuzzTests(ShellTestCase):
         event(f"table reached phase {actor.state.phase}")  # --hypothesis-show-statistics
         event(f"evicted at the end: {evicted}")
 
-
     def test_every_command_refuses_unhashable_arguments_in_every_phase(self):
         """Issue 18: a list or a map where a handler expects a string (or a number) is
         `bad_args` or another documented refusal, never `internal`: for every command, every
@@ -213,7 +212,9 @@ class SessionFuzzTests(ShellTestCase):
             for number, (player, message) in enumerate(PLAY[:reached]):
                 send(sessions, player, dict(message, id=100 + number))
             request_id = 1000
-            for arg, value, other in itertools.product(ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]):
+            for arg, value, other in itertools.product(
+                ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]
+            ):
                 args = {} if other is None or other == arg else {other: PLAUSIBLE[other]}
                 args[arg] = value
                 for role in ("director", "proctor", "s1"):

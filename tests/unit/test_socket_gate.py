@@ -47,7 +47,6 @@ class SocketGateTests(ShellTestCase):
         assert [len(c) for c in chunks] == [READ_SLICE, READ_SLICE, 100]
         assert transport.producerState == "producing"
 
-
     def test_every_socket_counts_per_address_and_in_all_and_the_extra_get_503(self):
         clock = Clock()
         gate_ = gate(clock)
@@ -59,7 +58,6 @@ class SocketGateTests(ShellTestCase):
         _refused, wire = accept(gate_, "10.0.0.3")  # a fourth in all
         assert wire.value().startswith(b"HTTP/1.1 503")
         assert gate_.refused == 2 and len(gate_.protocols) == 3
-
 
     def test_the_opening_deadline_is_absolute_and_ends_once_upgraded(self):
         clock = Clock()
@@ -76,7 +74,6 @@ class SocketGateTests(ShellTestCase):
         slow.connectionLost(Failure(ConnectionDone()))
         upgraded.connectionLost(Failure(ConnectionDone()))
         assert gate_.by_address == {} and clock.getDelayedCalls() == []
-
 
     def test_an_address_closed_for_abuse_is_refused_for_the_cooldown(self):
         clock = Clock()

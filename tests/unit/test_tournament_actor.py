@@ -76,7 +76,6 @@ class TournamentActorTests(TournamentActorCase):
         actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
         assert isinstance(actor, TournamentActor) and actor.stream == TID
 
-
     def test_start_round_creates_and_starts_every_table_of_the_round(self):
         store, clock = self.store, self.clock
         hub = Hub(store, clock)
@@ -92,7 +91,6 @@ class TournamentActorTests(TournamentActorCase):
                 next(t for t in actor.state.round(1).tables if t.table == name).students
             )
 
-
     def test_results_are_learnt_from_the_tables_events_and_the_round_closes(self):
         store, clock = self.store, self.clock
         hub = Hub(store, clock)
@@ -106,7 +104,6 @@ class TournamentActorTests(TournamentActorCase):
             assert t.table in actor.state.results
             assert actor.state.results[t.table].seq == table.seq
         assert [e.type for e in command(actor, "close_round", round=1)] == ["RoundClosed"]
-
 
     def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_missed(self):
         store, clock = self.store, self.clock
@@ -152,7 +149,9 @@ class TournamentActor2Tests(TournamentActorCase):
         assert "deck" not in events[0]["data"]
         from protocol.views import apply_view_message
 
-        snapshot = actor.subscribe(Recorder(Actor("spectator", "late")))  # (its view, for the check)
+        snapshot = actor.subscribe(
+            Recorder(Actor("spectator", "late"))
+        )  # (its view, for the check)
         view = joined.view
         for message in events:  # each append's last event push carries the view after it
             if "view" in message or "patch" in message:
@@ -160,7 +159,6 @@ class TournamentActor2Tests(TournamentActorCase):
         assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
         rows = view["standings"]["4th"]["qualifying"]
         assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
-
 
     def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(self):
         """The server stopped right after recording `RoundStarted`: at start-up the tournament

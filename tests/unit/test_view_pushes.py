@@ -115,11 +115,13 @@ class ViewPushesTests(ViewPushesCase):
         submit(actor, clock, "touch_card", Actor("player", "s2"))
         clients.append(late)
         assert_current(actor, clients)
-        assert [d["command"] for d in clients[0].deadlines] == ["pattern_deadline", "solution_deadline"]
+        assert [d["command"] for d in clients[0].deadlines] == [
+            "pattern_deadline",
+            "solution_deadline",
+        ]
         clock.advance(3.5)  # the pattern deadline fires: a server append is pushed the same way
         assert actor.events[-1].type in ("FlagIssued", "CardReturnedToDeck", "PlayerDisqualified")
         assert_current(actor, clients)
-
 
     def test_equal_patches_are_encoded_once_and_shared(self):
         clock = self.clock
@@ -137,7 +139,6 @@ class ViewPushesTests(ViewPushesCase):
         assert players[0].frames[-1] is spectator.frames[-1] is not proctor.frames[-1]
         assert_current(actor, [*players, spectator, proctor])
 
-
     @pytest.mark.parametrize("seed", range(5))
     def test_a_toy_client_stays_current_through_random_play(self):
         clock, seed = self.clock, self.seed
@@ -152,7 +153,6 @@ class ViewPushesTests(ViewPushesCase):
             assert_current(actor, clients)
             assert ("secret" in clients[0].view) == actor.state.over
 
-
     def test_view_change_patches_small_changes_and_sends_big_ones_whole(self):
         old = {"a": 1, "b": 2, "c": 3, "d": 4}
         assert view_change(old, {**old, "a": 9}) == {"patch": {"set": {"a": 9}, "unset": []}}
@@ -163,11 +163,9 @@ class ViewPushesTests(ViewPushesCase):
         for new in ({**old, "a": 9}, {"a": 1}, whole, {**old, "e": None}):
             assert apply_view_message(old, view_change(old, new)) == new
 
-
     def test_a_patch_without_the_view_it_patches_asks_for_a_new_join(self):
         with pytest.raises(ValueError, match="join"):
             apply_view_message(None, {"patch": {"set": {"a": 1}, "unset": []}})
-
 
     def test_the_documented_push_applies_to_the_documented_snapshot(self):
         """docs/protocol.md: the `event` example (seq 43) patches the `snapshot` example's view
@@ -183,4 +181,7 @@ class ViewPushesTests(ViewPushesCase):
         assert push["seq"] == snapshot["seq"] + 1 and push["table"] == snapshot["table"]
         view = apply_view_message(snapshot["view"], push)
         assert view == {**snapshot["view"], **push["patch"]["set"]} and view["you"] == "s2"
-        assert [d["command"] for d in push["deadlines"]] == ["pattern_deadline", "solution_deadline"]
+        assert [d["command"] for d in push["deadlines"]] == [
+            "pattern_deadline",
+            "solution_deadline",
+        ]
