@@ -5,8 +5,8 @@ shell, issue 14's games). Through the real TableActor with the memory store and 
 
 from __future__ import annotations
 
-import pytest
 from casual_tables import DIRECTOR, POCKET_ANSWERS, POCKET_WRONG, deck40_options, pocket_options
+from shell_testcase import ShellTestCase
 from test_view_pushes import assert_current, hub_for, join, submit
 from twisted.internet.task import Clock
 
@@ -53,33 +53,33 @@ class CasualViewPushesTests(CasualViewPushesCase):
         assert_current(actor, clients)
         assert clients[2].view["result"]["winners"] == ["s2"]
 
-    @pytest.mark.parametrize("players", [2, 3, 4])
     def test_a_deck40_client_stays_current_through_a_whole_game(self):
-        clock, players = self.clock, self.players
-        actor = (
-            hub_for(clock)
-            .create_table("dk", "deck40", deck40_options(players, ["1111"]), DIRECTOR)
-            .result
-        )
-        seats = [Actor("player", f"s{i}") for i in range(1, players + 1)]
-        clients = [join(actor, viewer) for viewer in (*seats, Actor("spectator"))]
-        submit(actor, clock, "start_game", seats[0])
-        for turn in range(60):
-            if actor.is_over():
-                break
-            cards = [on.card for on in actor.state.table]
-            solutions = solve([rank(card) for card in cards])
-            if solutions and turn % 3:
-                submit(
-                    actor,
-                    clock,
-                    "call_24",
-                    seats[turn % players],
-                    expression=solutions[0].ascii_expression,
-                )
-            else:
-                for seat in seats:
-                    submit(actor, clock, "call_no_solution", seat)
-            assert_current(actor, clients)
-            assert all("piles" not in client.view for client in clients)
-        assert actor.is_over() and clients[0].view["phase"] == "ended"
+        for players in [2, 3, 4]:
+            clock = make_clock()
+            actor = (
+                hub_for(clock)
+                .create_table("dk", "deck40", deck40_options(players, ["1111"]), DIRECTOR)
+                .result
+            )
+            seats = [Actor("player", f"s{i}") for i in range(1, players + 1)]
+            clients = [join(actor, viewer) for viewer in (*seats, Actor("spectator"))]
+            submit(actor, clock, "start_game", seats[0])
+            for turn in range(60):
+                if actor.is_over():
+                    break
+                cards = [on.card for on in actor.state.table]
+                solutions = solve([rank(card) for card in cards])
+                if solutions and turn % 3:
+                    submit(
+                        actor,
+                        clock,
+                        "call_24",
+                        seats[turn % players],
+                        expression=solutions[0].ascii_expression,
+                    )
+                else:
+                    for seat in seats:
+                        submit(actor, clock, "call_no_solution", seat)
+                assert_current(actor, clients)
+                assert all("piles" not in client.view for client in clients)
+            assert actor.is_over() and clients[0].view["phase"] == "ended"

@@ -8,8 +8,8 @@ import json
 from pathlib import Path
 
 import msgpack
-import pytest
 from challenge_tables import PROCTOR, SPECTATOR, Table, options, player, types
+from shell_testcase import ShellTestCase
 from test_net import make_session, say, token
 from twisted.internet.task import Clock
 

@@ -3,6 +3,7 @@ times per window, and the next one written says how many were dropped."""
 
 from __future__ import annotations
 
+from shell_testcase import ShellTestCase
 from twisted.logger import LogLevel, PredicateResult
 
 from server.__main__ import RepeatLimit

@@ -4,7 +4,7 @@ written to the table's log (docs/protocol.md, `presence`)."""
 
 from __future__ import annotations
 
-import pytest
+from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode

@@ -13,6 +13,7 @@ import itertools
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from shell_testcase import ShellTestCase
 from test_net import T0, Wire, make_session, token
 from twisted.internet.task import Clock
 
@@ -163,8 +164,7 @@ def send(sessions: dict[str, tuple[Session, Wire]], role: str, message: dict) ->
 class SessionFuzzTests(ShellTestCase):
     @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
     @given(st.lists(STEP, max_size=25))
-    def test_random_traffic_is_answered_and_the_log_replays(self):
-        steps = self.steps
+    def test_random_traffic_is_answered_and_the_log_replays(self, steps):
         clock, hub, sessions = open_table()
         for kind, role, payload in steps:
             if kind == "wait":

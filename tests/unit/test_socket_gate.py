@@ -3,6 +3,7 @@ deadline, reading in slices, the abuse cool-down. Time from a `task.Clock`."""
 
 from __future__ import annotations
 
+from shell_testcase import ShellTestCase
 from twisted.internet.address import IPv4Address
 from twisted.internet.error import ConnectionDone
 from twisted.internet.protocol import Factory, Protocol

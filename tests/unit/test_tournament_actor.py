@@ -5,6 +5,7 @@ events only, and comes back after a restart."""
 from __future__ import annotations
 
 import pytest
+from shell_testcase import ShellTestCase
 from tournament_support import csv_of, tournament_options
 from twisted.internet import defer
 from twisted.internet.task import Clock
@@ -131,7 +132,7 @@ class Recorder:
         self.messages.append(push.message)
 
 
-class TournamentActor2Tests(TournamentActorCase):
+class StandingsAndRestartTests(TournamentActorCase):
     def test_standings_are_pushed_live_to_spectators_of_the_tournament(self):
         """R-ROUND-7: a spectator joined to tournament/<id> gets each new result as an event and
         the standings in the view pushed after it; never the round's cards (hidden)."""
@@ -201,7 +202,7 @@ def _end_and_sign(table, adjustments=None):
     command(table, "sign_score_card", PROCTOR, initials="GH")
 
 
-class TournamentActor3Tests(TournamentActorCase):
+class ReopenedRoundTests(TournamentActorCase):
     def test_r_round_8_a_ruling_after_advance_counts_only_once_the_director_reopens(self):
         store, clock = self.store, self.clock
         hub = Hub(store, clock)
