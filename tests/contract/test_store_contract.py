@@ -7,6 +7,7 @@ Deferred API the shell uses; tampering tests change rows behind the store's back
 from __future__ import annotations
 
 import pytest
+from eventlog_backends import BackendCase, open_backend
 
 from server.eventlog.engine import StreamHead
 from server.eventlog.envelope import (
@@ -36,7 +37,9 @@ def append(backend, store, stream, expected, events):
     return backend.wait(store.append(stream, expected, events))
 
 
-class StoreContractTests(ShellTestCase):
+class StoreContract:
+    """The promises of every store (run per store by the classes at the end)."""
+
     def test_append_stamps_seq_time_and_chain_and_read_returns_the_same(self):
         backend = self.backend
         store = backend.open()
@@ -56,7 +59,6 @@ class StoreContractTests(ShellTestCase):
         assert backend.wait(store.load("table/t1")) == recorded
         assert backend.wait(store.last_seq("table/t1")) == 3
 
-
     def test_read_after_seq_and_limit(self):
         backend = self.backend
         store = backend.open()
@@ -72,7 +74,6 @@ class StoreContractTests(ShellTestCase):
         with pytest.raises(InvalidEvent, match="limit"):
             backend.wait(store.read("s", limit=0))
 
-
     def test_stale_or_future_expected_seq_fails_with_the_actual_seq_and_writes_nothing(self):
         backend = self.backend
         store = backend.open()
@@ -87,7 +88,6 @@ class StoreContractTests(ShellTestCase):
         assert [e.seq for e in backend.wait(store.read("s"))] == [1, 2]
         assert backend.wait(store.streams()) == ["s"]
 
-
     def test_two_appends_racing_for_one_seq_one_wins_one_fails(self):
         backend = self.backend
         store = backend.open()
@@ -99,7 +99,6 @@ class StoreContractTests(ShellTestCase):
             backend.wait(second)
         assert caught.value.actual_seq == 2
         assert backend.wait(store.verify("s")).ok
-
 
     def test_concurrent_appends_to_many_streams_each_get_their_own_result(self):
         backend = self.backend
@@ -114,7 +113,6 @@ class StoreContractTests(ShellTestCase):
             backend.wait(pending[60])
         assert backend.wait(pending[61])[0].seq == 2
         assert len(backend.wait(store.streams("table/"))) == 60
-
 
     def test_group_commit_commits_appends_that_wait_together(self):
         backend = self.backend
@@ -135,7 +133,6 @@ class StoreContractTests(ShellTestCase):
         # The first append finds the writer idle; the 49 that queued behind it share one commit.
         assert batches == [1, 49]
 
-
     def test_at_never_goes_backwards_within_a_stream(self):
         backend = self.backend
         store = backend.open()
@@ -147,7 +144,6 @@ class StoreContractTests(ShellTestCase):
         assert second.at == first.at == 1_700_000_010_000_000
         assert other.at == 1_700_000_005_000_000
         assert backend.wait(store.verify("s")).ok
-
 
     def test_empty_appends_and_bad_arguments_are_refused_and_change_nothing(self):
         backend = self.backend
@@ -172,7 +168,6 @@ class StoreContractTests(ShellTestCase):
         assert backend.wait(store.streams()) == ["s"]
         assert backend.wait(store.last_seq("s")) == 1
 
-
     def test_oversized_and_unpackable_events_never_reach_the_store(self):
         backend = self.backend
         store = backend.open()
@@ -185,7 +180,6 @@ class StoreContractTests(ShellTestCase):
             append(backend, store, "s", 0, big)
         assert backend.wait(store.streams()) == []
 
-
     def test_large_payload_just_under_the_limit_round_trips(self):
         backend = self.backend
         store = backend.open()
@@ -196,7 +190,6 @@ class StoreContractTests(ShellTestCase):
         [read] = backend.wait(store.load("big"))
         assert read == recorded and read.data["blob"] == blob
         assert backend.wait(store.verify("big")).ok
-
 
     def test_unicode_stream_names_and_prefixes(self):
         backend = self.backend
@@ -210,7 +203,6 @@ class StoreContractTests(ShellTestCase):
         assert backend.wait(store.streams("table/a_")) == []
         assert backend.wait(store.read(names[0]))[0].stream == names[0]
         assert backend.wait(store.verify(names[0])).ok
-
 
     def test_verify_reports_a_good_stream(self):
         backend = self.backend
@@ -267,10 +259,11 @@ def forge(event, body: bytes) -> dict[str, bytes]:
     return {"body": body, "hash": chain_hash(event.prev_hash, body)}
 
 
-class StoreContract2Tests(ShellTestCase):
-    @pytest.mark.parametrize(
-        ("damage", "broken_seq", "reason"),
-        [
+class TamperingContract:
+    """What verify and load find in a tampered log, on every store."""
+
+    def test_verify_and_load_find_the_first_broken_seq(self):
+        for damage, broken_seq, reason in [
             ("body", 3, "hash does not match the recorded bytes"),
             ("rechained body", 4, "prev_hash is not the hash of seq 3"),
             ("prev_hash", 3, "prev_hash is not the hash of seq 2"),
@@ -281,51 +274,54 @@ class StoreContract2Tests(ShellTestCase):
             ("not an envelope", 3, "recorded bytes are not a version-1 event envelope"),
             ("head behind", 5, "events after the stream head's seq 4"),
             ("head hash", 5, "the stream head's hash differs from the chain's last hash"),
-        ],
-    )
-    def test_verify_and_load_find_the_first_broken_seq(self):
-        backend, damage, broken_seq, reason = self.backend, self.damage, self.broken_seq, self.reason
-        store = backend.open()
-        events = []
-        for n in range(1, 6):  # one append per event, a second apart
-            events += append(backend, store, "s", n - 1, [touched(n)])
-            backend.clock.advance(1)
-        event = events[2]
-        forged = encode_body("s", 3, event.at, NewEvent("CardTouched", {"card": 99}, actor=PLAYER))
-        if damage == "body":
-            tamper(backend, "s", 3, body=forged)
-        elif damage == "rechained body":
-            tamper(backend, "s", 3, **forge(event, forged))
-        elif damage == "prev_hash":
-            tamper(backend, "s", 3, prev_hash=bytes(32))
-        elif damage == "missing middle":
-            delete(backend, "s", 3)
-        elif damage == "missing tail":
-            delete(backend, "s", 5)
-        elif damage == "other stream":
-            tamper(backend, "s", 3, **forge(event, encode_body("other", 3, event.at, touched(3))))
-        elif damage == "time backwards":
-            tamper(backend, "s", 3, **forge(event, encode_body("s", 3, events[0].at, touched(3))))
-        elif damage == "not an envelope":
-            tamper(backend, "s", 3, **forge(event, b"\x93\x01\x02\x03"))
-        elif damage == "head behind":
-            tamper_head(backend, "s", last_seq=4, last_hash=events[3].hash)
-        else:
-            tamper_head(backend, "s", last_hash=bytes(32))
-        report = backend.wait(store.verify("s"))
-        assert (report.ok, report.broken_seq) == (False, broken_seq)
-        assert reason in report.reason
-        assert report.events == report.last_seq == broken_seq - 1  # the valid prefix
-        prefix_head = events[broken_seq - 2].hash
-        if damage == "rechained body":  # the forged seq 3 links fine to seq 2
-            prefix_head = forge(event, forged)["hash"]
-        assert report.head_hash == prefix_head
-        assert f"at seq {broken_seq}" in report.describe()
-        if damage != "prev_hash":  # load checks the chain of contents, not the redundant column
-            with pytest.raises(CorruptStream) as caught:
-                backend.wait(store.load("s"))
-            assert caught.value.report == report
-
+        ]:
+            backend = open_backend(self, self.kind)  # a fresh store for each damage
+            store = backend.open()
+            events = []
+            for n in range(1, 6):  # one append per event, a second apart
+                events += append(backend, store, "s", n - 1, [touched(n)])
+                backend.clock.advance(1)
+            event = events[2]
+            forged = encode_body(
+                "s", 3, event.at, NewEvent("CardTouched", {"card": 99}, actor=PLAYER)
+            )
+            if damage == "body":
+                tamper(backend, "s", 3, body=forged)
+            elif damage == "rechained body":
+                tamper(backend, "s", 3, **forge(event, forged))
+            elif damage == "prev_hash":
+                tamper(backend, "s", 3, prev_hash=bytes(32))
+            elif damage == "missing middle":
+                delete(backend, "s", 3)
+            elif damage == "missing tail":
+                delete(backend, "s", 5)
+            elif damage == "other stream":
+                tamper(
+                    backend, "s", 3, **forge(event, encode_body("other", 3, event.at, touched(3)))
+                )
+            elif damage == "time backwards":
+                tamper(
+                    backend, "s", 3, **forge(event, encode_body("s", 3, events[0].at, touched(3)))
+                )
+            elif damage == "not an envelope":
+                tamper(backend, "s", 3, **forge(event, b"\x93\x01\x02\x03"))
+            elif damage == "head behind":
+                tamper_head(backend, "s", last_seq=4, last_hash=events[3].hash)
+            else:
+                tamper_head(backend, "s", last_hash=bytes(32))
+            report = backend.wait(store.verify("s"))
+            assert (report.ok, report.broken_seq) == (False, broken_seq)
+            assert reason in report.reason
+            assert report.events == report.last_seq == broken_seq - 1  # the valid prefix
+            prefix_head = events[broken_seq - 2].hash
+            if damage == "rechained body":  # the forged seq 3 links fine to seq 2
+                prefix_head = forge(event, forged)["hash"]
+            assert report.head_hash == prefix_head
+            assert f"at seq {broken_seq}" in report.describe()
+            if damage != "prev_hash":  # load checks the chain of contents, not the redundant column
+                with pytest.raises(CorruptStream) as caught:
+                    backend.wait(store.load("s"))
+                assert caught.value.report == report
 
     def test_verify_refuses_non_canonical_bytes_even_with_a_valid_hash(self):
         backend = self.backend
@@ -335,7 +331,17 @@ class StoreContract2Tests(ShellTestCase):
         [event] = append(backend, store, "s", 0, [touched(1)])
         # Same fields, but the data map's keys in the wrong order: hashes fine, not canonical.
         odd = msgpack.packb(
-            [1, "s", 1, event.type, 1, event.at, event.actor, event.causation, {"seat": 1, "card": 1}]
+            [
+                1,
+                "s",
+                1,
+                event.type,
+                1,
+                event.at,
+                event.actor,
+                event.causation,
+                {"seat": 1, "card": 1},
+            ]
         )
         tamper(backend, "s", 1, body=odd, hash=chain_hash(event.prev_hash, odd))
         if backend.kind == "memory":
@@ -350,7 +356,6 @@ class StoreContract2Tests(ShellTestCase):
             "recorded bytes are not in canonical form",
         )
         assert backend.wait(store.load("s"))[0].data == {"seat": 1, "card": 1}
-
 
     def test_upcasters_lift_old_events_on_read_without_rewriting_them(self):
         backend = self.backend
@@ -367,7 +372,6 @@ class StoreContract2Tests(ShellTestCase):
         assert backend.wait(lifted.verify("s")).ok  # the recorded bytes are untouched
         plain = 3 if backend.kind == "memory" else 1  # the memory store shares one engine
         assert backend.wait(store.read("s"))[0].schema == plain
-
 
     def test_closed_store_refuses_everything_and_close_is_idempotent(self):
         backend = self.backend
@@ -386,7 +390,6 @@ class StoreContract2Tests(ShellTestCase):
             with pytest.raises(StoreClosed):
                 backend.wait(call())
 
-
     def test_close_waits_for_appends_already_accepted(self):
         backend = self.backend
         store = backend.open()
@@ -396,7 +399,6 @@ class StoreContract2Tests(ShellTestCase):
         assert all(backend.wait(d)[0].seq == 1 for d in pending)
         if backend.kind != "memory":  # durable: a new store on the same database sees them all
             assert len(backend.blocking().streams()) == 20
-
 
     def test_blocking_engine_keeps_the_same_contract(self):
         backend = self.backend
@@ -410,7 +412,6 @@ class StoreContract2Tests(ShellTestCase):
             engine.append("s", 2, [])
         assert engine.verify("s").ok
 
-
     def test_two_stores_on_one_database_see_each_others_appends(self):
         backend = self.backend
         first, second = backend.open(), backend.open()
@@ -422,10 +423,21 @@ class StoreContract2Tests(ShellTestCase):
         assert append(backend, first, "s", 2, [touched(3)])[0].seq == 3
         assert [e.seq for e in backend.wait(second.load("s"))] == [1, 2, 3]
 
-
     def test_at_is_the_clock_to_the_microsecond(self):
         backend = self.backend
         store = backend.open()
         backend.clock.advance(0.000001)  # not exactly representable in binary
         [event] = append(backend, store, "s", 0, [touched(1)])
         assert event.at == 1_700_000_000_000_001
+
+
+class MemoryStoreContract(StoreContract, TamperingContract, BackendCase):
+    kind = "memory"
+
+
+class SQLiteStoreContract(StoreContract, TamperingContract, BackendCase):
+    kind = "sqlite"
+
+
+class PostgresStoreContract(StoreContract, TamperingContract, BackendCase):
+    kind = "postgres"

@@ -7,7 +7,9 @@ import threading
 import time
 
 import pytest
+from eventlog_backends import BackendCase
 from postgres_schemas import POSTGRES_URL, fresh_schema
+from shell_testcase import ShellTestCase
 
 from server.eventlog import engine as engine_module
 from server.eventlog import postgres as postgres_module
@@ -27,7 +29,9 @@ def event(n: int = 1) -> NewEvent:
     return NewEvent("Tick", {"n": n})
 
 
-class StoreFailuresTests(ShellTestCase):
+class FailureContract:
+    """Error paths every store shares (run per store by the classes below)."""
+
     def test_a_failed_commit_fails_every_append_in_it_and_the_store_goes_on(self):
         backend = self.backend
         if backend.kind == "memory":
@@ -52,7 +56,6 @@ class StoreFailuresTests(ShellTestCase):
         assert calls == [1, 4, 1]
         assert backend.wait(store.streams()) == ["s0", "s1"]
 
-
     def test_close_reports_an_engine_that_fails_to_close(self):
         backend = self.backend
         if backend.kind == "memory":
@@ -67,7 +70,6 @@ class StoreFailuresTests(ShellTestCase):
         store.engine.close = failing
         with pytest.raises(StoreUnavailable, match="closing"):
             backend.wait(store.close())
-
 
     def test_a_closed_blocking_engine_refuses_every_call(self):
         backend = self.backend
@@ -86,15 +88,32 @@ class StoreFailuresTests(ShellTestCase):
             with pytest.raises(StoreClosed):
                 call()
 
-
     def test_bad_names_for_queries_are_invalid(self):
         backend = self.backend
         store = backend.open()
-        for deferred in (store.last_seq(""), store.streams(5), store.load("a\x00"), store.verify(3)):
+        for deferred in (
+            store.last_seq(""),
+            store.streams(5),
+            store.load("a\x00"),
+            store.verify(3),
+        ):
             with pytest.raises(InvalidEvent):
                 backend.wait(deferred)
 
 
+class MemoryFailures(FailureContract, BackendCase):
+    kind = "memory"
+
+
+class SQLiteFailures(FailureContract, BackendCase):
+    kind = "sqlite"
+
+
+class PostgresFailures(FailureContract, BackendCase):
+    kind = "postgres"
+
+
+class EngineFailureTests(ShellTestCase):
     def test_load_refuses_a_stream_that_changed_under_it(self):
         monkeypatch = self.monkeypatch
         engine = MemoryEngine()
@@ -102,7 +121,6 @@ class StoreFailuresTests(ShellTestCase):
         monkeypatch.setattr(engine_module, "load_rows", lambda *args: None)
         with pytest.raises(CorruptStream, match="changed while it was loaded"):
             engine.load("s")
-
 
     def test_sqlite_locked_by_another_process_too_long_is_unavailable(self):
         tmp_path = self.tmp_path
@@ -119,19 +137,20 @@ class StoreFailuresTests(ShellTestCase):
         assert engine.append("s", 0, [event()])[0].seq == 1
         engine.close()
 
-
     def test_sqlite_without_wal_is_refused(self):
         with pytest.raises(StoreUnavailable, match="cannot use WAL"):
             open_blocking_store("sqlite:///:memory:")
 
 
-@pytest.fixture
-def pg_url():
-    with fresh_schema() as url_and_schema:
-        yield url_and_schema
+class PostgresCase(ShellTestCase):
+    """`pg_url`: (url, schema) of a fresh PostgreSQL schema, dropped after the test."""
+
+    def setUp(self):
+        super().setUp()
+        self.pg_url = self.enterContext(fresh_schema())
 
 
-class StoreFailures2Tests(ShellTestCase):
+class PostgresRaceTests(PostgresCase):
     def test_postgres_writer_losing_the_race_to_create_a_stream_gets_concurrency_error(self):
         pg_url = self.pg_url
         import psycopg
@@ -174,7 +193,7 @@ def _call(function, *args):
         return error
 
 
-class StoreFailures3Tests(ShellTestCase):
+class PostgresFailureTests(PostgresCase):
     def test_postgres_gives_up_after_repeated_conflicts(self):
         pg_url, monkeypatch = self.pg_url, self.monkeypatch
         from psycopg import errors
@@ -192,7 +211,6 @@ class StoreFailures3Tests(ShellTestCase):
         finally:
             engine.close()
 
-
     def test_postgres_without_a_free_connection_is_unavailable(self):
         pg_url = self.pg_url
         url, schema = pg_url
@@ -209,7 +227,6 @@ class StoreFailures3Tests(ShellTestCase):
         finally:
             engine._pool.putconn(held)
             engine.close()
-
 
     def test_postgres_refuses_an_event_log_of_another_format(self):
         pg_url = self.pg_url

@@ -6,6 +6,7 @@ import sqlite3
 
 import pytest
 from postgres_schemas import fresh_schema
+from shell_testcase import ShellTestCase
 
 from server.eventlog.memory import MemoryEngine, MemoryStore
 from server.eventlog.store import (
@@ -20,33 +21,32 @@ from server.eventlog.store import (
 FULL = {"synchronous": "full"}
 
 
-class StoreUrlsTests(ShellTestCase):
-    @pytest.mark.parametrize(
-        ("url", "kind", "target", "options"),
-        [
+class StoreURLTests(ShellTestCase):
+    def test_accepted_urls(self):
+        for url, kind, target, options in [
             ("memory:", "memory", "", {}),
             ("memory://", "memory", "", {}),
             (DEFAULT_STORE_URL, "sqlite", "var/t24.sqlite", FULL),
             ("sqlite:////srv/t24/log.sqlite", "sqlite", "/srv/t24/log.sqlite", FULL),
             ("sqlite:///a%20b?synchronous=NORMAL", "sqlite", "a b", {"synchronous": "normal"}),
-            ("postgresql://u@h:5433/db", "postgresql", "postgresql://u@h:5433/db", {"schema": "t24"}),
+            (
+                "postgresql://u@h:5433/db",
+                "postgresql",
+                "postgresql://u@h:5433/db",
+                {"schema": "t24"},
+            ),
             (
                 "postgres://u@h/db?schema=prod&sslmode=disable",
                 "postgresql",
                 "postgresql://u@h/db?sslmode=disable",
                 {"schema": "prod"},
             ),
-        ],
-    )
-    def test_accepted_urls(self):
-        url, kind, target, options = self.url, self.kind, self.target, self.options
-        parsed = parse_store_url(url)
-        assert (parsed.kind, parsed.target, dict(parsed.options)) == (kind, target, options)
+        ]:
+            parsed = parse_store_url(url)
+            assert (parsed.kind, parsed.target, dict(parsed.options)) == (kind, target, options)
 
-
-    @pytest.mark.parametrize(
-        ("url", "message"),
-        [
+    def test_refused_urls_say_what_is_accepted(self):
+        for url, message in [
             ("", "non-empty string"),
             (None, "non-empty string"),
             ("mysql://h/db", "unknown store URL 'mysql://h/db': expected memory:, sqlite:///"),
@@ -62,20 +62,15 @@ class StoreUrlsTests(ShellTestCase):
             ("postgresql://h/db?schema=", "1 to 63 bytes"),
             ("postgresql://h/db?schema=" + "s" * 64, "1 to 63 bytes"),
             ("postgresql://h/db?nonsense_option=1", "malformed PostgreSQL URL"),
-        ],
-    )
-    def test_refused_urls_say_what_is_accepted(self):
-        url, message = self.url, self.message
-        with pytest.raises(StoreURLError, match=message):
-            parse_store_url(url)
-        with pytest.raises(StoreURLError):
-            open_store(url)
-
+        ]:
+            with pytest.raises(StoreURLError, match=message):
+                parse_store_url(url)
+            with pytest.raises(StoreURLError):
+                open_store(url)
 
     def test_memory_urls_open_a_memory_store(self):
         assert isinstance(open_store("memory:"), MemoryStore)
         assert isinstance(open_blocking_store("memory:"), MemoryEngine)
-
 
     def test_a_reader_never_creates_a_missing_sqlite_file(self):
         tmp_path = self.tmp_path
@@ -86,7 +81,6 @@ class StoreUrlsTests(ShellTestCase):
         engine = open_blocking_store(f"sqlite:///{tmp_path}/new/dir/log.sqlite")  # dirs created
         engine.close()
         open_blocking_store(f"sqlite:///{tmp_path}/new/dir/log.sqlite", create=False).close()
-
 
     def test_sqlite_refuses_foreign_files_and_newer_formats(self):
         tmp_path = self.tmp_path
@@ -101,12 +95,10 @@ class StoreUrlsTests(ShellTestCase):
         with pytest.raises(StoreUnavailable, match="format 2; this t24 knows 1"):
             open_blocking_store(f"sqlite:///{newer}")
 
-
     def test_postgres_that_does_not_answer_is_store_unavailable(self):
         with pytest.raises(StoreUnavailable, match="does not answer") as caught:
             open_blocking_store("postgresql://nobody:secret@127.0.0.1:1/db")
         assert "secret" not in str(caught.value)
-
 
     def test_postgres_reader_needs_an_existing_event_log(self):
         with fresh_schema() as (url, _schema):

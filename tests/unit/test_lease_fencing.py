@@ -7,9 +7,11 @@ expiry, another node took the table) must not append even when its `expected_seq
 from __future__ import annotations
 
 import time
+from contextlib import ExitStack
 
 import pytest
 from postgres_schemas import fresh_schema
+from shell_testcase import ShellTestCase
 
 from server.cluster.leases import Fence, LeaseBook, LeaseLost, failover_order
 from server.eventlog.envelope import NewEvent
@@ -17,23 +19,25 @@ from server.eventlog.postgres import PostgresEngine
 from server.eventlog.store import parse_store_url
 
 
-@pytest.fixture
-def two_nodes():
-    """Two (engine, book, fence, lost) nodes "a" and "b" on one fresh schema, lease 0.3 s."""
-    with fresh_schema() as (url, _schema):
-        parsed = parse_store_url(url)
-        nodes = {}
-        for name in ("a", "b"):
-            engine = PostgresEngine(parsed.target, schema=parsed.options["schema"])
-            lost: list[str] = []
-            fence = Fence(engine.schema, lost.append, owner=name)
-            engine.fence = fence
-            book = LeaseBook(engine.conninfo, engine.schema, 0.3, owner=name, url=f"ws://{name}")
-            nodes[name] = (engine, book, fence, lost)
-        yield nodes
-        for engine, book, _fence, _lost in nodes.values():
-            book.close()
-            engine.close()
+def open_two_nodes(case: ShellTestCase) -> dict:
+    """Two (engine, book, fence, lost) nodes "a" and "b" on one fresh schema, lease 0.3 s;
+    closed, and the schema dropped, when `case` ends."""
+    stack = ExitStack()
+    case.addCleanup(stack.close)  # registered first: the schema is dropped last
+    url, _schema = stack.enter_context(fresh_schema())
+    parsed = parse_store_url(url)
+    nodes = {}
+    for name in ("a", "b"):
+        engine = PostgresEngine(parsed.target, schema=parsed.options["schema"])
+        lost: list[str] = []
+        fence = Fence(engine.schema, lost.append, owner=name)
+        engine.fence = fence
+        book = LeaseBook(engine.conninfo, engine.schema, 0.3, owner=name, url=f"ws://{name}")
+        nodes[name] = (engine, book, fence, lost)
+    for engine, book, _fence, _lost in nodes.values():
+        case.addCleanup(engine.close)  # cleanups run last in, first out: the book first
+        case.addCleanup(book.close)
+    return nodes
 
 
 def hold(node, stream: str):
@@ -45,6 +49,10 @@ def hold(node, stream: str):
 
 
 class LeaseFencingTests(ShellTestCase):
+    def setUp(self):
+        super().setUp()
+        self.two_nodes = open_two_nodes(self)
+
     def test_an_append_needs_the_lease(self):
         two_nodes = self.two_nodes
         engine, _book, _fence, _lost = two_nodes["a"]
