@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from shell_testcase import ShellTestCase
 
 pytest_plugins = ["pytester"]
@@ -63,13 +62,8 @@ class LeakyTests(ShellTestCase):
 
 
 class TrialChecksTests(ShellTestCase):
-    @pytest.fixture(autouse=True)
-    def _pytester(self, pytester):
-        """pytest's `pytester` (a unittest-style method cannot take fixtures)."""
-        self.pytester = pytester
-
     def test_a_leaked_timer_port_connection_or_unhandled_deferred_error_fails_the_test(self):
-        pytester = self.pytester
+        pytester = self.fixture("pytester")
         pytester.makeini(f"[pytest]\npythonpath = {TESTS}\n")
         pytester.makepyfile(test_leaky=LEAKY)
         result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-v")
