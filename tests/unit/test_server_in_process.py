@@ -13,13 +13,15 @@ from typing import Any
 
 from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol, connectWS
 from shell_testcase import ShellTestCase
-from twisted.internet import defer, protocol, reactor
+from twisted.internet import defer, protocol, reactor, task
 from twisted.internet.defer import inlineCallbacks
 from twisted.internet.endpoints import TCP4ClientEndpoint, connectProtocol
+from twisted.logger import globalLogPublisher
 
 from protocol.client import ClientSession
 from protocol.messages import SUBPROTOCOL
 from server.app import T24Server, load_config
+from server.eventlog.store import StoreUnavailable
 
 DECK = [
     {"card_id": "c1", "numbers": [1, 2, 3, 4], "dots": 1},
@@ -146,7 +148,8 @@ class ServerInProcessTests(ShellTestCase):
 
     @inlineCallbacks
     def test_a_stop_closes_connected_clients_with_1001_and_timed_tables(self):
-        """Clients still connected, a table with its auto-proctor deadline pending."""
+        """Clients still connected (one not yet identified), a table with its auto-proctor
+        deadline pending."""
         server, url = yield self.start_server()
         director = yield self.connect(server, url, "director", name="d")
         options = {"seats": SEATS, "deck": DECK, "auto_proctor": 30}
@@ -155,11 +158,15 @@ class ServerInProcessTests(ShellTestCase):
         reply = yield director.request("command", table="t1", name="start_round", args={})
         assert reply["type"] == "accepted", reply
         spectator = yield self.connect(server, url, "spectator", name="w", table="t1")
-        snapshot = yield spectator.request("join", table="t1")
-        assert snapshot["type"] == "snapshot"
+        player = yield self.connect(server, url, "player", table="t1", seat="s2")
+        for client in (spectator, player):  # a player's lag is probed, on a timer
+            snapshot = yield client.request("join", table="t1")
+            assert snapshot["type"] == "snapshot"
+        unnamed = yield Client(url).open  # no hello yet: its hello deadline is pending
         yield server.stop()
-        codes = yield defer.gatherResults([director.closed, spectator.closed])
-        assert codes == [1001, 1001]
+        everyone = (director, spectator, player, unnamed)
+        codes = yield defer.gatherResults([client.closed for client in everyone])
+        assert codes == [1001] * 4
 
     @inlineCallbacks
     def test_a_dropped_client_and_a_socket_that_never_upgrades_are_let_go(self):
@@ -176,3 +183,36 @@ class ServerInProcessTests(ShellTestCase):
         silent.connectionLost = lambda reason: lost.callback(None)
         yield server.stop()
         yield lost  # the server closed the half-open socket: nothing is left open
+
+    @inlineCallbacks
+    def test_a_stop_while_a_deadline_waits_to_retry_a_failed_append(self):
+        """The store fails the auto-proctor's append: the retry timer must go with the stop."""
+        server, url = yield self.start_server()
+        director = yield self.connect(server, url, "director", name="d")
+        options = {"seats": SEATS, "deck": DECK, "auto_proctor": 1}
+        created = yield director.request("create_table", table="t1", options=options)
+        assert created["type"] == "table_created", created
+        reply = yield director.request("command", table="t1", name="start_round", args={})
+        assert reply["type"] == "accepted", reply
+        failing: defer.Deferred = defer.Deferred()
+
+        def watch(event: dict) -> None:
+            if event.get("event") == "store_failing" and not failing.called:
+                failing.callback(event)
+
+        globalLogPublisher.addObserver(watch)
+        self.addCleanup(globalLogPublisher.removeObserver, watch)
+
+        def refuse(*_args: Any) -> Any:
+            raise StoreUnavailable("disk gone")
+
+        # place_card, due 1 s after the round started, cannot be appended
+        self.monkeypatch.setattr(server.store.engine, "append_batch", refuse)
+        event = yield failing
+        assert event["table"] == "t1"
+        yield task.deferLater(reactor, 0, lambda: None)  # the turn that set the retry timer
+        actor = server.hub.actors["t1"]
+        assert actor._retry_call is not None and actor._retry_call.active()
+        yield server.stop()
+        yield director.closed
+        assert self.flushLoggedErrors(StoreUnavailable)  # the store's own log of the failure
