@@ -97,7 +97,10 @@ class Client:
         return self.closed
 
 
-class ServerInProcessTests(ShellTestCase):
+class ServerCase(ShellTestCase):
+    """A `T24Server` on the real reactor (stopped after the test if it is not yet), and
+    clients that said hello."""
+
     timeout = 60  # seconds, per test (trial's), on a loaded machine
 
     @inlineCallbacks
@@ -124,6 +127,8 @@ class ServerInProcessTests(ShellTestCase):
         assert welcome["type"] == "welcome", welcome
         return client
 
+
+class ServerInProcessTests(ServerCase):
     @inlineCallbacks
     def test_a_round_played_then_closed_and_stopped_leaves_nothing_behind(self):
         server, url = yield self.start_server()
@@ -169,21 +174,57 @@ class ServerInProcessTests(ShellTestCase):
         assert codes == [1001] * 4
 
     @inlineCallbacks
-    def test_a_dropped_client_and_a_socket_that_never_upgrades_are_let_go(self):
+    def test_a_dropped_client_is_let_go(self):
         server, url = yield self.start_server()
         dropped = yield self.connect(server, url, "director", name="d")
         assert dropped.protocol is not None
         dropped.protocol.transport.abortConnection()  # no close handshake: the TCP link goes
         yield dropped.closed
-        port = server.listening.getHost().port
-        silent = yield connectProtocol(
-            TCP4ClientEndpoint(reactor, "127.0.0.1", port), protocol.Protocol()
-        )  # connected, never sends a byte of the upgrade
-        lost: defer.Deferred = defer.Deferred()
-        silent.connectionLost = lambda reason: lost.callback(None)
         yield server.stop()
-        yield lost  # the server closed the half-open socket: nothing is left open
 
+    @inlineCallbacks
+    def test_a_stop_closes_the_sockets_that_are_not_websockets(self):
+        """A socket that never sends its upgrade, and an HTTP client that keeps its connection
+        after a /healthz: `stop` closes them, not their idle or handshake timeouts (set long
+        here, so that only the stop can have closed them)."""
+        server, _url = yield self.start_server(open_handshake_timeout="60")
+        endpoint = TCP4ClientEndpoint(reactor, "127.0.0.1", server.listening.getHost().port)
+        silent = yield connectProtocol(endpoint, Peer())  # never sends a byte
+        keeping = yield connectProtocol(endpoint, Peer())
+        keeping.transport.write(b"GET /healthz HTTP/1.1\r\nHost: t24\r\n\r\n")
+        response = yield keeping.wait_for(b"\r\n\r\n")
+        assert response.startswith(b"HTTP/1.1 200"), response
+        yield server.stop()
+        assert not server.gate.protocols  # no socket left, none of their timers
+        yield defer.gatherResults([silent.lost, keeping.lost])
+
+
+class Peer(protocol.Protocol):
+    """A raw TCP client: what it received, and a Deferred for its end."""
+
+    def __init__(self) -> None:
+        self.received = b""
+        self.lost: defer.Deferred = defer.Deferred()
+        self._waiting: tuple[bytes, defer.Deferred] | None = None
+
+    def dataReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted's name
+        self.received += data
+        if self._waiting is not None and self._waiting[0] in self.received:
+            d, self._waiting = self._waiting[1], None
+            d.callback(self.received)
+
+    def wait_for(self, marker: bytes) -> defer.Deferred:
+        if marker in self.received:
+            return defer.succeed(self.received)
+        d: defer.Deferred = defer.Deferred()
+        self._waiting = (marker, d)
+        return d
+
+    def connectionLost(self, reason: Any) -> None:  # noqa: N802 - Twisted's name
+        self.lost.callback(None)
+
+
+class ServerStoreFailureTests(ServerCase):
     @inlineCallbacks
     def test_a_stop_while_a_deadline_waits_to_retry_a_failed_append(self):
         """The store fails the auto-proctor's append: the retry timer must go with the stop."""
