@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from autobahn.twisted.websocket import WebSocketClientFactory, WebSocketClientProtocol, connectWS
+from postgres_schemas import fresh_schema
 from shell_testcase import ShellTestCase
 from twisted.internet import defer, protocol, reactor, task
 from twisted.internet.defer import inlineCallbacks
@@ -197,6 +198,20 @@ class ServerInProcessTests(ServerCase):
         yield server.stop()
         assert not server.gate.protocols  # no socket left, none of their timers
         yield defer.gatherResults([silent.lost, keeping.lost])
+
+    @inlineCallbacks
+    def test_a_node_on_postgresql_stops_with_its_lease_timers(self):
+        """On PostgreSQL the server holds table leases, renewed on a timer (server/cluster)."""
+        url, _schema = self.enterContext(fresh_schema())
+        server, ws_url = yield self.start_server(store=url, lease_seconds="2")
+        director = yield self.connect(server, ws_url, "director", name="d")
+        created = yield director.request(
+            "create_table", table="t1", options={"seats": SEATS, "deck": DECK}
+        )
+        assert created["type"] == "table_created", created
+        assert server.ownership is not None and server.ownership.held()
+        yield server.stop()
+        yield director.closed
 
 
 class Peer(protocol.Protocol):
