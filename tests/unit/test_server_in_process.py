@@ -267,8 +267,9 @@ class ServerStoreFailureTests(ServerCase):
         event = yield failing
         assert event["table"] == "t1"
         yield task.deferLater(reactor, 0, lambda: None)  # the turn that set the retry timer
-        actor = server.hub.actors["t1"]
-        assert actor._retry_call is not None and actor._retry_call.active()
+        assert server.hub.actors["t1"].store_failures >= 1
+        pending = [str(call) for call in reactor.getDelayedCalls()]
+        assert any("_retry_after_store_failure" in call for call in pending), pending
         yield server.stop()
         yield director.closed
         assert self.flushLoggedErrors(StoreUnavailable)  # the store's own log of the failure
