@@ -24,7 +24,7 @@ def make_clock():
 
 
 class CasualViewPushesCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A task.Clock at T0."""
 
     def setUp(self):
         super().setUp()

@@ -35,7 +35,7 @@ def make_session_and_wire():
 
 
 class ClientAuthorDocsCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A director's session on a fresh hub, hello said (`session_and_wire`)."""
 
     def setUp(self):
         super().setUp()

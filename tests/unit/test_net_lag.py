@@ -33,7 +33,7 @@ def make_hub(clock: Clock) -> Hub:
 
 
 class LagCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A hub (with metrics) on the memory store, driven by a task.Clock at T0."""
 
     def setUp(self):
         super().setUp()

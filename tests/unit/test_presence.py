@@ -65,7 +65,7 @@ def make_table():
 
 
 class PresenceCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """Table t1 on a hub of its own, and that hub's clock (`table`)."""
 
     def setUp(self):
         super().setUp()

@@ -95,7 +95,7 @@ def make_hub(store, clock):
 
 
 class RuntimeCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A hub on a gated memory store, driven by a task.Clock at T0."""
 
     def setUp(self):
         super().setUp()

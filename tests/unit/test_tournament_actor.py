@@ -32,7 +32,7 @@ def make_store(clock):
 
 
 class TournamentActorCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A task.Clock at T0 and a memory store on it."""
 
     def setUp(self):
         super().setUp()

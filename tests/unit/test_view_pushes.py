@@ -64,7 +64,7 @@ def make_clock():
 
 
 class ViewPushesCase(ShellTestCase):
-    """The fixtures of every test below."""
+    """A task.Clock at T0."""
 
     def setUp(self):
         super().setUp()
