@@ -1,6 +1,7 @@
 // The scoreboard for spectators and the director: every table this token may see
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
+import { casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { drawCard, drawPause, drawSeats, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
@@ -36,6 +37,8 @@ export function boardPage(root, connection, welcome, only = null) {
     const body = [];
     if (view && view.game === "challenge") {
       body.push(drawCard(view), drawSeats(view, null), ...drawPause(view, link));
+    } else if (view && casualSummary(view)) {
+      body.push(...casualSummary(view));
     } else if (view && view.standings) {
       body.push(drawStandings(view.standings));
     } else if (view) {
@@ -66,6 +69,9 @@ export function boardPage(root, connection, welcome, only = null) {
     const wanted = [["proctor", { role: "proctor", table: id, name: "proctor" }]];
     for (const seat of (view && view.seats) || []) {
       wanted.push([`player ${seat.seat} (${seat.name})`, { role: "player", table: id, seat: seat.seat }]);
+    }
+    if (view && view.dealer && view.dealer.seat) { // a Tjugoett table's person dealer
+      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, { role: "player", table: id, seat: view.dealer.seat }]);
     }
     wanted.push(["spectator", { role: "spectator", table: id, name: "spectator" }]);
     try {

@@ -4,6 +4,7 @@
 // and the director the scoreboard.
 import { boardPage } from "./board.js";
 import { consolePage } from "./console.js";
+import { pageByGame } from "./games/index.js";
 import { replayPage } from "./replay.js";
 import { studentPage } from "./student.js";
 import { Connection, serverUrl } from "./wire.js";
@@ -36,11 +37,14 @@ if (!token) {
       else if (wanted === "board" || !table) page = boardPage(root, connection, welcome, params.get("table"));
       else live = table;
       if (live) {
-        page = welcome.role === "player" ? studentPage(root, connection, welcome)
-          : welcome.role === "proctor" || welcome.role === "director" ? consolePage(root, connection, live)
-          : boardPage(root, connection, welcome);
+        const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)
+          : consolePage(root, connection, live));
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
+          // the table's game (in its first snapshot) picks the page: games/index.js
+          page = pageByGame(root, connection, welcome, live, challengePage);
           connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
+        } else {
+          page = boardPage(root, connection, welcome);
         }
       }
       document.body.dataset.page = welcome.role;
