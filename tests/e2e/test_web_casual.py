@@ -294,3 +294,22 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     )
     assert unlabelled_controls(dora) == []
     assert fits_the_width(dora, 390)
+
+
+def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
+    """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
+    REFUSALS), so a refusal is never shown as the generic fallback or a raw map."""
+    from server.games import deck40, pocket, tjugoett
+
+    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS})
+    page = pages.open(server.http, "")
+    page.locator("#fatal").wait_for(timeout=WAIT)
+    shown = page.evaluate(
+        """async (codes) => {
+            const { errorInWords } = await import("/js/words.js");
+            return codes.map((code) => [code, errorInWords({ code })]);
+        }""",
+        codes,
+    )
+    generic = [code for code, text in shown if text.startswith("The server refused that")]
+    assert generic == [], generic
