@@ -267,7 +267,16 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     }
     table, _ = create(server, connect, "tjugoett", options)
     ada = seat_client(server, connect, table, "s1")
-    dora = open_seat(pages, server, table, "dl", width=390)
+    # the director's scoreboard lists a link for the dealer's seat too
+    director = pages.open(
+        server.http, server.token("director", name="director"), page="board", table=table
+    )
+    director.locator(f'[data-table="{table}"] table.tally').wait_for(timeout=WAIT)
+    director.click(f'[data-links="{table}"]')
+    link = director.locator(f'[data-table="{table}"] a[data-person^="dealer dl"]')
+    link.wait_for(timeout=WAIT)
+    dora = pages.open(server.http, link.get_attribute("href").split("#token=")[1], width=390)
+    dora.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     assert dora.locator("#mine").is_hidden()  # the dealer holds no player's hand
     dora.click("#start-round")  # a person dealer starts rounds
     ada.wait_for(lambda m: m.get("event_type") == "TurnStarted")

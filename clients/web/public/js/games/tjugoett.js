@@ -112,7 +112,7 @@ function drawDealer(view) {
   const dealer = view.dealer;
   return [h("p", {}, dealerLine(view)),
     drawHand(dealer.cards, dealer.cards.length, "The dealer's hand"),
-    h("p", { class: "sum", id: "dealer-sum" }, sumText(dealer))];
+    h("p", { class: "sum dealer-sum" }, sumText(dealer))];
 }
 
 function phaseLine(view) {
