@@ -199,8 +199,11 @@ function render(ctx) {
   const mine = (view.seats || []).find((seat) => seat.seat === view.you);
   setShown("mine", view.your_role === "player" && Boolean(mine));
   if (mine) {
-    fill("my-hand", drawHand(mine.cards, mine.count, "Your cards"));
-    fill("my-sum", mine.sum === null || mine.sum === undefined ? "" : `Your sum: ${mine.sum}`);
+    // once your turn is settled your cards are on the discard pile: its result keeps them
+    const settled = (view.results || []).find((result) => result.seat === view.you);
+    const hand = settled ? { cards: settled.player_cards, count: 0, sum: settled.player_sum } : mine;
+    fill("my-hand", drawHand(hand.cards, hand.count, "Your cards"));
+    fill("my-sum", hand.sum === null || hand.sum === undefined ? "" : `Your sum: ${hand.sum}`);
     fill("my-turn", view.phase === "player_turn" && view.turn === view.you ? "Your turn: draw a card or stand."
       : view.turn === view.you && view.phase === "dealer_turn" ? "You stand: the dealer plays." : "");
   }
