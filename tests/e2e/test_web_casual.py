@@ -118,20 +118,32 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     assert fits_the_width(ada, 390)
 
 
-def test_pocket_the_director_console_and_the_scoreboard_draw_a_pocket_table(
+def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_ends(
     server, connect, pages: Pages
 ):
-    """The director (with the table) gets the same page with start, pause and end; the
-    scoreboard draws the card and the scores, not raw data; both have labels."""
+    """R-POCKET-4/5: Ada (in the browser) and Bo (a raw client) are stumped: the card waits
+    as a bonus card. The director (with the table) gets the same page with pause, resume
+    and end, not a player's controls; the end shows the unclaimed bonus card; the
+    scoreboard draws the table, not raw data; every control has a label."""
     table, _ = create(server, connect, "pocket", {"seats": SEATS, "size": 3, "seed": 5})
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_seat(pages, server, table, "s1")
     director = pages.open(server.http, server.token("director", name="dir"), table=table)
     director.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     assert director.locator("#claim").is_hidden()  # a player's control, not the director's
     director.click("#start")
-    director.locator(".card.up").wait_for(timeout=WAIT)
+    ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+    ada.click("#stumped")
+    ada.locator("#stumped-list", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    assert ada.locator("#stumped").is_disabled()
+    send(bo, table, "declare_stumped")
+    ada.locator("#bonus", has_text="Bonus cards waiting: 1").wait_for(timeout=WAIT)
+    ada.locator('.card.up[data-number="2"]').wait_for(timeout=WAIT)
+
     director.click("#pause-game")
-    director.locator("#pause", has_text="Paused").wait_for(timeout=WAIT)
-    director.click("#resume")
+    ada.locator("#pause", has_text="Paused (director)").wait_for(timeout=WAIT)
+    assert ada.locator("#claim").is_disabled()
+    ada.click("#resume")  # any player may resume (docs/games/pocket.md, decision 6)
     director.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
     assert unlabelled_controls(director) == []
     board = pages.open(
@@ -143,6 +155,10 @@ def test_pocket_the_director_console_and_the_scoreboard_draw_a_pocket_table(
     assert section.locator("pre").count() == 0
     assert unlabelled_controls(board) == []
     assert fits_the_width(board, 768)
+    director.on("dialog", lambda dialog: dialog.accept())  # "End the game now?"
+    director.click("#end")
+    ada.locator("#end-result", has_text="Bonus cards left unclaimed: 1").wait_for(timeout=WAIT)
+    assert "ended by the director" in ada.inner_text("#end-result")
 
 
 # -- deck40 -----------------------------------------------------------------------------------
