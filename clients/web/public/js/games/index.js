@@ -58,3 +58,10 @@ export function casualSummary(view) {
   const game = view && CASUAL_GAMES[view.game];
   return game ? game.summary(view) : null;
 }
+
+/** An event of a casual table in words (for the replay page and the feed), or null for a
+ * game without a page here (words.js `eventInWords` draws the 24 Challenge's). */
+export function casualEventInWords(push, view) {
+  const game = view && CASUAL_GAMES[view.game];
+  return game ? game.words(push, view) || `${push.event_type}.` : null;
+}
