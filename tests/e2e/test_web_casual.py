@@ -12,6 +12,7 @@ import itertools
 from typing import Any
 
 import pytest
+from server_process import ServerProcess
 from web_browser import Pages, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
@@ -159,6 +160,37 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     director.click("#end")
     ada.locator("#end-result", has_text="Bonus cards left unclaimed: 1").wait_for(timeout=WAIT)
     assert "ended by the director" in ada.inner_text("#end-result")
+
+
+def test_pocket_a_server_restart_shows_the_pause_and_a_player_resumes(
+    tmp_path, connect, pages: Pages
+):
+    """The page reconnects on its own after a restart and shows the game paused by the
+    server (`server_restart`: a live stumped timer, docs/games/pocket.md decision 6); a
+    player resumes it from the page and the card is playable again."""
+    process = ServerProcess(tmp_path / "srv").start()
+    try:
+        director = connect(process.token("director", name="dir"), url=process.url)
+        options = {"seats": SEATS, "size": 2, "seed": 1, "stumped_seconds": 60}
+        reply = director.request("create_table", table="webpocket", game="pocket", options=options)
+        assert reply["type"] == "table_created", reply
+        ada = open_seat(pages, process, "webpocket", "s1", width=390)
+        ada.click("#start")
+        ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+        ada.locator('#countdowns li[data-command="stumped_deadline"]').wait_for(timeout=WAIT)
+        port = process.port
+        process.terminate()
+        ada.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
+        process.start("--port", str(port))  # same port, same store
+        ada.locator("#pause", has_text="Paused (server restart)").wait_for(timeout=WAIT)
+        assert ada.locator("#claim").is_disabled()
+        ada.click("#resume")
+        ada.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        ada.locator("#claim:enabled").wait_for(timeout=WAIT)
+        assert "Paused" not in ada.inner_text("#pause")
+    finally:
+        if process.running():
+            process.terminate()
 
 
 # -- deck40 -----------------------------------------------------------------------------------
