@@ -156,6 +156,7 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     assert section.locator("pre").count() == 0
     assert unlabelled_controls(board) == []
     assert fits_the_width(board, 768)
+    pages.shot(board, "pocket-board-768")
     director.on("dialog", lambda dialog: dialog.accept())  # "End the game now?"
     director.click("#end")
     ada.locator("#end-result", has_text="Bonus cards left unclaimed: 1").wait_for(timeout=WAIT)
@@ -325,6 +326,7 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     link.wait_for(timeout=WAIT)
     dora = pages.open(server.http, link.get_attribute("href").split("#token=")[1], width=390)
     dora.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    dora.locator("#who", has_text="You are Dora (the dealer).").wait_for(timeout=WAIT)
     assert dora.locator("#mine").is_hidden()  # the dealer holds no player's hand
     dora.click("#start-round")  # a person dealer starts rounds
     ada.wait_for(lambda m: m.get("event_type") == "TurnStarted")
@@ -351,6 +353,13 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     )
     assert unlabelled_controls(dora) == []
     assert fits_the_width(dora, 390)
+    pages.shot(dora, "tjugoett-dealer-phone")
+    # the scoreboard tells the events in the game's words, and its links fit the page
+    director.locator(f'[data-table="{table}"] .feed li', has_text="Round 1 is over").wait_for(
+        timeout=WAIT
+    )
+    assert fits_the_width(director, 1024)
+    pages.shot(director, "tjugoett-board")
 
 
 def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):

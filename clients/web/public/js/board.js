@@ -1,7 +1,7 @@
 // The scoreboard for spectators and the director: every table this token may see
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
-import { casualSummary } from "./games/index.js";
+import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { drawCard, drawPause, drawSeats, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
@@ -143,7 +143,7 @@ export function boardPage(root, connection, welcome, only = null) {
       entry.state = state;
       if (push && push.seq > entry.feedSeq) {
         entry.feedSeq = push.seq;
-        entry.feed.unshift([push.seq, eventInWords(push, state.view)]);
+        entry.feed.unshift([push.seq, casualEventInWords(push, state.view) || eventInWords(push, state.view)]);
         entry.feed.length = Math.min(entry.feed.length, 5);
       }
       render();

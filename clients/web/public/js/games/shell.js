@@ -127,7 +127,7 @@ export function gameShell(root, connection, welcome, table, game) {
     fill("status", statusInWords(ctx.link));
     fill("pause", pauseLines());
     if (!ctx.view) return;
-    if (ctx.you) fill("who", `You are ${nameOf(ctx.view, ctx.you)}.`);
+    if (ctx.you) fill("who", `You are ${(game.nameOf || nameOf)(ctx.view, ctx.you)}.`);
     game.render(ctx);
     tick();
   }

@@ -232,6 +232,7 @@ function summary(view) {
 export const tjugoettGame = {
   name: "tjugoett",
   title: "Tjugoett",
+  nameOf,
   keys: { d: ["draw", "dealer-draw"], s: ["stand", "dealer-stand"] },
   deadlineWords: { dealer_play: "The dealer moves in", turn_deadline: "Time to move:", start_round: "Next round in" },
   sections,
