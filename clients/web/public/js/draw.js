@@ -101,6 +101,16 @@ export function drawPause(view, connection) {
   return lines.map((line) => h("p", {}, line));
 }
 
+/** What was said at the table: who holds the card, the pattern and the stated steps
+ * (`you`: the student's own seat, or null for someone watching). */
+export function drawSaid(view, you) {
+  const said = [];
+  if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
+  if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
+  if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
+  return said;
+}
+
 /** Adds one event to a feed list (newest first, at most `keep` entries). */
 export function addToFeed(id, push, view, keep = 40) {
   const list = document.getElementById(id);
