@@ -89,6 +89,7 @@ const FLAG_CAUSES = {
   incorrect_solution: "an incorrect solution",
   too_many_fingertips: "too many fingertips",
   touched_before_reveal: "touching before the reveal",
+  slap: "slapping the card (R-PLAY-3)",
 };
 
 export function flagCause(cause) {
