@@ -91,7 +91,9 @@ export function drawCountdowns(deadlines, serverNow, paused) {
 export function drawPause(view, connection) {
   const lines = [];
   if (connection !== "online") {
-    lines.push(connection === "connecting" ? "Connecting…" : "Connection lost: reconnecting…");
+    lines.push(connection === "connecting" ? "Connecting…"
+      : connection === "moving" ? "Moving to the server that holds this table…"
+      : "Connection lost: reconnecting…");
   }
   if (view && view.paused) {
     const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
