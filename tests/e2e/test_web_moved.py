@@ -13,6 +13,7 @@ import pytest
 from postgres_schemas import fresh_schema
 from test_cluster import node
 from test_server_lifecycle import accepted, start_table
+from test_web_replay import step_drawn
 from web_browser import Pages
 from wsclients import AutobahnClient
 
@@ -59,6 +60,14 @@ def test_a_student_on_another_node_s_page_is_moved_to_the_owner_and_plays_there(
         pages.shot(student, "moved-to-a")
         seen = feed_seqs(student)
         assert sorted(seen) == list(range(1, touched["seq"] + 1)), seen
+
+        # a spectator is never moved: b answers its replay page from its copy of a's table
+        replay = pages.open(b.http, b.token("spectator", name="w"), page="replay", table="hop")
+        replay.locator("#position", has_text=f"of {touched['seq']}").wait_for(timeout=WAIT)
+        replay.keyboard.press("End")
+        step = step_drawn(replay, touched["seq"])
+        assert step.locator(".card.up").get_attribute("data-numbers") == "1 2 3 4"
+        assert replay.evaluate("window.t24.url") == b.url
 
         # a director's scoreboard on b follows b's own table live; a's table, which b does
         # not serve, is refused in words (one connection cannot follow tables to two nodes)
