@@ -13,7 +13,7 @@ from twisted.internet.task import Clock
 
 from server.eventlog.store import open_store
 from server.games import games
-from server.net.session import JOIN_EVENTS_PER_REQUEST
+from server.net.requests import JOIN_EVENTS_PER_REQUEST
 from server.runtime.hub import Hub
 from server.runtime.view_at import CHECKPOINT_EVERY
 
