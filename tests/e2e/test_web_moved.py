@@ -69,18 +69,22 @@ def test_a_student_on_another_node_s_page_is_moved_to_the_owner_and_plays_there(
         assert step.locator(".card.up").get_attribute("data-numbers") == "1 2 3 4"
         assert replay.evaluate("window.t24.url") == b.url
 
-        # a director's scoreboard on b follows b's own table live; a's table, which b does
-        # not serve, is refused in words (one connection cannot follow tables to two nodes)
+        # a director's scoreboard on b follows b's own table on its connection, and a's
+        # table on a connection of its own, moved to a
         start_table(b, "local")
         board = pages.open(b.http, b.token("director", name="d"), page="board")
         board.locator('[data-table="local"] table.seats').wait_for(timeout=WAIT)
-        board.locator("#message", has_text="served by another server").wait_for(timeout=WAIT)
+        board.locator('[data-table="hop"] tr[data-seat="s1"]', has_text="holds the card").wait_for(
+            timeout=WAIT
+        )
         assert board.evaluate("window.t24.url") == b.url
+        assert board.locator("#message").inner_text() == ""
 
         # a dies: the page goes back to its own server, b, which takes the table over when
         # a's lease expires and pauses it; the page resumes from the last seq it saw
         a.kill()
         student.locator("#pause", has_text="failover").wait_for(timeout=WAIT)
+        board.locator('[data-table="hop"]', has_text="Paused (failover)").wait_for(timeout=WAIT)
         student.locator("#node", has_text="holds this table").wait_for(state="hidden", timeout=WAIT)
         assert student.evaluate("window.t24.url") == b.url
         seen = feed_seqs(student)

@@ -2,6 +2,7 @@
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
 import { pageLink } from "./links.js";
+import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
@@ -112,7 +113,10 @@ export function boardPage(root, connection, welcome, only = null) {
         const live = index < MAX_JOINED;
         tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0, live, listed: entry });
         if (live) {
-          connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
+          connection.join(entry.table).catch((error) => {
+            if (error.code === "moved") followAlone(entry.table);
+            else document.getElementById("message").textContent = errorInWords(error);
+          });
         }
       });
       if (found.length > MAX_JOINED) {
@@ -126,7 +130,19 @@ export function boardPage(root, connection, welcome, only = null) {
   }
   start();
 
-  return {
+  /** A table another node serves (several nodes; a director's joins are answered `moved`):
+   * followed on a connection of its own, which moves to the table's node and, after a
+   * failover, back through this page's server (wire.js). */
+  function followAlone(id) {
+    const own = new Connection(serverUrl(location), connection.token, {
+      table: (state, push) => page.table(state, push),
+      fatal: (error) => { document.getElementById("message").textContent = errorInWords(error); },
+    });
+    own.start();
+    own.join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
+  }
+
+  const page = {
     status(next) {
       link = next === "online" ? "online" : next === "error" ? link : next;
       render();
@@ -144,4 +160,5 @@ export function boardPage(root, connection, welcome, only = null) {
     },
     presence() {},
   };
+  return page;
 }

@@ -10,8 +10,9 @@
 // it saw (no gap, no duplicate) and sends the moved request again (nothing was done with
 // it). A request keeps its promise across the move. If the node it moved to drops it (the
 // node died, or lost the table: close 1012), the next attempt goes back to the page's own
-// server, which points at the table's node again. A connection with several tables joined
-// (a director's scoreboard) does not move: the request is refused with code `moved`.
+// server, which points at the table's node again. A connection with other tables joined does
+// not move (they are served here): the request is refused with code `moved`, and the
+// caller may follow that table on a connection of its own (the director's scoreboard does).
 import { decode, encode } from "../vendor/msgpack/index.mjs";
 
 const SUBPROTOCOL = "t24.v1";
