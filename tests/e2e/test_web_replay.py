@@ -114,3 +114,25 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
 def test_the_replay_page_shows_a_refused_table_in_words(server, pages: Pages):
     page = pages.open(server.http, server.token("director", name="d"), page="replay", table="nope")
     page.locator("#message", has_text="There is no such table").wait_for(timeout=WAIT)
+
+
+def test_a_tournament_stream_replays_its_standings_as_they_stood(server, connect, pages: Pages):
+    """Any stream the token may read: a tournament's standings at each step."""
+    director = connect(server.token("director", name="d"))
+    options = {"name": "Spring", "date": "2026-03-14", "grades": ["4th"], "deck_seed": 24}
+    stream = "tournament/webspring"
+    created = director.request("create_table", table=stream, game="tournament", options=options)
+    assert created["type"] == "table_created", created
+    first = accepted(
+        director, stream, "import_students", csv="name,school,grade\nAda,Hill,4th\nBo,Hill,4th\n"
+    )
+    second = accepted(director, stream, "import_students", csv="name,school,grade\nCy,Dale,4th\n")
+    page = pages.open(server.http, server.token("director", name="d"), page="replay", table=stream)
+    page.locator("#position", has_text=f"of {second}").wait_for(timeout=WAIT)
+    page.locator("#slider").fill(str(first))
+    step = step_drawn(page, first)
+    assert step.locator("table.standings tbody tr").count() == 2
+    page.keyboard.press("End")
+    step = step_drawn(page, second)
+    assert step.locator("table.standings tbody tr").count() == 3
+    assert "Cy (Dale)" in step.inner_text()

@@ -3,7 +3,7 @@
 // see it, and the last events. A tournament stream shows its standings per grade.
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
-import { drawCard, drawPause, drawSeats, h } from "./draw.js";
+import { drawCard, drawPause, drawSeats, drawStandings, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const MAX_JOINED = 15; // the server's max_joins is 16 per connection
@@ -80,18 +80,6 @@ export function boardPage(root, connection, welcome, only = null) {
     } catch (error) {
       document.getElementById("message").textContent = errorInWords(error);
     }
-  }
-
-  /** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
-   * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
-  function drawStandings(standings) {
-    const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-    return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
-      h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
-      h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
-        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-        cell(row.total), cell(row.advanced))))));
   }
 
   function render() {

@@ -5,7 +5,7 @@
 // `view_at` query (the game's own evolve runs on the server: the browser has no rules),
 // drawn by the live pages' own drawing code (draw.js). At most one query is in flight: a
 // held arrow key skips the steps it passed, so stepping never floods the server.
-import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, fill, h } from "./draw.js";
+import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
@@ -88,6 +88,7 @@ export function replayPage(root, connection, table) {
         drawSeats(view, null),
       ];
     }
+    if (view && view.standings) return drawStandings(view.standings); // a tournament: a table per section
     return [h("pre", {}, JSON.stringify(view, null, 1))];
   }
 
