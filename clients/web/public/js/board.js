@@ -3,7 +3,8 @@
 // see it, and the last events. A tournament stream shows its standings per grade.
 import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
-import { drawCard, drawPause, drawSeats, h } from "./draw.js";
+import { Connection, serverUrl } from "./wire.js";
+import { drawCard, drawPause, drawSeats, drawStandings, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const MAX_JOINED = 15; // the server's max_joins is 16 per connection
@@ -87,18 +88,6 @@ export function boardPage(root, connection, welcome, only = null) {
     }
   }
 
-  /** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
-   * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
-  function drawStandings(standings) {
-    const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-    return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
-      h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
-      h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
-        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-        cell(row.total), cell(row.advanced))))));
-  }
-
   function render() {
     document.getElementById("status").textContent = statusInWords(link);
     const main = document.getElementById("tables");
@@ -118,7 +107,10 @@ export function boardPage(root, connection, welcome, only = null) {
         const live = index < MAX_JOINED;
         tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0, live, listed: entry });
         if (live) {
-          connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
+          connection.join(entry.table).catch((error) => {
+            if (error.code === "moved") followAlone(entry.table);
+            else document.getElementById("message").textContent = errorInWords(error);
+          });
         }
       });
       if (found.length > MAX_JOINED) {
@@ -132,7 +124,19 @@ export function boardPage(root, connection, welcome, only = null) {
   }
   start();
 
-  return {
+  /** A table another node serves (several nodes; a director's joins are answered `moved`):
+   * followed on a connection of its own, which moves to the table's node and, after a
+   * failover, back through this page's server (wire.js). */
+  function followAlone(id) {
+    const own = new Connection(serverUrl(location), connection.token, {
+      table: (state, push) => page.table(state, push),
+      fatal: (error) => { document.getElementById("message").textContent = errorInWords(error); },
+    });
+    own.start();
+    own.join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
+  }
+
+  const page = {
     status(next) {
       link = next === "online" ? "online" : next === "error" ? link : next;
       render();
@@ -150,4 +154,5 @@ export function boardPage(root, connection, welcome, only = null) {
     },
     presence() {},
   };
+  return page;
 }

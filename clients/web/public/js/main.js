@@ -17,6 +17,15 @@ window.addEventListener("hashchange", () => location.reload());
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("token");
 
+/** Which server this page plays on, when it is not the one that served the page (several
+ * nodes: the connection followed a `moved`, wire.js). */
+function showNode(state, detail) {
+  const node = document.getElementById("node");
+  if (!node) return;
+  if (state === "moving") node.textContent = `This table is served by another server: moving to ${detail.url}…`;
+  else if (state === "online") node.textContent = detail && detail.url ? `Connected to the server that holds this table: ${detail.url}` : "";
+}
+
 function showFatal(text) {
   root.replaceChildren(h("div", { id: "fatal", class: "fatal", role: "alert" },
     h("h1", {}, "Cannot open this page"), h("p", {}, text)));
@@ -50,6 +59,7 @@ if (!token) {
       document.body.dataset.page = welcome.role;
     },
     status(state, detail) {
+      showNode(state, detail);
       if (page) page.status(state, detail);
     },
     table(state, push) {

@@ -25,6 +25,7 @@ const ERROR_WORDS = {
   unavailable: "The server is unavailable right now; the page will reconnect.",
   internal: "The server hit an internal fault; the request was not applied.",
   disconnected: "Not connected: the page is reconnecting.",
+  moved: "That table is served by another server; open it from a page of its own.",
   // the 24 Challenge table's refusals (docs/rules.md)
   unknown_command: "The table does not know that command.",
   bad_args: "Something was missing in that request.",
@@ -111,6 +112,7 @@ const FLAG_CAUSES = {
   incorrect_solution: "an incorrect solution",
   too_many_fingertips: "too many fingertips",
   touched_before_reveal: "touching before the reveal",
+  slap: "slapping the card (R-PLAY-3)",
 };
 
 export function flagCause(cause) {
@@ -170,6 +172,7 @@ export function statusInWords(state, detail) {
   if (state === "connecting") return "Connecting…";
   if (state === "reconnecting") return "Connection lost: reconnecting…";
   if (state === "offline") return "Connection lost: reconnecting…";
+  if (state === "moving") return "Moving to the server that holds this table…";
   if (state === "error") return errorInWords(detail);
   return String(state);
 }
