@@ -10,7 +10,9 @@ What it keeps:
   `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) is the one shutdown sequence, in
   this order: stop accepting connections; let every table decide its queued commands and
   finish its in-flight appends (their replies and pushes go out; commands arriving meanwhile
-  get `unavailable`); close every socket with 1001; close the store, last. The store's own
+  get `unavailable`); close every WebSocket with 1001, then every other socket (HTTP, or
+  one that never upgraded: their idle and handshake timers go with them); close the store,
+  last. The store's own
   safety-net trigger is handed over at start, or it would close alongside the tables'
   drain and refuse the appends still queued.
 - The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
@@ -28,7 +30,7 @@ import shlex
 import socket
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,10 @@ ENV_PREFIX = "T24_"
 DEMO_TABLE = "demo"
 DEMO_SEATS = ("s1", "s2", "s3", "s4")
 DEMO_TOKEN_TTL = 7 * 24 * 3600
+# A casual table beside the demo's 24 Challenge table: its players' browser links are
+# printed too (a terminal only), so `make run` shows the casual games' pages as well.
+DEMO_POCKET_TABLE = "demo-pocket"
+DEMO_POCKET_SEATS = ("s1", "s2")
 
 
 class ConfigError(Exception):
@@ -133,6 +139,7 @@ class ServerConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
+SOCKET_LINGER = 1.0  # seconds `stop` waits for a socket it closed before it cuts it
 # Settings Autobahn times with txaio's batched timer, which rounds every deadline down to a
 # whole second (`int(now + delay)`): such a timer fires up to 1 s early.
 AUTOBAHN_TIMERS = ("open_handshake_timeout", "auto_ping_interval", "auto_ping_timeout")
@@ -238,6 +245,7 @@ class T24Server:
         self.hub: Hub | None = None
         self.factory: T24WebSocketFactory | None = None
         self.listening: Any = None
+        self.gate: ConnectionGate | None = None
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
         self.store_lock: StoreLock | None = None
@@ -390,6 +398,7 @@ class T24Server:
             if self.factory is not None:
                 self.factory.close_all()
                 yield self._sockets_closed(self.config.shutdown_grace)
+            yield self._close_other_sockets()
         finally:
             try:
                 if self.ownership is not None:
@@ -403,12 +412,34 @@ class T24Server:
 
     def _sockets_closed(self, grace: float) -> Deferred:
         """Fires when every WebSocket is closed, or after `grace` seconds."""
+        assert self.factory is not None
+        factory = self.factory
+        return self._until(lambda: not factory.sessions, grace)
+
+    @inlineCallbacks
+    def _close_other_sockets(self) -> Any:
+        """Close the sockets still open once the WebSockets had their goodbye: HTTP
+        connections kept alive, sockets that never sent their upgrade, WebSockets past the
+        grace. Why: each holds a timer (idle, handshake) and a descriptor that would outlive
+        the stop until that timer fired; in process, the reactor is only clean without them.
+        Closed politely first (a response being written is sent), then cut."""
+        gate = self.gate
+        if gate is None:
+            return
+        for connection in list(gate.protocols):
+            connection.transport.loseConnection()
+        yield self._until(lambda: not gate.protocols, SOCKET_LINGER)
+        for connection in list(gate.protocols):
+            connection.transport.abortConnection()
+        yield self._until(lambda: not gate.protocols, SOCKET_LINGER)
+
+    def _until(self, condition: Any, seconds: float) -> Deferred:
+        """Fires once `condition()` holds (checked every 50 ms), or after `seconds`."""
         done: Deferred = Deferred()
-        deadline = self.reactor.seconds() + grace
+        deadline = self.reactor.seconds() + seconds
 
         def check() -> None:
-            assert self.factory is not None
-            if not self.factory.sessions or self.reactor.seconds() >= deadline:
+            if condition() or self.reactor.seconds() >= deadline:
                 done.callback(None)
             else:
                 self.reactor.callLater(0.05, check)
@@ -433,6 +464,13 @@ class T24Server:
             }
             director = Actor("director", "demo")
             yield self.hub.create_table(DEMO_TABLE, "challenge", options, director)
+        if DEMO_POCKET_TABLE not in self.hub.actors and DEMO_POCKET_TABLE not in self.hub.retired:
+            pocket = {
+                "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_POCKET_SEATS],
+                "size": 12,
+            }
+            director = Actor("director", "demo")
+            yield self.hub.create_table(DEMO_POCKET_TABLE, "pocket", pocket, director)
         now = self.reactor.seconds()
 
         def issue(role: str, **claims: Any) -> str:
@@ -457,7 +495,14 @@ class T24Server:
         # The browser links hold tokens: printed to a terminal only, never into a log file
         # or a journal that stdout may be (issue 13: no server log holds a token).
         links = sys.stdout.isatty()
-        print(demo_banner(files, config.demo_tokens_dir, links=links), flush=True)
+        banner = demo_banner(files, config.demo_tokens_dir, links=links)
+        if links:
+            pocket = [
+                (seat, issue("player", table=DEMO_POCKET_TABLE, seat=seat))
+                for seat in DEMO_POCKET_SEATS
+            ]
+            banner += "\n" + "\n".join(casual_demo_lines(self.url, DEMO_POCKET_TABLE, pocket))
+        print(banner, flush=True)
         return files
 
 
@@ -543,6 +588,14 @@ def browser_lines(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
         lines.append(
             f"- director (yours only: every table): {page_url(url, str(director['director']))}"
         )
+    return [*lines, ""]
+
+
+def casual_demo_lines(url: str, table: str, seats: Sequence[tuple[str, str]]) -> list[str]:
+    """The banner's lines for the demo's pocket table: one browser link per player (each
+    holds that player's token, like the other links)."""
+    lines = [f"a casual game in a browser, pocket table {table!r} (any player starts it):"]
+    lines += [f"- pocket player {seat}: {page_url(url, token)}" for seat, token in seats]
     return [*lines, ""]
 
 
