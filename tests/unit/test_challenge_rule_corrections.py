@@ -128,6 +128,37 @@ def test_a_table_recorded_under_the_old_default_replays_as_it_was_played_R_PLAY_
     assert table.replayed() == table.state
 
 
+def test_events_recorded_before_a_field_existed_replay_with_its_old_meaning():
+    """A `PlayerDisqualified` from before slaps (R-PLAY-3) has no `cause`: it was the flag
+    limit's (R-FLAG-3); a touch from before `fingertips` was recorded is one finger (no foul,
+    so the card stays with its toucher)."""
+    table = Table.started()
+    table.next_card()
+    at = table.now
+    old = [
+        Event("CardTouched", {"at": at, "seat": "s1", "play": 1, "rule": "R-PLAY-2"}),
+        Event(
+            "TouchRefused",
+            {
+                "at": at,
+                "seat": "s2",
+                "play": 1,
+                "reason": "not_first",
+                "toucher": "s1",
+                "rule": "R-PLAY-2",
+            },
+        ),
+        Event("PlayerDisqualified", {"at": at, "seat": "s3", "flags": 3, "rule": "R-FLAG-3"}),
+    ]
+    state = table.state
+    for event in old:
+        state = challenge.evolve(state, event)
+    assert state.card.toucher == "s1" and state.card.fouls == ()
+    assert state.card.touches == ("s1", "s2")
+    s3 = seat_of(state, "s3")
+    assert (s3.disqualified, s3.disqualified_cause) == (True, "flag_limit")
+
+
 # -- R-PUZ-4: a deck given by hand is checked -------------------------------------------------
 
 
