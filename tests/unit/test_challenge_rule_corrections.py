@@ -157,6 +157,11 @@ def test_events_recorded_before_a_field_existed_replay_with_its_old_meaning():
     assert state.card.touches == ("s1", "s2")
     s3 = seat_of(state, "s3")
     assert (s3.disqualified, s3.disqualified_cause) == (True, "flag_limit")
+    # A `RoundStarted` that recorded no options (or none about R-PLAY-7) keeps the table's.
+    fresh = challenge.initial_state(options(cards=["c1"]))
+    for recorded in ({}, {"options": {"mode": "networked"}}):
+        start = Event("RoundStarted", {"at": at, "deck": ["c1"], "removed": [], **recorded})
+        assert challenge.evolve(fresh, start).options == fresh.options
 
 
 # -- R-PUZ-4: a deck given by hand is checked -------------------------------------------------
