@@ -359,3 +359,27 @@ def test_r_play_3_a_foul_after_a_claim_is_a_later_touch_recorded_whole():
             },
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("more", "message"),
+    [
+        ({"touch_compensation": 1}, "option 'touch_compensation': true or false (R-PLAY-2)"),
+        ({"casual": "no"}, "option 'casual': true or false (R-PUZ-4)"),
+        ({"max_credit_ms": 251}, "option 'max_credit_ms': whole milliseconds 0..250 (R-PLAY-2)"),
+        ({"max_credit_ms": -1}, "option 'max_credit_ms': whole milliseconds 0..250 (R-PLAY-2)"),
+    ],
+)
+def test_the_compensation_and_casual_options_are_refused_exactly(more, message):
+    with pytest.raises(RuleViolation) as caught:
+        challenge.initial_state(options(**more))
+    assert caught.value.as_dict() == {"code": "bad_options", "rule": "", "message": message}
+
+
+@pytest.mark.parametrize("credit_ms", [0, 1, 250])
+def test_the_credit_cap_takes_0_to_250_whole_milliseconds_recorded_as_given(credit_ms):
+    table = Table(options(touch_compensation=True, max_credit_ms=credit_ms))
+    (started,) = table.do("start_round", PROCTOR)
+    recorded = started.data["options"]["max_credit_ms"]
+    assert recorded == credit_ms and type(recorded) is int  # whole milliseconds, not 80.0
+    assert table.state.options.max_credit_us == credit_ms * MS

@@ -174,8 +174,12 @@ def test_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
     ]
     with pytest.raises(RuleViolation) as refused:
         challenge.initial_state({"seats": seats_data(), "deck": deck})
-    assert refused.value.code == "bad_options"
-    assert "'bad-7' (1 1 1 1) has no solution (R-PUZ-4)" in refused.value.message
+    assert refused.value.as_dict() == {
+        "code": "bad_options",
+        "rule": "",
+        "message": "option 'deck': card 'bad-7' (1 1 1 1) has no solution (R-PUZ-4); "
+        "only a casual table may play it",
+    }
 
 
 def test_a_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
