@@ -50,9 +50,7 @@ def own_server(tmp_path):
         process.terminate()
 
 
-def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(
-    own_server, pages: Pages
-):
+def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_server, pages: Pages):
     """More tables than `max_joins`: the board opens a further connection for the rest, so
     a card won at the last table shows live, and that table's "Links for the people" lists
     its players (its seats are known: it is followed)."""
@@ -67,9 +65,7 @@ def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(
         assert reply["type"] == "table_created", reply
     board = pages.open(process.http, process.token("director", name="dir"))
     for table in tables:  # every one drawn from its live view (scores), none only listed
-        board.locator(f'[data-table="{table}"] tr[data-seat="s1"] td.score').wait_for(
-            timeout=WAIT
-        )
+        board.locator(f'[data-table="{table}"] tr[data-seat="s1"] td.score').wait_for(timeout=WAIT)
     assert board.locator("text=Loading:").count() == 0
     last = tables[-1]  # joined on the board's second connection
     ada = client(process.token("player", table=last, seat="s1"))
