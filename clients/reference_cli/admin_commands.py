@@ -399,6 +399,29 @@ def add_admin_arguments(parser: argparse.ArgumentParser, repeated: bool = False)
     )
 
 
+GAMES_MARK = "{games}"  # replaced by every game's name when the help is shown
+
+
+def game_names() -> str:
+    """Every game the server runs, from the one registry (`server.games.games()`)."""
+    from server.games import games
+
+    return ", ".join(sorted(games()))
+
+
+class GameNamesFormatter(argparse.RawDescriptionHelpFormatter):
+    """Help that names every game of the registry, read only when the help is shown.
+
+    Why lazily: the registry imports every game module, which would slow each `t24` start
+    (most commands never show this help)."""
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(text.replace(GAMES_MARK, game_names()))
+
+    def _expand_help(self, action: argparse.Action) -> str:
+        return super()._expand_help(action).replace(GAMES_MARK, game_names())
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register `admin` and its three subcommands."""
     formatter = argparse.RawDescriptionHelpFormatter
@@ -415,20 +438,24 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
 
     create = commands.add_parser(
         "create-table",
-        help="create a 24 Challenge table",
-        description="Create a table (its options: docs/rules.md). The deck is an edition's "
-        "48 cards on the round's side (R-DECK-5), or --deck-file.",
+        help="create a table of any game (24 Challenge by default)",
+        description=f"Create a table of any game the server runs: {GAMES_MARK}.\n"
+        "Its options: docs/rules.md (challenge), docs/games/GAME.md (the others), given\n"
+        "with --option or --options. A 24 Challenge deck is an edition's 48 cards on the\n"
+        "round's side (R-DECK-5), or --deck-file.",
         epilog=EPILOG,
-        formatter_class=formatter,
+        formatter_class=GameNamesFormatter,
     )
     create.add_argument("--table", help="the new table's id (default: the server picks one)")
-    create.add_argument("--game", default="challenge", help="challenge (default), pocket or deck40")
+    create.add_argument(
+        "--game", default="challenge", help=f"the game: {GAMES_MARK} (default: challenge)"
+    )
     create.add_argument(
         "--seats", default="4", help="a count, or s1:Ada,s2:Bo,... (challenge: 3 or 4)"
     )
     create.add_argument("--edition", default="single-digits", help="deck edition")
     create.add_argument(
-        "--seed", type=int, help="deck seed (challenge: default 0; pocket, deck40: random)"
+        "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
