@@ -37,6 +37,7 @@ from clients.reference_cli.connection import (
     TableLink,
     close_then_stop,
 )
+from clients.reference_cli.games import PART_MODULES
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 from protocol.token_files import person_files, write_token_files
@@ -399,27 +400,7 @@ def add_admin_arguments(parser: argparse.ArgumentParser, repeated: bool = False)
     )
 
 
-GAMES_MARK = "{games}"  # replaced by every game's name when the help is shown
-
-
-def game_names() -> str:
-    """Every game the server runs, from the one registry (`server.games.games()`)."""
-    from server.games import games
-
-    return ", ".join(sorted(games()))
-
-
-class GameNamesFormatter(argparse.RawDescriptionHelpFormatter):
-    """Help that names every game of the registry, read only when the help is shown.
-
-    Why lazily: the registry imports every game module, which would slow each `t24` start
-    (most commands never show this help)."""
-
-    def _format_text(self, text: str) -> str:
-        return super()._format_text(text.replace(GAMES_MARK, game_names()))
-
-    def _expand_help(self, action: argparse.Action) -> str:
-        return super()._expand_help(action).replace(GAMES_MARK, game_names())
+GAME_NAMES = ", ".join(PART_MODULES)  # the games `--game` takes, one list (games/__init__.py)
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
@@ -439,16 +420,16 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     create = commands.add_parser(
         "create-table",
         help="create a table of any game (24 Challenge by default)",
-        description=f"Create a table of any game the server runs: {GAMES_MARK}.\n"
+        description=f"Create a table of any game: {GAME_NAMES}.\n"
         "Its options: docs/rules.md (challenge), docs/games/GAME.md (the others), given\n"
         "with --option or --options. A 24 Challenge deck is an edition's 48 cards on the\n"
         "round's side (R-DECK-5), or --deck-file.",
         epilog=EPILOG,
-        formatter_class=GameNamesFormatter,
+        formatter_class=formatter,
     )
     create.add_argument("--table", help="the new table's id (default: the server picks one)")
     create.add_argument(
-        "--game", default="challenge", help=f"the game: {GAMES_MARK} (default: challenge)"
+        "--game", default="challenge", help=f"the game: {GAME_NAMES} (default: challenge)"
     )
     create.add_argument(
         "--seats", default="4", help="a count, or s1:Ada,s2:Bo,... (challenge: 3 or 4)"

@@ -1,5 +1,5 @@
 """README's "Play Tjugoett" works as written (issue 15) and `t24 admin create-table` names every
-game (issue 14).
+game of the registry (issue 14).
 
 Every `t24` command of the section is parsed by the real CLI parser; the tables it creates
 get options the real game accepts; the person dealer's table is a new table (its id and
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.reference_cli import admin_commands, cli
+from clients.reference_cli.games import GENERIC, PART_MODULES, part_for
 from server.games import games, tjugoett
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -76,6 +77,14 @@ def test_the_readme_person_dealer_commands_make_a_new_table_and_the_dealer_plays
     assert state.options.dealer_seat == seat
 
 
+def test_the_clients_one_list_of_games_is_the_servers_registry():
+    """The client does not import the server (test_cli_app): its list of games, which the
+    help names and `part_for` draws, must be the registry's."""
+    assert sorted(PART_MODULES) == sorted(games())
+    for name in PART_MODULES:
+        assert part_for(name) is not GENERIC, name
+
+
 def test_create_table_help_names_every_game_of_the_registry():
     parser = cli.build_parser()
     admin = next(
@@ -89,7 +98,6 @@ def test_create_table_help_names_every_game_of_the_registry():
         if getattr(action, "choices", None) and "create-table" in action.choices
     )
     text = create.format_help()
-    assert admin_commands.GAMES_MARK not in text
     for name in games():
         assert name in text, name
     assert "any game" in text and "24 Challenge table" not in text
