@@ -168,7 +168,12 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
   function ownConnection() {
     const own = new Connection(serverUrl(location), connection.token, {
       table: (state, push) => page.table(state, push),
-      status: (state, error) => { if (state === "error" && error) showError(error); },
+      status: (state, error) => {
+        if (state !== "error" || !error) return;
+        // a table joined on its hello that another node serves: followed alone, as above
+        if (error.code === "moved" && error.table) followAlone(error.table);
+        else showError(error);
+      },
       fatal: showError,
     });
     own.start();
