@@ -52,13 +52,11 @@ def commands_sent(page) -> list[dict[str, Any]]:
     """Every request the page sends from now on, decoded (Playwright sees the frames)."""
     sent: list[dict[str, Any]] = []
 
-    def watch(socket) -> None:
-        socket.on(
-            "framesent",
-            lambda payload: sent.append(decode(payload if isinstance(payload, bytes) else b"")),
-        )
+    def frame(payload: bytes | str) -> None:
+        sent.append(decode(payload) if isinstance(payload, bytes) else {"text": payload})
 
-    page.on("websocket", watch)
+    page.on("websocket", lambda socket: socket.on("framesent", frame))
+    page.reload()  # the page's socket opens again, now watched
     return sent
 
 
@@ -96,7 +94,8 @@ def test_no_touch_before_the_reveal_then_the_countdowns_and_the_verdict_naming_t
     send(proctor, table, "reveal_card")
     events = [proctor.event("CardPlaced"), proctor.event("CardRevealed")]
     assert events[1]["seq"] == events[0]["seq"] + 1  # nothing between: no touch, no flag
-    assert not [m for m in sent if m.get("type") == "command"], sent
+    assert [m["type"] for m in sent if m.get("type") in ("hello", "ping")] == ["hello", "ping"]
+    assert not [m for m in sent if m.get("type") == "command"], sent  # watched, and none sent
     assert "touched_before_reveal" not in str(proctor.events())
 
     ada.locator(".card.up").wait_for(timeout=WAIT)
