@@ -10,6 +10,7 @@ import stat
 import pytest
 import toygame
 from autobahn.twisted.websocket import WebSocketClientFactory
+from prometheus_client.parser import text_string_to_metric_families
 from shell_testcase import ShellTestCase
 from twisted.internet import defer
 from twisted.internet.error import ConnectionDone
@@ -23,7 +24,7 @@ from twisted.web.test.requesthelper import DummyRequest
 from protocol.codec import Limits, decode, encode
 from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games.base import RuleViolation
-from server.metrics import Histogram, Metrics
+from server.metrics import Metrics
 from server.net.http import HealthResource, MetricsResource, build_site
 from server.net.session import INTERNAL_MESSAGE, NetConfig, Session, TokenBucket, error_for
 from server.net.tokens import (
@@ -748,29 +749,52 @@ class HTTPTests(NetCase):
 
         assert render(HealthResource(Raising(), clock)).responseCode == 503
 
-    def test_metrics_exposition(self):
+    def test_metrics_exposition_is_prometheus_text_parsed_by_prometheus_client(self):
         metrics = Metrics()
         metrics.gauge("t24_connections", "Open connections.", lambda: 3)
-        metrics.events_appended = 5
+        metrics.counter("t24_redirects_total", "Answered moved.", lambda: 2)
+        metrics.events_appended.inc(5)
         metrics.count_command("accepted")
         metrics.append_latency.observe(0.0007)
         metrics.append_latency.observe(3.0)
-        text = b"".join(render(MetricsResource(metrics)).written).decode()
-        assert "t24_connections 3" in text and "t24_events_appended_total 5" in text
-        assert 't24_commands_total{outcome="accepted"} 1' in text
-        assert 't24_append_latency_seconds_bucket{le="0.001"} 1' in text
-        assert 't24_append_latency_seconds_bucket{le="+Inf"} 2' in text
-        assert "# TYPE t24_command_latency_seconds histogram" in text
+        request = render(MetricsResource(metrics))
+        assert request.responseHeaders.getRawHeaders(b"content-type")[0].startswith(
+            b"text/plain; version=0.0.4"
+        )
+        families = {
+            family.name: family
+            for family in text_string_to_metric_families(b"".join(request.written).decode())
+        }
+        samples = {
+            (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+            for family in families.values()
+            for sample in family.samples
+        }
+        assert samples[("t24_connections", ())] == 3
+        assert samples[("t24_redirects_total", ())] == 2
+        assert samples[("t24_events_appended_total", ())] == 5
+        assert samples[("t24_commands_total", (("outcome", "accepted"),))] == 1
+        assert samples[("t24_commands_total", (("outcome", "refused"),))] == 0  # known, unseen
+        assert samples[("t24_append_latency_seconds_bucket", (("le", "0.001"),))] == 1
+        assert samples[("t24_append_latency_seconds_bucket", (("le", "+Inf"),))] == 2
+        assert families["t24_command_latency_seconds"].type == "histogram"
+        assert families["t24_redirects"].type == "counter"
+        assert not [name for name in samples if name[0].endswith("_created")]
 
-    def test_histogram_buckets_are_cumulative(self):
-        histogram = Histogram("h", "help", buckets=(1.0, 2.0))
-        for value in (0.5, 1.0, 1.5, 9.0):
-            histogram.observe(value)
-        assert histogram.render()[2:5] == [
-            'h_bucket{le="1.0"} 2',
-            'h_bucket{le="2.0"} 3',
-            'h_bucket{le="+Inf"} 4',
-        ]
+    def test_metrics_are_per_server_and_openmetrics_when_asked(self):
+        """Each `Metrics` has its own registry: two servers in one process never share a count
+        (nor collide on a name); a scraper that asks for OpenMetrics gets it."""
+        one, two = Metrics(), Metrics()
+        for metrics in (one, two):
+            metrics.gauge("t24_connections", "Open connections.", lambda: 1)
+        one.gauge("t24_connections", "Open connections.", lambda: 7)  # a new reader replaces
+        one.messages_received.inc()
+        assert one.value("t24_messages_received_total") == 1
+        assert two.value("t24_messages_received_total") == 0
+        assert (one.value("t24_connections"), two.value("t24_connections")) == (7, 1)
+        body, content_type = one.exposition("application/openmetrics-text; version=1.0.0")
+        assert content_type.startswith("application/openmetrics-text")
+        assert body.endswith(b"# EOF\n")
 
     def test_site_routes(self):
         hub, clock = self.hub, self.clock

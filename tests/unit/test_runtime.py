@@ -17,6 +17,7 @@ from protocol.codec import decode
 from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
+from server.metrics import COMMAND_OUTCOMES
 from server.runtime.hub import Hub, InvalidOptions, TableExists, UnknownGame, UnknownTable
 from server.runtime.redaction import fail_closed, redactor_for
 from server.runtime.table_actor import BadSeq, TableClosed
@@ -586,7 +587,7 @@ class SubscribingAndResumingTests(RuntimeCase):
         store.read = read_then_extend
         with pytest.raises(ConcurrencyError):
             run(ours, clock, PROCTOR, "issue_flag", seat="s3", cause="too_many_fingertips")
-        assert ours.metrics.commands["failed"] == 1
+        assert ours.metrics.value("t24_commands_total", outcome="failed") == 1
 
     def test_restart_mid_card_pauses_the_table_and_resume_restarts_the_windows(self):
         store, clock = self.store, self.clock
@@ -715,7 +716,8 @@ class FailuresInsideTheGameTests(RuntimeCase):
         with pytest.raises(ZeroDivisionError):
             run(actor, clock, PROCTOR, "explode")
         assert run(actor, clock, PROCTOR, "start")[0].type == "Started"
-        assert hub.metrics.commands == {"failed": 1, "accepted": 1}
+        outcomes = {o: hub.metrics.value("t24_commands_total", outcome=o) for o in COMMAND_OUTCOMES}
+        assert outcomes == {"failed": 1, "accepted": 1, "refused": 0}
         assert self.flushLoggedErrors(ZeroDivisionError)  # logged with its traceback, server side
 
     def test_a_game_without_event_view_fails_closed(self):
