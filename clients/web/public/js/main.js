@@ -1,7 +1,7 @@
 // Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
 // says who this is; `page` and `table` (or `tournament`) in the fragment pick the console,
-// the scoreboard or a replay. A player gets the student page, a proctor the console, a spectator, an auditor
-// and the director the scoreboard.
+// the scoreboard or a replay. A player gets the student page, a proctor the console, a
+// spectator, an auditor and the director the scoreboard.
 import { boardFilter, boardPage } from "./board.js";
 import { consolePage } from "./console.js";
 import { pageByGame } from "./games/index.js";
