@@ -19,7 +19,9 @@ Theory of operation:
    with jitter so that a room full of clients does not reconnect in lock-step. A snapshot
    resets the backoff.
    A `moved` reply (another node serves the table) sets the URL to the one it names and
-   reconnects there the same way (docs/protocol.md, `moved`).
+   reconnects there the same way (docs/protocol.md, `moved`). When that node cannot be
+   reached any more (it died: its tables fail over to another node), the link goes back to
+   the URL it was given, which answers `moved` to the new owner, or takes the table itself.
 3. Refusals that no retry can cure (a forged or expired token, a table that does not exist,
    a role that may not join) end the link: `link_fatal` lets the command exit with code 3.
    With `retries=N` the link also gives up after N reconnect attempts in a row (code 4).
@@ -203,6 +205,7 @@ class TableLink:
         connector: Callable[[TableLink], None] = autobahn_connect,
     ) -> None:
         self.url = url
+        self.home_url = url  # the URL given: where the link returns when a `moved` node is gone
         self.token = token
         self.reactor = reactor
         self.listener = listener
@@ -281,6 +284,9 @@ class TableLink:
         self._hello_id = self._send("hello", token=self.token)
 
     def _failed(self, why: str) -> None:
+        if self.url != self.home_url:  # the node a `moved` named is gone: ask the given URL
+            self.listener.link_status(f"{self.url} cannot be reached; back to {self.home_url}")
+            self.url = self.home_url
         self._lost(f"cannot connect: {why}", "cannot connect")
 
     def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:

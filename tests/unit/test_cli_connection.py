@@ -362,6 +362,31 @@ def test_a_moved_reply_reconnects_to_the_node_it_names_and_resumes():
     assert snapshot(link, proto, seq=3)["after_seq"] == 2  # no gap, no duplicate
 
 
+def test_a_moved_node_that_cannot_be_reached_sends_the_link_back_to_its_given_url():
+    """Issue 16: the owner a `moved` named died; the URL given answers for the new owner."""
+    link, clock, listener, connects = make()
+    link.start()
+    proto = open_link(link)
+    welcome(link, proto)
+    snapshot(link, proto, seq=2)
+    push(link, proto, 1)
+    push(link, proto, 2)
+    link._closed(proto, 1012, "table t1 moved to another node")
+    clock.advance(0.25)
+    proto = open_link(link)
+    welcome(link, proto)
+    reply(link, proto, type="moved", id=proto.sent[-1]["id"], table="t1", url="ws://dead/ws")
+    link._closed(proto, 1006, "")
+    clock.advance(0.5)
+    assert link.url == "ws://dead/ws" and len(connects) == 3
+    link._failed("connection refused")  # the node it was sent to is gone
+    assert link.url == "ws://x/ws" and "back to ws://x/ws" in listener.log[-2][1]
+    clock.advance(1.0)
+    proto = open_link(link)
+    welcome(link, proto)
+    assert snapshot(link, proto, seq=3)["after_seq"] == 2  # resumed: no gap, no duplicate
+
+
 def test_a_moved_reply_to_a_request_refuses_it_and_moves_the_link():
     link, _clock, _listener, _ = make(join=False)
     link.start()
