@@ -1,6 +1,6 @@
 """Issue 16: a 24 Challenge round played across three nodes, its owner killed mid-card.
 
-Three `t24-server` processes share one PostgreSQL schema (real processes on loopback, 1 s
+Three `t24-server` processes share one PostgreSQL schema (real processes on loopback, 1.5 s
 leases). The proctor and two students use the reference client's link
 (clients/reference_cli/connection.py: it follows `moved`, reconnects and resumes by
 `after_seq`), each given a *different* node's URL than the owner's: every one of them is
@@ -31,7 +31,7 @@ from server.eventlog.store import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 
-LEASE = "1.0"
+LEASE = "1.5"  # short, but not so short that a loaded test machine loses leases
 TABLE = "across"
 SEATS = [{"seat": f"s{i}", "name": f"Student {i}"} for i in range(1, 5)]
 # Three cards with a known solution each: (numbers, pattern, steps).
@@ -223,7 +223,7 @@ def test_a_round_across_three_nodes_survives_kill_9_of_its_owner(tmp_path, store
             assert time.monotonic() < deadline, "no node took the table over"
             time.sleep(0.02)
         took = time.monotonic() - killed
-        assert took < 5.0, took  # the lease is 1 s, its sweep every 1/3 s: well within it
+        assert took < 5.0, took  # the lease, then a sweep (every third of it): within 5 s
         # the clients come back by the URL they were given and are sent to the new owner
         for client in clients:
             client.served_by(owner.url, after=snapshots[id(client)])
