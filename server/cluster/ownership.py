@@ -251,13 +251,15 @@ class LeaseManager:
         try:
             handed = yield self._call(self.book.hand_off, stream, epoch, node, url)
         except Exception as error:
-            log.warn("handing {stream} to {node} failed: {why}", stream=stream, node=node,
-                     why=str(error))
+            log.warn(
+                "handing {stream} to {node} failed: {why}", stream=stream, node=node, why=str(error)
+            )
             return False
         if handed:
             self.fence.drop(stream)
-            log.info("lease of {stream} handed to {node}", stream=stream, node=node,
-                     event="lease_handed")
+            log.info(
+                "lease of {stream} handed to {node}", stream=stream, node=node, event="lease_handed"
+            )
         return handed
 
     @inlineCallbacks

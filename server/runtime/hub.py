@@ -231,9 +231,7 @@ class Hub:
 
         return d.addBoth(settled)
 
-    def _placed(
-        self, recorded: list, stream: str, node: tuple[str, str] | None, live: Any
-    ) -> Any:
+    def _placed(self, recorded: list, stream: str, node: tuple[str, str] | None, live: Any) -> Any:
         """A new table is recorded (and leased) here: serve it, or hand it to `node`. A
         hand-off that did not happen (the node registry or the lease failed) serves it here."""
         if node is None or self.ownership is None or node[0] == self.ownership.owner:
@@ -288,9 +286,7 @@ class Hub:
         # scheduled at their recorded deadlines: its node did not fail, nobody lost time.
         read.addCallback(self._loaded, table, cause, recovering=not acquired.handed_from)
         if acquired.handed_from:
-            log.info(
-                "table {table} handed over by {node}", table=table, node=acquired.handed_from
-            )
+            log.info("table {table} handed over by {node}", table=table, node=acquired.handed_from)
 
         def not_loaded(failure: Any) -> Any:  # nothing to own: give the lease back
             self.ownership.forget(acquired.stream)

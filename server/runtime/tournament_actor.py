@@ -146,8 +146,12 @@ class TournamentActor(TableActor):
                 self._listen(name, listening)
         if new:  # one placement for the whole round: its tables are dealt over the nodes
             d = self.hub.placements(len(new))
-            d.addCallback(lambda nodes: [self._open(n, at) for n, at in zip(new, nodes)])
+            d.addCallback(self._place, new)
             d.addErrback(self._failed, "placing tables")
+
+    def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
+        for name, node in zip(names, nodes, strict=True):
+            self._open(name, node)
 
     def _open(self, name: str, node: tuple[str, str] | None) -> None:
         """Create the table started, on `node` (None: here), unless it exists (a restart);
