@@ -67,13 +67,18 @@ def lease_statements(schema: str) -> dict[str, Any]:
         return sql.SQL(text).format(s=s)
 
     return {
-        "create": q(
-            "CREATE TABLE IF NOT EXISTS {s}.leases (stream text PRIMARY KEY, owner text NOT NULL,"
-            " url text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)"
-        ),
         # `handed_from`: the node that handed this lease over (a tournament's table placed on
         # another node), "" for a lease taken by its owner; the new owner clears it on taking.
-        "handed_column": q(
+        "create": q(
+            "CREATE TABLE IF NOT EXISTS {s}.leases (stream text PRIMARY KEY, owner text NOT NULL,"
+            " url text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL,"
+            " handed_from text NOT NULL DEFAULT '')"
+        ),
+        "has_handed_column": sql.SQL(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = {schema}"
+            " AND table_name = 'leases' AND column_name = 'handed_from'"
+        ).format(schema=sql.Literal(schema)),
+        "handed_column": q(  # a leases table made before hand-offs existed
             "ALTER TABLE {s}.leases ADD COLUMN IF NOT EXISTS handed_from text NOT NULL DEFAULT ''"
         ),
         "create_nodes": q(
@@ -229,8 +234,10 @@ class LeaseBook:
         self._connection = psycopg.connect(conninfo, autocommit=True)
         with self._connection.transaction():
             self._connection.execute("SELECT pg_advisory_xact_lock(%s)", (_LEASES_LOCK,))
-            for name in ("create", "handed_column", "create_nodes"):
-                self._connection.execute(self._sql[name])
+            self._connection.execute(self._sql["create"])
+            if self._connection.execute(self._sql["has_handed_column"]).fetchone() is None:
+                self._connection.execute(self._sql["handed_column"])
+            self._connection.execute(self._sql["create_nodes"])
 
     @property
     def connection(self) -> psycopg.Connection:

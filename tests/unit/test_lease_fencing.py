@@ -138,6 +138,7 @@ def test_a_handed_lease_is_the_new_nodes_and_fences_the_old_one(two_nodes):
     a_engine, a_book, a_fence, _lost = two_nodes["a"]
     b_engine, b_book, _b_fence, _b_lost = two_nodes["b"]
     for book in (a_book, b_book):
+        book.ttl = 30.0  # nothing expires during this test, however loaded the machine
         book.heartbeat()
     assert a_book.loads() == [("a", "ws://a", 0), ("b", "ws://b", 0)]
     epoch = hold(two_nodes["a"], "table/t").epoch
@@ -163,3 +164,25 @@ def test_a_hand_off_nobody_took_in_time_is_a_failover_for_the_node_that_takes_it
     time.sleep(0.4)  # b died before taking it: the lease expires
     taken = hold(two_nodes["a"], "table/t")
     assert taken.held and taken.previous_owner == "b" and taken.handed_from == ""
+
+
+def test_a_leases_table_from_before_hand_offs_gains_the_column():
+    import psycopg
+    from postgres_schemas import POSTGRES_URL
+
+    with fresh_schema() as (url, schema):
+        with psycopg.connect(POSTGRES_URL, autocommit=True) as connection:
+            connection.execute(f'CREATE SCHEMA "{schema}"')
+            connection.execute(
+                f'CREATE TABLE "{schema}".leases (stream text PRIMARY KEY, owner text NOT NULL,'
+                " url text NOT NULL, epoch bigint NOT NULL, expires_at timestamptz NOT NULL)"
+            )
+            connection.execute(
+                f"INSERT INTO \"{schema}\".leases VALUES ('table/old', 'x', 'ws://x', 4, now())"
+            )
+        book = LeaseBook(POSTGRES_URL, schema, 30.0, owner="a", url="ws://a")
+        try:
+            taken = book.acquire("table/old")  # expired: taken, the old row upgraded
+            assert taken.held and taken.epoch == 5 and taken.handed_from == ""
+        finally:
+            book.close()
