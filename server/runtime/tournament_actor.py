@@ -47,6 +47,7 @@ log = Logger(namespace="t24.tournament")
 LISTENER = Actor("auditor", "tournament")
 RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
+ROUND_STARTED = "RoundStarted"  # a table's: its round was started (by the tournament)
 
 
 class _TableListener:
@@ -205,11 +206,12 @@ class TournamentActor(TableActor):
 
     def _start_if_needed(self, actor: TableActor) -> TableActor:
         """A table recorded unstarted (by a version that started it in a second append, and
-        stopped between the two) is started here; a started one refuses, which is dropped:
-        the tournament never reads a table's state."""
-        start = Command("start_round", {}, Actor("director", self.table))
-        started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
-        started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
+        stopped between the two) is started here, as its events show; a refusal (it was
+        started meanwhile) is dropped."""
+        if not any(event.type == ROUND_STARTED for event in actor.events):
+            start = Command("start_round", {}, Actor("director", self.table))
+            started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
+            started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
         return actor
 
     def _subscribe(self, actor: TableActor, name: str) -> None:

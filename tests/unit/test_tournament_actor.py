@@ -115,6 +115,30 @@ def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_
     assert first in tournament.state.results
 
 
+def test_a_table_recorded_unstarted_is_started_when_the_tournament_comes_back(store, clock):
+    """A version that started its tables in a second append, stopped between the two, left
+    a table with its `TableCreated` only: the tournament starts it when it comes back."""
+    from server.eventlog.envelope import NewEvent
+
+    hub = Hub(store, clock)
+    actor = new_tournament(hub)
+    command(actor, "start_round", round=1)
+    name = f"spring.{actor.state.round(1).tables[0].table}"
+    old = open_store("memory:", clock=clock.seconds)  # the log that version left
+    for stream, keep in ((TID, None), (f"table/{name}", 1)):
+        recorded = result_of(store.read(stream))[:keep]
+        copies = [NewEvent(e.type, e.data, e.actor, e.causation) for e in recorded]
+        result_of(old.append(stream, 0, copies))
+    again = Hub(old, clock)
+    result_of(again.load_all())
+    events = [e.type for e in result_of(old.read(f"table/{name}"))]
+    assert events == ["TableCreated", "RoundStarted"] and again.actors[name].state.started
+    again.actors[TID].close()  # a table started already is not sent start_round again
+    third = Hub(old, clock)
+    result_of(third.load_all())
+    assert third.metrics.commands.get("refused", 0) == 0
+
+
 class Recorder:
     def __init__(self, viewer: Actor) -> None:
         self.viewer = viewer
