@@ -48,7 +48,7 @@ from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.http import build_site
 from server.net.limits import ConnectionGate, descriptors_short
-from server.net.session import NetConfig
+from server.net.rate_limits import NetConfig
 from server.net.static import page_url
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
@@ -83,7 +83,7 @@ class ServerConfig:
     log_format: str = "auto"  # json | text | auto (text on a terminal, json otherwise)
     log_level: str = "info"  # debug | info | warn | error
     # The network limits: each default is written once, where the layer that applies it
-    # declares it (protocol.codec.Limits, server.net.session.NetConfig, server.net.ws.
+    # declares it (protocol.codec.Limits, server.net.rate_limits.NetConfig, server.net.ws.
     # TransportConfig); the server's settings only name them.
     max_message_bytes: int = Limits.max_message_bytes
     max_connections: int = TransportConfig.max_connections

@@ -36,14 +36,13 @@ commits last (sets the claims, subscribes, submits), so:
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from protocol.codec import CodecError, Limits, decode, encode
+from protocol.codec import CodecError, decode, encode
 from protocol.messages import (
     PROTOCOL_VERSION,
     SPECS,
@@ -54,28 +53,17 @@ from protocol.messages import (
     parse_request,
 )
 from server import __version__
-from server.eventlog.envelope import EventLogError
-from server.eventlog.store import ConcurrencyError
-from server.games.base import Actor, Command, RuleViolation
+from server.games.base import Actor
 from server.metrics import Metrics
+from server.net.errors import INTERNAL_MESSAGE, error_for
 from server.net.lag import PROBE_INTERVAL_S, LagEstimator
+from server.net.rate_limits import NetConfig, TokenBucket
+from server.net.requests import TableRequests
 from server.net.tokens import Claims, TokenError, TokenSigner
-from server.runtime.hub import (
-    Hub,
-    InvalidOptions,
-    TableExists,
-    TableMoved,
-    UnknownGame,
-    UnknownTable,
-)
-from server.runtime.table_actor import (
-    BadSeq,
-    Push,
-    TableActor,
-    TableBroken,
-    TableClosed,
-    now_us,
-)
+from server.runtime.hub import Hub, TableMoved
+from server.runtime.pushes import Push
+from server.runtime.table_actor import TableActor
+from server.runtime.timers import now_us
 
 log = Logger(namespace="t24.net")
 
@@ -83,101 +71,15 @@ CLOSE_GOING_AWAY = 1001
 CLOSE_POLICY = 1008
 CLOSE_INTERNAL = 1011
 CLOSE_SERVICE_RESTART = 1012  # another node took a joined table (docs/protocol.md)
-# Roles that only watch: on a node of several they watch other nodes' tables from a replica.
-REPLICA_ROLES = frozenset({"spectator", "auditor"})
-INTERNAL_MESSAGE = "internal server error; nothing was written"
-LIST_PAGE = 200  # tables per `list_tables` reply, at most
 MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
 LAG_PUSH_STEP_MS = 5  # a presence push when a seat's shown delay moves this much
-JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
-RECORDED_BUT_BROKEN_MESSAGE = (
-    "internal server error after the command was recorded: the table stopped taking "
-    "commands; its log is intact"
-)
 
 
-@dataclass(frozen=True)
-class NetConfig:
-    """The per-connection limits (all documented in docs/protocol.md, "Limits")."""
+class Session(TableRequests):
+    """The protocol state of one connection (see module doc). Also a table `Subscriber`.
 
-    limits: Limits = field(default_factory=Limits)
-    rate_per_second: float = 50.0
-    rate_burst: int = 100
-    abuse_strikes: int = 100  # rate-limited requests tolerated per `abuse_window` seconds
-    abuse_window: float = 10.0
-    hello_timeout: float = 10.0
-    max_joins: int = 16
-
-    def announced(self) -> dict[str, Any]:
-        """The limits a client is told in `welcome`."""
-        return {
-            **self.limits.as_dict(),
-            "rate_per_second": self.rate_per_second,
-            "rate_burst": self.rate_burst,
-            "max_joins": self.max_joins,
-        }
-
-
-class TokenBucket:
-    """`capacity` tokens refilled at `rate` per second; `take(now)` spends one if it can."""
-
-    def __init__(self, rate: float, capacity: float, now: float) -> None:
-        self.rate = rate
-        self.capacity = capacity
-        self.tokens = capacity
-        self.stamp = now
-
-    def take(self, now: float) -> bool:
-        """Spend one token; False when the bucket is empty (the caller is over the limit)."""
-        self._refill(now)
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
-            return True
-        return False
-
-    def charge(self, cost: float, now: float) -> None:
-        """Spend `cost` more tokens for work already done (the bucket may go into debt, down
-        to `-capacity`): the requests that follow wait until it has refilled."""
-        self._refill(now)
-        self.tokens = max(-self.capacity, self.tokens - cost)
-
-    def _refill(self, now: float) -> None:
-        elapsed = max(0.0, now - self.stamp)
-        self.stamp = now
-        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
-
-
-def error_for(failure: Failure) -> tuple[str, str, str | None]:
-    """Map a failed request to (code, message, rule). Messages never hold hidden data: the
-    game writes its own refusal texts; anything unexpected becomes a generic `internal`."""
-    exc = failure.value
-    if isinstance(exc, RuleViolation):
-        return exc.code, exc.message, exc.rule or None
-    for kind, code in (
-        (UnknownTable, "unknown_table"),
-        (TableExists, "table_exists"),
-        (UnknownGame, "unknown_game"),
-        (InvalidOptions, "invalid_options"),
-        (BadSeq, "bad_seq"),
-    ):
-        if isinstance(exc, kind):
-            return code, str(exc), None
-    if isinstance(exc, TableClosed):
-        return "unavailable", "the server is shutting down", None
-    if isinstance(exc, TableBroken):
-        log.failure("a table failed after recording a command", failure)
-        return "internal", RECORDED_BUT_BROKEN_MESSAGE, None
-    if isinstance(exc, ConcurrencyError):
-        return "conflict", "another writer extended the table's log; retry", None
-    if isinstance(exc, EventLogError):
-        log.failure("event store failure", failure)
-        return "unavailable", "the event store failed; nothing was written", None
-    log.failure("unexpected failure while serving a request", failure)
-    return "internal", INTERNAL_MESSAGE, None
-
-
-class Session:
-    """The protocol state of one connection (see module doc). Also a table `Subscriber`."""
+    The handlers of the requests served after hello are in server/net/requests.py.
+    """
 
     def __init__(
         self,
@@ -537,198 +439,6 @@ class Session:
         self.reply_error(None, "unauthorized", "token expired: every table was left; reconnect")
         self.close(CLOSE_POLICY, "token expired")
 
-    def _create_table(self, request: Request, arrival: int) -> None:
-        d = self.hub.create_table(
-            request.get("table"),
-            request.get("game", "challenge"),
-            request.get("options"),
-            self.viewer,
-            causation=f"conn-{self.conn_id}:req-{request.id}",
-        )
-        d.addCallbacks(
-            self._delivering(
-                lambda actor: self.send(
-                    make("table_created", id=request.id, table=actor.table, seq=actor.seq)
-                ),
-                "the table_created reply could not be sent",
-            ),
-            self._fail,
-            errbackArgs=(request.id,),
-        )
-
-    def _issue_token(self, request: Request, arrival: int) -> None:
-        try:
-            token, claims = self.signer.issue(
-                request.get("role"),
-                now=self.clock.seconds(),
-                name=request.get("name"),
-                table=request.get("table"),
-                seat=request.get("seat"),
-                ttl_seconds=request.get("ttl_seconds", 12 * 3600),
-            )
-        except TokenError as exc:
-            self.reply_error(request.id, "bad_message", str(exc))
-            return
-        self.send(
-            make(
-                "token",
-                id=request.id,
-                token=token,
-                role=claims.role,
-                table=claims.table,
-                seat=claims.seat,
-                expires=claims.expires,
-            )
-        )
-
-    def _list_tables(self, request: Request, arrival: int) -> None:
-        """One page of the visible tables, in id order, after the cursor `after`.
-
-        Why pages: a server with 702 tables answered `internal` (the reply outgrew the
-        frame limit); a page of `LIST_PAGE` rows stays well under it, however many tables.
-        """
-        assert self.claims is not None
-        after = request.get("after")
-        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
-        visible = [
-            info
-            for info in self.hub.tables()
-            if (after is None or info["table"] > after) and self.claims.may_see(info["table"])
-        ]
-        page = visible[:limit]
-        cursor = page[-1]["table"] if len(visible) > limit else None
-        self.send(make("tables", id=request.id, tables=page, next=cursor))
-
-    def _join(self, request: Request, arrival: int) -> None:
-        table = request.get("table")
-        if table not in self.joined and len(self.joined) >= self.config.max_joins:
-            self.reply_error(
-                request.id, "too_many_joins", f"at most {self.config.max_joins} tables"
-            )
-            return
-        d = self.hub.get(table)
-        if self.claims is not None and self.claims.role in REPLICA_ROLES:
-            d.addErrback(self._replica, table)
-
-        def subscribe(actor: TableActor) -> None:
-            if self.closed:
-                return
-            rejoin = table in self.joined
-            presence = bool(request.get("presence", False))
-            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
-            try:
-                frame = encode(
-                    make(
-                        "snapshot",
-                        id=request.id,
-                        table=table,
-                        game=actor.game.NAME,
-                        seq=snapshot.seq,
-                        view=snapshot.view,
-                        deadlines=snapshot.deadlines,
-                        server_time=now_us(self.clock),
-                    )
-                )
-            except Exception:
-                if not rejoin:  # undone: the join had no effect, its reply is `internal`
-                    actor.unsubscribe(self)
-                raise
-            self.joined[table] = actor
-            # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
-            # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
-            # the server push its whole log again and again).
-            extra = len(snapshot.catch_up) // JOIN_EVENTS_PER_REQUEST
-            if extra:
-                self._bucket.charge(extra, self.clock.seconds())
-            self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
-            )
-
-        d.addCallback(subscribe)
-        d.addErrback(self._fail, request.id)
-
     def _push_each(self, pushes: list[Push]) -> None:
         for push in pushes:
             self._send_push(push)
-
-    def _replica(self, failure: Failure, table: str) -> Any:
-        """A viewer who only watches gets another node's table from a replica here, kept
-        current through the store (server/cluster/feed.py), instead of a `moved`."""
-        failure.trap(TableMoved)
-        return self.hub.replica(table)
-
-    def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
-        frame, catch_up = snapshot
-        if not self.closed:
-            self._send(frame)
-            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
-
-    def _leave(self, request: Request, arrival: int) -> None:
-        table = request.get("table")
-        actor = self.joined.pop(table, None)
-        if actor is None:
-            self.reply_error(request.id, "not_joined", f"not joined to {table}")
-            return
-        actor.unsubscribe(self)
-        self.send(make("left", id=request.id, table=table))
-
-    def _command(self, request: Request, arrival: int) -> None:
-        table = request.get("table")
-        command = Command(
-            request.get("name"),
-            request.get("args", {}),
-            self.viewer,
-            delay_us=self.delay_for_command(arrival),
-        )
-        causation = f"conn-{self.conn_id}:req-{request.id}"
-        live = self.hub.actors.get(table)
-        if live is not None:  # the common case: no Deferred to chain through
-            d = live.submit(command, arrival, causation)
-        else:
-            d = self.hub.get(table)
-            d.addCallback(lambda actor: actor.submit(command, arrival, causation))
-
-        def accepted(recorded: list) -> None:
-            actor = self.hub.actors.get(table)
-            seq = recorded[-1].seq if recorded else (actor.seq if actor else 0)
-            self.send(make("accepted", id=request.id, table=table, seq=seq, events=len(recorded)))
-
-        d.addCallbacks(
-            self._delivering(accepted, "the accepted reply could not be sent"),
-            self._fail,
-            errbackArgs=(request.id,),
-        )
-
-    def _query(self, request: Request, arrival: int) -> None:
-        """A question to a table's game, answered from its state and never recorded."""
-        table = request.get("table")
-        d = self.hub.get(table)
-
-        def answer(actor: TableActor) -> None:
-            seq, result = actor.query(
-                request.get("name"), request.get("args", {}), self.viewer, arrival
-            )
-            reply = make(
-                "answer",
-                id=request.id,
-                table=table,
-                seq=seq,
-                name=request.get("name"),
-                result=result,
-            )
-            self.send(reply)
-
-        d.addCallback(answer)
-        d.addErrback(self._fail, request.id)
-
-    # The requests served after hello, by type: an explicit table (not a name built from the
-    # type), so a message type without a handler is a test failure, never an AttributeError.
-    REQUEST_HANDLERS: ClassVar[dict[str, Callable[[Session, Request, int], None]]] = {
-        "create_table": _create_table,
-        "issue_token": _issue_token,
-        "list_tables": _list_tables,
-        "join": _join,
-        "leave": _leave,
-        "command": _command,
-        "query": _query,
-    }

@@ -33,10 +33,11 @@ from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
 from server.net.backpressure import OutputBound
-from server.net.session import CLOSE_GOING_AWAY, NetConfig, Session, TokenBucket
+from server.net.rate_limits import NetConfig, TokenBucket
+from server.net.session import CLOSE_GOING_AWAY, Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
-from server.runtime.table_actor import Push
+from server.runtime.pushes import Push
 
 log = Logger(namespace="t24.ws")
 

@@ -25,20 +25,13 @@ Theory of operation (the order is the point):
 4. `evolve` each recorded event into the state.
 5. Publish: every subscriber gets each event redacted for its viewer (`redaction.py`). Each
    distinct redaction of an event is encoded once, as one `Push` that every subscriber
-   seeing the same data shares (and the transport frames once).
-6. Reschedule: `deadlines(state)` is compared with the scheduled timers by key; changed ones
-   are cancelled or scheduled on the injected `IReactorTime`. When one fires, its command is
-   submitted like any other, as the server.
+   seeing the same data shares (and the transport frames once; `pushes.py`).
+6. Reschedule: the game's deadlines are scheduled on the injected `IReactorTime`
+   (`timers.py`). When one fires, its command is submitted like any other, as the server.
 
-Store failures: a deadline whose append failed because the store did (an `EventLogError`,
-e.g. PostgreSQL went away) is not a refusal: the game never said no. The actor retries it
-with a doubling delay (`STORE_RETRY_BASE` up to `STORE_RETRY_MAX` seconds). After
-`STORE_PAUSE_AFTER` failed attempts in a row the store counts as down, and the next attempt
-is `pause_table` with cause `store_failure` instead (retried the same way until the store
-answers), so the table does not run its timers on while nothing can be recorded, and the
-proctor sees why it stopped and resumes it. While an actor retries, `store_failing_since`
-is set, and `/healthz` answers 503 (server/net/http.py). Only a `RuleViolation` (stale, or
-nothing to do) or a game bug marks a deadline refused until the next event.
+Store failures: a deadline whose append failed because the store did is retried, then the
+table is paused with cause `store_failure` (`timers.py`); `store_failing_since` tells
+`/healthz`.
 
 Presence (who is connected, `presence.py`) is pushed to the subscribers that asked for it
 (`join {presence: true}`) whenever a join or a leave changes it; it is never an event, so
@@ -57,80 +50,43 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from twisted.internet.defer import Deferred, fail, succeed
-from twisted.internet.interfaces import IDelayedCall, IReactorTime
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
 from protocol.messages import table_stream
-from server.eventlog.envelope import EventLogError, NewEvent, RecordedEvent
+from server.eventlog.envelope import NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError
 from server.games.base import (
     RECOVERY_CAUSE,
     SERVER_ACTOR,
     Actor,
     Command,
-    Deadline,
     Event,
     RuleViolation,
 )
 from server.metrics import Metrics
 from server.runtime.presence import presence_of
+from server.runtime.pushes import EncodedEvents, Push, Subscriber
 from server.runtime.redaction import redacted_data, redactor_for
+from server.runtime.timers import TableClosed, TableTimers, now_us
 from server.runtime.views import live_deadlines, same_view, view_bodies, view_grouping
 
 MAX_ATTEMPTS = 3
-CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
 MAX_BATCH = 64  # commands decided together into one append
 TABLE_CREATED = "TableCreated"
-STORE_FAILURE_CAUSE = "store_failure"
-STORE_RETRY_BASE = 0.25  # seconds before the first retry of a deadline the store failed
-STORE_RETRY_MAX = 8.0  # the longest wait between two retries
-STORE_PAUSE_AFTER = 3  # failed attempts in a row before the table is paused instead
 
 log = Logger(namespace="t24.runtime")
-
-
-def now_us(clock: IReactorTime) -> int:
-    """The clock's time as int microseconds since the epoch (the core's unit of time)."""
-    return int(clock.seconds() * 1_000_000)
-
-
-class TableClosed(Exception):
-    """The table no longer takes commands (the server is shutting down)."""
 
 
 class TableBroken(Exception):
     """The command's events were recorded, but the game could not apply them (a bug in its
     `evolve`): the table closed rather than diverge from its log. Unlike every other
     failure, something *was* written, and the client must be told so."""
-
-
-class Push:
-    """One event push, built once and shared by every subscriber that may see the same data.
-
-    `message` is the `event` map, `frame` its msgpack bytes, encoded once. `wire` is a slot
-    for the transport: it keeps its framing of `frame` there on the first send, so the other
-    subscribers of the same push reuse it instead of framing the same bytes again.
-    """
-
-    __slots__ = ("message", "frame", "wire")
-
-    def __init__(self, message: dict[str, Any], frame: bytes) -> None:
-        self.message = message
-        self.frame = frame
-        self.wire: Any = None
-
-
-class Subscriber(Protocol):
-    """Anything that receives a table's pushes: a viewer and a `push(push)`."""
-
-    viewer: Actor
-
-    def push(self, push: Push) -> None: ...
 
 
 @dataclass
@@ -185,16 +141,15 @@ class TableActor:
         self.clock = clock
         self.metrics = metrics or Metrics()
         self.redact = redactor_for(game)
+        # Catch-up pushes, built once: per event its distinct redactions, and per viewer the
+        # push of each event it may see (a join re-reads these, it never re-encodes the log).
+        self.encoded = EncodedEvents(table, self.redact)
         self.options: Mapping[str, Any] = {}
         self.state: Any = None
         self.seq = 0
         self.events: list[RecordedEvent] = []
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
-        # Catch-up pushes, built once: per event its distinct redactions, and per viewer the
-        # push of each event it may see (a join re-reads these, it never re-encodes the log).
-        self._distinct: list[list[Push]] = []
-        self._catch_up: dict[Actor, list[Push]] = {}
         self._last_presence: dict[str, Any] | None = None
         self._presence_listeners: list[Subscriber] = []
         # The view each view group of subscribers holds (the snapshot's, then the one each
@@ -206,12 +161,8 @@ class TableActor:
         self._busy = False
         self._draining = False
         self._in_flight = False
-        self._timers: dict[str, tuple[int, IDelayedCall]] = {}
-        self._refused_keys: set[str] = set()
         self._idle_waiters: list[Deferred] = []
-        self.store_failures = 0  # server commands in a row whose append the store failed
-        self.store_failing_since: float | None = None
-        self._retry_call: IDelayedCall | None = None
+        self._timers = TableTimers(self)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -233,7 +184,7 @@ class TableActor:
             self.state = self.game.evolve(self.state, Event(event.type, event.data))
             self.events.append(event)
             self.seq = event.seq
-            self._refused_keys.clear()
+            self._timers.state_changed()
 
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
@@ -278,7 +229,7 @@ class TableActor:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
-        catch_up = self._catch_up_pushes(viewer, start) if start < self.seq else []
+        catch_up = self.encoded.catch_up(self.events, viewer, start) if start < self.seq else []
         if presence and subscriber not in self._presence_listeners:
             self._presence_listeners.append(subscriber)
         elif not presence and subscriber in self._presence_listeners:
@@ -348,55 +299,6 @@ class TableActor:
         """The game's view of the current state for `viewer`."""
         return self.game.view(self.state, viewer)
 
-    def _catch_up_pushes(self, viewer: Actor, after_seq: int) -> list[Push]:
-        """The pushes of every event after `after_seq`, redacted for `viewer`.
-
-        Why cached: a join with `after_seq: 0` used to redact and encode the whole log again
-        (issue 18: ten spectators re-joining flat out stalled every table). Each event's
-        redaction for a viewer is now computed once, and equal redactions (every spectator,
-        whatever its name) share one `Push`, so the transport frames it once too. The cache
-        holds references only; it keeps the `CATCH_UP_VIEWERS` most recent viewers.
-        """
-        pushes = self._catch_up.pop(viewer, None)
-        if pushes is None:
-            pushes = []
-            if len(self._catch_up) >= CATCH_UP_VIEWERS:
-                del self._catch_up[next(iter(self._catch_up))]  # the least recently joined
-        self._catch_up[viewer] = pushes
-        first = self.events[0].seq
-        for index in range(len(pushes), len(self.events)):
-            pushes.append(self._shared_push(index, viewer))
-        return pushes[after_seq + 1 - first :] if after_seq + 1 > first else list(pushes)
-
-    def _shared_push(self, index: int, viewer: Actor) -> Push:
-        """The push of `self.events[index]` for `viewer`, shared with equal redactions."""
-        while len(self._distinct) <= index:
-            self._distinct.append([])
-        event = self.events[index]
-        data = redacted_data(self.redact, Event(event.type, event.data), viewer)
-        distinct = self._distinct[index]
-        for push in distinct:
-            if push.message["data"] == data:
-                return push
-        push = self._push_of(event, data)
-        distinct.append(push)
-        return push
-
-    def _push_of(
-        self, event: RecordedEvent, data: dict[str, Any], view: dict[str, Any] | None = None
-    ) -> Push:
-        message = {
-            "type": "event",
-            "table": self.table,
-            "seq": event.seq,
-            "event_type": event.type,
-            "data": data,
-            "at": event.at,
-        }
-        if view is not None:  # the append's last event: the view after it and the deadlines
-            message.update(view)
-        return Push(message, encode(message))
-
     def _publish(self, recorded: list[RecordedEvent]) -> None:
         """Push each event to every subscriber, redacted for its viewer; the append's last
         event also carries each viewer's view after the append (server/runtime/views.py).
@@ -422,7 +324,7 @@ class TableActor:
                     if push.message["data"] == data and (body is None or same_view(push, body)):
                         break
                 else:
-                    push = self._push_of(event, data, body)
+                    push = self.encoded.push_of(event, data, body)
                     distinct.append(push)
                 for subscriber in subscribers:
                     try:
@@ -553,7 +455,7 @@ class TableActor:
     def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
         self.metrics.append_latency.observe(self.clock.seconds() - started)
         self.metrics.events_appended += len(recorded)
-        self._store_recovered()
+        self._timers.store_recovered()
         was_over = self.is_over()
         try:
             self._apply(recorded)
@@ -614,118 +516,26 @@ class TableActor:
         self._idle_waiters.append(d)
         return d
 
-    # -- timers ------------------------------------------------------------------------------
+    # -- timers ----------------------------------------------------------------------------
 
     def _reschedule(self) -> None:
-        if self.closed or self._retry_call is not None:
-            return  # while the store is failing, the retry timer decides what fires next
-        live = {deadline.key: deadline for deadline in self.game.deadlines(self.state)}
-        for key in list(self._timers):
-            at, call = self._timers[key]
-            if key not in live or live[key].at != at:
-                if call.active():
-                    call.cancel()
-                del self._timers[key]
-        now = self.clock.seconds()
-        for key, deadline in live.items():
-            if key in self._timers or key in self._refused_keys:
-                continue
-            delay = max(0.0, deadline.at / 1_000_000 - now)
-            call = self.clock.callLater(delay, self._fire, key, deadline)
-            self._timers[key] = (deadline.at, call)
+        self._timers.reschedule()
 
-    def _fire(self, key: str, deadline: Deadline) -> None:
-        self._timers.pop(key, None)
-        # A float timer may wake a few microseconds early; the deadline's command arrives at
-        # its moment at the earliest, so the game never sees it "not yet due".
-        arrival = max(now_us(self.clock), deadline.at)
-        d = self.submit(deadline.command, arrival, f"deadline:{key}", from_deadline=True)
-        d.addErrback(self._deadline_failed, key)
+    @property
+    def store_failures(self) -> int:
+        """Server commands in a row whose append the store failed (timers.py)."""
+        return self._timers.store_failures
 
-    def _deadline_failed(self, failure: Failure, key: str) -> None:
-        if failure.check(EventLogError):  # the store failed, the game did not refuse: retry
-            self._store_failed(failure)
-            return
-        if not failure.check(RuleViolation, TableClosed):
-            log.failure("deadline {key} of {table} failed", failure, key=key, table=self.table)
-        # Not fired again in this state: a deadline the game refuses while listing it live
-        # would otherwise spin at delay 0. The next event clears the set.
-        self._refused_keys.add(key)
-
-    # -- store failures ----------------------------------------------------------------------
-
-    def _store_failed(self, failure: Failure) -> None:
-        """A server command's append failed in the store: try again after a doubling delay."""
-        if self.closed:
-            return
-        self.store_failures += 1
-        if self.store_failing_since is None:
-            self.store_failing_since = self.clock.seconds()
-        delay = min(STORE_RETRY_MAX, STORE_RETRY_BASE * 2 ** (self.store_failures - 1))
-        log.warn(
-            "{table}: the store failed a server command ({why}); attempt {attempts}, "
-            "retrying in {delay} s",
-            table=self.table,
-            why=failure.getErrorMessage(),
-            attempts=self.store_failures,
-            delay=delay,
-            event="store_failing",
-        )
-        if self._retry_call is not None and self._retry_call.active():
-            self._retry_call.cancel()
-        self._retry_call = self.clock.callLater(delay, self._retry_after_store_failure)
-
-    def _retry_after_store_failure(self) -> None:
-        """Fire the due deadlines again; once the store counts as down, pause the table."""
-        self._retry_call = None
-        if self.closed:
-            return
-        pause = self.game.RECOVERY_COMMAND
-        if (
-            self.store_failures < STORE_PAUSE_AFTER
-            or pause is None
-            or not self.game.deadlines(self.state)
-        ):
-            self._reschedule()  # the failed deadline is not scheduled any more: due at once
-            return
-        command = Command(pause, {"cause": STORE_FAILURE_CAUSE}, SERVER_ACTOR)
-        d = self.submit(command, now_us(self.clock), "store-failure", from_deadline=True)
-
-        def not_paused(failure: Failure) -> None:
-            if failure.check(EventLogError):
-                self._store_failed(failure)
-            else:  # the game has nothing to pause (or refused): its deadlines fire again
-                self._reschedule()
-
-        d.addErrback(not_paused)
-
-    def _store_recovered(self) -> None:
-        """An append went through: the store answers again."""
-        if self.store_failing_since is not None:
-            log.info(
-                "{table}: the store answers again after {attempts} failed attempt(s)",
-                table=self.table,
-                attempts=self.store_failures,
-                event="store_recovered",
-            )
-        self.store_failures = 0
-        self.store_failing_since = None
-        if self._retry_call is not None:
-            if self._retry_call.active():
-                self._retry_call.cancel()
-            self._retry_call = None
+    @property
+    def store_failing_since(self) -> float | None:
+        """When the store began failing this table's server commands, or None (`/healthz`)."""
+        return self._timers.store_failing_since
 
     def timers(self) -> dict[str, int]:
         """The scheduled deadlines: key -> when (microseconds). For tests and metrics."""
-        return {key: at for key, (at, _call) in self._timers.items()}
+        return self._timers.scheduled()
 
     def close(self) -> None:
         """Refuse new commands and cancel every timer (queued commands still finish)."""
         self.closed = True
-        if self._retry_call is not None and self._retry_call.active():
-            self._retry_call.cancel()
-        self._retry_call = None
-        for _at, call in self._timers.values():
-            if call.active():
-                call.cancel()
-        self._timers.clear()
+        self._timers.cancel_all()

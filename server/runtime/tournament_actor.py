@@ -37,7 +37,8 @@ from twisted.python.failure import Failure
 from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
-from server.runtime.table_actor import Push, TableActor, TableClosed, now_us
+from server.runtime.pushes import Push
+from server.runtime.table_actor import TableActor, TableClosed, now_us
 from server.tournament.decks import half_deck
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for

@@ -723,7 +723,7 @@ class EvolveBugGame(BrokenGame):
 def test_a_bug_in_evolve_after_the_append_says_the_command_was_recorded(
     logged_errors, store, clock
 ):
-    from server.net.session import RECORDED_BUT_BROKEN_MESSAGE, error_for
+    from server.net.errors import RECORDED_BUT_BROKEN_MESSAGE, error_for
     from server.runtime.table_actor import TableBroken
 
     hub = Hub(store, clock, games={"evolve_bug": EvolveBugGame()})

@@ -1,0 +1,247 @@
+"""The requests a session serves after hello, one method each: tables, tokens, commands.
+
+What it holds: `TableRequests`, the part of `Session` (server/net/session.py) that does
+what each request type asks (create, list, join and leave tables, issue tokens, submit
+commands, ask queries), and `REQUEST_HANDLERS`, the table from type to method. The session
+itself keeps the connection: the frame order, limits, authentication, closes and faults.
+
+Each handler computes first and commits last (sets the claims, subscribes, submits), as
+the session's "Faults" section requires: a fault before the effect is answered `internal`,
+one after it breaks the session (`_delivering`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from twisted.internet.interfaces import IReactorTime
+from twisted.python.failure import Failure
+
+from protocol.codec import encode
+from protocol.messages import Request, make
+from server.games.base import Actor, Command
+from server.net.rate_limits import NetConfig, TokenBucket
+from server.net.tokens import Claims, TokenError, TokenSigner
+from server.runtime.hub import Hub, TableMoved
+from server.runtime.pushes import Push
+from server.runtime.table_actor import TableActor
+from server.runtime.timers import now_us
+
+# Roles that only watch: on a node of several they watch other nodes' tables from a replica.
+REPLICA_ROLES = frozenset({"spectator", "auditor"})
+LIST_PAGE = 200  # tables per `list_tables` reply, at most
+JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
+
+
+class TableRequests:
+    """The request handlers of a `Session` (see module doc); mixed into it.
+
+    What they use of the session, besides the attributes below: `send`, `reply_error`,
+    `delay_for_command`, `_fail` and `_delivering`.
+    """
+
+    hub: Hub
+    signer: TokenSigner
+    clock: IReactorTime
+    config: NetConfig
+    claims: Claims | None
+    viewer: Actor
+    joined: dict[str, TableActor]
+    closed: bool
+    conn_id: int
+    _bucket: TokenBucket
+    _send: Callable[[bytes], None]
+    _send_pushes: Callable[[list[Push]], None]
+
+    def _create_table(self, request: Request, arrival: int) -> None:
+        d = self.hub.create_table(
+            request.get("table"),
+            request.get("game", "challenge"),
+            request.get("options"),
+            self.viewer,
+            causation=f"conn-{self.conn_id}:req-{request.id}",
+        )
+        d.addCallbacks(
+            self._delivering(
+                lambda actor: self.send(
+                    make("table_created", id=request.id, table=actor.table, seq=actor.seq)
+                ),
+                "the table_created reply could not be sent",
+            ),
+            self._fail,
+            errbackArgs=(request.id,),
+        )
+
+    def _issue_token(self, request: Request, arrival: int) -> None:
+        try:
+            token, claims = self.signer.issue(
+                request.get("role"),
+                now=self.clock.seconds(),
+                name=request.get("name"),
+                table=request.get("table"),
+                seat=request.get("seat"),
+                ttl_seconds=request.get("ttl_seconds", 12 * 3600),
+            )
+        except TokenError as exc:
+            self.reply_error(request.id, "bad_message", str(exc))
+            return
+        self.send(
+            make(
+                "token",
+                id=request.id,
+                token=token,
+                role=claims.role,
+                table=claims.table,
+                seat=claims.seat,
+                expires=claims.expires,
+            )
+        )
+
+    def _list_tables(self, request: Request, arrival: int) -> None:
+        """One page of the visible tables, in id order, after the cursor `after`.
+
+        Why pages: a server with 702 tables answered `internal` (the reply outgrew the
+        frame limit); a page of `LIST_PAGE` rows stays well under it, however many tables.
+        """
+        assert self.claims is not None
+        after = request.get("after")
+        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
+        visible = [
+            info
+            for info in self.hub.tables()
+            if (after is None or info["table"] > after) and self.claims.may_see(info["table"])
+        ]
+        page = visible[:limit]
+        cursor = page[-1]["table"] if len(visible) > limit else None
+        self.send(make("tables", id=request.id, tables=page, next=cursor))
+
+    def _join(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        if table not in self.joined and len(self.joined) >= self.config.max_joins:
+            self.reply_error(
+                request.id, "too_many_joins", f"at most {self.config.max_joins} tables"
+            )
+            return
+        d = self.hub.get(table)
+        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+            d.addErrback(self._replica, table)
+
+        def subscribe(actor: TableActor) -> None:
+            if self.closed:
+                return
+            rejoin = table in self.joined
+            presence = bool(request.get("presence", False))
+            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
+            try:
+                frame = encode(
+                    make(
+                        "snapshot",
+                        id=request.id,
+                        table=table,
+                        game=actor.game.NAME,
+                        seq=snapshot.seq,
+                        view=snapshot.view,
+                        deadlines=snapshot.deadlines,
+                        server_time=now_us(self.clock),
+                    )
+                )
+            except Exception:
+                if not rejoin:  # undone: the join had no effect, its reply is `internal`
+                    actor.unsubscribe(self)
+                raise
+            self.joined[table] = actor
+            # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
+            # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
+            # the server push its whole log again and again).
+            extra = len(snapshot.catch_up) // JOIN_EVENTS_PER_REQUEST
+            if extra:
+                self._bucket.charge(extra, self.clock.seconds())
+            self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
+                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
+            )
+
+        d.addCallback(subscribe)
+        d.addErrback(self._fail, request.id)
+
+    def _replica(self, failure: Failure, table: str) -> Any:
+        """A viewer who only watches gets another node's table from a replica here, kept
+        current through the store (server/cluster/feed.py), instead of a `moved`."""
+        failure.trap(TableMoved)
+        return self.hub.replica(table)
+
+    def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
+        frame, catch_up = snapshot
+        if not self.closed:
+            self._send(frame)
+            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
+
+    def _leave(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        actor = self.joined.pop(table, None)
+        if actor is None:
+            self.reply_error(request.id, "not_joined", f"not joined to {table}")
+            return
+        actor.unsubscribe(self)
+        self.send(make("left", id=request.id, table=table))
+
+    def _command(self, request: Request, arrival: int) -> None:
+        table = request.get("table")
+        command = Command(
+            request.get("name"),
+            request.get("args", {}),
+            self.viewer,
+            delay_us=self.delay_for_command(arrival),
+        )
+        causation = f"conn-{self.conn_id}:req-{request.id}"
+        live = self.hub.actors.get(table)
+        if live is not None:  # the common case: no Deferred to chain through
+            d = live.submit(command, arrival, causation)
+        else:
+            d = self.hub.get(table)
+            d.addCallback(lambda actor: actor.submit(command, arrival, causation))
+
+        def accepted(recorded: list) -> None:
+            actor = self.hub.actors.get(table)
+            seq = recorded[-1].seq if recorded else (actor.seq if actor else 0)
+            self.send(make("accepted", id=request.id, table=table, seq=seq, events=len(recorded)))
+
+        d.addCallbacks(
+            self._delivering(accepted, "the accepted reply could not be sent"),
+            self._fail,
+            errbackArgs=(request.id,),
+        )
+
+    def _query(self, request: Request, arrival: int) -> None:
+        """A question to a table's game, answered from its state and never recorded."""
+        table = request.get("table")
+        d = self.hub.get(table)
+
+        def answer(actor: TableActor) -> None:
+            seq, result = actor.query(
+                request.get("name"), request.get("args", {}), self.viewer, arrival
+            )
+            reply = make(
+                "answer",
+                id=request.id,
+                table=table,
+                seq=seq,
+                name=request.get("name"),
+                result=result,
+            )
+            self.send(reply)
+
+        d.addCallback(answer)
+        d.addErrback(self._fail, request.id)
+
+    # The requests served after hello, by type: an explicit table (not a name built from the
+    # type), so a message type without a handler is a test failure, never an AttributeError.
+    REQUEST_HANDLERS: ClassVar[dict[str, Callable[[TableRequests, Request, int], None]]] = {
+        "create_table": _create_table,
+        "issue_token": _issue_token,
+        "list_tables": _list_tables,
+        "join": _join,
+        "leave": _leave,
+        "command": _command,
+        "query": _query,
+    }
