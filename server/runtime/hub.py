@@ -29,7 +29,9 @@ Ownership (PostgreSQL, several nodes: server/cluster): with a `LeaseManager` as
 with `TableMoved` (its owner's URL, for the `moved` reply), a table taken from a node that
 is gone is replayed and paused with cause `failover`. `create_table` takes the lease before
 it records `TableCreated`; a lost lease drops the table (`drop_stream`); an evicted table
-gives its lease up.
+gives its lease up. A tournament's table may be placed on another node (`placements`, the
+`node` of `create_table`): recorded here, then its lease handed to that node, which takes it
+without a recovery pause (docs/tournament.md, "Several nodes").
 """
 
 from __future__ import annotations
