@@ -51,6 +51,7 @@ from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import SEED_BITS, Actor, Command, RuleViolation
 from server.metrics import Metrics
+from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 
 TOURNAMENT_GAME = "tournament"
@@ -120,12 +121,11 @@ class Hub:
     ) -> None:
         self.store = store
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
-        self.replicas: dict[str, TableActor] = {}  # other nodes' tables, read-only
-        self._replica_reads: dict[str, int] = {}  # table -> seq to reach (a read in flight)
         self.clock = clock
         # The games, and the tournament: its stream runs like a table (docs/tournament.md).
         self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
         self.metrics = metrics or Metrics()
+        self.replicas = Replicas(store, clock, self.metrics, self._game, UnknownTable)
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
         self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
@@ -328,74 +328,19 @@ class Hub:
         )
         return d
 
-    # -- replicas: read-only copies of other nodes' tables (server/cluster/feed.py) ---------
+    # -- replicas: read-only copies of other nodes' tables (server/runtime/replicas.py) ----
 
     def replica(self, table: str) -> Deferred:
-        """A read-only copy of a table another node serves, for its spectators here; kept
-        current by `remote_event`. It never decides: commands go to the owner (`moved`)."""
-        actor = self.replicas.get(table)
-        if actor is not None:
-            return succeed(actor)
-        d = self.store.load(table_stream(table))
+        """A read-only copy of a table another node serves, for its watchers here."""
+        return self.replicas.get(table)
 
-        def loaded(recorded: list) -> TableActor:
-            if table in self.replicas:  # two joins raced: one copy
-                return self.replicas[table]
-            if not recorded:
-                raise UnknownTable(f"no table {table}")
-            game = self._game(recorded[0].data.get("game"))
-            copy = TableActor(table, game, self.store, self.clock, self.metrics).load(recorded)
-            copy.close()  # no timers, no commands
-            self.replicas[table] = copy
-            # an append notified between the load's read and now found no replica: read on
-            self.remote_event(table_stream(table), copy.seq, catch_up=True)
-            return copy
-
-        return d.addCallback(loaded)
+    def remote_event(self, stream: str, seq: int) -> None:
+        """Another node appended to `stream` up to `seq` (server/cluster/feed.py)."""
+        self.replicas.remote_event(stream, seq)
 
     def catch_up_replicas(self) -> None:
-        """Read what every replica missed (the LISTEN connection was down meanwhile)."""
-        for table, copy in list(self.replicas.items()):
-            self.remote_event(table_stream(table), copy.seq, catch_up=True)
-
-    def remote_event(self, stream: str, seq: int, catch_up: bool = False) -> None:
-        """Another node appended to `stream` up to `seq`: bring its replica up to date by
-        reading after the replica's own seq (no gap, no duplicate, whatever was missed).
-        `catch_up`: read even when `seq` says nothing is new (no notification to trust)."""
-        table = stream_table(stream)
-        copy = self.replicas.get(table)
-        if copy is None or (seq <= copy.seq and not catch_up):
-            return
-        if table in self._replica_reads:  # one read at a time; remember how far to go
-            self._replica_reads[table] = max(self._replica_reads[table], seq)
-            return
-        self._replica_reads[table] = seq
-        d = self.store.read(stream, after_seq=copy.seq)
-
-        def caught_up(missed: list) -> None:
-            wanted = self._replica_reads.pop(table, 0)
-            if self.replicas.get(table) is not copy:
-                return
-            fresh = [event for event in missed if event.seq > copy.seq]
-            copy._apply(fresh)
-            copy._publish(fresh)
-            if fresh and wanted > copy.seq:
-                self.remote_event(stream, wanted)
-
-        def failed(failure: Any) -> None:
-            self._replica_reads.pop(table, None)
-            log.warn("replica of {table}: {why}", table=table, why=failure.getErrorMessage())
-
-        d.addCallbacks(caught_up, failed)
-
-    def _retire_replica(self, table: str) -> None:
-        """This node serves `table` itself now: its replica's viewers reconnect (1012)."""
-        copy = self.replicas.pop(table, None)
-        if copy is not None:
-            for subscriber in list(copy.subscribers):
-                moved = getattr(subscriber, "table_moved", None)
-                if moved is not None:
-                    moved(table)
+        """The LISTEN connection came back: every replica reads what it missed."""
+        self.replicas.catch_up_all()
 
     def drop_stream(self, stream: str) -> None:
         """This node lost the table's lease: stop serving it (commands get `TableClosed`)."""
@@ -422,7 +367,7 @@ class Hub:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
-        self._retire_replica(table)
+        self.replicas.retire(table)
         self.actors[table] = actor
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
@@ -532,9 +477,7 @@ class Hub:
         """
         now = self.clock.seconds()
         evicted = []
-        for table, copy in list(self.replicas.items()):
-            if not copy.subscribers:  # a replica lives as long as someone watches it here
-                del self.replicas[table]
+        self.replicas.drop_unwatched()
         for table, actor in list(self.actors.items()):
             if not actor.is_quiet():
                 self._quiet_since.pop(table, None)

@@ -9,7 +9,7 @@ tests/unit/test_lease_fencing.py and end to end by tests/e2e/test_cluster_tourna
 from __future__ import annotations
 
 import pytest
-from test_runtime import DIRECTOR, OPTIONS, T0, GatedStore, result_of
+from test_runtime import DIRECTOR, OPTIONS, SPECTATOR, T0, GatedStore, Recorder, result_of, us
 from twisted.internet.defer import succeed
 from twisted.internet.task import Clock
 
@@ -119,3 +119,21 @@ def test_a_get_while_the_table_is_being_created_gets_the_created_table(store, cl
 
 def test_on_a_single_node_every_table_stays_here(store, clock):
     assert result_of(Hub(store, clock).placements(3)) == [None] * 3
+
+
+def test_a_replica_reads_what_it_missed_when_the_listen_connection_comes_back(store, clock):
+    """A notification lost (the LISTEN connection was down) is made good by reading after
+    the replica's own seq; a notification of what it has already read changes nothing."""
+    owner = Hub(store, clock)  # the node that serves the table
+    table = result_of(owner.create_table("t", "challenge", OPTIONS, DIRECTOR))
+    here = Hub(store, clock)
+    copy = result_of(here.replica("t"))
+    watcher = Recorder(SPECTATOR)
+    copy.subscribe(watcher)
+    result_of(table.submit(Command("start_round", {}, DIRECTOR), us(clock)))
+    assert copy.seq == 1  # no notification came
+    here.catch_up_replicas()
+    assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
+    here.remote_event("table/t", 2)
+    assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
+    assert result_of(here.replica("t")) is copy
