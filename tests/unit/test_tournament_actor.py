@@ -139,6 +139,34 @@ def test_a_table_recorded_unstarted_is_started_when_the_tournament_comes_back(st
     assert third.metrics.commands.get("refused", 0) == 0
 
 
+class ThreadedClock(Clock):
+    """A clock whose reactor also has a thread pool: it records what would run there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_threads: list[tuple] = []
+
+    def callInThread(self, function, *args) -> None:  # noqa: N802 - the reactor's name
+        self.in_threads.append((function.__name__, *args))
+
+
+def test_the_deck_halves_are_drawn_ahead_on_a_thread_once_each():
+    """A Double Digits half takes the solver about 2 s: drawn on the reactor at round 3 it
+    stalled the node past a short lease (docs/operations.md)."""
+    from server.tournament.decks import tie_break_seed
+
+    clock = ThreadedClock()
+    clock.advance(T0)
+    hub = Hub(open_store("memory:", clock=clock.seconds), clock)
+    actor = new_tournament(hub)
+    seed, tie = actor.state.options.deck_seed, tie_break_seed(actor.state.options.deck_seed, 1)
+    expected = [("half_deck", seed, 1), ("half_deck", seed, 2)]
+    expected += [("half_deck", tie, 1), ("half_deck", tie, 2)]
+    assert clock.in_threads == expected
+    command(actor, "start_round", round=1)  # nothing new to draw: nothing asked again
+    assert clock.in_threads == expected
+
+
 class Recorder:
     def __init__(self, viewer: Actor) -> None:
         self.viewer = viewer
