@@ -86,6 +86,7 @@ class Director:
         self.summary: dict[str, Any] = {"stream": self.stream, "protest": None}
         self.exit_code: int | None = None
         self.message = ""
+        self.running = False  # the tournament runs once, from the first welcome
         self.link = TableLink(
             url,
             token,
@@ -112,6 +113,9 @@ class Director:
         self.stop(exit_codes.UNREACHABLE)
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
+        if self.running:  # welcomed again after a `moved`: the link resends what it must
+            return
+        self.running = True
         self.run().addCallbacks(self.stop, self.failed)
 
     def failed(self, failure: Any) -> None:

@@ -722,6 +722,12 @@ def test_the_one_shot_runner_maps_failures_to_exit_codes():
     shot.link_status("x"), shot.link_event({}), shot.link_snapshot({})
     shot.link_fatal("unauthorized", "bad token")
     assert shot.exit_code == exit_codes.REFUSED and shot.message == "bad token"
+    runs = []  # welcomed again after a `moved` (the link resends the request): one run
+    again = admin_commands.OneShot(reactor, lambda link, w, a: runs.append(w) or Deferred(), None)
+    again.link = FakeLink()
+    again.link_welcome({"n": 1})
+    again.link_welcome({"n": 2})
+    assert runs == [{"n": 1}]
 
 
 # -- replay ------------------------------------------------------------------------------------
