@@ -191,7 +191,10 @@ class LeaseManager:
         if self.book is None:
             return
         try:
-            yield self._call(self.book.heartbeat)
+            if self.hub is not None and self.hub.closing:  # stopping: place nothing here
+                yield self._call(self.book.leave)
+            else:
+                yield self._call(self.book.heartbeat)
             still = yield self._call(self.book.renew, held)
         except Exception as error:  # the append fence still guards every write
             log.warn("lease renewal failed: {why}", why=str(error), event="lease_renew_failed")
