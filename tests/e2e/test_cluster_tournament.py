@@ -5,6 +5,8 @@ on node a; each round's tables are dealt over the live nodes by load (docs/tourn
 "Several nodes"), so they are served by other nodes than the tournament's, and the
 tournament learns their results from the store (a replica fed by LISTEN/NOTIFY). The
 director is one person who asks any node and follows `moved`, as the reference client does.
+Killed with SIGKILL: a node serving some of the tournament's tables mid-card, and the
+tournament's own node; either way the tournament completes on the nodes left.
 
 Two students' sections of 3 (grades G1, G2) keep it short: every round has one table per
 section; with `advance_count` 3 everybody advances after round 2, and each section's one
@@ -300,6 +302,47 @@ def test_the_tournament_completes_after_a_node_holding_its_tables_is_killed(tmp_
         view = director.view()
         assert view["finished"]
         assert set(view["champions"].values()) == {winner_a, winner_b}
+        verify_logs(store)
+    finally:
+        director.close()
+        for process in nodes:
+            process.kill()
+
+
+def test_the_tournament_goes_on_when_its_own_node_is_killed(tmp_path, store):
+    a, b = nodes = [node(tmp_path, name, store).start() for name in ("a", "b")]
+    director = Director(nodes)
+    try:
+        new_tournament(director)
+        for number in (1, 2):
+            play_round(director, nodes, number)
+        director.tournament("advance", round=2)
+        a.kill()  # the tournament's node, and half of its tables
+        b.wait_log(f"table {STREAM} taken over (failover)", timeout=WAIT)
+        view = director.view()  # served by b now, replayed from the store
+        assert view["rounds"][1]["advanced"] and owners(nodes)[STREAM] == "b"
+        director.tournament("seat_round", round=3)
+        director.tournament("start_round", round=3)
+        view = director.view()
+        served_when_open(nodes, round_tables(view, 3))
+        winners = {}
+        for table in view["rounds"][2]["tables"]:
+            name, winner = f"{TID}.{table['table']}", table["students"][0]
+            director.command(name, "place_card")
+            director.command(name, "reveal_card")
+            director.command(name, "touch_card", seat=winner)
+            win_card(director, name, winner, card_in_play(store, name))
+            director.command(name, "end_round")
+            director.command(name, "sign_score_card", initials="DD")
+            winners[table["section"]] = winner
+        director.wait_view(
+            lambda v: all(t["result"] for t in v["rounds"][2]["tables"]),
+            "the semi-finals' results never reached the tournament",
+        )
+        director.tournament("close_round", round=3)
+        director.tournament("advance", round=3)
+        view = director.view()
+        assert view["finished"] and view["champions"] == winners
         verify_logs(store)
     finally:
         director.close()
