@@ -28,9 +28,10 @@ and a lock cannot carry the owner's URL (routing) or an epoch the append can che
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import psycopg
 from psycopg import sql
@@ -114,10 +115,14 @@ def lease_statements(schema: str) -> dict[str, Any]:
         "forget": q("DELETE FROM {s}.leases WHERE stream = %s AND owner = %s"),
         # What a node's sweep may take: a lease expired or released (its owner is gone or
         # stopped), or one another node handed to it (`hand_off`).
-        "claimable": q(
-            "SELECT stream FROM {s}.leases WHERE expires_at <= now()"
-            " OR (owner = %s AND handed_from <> '') ORDER BY stream LIMIT 1000"
+        "orphans": q(
+            "SELECT stream FROM {s}.leases WHERE expires_at <= now() ORDER BY stream LIMIT 1000"
         ),
+        "handed": q(
+            "SELECT stream FROM {s}.leases WHERE owner = %s AND handed_from <> ''"
+            " AND expires_at > now() ORDER BY stream LIMIT 1000"
+        ),
+        "live_nodes": q("SELECT count(*) FROM {s}.nodes WHERE expires_at > now()"),
         "remote": q(
             "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
             " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
@@ -142,12 +147,36 @@ def lease_statements(schema: str) -> dict[str, Any]:
     }
 
 
-def failover_order(claimable: list[str], held: set[str] | dict[str, int]) -> list[str]:
-    """Which claimable streams a node takes, in which order: tournaments first (their
+class Claimable(NamedTuple):
+    """What one sweep found (`LeaseBook.claimable`)."""
+
+    orphans: list[str]  # expired or released leases: anyone may take them
+    handed: list[str]  # leases another node handed to this one: this node takes them
+    live_nodes: int  # nodes in the registry now, to share the orphans (`failover_share`)
+
+
+def failover_order(
+    orphans: list[str], held: set[str] | dict[str, int], node: str = ""
+) -> list[str]:
+    """Which orphaned streams a node tries to take, in which order: tournaments first (their
     standings come back first; their tables, wherever they are, are read from the store),
-    never a stream this node holds already."""
-    chosen = [stream for stream in claimable if stream not in held]
-    return sorted(chosen, key=lambda stream: (not stream.startswith(TOURNAMENT_PREFIX), stream))
+    then the tables starting at an offset of its own (the node id's CRC), so that nodes
+    sweeping at once do not all race for the same tables; never a stream it holds."""
+    chosen = sorted(stream for stream in orphans if stream not in held)
+    tournaments = [stream for stream in chosen if stream.startswith(TOURNAMENT_PREFIX)]
+    tables = [stream for stream in chosen if not stream.startswith(TOURNAMENT_PREFIX)]
+    start = zlib.crc32(node.encode()) % len(tables) if tables else 0
+    return tournaments + tables[start:] + tables[:start]
+
+
+def failover_share(orphans: int, live_nodes: int) -> int:
+    """How many orphans one sweep takes: an equal share among the live nodes, rounded up.
+
+    Why: the first node to sweep after a node died would otherwise take every one of its
+    tables, and serve twice its load. What a sweep leaves, the other nodes take on their own
+    sweeps (each every third of the lease); a node alone takes everything.
+    """
+    return -(-orphans // max(1, live_nodes))
 
 
 def deal_tables(
@@ -309,12 +338,18 @@ class LeaseBook:
         """Delete a lease nobody needs to take over (a finished table left memory)."""
         self.connection.execute(self._sql["forget"], (stream, self.owner))
 
-    def claimable(self) -> list[str]:
-        """Streams whose lease is expired or released (their owner is gone or stopped: this
-        node too, after an outage of the database longer than the lease), and those another
-        node handed to this one (`hand_off`)."""
-        rows = self.connection.execute(self._sql["claimable"], (self.owner,)).fetchall()
-        return [row[0] for row in rows]
+    def claimable(self) -> Claimable:
+        """What a sweep may take: the streams whose lease is expired or released (their
+        owner is gone or stopped: this node too, after an outage of the database longer
+        than the lease), those another node handed to this one (`hand_off`), and how many
+        nodes are live to share the first."""
+        connection = self.connection
+        orphans = connection.execute(self._sql["orphans"]).fetchall()
+        handed = connection.execute(self._sql["handed"], (self.owner,)).fetchall()
+        live = connection.execute(self._sql["live_nodes"]).fetchone()
+        return Claimable(
+            [row[0] for row in orphans], [row[0] for row in handed], live[0] if live else 0
+        )
 
     def remote(self) -> list[tuple[str, int]]:
         """`(stream, last_seq)` of every table another live node serves."""

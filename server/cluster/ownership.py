@@ -27,7 +27,15 @@ from twisted.python.threadpool import ThreadPool
 
 from protocol.messages import stream_table
 from server.cluster.feed import NotifyFeed
-from server.cluster.leases import Acquired, Fence, LeaseBook, deal_tables, failover_order
+from server.cluster.leases import (
+    Acquired,
+    Claimable,
+    Fence,
+    LeaseBook,
+    deal_tables,
+    failover_order,
+    failover_share,
+)
 
 log = Logger(namespace="t24.leases")
 
@@ -213,9 +221,17 @@ class LeaseManager:
             return
         self._sweeping = True
         try:
-            claimable = yield self._call(self.book.claimable)
-            for stream in failover_order(claimable, self.fence.held()):
-                yield self.hub.take_over(stream)
+            found: Claimable = yield self._call(self.book.claimable)
+            for stream in found.handed:  # placed here by another node: take them all
+                if stream not in self.fence.held():
+                    yield self.hub.take_over(stream)
+            orphans = failover_order(found.orphans, self.fence.held(), self.owner)
+            share, taken = failover_share(len(orphans), found.live_nodes), 0
+            for stream in orphans:
+                if taken >= share:
+                    break  # the other live nodes take the rest on their sweeps
+                actor = yield self.hub.take_over(stream)
+                taken += actor is not None
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
         finally:

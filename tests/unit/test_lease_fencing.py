@@ -13,7 +13,14 @@ import pytest
 from postgres_schemas import fresh_schema
 from shell_testcase import ShellTestCase
 
-from server.cluster.leases import Fence, LeaseBook, LeaseLost, deal_tables, failover_order
+from server.cluster.leases import (
+    Fence,
+    LeaseBook,
+    LeaseLost,
+    deal_tables,
+    failover_order,
+    failover_share,
+)
 from server.eventlog.envelope import NewEvent
 from server.eventlog.postgres import PostgresEngine
 from server.eventlog.store import parse_store_url
@@ -98,10 +105,10 @@ class LeaseFencingTests(ShellTestCase):
         two_nodes = self.two_nodes
         _engine, a_book, _fence, _lost = two_nodes["a"]
         hold(two_nodes["a"], "table/t")
-        assert two_nodes["b"][1].claimable() == []
+        assert two_nodes["b"][1].claimable().orphans == []
         a_book.release(["table/t"])
-        assert a_book.claimable() == ["table/t"]  # its own node may take it back too
-        assert two_nodes["b"][1].claimable() == ["table/t"]
+        assert a_book.claimable().orphans == ["table/t"]  # its own node may take it back too
+        assert two_nodes["b"][1].claimable().orphans == ["table/t"]
         assert hold(two_nodes["b"], "table/t").held
 
     def test_one_refused_stream_does_not_fail_the_others_of_a_group_commit(self):
@@ -131,6 +138,16 @@ class LeaseFencingTests(ShellTestCase):
         # what this node holds is never taken over
         assert failover_order(["table/free"], {"table/free": 3}) == []
 
+    def test_a_dead_nodes_tables_are_shared_by_the_live_nodes(self):
+        """Each sweep takes its share, starting at a table of its own: the first node to
+        sweep no longer takes every table of a dead node."""
+        tables = [f"table/t{n}" for n in range(6)]
+        firsts = {failover_order(tables, set(), node)[0] for node in ("a", "b", "c", "d")}
+        assert len(firsts) > 1  # nodes start at different tables
+        for node in ("a", "b"):
+            assert sorted(failover_order(tables, set(), node)) == tables  # every one, once
+        assert [failover_share(6, live) for live in (0, 1, 2, 4, 7)] == [6, 6, 3, 2, 1]
+
     def test_tables_are_dealt_to_the_least_loaded_live_nodes_ties_to_this_one(self):
         loads = [("a", "ws://a", 3), ("b", "ws://b", 1), ("c", "ws://c", 1)]
         dealt = deal_tables(loads, 5, ("c", "ws://c"))  # this node is c
@@ -154,10 +171,11 @@ class LeaseFencingTests(ShellTestCase):
         assert a_book.loads() == [("a", "ws://a", 1), ("b", "ws://b", 0)]
         assert not a_book.hand_off("table/t", epoch + 5, "b", "ws://b")  # not the epoch held
         assert a_book.hand_off("table/t", epoch, "b", "ws://b")
-        assert b_book.claimable() == ["table/t"] and a_book.claimable() == []
+        assert b_book.claimable() == ([], ["table/t"], 2)  # handed to b, 2 live nodes
+        assert a_book.claimable() == ([], [], 2)
         taken = hold(two_nodes["b"], "table/t")
         assert taken.held and taken.handed_from == "a" and taken.previous_owner == "b"
-        assert b_book.claimable() == []  # taken: no longer offered
+        assert b_book.claimable().handed == []  # taken: no longer offered
         with pytest.raises(LeaseLost):  # a may not write it any more
             a_engine.append("table/t", 1, [NewEvent("Late", {})])
         assert b_engine.append("table/t", 1, [NewEvent("Next", {})])[0].seq == 2
