@@ -254,7 +254,7 @@ class Director:
 
     @inlineCallbacks
     def protest(self) -> Any:
-        """R-ROUND-8 after round 2: the best-placed student below the cut of a section
+        """R-ROUND-8 after round 2: the best-placed student outside the 16 of a section
         protests at their round-2 table; the proctor upholds it with a score adjustment that
         lifts them above the 16th; the card is signed again and the tournament recomputes."""
         view = yield self.view()
@@ -265,7 +265,9 @@ class Director:
         if len(rows) <= ADVANCE_COUNT:
             raise RuntimeError(f"--protest needs more than {ADVANCE_COUNT} students a grade")
         cut = rows[ADVANCE_COUNT - 1]["total"]
-        below = next(r for r in rows if r["total"] < cut)
+        # the best-placed student outside the 16: on a tie at the cut (bot timing can give
+        # one) they hold the cut's total and the adjustment of 1 still lifts them above it
+        below = rows[ADVANCE_COUNT]
         student, delta = below["student"], cut - below["total"] + 1
         table = next(t for t in view["rounds"][1]["tables"] if student in t["students"])
         hub_table = f"{self.tid}.{table['table']}"
