@@ -309,6 +309,7 @@ class OneShot:
         self.link: Any = None
         self.exit_code: int | None = None
         self.message = ""
+        self.started = False  # `work` runs once, on the first welcome
 
     def link_status(self, status: str) -> None:
         return None
@@ -320,6 +321,9 @@ class OneShot:
         return None
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
+        if self.started:  # welcomed again after a `moved`: the link resends what it must
+            return
+        self.started = True
         deferred = maybeDeferred(self.work, self.link, welcome, self.args)
         deferred.addCallbacks(self.stop, self.failed)
 
