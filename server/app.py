@@ -28,7 +28,7 @@ import shlex
 import socket
 import sys
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -60,6 +60,10 @@ ENV_PREFIX = "T24_"
 DEMO_TABLE = "demo"
 DEMO_SEATS = ("s1", "s2", "s3", "s4")
 DEMO_TOKEN_TTL = 7 * 24 * 3600
+# A casual table beside the demo's 24 Challenge table: its players' browser links are
+# printed too (a terminal only), so `make run` shows the casual games' pages as well.
+DEMO_POCKET_TABLE = "demo-pocket"
+DEMO_POCKET_SEATS = ("s1", "s2")
 
 
 class ConfigError(Exception):
@@ -433,6 +437,13 @@ class T24Server:
             }
             director = Actor("director", "demo")
             yield self.hub.create_table(DEMO_TABLE, "challenge", options, director)
+        if DEMO_POCKET_TABLE not in self.hub.actors and DEMO_POCKET_TABLE not in self.hub.retired:
+            pocket = {
+                "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_POCKET_SEATS],
+                "size": 12,
+            }
+            director = Actor("director", "demo")
+            yield self.hub.create_table(DEMO_POCKET_TABLE, "pocket", pocket, director)
         now = self.reactor.seconds()
 
         def issue(role: str, **claims: Any) -> str:
@@ -457,7 +468,14 @@ class T24Server:
         # The browser links hold tokens: printed to a terminal only, never into a log file
         # or a journal that stdout may be (issue 13: no server log holds a token).
         links = sys.stdout.isatty()
-        print(demo_banner(files, config.demo_tokens_dir, links=links), flush=True)
+        banner = demo_banner(files, config.demo_tokens_dir, links=links)
+        if links:
+            pocket = [
+                (seat, issue("player", table=DEMO_POCKET_TABLE, seat=seat))
+                for seat in DEMO_POCKET_SEATS
+            ]
+            banner += "\n" + "\n".join(casual_demo_lines(self.url, DEMO_POCKET_TABLE, pocket))
+        print(banner, flush=True)
         return files
 
 
@@ -543,6 +561,14 @@ def browser_lines(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
         lines.append(
             f"- director (yours only: every table): {page_url(url, str(director['director']))}"
         )
+    return [*lines, ""]
+
+
+def casual_demo_lines(url: str, table: str, seats: Sequence[tuple[str, str]]) -> list[str]:
+    """The banner's lines for the demo's pocket table: one browser link per player (each
+    holds that player's token, like the other links)."""
+    lines = [f"a casual game in a browser, pocket table {table!r} (any player starts it):"]
+    lines += [f"- pocket player {seat}: {page_url(url, token)}" for seat, token in seats]
     return [*lines, ""]
 
 

@@ -13,6 +13,7 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     EVENT_TYPES: frozenset[str]                  # every event type decide can emit
     DEFAULT_OPTIONS: Mapping[str, Any]           # the option defaults, for docs and create_table
     RECOVERY_COMMAND: str | None                 # submitted after a restart with live timers
+    SEED_OPTION: str | None                      # the option the shell draws a secret seed for
     COMMANDS_BY_ROLE: Mapping[str, frozenset[str]]   # command -> roles that may send it
 
 Optional: `view_group(viewer) -> Hashable`: viewers of one group see views that differ only in
@@ -135,6 +136,11 @@ class Game(Protocol):
     # None: the game has nothing to pause and its timers simply run on.
     RECOVERY_COMMAND: str | None
 
+    # The option holding the shuffle's seed, or None: when a creator leaves it out, the shell
+    # draws a fresh secret one (`new_seed`) and records it in `TableCreated`, so two tables
+    # never share a deck by accident and the game stays pure (the seed comes *in*).
+    SEED_OPTION: str | None
+
     # Every command the game takes -> the roles (from ROLES) that may send it. For docs and
     # clients (which keys to offer whom); `decide` stays the judge of each command.
     COMMANDS_BY_ROLE: Mapping[str, frozenset[str]]
@@ -166,6 +172,12 @@ class Game(Protocol):
     # The event types that end the game: a log whose last event is one of them is over, so
     # the shell can tell a finished table from its last event alone, without replaying it.
     FINAL_EVENTS: frozenset[str]
+
+
+# The seeds the shell draws (SEED_OPTION): a whole number below 2**63, the largest every
+# game's seed option takes, and far too many values for a player to try them all from the
+# cards they see.
+SEED_BITS = 63
 
 
 # A deadline command up to 1 ms before its time is due: the shell schedules in float seconds.

@@ -27,11 +27,13 @@ from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TableActor
 from server.runtime.timers import now_us
+from server.runtime.view_at import VIEW_AT, view_at
 
 # Roles that only watch: on a node of several they watch other nodes' tables from a replica.
 REPLICA_ROLES = frozenset({"spectator", "auditor"})
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
-JOIN_EVENTS_PER_REQUEST = 50  # a join's catch-up costs one request more per this many events
+# A join's catch-up, or the events a `view_at` query folds: one request more per this many.
+JOIN_EVENTS_PER_REQUEST = 50
 
 
 class TableRequests:
@@ -213,14 +215,25 @@ class TableRequests:
         )
 
     def _query(self, request: Request, arrival: int) -> None:
-        """A question to a table's game, answered from its state and never recorded."""
+        """A question to a table's game, answered from its state and never recorded; or the
+        shell's own `view_at` (server/runtime/view_at.py), charged by the events it folds."""
         table = request.get("table")
         d = self.hub.get(table)
+        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+            d.addErrback(self._replica, table)  # a query never writes: a replica answers
 
         def answer(actor: TableActor) -> None:
-            seq, result = actor.query(
-                request.get("name"), request.get("args", {}), self.viewer, arrival
-            )
+            if request.get("name") == VIEW_AT:
+                found = view_at(actor, request.get("args", {}), self.viewer)
+                seq, result = found.seq, found.result
+                if found.folded >= JOIN_EVENTS_PER_REQUEST:  # as a join's catch-up is charged
+                    self._bucket.charge(
+                        found.folded // JOIN_EVENTS_PER_REQUEST, self.clock.seconds()
+                    )
+            else:
+                seq, result = actor.query(
+                    request.get("name"), request.get("args", {}), self.viewer, arrival
+                )
             reply = make(
                 "answer",
                 id=request.id,

@@ -47,7 +47,7 @@ from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_tab
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
-from server.games.base import Actor, RuleViolation
+from server.games.base import SEED_BITS, Actor, RuleViolation
 from server.metrics import Metrics
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
 
@@ -81,6 +81,21 @@ class UnknownGame(Exception):
 
 class InvalidOptions(Exception):
     """The game (or the event log) refused the table options; nothing was recorded."""
+
+
+def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
+    """`options` with a fresh secret seed in the game's `SEED_OPTION` when the creator left it
+    out (a seed that is there, even a bad one, is the game's to judge).
+
+    Why here: every random choice comes into a game from the shell (server/games/base.py),
+    and without this a protocol client that omits the seed would get the same shuffle at
+    every table (the option's default); the drawn seed is recorded in `TableCreated`, so
+    replay deals exactly the same cards.
+    """
+    name = game.SEED_OPTION
+    if name is None or name in options:
+        return options
+    return {**options, name: secrets.randbelow(2**SEED_BITS)}
 
 
 def _tournament() -> dict[str, Any]:
@@ -157,6 +172,7 @@ class Hub:
             if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
                 # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
+            options = with_drawn_seed(game, options)
             game.initial_state(options)  # refuses bad options before anything is recorded
             created = NewEvent(
                 TABLE_CREATED,

@@ -46,6 +46,7 @@ from server.tournament.state import (
 
 NAME = "tournament"
 RECOVERY_COMMAND = None
+SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
 TIMER = frozenset({SERVER})
 
@@ -56,6 +57,7 @@ __all__ = [
     "FINAL_EVENTS",
     "NAME",
     "RECOVERY_COMMAND",
+    "SEED_OPTION",
     "REFUSALS",
     "decide",
     "deadlines",

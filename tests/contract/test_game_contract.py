@@ -37,6 +37,7 @@ from server.games import games
 from server.games.base import (
     RECOVERY_CAUSE,
     ROLES,
+    SEED_BITS,
     SERVER_ACTOR,
     Actor,
     Command,
@@ -178,6 +179,9 @@ def test_the_game_states_the_whole_contract(name):
     assert example.GAME is game
     options = example.options(random.Random(1))
     game.initial_state({**game.DEFAULT_OPTIONS, **options})  # the defaults are valid options
+    if game.SEED_OPTION is not None:  # any seed the shell may draw is a valid option
+        for seed in (0, 2**SEED_BITS - 1):
+            game.initial_state({**game.DEFAULT_OPTIONS, **options, game.SEED_OPTION: seed})
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -252,6 +252,12 @@ def test_demo_writes_one_tokens_file_per_person_and_plays(tmp_path):
         assert len(view["seats"]) == 4 and view["cards_left"] == 0
         accepted(proctor, "demo", "start_round")
         assert proctor.event("CardPlaced", timeout=15)["data"]["play"] == 1  # auto_proctor
+        # beside it, a pocket table for the casual games' browser page (README)
+        lister = AutobahnClient(tokens["url"])
+        lister.hello(director)
+        listed = {t["table"]: t["game"] for t in lister.request("list_tables")["tables"]}
+        assert listed == {"demo": "challenge", "demo-pocket": "pocket"}
+        lister.close()
     finally:
         process.terminate()
 

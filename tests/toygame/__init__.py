@@ -28,6 +28,7 @@ from server.games.base import SERVER, SERVER_ACTOR, Actor, Command, Deadline, Ev
 NAME = "toy"
 DEFAULT_OPTIONS: Mapping[str, Any] = {"turn_seconds": 10}
 RECOVERY_COMMAND: str | None = "pause"
+SEED_OPTION: str | None = None
 PROCTORS = frozenset({"proctor", "director"})
 COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
     "start": PROCTORS,

@@ -4,7 +4,7 @@ fragment, which a browser never sends to the server (so no access log holds it).
 from __future__ import annotations
 
 from protocol.token_files import person_files
-from server.app import demo_banner
+from server.app import casual_demo_lines, demo_banner
 from server.net.static import page_url, web_root
 
 FILES = person_files(
@@ -54,3 +54,13 @@ def test_without_the_web_folder_the_root_serves_nothing(tmp_path):
     root = web_root(tmp_path / "missing")
     assert not hasattr(root, "path")  # a plain Resource: every file path is 404
     assert getattr(web_root(tmp_path), "indexNames", None) == ["index.html"]
+
+
+def test_the_demo_prints_a_browser_link_per_player_of_its_pocket_table():
+    lines = casual_demo_lines("ws://127.0.0.1:8024/ws", "demo-pocket", [("s1", "A"), ("s2", "B")])
+    assert lines == [
+        "a casual game in a browser, pocket table 'demo-pocket' (any player starts it):",
+        "- pocket player s1: http://127.0.0.1:8024/#token=A",
+        "- pocket player s2: http://127.0.0.1:8024/#token=B",
+        "",
+    ]

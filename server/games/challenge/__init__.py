@@ -100,6 +100,7 @@ __all__ = [
     "NAME",
     "QUERIES",
     "RECOVERY_COMMAND",
+    "SEED_OPTION",
     "REFUSALS",
     "decide",
     "deadlines",
@@ -475,6 +476,7 @@ COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
 # After a restart mid-card the shell pauses the table (cause `server_restart`); the proctor
 # resumes it and the windows restart in full.
 RECOVERY_COMMAND: str | None = "pause_table"
+SEED_OPTION: str | None = None  # the deck comes in whole (`deck`), shuffled by its creator
 
 
 def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:

@@ -71,6 +71,7 @@ from server.puzzles.solver import solve
 
 NAME = "deck40"
 RECOVERY_COMMAND: str | None = None  # no timers: nothing to pause or restart after a server restart
+SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
 __all__ = [
     "COMMANDS",
@@ -80,6 +81,7 @@ __all__ = [
     "FINAL_EVENTS",
     "NAME",
     "RECOVERY_COMMAND",
+    "SEED_OPTION",
     "REFUSALS",
     "decide",
     "deadlines",

@@ -68,6 +68,7 @@ from server.puzzles.expressions import check_expression
 
 NAME = "pocket"
 RECOVERY_COMMAND: str | None = "pause_game"
+SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
 __all__ = [
     "COMMANDS",
@@ -77,6 +78,7 @@ __all__ = [
     "FINAL_EVENTS",
     "NAME",
     "RECOVERY_COMMAND",
+    "SEED_OPTION",
     "REFUSALS",
     "decide",
     "deadlines",

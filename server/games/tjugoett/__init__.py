@@ -104,6 +104,7 @@ __all__ = [
     "FINAL_EVENTS",
     "NAME",
     "RECOVERY_COMMAND",
+    "SEED_OPTION",
     "REFUSALS",
     "decide",
     "deadlines",
@@ -120,6 +121,7 @@ __all__ = [
 # `turn_seconds` (off by default): a player whose time ran out while the server was down
 # stands as soon as it is back. A table that cannot accept that should not set it.
 RECOVERY_COMMAND: str | None = None
+SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
 
 class _Batch:

@@ -1,8 +1,10 @@
 // The scoreboard for spectators and the director: every table this token may see
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
+import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
-import { drawCard, drawPause, drawSeats, h } from "./draw.js";
+import { Connection, serverUrl } from "./wire.js";
+import { drawCard, drawPause, drawSeats, drawStandings, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const MAX_JOINED = 15; // the server's max_joins is 16 per connection
@@ -36,6 +38,8 @@ export function boardPage(root, connection, welcome, only = null) {
     const body = [];
     if (view && view.game === "challenge") {
       body.push(drawCard(view), drawSeats(view, null), ...drawPause(view, link));
+    } else if (view && casualSummary(view)) {
+      body.push(...casualSummary(view));
     } else if (view && view.standings) {
       body.push(drawStandings(view.standings));
     } else if (view) {
@@ -67,6 +71,9 @@ export function boardPage(root, connection, welcome, only = null) {
     for (const seat of (view && view.seats) || []) {
       wanted.push([`player ${seat.seat} (${seat.name})`, { role: "player", table: id, seat: seat.seat }]);
     }
+    if (view && view.dealer && view.dealer.seat) { // a Tjugoett table's person dealer
+      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, { role: "player", table: id, seat: view.dealer.seat }]);
+    }
     wanted.push(["spectator", { role: "spectator", table: id, name: "spectator" }]);
     try {
       const people = [];
@@ -79,18 +86,6 @@ export function boardPage(root, connection, welcome, only = null) {
     } catch (error) {
       document.getElementById("message").textContent = errorInWords(error);
     }
-  }
-
-  /** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
-   * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
-  function drawStandings(standings) {
-    const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-    return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
-      h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
-      h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
-      h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
-        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-        cell(row.total), cell(row.advanced))))));
   }
 
   function render() {
@@ -112,7 +107,10 @@ export function boardPage(root, connection, welcome, only = null) {
         const live = index < MAX_JOINED;
         tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0, live, listed: entry });
         if (live) {
-          connection.join(entry.table).catch((error) => { document.getElementById("message").textContent = errorInWords(error); });
+          connection.join(entry.table).catch((error) => {
+            if (error.code === "moved") followAlone(entry.table);
+            else document.getElementById("message").textContent = errorInWords(error);
+          });
         }
       });
       if (found.length > MAX_JOINED) {
@@ -126,7 +124,19 @@ export function boardPage(root, connection, welcome, only = null) {
   }
   start();
 
-  return {
+  /** A table another node serves (several nodes; a director's joins are answered `moved`):
+   * followed on a connection of its own, which moves to the table's node and, after a
+   * failover, back through this page's server (wire.js). */
+  function followAlone(id) {
+    const own = new Connection(serverUrl(location), connection.token, {
+      table: (state, push) => page.table(state, push),
+      fatal: (error) => { document.getElementById("message").textContent = errorInWords(error); },
+    });
+    own.start();
+    own.join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
+  }
+
+  const page = {
     status(next) {
       link = next === "online" ? "online" : next === "error" ? link : next;
       render();
@@ -137,11 +147,12 @@ export function boardPage(root, connection, welcome, only = null) {
       entry.state = state;
       if (push && push.seq > entry.feedSeq) {
         entry.feedSeq = push.seq;
-        entry.feed.unshift([push.seq, eventInWords(push, state.view)]);
+        entry.feed.unshift([push.seq, casualEventInWords(push, state.view) || eventInWords(push, state.view)]);
         entry.feed.length = Math.min(entry.feed.length, 5);
       }
       render();
     },
     presence() {},
   };
+  return page;
 }

@@ -1,7 +1,7 @@
 // The proctor's console for one table: start, place, reveal, a touch or an answer for a seat
-// (proctored tables), flags with their causes, pause/resume, override, stumped, end;
-// protests, rulings and the score-card signature. Each button sends one command; the
-// server decides and its pushes redraw the page.
+// (proctored tables), flags with their causes, pause/resume, override, stumped, a slap, end;
+// protests, rulings and the score-card signature (and, for the director, its reopening).
+// Each button sends one command; the server decides and its pushes redraw the page.
 import { replayLink } from "./links.js";
 import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
 import { errorInWords, flagCause, seatName, statusInWords } from "./words.js";
@@ -13,6 +13,7 @@ export function consolePage(root, connection, table) {
   let presence = null;
   let link = "online";
   let feedSeq = 0;
+  const director = Boolean(connection.welcome && connection.welcome.role === "director");
 
   const say = (text) => fill("message", text);
   const value = (id) => document.getElementById(id).value.trim();
@@ -46,7 +47,11 @@ export function consolePage(root, connection, table) {
         h("div", { class: "row", role: "group", "aria-label": "Seat actions" },
           button("touch-for", "Record a touch", () => send("touch_card", { seat: seat(), fingertips: 1 })),
           button("override", "First touch was this seat", () => send("override_first_touch", { seat: seat() })),
-          button("stumped-for", "Stumped", () => send("declare_stumped", { seat: seat() }))),
+          button("stumped-for", "Stumped", () => send("declare_stumped", { seat: seat() })),
+          // R-PLAY-3: a slap seen at a physical table disqualifies at once, so it is confirmed
+          button("slap", "Rule a slap (disqualifies)", () => {
+            if (confirm(`Rule that seat ${seat()} slapped the card? This disqualifies them.`)) send("rule_slap", { seat: seat() });
+          })),
         field("pattern-for", "Pattern said"),
         button("declare-for", "Record the pattern", () => send("declare_pattern", { seat: seat(), pattern: value("pattern-for") })),
         field("steps-for", "Steps said (separate with ;)"),
@@ -72,7 +77,12 @@ export function consolePage(root, connection, table) {
           seqs: value("protest-seqs").split(/[\s,]+/).filter(Boolean).map(Number), reason: value("protest-reason") })),
         field("initials", "Your initials", { maxlength: 16 }),
         button("sign", "Sign the score card", () => send("sign_score_card", { initials: value("initials") })),
-        h("p", { id: "signed" })),
+        h("p", { id: "signed" }),
+        // R-ROUND-7/8: only the director reopens a signed card (a late protest)
+        director ? [
+          field("reopen-reason", "Why the director reopens the signed score card"),
+          button("reopen", "Reopen the score card", () => send("reopen_score_card", { reason: value("reopen-reason") })),
+        ] : []),
       h("p", { id: "message", class: "message", role: "alert" }),
       h("section", { "aria-labelledby": "feed-heading", class: "feed" },
         h("h2", { id: "feed-heading" }, "What happened"),
@@ -140,6 +150,8 @@ export function consolePage(root, connection, table) {
     fill("protests", drawProtests(view));
     const card = view.score_card || {};
     fill("signed", card.signed ? `Signed by ${card.initials}.` : "Not signed yet.");
+    const reopen = document.getElementById("reopen");
+    if (reopen) reopen.disabled = !card.signed;
     tick();
   }
 

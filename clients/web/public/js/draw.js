@@ -91,7 +91,9 @@ export function drawCountdowns(deadlines, serverNow, paused) {
 export function drawPause(view, connection) {
   const lines = [];
   if (connection !== "online") {
-    lines.push(connection === "connecting" ? "Connecting…" : "Connection lost: reconnecting…");
+    lines.push(connection === "connecting" ? "Connecting…"
+      : connection === "moving" ? "Moving to the server that holds this table…"
+      : "Connection lost: reconnecting…");
   }
   if (view && view.paused) {
     const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
@@ -99,6 +101,28 @@ export function drawPause(view, connection) {
   }
   if (view && view.phase === "ended") lines.push(`The round is over (${String(view.end_reason).replaceAll("_", " ")}).`);
   return lines.map((line) => h("p", {}, line));
+}
+
+/** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
+ * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
+export function drawStandings(standings) {
+  const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
+  return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
+    h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
+    h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
+      cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
+      cell(row.total), cell(row.advanced))))));
+}
+
+/** What was said at the table: who holds the card, the pattern and the stated steps
+ * (`you`: the student's own seat, or null for someone watching). */
+export function drawSaid(view, you) {
+  const said = [];
+  if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
+  if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
+  if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
+  return said;
 }
 
 /** Adds one event to a feed list (newest first, at most `keep` entries). */

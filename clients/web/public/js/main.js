@@ -4,6 +4,7 @@
 // and the director the scoreboard.
 import { boardPage } from "./board.js";
 import { consolePage } from "./console.js";
+import { pageByGame } from "./games/index.js";
 import { replayPage } from "./replay.js";
 import { studentPage } from "./student.js";
 import { Connection, serverUrl } from "./wire.js";
@@ -15,6 +16,15 @@ const root = document.getElementById("app");
 window.addEventListener("hashchange", () => location.reload());
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("token");
+
+/** Which server this page plays on, when it is not the one that served the page (several
+ * nodes: the connection followed a `moved`, wire.js). */
+function showNode(state, detail) {
+  const node = document.getElementById("node");
+  if (!node) return;
+  if (state === "moving") node.textContent = `This table is served by another server: moving to ${detail.url}…`;
+  else if (state === "online") node.textContent = detail && detail.url ? `Connected to the server that holds this table: ${detail.url}` : "";
+}
 
 function showFatal(text) {
   root.replaceChildren(h("div", { id: "fatal", class: "fatal", role: "alert" },
@@ -36,16 +46,20 @@ if (!token) {
       else if (wanted === "board" || !table) page = boardPage(root, connection, welcome, params.get("table"));
       else live = table;
       if (live) {
-        page = welcome.role === "player" ? studentPage(root, connection, welcome)
-          : welcome.role === "proctor" || welcome.role === "director" ? consolePage(root, connection, live)
-          : boardPage(root, connection, welcome);
+        const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)
+          : consolePage(root, connection, live));
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
+          // the table's game (in its first snapshot) picks the page: games/index.js
+          page = pageByGame(root, connection, welcome, live, challengePage);
           connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
+        } else {
+          page = boardPage(root, connection, welcome);
         }
       }
       document.body.dataset.page = welcome.role;
     },
     status(state, detail) {
+      showNode(state, detail);
       if (page) page.status(state, detail);
     },
     table(state, push) {

@@ -1,33 +1,54 @@
-// The replay page: step through a stream this token may read, event by event, as
-// `t24 replay` lists it. The events come from one join with after_seq 0 (the whole history,
-// redacted for this viewer); the view beside them is the table now (drawing the table as it
-// stood at each step would need the game's rules, which stay on the server).
-import { drawCard, drawSeats, fill, h } from "./draw.js";
-import { errorInWords, eventInWords } from "./words.js";
+// The replay page: step through a stream this token may read, as `t24 replay` does: at each
+// step the table is drawn as it stood right after that event, as this token saw it then.
+// The events come from one join with after_seq 0 (the whole history, redacted for this
+// viewer, then the live ones); the table at each step is the server's answer to the
+// `view_at` query (the game's own evolve runs on the server: the browser has no rules),
+// drawn by the live pages' own drawing code (draw.js). At most one query is in flight: a
+// held arrow key skips the steps it passed, so stepping never floods the server.
+import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h } from "./draw.js";
+import { errorInWords, eventInWords, statusInWords } from "./words.js";
+
+const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
+const RETRY_MS = 1000; // before asking again after `rate_limited`
 
 export function replayPage(root, connection, table) {
-  const events = [];
+  const events = []; // the pushes, in seq order
+  const answers = new Map(); // seq -> the `view_at` result
   let position = 0;
-  let state = null;
+  let state = null; // the table now (the join's snapshot and pushes)
+  let inFlight = null; // the seq asked for, while a query is out
+  let link = "connecting";
 
   root.replaceChildren(
-    h("header", {}, h("h1", {}, `Replay of ${table}`)),
+    h("header", {},
+      h("h1", {}, `Replay of ${table}`),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
     h("p", { id: "message", class: "message", role: "alert" }),
     h("main", { class: "replay" },
-      h("div", { class: "row", role: "group", "aria-label": "Step" },
-        h("button", { id: "first", type: "button", onclick: () => go(0) }, "First"),
-        h("button", { id: "previous", type: "button", onclick: () => go(position - 1) }, "Previous"),
-        h("button", { id: "next", type: "button", onclick: () => go(position + 1) }, "Next"),
-        h("button", { id: "last", type: "button", onclick: () => go(events.length - 1) }, "Last")),
-      h("p", { id: "position", "aria-live": "polite" }),
-      h("p", { id: "sentence" }),
-      h("pre", { id: "data" }),
-      h("h2", {}, "The table now"),
-      h("div", { id: "now" })));
+      h("section", { "aria-labelledby": "step-heading" },
+        h("h2", { id: "step-heading" }, "Step"),
+        h("div", { class: "row", role: "group", "aria-label": "Step through the events" },
+          h("button", { id: "first", type: "button", "aria-keyshortcuts": "Home", onclick: () => go(0) }, "First"),
+          h("button", { id: "previous", type: "button", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(position - 1) }, "Previous"),
+          h("button", { id: "next", type: "button", "aria-keyshortcuts": "ArrowRight", onclick: () => go(position + 1) }, "Next"),
+          h("button", { id: "last", type: "button", "aria-keyshortcuts": "End", onclick: () => go(events.length - 1) }, "Last")),
+        h("label", { for: "slider" }, "Event"),
+        h("input", { id: "slider", type: "range", min: 1, max: 1, value: 1, oninput: (e) => go(Number(e.target.value) - 1) }),
+        h("p", { id: "position", "aria-live": "polite" }),
+        h("p", { id: "sentence" }),
+        h("details", {}, h("summary", {}, "The event's data"), h("pre", { id: "data" }))),
+      h("section", { "aria-labelledby": "table-heading" },
+        h("h2", { id: "table-heading" }, "The table after this event"),
+        h("div", { id: "step", "aria-live": "polite" }, h("p", {}, "Loading the events…")))));
 
+  // Arrow keys step, Home and End jump (the slider keeps its own arrows when it has focus).
   document.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowRight") go(position + 1);
-    if (event.key === "ArrowLeft") go(position - 1);
+    const tag = event.target && event.target.tagName;
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
+    const to = { ArrowRight: position + 1, ArrowLeft: position - 1, Home: 0, End: events.length - 1 }[event.key];
+    if (to === undefined) return;
+    event.preventDefault();
+    go(to);
   });
 
   function go(index) {
@@ -35,22 +56,87 @@ export function replayPage(root, connection, table) {
     render();
   }
 
-  function render() {
+  /** The step's view: kept, or asked for (one query at a time, the latest step wins). */
+  function ask() {
     const push = events[position];
-    fill("position", events.length ? `Event ${position + 1} of ${events.length} (seq ${push.seq}, ${push.event_type})` : "No events yet.");
-    fill("sentence", push ? eventInWords(push, state && state.view) : "");
-    fill("data", push ? JSON.stringify(push.data, null, 1) : "");
-    const view = state && state.view;
-    if (view && view.game === "challenge") fill("now", drawCard(view), drawSeats(view, null));
+    if (!push || answers.has(push.seq) || inFlight !== null || link !== "online") return;
+    const seq = push.seq;
+    inFlight = seq;
+    connection.request("query", { table, name: "view_at", args: { seq } }).then((answer) => {
+      inFlight = null;
+      answers.set(seq, answer.result);
+      if (answers.size > KEEP) answers.delete(answers.keys().next().value);
+      render();
+    }, (error) => {
+      inFlight = null;
+      fill("message", errorInWords(error));
+      if (error.code === "rate_limited") setTimeout(render, RETRY_MS);
+      // a lost connection: `status("online")` asks again once reconnected
+    });
+  }
+
+  /** The table at one step, with the live pages' drawing code. */
+  function drawStep(seq, result) {
+    const view = result.view;
+    if (view && view.game === "challenge") {
+      return [
+        drawCard(view),
+        h("ul", { class: "countdowns", "aria-label": "Time left at this step" },
+          drawCountdowns(result.deadlines || [], result.at, view.paused)),
+        ...drawPause(view, "online"),
+        h("div", { class: "said" }, drawSaid(view, null)),
+        drawSeats(view, null),
+      ];
+    }
+    if (view && view.standings) return drawStandings(view.standings); // a tournament: a table per section
+    return [h("pre", {}, JSON.stringify(view, null, 1))];
+  }
+
+  function render() {
+    fill("status", statusInWords(link));
+    const slider = document.getElementById("slider");
+    slider.max = Math.max(1, events.length);
+    slider.value = position + 1;
+    slider.disabled = events.length === 0;
+    const push = events[position];
+    if (!push) {
+      fill("position", "No events yet.");
+      return;
+    }
+    const result = answers.get(push.seq);
+    const names = (result && result.view) || (state && state.view);
+    fill("position", `Event ${position + 1} of ${events.length} (seq ${push.seq}, ${push.event_type})`);
+    fill("sentence", eventInWords(push, names));
+    fill("data", JSON.stringify(push.data, null, 1));
+    const step = document.getElementById("step");
+    if (result) {
+      if (step.dataset.seq !== String(push.seq)) {
+        step.replaceChildren(...drawStep(push.seq, result));
+        step.dataset.seq = String(push.seq);
+      }
+      step.removeAttribute("aria-busy");
+      fill("message", "");
+    } else {
+      step.setAttribute("aria-busy", "true"); // the previous step stays until this one comes
+      ask();
+    }
   }
 
   connection.join(table, { afterSeq: 0 }).catch((error) => fill("message", errorInWords(error)));
 
   return {
-    status() {},
+    status(next) {
+      link = next === "online" ? "online" : next === "error" ? link : next;
+      render();
+    },
     table(next, push) {
       state = next;
-      if (push && !events.some((e) => e.seq === push.seq)) events.push(push);
+      if (push && !events.some((e) => e.seq === push.seq)) {
+        const following = position >= events.length - 1;
+        events.push(push);
+        events.sort((a, b) => a.seq - b.seq);
+        if (following && !push.catchUp) position = events.length - 1; // at the end: follow
+      }
       render();
     },
     presence() {},

@@ -2,7 +2,7 @@
 // step fields, the live countdowns, results, flags, scores and the feed. Everything drawn
 // comes from the server's snapshot and pushes; the server decides every command.
 import { replayLink } from "./links.js";
-import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
+import { addToFeed, drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, fill, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
@@ -100,11 +100,7 @@ export function studentPage(root, connection, welcome) {
     for (const id of ["step-1", "step-2", "step-3", "state-steps", "fix"]) setDisabled(id, !(running && holding));
     if (holding && !wasHolding && !view.pattern) focus("pattern");
     wasHolding = holding;
-    const said = [];
-    if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
-    if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
-    if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
-    fill("said", said);
+    fill("said", drawSaid(view, you));
     tick();
   }
 

@@ -3,10 +3,21 @@
 // between the server's clock and this browser's, all taken from the snapshot and the pushes
 // (no game rules here). After a dropped connection or a server restart it reconnects on its
 // own, says hello again and joins each table with after_seq = the last seq it saw.
+//
+// Several nodes (docs/protocol.md, `moved`): a `join`, `command` or `query` answered `moved`
+// names the node that serves the table. The connection then moves there: it closes, opens
+// the named URL with the same token, says hello, joins its table again from the last seq
+// it saw (no gap, no duplicate) and sends the moved request again (nothing was done with
+// it). A request keeps its promise across the move. If the node it moved to drops it (the
+// node died, or lost the table: close 1012), the next attempt goes back to the page's own
+// server, which points at the table's node again. A connection with other tables joined does
+// not move (they are served here): the request is refused with code `moved`, and the
+// caller may follow that table on a connection of its own (the director's scoreboard does).
 import { decode, encode } from "../vendor/msgpack/index.mjs";
 
 const SUBPROTOCOL = "t24.v1";
 const RETRY_MS = [250, 500, 1000, 2000, 3000];
+const QUICK_MOVES = 2; // moves followed at once; then as slowly as reconnects (a failover)
 
 /** The ws:// URL of the server that served this page (same host and port, path /ws). */
 export function serverUrl(location) {
@@ -36,7 +47,11 @@ export class Connection {
    */
   constructor(url, token, listener) {
     this.url = url;
+    this.home = url; // the page's own server: where a lost connection starts again
     this.token = token;
+    this.moves = 0; // `moved` replies followed since the last snapshot
+    this.moveDelay = null; // set while moving: the delay before opening the new URL
+    this.redo = []; // requests answered `moved`, sent again on the node they moved to
     this.listener = listener;
     this.nextId = 1;
     this.pending = new Map();
@@ -63,7 +78,8 @@ export class Connection {
   }
 
   open() {
-    this.emit("status", this.attempt === 0 ? "connecting" : "reconnecting");
+    if (this.moveDelay === null) this.emit("status", this.attempt === 0 ? "connecting" : "reconnecting");
+    this.moveDelay = null;
     const socket = new WebSocket(this.url, SUBPROTOCOL);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
@@ -82,13 +98,41 @@ export class Connection {
     }
     this.attempt = 0;
     const rejoin = [...this.tables.values()]; // the tables joined before this connection
+    const redo = this.redo;
+    this.redo = [];
     this.emit("welcome", this.welcome);
+    const joins = new Map();
     for (const state of rejoin) {
-      this.sendJoin(state.table, state.seq, state.presence).catch((error) =>
-        this.emit("status", "error", error),
-      );
+      // from the last seq seen; before any snapshot, as the first join asked (e.g. 0)
+      const after = state.seq !== null ? state.seq : state.firstAfter;
+      const joined = this.sendJoin(state.table, after, state.presence);
+      joins.set(state.table, joined);
+      joined.catch((error) => { if (!redo.some((r) => r.fields.table === state.table)) this.emit("status", "error", error); });
     }
-    this.emit("status", "online");
+    for (const pending of redo) { // the requests answered `moved`, once more on this node
+      const again = pending.type === "join" && joins.has(pending.fields.table)
+        ? joins.get(pending.fields.table) : this.request(pending.type, pending.fields);
+      again.then(pending.resolve, pending.reject);
+    }
+    this.emit("status", "online", this.url === this.home ? null : { url: this.url });
+  }
+
+  /** A `moved` reply to `pending`: follow it (see the module doc), or refuse the request
+   * when other tables are joined on this connection (they are served here). */
+  moved(pending, message) {
+    const others = [...this.tables.keys()].filter((table) => table !== message.table);
+    if (others.length) {
+      if (pending.type === "join") this.tables.delete(message.table);
+      pending.reject({ code: "moved", message: `table ${message.table} is served by ${message.url}`,
+        table: message.table, url: message.url });
+      return;
+    }
+    this.redo.push(pending);
+    this.moves += 1;
+    this.moveDelay = this.moves <= QUICK_MOVES ? 0 : RETRY_MS[Math.min(this.moves, RETRY_MS.length - 1)];
+    this.url = message.url;
+    this.emit("status", "moving", { table: message.table, url: message.url });
+    if (this.socket) this.socket.close(1000);
   }
 
   fail(error) {
@@ -104,6 +148,11 @@ export class Connection {
     }
     this.pending.clear();
     if (this.stopped) return;
+    if (this.moveDelay !== null) { // closed to follow a `moved`: open the named node
+      setTimeout(() => this.open(), this.moveDelay);
+      return;
+    }
+    if (this.url !== this.home) this.url = this.home; // the node moved to dropped us: start over
     const delay = RETRY_MS[Math.min(this.attempt, RETRY_MS.length - 1)];
     this.attempt += 1;
     this.emit("status", "offline", { code: close.code, reason: close.reason });
@@ -118,7 +167,7 @@ export class Connection {
         reject({ code: "disconnected", message: "not connected" });
         return;
       }
-      this.pending.set(id, { resolve, reject, type });
+      this.pending.set(id, { resolve, reject, type, fields });
       this.socket.send(encode({ type, id, ...fields }));
     });
   }
@@ -128,7 +177,7 @@ export class Connection {
   join(table, { presence = false, afterSeq = null } = {}) {
     if (!this.tables.has(table)) {
       this.tables.set(table, {
-        table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence,
+        table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence, firstAfter: afterSeq,
       });
     }
     return this.sendJoin(table, afterSeq, presence);
@@ -173,7 +222,8 @@ export class Connection {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    if (message.type === "error") pending.reject(message);
+    if (message.type === "moved") this.moved(pending, message);
+    else if (message.type === "error") pending.reject(message);
     else pending.resolve(message);
   }
 
@@ -185,6 +235,7 @@ export class Connection {
     state.deadlines = message.deadlines || [];
     state.seq = message.seq;
     state.offset = message.server_time - localMicros();
+    this.moves = 0; // joined: the next `moved` is followed at once again
     this.emit("table", state, null);
   }
 

@@ -25,6 +25,7 @@ const ERROR_WORDS = {
   unavailable: "The server is unavailable right now; the page will reconnect.",
   internal: "The server hit an internal fault; the request was not applied.",
   disconnected: "Not connected: the page is reconnecting.",
+  moved: "That table is served by another server; open it from a page of its own.",
   // the 24 Challenge table's refusals (docs/rules.md)
   unknown_command: "The table does not know that command.",
   bad_args: "Something was missing in that request.",
@@ -72,6 +73,28 @@ const ERROR_WORDS = {
   score_card_signed: "The score card is signed.",
   not_signed: "The score card is not signed.",
   unknown_query: "The table does not know that question.",
+  // the casual games' refusals (docs/games/pocket.md, deck40.md, tjugoett.md)
+  bad_options: "The table options were refused.",
+  game_not_started: "The game has not started yet.",
+  game_already_started: "The game has already started.",
+  game_over: "The game is over.",
+  game_paused: "The game is paused: resume it first.",
+  excluded: "You are out of these cards: the others play on.",
+  claim_in_progress: "Another player said \"I got it\" first.",
+  already_claimed: "You hold the card: type your answer.",
+  already_called: "You already called \"no solution\" on these cards.",
+  not_your_card: "Give back one of your own cards.",
+  stale_deadline: "That timer had already moved on.",
+  deadline_not_due: "That timer has not run out yet.",
+  not_your_turn: "It is not your turn.",
+  not_dealer: "Only the dealer does that.",
+  server_dealer: "The server deals at this table.",
+  no_round: "No round is in play.",
+  round_in_play: "A round is in play.",
+  dealer_turn: "You stood: it is the dealer's turn.",
+  player_turn: "The dealer draws only after the player has stood.",
+  too_few_cards: "The dealer stands with at least two cards.",
+  table_over: "The table is over.",
 };
 
 /** An error reply in words: the code's sentence, then the server's own message. */
@@ -89,6 +112,7 @@ const FLAG_CAUSES = {
   incorrect_solution: "an incorrect solution",
   too_many_fingertips: "too many fingertips",
   touched_before_reveal: "touching before the reveal",
+  slap: "slapping the card (R-PLAY-3)",
 };
 
 export function flagCause(cause) {
@@ -148,6 +172,7 @@ export function statusInWords(state, detail) {
   if (state === "connecting") return "Connecting…";
   if (state === "reconnecting") return "Connection lost: reconnecting…";
   if (state === "offline") return "Connection lost: reconnecting…";
+  if (state === "moving") return "Moving to the server that holds this table…";
   if (state === "error") return errorInWords(detail);
   return String(state);
 }

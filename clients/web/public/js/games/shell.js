@@ -1,0 +1,156 @@
+// The frame every casual game's page shares: the header (who you are, the connection), the
+// pause banner, the game's own sections, a message line for refusals (in words), the live
+// countdowns and the feed. A game module gives its parts (see pocket.js): its sections, how
+// it draws a view, its events in words, the words of its deadlines and its keys. Everything
+// drawn comes from the snapshot and the pushes; the server decides every command.
+import { replayLink } from "../links.js";
+import { fill, h } from "../draw.js";
+import { errorInWords, statusInWords } from "../words.js";
+
+const STEWARDS = ["proctor", "director"];
+
+/** A seat's name as the view lists it: "Ada (s1)", or the id. */
+export function nameOf(view, seat) {
+  const found = view && (view.seats || []).find((entry) => entry.seat === seat);
+  return found && found.name ? `${found.name} (${seat})` : String(seat);
+}
+
+/** Seats as words: "Ada (s1), Bo (s2)", or "nobody". */
+export function namesOf(view, seats) {
+  return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || "nobody";
+}
+
+/** Enables or disables a control by id (a missing one is ignored). */
+export function setDisabled(id, disabled) {
+  const element = document.getElementById(id);
+  if (element) element.disabled = Boolean(disabled);
+}
+
+/** Shows or hides a control by id: a role's controls only, never another's. */
+export function setShown(id, shown) {
+  const element = document.getElementById(id);
+  if (element) element.hidden = !shown;
+}
+
+/** The winners line of a finished casual game: a tie is shown as a tie. */
+export function winnersInWords(view, result) {
+  if (!result) return "";
+  const winners = result.winners || [];
+  if (!winners.length) return "Nobody won.";
+  return result.tie ? `A tie between ${namesOf(view, winners)}.` : `${namesOf(view, winners)} won.`;
+}
+
+/** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
+export function gameShell(root, connection, welcome, table, game) {
+  const ctx = {
+    table,
+    role: welcome.role,
+    you: welcome.role === "player" ? welcome.seat : null,
+    steward: STEWARDS.includes(welcome.role),
+    state: null,
+    view: null,
+    link: "online",
+    /** Sends a command; true when accepted, else the refusal is shown in words. */
+    send(name, args = {}) {
+      return connection.command(table, name, args).then(
+        () => { ctx.say(""); return true; },
+        (error) => { ctx.say(errorInWords(error)); return false; });
+    },
+    say(text) { fill("message", text); },
+    /** May the page act now (connected, a view to act on)? */
+    online() { return ctx.link === "online" && ctx.view !== null; },
+    focus(id) {
+      const element = document.getElementById(id);
+      if (element && !element.disabled && !element.hidden) element.focus();
+    },
+  };
+  let feedSeq = 0;
+
+  root.replaceChildren(
+    h("header", {},
+      h("h1", {}, `${game.title}: table ${table}`),
+      h("p", { id: "who" }, ctx.you ? `You are seat ${ctx.you}.` : `You are the ${ctx.role}.`),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+    h("div", { id: "pause", class: "pause", role: "alert" }),
+    h("main", { class: `casual ${game.name}`, "data-game": game.name },
+      ...game.sections(ctx),
+      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
+        h("h2", { id: "feed-heading" }, "What happened"),
+        h("ol", { id: "feed", reversed: true }),
+        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+  document.body.dataset.game = game.name;
+
+  // The game's keys (space claims, D draws), never while typing in a field; on a button
+  // or a link, space and Enter stay theirs.
+  document.addEventListener("keydown", (event) => {
+    const tag = event.target && event.target.tagName;
+    const key = event.key === " " ? "Space" : event.key.toLowerCase();
+    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return; // typing
+    if (["BUTTON", "A"].includes(tag) && (key === "Space" || key === "enter")) return; // its own
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const ids = [].concat((game.keys || {})[key] || []);
+    const control = ids.map((id) => document.getElementById(id))
+      .find((found) => found && !found.disabled && !found.closest("[hidden]"));
+    if (!control) return;
+    event.preventDefault();
+    control.click();
+  });
+
+  function pauseLines() {
+    const lines = [];
+    if (ctx.link !== "online") {
+      lines.push(ctx.link === "connecting" ? "Connecting…" : "Connection lost: reconnecting…");
+    }
+    const view = ctx.view;
+    if (view && view.paused) {
+      const cause = String(view.pause_cause || "director").replaceAll("_", " ");
+      lines.push(`Paused (${cause}): ${game.resumeHint || "waiting to be resumed."}`);
+    }
+    return lines.map((line) => h("p", {}, line));
+  }
+
+  function tick() {
+    const state = ctx.state;
+    if (!state || !ctx.view) return;
+    const now = connection.serverNow(state);
+    const words = game.deadlineWords || {};
+    const items = ctx.view.paused ? [h("li", {}, "Timers stopped while paused.")]
+      : (state.deadlines || []).filter((d) => words[d.command]).map((deadline) => {
+        const left = Math.max(0, (deadline.at - now) / 1e6);
+        return h("li", { "data-command": deadline.command }, `${words[deadline.command]} ${left.toFixed(1)} s`);
+      });
+    fill("countdowns", items);
+  }
+  setInterval(tick, 100);
+
+  function render() {
+    fill("status", statusInWords(ctx.link));
+    fill("pause", pauseLines());
+    if (!ctx.view) return;
+    if (ctx.you) fill("who", `You are ${(game.nameOf || nameOf)(ctx.view, ctx.you)}.`);
+    game.render(ctx);
+    tick();
+  }
+
+  return {
+    status(next) {
+      ctx.link = next === "online" ? "online" : next === "error" ? ctx.link : next;
+      render();
+    },
+    table(state, push) {
+      ctx.state = state;
+      ctx.view = state.view;
+      if (push && push.seq > feedSeq) {
+        feedSeq = push.seq;
+        const list = document.getElementById("feed");
+        const words = game.words(push, ctx.view) || `${push.event_type}.`;
+        const kind = game.feedClass ? game.feedClass(push, ctx) : "";
+        list.prepend(h("li", { class: kind, value: push.seq, "data-seq": push.seq, "data-event": push.event_type }, words));
+        while (list.children.length > 60) list.lastElementChild.remove();
+        if (game.pushed) game.pushed(ctx, push);
+      }
+      render();
+    },
+    presence() {},
+  };
+}

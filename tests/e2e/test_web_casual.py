@@ -1,0 +1,381 @@
+"""The casual games played in a real browser against a real `t24-server` (issues 14, 15).
+
+Headless Debian Chromium driven by Playwright (tests/e2e/web_browser.py); another seat is a
+raw WebSocket client (`connect`), the director's raw client creates the table. Each step
+waits for what it expects on the page with a timeout, never a fixed sleep; screenshots go to
+tmp_path. The page draws only what the server's views and pushes say (js/games/).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from server_process import ServerProcess
+from web_browser import Pages, unlabelled_controls
+
+from server.games.deck40.options import CARD_NAMES
+from server.games.tjugoett.cards import DECK
+from server.puzzles.solver import solve
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 15_000  # ms, Playwright's unit
+_ids = itertools.count(1)
+SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
+
+
+def create(server, connect, game: str, options: dict[str, Any]) -> tuple[str, Any]:
+    """A fresh table of `game` (created by a director's raw client): (table, director)."""
+    director = connect(server.token("director", name="dir"))
+    table = f"web-{game}-{next(_ids)}"
+    reply = director.request("create_table", table=table, game=game, options=options)
+    assert reply["type"] == "table_created", reply
+    return table, director
+
+
+def seat_client(server, connect, table: str, seat: str) -> Any:
+    """A player's raw client, joined."""
+    client = connect(server.token("player", table=table, seat=seat))
+    assert client.request("join", table=table)["type"] == "snapshot"
+    return client
+
+
+def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
+    reply = client.request("command", table=table, name=name, args=args)
+    assert reply["type"] == "accepted", reply
+    return reply
+
+
+def open_seat(pages: Pages, server, table: str, seat: str, width: int = 1024) -> Any:
+    page = pages.open(server.http, server.token("player", table=table, seat=seat), width=width)
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    return page
+
+
+def fits_the_width(page, width: int) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def solution_for(numbers: list[int]) -> str:
+    """A right answer, typed as a player would (the solver stands in for his head)."""
+    return solve(numbers)[0].ascii_expression
+
+
+# -- pocket -----------------------------------------------------------------------------------
+
+
+def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_exclusion(
+    server, connect, pages: Pages
+):
+    """R-POCKET-2/3/5 in the browser (a phone's width, keyboard only for the claim): Bo (a raw
+    client) answers card 1 wrong and is out of it; Ada claims with the space bar, sees the
+    server's answer countdown and wins the card; on card 2 Ada's wrong answer shows her
+    exclusion, Bo wins it, and the end shows the 2-2 tie as a tie."""
+    stack = [
+        {"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2},
+        {"card_id": "p2", "numbers": [3, 3, 8, 8], "dots": 2},
+    ]
+    table, _ = create(server, connect, "pocket", {"seats": SEATS, "stack": stack})
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_seat(pages, server, table, "s1", width=390)
+    assert ada.locator("#claim").is_disabled()  # no card up yet
+    ada.click("#start")
+    card = ada.locator('.card.up[data-number="1"]')
+    card.wait_for(timeout=WAIT)
+    numbers = [int(n) for n in card.get_attribute("data-numbers").split()]
+
+    send(bo, table, "answer", expression="1 + 1")  # wrong: Bo is out of card 1 only
+    ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.locator("#card-results li.out", has_text="wrong").first.wait_for(timeout=WAIT)
+
+    ada.locator("body").press("Space")  # "I got it"
+    ada.locator("#answer:focus").wait_for(timeout=WAIT)
+    countdown = ada.locator('#countdowns li[data-command="answer_deadline"]')
+    countdown.wait_for(timeout=WAIT)
+    assert "Answer due in" in countdown.inner_text()
+    ada.locator("#claimer", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    ada.keyboard.type(solution_for(numbers))
+    ada.keyboard.press("Enter")
+    ada.locator("#result", has_text="You won card 1: 2 points").wait_for(timeout=WAIT)
+    ada.locator('tr[data-seat="s1"] td.score[data-score="2"]').wait_for(timeout=WAIT)
+    pages.shot(ada, "pocket-won-phone")
+
+    ada.locator('.card.up[data-number="2"]').wait_for(timeout=WAIT)
+    ada.fill("#answer", "3 + 3 + 8 + 8")  # an answer without a claim claims and answers
+    ada.press("#answer", "Enter")
+    ada.locator("#you-state", has_text="You are out of this card").wait_for(timeout=WAIT)
+    ada.locator("#excluded", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    ada.locator("#feed li.flag", has_text="Ada (s1) is out of card 2").wait_for(timeout=WAIT)
+    assert ada.locator("#claim").is_disabled() and ada.locator("#answer").is_disabled()
+    assert unlabelled_controls(ada) == []
+    pages.shot(ada, "pocket-excluded-phone")
+
+    send(bo, table, "answer", expression=solution_for([3, 3, 8, 8]))
+    tie = ada.locator('#end-result [data-tie="true"]')
+    tie.wait_for(timeout=WAIT)
+    assert "A tie between Ada (s1), Bo (s2)" in tie.inner_text()
+    assert fits_the_width(ada, 390)
+
+
+def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_ends(
+    server, connect, pages: Pages
+):
+    """R-POCKET-4/5: Ada (in the browser) and Bo (a raw client) are stumped: the card waits
+    as a bonus card. The director (with the table) gets the same page with pause, resume
+    and end, not a player's controls; the end shows the unclaimed bonus card; the
+    scoreboard draws the table, not raw data; every control has a label."""
+    table, _ = create(server, connect, "pocket", {"seats": SEATS, "size": 3, "seed": 5})
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_seat(pages, server, table, "s1")
+    director = pages.open(server.http, server.token("director", name="dir"), table=table)
+    director.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    assert director.locator("#claim").is_hidden()  # a player's control, not the director's
+    director.click("#start")
+    ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+    ada.click("#stumped")
+    ada.locator("#stumped-list", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    assert ada.locator("#stumped").is_disabled()
+    send(bo, table, "declare_stumped")
+    ada.locator("#bonus", has_text="Bonus cards waiting: 1").wait_for(timeout=WAIT)
+    ada.locator('.card.up[data-number="2"]').wait_for(timeout=WAIT)
+
+    director.click("#pause-game")
+    ada.locator("#pause", has_text="Paused (director)").wait_for(timeout=WAIT)
+    assert ada.locator("#claim").is_disabled()
+    ada.click("#resume")  # any player may resume (docs/games/pocket.md, decision 6)
+    director.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+    assert unlabelled_controls(director) == []
+    board = pages.open(
+        server.http, server.token("spectator", name="watcher", table=table), width=768
+    )
+    section = board.locator(f'[data-table="{table}"]')
+    section.locator(".card.up").wait_for(timeout=WAIT)
+    section.locator('tr[data-seat="s1"] td.score[data-score="0"]').wait_for(timeout=WAIT)
+    assert section.locator("pre").count() == 0
+    assert unlabelled_controls(board) == []
+    assert fits_the_width(board, 768)
+    pages.shot(board, "pocket-board-768")
+    director.on("dialog", lambda dialog: dialog.accept())  # "End the game now?"
+    director.click("#end")
+    ada.locator("#end-result", has_text="Bonus cards left unclaimed: 1").wait_for(timeout=WAIT)
+    assert "ended by the director" in ada.inner_text("#end-result")
+
+
+def test_pocket_a_server_restart_shows_the_pause_and_a_player_resumes(
+    tmp_path, connect, pages: Pages
+):
+    """The page reconnects on its own after a restart and shows the game paused by the
+    server (`server_restart`: a live stumped timer, docs/games/pocket.md decision 6); a
+    player resumes it from the page and the card is playable again."""
+    process = ServerProcess(tmp_path / "srv").start()
+    try:
+        director = connect(process.token("director", name="dir"), url=process.url)
+        options = {"seats": SEATS, "size": 2, "seed": 1, "stumped_seconds": 60}
+        reply = director.request("create_table", table="webpocket", game="pocket", options=options)
+        assert reply["type"] == "table_created", reply
+        ada = open_seat(pages, process, "webpocket", "s1", width=390)
+        ada.click("#start")
+        ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+        ada.locator('#countdowns li[data-command="stumped_deadline"]').wait_for(timeout=WAIT)
+        port = process.port
+        process.terminate()
+        ada.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
+        process.start("--port", str(port))  # same port, same store
+        ada.locator("#pause", has_text="Paused (server restart)").wait_for(timeout=WAIT)
+        assert ada.locator("#claim").is_disabled()
+        ada.click("#resume")
+        ada.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        ada.locator("#claim:enabled").wait_for(timeout=WAIT)
+        assert "Paused" not in ada.inner_text("#pause")
+    finally:
+        if process.running():
+            process.terminate()
+
+
+# -- deck40 -----------------------------------------------------------------------------------
+
+
+def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
+    server, connect, pages: Pages
+):
+    """R-DECK40-1..4/6 in the browser at a tablet's width: four aces up; Ada calls "no
+    solution" giving back the card she chose, Bo (a raw client) agrees; the new set has a
+    solution, Ada's "24!" takes the four cards and reaches the target: she wins."""
+    # dealt one at a time: Ada's pile AC AH 3C 2D ..., Bo's AD AS 8C 2H ...
+    first = ["AC", "AD", "AH", "AS", "3C", "8C", "2D", "2H"]
+    deck = first + [card for card in CARD_NAMES if card not in first]
+    options = {"seats": SEATS, "deck": deck, "scoring": "simple", "target_points": 1}
+    table, _ = create(server, connect, "deck40", options)
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_seat(pages, server, table, "s1", width=768)
+    ada.click("#start")
+    cards = ada.locator(".playing-card[data-rank]")
+    ada.locator("#set-number", has_text="Set 1").wait_for(timeout=WAIT)
+    assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.card)")) == sorted(first[:4])
+    assert "Simple scoring" in ada.inner_text("#scoring")
+    assert ada.locator('.playing-card[data-card="AH"]').get_attribute("aria-label") == (
+        "ace of hearts, from Ada (s1)'s pile"
+    )
+    ada.select_option("#returns", "AH")  # her choice: the second of her cards
+    ada.click("#no-solution")
+    ada.locator("#no-solution-callers", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    assert ada.locator("#no-solution").is_disabled()
+    send(bo, table, "call_no_solution")
+    ada.locator("#feed li", has_text='Everyone agrees: "no solution" for set 1').wait_for(
+        timeout=WAIT
+    )
+    ada.locator("#feed li", has_text="Back to the bottom of the piles: A♥").wait_for(timeout=WAIT)
+    ada.locator("#set-number", has_text="Set 2").wait_for(timeout=WAIT)
+    assert ada.locator('.playing-card[data-card="AH"]').count() == 0
+    ranks = [int(rank) for rank in cards.evaluate_all("cs => cs.map(c => c.dataset.rank)")]
+    assert sorted(ranks) == [1, 1, 3, 8]
+
+    ada.fill("#solution", "1 + 1 + 3 + 8")  # wrong first: Bo may still call
+    ada.press("#solution", "Enter")
+    ada.locator("#you-state", has_text="You are out of these four cards").wait_for(timeout=WAIT)
+    send(bo, table, "call_no_solution")
+    ada.locator("#set-number", has_text="Set 3").wait_for(timeout=WAIT)
+    ranks = [int(rank) for rank in cards.evaluate_all("cs => cs.map(c => c.dataset.rank)")]
+    assert sorted(ranks) == [2, 2, 3, 8]  # each gave back his first card, turned up a new one
+    ada.fill("#solution", solution_for(ranks))
+    ada.click("#call-24")
+    ada.locator("#result", has_text="You take the four cards (1 point)").wait_for(timeout=WAIT)
+    ada.locator('tr[data-seat="s1"] td.won[data-won="4"]').wait_for(timeout=WAIT)
+    won = ada.locator('#end-result [data-tie="false"]')
+    won.wait_for(timeout=WAIT)
+    assert "Ada (s1) won" in won.inner_text()
+    assert unlabelled_controls(ada) == []
+    assert fits_the_width(ada, 768)
+    pages.shot(ada, "deck40-won-768")
+
+
+# -- Tjugoett ---------------------------------------------------------------------------------
+
+
+def stacked(*top: str) -> list[str]:
+    """A round's order: these cards on top, then the rest of the deck."""
+    return [*top, *(card for card in DECK if card not in top)]
+
+
+def test_tjugoett_a_player_draws_and_stands_against_the_server_dealer(
+    server, connect, pages: Pages
+):
+    """R-21-4..19 in the browser: Ada draws (the D key) and stands (the button) against the
+    server's dealer, sees the dealer bust, her win and the tally; Bo's hidden card never
+    reaches her page while his turn is still to come or live (R-21-19, `turn_over`)."""
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    table, director = create(server, connect, "tjugoett", options)
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_seat(pages, server, table, "s1")
+    assert ada.locator("#start-round").is_hidden()  # the officials' control
+    # Ada 10H, Bo 9C; Ada's turn starts with 2D (12), she draws 5D (17) and stands; the
+    # dealer draws 10S 6C (16), then 8C: bust (R-21-4/6/10/11/14/17)
+    order = stacked("10H", "9C", "2D", "5D", "10S", "6C", "8C")
+    send(director, table, "start_round", order=order)
+    ada.locator("#my-turn", has_text="Your turn").wait_for(timeout=WAIT)
+    ada.locator("#my-sum", has_text="Your sum: 12").wait_for(timeout=WAIT)
+    ada.locator("#draw:focus").wait_for(timeout=WAIT)
+    bo_hand = ada.locator('li.seat-hand[data-seat="s2"]')
+    assert bo_hand.locator(".playing-card.back").count() == 1
+    assert ada.locator('[data-card="9C"]').count() == 0 and "9♣" not in ada.inner_text("body")
+
+    ada.locator("body").press("d")
+    ada.locator("#my-sum", has_text="Your sum: 17").wait_for(timeout=WAIT)
+    ada.click("#stand")
+    ada.locator("#result", has_text="You win: the dealer is bust").wait_for(timeout=WAIT)
+    mine = ada.locator('#hands li[data-seat="s1"]')
+    assert mine.locator(".outcome").inner_text() == (
+        "Ada (s1) wins: the dealer is bust (17 against the dealer's 24)."
+    )
+    assert mine.locator(".dealer-cards").get_attribute("data-cards") == "10S 6C 8C"
+    ada.locator('#tally tr[data-seat="s1"] td.won[data-won="1"]').wait_for(timeout=WAIT)
+    ada.locator('#tally tr[data-seat="dealer"] td.lost[data-lost="1"]').wait_for(timeout=WAIT)
+    pages.shot(ada, "tjugoett-won")
+
+    # Bo's turn is live: his cards stay hidden on Ada's page while he draws
+    bo.wait_for(lambda m: m.get("event_type") == "TurnStarted" and m["data"]["seat"] == "s2")
+    send(bo, table, "draw_card")
+    bo_hand.locator(".playing-card.back").nth(1).wait_for(timeout=WAIT)
+    assert bo_hand.locator("[data-card]").count() == 0
+    assert ada.locator('[data-card="9C"]').count() == 0 and "9♣" not in ada.inner_text("body")
+    assert ada.locator("#draw").is_disabled() and ada.locator("#stand").is_disabled()
+    assert unlabelled_controls(ada) == []
+    send(director, table, "end_table")
+    ada.locator("#phase", has_text="The table is over").wait_for(timeout=WAIT)
+
+
+def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: Pages):
+    """R-21-14/18/19 with a person dealer: Dora's page shows the player's hand face down
+    before he stands, then her draw and stand buttons; the outcome reaches the tally."""
+    options = {
+        "seats": SEATS[:1],
+        "seed": "web-casual-test-seed",
+        "dealer": {"seat": "dl", "name": "Dora"},
+    }
+    table, _ = create(server, connect, "tjugoett", options)
+    ada = seat_client(server, connect, table, "s1")
+    # the director's scoreboard lists a link for the dealer's seat too
+    director = pages.open(
+        server.http, server.token("director", name="director"), page="board", table=table
+    )
+    director.locator(f'[data-table="{table}"] table.tally').wait_for(timeout=WAIT)
+    director.click(f'[data-links="{table}"]')
+    link = director.locator(f'[data-table="{table}"] a[data-person^="dealer dl"]')
+    link.wait_for(timeout=WAIT)
+    dora = pages.open(server.http, link.get_attribute("href").split("#token=")[1], width=390)
+    dora.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    dora.locator("#who", has_text="You are Dora (the dealer).").wait_for(timeout=WAIT)
+    assert dora.locator("#mine").is_hidden()  # the dealer holds no player's hand
+    dora.click("#start-round")  # a person dealer starts rounds
+    ada.wait_for(lambda m: m.get("event_type") == "TurnStarted")
+    send(ada, table, "draw_card")
+    send(ada, table, "stand")
+    dora.locator("#dealer-draw:enabled").wait_for(timeout=WAIT)
+    hand = dora.locator('li.seat-hand[data-seat="s1"]')
+    # one card dealt, one at the turn's start, one drawn: all face down for the dealer
+    assert hand.locator(".playing-card.back").count() == 3
+    assert hand.locator("[data-card]").count() == 0
+    assert dora.locator("#dealer-stand").is_disabled()  # two cards first
+    dora.locator("body").press("d")
+    dora.locator("#dealer-hand [data-card]").first.wait_for(timeout=WAIT)
+    dora.click("#dealer-draw")
+    dora.locator("#dealer-hand [data-card]").nth(1).wait_for(timeout=WAIT)
+    if dora.locator("#dealer-stand").is_enabled():  # unless 21, bust or five cards decided
+        dora.click("#dealer-stand")
+    dora.locator('#hands li[data-seat="s1"] .outcome').wait_for(timeout=WAIT)
+    assert hand.locator("[data-card]").count() == 3  # settled: now public
+    tally = dora.locator('#tally tr[data-seat="s1"]')
+    assert tally.locator("td.won").inner_text() + tally.locator("td.lost").inner_text() in (
+        "10",
+        "01",
+    )
+    assert unlabelled_controls(dora) == []
+    assert fits_the_width(dora, 390)
+    pages.shot(dora, "tjugoett-dealer-phone")
+    # the scoreboard tells the events in the game's words, and its links fit the page
+    director.locator(f'[data-table="{table}"] .feed li', has_text="Round 1 is over").wait_for(
+        timeout=WAIT
+    )
+    assert fits_the_width(director, 1024)
+    pages.shot(director, "tjugoett-board")
+
+
+def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
+    """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
+    REFUSALS), so a refusal is never shown as the generic fallback or a raw map."""
+    from server.games import deck40, pocket, tjugoett
+
+    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS})
+    page = pages.open(server.http, "")
+    page.locator("#fatal").wait_for(timeout=WAIT)
+    shown = page.evaluate(
+        """async (codes) => {
+            const { errorInWords } = await import("/js/words.js");
+            return codes.map((code) => [code, errorInWords({ code })]);
+        }""",
+        codes,
+    )
+    generic = [code for code, text in shown if text.startswith("The server refused that")]
+    assert generic == [], generic
