@@ -174,12 +174,14 @@ def test_a_finished_table_logs_its_head_leaves_memory_and_stays_on_disk_after_re
         process.wait_log("table done evicted")  # nobody joined it: gone after 1 s of quiet
         status, body, _headers = process.get("/metrics")
         assert status == 200 and b"\nt24_live_tables 0\n" in body
+        assert b"\nt24_events_in_memory 0\n" in body  # its log left memory with it
         listed = director.request("list_tables")["tables"]
         assert listed == [{"table": "done", "game": "challenge", "seq": ended, "over": True}]
         snapshot = proctor.request("join", table="done")  # replayed from the log
         assert snapshot["seq"] == ended and snapshot["view"]["phase"] == "ended"
         status, body, _headers = process.get("/metrics")
         assert b"\nt24_live_tables 1\n" in body
+        assert f"\nt24_events_in_memory {ended}\n".encode() in body  # the whole log again
         director.close()
         proctor.close()
 
