@@ -33,10 +33,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -102,8 +104,8 @@ def load_client(args: argparse.Namespace) -> None:
     url, mode, seconds = args.url, args.mode, args.seconds
     pace = FLAT_OUT if args.flat_out else PACED
     latencies: list[float] = []
-    counts = {"commands": 0, "pushes": 0, "errors": 0, "messages": 0}
-    state = {"measuring": False}
+    counts = {"commands": 0, "pushes": 0, "errors": 0, "messages": 0, "closed": 0}
+    state = {"measuring": False, "playing": False}
     echo_payload = encode({"type": "ping", "id": 1, "pad": "x" * 40})  # command-sized
 
     class Bot(WebSocketClientProtocol):
@@ -135,6 +137,14 @@ def load_client(args: argparse.Namespace) -> None:
             self.pending = {}
             self.next_id = 1
             self.factory.opened.callback(self)
+
+        def onClose(self, wasClean, code, reason):
+            # A connection refused (HTTP 503, a handshake past the server's deadline on a
+            # loaded machine) or closed before its reply used to leave the run waiting for
+            # ever, and `make bench` with it: fail the run instead, saying why.
+            self.factory.lost(f"connection closed before its answer ({code}: {reason})")
+            if state["playing"]:
+                counts["closed"] += 1  # e.g. 1012: its table moved to another node
 
         def send(self, message: dict, key=None) -> None:
             message["id"] = self.next_id
@@ -205,6 +215,18 @@ def load_client(args: argparse.Namespace) -> None:
         factory.setProtocolOptions(autoPingInterval=0, openHandshakeTimeout=30)
         factory.opened = defer.Deferred()
         factory.waiting = {}
+
+        def lost(why: str) -> None:
+            if not factory.opened.called:
+                factory.opened.errback(ConnectionError(why))
+            waiting, factory.waiting = factory.waiting, {}
+            for waiter in waiting.values():
+                waiter.errback(ConnectionError(why))
+
+        factory.lost = lost
+        factory.clientConnectionFailed = lambda _connector, reason: lost(
+            f"connection failed: {reason.getErrorMessage()}"
+        )
         connectWS(factory, timeout=30)
 
         def opened(bot: Bot) -> defer.Deferred:
@@ -228,7 +250,7 @@ def load_client(args: argparse.Namespace) -> None:
         if mode == "echo":
             for start in range(0, args.connections, 100):
                 batch = [connect(None) for _ in range(start, min(args.connections, start + 100))]
-                bots += yield defer.gatherResults(batch)
+                bots += yield defer.gatherResults(batch, consumeErrors=True)
         else:
             signer = TokenSigner(load_or_create_secret(args.secret_file))
             now = time.time()
@@ -246,9 +268,9 @@ def load_client(args: argparse.Namespace) -> None:
                     token = signer.issue("player", now=now, table=table, seat=seat)[0]
                     pending.append(connect(token, table, seat))
                 if len(pending) >= 100:
-                    bots += yield defer.gatherResults(pending)
+                    bots += yield defer.gatherResults(pending, consumeErrors=True)
                     pending = []
-            bots += yield defer.gatherResults(pending)
+            bots += yield defer.gatherResults(pending, consumeErrors=True)
             for bot in bots:
                 yield request(bot, {"type": "join", "table": bot.table})
         print(json.dumps({"idle": len(bots)}), flush=True)
@@ -282,6 +304,7 @@ def load_client(args: argparse.Namespace) -> None:
             "per_second": (counts["messages"] if mode == "echo" else counts["commands"]) / elapsed,
             "pushes_per_second": counts["pushes"] / elapsed,
             "errors": counts["errors"],
+            "closed": counts["closed"],
             "p50_ms": percentile(latencies, 50) * 1000,
             "p99_ms": percentile(latencies, 99) * 1000,
             "samples": len(latencies),
@@ -306,6 +329,8 @@ def load_client(args: argparse.Namespace) -> None:
     stdio.StandardIO(Control())
 
     def failed(failure):
+        if isinstance(failure.value, defer.FirstError):
+            failure = failure.value.subFailure
         print(json.dumps({"error": failure.getErrorMessage()}), flush=True)
         reactor.stop()
 
@@ -387,30 +412,84 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class LoadClient:
+    """One load client process (`client` above), driven in its three steps: started (its bots
+    connect and join: `idle`), `go`, and its figures (`result`). Several can be started and
+    then let go at once, so their measured seconds overlap (bench/cluster.py).
+
+    Every wait has a deadline: a client that neither reports nor exits (it never should, now
+    that a refused or closed connection fails it) is killed and the run fails saying what
+    it waited for, instead of waiting for ever.
+    """
+
+    def __init__(self, url: str, mode: str, seconds: float, **extra) -> None:
+        command = [sys.executable, __file__, "client", "--url", url, "--mode", mode]
+        command += ["--seconds", str(seconds)]
+        for key, value in extra.items():
+            command += [f"--{key.replace('_', '-')}", str(value)]
+        self.seconds = seconds
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put("")  # the client exited
+
+    def _line(self, timeout: float, what: str) -> dict:
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            self.kill()
+            raise RuntimeError(f"load client: no {what} within {timeout:g} s") from None
+        if not line:
+            raise RuntimeError(f"load client exited before its {what}")
+        figures = json.loads(line)
+        if "error" in figures:
+            self.kill()
+            raise RuntimeError(f"load client: {figures['error']}")
+        return figures
+
+    def idle(self, timeout: float = 300.0) -> int:
+        """Wait until every bot is connected and joined; how many there are."""
+        return self._line(timeout, "connected bots")["idle"]
+
+    def go(self) -> None:
+        self.process.stdin.write("go\n")
+        self.process.stdin.flush()
+
+    def result(self) -> dict:
+        """The figures it printed. The process is not reaped here: until `kill` (or a
+        wait) its CPU time stays readable in /proc, even once it has exited."""
+        return self._line(self.seconds + 120.0, "figures")
+
+    def kill(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+
+
 def drive(url: str, mode: str, seconds: float, server_pid: int, **extra) -> dict:
     """Run one load client; sample the server's RSS before and after the bots connect."""
-    command = [sys.executable, __file__, "client", "--url", url, "--mode", mode]
-    command += ["--seconds", str(seconds)]
-    for key, value in extra.items():
-        command += [f"--{key.replace('_', '-')}", str(value)]
     before = rss_kib(server_pid)
-    client = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    idle = json.loads(client.stdout.readline())
-    if "error" in idle:
-        raise RuntimeError(idle["error"])
-    time.sleep(0.5)
-    after = rss_kib(server_pid)
-    cpu = (cpu_seconds(server_pid), cpu_seconds(client.pid), time.perf_counter())
-    client.stdin.write("go\n")
-    client.stdin.flush()
-    result = json.loads(client.stdout.readline())
-    wall = time.perf_counter() - cpu[2]
-    result["server_cpu"] = (cpu_seconds(server_pid) - cpu[0]) / wall
-    result["client_cpu"] = (cpu_seconds(client.pid) - cpu[1]) / wall
-    client.wait(timeout=60)
-    if "error" in result:
-        raise RuntimeError(result["error"])
-    result["kib_per_connection"] = (after - before) / max(1, idle["idle"])
+    client = LoadClient(url, mode, seconds, **extra)
+    try:
+        idle = client.idle()
+        time.sleep(0.5)
+        after = rss_kib(server_pid)
+        cpu = (cpu_seconds(server_pid), cpu_seconds(client.process.pid), time.perf_counter())
+        client.go()
+        result = client.result()
+        wall = time.perf_counter() - cpu[2]
+        result["server_cpu"] = (cpu_seconds(server_pid) - cpu[0]) / wall
+        result["client_cpu"] = (cpu_seconds(client.process.pid) - cpu[1]) / wall
+        client.process.wait(timeout=60)
+    finally:
+        client.kill()
+    result["kib_per_connection"] = (after - before) / max(1, idle)
     return result
 
 
@@ -419,16 +498,17 @@ def server_latency(port: int) -> dict[str, float]:
     read from /metrics: the part of the latency spent inside the server process."""
     import urllib.request
 
+    from prometheus_client.parser import text_string_to_metric_families
+
     text = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=10).read().decode()
+    families = {family.name: family for family in text_string_to_metric_families(text)}
     figures = {}
     for name in ("t24_command_latency_seconds", "t24_append_latency_seconds"):
-        buckets = []
-        for line in text.splitlines():
-            if line.startswith(name + "_bucket"):
-                bound = line.split('le="')[1].split('"')[0]
-                buckets.append(
-                    (float("inf") if bound == "+Inf" else float(bound), int(line.split()[-1]))
-                )
+        buckets = [
+            (float(sample.labels["le"]), sample.value)
+            for sample in families[name].samples
+            if sample.name == name + "_bucket"
+        ]
         total = buckets[-1][1] or 1
         for pct in (50, 99):
             bound = next(b for b, count in buckets if count >= total * pct / 100)

@@ -10,7 +10,9 @@ What it keeps:
   `stop()` (run on SIGTERM/SIGINT, before reactor shutdown) is the one shutdown sequence, in
   this order: stop accepting connections; let every table decide its queued commands and
   finish its in-flight appends (their replies and pushes go out; commands arriving meanwhile
-  get `unavailable`); close every socket with 1001; close the store, last. The store's own
+  get `unavailable`); close every WebSocket with 1001, then every other socket (HTTP, or
+  one that never upgraded: their idle and handshake timers go with them); close the store,
+  last. The store's own
   safety-net trigger is handed over at start, or it would close alongside the tables'
   drain and refuse the appends still queued.
 - The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
@@ -137,6 +139,7 @@ class ServerConfig:
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(ServerConfig)}
+SOCKET_LINGER = 1.0  # seconds `stop` waits for a socket it closed before it cuts it
 # Settings Autobahn times with txaio's batched timer, which rounds every deadline down to a
 # whole second (`int(now + delay)`): such a timer fires up to 1 s early.
 AUTOBAHN_TIMERS = ("open_handshake_timeout", "auto_ping_interval", "auto_ping_timeout")
@@ -242,6 +245,7 @@ class T24Server:
         self.hub: Hub | None = None
         self.factory: T24WebSocketFactory | None = None
         self.listening: Any = None
+        self.gate: ConnectionGate | None = None
         self.url = ""
         self.demo_tokens: dict[str, Any] | None = None
         self.store_lock: StoreLock | None = None
@@ -400,6 +404,7 @@ class T24Server:
             if self.factory is not None:
                 self.factory.close_all()
                 yield self._sockets_closed(self.config.shutdown_grace)
+            yield self._close_other_sockets()
         finally:
             try:
                 if self.ownership is not None:
@@ -413,12 +418,34 @@ class T24Server:
 
     def _sockets_closed(self, grace: float) -> Deferred:
         """Fires when every WebSocket is closed, or after `grace` seconds."""
+        assert self.factory is not None
+        factory = self.factory
+        return self._until(lambda: not factory.sessions, grace)
+
+    @inlineCallbacks
+    def _close_other_sockets(self) -> Any:
+        """Close the sockets still open once the WebSockets had their goodbye: HTTP
+        connections kept alive, sockets that never sent their upgrade, WebSockets past the
+        grace. Why: each holds a timer (idle, handshake) and a descriptor that would outlive
+        the stop until that timer fired; in process, the reactor is only clean without them.
+        Closed politely first (a response being written is sent), then cut."""
+        gate = self.gate
+        if gate is None:
+            return
+        for connection in list(gate.protocols):
+            connection.transport.loseConnection()
+        yield self._until(lambda: not gate.protocols, SOCKET_LINGER)
+        for connection in list(gate.protocols):
+            connection.transport.abortConnection()
+        yield self._until(lambda: not gate.protocols, SOCKET_LINGER)
+
+    def _until(self, condition: Any, seconds: float) -> Deferred:
+        """Fires once `condition()` holds (checked every 50 ms), or after `seconds`."""
         done: Deferred = Deferred()
-        deadline = self.reactor.seconds() + grace
+        deadline = self.reactor.seconds() + seconds
 
         def check() -> None:
-            assert self.factory is not None
-            if not self.factory.sessions or self.reactor.seconds() >= deadline:
+            if condition() or self.reactor.seconds() >= deadline:
                 done.callback(None)
             else:
                 self.reactor.callLater(0.05, check)

@@ -4,7 +4,8 @@ What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketR
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
 answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds and no table
 is retrying an append the store failed (`Hub.store_failing`), 503 otherwise (a node of
-several adds the line `owned_tables: ...`); `/metrics` is the Prometheus text exposition.
+several adds the line `owned_tables: ...`); `/metrics` is the Prometheus exposition
+(`server.metrics`).
 Every other path is a file of the web client (`server.net.static`, `clients/web/public/`),
 or 404.
 
@@ -102,7 +103,8 @@ class HealthResource(Resource):
 
 
 class MetricsResource(Resource):
-    """`GET /metrics`: the Prometheus text exposition (format 0.0.4)."""
+    """`GET /metrics`: the Prometheus exposition by `prometheus_client` (the text format
+    0.0.4, or OpenMetrics when the scraper's `Accept` asks for it)."""
 
     isLeaf = True
 
@@ -111,8 +113,10 @@ class MetricsResource(Resource):
         self.metrics = metrics
 
     def render_GET(self, request: server.Request) -> bytes:
-        request.setHeader(b"content-type", b"text/plain; version=0.0.4; charset=utf-8")
-        return self.metrics.render().encode("utf-8")
+        accept = (request.getHeader(b"accept") or b"").decode("latin-1")
+        body, content_type = self.metrics.exposition(accept)
+        request.setHeader(b"content-type", content_type.encode("latin-1"))
+        return body
 
 
 class T24Request(server.Request):

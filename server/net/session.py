@@ -198,7 +198,7 @@ class Session(TableRequests):
             return None
         delay = self.lag.estimate(arrival).delay_us
         if delay is None:
-            self.metrics.lag_stale += 1
+            self.metrics.lag_stale.inc()
         else:
             self.metrics.lag_delay.observe(delay / 1e6)
         return delay
@@ -246,7 +246,7 @@ class Session(TableRequests):
         Why the message is cut: a refusal may quote the request (a table id, an argument),
         and a reply must never grow with what a client chose to send.
         """
-        self.metrics.protocol_errors += 1
+        self.metrics.protocol_errors.inc()
         if len(message) > MAX_ERROR_MESSAGE:
             message = message[: MAX_ERROR_MESSAGE - 3] + "..."
         self.send(error_message(request_id, code, message, rule))
@@ -326,7 +326,7 @@ class Session(TableRequests):
     def frame_received(self, payload: bytes, is_binary: bool) -> None:
         """One WebSocket message from the client (see the module doc for the order)."""
         arrival = now_us(self.clock)
-        self.metrics.messages_received += 1
+        self.metrics.messages_received.inc()
         if self.closed or self.closing:
             return
         request_id: int | None = None

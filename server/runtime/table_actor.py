@@ -454,7 +454,7 @@ class TableActor:
 
     def _appended(self, recorded: list[RecordedEvent], batch: _Batch, started: float) -> None:
         self.metrics.append_latency.observe(self.clock.seconds() - started)
-        self.metrics.events_appended += len(recorded)
+        self.metrics.events_appended.inc(len(recorded))
         self._timers.store_recovered()
         was_over = self.is_over()
         try:

@@ -1,11 +1,12 @@
-"""Fixtures for the store contract: one `backend` per store, real files, the real PostgreSQL.
+"""The store contract's cases: one `backend` per store, real files, the real PostgreSQL.
 
 How Deferreds are waited for, robustly: the threaded stores only need `callFromThread`
 from a reactor, so tests pass `ThreadReturns`, a stand-in that queues what the worker
 threads hand back, and `wait(d)` runs those calls on the test's own thread until `d` fires.
-The global reactor is never started here, so these tests cannot leave it dirty or find it
-running, whatever else runs in the same pytest process. (The child processes of the crash
-and race tests run the real reactor.)
+The global reactor is never started here, so a test never depends on its turns; the cases
+are trial TestCases all the same (`BackendCase`), whose checks fail a test that leaves the
+reactor dirty or an error in a Deferred unhandled. (The child processes of the crash and race
+tests run the real reactor.)
 
 PostgreSQL: each test gets a fresh schema (tests/postgres_schemas.py), dropped afterwards.
 """
@@ -13,15 +14,17 @@ PostgreSQL: each test gets a fresh schema (tests/postgres_schemas.py), dropped a
 from __future__ import annotations
 
 import queue
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-import pytest
 from postgres_schemas import POSTGRES_URL, fresh_schema
+from shell_testcase import ShellTestCase
 from twisted.internet import defer, task
 from twisted.python.failure import Failure
 
@@ -124,22 +127,30 @@ class Backend:
                 self.wait(closing)
 
 
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
-def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
-    """Each contract test runs once per store; threads they start are gone afterwards."""
+KINDS = ("memory", "sqlite", "postgres")
+
+
+def open_backend(case: ShellTestCase, kind: str) -> Backend:
+    """A fresh `kind` store for `case` (a trial TestCase): closed when the test ends, its
+    PostgreSQL schema dropped, and the test fails if threads it started are left behind."""
     clock = task.Clock()
     clock.advance(START)
     threads_before = set(threading.enumerate())
-    with ExitStack() as cleanup:
-        if request.param == "memory":
-            url = "memory:"
-        elif request.param == "sqlite":
-            url = f"sqlite:///{tmp_path / 'events.sqlite'}"
-        else:
-            url, _schema = cleanup.enter_context(fresh_schema())
-        backend = Backend(request.param, url, clock, ThreadReturns())
-        cleanup.callback(backend.close_all)  # before the schema is dropped
-        yield backend
+    case.addCleanup(_no_threads_left, threads_before)  # registered first: runs last
+    cleanup = ExitStack()
+    case.addCleanup(cleanup.close)
+    if kind == "memory":
+        url = "memory:"
+    elif kind == "sqlite":
+        url = f"sqlite:///{Path(tempfile.mkdtemp(dir=case.tmp_path)) / 'events.sqlite'}"
+    else:
+        url, _schema = cleanup.enter_context(fresh_schema())
+    backend = Backend(kind, url, clock, ThreadReturns())
+    cleanup.callback(backend.close_all)  # before the schema is dropped
+    return backend
+
+
+def _no_threads_left(threads_before: set[threading.Thread]) -> None:
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
         left = [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
@@ -147,3 +158,15 @@ def backend(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[Backend]:
             break
         time.sleep(0.01)
     assert not left, f"threads left behind: {left}"
+
+
+class BackendCase(ShellTestCase):
+    """A contract test case on one store: `self.backend`, fresh for each test. A contract is
+    a plain class of tests, run once per store by a subclass per kind:
+    `class SQLiteX(XContract, BackendCase): kind = "sqlite"`."""
+
+    kind = "memory"
+
+    def setUp(self) -> None:
+        super().setUp()
+        self.backend = open_backend(self, self.kind)

@@ -12,7 +12,7 @@ import pytest
 from cli_pty import T24Cli
 from server_process import ServerProcess
 from web_browser import browser, pages  # noqa: F401 - the web client's fixtures
-from wsclients import AutobahnClient
+from wsclients import AutobahnClient, stop_reactor_thread
 
 SHARED_FLAGS = (
     "--hello-timeout",
@@ -30,6 +30,14 @@ SHARED_FLAGS = (
     "--abuse-cooldown",  # every test connects from 127.0.0.1: one flood test must not lock
     "0",  # the others out (the cool-down is tested by test_server_floods.py)
 )
+
+
+@pytest.fixture(scope="module", autouse=True)
+def reactor_handed_back():
+    """After each module, stop the Autobahn clients' reactor thread (started on demand): the
+    in-process tests are trial TestCases that run the global reactor themselves."""
+    yield
+    stop_reactor_thread()
 
 
 @pytest.fixture(scope="session")

@@ -4,8 +4,9 @@ Reusable by every end-to-end test (the CLI tests too): `ServerProcess(tmp_dir, *
 starts `python -m server` with `--port 0` and a `--ready-file`, and waits for that file (the
 server writes it once it listens), never sleeping a fixed time. The process's logs go to a
 file in `tmp_dir` (`log_text()`), shown when a test fails. `signer()` reads the server's
-secret so tests can mint tokens of any role; `kill()` is SIGKILL, `terminate()` SIGTERM,
-`start()` again reuses the same store and secret (a restart).
+secret so tests can mint tokens of any role; `metrics()` scrapes and parses `/metrics`;
+`kill()` is SIGKILL, `terminate()` SIGTERM, `start()` again reuses the same store and secret
+(a restart).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from prometheus_client.parser import text_string_to_metric_families
 
 from server.net.tokens import TokenSigner, load_or_create_secret
 
@@ -101,6 +104,19 @@ class ServerProcess:
                 return response.status, response.read(), dict(response.headers)
         except urllib.error.HTTPError as error:
             return error.code, error.read(), dict(error.headers)
+
+    def metrics(self) -> dict[str, float]:
+        """`GET /metrics`, parsed by prometheus_client's own parser (so the exposition is
+        valid as Prometheus reads it): sample -> value, a labelled sample keyed
+        `name{label=value,...}` (labels sorted), e.g. `t24_commands_total{outcome=accepted}`."""
+        status, body, _headers = self.get("/metrics")
+        assert status == 200, status
+        scraped: dict[str, float] = {}
+        for family in text_string_to_metric_families(body.decode("utf-8")):
+            for sample in family.samples:
+                labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+                scraped[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+        return scraped
 
     def wait(self, timeout: float = 15.0) -> int:
         """Wait for the process to exit; its exit code."""

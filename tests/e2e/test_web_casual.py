@@ -379,3 +379,52 @@ def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Page
     )
     generic = [code for code, text in shown if text.startswith("The server refused that")]
     assert generic == [], generic
+
+
+def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_it(
+    server, connect, pages: Pages
+):
+    """The replay page draws a casual table with its game's module at each step (the
+    server's `view_at`), as this token saw it then: Bo's replay shows Ada's hand face down
+    while her turn was live (R-21-19), face up with the outcome once it was settled."""
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    table, director = create(server, connect, "tjugoett", options)
+    assert director.request("join", table=table, after_seq=0)["type"] == "snapshot"
+    ada = seat_client(server, connect, table, "s1")
+    # Ada 10H, Bo 9C, Ada's turn 2D (12): she stands; the dealer 10S 6C 8C is bust
+    send(director, table, "start_round", order=stacked("10H", "9C", "2D", "10S", "6C", "8C"))
+    ada.wait_for(lambda m: m.get("event_type") == "TurnStarted" and m["data"]["seat"] == "s1")
+    send(ada, table, "stand")
+    settled = director.event("TurnSettled")["seq"]
+    second = [
+        push["seq"]
+        for push in director.events()
+        if push["event_type"] == "CardDealt" and push["data"]["seat"] == "s1"
+    ][1]
+    assert second < settled
+
+    bo = pages.open(
+        server.http, server.token("player", table=table, seat="s2"), page="replay", table=table
+    )
+    bo.locator("#position", has_text="Event 1 of").wait_for(timeout=WAIT)
+    bo.locator("#slider").fill(str(second))
+    step = bo.locator(f'#step[data-seq="{second}"]:not([aria-busy])')
+    step.wait_for(timeout=WAIT)
+    hand = step.locator('li.seat-hand[data-seat="s1"]')
+    assert hand.locator(".playing-card.back").count() == 2
+    assert bo.locator('[data-card="10H"], [data-card="2D"]').count() == 0
+    assert "Ada (s1) gets a card (2 cards)." == bo.inner_text("#sentence")
+    assert step.locator('li.seat-hand[data-seat="s2"] [data-card="9C"]').count() == 1  # his own
+
+    bo.locator("#slider").fill(str(settled))
+    step = bo.locator(f'#step[data-seq="{settled}"]:not([aria-busy])')
+    step.wait_for(timeout=WAIT)
+    hand = step.locator('li.seat-hand[data-seat="s1"]')
+    assert hand.locator("[data-card]").evaluate_all("cs => cs.map(c => c.dataset.card)") == [
+        "10H",
+        "2D",
+    ]
+    outcome = "Ada (s1) wins: the dealer is bust (12 against the dealer's 24)."
+    assert hand.locator(".outcome").inner_text() == outcome
+    assert bo.inner_text("#sentence") == outcome
+    assert unlabelled_controls(bo) == []

@@ -179,8 +179,10 @@ def test_a_token_that_expires_while_the_page_is_open_shows_a_clear_message(
     """The server ends the session at the token's expiry (an `unauthorized` error, close
     1008): the page stops reconnecting and says the link expired."""
     seats3(cli, server, "webexpiry", [("a", [1, 2, 3, 4], 1)])
+    # long enough for the page to load and say hello on a loaded machine (2 s was not: the
+    # token expired before the page connected), short enough to wait for
     short = server.signer().issue(
-        "player", now=time.time(), ttl_seconds=2, table="webexpiry", seat="s1"
+        "player", now=time.time(), ttl_seconds=8, table="webexpiry", seat="s1"
     )[0]
     page = pages.open(server.http, short)
     page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)

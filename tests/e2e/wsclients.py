@@ -1,8 +1,9 @@
 """Blocking WebSocket test clients: Autobahn (Twisted, reactor in a thread) and `websockets`.
 
 Why a reactor thread: the tests are plain pytest functions that wait with timeouts; the
-Autobahn client needs a running reactor. `reactor_thread()` starts the global reactor once,
-in a daemon thread without signal handlers, and every client call is marshalled onto it.
+Autobahn client needs a running reactor. `reactor_thread()` starts the global reactor in a
+daemon thread without signal handlers, and every client call is marshalled onto it; after each
+module `stop_reactor_thread()` hands the reactor back, stopped and clean, to the trial tests.
 Received frames are decoded with `protocol.client.ClientSession`, which also checks that
 event pushes arrive with no gap and no duplicate (it raises `SequenceGap`).
 
@@ -22,6 +23,8 @@ from autobahn.twisted.websocket import (
     connectWS,
 )
 from twisted.internet import reactor
+from twisted.internet.defer import Deferred
+from twisted.internet.task import deferLater
 from twisted.internet.threads import blockingCallFromThread
 
 from protocol.client import ClientSession
@@ -33,7 +36,7 @@ _thread: threading.Thread | None = None
 
 
 def reactor_thread() -> None:
-    """Run the global reactor in a daemon thread (once per test process)."""
+    """Run the global reactor in a daemon thread (until `stop_reactor_thread`)."""
     global _thread
     with _started:
         if _thread is None:
@@ -41,6 +44,38 @@ def reactor_thread() -> None:
                 target=reactor.run, kwargs={"installSignalHandlers": False}, daemon=True
             )
             _thread.start()
+
+
+def stop_reactor_thread() -> None:
+    """Close what the clients left open, stop the reactor thread, and drop what is left.
+
+    Why: the in-process tests in the same pytest process are trial TestCases
+    (tests/shell_testcase.py), which run the global reactor on the main thread and fail a test
+    that leaves it dirty. So the end-to-end tests hand it back stopped and clean. `crash`
+    (not `stop`) lets a later `reactor_thread()` or trial run it again.
+    """
+    global _thread
+    with _started:
+        if _thread is None:
+            return
+        blockingCallFromThread(reactor, _close_connections)
+        reactor.callFromThread(reactor.crash)
+        _thread.join(TIMEOUT)
+        if _thread.is_alive():
+            raise RuntimeError("the reactor thread did not stop")
+        _thread = None
+        reactor.removeAll()  # anything that is not a connection (none is expected)
+        for call in reactor.getDelayedCalls():  # the closed clients' Autobahn timers
+            call.cancel()
+
+
+def _close_connections() -> Deferred:
+    """Abort the connections the tests left open (the server sees them end, and stops
+    counting them); fires a moment later, once they are gone."""
+    for selectable in set(reactor.getReaders()) | set(reactor.getWriters()):
+        if hasattr(selectable, "abortConnection"):
+            selectable.abortConnection()
+    return deferLater(reactor, 0.05, lambda: None)
 
 
 class Closed(Exception):

@@ -9,6 +9,7 @@ The real sockets are exercised by tests/e2e/test_cli_*.py.
 from __future__ import annotations
 
 import pytest
+from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from clients.reference_cli.connection import (
@@ -124,154 +125,156 @@ def push(link, proto, seq, table="t1"):
     reply(link, proto, type="event", table=table, seq=seq, event_type="X", data={}, at=1)
 
 
-def test_backoff_doubles_up_to_the_cap_with_jitter_and_resets():
-    backoff = Backoff(initial=0.25, factor=2, maximum=2, jitter=0.2)
-    assert [backoff.next_delay(0.5) for _ in range(5)] == [0.25, 0.5, 1.0, 2.0, 2.0]
-    assert backoff.next_delay(0.0) == pytest.approx(1.6) and backoff.next_delay(0.999) < 2.4
-    backoff.reset()
-    assert backoff.next_delay(0.5) == 0.25
+class LinkTests(ShellTestCase):
+    def test_backoff_doubles_up_to_the_cap_with_jitter_and_resets(self):
+        backoff = Backoff(initial=0.25, factor=2, maximum=2, jitter=0.2)
+        assert [backoff.next_delay(0.5) for _ in range(5)] == [0.25, 0.5, 1.0, 2.0, 2.0]
+        assert backoff.next_delay(0.0) == pytest.approx(1.6) and backoff.next_delay(0.999) < 2.4
+        backoff.reset()
+        assert backoff.next_delay(0.5) == 0.25
 
+    def test_join_from_the_start_then_resume_after_the_last_seq_seen(self):
+        link, clock, listener, connects = make()
+        link.start()
+        assert connects == [link]
+        proto = open_link(link)
+        welcome(link, proto)
+        first = snapshot(link, proto, seq=5)
+        assert first["after_seq"] == 0  # the whole history comes as catch-up pushes
+        for seq in range(1, 8):
+            push(link, proto, seq)
+        assert ("snapshot", 5, 0) in listener.log and link.ready
+        # The server goes away: a reconnect is scheduled with backoff, then resumes after 7.
+        link._closed(proto, 1001, "going away")
+        assert not link.ready and "reconnecting in 0.2 s" in listener.log[-1][1]
+        clock.advance(0.25)
+        assert connects == [link, link]
+        proto = open_link(link)
+        welcome(link, proto)
+        again = snapshot(link, proto, seq=9)
+        assert again["after_seq"] == 7
+        push(link, proto, 8)
+        assert listener.log[-1] == ("event", 8)
+        assert link.backoff.failures == 0  # a snapshot resets the backoff
 
-def test_join_from_the_start_then_resume_after_the_last_seq_seen():
-    link, clock, listener, connects = make()
-    link.start()
-    assert connects == [link]
-    proto = open_link(link)
-    welcome(link, proto)
-    first = snapshot(link, proto, seq=5)
-    assert first["after_seq"] == 0  # the whole history comes as catch-up pushes
-    for seq in range(1, 8):
-        push(link, proto, seq)
-    assert ("snapshot", 5, 0) in listener.log and link.ready
-    # The server goes away: a reconnect is scheduled with backoff, then resumes after 7.
-    link._closed(proto, 1001, "going away")
-    assert not link.ready and "reconnecting in 0.2 s" in listener.log[-1][1]
-    clock.advance(0.25)
-    assert connects == [link, link]
-    proto = open_link(link)
-    welcome(link, proto)
-    again = snapshot(link, proto, seq=9)
-    assert again["after_seq"] == 7
-    push(link, proto, 8)
-    assert listener.log[-1] == ("event", 8)
-    assert link.backoff.failures == 0  # a snapshot resets the backoff
+    def test_a_gap_in_the_pushes_drops_the_connection_to_resume(self):
+        link, _clock, listener, _ = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        snapshot(link, proto, seq=3)
+        push(link, proto, 1)
+        push(link, proto, 3)  # 2 is missing
+        assert proto.dropped and "expected seq 2, got 3" in listener.log[-1][1]
+        assert ("event", 3) not in listener.log
 
+    def test_refused_tokens_and_tables_end_the_link(self):
+        link, clock, listener, connects = make()
+        link.start()
+        proto = open_link(link)
+        reply(
+            link,
+            proto,
+            type="error",
+            id=proto.sent[-1]["id"],
+            code="unauthorized",
+            message="token expired",
+        )
+        assert listener.log[-1] == (
+            "fatal",
+            "unauthorized",
+            "the server refused the token: token expired",
+        )
+        assert proto.closed == 1000
+        link._closed(proto, 1000, None)
+        clock.advance(60)
+        assert len(connects) == 1  # no reconnect after a fatal refusal
 
-def test_a_gap_in_the_pushes_drops_the_connection_to_resume():
-    link, _clock, listener, _ = make()
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    snapshot(link, proto, seq=3)
-    push(link, proto, 1)
-    push(link, proto, 3)  # 2 is missing
-    assert proto.dropped and "expected seq 2, got 3" in listener.log[-1][1]
-    assert ("event", 3) not in listener.log
+        link, _clock, listener, _ = make(table="nope")
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        join = proto.sent[-1]
+        assert join["table"] == "nope"
+        reply(
+            link, proto, type="error", id=join["id"], code="unknown_table", message="no table nope"
+        )
+        assert listener.log[-1][:2] == ("fatal", "unknown_table")
 
+    def test_a_token_without_a_table_needs_one(self):
+        link, _clock, listener, _ = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto, table=None, role="director")
+        assert listener.log[-1][:2] == ("fatal", "no_table")
 
-def test_refused_tokens_and_tables_end_the_link():
-    link, clock, listener, connects = make()
-    link.start()
-    proto = open_link(link)
-    reply(
-        link,
-        proto,
-        type="error",
-        id=proto.sent[-1]["id"],
-        code="unauthorized",
-        message="token expired",
-    )
-    assert listener.log[-1] == (
-        "fatal",
-        "unauthorized",
-        "the server refused the token: token expired",
-    )
-    assert proto.closed == 1000
-    link._closed(proto, 1000, None)
-    clock.advance(60)
-    assert len(connects) == 1  # no reconnect after a fatal refusal
+    def test_a_log_shorter_than_what_we_saw_starts_over(self):
+        link, _clock, listener, _ = make()
+        link.session.last_seq["t1"] = 40
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        join = proto.sent[-1]
+        assert join["after_seq"] == 40
+        reply(link, proto, type="error", id=join["id"], code="bad_seq", message="beyond")
+        assert proto.sent[-1]["type"] == "join" and proto.sent[-1]["after_seq"] == 0
 
-    link, _clock, listener, _ = make(table="nope")
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    join = proto.sent[-1]
-    assert join["table"] == "nope"
-    reply(link, proto, type="error", id=join["id"], code="unknown_table", message="no table nope")
-    assert listener.log[-1][:2] == ("fatal", "unknown_table")
+    def test_other_join_refusals_reconnect(self):
+        link, _clock, _listener, _ = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        reply(
+            link, proto, type="error", id=proto.sent[-1]["id"], code="rate_limited", message="slow"
+        )
+        assert proto.dropped
 
-
-def test_a_token_without_a_table_needs_one():
-    link, _clock, listener, _ = make()
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto, table=None, role="director")
-    assert listener.log[-1][:2] == ("fatal", "no_table")
-
-
-def test_a_log_shorter_than_what_we_saw_starts_over():
-    link, _clock, listener, _ = make()
-    link.session.last_seq["t1"] = 40
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    join = proto.sent[-1]
-    assert join["after_seq"] == 40
-    reply(link, proto, type="error", id=join["id"], code="bad_seq", message="beyond")
-    assert proto.sent[-1]["type"] == "join" and proto.sent[-1]["after_seq"] == 0
-
-
-def test_other_join_refusals_reconnect():
-    link, _clock, _listener, _ = make()
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    reply(link, proto, type="error", id=proto.sent[-1]["id"], code="rate_limited", message="slow")
-    assert proto.dropped
-
-
-def test_requests_get_replies_refusals_and_losses():
-    link, _clock, listener, _ = make()
-    assert isinstance(failure_of(link.command("touch_card")), NotConnected)
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    snapshot(link, proto, seq=1)
-    done = []
-    link.command("touch_card", {"fingertips": 1}).addCallback(done.append)
-    sent = proto.sent[-1]
-    assert (sent["name"], sent["args"], sent["table"]) == ("touch_card", {"fingertips": 1}, "t1")
-    reply(link, proto, type="accepted", id=sent["id"], table="t1", seq=2, events=1)
-    assert done[0]["type"] == "accepted"
-    refused = link.command("declare_pattern", {"pattern": "3x"})
-    reply(
-        link,
-        proto,
-        type="error",
-        id=proto.sent[-1]["id"],
-        code="bad_pattern",
-        message="cannot read 3x",
-        rule="R-PUZ-3",
-    )
-    error = failure_of(refused)
-    assert isinstance(error, ServerRefused)
-    assert refusal_words(error) == "cannot read 3x (bad_pattern, R-PUZ-3)"
-    lost = link.command("fix_solution")
-    link._closed(proto, None, None)
-    lost_error = failure_of(lost)
-    assert isinstance(lost_error, LinkLost) and "dropped" in refusal_words(lost_error)
-    assert refusal_words(ValueError("x")) == "request failed: x"
-    # A malformed request is refused before it is sent.
-    link2, *_ = make()
-    link2.start()
-    proto2 = open_link(link2)
-    welcome(link2, proto2)
-    snapshot(link2, proto2, seq=1)
-    assert isinstance(failure_of(link2.request("join", table="bad table")), ServerRefused)
-    # Unreadable frames and stray errors are reported, not raised.
-    link2._frame(proto2, b"\xc1", True)
-    reply(link2, proto2, type="error", id=None, code="bad_message", message="what")
-    assert "bad_message" in link2.listener.log[-1][1]
+    def test_requests_get_replies_refusals_and_losses(self):
+        link, _clock, listener, _ = make()
+        assert isinstance(failure_of(link.command("touch_card")), NotConnected)
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        snapshot(link, proto, seq=1)
+        done = []
+        link.command("touch_card", {"fingertips": 1}).addCallback(done.append)
+        sent = proto.sent[-1]
+        assert (sent["name"], sent["args"], sent["table"]) == (
+            "touch_card",
+            {"fingertips": 1},
+            "t1",
+        )
+        reply(link, proto, type="accepted", id=sent["id"], table="t1", seq=2, events=1)
+        assert done[0]["type"] == "accepted"
+        refused = link.command("declare_pattern", {"pattern": "3x"})
+        reply(
+            link,
+            proto,
+            type="error",
+            id=proto.sent[-1]["id"],
+            code="bad_pattern",
+            message="cannot read 3x",
+            rule="R-PUZ-3",
+        )
+        error = failure_of(refused)
+        assert isinstance(error, ServerRefused)
+        assert refusal_words(error) == "cannot read 3x (bad_pattern, R-PUZ-3)"
+        lost = link.command("fix_solution")
+        link._closed(proto, None, None)
+        lost_error = failure_of(lost)
+        assert isinstance(lost_error, LinkLost) and "dropped" in refusal_words(lost_error)
+        assert refusal_words(ValueError("x")) == "request failed: x"
+        # A malformed request is refused before it is sent.
+        link2, *_ = make()
+        link2.start()
+        proto2 = open_link(link2)
+        welcome(link2, proto2)
+        snapshot(link2, proto2, seq=1)
+        assert isinstance(failure_of(link2.request("join", table="bad table")), ServerRefused)
+        # Unreadable frames and stray errors are reported, not raised.
+        link2._frame(proto2, b"\xc1", True)
+        reply(link2, proto2, type="error", id=None, code="bad_message", message="what")
+        assert "bad_message" in link2.listener.log[-1][1]
 
 
 def failure_of(deferred):
@@ -281,94 +284,91 @@ def failure_of(deferred):
     return failures[0]
 
 
-def test_retries_give_up_as_unreachable():
-    link, clock, listener, connects = make(retries=2)
-    link.start()
-    link._failed("connection refused")
-    clock.advance(1)
-    link._failed("connection refused")
-    clock.advance(1)
-    link._failed("connection refused")
-    assert listener.log[-1] == (
-        "fatal",
-        "unreachable",
-        "ws://x/ws: cannot connect: connection refused",
-    )
-    assert len(connects) == 3
+class LinkLifecycleTests(ShellTestCase):
+    def test_retries_give_up_as_unreachable(self):
+        link, clock, listener, connects = make(retries=2)
+        link.start()
+        link._failed("connection refused")
+        clock.advance(1)
+        link._failed("connection refused")
+        clock.advance(1)
+        link._failed("connection refused")
+        assert listener.log[-1] == (
+            "fatal",
+            "unreachable",
+            "ws://x/ws: cannot connect: connection refused",
+        )
+        assert len(connects) == 3
 
+    def test_close_says_goodbye_and_stops_reconnecting(self):
+        link, clock, _listener, connects = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        closed = []
+        link.close().addCallback(closed.append)
+        assert proto.closed == 1000 and not closed
+        link._closed(proto, 1000, None)
+        assert closed == [None]
+        clock.advance(30)
+        assert len(connects) == 1
+        # A server that never answers the close handshake is dropped after 2 s.
+        link, clock, _listener, _ = make()
+        link.start()
+        proto = open_link(link)
+        done = []
+        link.close().addCallback(done.append)
+        clock.advance(2.1)
+        assert proto.dropped and done == [None]
+        # Closing while disconnected: nothing to wait for, and a pending reconnect is cancelled.
+        link, clock, _listener, connects = make()
+        link.start()
+        link._failed("refused")
+        assert link.close().called
+        clock.advance(30)
+        assert len(connects) == 1
 
-def test_close_says_goodbye_and_stops_reconnecting():
-    link, clock, _listener, connects = make()
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    closed = []
-    link.close().addCallback(closed.append)
-    assert proto.closed == 1000 and not closed
-    link._closed(proto, 1000, None)
-    assert closed == [None]
-    clock.advance(30)
-    assert len(connects) == 1
-    # A server that never answers the close handshake is dropped after 2 s.
-    link, clock, _listener, _ = make()
-    link.start()
-    proto = open_link(link)
-    done = []
-    link.close().addCallback(done.append)
-    clock.advance(2.1)
-    assert proto.dropped and done == [None]
-    # Closing while disconnected: nothing to wait for, and a pending reconnect is cancelled.
-    link, clock, _listener, connects = make()
-    link.start()
-    link._failed("refused")
-    assert link.close().called
-    clock.advance(30)
-    assert len(connects) == 1
+    def test_late_frames_and_closes_of_an_old_connection_are_ignored(self):
+        link, _clock, listener, _ = make()
+        link.start()
+        old = open_link(link)
+        new = open_link(link)
+        link._frame(old, encode({"type": "pong", "id": 1}), True)
+        link._closed(old, 1006, "late")
+        assert link.proto is new
+        assert listener.kinds().count("status") == 3  # connecting, authenticating twice
 
+    def test_a_moved_reply_reconnects_to_the_node_it_names_and_resumes(self):
+        """Issue 16: a table served by another node is followed there, resuming by after_seq."""
+        link, clock, listener, connects = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        snapshot(link, proto, seq=2)
+        push(link, proto, 1)
+        push(link, proto, 2)
+        link._closed(proto, 1012, "table t1 moved to another node")
+        clock.advance(0.25)
+        proto = open_link(link)
+        welcome(link, proto)
+        join = proto.sent[-1]
+        reply(link, proto, type="moved", id=join["id"], table="t1", url="ws://node-b/ws")
+        assert link.url == "ws://node-b/ws" and proto.dropped
+        assert "served by ws://node-b/ws" in listener.log[-1][1]
+        link._closed(proto, 1006, "")
+        clock.advance(0.5)
+        assert len(connects) == 3  # reconnecting, now to node b
+        proto = open_link(link)
+        welcome(link, proto)
+        assert snapshot(link, proto, seq=3)["after_seq"] == 2  # no gap, no duplicate
 
-def test_late_frames_and_closes_of_an_old_connection_are_ignored():
-    link, _clock, listener, _ = make()
-    link.start()
-    old = open_link(link)
-    new = open_link(link)
-    link._frame(old, encode({"type": "pong", "id": 1}), True)
-    link._closed(old, 1006, "late")
-    assert link.proto is new
-    assert listener.kinds().count("status") == 3  # connecting, authenticating twice
-
-
-def test_a_moved_reply_reconnects_to_the_node_it_names_and_resumes():
-    """Issue 16: a table served by another node is followed there, resuming by after_seq."""
-    link, clock, listener, connects = make()
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    snapshot(link, proto, seq=2)
-    push(link, proto, 1)
-    push(link, proto, 2)
-    link._closed(proto, 1012, "table t1 moved to another node")
-    clock.advance(0.25)
-    proto = open_link(link)
-    welcome(link, proto)
-    join = proto.sent[-1]
-    reply(link, proto, type="moved", id=join["id"], table="t1", url="ws://node-b/ws")
-    assert link.url == "ws://node-b/ws" and proto.dropped
-    assert "served by ws://node-b/ws" in listener.log[-1][1]
-    link._closed(proto, 1006, "")
-    clock.advance(0.5)
-    assert len(connects) == 3  # reconnecting, now to node b
-    proto = open_link(link)
-    welcome(link, proto)
-    assert snapshot(link, proto, seq=3)["after_seq"] == 2  # no gap, no duplicate
-
-
-def test_a_moved_reply_to_a_request_refuses_it_and_moves_the_link():
-    link, _clock, _listener, _ = make(join=False)
-    link.start()
-    proto = open_link(link)
-    welcome(link, proto)
-    outcome = []
-    link.request("command", table="t1", name="touch_card").addErrback(outcome.append)
-    sent = proto.sent[-1]
-    reply(link, proto, type="moved", id=sent["id"], table="t1", url="ws://node-b/ws")
-    assert outcome[0].value.code == "moved" and link.url == "ws://node-b/ws" and proto.dropped
+    def test_a_moved_reply_to_a_request_refuses_it_and_moves_the_link(self):
+        link, _clock, _listener, _ = make(join=False)
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        outcome = []
+        link.request("command", table="t1", name="touch_card").addErrback(outcome.append)
+        sent = proto.sent[-1]
+        reply(link, proto, type="moved", id=sent["id"], table="t1", url="ws://node-b/ws")
+        assert outcome[0].value.code == "moved" and link.url == "ws://node-b/ws" and proto.dropped

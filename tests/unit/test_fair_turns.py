@@ -6,6 +6,7 @@ calls (`advance(0)` would also run the calls they schedule at the same time: all
 
 from __future__ import annotations
 
+from shell_testcase import ShellTestCase
 from twisted.internet.address import IPv4Address
 from twisted.internet.error import ConnectionDone
 from twisted.internet.protocol import Factory, Protocol
@@ -71,59 +72,6 @@ def accept(gate: ConnectionGate, host: str) -> tuple[GatedConnection, StringTran
     return connection, transport
 
 
-def test_an_address_gets_one_slice_per_turn_whatever_its_number_of_connections():
-    clock, gate, log = setup()
-    flood = [accept(gate, "10.0.0.9") for _ in range(3)]
-    prober, _ = accept(gate, "10.0.0.1")
-    for connection, _transport in flood:
-        connection.dataReceived(FULL * 2)  # the same poll: all three are readable
-    prober.dataReceived(b"ping")
-    # the flooding address had its one slice; the prober's, read after it, went straight on
-    assert log == [("10.0.0.9#1", READ_SLICE), ("10.0.0.1#4", 4)]
-    assert all(transport.producerState == "paused" for _c, transport in flood)
-    log.clear()
-    one_turn(clock)
-    assert log == [("10.0.0.9#2", READ_SLICE)]  # the next turn: the address's next connection
-    one_turn(clock)
-    one_turn(clock)
-    one_turn(clock)
-    assert [name for name, _ in log] == ["10.0.0.9#2", "10.0.0.9#3", "10.0.0.9#1", "10.0.0.9#2"]
-    for _ in range(5):
-        one_turn(clock)
-    assert sum(size for _, size in log) == 5 * READ_SLICE  # all six slices, one per turn
-    assert all(transport.producerState == "producing" for _c, transport in flood)
-    assert clock.getDelayedCalls() == []  # no turn is marked when nothing waits
-
-
-def test_a_connection_held_for_its_rate_waits_and_is_served_once_released():
-    clock, gate, log = setup()
-    connection, transport = accept(gate, "10.0.0.9")
-    connection.dataReceived(FULL * 2)
-    connection.hold_reading("rate")  # as the session does after a rate_limited drop
-    for _ in range(3):
-        one_turn(clock)
-    assert log == [("10.0.0.9#1", READ_SLICE)] and transport.producerState == "paused"
-    connection.release_reading("rate")
-    assert transport.producerState == "paused"  # its waiting input first
-    one_turn(clock)
-    assert log[-1] == ("10.0.0.9#1", READ_SLICE) and len(log) == 2
-    assert transport.producerState == "producing"
-
-
-def test_a_connection_gone_while_waiting_is_dropped_from_its_turns():
-    clock, gate, log = setup()
-    first, _ = accept(gate, "10.0.0.9")
-    second, _ = accept(gate, "10.0.0.9")
-    first.dataReceived(FULL * 3)
-    second.dataReceived(FULL)
-    second.connectionLost(Failure(ConnectionDone()))
-    for _ in range(4):
-        one_turn(clock)
-    assert [name for name, _ in log] == ["10.0.0.9#1", "10.0.0.9#1", "10.0.0.9#1"]
-    first.connectionLost(Failure(ConnectionDone()))
-    assert gate.by_address == {} and clock.getDelayedCalls() == []
-
-
 class Wire:
     def __init__(self) -> None:
         self.frames: list[bytes] = []
@@ -139,27 +87,80 @@ class Wire:
         self.holds.append(held)
 
 
-def test_a_rate_limited_drop_stops_reading_the_connection_for_a_while():
-    clock = Clock()
-    wire = Wire()
-    session = Session(
-        hub=Hub(open_store("memory:", clock=clock.seconds), clock),
-        signer=TokenSigner(b"s" * 32),
-        clock=clock,
-        send=wire.send,
-        close=wire.close,
-        config=NetConfig(rate_per_second=1, rate_burst=2, abuse_strikes=50),
-        hold_reading=wire.hold,
-    )
-    session.opened()
-    for n in range(4):  # frames of one slice: already read, each answered
-        session.frame_received(encode({"type": "ping", "id": n}), True)
-    assert len(wire.frames) == 4 and wire.holds == [True]  # held once, not per drop
-    clock.advance(RATE_LIMITED_PAUSE - 0.01)
-    assert wire.holds == [True]
-    clock.advance(0.01)
-    assert wire.holds == [True, False]
-    session.frame_received(encode({"type": "ping", "id": 9}), True)  # refused again: held
-    assert wire.holds == [True, False, True]
-    session.connection_lost()
-    assert clock.getDelayedCalls() == []  # the pause's timer ends with the connection
+class FairTurnsTests(ShellTestCase):
+    """The socket gate's turns and the rate pause (module doc)."""
+
+    def test_an_address_gets_one_slice_per_turn_whatever_its_number_of_connections(self):
+        clock, gate, log = setup()
+        flood = [accept(gate, "10.0.0.9") for _ in range(3)]
+        prober, _ = accept(gate, "10.0.0.1")
+        for connection, _transport in flood:
+            connection.dataReceived(FULL * 2)  # the same poll: all three are readable
+        prober.dataReceived(b"ping")
+        # the flooding address had its one slice; the prober's, read after it, went straight on
+        assert log == [("10.0.0.9#1", READ_SLICE), ("10.0.0.1#4", 4)]
+        assert all(transport.producerState == "paused" for _c, transport in flood)
+        log.clear()
+        one_turn(clock)
+        assert log == [("10.0.0.9#2", READ_SLICE)]  # the next turn: the address's next connection
+        one_turn(clock)
+        one_turn(clock)
+        one_turn(clock)
+        assert [name for name, _ in log] == ["10.0.0.9#2", "10.0.0.9#3", "10.0.0.9#1", "10.0.0.9#2"]
+        for _ in range(5):
+            one_turn(clock)
+        assert sum(size for _, size in log) == 5 * READ_SLICE  # all six slices, one per turn
+        assert all(transport.producerState == "producing" for _c, transport in flood)
+        assert clock.getDelayedCalls() == []  # no turn is marked when nothing waits
+
+    def test_a_connection_held_for_its_rate_waits_and_is_served_once_released(self):
+        clock, gate, log = setup()
+        connection, transport = accept(gate, "10.0.0.9")
+        connection.dataReceived(FULL * 2)
+        connection.hold_reading("rate")  # as the session does after a rate_limited drop
+        for _ in range(3):
+            one_turn(clock)
+        assert log == [("10.0.0.9#1", READ_SLICE)] and transport.producerState == "paused"
+        connection.release_reading("rate")
+        assert transport.producerState == "paused"  # its waiting input first
+        one_turn(clock)
+        assert log[-1] == ("10.0.0.9#1", READ_SLICE) and len(log) == 2
+        assert transport.producerState == "producing"
+
+    def test_a_connection_gone_while_waiting_is_dropped_from_its_turns(self):
+        clock, gate, log = setup()
+        first, _ = accept(gate, "10.0.0.9")
+        second, _ = accept(gate, "10.0.0.9")
+        first.dataReceived(FULL * 3)
+        second.dataReceived(FULL)
+        second.connectionLost(Failure(ConnectionDone()))
+        for _ in range(4):
+            one_turn(clock)
+        assert [name for name, _ in log] == ["10.0.0.9#1", "10.0.0.9#1", "10.0.0.9#1"]
+        first.connectionLost(Failure(ConnectionDone()))
+        assert gate.by_address == {} and clock.getDelayedCalls() == []
+
+    def test_a_rate_limited_drop_stops_reading_the_connection_for_a_while(self):
+        clock = Clock()
+        wire = Wire()
+        session = Session(
+            hub=Hub(open_store("memory:", clock=clock.seconds), clock),
+            signer=TokenSigner(b"s" * 32),
+            clock=clock,
+            send=wire.send,
+            close=wire.close,
+            config=NetConfig(rate_per_second=1, rate_burst=2, abuse_strikes=50),
+            hold_reading=wire.hold,
+        )
+        session.opened()
+        for n in range(4):  # frames of one slice: already read, each answered
+            session.frame_received(encode({"type": "ping", "id": n}), True)
+        assert len(wire.frames) == 4 and wire.holds == [True]  # held once, not per drop
+        clock.advance(RATE_LIMITED_PAUSE - 0.01)
+        assert wire.holds == [True]
+        clock.advance(0.01)
+        assert wire.holds == [True, False]
+        session.frame_received(encode({"type": "ping", "id": 9}), True)  # refused again: held
+        assert wire.holds == [True, False, True]
+        session.connection_lost()
+        assert clock.getDelayedCalls() == []  # the pause's timer ends with the connection

@@ -11,9 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from challenge_tables import options as challenge_options
+from shell_testcase import ShellTestCase
 from twisted.internet import defer
 from twisted.internet.task import Clock
-from twisted.trial.unittest import SynchronousTestCase
 
 from server.eventlog.store import open_store
 from server.games import challenge
@@ -35,8 +35,9 @@ def fired(d: defer.Deferred) -> Any:
     return results[0]
 
 
-class DrawnSeedTests(SynchronousTestCase):
+class DrawnSeedTests(ShellTestCase):
     def setUp(self) -> None:
+        super().setUp()
         self.clock = Clock()
         self.clock.advance(T0)
         self.store = open_store("memory:", clock=self.clock.seconds)

@@ -4,7 +4,7 @@ written to the table's log (docs/protocol.md, `presence`)."""
 
 from __future__ import annotations
 
-import pytest
+from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode
@@ -54,8 +54,7 @@ class Connection:
         ]
 
 
-@pytest.fixture
-def table():
+def make_table():
     """A hub with table t1, and its clock."""
     clock = Clock()
     clock.advance(T0)
@@ -65,58 +64,67 @@ def table():
     return hub, clock
 
 
-def test_presence_follows_joins_leaves_and_dropped_connections_and_is_never_logged(table):
-    hub, clock = table
-    proctor = Connection(hub, clock, "proctor", table="t1")
-    proctor.say("join", id=2, table="t1", presence=True)
-    kinds = [m["type"] for m in proctor.messages()]
-    assert kinds == ["welcome", "snapshot", "presence"]  # right after the snapshot
-    ada = Connection(hub, clock, "player", table="t1", seat="s1")
-    ada.say("join", id=2, table="t1", presence=True)
-    assert ada.presences() == [(["s1"], True, 0)]
-    assert proctor.presences() == [(["s1"], True, 0)]  # pushed on the change
-    # A second terminal of the same seat and a join that did not ask change nothing pushed
-    # to Ada, except the watcher count.
-    twin = Connection(hub, clock, "player", table="t1", seat="s1")
-    twin.say("join", id=2, table="t1")
-    assert [m["type"] for m in twin.messages()] == ["welcome", "snapshot"]
-    assert ada.presences() == []
-    watcher = Connection(hub, clock, "spectator", table="t1")
-    watcher.say("join", id=2, table="t1")
-    assert ada.presences() == [(["s1"], True, 1)]
-    # Leaving, then a dropped connection: an empty seat shows.
-    watcher.say("leave", id=3, table="t1")
-    assert proctor.presences() == [(["s1"], True, 1), (["s1"], True, 0)]
-    twin.session.connection_lost()
-    ada.session.connection_lost()
-    assert proctor.presences() == [([], True, 0)]
-    assert [event.type for event in hub.actors["t1"].events] == ["TableCreated"]
+class PresenceCase(ShellTestCase):
+    """Table t1 on a hub of its own, and that hub's clock (`table`)."""
+
+    def setUp(self):
+        super().setUp()
+        self.table = make_table()
 
 
-def test_a_rejoin_without_presence_stops_its_pushes(table):
-    hub, clock = table
-    proctor = Connection(hub, clock, "proctor", table="t1")
-    proctor.say("join", id=2, table="t1", presence=True)
-    proctor.say("join", id=3, table="t1")
-    proctor.messages()
-    Connection(hub, clock, "player", table="t1", seat="s2").say("join", id=2, table="t1")
-    assert proctor.presences() == []
+class PresenceTests(PresenceCase):
+    def test_presence_follows_joins_leaves_and_dropped_connections_and_is_never_logged(self):
+        table = self.table
+        hub, clock = table
+        proctor = Connection(hub, clock, "proctor", table="t1")
+        proctor.say("join", id=2, table="t1", presence=True)
+        kinds = [m["type"] for m in proctor.messages()]
+        assert kinds == ["welcome", "snapshot", "presence"]  # right after the snapshot
+        ada = Connection(hub, clock, "player", table="t1", seat="s1")
+        ada.say("join", id=2, table="t1", presence=True)
+        assert ada.presences() == [(["s1"], True, 0)]
+        assert proctor.presences() == [(["s1"], True, 0)]  # pushed on the change
+        # A second terminal of the same seat and a join that did not ask change nothing pushed
+        # to Ada, except the watcher count.
+        twin = Connection(hub, clock, "player", table="t1", seat="s1")
+        twin.say("join", id=2, table="t1")
+        assert [m["type"] for m in twin.messages()] == ["welcome", "snapshot"]
+        assert ada.presences() == []
+        watcher = Connection(hub, clock, "spectator", table="t1")
+        watcher.say("join", id=2, table="t1")
+        assert ada.presences() == [(["s1"], True, 1)]
+        # Leaving, then a dropped connection: an empty seat shows.
+        watcher.say("leave", id=3, table="t1")
+        assert proctor.presences() == [(["s1"], True, 1), (["s1"], True, 0)]
+        twin.session.connection_lost()
+        ada.session.connection_lost()
+        assert proctor.presences() == [([], True, 0)]
+        assert [event.type for event in hub.actors["t1"].events] == ["TableCreated"]
 
+    def test_a_rejoin_without_presence_stops_its_pushes(self):
+        table = self.table
+        hub, clock = table
+        proctor = Connection(hub, clock, "proctor", table="t1")
+        proctor.say("join", id=2, table="t1", presence=True)
+        proctor.say("join", id=3, table="t1")
+        proctor.messages()
+        Connection(hub, clock, "player", table="t1", seat="s2").say("join", id=2, table="t1")
+        assert proctor.presences() == []
 
-def test_presence_names_seats_counts_watchers_and_knows_runners():
-    viewers = [
-        Actor("player", "s3"),
-        Actor("player", "s1"),
-        Actor("player", "s3"),
-        Actor("spectator", "w"),
-        Actor("auditor", "a"),
-        Actor("director", "d"),
-    ]
-    assert presence_of("t", viewers) == {
-        "type": "presence",
-        "table": "t",
-        "seats": ["s1", "s3"],
-        "proctor": True,
-        "watchers": 2,
-    }
-    assert presence_of("t", [])["proctor"] is False
+    def test_presence_names_seats_counts_watchers_and_knows_runners(self):
+        viewers = [
+            Actor("player", "s3"),
+            Actor("player", "s1"),
+            Actor("player", "s3"),
+            Actor("spectator", "w"),
+            Actor("auditor", "a"),
+            Actor("director", "d"),
+        ]
+        assert presence_of("t", viewers) == {
+            "type": "presence",
+            "table": "t",
+            "seats": ["s1", "s3"],
+            "proctor": True,
+            "watchers": 2,
+        }
+        assert presence_of("t", [])["proctor"] is False

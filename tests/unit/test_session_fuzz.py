@@ -13,6 +13,7 @@ import itertools
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from shell_testcase import ShellTestCase
 from test_net import T0, Wire, make_session, token
 from twisted.internet.task import Clock
 
@@ -160,62 +161,64 @@ def send(sessions: dict[str, tuple[Session, Wire]], role: str, message: dict) ->
         assert len(replies) == 1, (message, sent)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(STEP, max_size=25))
-def test_random_traffic_is_answered_and_the_log_replays(steps):
-    clock, hub, sessions = open_table()
-    for kind, role, payload in steps:
-        if kind == "wait":
-            clock.advance(payload)  # deadlines fire between requests, as on a real table
-        elif kind == "play":
-            for number, (player, message) in enumerate(PLAY[:payload]):
+class SessionFuzzTests(ShellTestCase):
+    @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(st.lists(STEP, max_size=25))
+    def test_random_traffic_is_answered_and_the_log_replays(self, steps):
+        clock, hub, sessions = open_table()
+        for kind, role, payload in steps:
+            if kind == "wait":
+                clock.advance(payload)  # deadlines fire between requests, as on a real table
+            elif kind == "play":
+                for number, (player, message) in enumerate(PLAY[:payload]):
+                    send(sessions, player, dict(message, id=100 + number))
+            elif kind == "finish":
+                send(
+                    sessions,
+                    "proctor",
+                    {"type": "command", "id": 200, "table": "t1", "name": "end_round"},
+                )
+                for each in ROLES:
+                    send(sessions, each, {"type": "leave", "id": 201, "table": "t1"})
+            elif kind == "sweep":
+                hub.evict_quiet_tables()  # a finished table nobody watches leaves memory:
+                clock.advance(1.0)  # the first sweep saw it quiet, the next one evicts it
+                hub.evict_quiet_tables()
+            elif kind == "message":
+                send(sessions, role, payload)
+            else:
+                sessions[role][0].frame_received(payload, kind == "bytes")
+            for _session, wire in sessions.values():
+                check_output(wire.messages(), wire)
+
+        # The log: every event the actor applied is stored, the chain verifies, and a replay
+        # from the store reaches exactly the live table's state (reloaded if it was evicted).
+        evicted = "t1" in hub.retired
+        actor = hub.actors.get("t1") or hub.get("t1").result
+        replayed = replay_table(hub.store.engine, "table/t1")
+        assert replayed.report.ok
+        assert replayed.moments[-1].seq == actor.seq
+        assert replayed.moments[-1].state == actor.state
+        event(f"table reached phase {actor.state.phase}")  # --hypothesis-show-statistics
+        event(f"evicted at the end: {evicted}")
+
+    def test_every_command_refuses_unhashable_arguments_in_every_phase(self):
+        """Issue 18: a list or a map where a handler expects a string (or a number) is
+        `bad_args` or another documented refusal, never `internal`: for every command, every
+        argument name, alone or beside one plausible other argument, in the phases PLAY passes
+        through (setup, between cards, revealed, solving), from every role that sends commands."""
+        for reached, name in itertools.product((0, 1, 3, 4), sorted(COMMANDS)):
+            _clock, _hub, sessions = open_table()  # a fresh table: an accepted command moves it on
+            for number, (player, message) in enumerate(PLAY[:reached]):
                 send(sessions, player, dict(message, id=100 + number))
-        elif kind == "finish":
-            send(
-                sessions,
-                "proctor",
-                {"type": "command", "id": 200, "table": "t1", "name": "end_round"},
-            )
-            for each in ROLES:
-                send(sessions, each, {"type": "leave", "id": 201, "table": "t1"})
-        elif kind == "sweep":
-            hub.evict_quiet_tables()  # a finished table nobody watches leaves memory:
-            clock.advance(1.0)  # the first sweep saw it quiet, the next one evicts it
-            hub.evict_quiet_tables()
-        elif kind == "message":
-            send(sessions, role, payload)
-        else:
-            sessions[role][0].frame_received(payload, kind == "bytes")
-        for _session, wire in sessions.values():
-            check_output(wire.messages(), wire)
-
-    # The log: every event the actor applied is stored, the chain verifies, and a replay
-    # from the store reaches exactly the live table's state (reloaded if it was evicted).
-    evicted = "t1" in hub.retired
-    actor = hub.actors.get("t1") or hub.get("t1").result
-    replayed = replay_table(hub.store.engine, "table/t1")
-    assert replayed.report.ok
-    assert replayed.moments[-1].seq == actor.seq
-    assert replayed.moments[-1].state == actor.state
-    event(f"table reached phase {actor.state.phase}")  # --hypothesis-show-statistics
-    event(f"evicted at the end: {evicted}")
-
-
-def test_every_command_refuses_unhashable_arguments_in_every_phase():
-    """Issue 18: a list or a map where a handler expects a string (or a number) is
-    `bad_args` or another documented refusal, never `internal`: for every command, every
-    argument name, alone or beside one plausible other argument, in the phases PLAY passes
-    through (setup, between cards, revealed, solving), from every role that sends commands."""
-    for reached, name in itertools.product((0, 1, 3, 4), sorted(COMMANDS)):
-        _clock, _hub, sessions = open_table()  # a fresh table: an accepted command moves it on
-        for number, (player, message) in enumerate(PLAY[:reached]):
-            send(sessions, player, dict(message, id=100 + number))
-        request_id = 1000
-        for arg, value, other in itertools.product(ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]):
-            args = {} if other is None or other == arg else {other: PLAUSIBLE[other]}
-            args[arg] = value
-            for role in ("director", "proctor", "s1"):
-                request_id += 1
-                message = {"type": "command", "id": request_id, "table": "t1", "name": name}
-                send(sessions, role, {**message, "args": args})
-                check_output(sessions[role][1].messages(), sessions[role][1])
+            request_id = 1000
+            for arg, value, other in itertools.product(
+                ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]
+            ):
+                args = {} if other is None or other == arg else {other: PLAUSIBLE[other]}
+                args[arg] = value
+                for role in ("director", "proctor", "s1"):
+                    request_id += 1
+                    message = {"type": "command", "id": request_id, "table": "t1", "name": name}
+                    send(sessions, role, {**message, "args": args})
+                    check_output(sessions[role][1].messages(), sessions[role][1])

@@ -3,6 +3,7 @@ deadline, reading in slices, the abuse cool-down. Time from a `task.Clock`."""
 
 from __future__ import annotations
 
+from shell_testcase import ShellTestCase
 from twisted.internet.address import IPv4Address
 from twisted.internet.error import ConnectionDone
 from twisted.internet.protocol import Factory, Protocol
@@ -35,54 +36,52 @@ def accept(gate_: ConnectionGate, host: str) -> tuple[object, StringTransport]:
     return protocol, transport
 
 
-def test_input_is_handed_on_a_slice_per_reactor_turn_with_reading_paused_meanwhile():
-    clock = Clock()
-    connection, transport = accept(gate(clock), "10.0.0.1")
-    connection.dataReceived(b"x" * (2 * READ_SLICE + 100))
-    chunks = connection.wrappedProtocol.chunks
-    assert [len(c) for c in chunks] == [READ_SLICE] and transport.producerState == "paused"
-    clock.advance(0)  # the other connections had their turn
-    clock.advance(0)
-    assert [len(c) for c in chunks] == [READ_SLICE, READ_SLICE, 100]
-    assert transport.producerState == "producing"
+class SocketGateTests(ShellTestCase):
+    def test_input_is_handed_on_a_slice_per_reactor_turn_with_reading_paused_meanwhile(self):
+        clock = Clock()
+        connection, transport = accept(gate(clock), "10.0.0.1")
+        connection.dataReceived(b"x" * (2 * READ_SLICE + 100))
+        chunks = connection.wrappedProtocol.chunks
+        assert [len(c) for c in chunks] == [READ_SLICE] and transport.producerState == "paused"
+        clock.advance(0)  # the other connections had their turn
+        clock.advance(0)
+        assert [len(c) for c in chunks] == [READ_SLICE, READ_SLICE, 100]
+        assert transport.producerState == "producing"
 
+    def test_every_socket_counts_per_address_and_in_all_and_the_extra_get_503(self):
+        clock = Clock()
+        gate_ = gate(clock)
+        accept(gate_, "10.0.0.1")
+        accept(gate_, "10.0.0.1")
+        _refused, wire = accept(gate_, "10.0.0.1")  # a third from one address
+        assert wire.value().startswith(b"HTTP/1.1 503") and wire.disconnecting
+        accept(gate_, "10.0.0.2")
+        _refused, wire = accept(gate_, "10.0.0.3")  # a fourth in all
+        assert wire.value().startswith(b"HTTP/1.1 503")
+        assert gate_.refused == 2 and len(gate_.protocols) == 3
 
-def test_every_socket_counts_per_address_and_in_all_and_the_extra_get_503():
-    clock = Clock()
-    gate_ = gate(clock)
-    accept(gate_, "10.0.0.1")
-    accept(gate_, "10.0.0.1")
-    _refused, wire = accept(gate_, "10.0.0.1")  # a third from one address
-    assert wire.value().startswith(b"HTTP/1.1 503") and wire.disconnecting
-    accept(gate_, "10.0.0.2")
-    _refused, wire = accept(gate_, "10.0.0.3")  # a fourth in all
-    assert wire.value().startswith(b"HTTP/1.1 503")
-    assert gate_.refused == 2 and len(gate_.protocols) == 3
-
-
-def test_the_opening_deadline_is_absolute_and_ends_once_upgraded():
-    clock = Clock()
-    gate_ = gate(clock)
-    slow, slow_wire = accept(gate_, "10.0.0.1")
-    upgraded, upgraded_wire = accept(gate_, "10.0.0.2")
-    upgraded.upgraded()
-    for _ in range(9):  # a byte every half second resets no deadline
+    def test_the_opening_deadline_is_absolute_and_ends_once_upgraded(self):
+        clock = Clock()
+        gate_ = gate(clock)
+        slow, slow_wire = accept(gate_, "10.0.0.1")
+        upgraded, upgraded_wire = accept(gate_, "10.0.0.2")
+        upgraded.upgraded()
+        for _ in range(9):  # a byte every half second resets no deadline
+            clock.advance(0.5)
+            slow.dataReceived(b"G")
+        assert not slow_wire.disconnecting
         clock.advance(0.5)
-        slow.dataReceived(b"G")
-    assert not slow_wire.disconnecting
-    clock.advance(0.5)
-    assert slow_wire.disconnecting and not upgraded_wire.disconnecting
-    slow.connectionLost(Failure(ConnectionDone()))
-    upgraded.connectionLost(Failure(ConnectionDone()))
-    assert gate_.by_address == {} and clock.getDelayedCalls() == []
+        assert slow_wire.disconnecting and not upgraded_wire.disconnecting
+        slow.connectionLost(Failure(ConnectionDone()))
+        upgraded.connectionLost(Failure(ConnectionDone()))
+        assert gate_.by_address == {} and clock.getDelayedCalls() == []
 
-
-def test_an_address_closed_for_abuse_is_refused_for_the_cooldown():
-    clock = Clock()
-    gate_ = gate(clock, abuse_cooldown=5.0)
-    abuser, _wire = accept(gate_, "10.0.0.9")
-    abuser.penalize()
-    assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.9", 1)) is None  # closed at once
-    assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.8", 1)) is not None
-    clock.advance(5.0)
-    assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.9", 1)) is not None
+    def test_an_address_closed_for_abuse_is_refused_for_the_cooldown(self):
+        clock = Clock()
+        gate_ = gate(clock, abuse_cooldown=5.0)
+        abuser, _wire = accept(gate_, "10.0.0.9")
+        abuser.penalize()
+        assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.9", 1)) is None  # closed at once
+        assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.8", 1)) is not None
+        clock.advance(5.0)
+        assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.9", 1)) is not None

@@ -6,7 +6,7 @@ pushed view of every viewer, the person dealer's first of all (R-21-19)."""
 
 from __future__ import annotations
 
-import pytest
+from shell_testcase import ShellTestCase
 from tjugoett_leaks import leaks
 from twisted.internet.task import Clock
 
@@ -55,47 +55,51 @@ def _table(clock: Clock, **options):
     return hub.create_table("t", "tjugoett", raw, DIRECTOR).result
 
 
-@pytest.mark.parametrize("person_dealer", [False, True])
-def test_thin_clients_play_from_pushed_views_and_never_see_a_hidden_card(person_dealer):
-    clock = Clock()
-    clock.advance(T0)
-    more = {"dealer": {"seat": "dl", "name": "Dora"}} if person_dealer else {}
-    actor = _table(clock, dealer_seconds=0.5, **more)
-    viewers = [Actor("player", seat["seat"]) for seat in SEATS] + [Actor("spectator", "w")]
-    if person_dealer:
-        viewers.append(Actor("player", "dl"))
-    clients = []
-    for viewer in viewers:
-        client = ThinClient(viewer, actor)
-        client.view = actor.subscribe(client).view
-        clients.append(client)
-    bots = {
-        client.viewer.id: TjugoettBot(client.viewer.id, dealer=client.viewer.id == "dl")
-        for client in clients
-    }
+class ThinClientTests(ShellTestCase):
+    def test_thin_clients_play_from_pushed_views_and_never_see_a_hidden_card(self):
+        for person_dealer in (False, True):
+            self.play_three_rounds(person_dealer)
 
-    def now() -> int:
-        return int(clock.seconds() * 1_000_000)
+    def play_three_rounds(self, person_dealer: bool) -> None:
+        clock = Clock()
+        clock.advance(T0)
+        more = {"dealer": {"seat": "dl", "name": "Dora"}} if person_dealer else {}
+        actor = _table(clock, dealer_seconds=0.5, **more)
+        viewers = [Actor("player", seat["seat"]) for seat in SEATS] + [Actor("spectator", "w")]
+        if person_dealer:
+            viewers.append(Actor("player", "dl"))
+        clients = []
+        for viewer in viewers:
+            client = ThinClient(viewer, actor)
+            client.view = actor.subscribe(client).view
+            clients.append(client)
+        bots = {
+            client.viewer.id: TjugoettBot(client.viewer.id, dealer=client.viewer.id == "dl")
+            for client in clients
+        }
 
-    for round_number in range(1, 4):
-        actor.submit(Command("start_round", {}, DIRECTOR), now())
-        for _ in range(200):
-            if actor.state.phase == "between_rounds":
-                break
-            moved = False
-            for client in clients:
-                move = bots[client.viewer.id].on_view(client.view)
-                if move is not None:
-                    actor.submit(Command(move, {}, client.viewer), now())
-                    moved = True
+        def now() -> int:
+            return int(clock.seconds() * 1_000_000)
+
+        for round_number in range(1, 4):
+            actor.submit(Command("start_round", {}, DIRECTOR), now())
+            for _ in range(200):
+                if actor.state.phase == "between_rounds":
                     break
-            if not moved:
-                clock.advance(0.5)  # the server dealer's next move
-        assert actor.state.phase == "between_rounds" and actor.state.round == round_number
+                moved = False
+                for client in clients:
+                    move = bots[client.viewer.id].on_view(client.view)
+                    if move is not None:
+                        actor.submit(Command(move, {}, client.viewer), now())
+                        moved = True
+                        break
+                if not moved:
+                    clock.advance(0.5)  # the server dealer's next move
+            assert actor.state.phase == "between_rounds" and actor.state.round == round_number
+            for client in clients:
+                assert client.view == actor.game.view(actor.state, client.viewer), client.viewer
         for client in clients:
-            assert client.view == actor.game.view(actor.state, client.viewer), client.viewer
-    for client in clients:
-        assert client.leaks == [], (client.viewer, client.leaks)
-        assert client.views > 10  # the views were pushed, not only taken from a snapshot
-    tally = actor.state.tally_data()
-    assert sum(tally[seat["seat"]]["won"] + tally[seat["seat"]]["lost"] for seat in SEATS) == 9
+            assert client.leaks == [], (client.viewer, client.leaks)
+            assert client.views > 10  # the views were pushed, not only taken from a snapshot
+        tally = actor.state.tally_data()
+        assert sum(tally[seat["seat"]]["won"] + tally[seat["seat"]]["lost"] for seat in SEATS) == 9

@@ -5,6 +5,7 @@ events only, and comes back after a restart."""
 from __future__ import annotations
 
 import pytest
+from shell_testcase import ShellTestCase
 from tournament_support import csv_of, tournament_options
 from twisted.internet import defer
 from twisted.internet.task import Clock
@@ -20,16 +21,23 @@ PROCTOR = Actor("proctor", "p")
 TID = "tournament/spring"
 
 
-@pytest.fixture
-def clock():
+def make_clock():
     c = Clock()
     c.advance(T0)
     return c
 
 
-@pytest.fixture
-def store(clock):
+def make_store(clock):
     return open_store("memory:", clock=clock.seconds)
+
+
+class TournamentActorCase(ShellTestCase):
+    """A task.Clock at T0 and a memory store on it."""
+
+    def setUp(self):
+        super().setUp()
+        self.clock = make_clock()
+        self.store = make_store(self.clock)
 
 
 def result_of(d: defer.Deferred):
@@ -55,64 +63,64 @@ def new_tournament(hub) -> TournamentActor:
     return actor
 
 
-def test_a_tournament_id_is_tournament_slash_id_and_only_a_tournament_has_one(store, clock):
-    hub = Hub(store, clock)
-    options = tournament_options()
-    with pytest.raises(InvalidOptions):
-        result_of(hub.create_table("spring", "tournament", options, DIRECTOR))
-    with pytest.raises(InvalidOptions):
-        result_of(hub.create_table("tournament/x", "challenge", {}, DIRECTOR))
-    with pytest.raises(InvalidOptions):  # its tables' ids would pass 64 characters
-        result_of(hub.create_table("tournament/" + "x" * 41, "tournament", options, DIRECTOR))
-    actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
-    assert isinstance(actor, TournamentActor) and actor.stream == TID
+class TournamentActorTests(TournamentActorCase):
+    def test_a_tournament_id_is_tournament_slash_id_and_only_a_tournament_has_one(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        options = tournament_options()
+        with pytest.raises(InvalidOptions):
+            result_of(hub.create_table("spring", "tournament", options, DIRECTOR))
+        with pytest.raises(InvalidOptions):
+            result_of(hub.create_table("tournament/x", "challenge", {}, DIRECTOR))
+        with pytest.raises(InvalidOptions):  # its tables' ids would pass 64 characters
+            result_of(hub.create_table("tournament/" + "x" * 41, "tournament", options, DIRECTOR))
+        actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
+        assert isinstance(actor, TournamentActor) and actor.stream == TID
 
+    def test_start_round_creates_and_starts_every_table_of_the_round(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        actor = new_tournament(hub)
+        command(actor, "start_round", round=1)
+        names = [t.table for t in actor.state.round(1).tables]
+        assert len(names) == 2
+        for name in names:
+            table = hub.actors[f"spring.{name}"]
+            assert table.events[0].data["game"] == "challenge"
+            assert table.state.started  # its round was started by the tournament
+            assert [s.seat for s in table.state.seats] == list(
+                next(t for t in actor.state.round(1).tables if t.table == name).students
+            )
 
-def test_start_round_creates_and_starts_every_table_of_the_round(store, clock):
-    hub = Hub(store, clock)
-    actor = new_tournament(hub)
-    command(actor, "start_round", round=1)
-    names = [t.table for t in actor.state.round(1).tables]
-    assert len(names) == 2
-    for name in names:
-        table = hub.actors[f"spring.{name}"]
-        assert table.events[0].data["game"] == "challenge"
-        assert table.state.started  # its round was started by the tournament
-        assert [s.seat for s in table.state.seats] == list(
-            next(t for t in actor.state.round(1).tables if t.table == name).students
-        )
+    def test_results_are_learnt_from_the_tables_events_and_the_round_closes(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        actor = new_tournament(hub)
+        command(actor, "start_round", round=1)
+        for t in actor.state.round(1).tables:
+            table = hub.actors[f"spring.{t.table}"]
+            command(table, "end_round", PROCTOR)
+            assert t.table not in actor.state.results  # not final until signed (R-ROUND-7)
+            command(table, "sign_score_card", PROCTOR, initials="GH")
+            assert t.table in actor.state.results
+            assert actor.state.results[t.table].seq == table.seq
+        assert [e.type for e in command(actor, "close_round", round=1)] == ["RoundClosed"]
 
-
-def test_results_are_learnt_from_the_tables_events_and_the_round_closes(store, clock):
-    hub = Hub(store, clock)
-    actor = new_tournament(hub)
-    command(actor, "start_round", round=1)
-    for t in actor.state.round(1).tables:
-        table = hub.actors[f"spring.{t.table}"]
-        command(table, "end_round", PROCTOR)
-        assert t.table not in actor.state.results  # not final until signed (R-ROUND-7)
-        command(table, "sign_score_card", PROCTOR, initials="GH")
-        assert t.table in actor.state.results
-        assert actor.state.results[t.table].seq == table.seq
-    assert [e.type for e in command(actor, "close_round", round=1)] == ["RoundClosed"]
-
-
-def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_missed(
-    store, clock
-):
-    hub = Hub(store, clock)
-    actor = new_tournament(hub)
-    command(actor, "start_round", round=1)
-    first = actor.state.round(1).tables[0].table
-    actor.close()  # the server goes down before it hears the table end
-    command(hub.actors[f"spring.{first}"], "end_round", PROCTOR)
-    command(hub.actors[f"spring.{first}"], "sign_score_card", PROCTOR, initials="GH")
-    assert first not in actor.state.results
-    again = Hub(store, clock)
-    result_of(again.load_all())
-    tournament = again.actors[TID]
-    assert isinstance(tournament, TournamentActor)
-    assert first in tournament.state.results
+    def test_after_a_restart_the_tournament_finds_its_tables_and_records_results_it_missed(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        actor = new_tournament(hub)
+        command(actor, "start_round", round=1)
+        first = actor.state.round(1).tables[0].table
+        actor.close()  # the server goes down before it hears the table end
+        command(hub.actors[f"spring.{first}"], "end_round", PROCTOR)
+        command(hub.actors[f"spring.{first}"], "sign_score_card", PROCTOR, initials="GH")
+        assert first not in actor.state.results
+        again = Hub(store, clock)
+        result_of(again.load_all())
+        tournament = again.actors[TID]
+        assert isinstance(tournament, TournamentActor)
+        assert first in tournament.state.results
 
 
 class Recorder:
@@ -124,51 +132,55 @@ class Recorder:
         self.messages.append(push.message)
 
 
-def test_standings_are_pushed_live_to_spectators_of_the_tournament(store, clock):
-    """R-ROUND-7: a spectator joined to tournament/<id> gets each new result as an event and
-    the standings in the view pushed after it; never the round's cards (hidden)."""
-    hub = Hub(store, clock)
-    actor = new_tournament(hub)
-    spectator = Recorder(Actor("spectator", "parent"))
-    joined = actor.subscribe(spectator)
-    command(actor, "start_round", round=1)
-    first = actor.state.round(1).tables[0]
-    command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
-    command(hub.actors[f"spring.{first.table}"], "sign_score_card", PROCTOR, initials="GH")
-    events = [m for m in spectator.messages if m["type"] == "event"]
-    assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
-    assert "deck" not in events[0]["data"]
-    from protocol.views import apply_view_message
+class StandingsAndRestartTests(TournamentActorCase):
+    def test_standings_are_pushed_live_to_spectators_of_the_tournament(self):
+        """R-ROUND-7: a spectator joined to tournament/<id> gets each new result as an event and
+        the standings in the view pushed after it; never the round's cards (hidden)."""
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        actor = new_tournament(hub)
+        spectator = Recorder(Actor("spectator", "parent"))
+        joined = actor.subscribe(spectator)
+        command(actor, "start_round", round=1)
+        first = actor.state.round(1).tables[0]
+        command(hub.actors[f"spring.{first.table}"], "end_round", PROCTOR)
+        command(hub.actors[f"spring.{first.table}"], "sign_score_card", PROCTOR, initials="GH")
+        events = [m for m in spectator.messages if m["type"] == "event"]
+        assert [m["event_type"] for m in events] == ["RoundStarted", "TableResultRecorded"]
+        assert "deck" not in events[0]["data"]
+        from protocol.views import apply_view_message
 
-    snapshot = actor.subscribe(Recorder(Actor("spectator", "late")))  # (its view, for the check)
-    view = joined.view
-    for message in events:  # each append's last event push carries the view after it
-        if "view" in message or "patch" in message:
-            view = apply_view_message(view, message)
-    assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
-    rows = view["standings"]["4th"]["qualifying"]
-    assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
+        snapshot = actor.subscribe(
+            Recorder(Actor("spectator", "late"))
+        )  # (its view, for the check)
+        view = joined.view
+        for message in events:  # each append's last event push carries the view after it
+            if "view" in message or "patch" in message:
+                view = apply_view_message(view, message)
+        assert view["standings"] == snapshot.view["standings"] != joined.view["standings"]
+        rows = view["standings"]["4th"]["qualifying"]
+        assert {row["student"] for row in rows if row["r1"] is not None} == set(first.students)
 
+    def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(self):
+        """The server stopped right after recording `RoundStarted`: at start-up the tournament
+        creates the tables it had not created yet, and starts them."""
+        store, clock = self.store, self.clock
+        from tournament_support import Tourney
 
-def test_after_a_restart_a_round_started_before_its_tables_existed_gets_them(store, clock):
-    """The server stopped right after recording `RoundStarted`: at start-up the tournament
-    creates the tables it had not created yet, and starts them."""
-    from tournament_support import Tourney
+        from server.eventlog.envelope import NewEvent
 
-    from server.eventlog.envelope import NewEvent
-
-    t = Tourney(tournament_options(grades=["4th"], table_options={"auto_proctor": 1}))
-    t.register_many(7)
-    t.do("close_registration")
-    t.do("seat_round", round=1)
-    t.do("start_round", round=1)
-    created = NewEvent("TableCreated", {"game": "tournament", "options": t.raw_options})
-    events = [created, *(NewEvent(e.type, dict(e.data)) for e in t.events)]
-    result_of(store.append(TID, 0, events))
-    hub = Hub(store, clock)
-    result_of(hub.load_all())
-    for table in t.state.round(1).tables:
-        assert hub.actors[f"spring.{table.table}"].state.started
+        t = Tourney(tournament_options(grades=["4th"], table_options={"auto_proctor": 1}))
+        t.register_many(7)
+        t.do("close_registration")
+        t.do("seat_round", round=1)
+        t.do("start_round", round=1)
+        created = NewEvent("TableCreated", {"game": "tournament", "options": t.raw_options})
+        events = [created, *(NewEvent(e.type, dict(e.data)) for e in t.events)]
+        result_of(store.append(TID, 0, events))
+        hub = Hub(store, clock)
+        result_of(hub.load_all())
+        for table in t.state.round(1).tables:
+            assert hub.actors[f"spring.{table.table}"].state.started
 
 
 def _end_and_sign(table, adjustments=None):
@@ -190,43 +202,45 @@ def _end_and_sign(table, adjustments=None):
     command(table, "sign_score_card", PROCTOR, initials="GH")
 
 
-def test_r_round_8_a_ruling_after_advance_counts_only_once_the_director_reopens(store, clock):
-    hub = Hub(store, clock)
-    options = tournament_options(grades=["4th"], advance_count=3)
-    actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
-    rows = [(f"S{i}", "Hill", "4th") for i in range(4)]
-    command(actor, "import_students", csv=csv_of(rows))
-    command(actor, "close_registration")
-    command(actor, "seat_round", round=1)
-    command(actor, "start_round", round=1)
-    table = hub.actors[f"spring.{actor.state.round(1).tables[0].table}"]
-    _end_and_sign(table, {"p1": 3, "p2": 2, "p3": 1})
-    command(actor, "close_round", round=1)
-    command(actor, "seat_round", round=2)
-    command(actor, "start_round", round=2)
-    table = hub.actors[f"spring.{actor.state.round(2).tables[0].table}"]
-    _end_and_sign(table)
-    command(actor, "close_round", round=2)
-    advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
-    assert sorted(advanced) == ["p1", "p2", "p3"]
-    # A late protest: the director reopens the table's card, the proctor upholds it.
-    command(table, "reopen_score_card", DIRECTOR, reason="a late protest")
-    number = len(table.state.protests) + 1
-    command(table, "file_protest", PROCTOR, seat="p4", seqs=[2], reason="a card was missed")
-    correction = {"kind": "adjust_score", "seat": "p4", "delta": 5, "why": "upheld"}
-    command(
-        table,
-        "rule_protest",
-        PROCTOR,
-        protest=number,
-        upheld=True,
-        ruling_text="upheld",
-        corrections=[correction],
-    )
-    command(table, "sign_score_card", PROCTOR, initials="GH")
-    name = actor.state.round(2).tables[0].table
-    assert actor.state.results[name].scores["p4"] == 0  # refused: round 2 is advanced
-    command(actor, "reopen_round", round=2)
-    assert actor.state.results[name].scores["p4"] == 5  # read again from the table's events
-    advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
-    assert sorted(advanced) == ["p1", "p2", "p4"]
+class ReopenedRoundTests(TournamentActorCase):
+    def test_r_round_8_a_ruling_after_advance_counts_only_once_the_director_reopens(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        options = tournament_options(grades=["4th"], advance_count=3)
+        actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
+        rows = [(f"S{i}", "Hill", "4th") for i in range(4)]
+        command(actor, "import_students", csv=csv_of(rows))
+        command(actor, "close_registration")
+        command(actor, "seat_round", round=1)
+        command(actor, "start_round", round=1)
+        table = hub.actors[f"spring.{actor.state.round(1).tables[0].table}"]
+        _end_and_sign(table, {"p1": 3, "p2": 2, "p3": 1})
+        command(actor, "close_round", round=1)
+        command(actor, "seat_round", round=2)
+        command(actor, "start_round", round=2)
+        table = hub.actors[f"spring.{actor.state.round(2).tables[0].table}"]
+        _end_and_sign(table)
+        command(actor, "close_round", round=2)
+        advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
+        assert sorted(advanced) == ["p1", "p2", "p3"]
+        # A late protest: the director reopens the table's card, the proctor upholds it.
+        command(table, "reopen_score_card", DIRECTOR, reason="a late protest")
+        number = len(table.state.protests) + 1
+        command(table, "file_protest", PROCTOR, seat="p4", seqs=[2], reason="a card was missed")
+        correction = {"kind": "adjust_score", "seat": "p4", "delta": 5, "why": "upheld"}
+        command(
+            table,
+            "rule_protest",
+            PROCTOR,
+            protest=number,
+            upheld=True,
+            ruling_text="upheld",
+            corrections=[correction],
+        )
+        command(table, "sign_score_card", PROCTOR, initials="GH")
+        name = actor.state.round(2).tables[0].table
+        assert actor.state.results[name].scores["p4"] == 0  # refused: round 2 is advanced
+        command(actor, "reopen_round", round=2)
+        assert actor.state.results[name].scores["p4"] == 5  # read again from the table's events
+        advanced = command(actor, "advance", round=2)[0].data["advancing"]["4th"]
+        assert sorted(advanced) == ["p1", "p2", "p4"]

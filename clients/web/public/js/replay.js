@@ -7,6 +7,7 @@
 // held arrow key skips the steps it passed, so stepping never floods the server.
 import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
+import { casualEventInWords, casualStep } from "./games/index.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
 const RETRY_MS = 1000; // before asking again after `rate_limited`
@@ -89,6 +90,8 @@ export function replayPage(root, connection, table) {
       ];
     }
     if (view && view.standings) return drawStandings(view.standings); // a tournament: a table per section
+    const casual = casualStep(view, result.deadlines || [], result.at); // pocket, deck40, Tjugoett
+    if (casual) return casual;
     return [h("pre", {}, JSON.stringify(view, null, 1))];
   }
 
@@ -106,7 +109,7 @@ export function replayPage(root, connection, table) {
     const result = answers.get(push.seq);
     const names = (result && result.view) || (state && state.view);
     fill("position", `Event ${position + 1} of ${events.length} (seq ${push.seq}, ${push.event_type})`);
-    fill("sentence", eventInWords(push, names));
+    fill("sentence", casualEventInWords(push, names) || eventInWords(push, names));
     fill("data", JSON.stringify(push.data, null, 1));
     const step = document.getElementById("step");
     if (result) {

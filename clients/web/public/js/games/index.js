@@ -65,3 +65,18 @@ export function casualEventInWords(push, view) {
   const game = view && CASUAL_GAMES[view.game];
   return game ? game.words(push, view) || `${push.event_type}.` : null;
 }
+
+/** A casual table as it stood at one step of the replay page (the `view_at` answer): the
+ * game's summary and the countdowns then (`at`: the server's time at that step), or null. */
+export function casualStep(view, deadlines, at) {
+  const game = view && CASUAL_GAMES[view.game];
+  if (!game) return null;
+  const words = game.deadlineWords || {};
+  const live = view.paused ? [] : deadlines.filter((deadline) => words[deadline.command]);
+  const countdowns = live.map((deadline) => h("li", { "data-command": deadline.command },
+    `${words[deadline.command]} ${Math.max(0, (deadline.at - at) / 1e6).toFixed(1)} s`));
+  return [...game.summary(view),
+    countdowns.length ? h("ul", { class: "countdowns", "aria-label": "Time left at this step" }, countdowns) : null,
+    view.paused ? h("p", { class: "pause" }, `Paused (${String(view.pause_cause || "").replaceAll("_", " ")}).`) : null,
+  ].filter(Boolean);
+}

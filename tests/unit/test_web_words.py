@@ -1,0 +1,41 @@
+"""The web client says every refusal in words (issue 13: "errors from the server are shown in
+words, the documented codes, never as raw maps"): `words.js` has a sentence for every
+protocol error code and for every refusal code of every game the server runs, so a new code
+without its words fails here, not in front of a student.
+
+The tournament's codes are not required: the web client sends no tournament command (the
+director runs a tournament with `t24 tournament`, docs/tournament.md); an unknown code is
+still shown, as "The server refused that." with the server's message.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from protocol.messages import ERROR_CODES
+from server.games import games
+
+WORDS_JS = Path(__file__).resolve().parents[2] / "clients" / "web" / "public" / "js" / "words.js"
+
+
+def error_words() -> set[str]:
+    """The codes of `ERROR_WORDS` in words.js (one `code: "sentence",` entry per code)."""
+    text = WORDS_JS.read_text()
+    body = text.split("const ERROR_WORDS = {", 1)[1].split("\n};", 1)[0]
+    return set(re.findall(r"^\s+([a-z_]+):", body, flags=re.M))
+
+
+def test_every_protocol_error_code_has_words():
+    assert set(ERROR_CODES) - error_words() == set()
+
+
+def test_every_game_refusal_code_has_words():
+    missing = {name: sorted(set(game.REFUSALS) - error_words()) for name, game in games().items()}
+    assert all(not codes for codes in missing.values()), missing
+
+
+def test_the_check_reads_the_words():
+    found = error_words()
+    assert {"unauthorized", "moved", "bad_seq", "table_paused"} <= found
+    assert "The server refused that." not in found  # the default is not a code
