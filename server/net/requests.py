@@ -25,7 +25,7 @@ from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
-from server.runtime.table_actor import TableActor
+from server.runtime.table_actor import CatchUpFromStore, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, view_at
 
@@ -34,6 +34,7 @@ REPLICA_ROLES = frozenset({"spectator", "auditor"})
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 # A join's catch-up, or the events a `view_at` query folds: one request more per this many.
 JOIN_EVENTS_PER_REQUEST = 50
+CATCH_UP_READS = 3  # store reads a join's catch-up may take while its table moves on
 
 
 class TableRequests:
@@ -129,12 +130,22 @@ class TableRequests:
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)
 
-        def subscribe(actor: TableActor) -> None:
+        def subscribe(actor: TableActor, older: Any = None, reads: int = 0) -> Any:
             if self.closed:
-                return
+                return None
             rejoin = table in self.joined
             presence = bool(request.get("presence", False))
-            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
+            after_seq = request.get("after_seq")
+            try:
+                snapshot = actor.subscribe(self, after_seq, presence=presence, older=older)
+            except CatchUpFromStore:
+                # The catch-up starts before the events in memory: read those from the store,
+                # then subscribe (again, if the table moved on meanwhile; a few times at most).
+                if reads >= CATCH_UP_READS:
+                    raise
+                d = actor.read_older(after_seq)
+                d.addCallback(lambda events: subscribe(actor, events, reads + 1))
+                return d
             try:
                 frame = encode(
                     make(
@@ -162,6 +173,7 @@ class TableRequests:
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
                 (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
             )
+            return None
 
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
@@ -222,9 +234,11 @@ class TableRequests:
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)  # a query never writes: a replica answers
 
-        def answer(actor: TableActor) -> None:
+        def answer(actor: TableActor, log: Any = None) -> Any:
             if request.get("name") == VIEW_AT:
-                found = view_at(actor, request.get("args", {}), self.viewer)
+                if log is None and actor.events[0].seq != 1:  # its start left memory
+                    return actor.full_log().addCallback(lambda events: answer(actor, events))
+                found = view_at(actor, request.get("args", {}), self.viewer, log)
                 seq, result = found.seq, found.result
                 if found.folded >= JOIN_EVENTS_PER_REQUEST:  # as a join's catch-up is charged
                     self._bucket.charge(
@@ -243,6 +257,7 @@ class TableRequests:
                 result=result,
             )
             self.send(reply)
+            return None
 
         d.addCallback(answer)
         d.addErrback(self._fail, request.id)
