@@ -16,14 +16,14 @@ fixes a solution (from the solver) a second apart. Mixed in, from addresses of t
 - a prober: a ping every 100 ms from 127.0.0.1, whose round trips give the p99.
 
 Measured every 10 s: the server's RSS and the events its live tables hold in memory (the
-`t24_events_in_memory` gauge). The warm-up is measured: it ends at the first sample where
-the tables hold their full window of recent events (`MEMORY_EVENTS` each, 90% of them in
-all: from then on a table's memory no longer grows with its log), or after `--warm-up`
-seconds if given. Then the minute after the warm-up ("start") is compared with the last
-minute ("end"): the prober's p50 and p99, the RSS and the events in memory. Over the whole
-run: commands sent and accepted. Writes the "Soak" section of docs/performance.md. Not in
-CI and not in `make bench`: it takes `--seconds` plus about a minute of set-up; a shorter
-run (`--seconds 240 --warm-up 60 --no-write`) checks it works.
+`t24_events_in_memory` gauge). The first `--warm-up` seconds (of `--seconds`) are the
+warm-up: the first cards are dealt, the storm table's catch-up cache fills, the allocator's
+arenas grow; its RSS is reported apart. Then the minute after the warm-up ("start") is
+compared with the last minute ("end"): the prober's p99, the RSS and the events in memory,
+and the RSS growth per event held. Over the whole run: commands sent and accepted. Writes
+the "Soak" section of docs/performance.md. Not in CI and not in `make bench`: it takes
+`--seconds` plus about a minute of set-up; a shorter run (`--seconds 240 --warm-up 60
+--no-write`) checks it works.
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ from server_load import DECK, SEATS, SOLUTIONS, rss_kib  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
-from server.runtime.table_actor import MEMORY_EVENTS  # noqa: E402
 
 SECTION = "## Soak (`bench/soak.py`, `make soak`)"
 PACE = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}
@@ -264,11 +263,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
     await asyncio.gather(*storms, return_exceptions=True)
     metrics = await asyncio.to_thread(read_metrics, port)
     sleeping.set()
-    end = args.seconds
-    full = 0.9 * MEMORY_EVENTS * len(tables)  # every table's window of recent events filled
-    filled = [t for t, _kib, held in memory if held >= full]
-    warm = args.warm_up if args.warm_up is not None else (filled[0] if filled else end / 2)
-    warm = min(warm, end - 2 * WINDOW)
+    end, warm = args.seconds, args.warm_up
     first = [rtt for t, rtt in samples if warm <= t < warm + WINDOW]
     last = [rtt for t, rtt in samples if t >= end - WINDOW]
     at_start = [m for m in memory if m[0] >= warm + WINDOW] or memory[-1:]
@@ -278,7 +273,6 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         "tables": len(tables),
         "seconds": args.seconds,
         "warm_up": warm,
-        "warm_up_measured": args.warm_up is None and bool(filled),
         "p99_start_ms": percentile(first, 99) * 1000,
         "p99_end_ms": percentile(last, 99) * 1000,
         "p50_start_ms": percentile(first, 50) * 1000,
@@ -309,20 +303,18 @@ def read_metrics(port: int) -> dict[str, float]:
 
 
 def report(result: dict[str, Any], dropped: bool) -> str:
+    grown = (result["rss_end_mib"] - result["rss_start_mib"]) * 1024 * 1024
+    held = result["held_end"] - result["held_start"]
+    per_event = f"{grown / held:,.0f} bytes" if held > 0 else "n/a"
     return "\n".join(
         [
             f"{result['connections']:,} connections ({result['tables']} tables of a proctor, "
             f"four players and a spectator, plus a 5-connection join storm, a slow reader, "
             f"the director and a prober) for {result['seconds'] / 60:.0f} minutes, one server "
             "process on SQLite, on the shared 2-core machine (`bench/soak.py`). Players play "
-            "at tournament pace (module doc). RSS when every connection was open: "
-            f"{result['rss_set_up_mib']:.0f} MiB. Warm-up: the first {result['warm_up']:.0f} s "
-            + (
-                "(measured: until the tables held their windows of recent events)"
-                if result["warm_up_measured"]
-                else "(given)"
-            )
-            + "; then the minute after it (start) and the last minute (end):",
+            "at tournament pace (module doc). Warm-up: the first "
+            f"{result['warm_up']:.0f} s, RSS {result['rss_set_up_mib']:.0f} MiB when every "
+            f"connection was open; then the minute after it (start) and the last minute (end):",
             "",
             "| | start | end |",
             "|---|---|---|",
@@ -334,7 +326,8 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"| events held by the live tables (`t24_events_in_memory`) | "
             f"{result['held_start']:,} | {result['held_end']:,} |",
             "",
-            f"Peak RSS {result['rss_max_mib']:.0f} MiB. Commands sent {result['sent']:,}, accepted "
+            f"RSS growth from start to end per event held: {per_event}. Peak RSS "
+            f"{result['rss_max_mib']:.0f} MiB. Commands sent {result['sent']:,}, accepted "
             f"{result['accepted']:,}, refused {result['refused']:,} (a touch after another "
             f"player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
@@ -347,7 +340,7 @@ def report(result: dict[str, Any], dropped: bool) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=600.0, help="the whole run")
-    parser.add_argument("--warm-up", type=float, help="of --seconds (default: measured)")
+    parser.add_argument("--warm-up", type=float, default=120.0, help="of --seconds")
     parser.add_argument("--tables", type=int, default=166)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()

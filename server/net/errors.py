@@ -13,7 +13,7 @@ from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
 from server.runtime.hub import InvalidOptions, TableExists, UnknownGame, UnknownTable
-from server.runtime.table_actor import BadSeq, CatchUpFromStore, TableBroken, TableClosed
+from server.runtime.table_actor import BadSeq, TableBroken, TableClosed
 
 log = Logger(namespace="t24.net")
 
@@ -39,8 +39,6 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
     ):
         if isinstance(exc, kind):
             return code, str(exc), None
-    if isinstance(exc, CatchUpFromStore):  # the table outran its catch-up's store reads
-        return "unavailable", "the table moved on faster than the catch-up was read", None
     if isinstance(exc, TableClosed):
         return "unavailable", "the server is shutting down", None
     if isinstance(exc, TableBroken):

@@ -25,7 +25,7 @@ from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
-from server.runtime.table_actor import CatchUpFromStore, TableActor
+from server.runtime.table_actor import TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, view_at
 
@@ -34,7 +34,6 @@ REPLICA_ROLES = frozenset({"spectator", "auditor"})
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 # A join's catch-up, or the events a `view_at` query folds: one request more per this many.
 JOIN_EVENTS_PER_REQUEST = 50
-CATCH_UP_READS = 3  # store reads a join's catch-up may take while its table moves on
 
 
 class TableRequests:
@@ -130,22 +129,12 @@ class TableRequests:
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)
 
-        def subscribe(actor: TableActor, older: Any = None, reads: int = 0) -> Any:
+        def subscribe(actor: TableActor) -> None:
             if self.closed:
-                return None
+                return
             rejoin = table in self.joined
             presence = bool(request.get("presence", False))
-            after_seq = request.get("after_seq")
-            try:
-                snapshot = actor.subscribe(self, after_seq, presence=presence, older=older)
-            except CatchUpFromStore:
-                # The catch-up starts before the events in memory: read those from the store,
-                # then subscribe (again, if the table moved on meanwhile; a few times at most).
-                if reads >= CATCH_UP_READS:
-                    raise
-                d = actor.read_older(after_seq)
-                d.addCallback(lambda events: subscribe(actor, events, reads + 1))
-                return d
+            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
             try:
                 frame = encode(
                     make(
@@ -173,7 +162,6 @@ class TableRequests:
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
                 (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
             )
-            return None
 
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
@@ -234,11 +222,9 @@ class TableRequests:
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)  # a query never writes: a replica answers
 
-        def answer(actor: TableActor, log: Any = None) -> Any:
+        def answer(actor: TableActor) -> None:
             if request.get("name") == VIEW_AT:
-                if log is None and actor.events[0].seq != 1:  # its start left memory
-                    return actor.full_log().addCallback(lambda events: answer(actor, events))
-                found = view_at(actor, request.get("args", {}), self.viewer, log)
+                found = view_at(actor, request.get("args", {}), self.viewer)
                 seq, result = found.seq, found.result
                 if found.folded >= JOIN_EVENTS_PER_REQUEST:  # as a join's catch-up is charged
                     self._bucket.charge(
@@ -257,7 +243,6 @@ class TableRequests:
                 result=result,
             )
             self.send(reply)
-            return None
 
         d.addCallback(answer)
         d.addErrback(self._fail, request.id)

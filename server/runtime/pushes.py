@@ -87,23 +87,6 @@ class EncodedEvents:
         self._catch_up[viewer] = (base, pushes)
         return pushes[want - base :]
 
-    def pushes_of(self, events: list[RecordedEvent], viewer: Actor) -> list[Push]:
-        """The pushes of `events` (read from the store: older than the ones in memory) for
-        `viewer`, built for this catch-up only: the cache follows the events in memory."""
-        redact = self.redact
-        return [
-            self.push_of(event, redacted_data(redact, Event(event.type, event.data), viewer))
-            for event in events
-        ]
-
-    def drop_before(self, first: int) -> None:
-        """The table keeps its events from seq `first` on in memory: so does the cache."""
-        for seq in [seq for seq in self._distinct if seq < first]:
-            del self._distinct[seq]
-        for viewer, (base, pushes) in list(self._catch_up.items()):
-            if base < first:
-                self._catch_up[viewer] = (first, pushes[first - base :])
-
     def _forget_unasked(self) -> None:
         """Drop the pushes of events before every remaining viewer's first one."""
         low = min((base for base, _pushes in self._catch_up.values()), default=None)

@@ -1,16 +1,8 @@
 """One live table: the shell around a game's Decider, on the reactor thread.
 
-What it keeps: the table's last recorded events (`MEMORY_EVENTS` of them: a join's
-catch-up is served from them without a race against live pushes),
-the game state folded from all of them, the subscribers, the command queue and the live
-timers.
-
-Why a window, not the whole log: a table's log grows all round long, and the logs of a
-thousand live tables were the server's whole memory growth (docs/performance.md, "Soak").
-A join from further back reads the older part from the store first (`CatchUpFromStore`,
-`read_older`); the store's events are immutable, so only the part still in memory must be
-taken in the same turn as the registration. So does `view_at` for an older step
-(`full_log`).
+What it keeps: the table's recorded events (a round is hundreds of events, so they stay in
+memory; a join's catch-up is served from them without a race against live pushes), the
+game state folded from them, the subscribers, the command queue and the live timers.
 
 Theory of operation (the order is the point):
 
@@ -86,8 +78,6 @@ from server.runtime.views import live_deadlines, same_view, view_bodies, view_gr
 
 MAX_ATTEMPTS = 3
 MAX_BATCH = 64  # commands decided together into one append
-MEMORY_EVENTS = 200  # a table's recent events kept in memory for catch-ups (module doc)
-TRIM_STEP = 50  # events dropped from memory at once, past MEMORY_EVENTS
 TABLE_CREATED = "TableCreated"
 
 log = Logger(namespace="t24.runtime")
@@ -131,11 +121,6 @@ class Snapshot:
 
 class BadSeq(Exception):
     """`after_seq` is beyond the table's last seq."""
-
-
-class CatchUpFromStore(Exception):
-    """A join's catch-up starts before the events in memory: read them (`read_older`) and
-    subscribe again with them."""
 
 
 class TableActor:
@@ -200,10 +185,6 @@ class TableActor:
             self.events.append(event)
             self.seq = event.seq
             self._timers.state_changed()
-        if len(self.events) > MEMORY_EVENTS + TRIM_STEP:
-            drop = len(self.events) - MEMORY_EVENTS
-            del self.events[:drop]
-            self.encoded.drop_before(self.events[0].seq)
 
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
@@ -235,18 +216,11 @@ class TableActor:
     # -- subscribers -------------------------------------------------------------------------
 
     def subscribe(
-        self,
-        subscriber: Subscriber,
-        after_seq: int | None = None,
-        presence: bool = False,
-        older: list[RecordedEvent] | None = None,
+        self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
     ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
 
         `presence`: also push it who is connected whenever that changes (`presence()`).
-        `older`: the events after `after_seq` read from the store (`read_older`), when the
-        catch-up starts before the events in memory; without them (or if the window moved
-        on past them meanwhile) it raises `CatchUpFromStore`.
 
         Why synchronous: the catch-up is taken from memory in the same reactor turn as the
         registration, so no live push can fall between them (no gap, no duplicate).
@@ -255,16 +229,7 @@ class TableActor:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
-        catch_up: list[Push] = []
-        if start < self.seq:
-            first = self.events[0].seq  # the first event in memory
-            if start + 1 < first:
-                reach = older[-1].seq if older else start
-                if not older or older[0].seq != start + 1 or reach + 1 < first:
-                    raise CatchUpFromStore(f"{self.table}: events {start + 1}-{first - 1}")
-                catch_up = self.encoded.pushes_of(older[: first - 1 - start], viewer)
-                start = first - 1
-            catch_up += self.encoded.catch_up(self.events, viewer, start)
+        catch_up = self.encoded.catch_up(self.events, viewer, start) if start < self.seq else []
         if presence and subscriber not in self._presence_listeners:
             self._presence_listeners.append(subscriber)
         elif not presence and subscriber in self._presence_listeners:
@@ -276,25 +241,6 @@ class TableActor:
         view = self.view(viewer)
         self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
         return Snapshot(self.seq, view, catch_up, self.deadline_data())
-
-    def full_log(self) -> Deferred:
-        """Every recorded event from seq 1: the ones in memory if nothing was dropped yet,
-        else the stream read from the store (for `view_at`, server/runtime/view_at.py)."""
-        if self.events[0].seq == 1:
-            return succeed(self.events)
-
-        def with_the_newest(stored: list[RecordedEvent]) -> Any:
-            reach = stored[-1].seq if stored else 0
-            if reach + 1 < self.events[0].seq:  # more than a trim appended meanwhile: again
-                return self.full_log()
-            return stored + [event for event in self.events if event.seq > reach]
-
-        return self.store.read(self.stream, 0).addCallback(with_the_newest)
-
-    def read_older(self, after_seq: int) -> Deferred:
-        """The recorded events after `after_seq` that are no longer in memory, from the store
-        (for `subscribe(..., older=)`)."""
-        return self.store.read(self.stream, after_seq, self.events[0].seq - 1 - after_seq)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""

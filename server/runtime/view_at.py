@@ -91,14 +91,8 @@ def asked_seq(args: Any, last: int) -> int:
     return seq
 
 
-def view_at(
-    actor: Any, args: Any, viewer: Actor, events: Sequence[RecordedEvent] | None = None
-) -> ViewAt:
-    """The answer to `view_at` on `actor` (a `TableActor`) for `viewer` (see module doc).
-
-    `events`: the table's log from seq 1 (`TableActor.full_log`), when the actor no longer
-    holds all of it in memory; by default its `events`."""
-    log = actor.events if events is None else events
+def view_at(actor: Any, args: Any, viewer: Actor) -> ViewAt:
+    """The answer to `view_at` on `actor` (a `TableActor`) for `viewer` (see module doc)."""
     seq = asked_seq(args, actor.seq)
     game = actor.game
     if seq == actor.seq:  # the table now: nothing to fold
@@ -107,8 +101,8 @@ def view_at(
         checkpoints = _checkpoints.get(actor)
         if checkpoints is None or checkpoints.game is not game:
             checkpoints = _checkpoints[actor] = Checkpoints(game, actor.options)
-        state, folded = checkpoints.state_after(log, seq)
-    event = log[seq - 1]
+        state, folded = checkpoints.state_after(actor.events, seq)
+    event = actor.events[seq - 1]
     result = {
         "view": game.view(state, viewer),
         "deadlines": live_deadlines(game, state),
