@@ -15,7 +15,9 @@ What it keeps:
   last. The store's own
   safety-net trigger is handed over at start, or it would close alongside the tables'
   drain and refuse the appends still queued.
-- The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`;
+- The demo (`make run`): table `demo`, four seats, a Single Digits deck, `auto_proctor`,
+  and a pocket table `demo-pocket`; a demo table that is finished is kept and the next run
+  plays on a fresh one (`demo-2`, `demo-pocket-2`, ...: `demo_table_id`);
   its tokens written one file per person to `var/demo-tokens/` (`protocol.token_files`,
   mode 0600: the tokens are credentials) and ready-to-paste client commands printed that
   read them from those files (never a token on a command line: `ps`, shell history).
@@ -24,6 +26,7 @@ What it keeps:
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import shlex
@@ -455,28 +458,50 @@ class T24Server:
 
     # -- the demo ----------------------------------------------------------------------------
 
+    def demo_table_id(self, base: str) -> str:
+        """The demo's table id for this run: `base`, or `base-2`, `base-3`, ... when the
+        earlier ones are finished.
+
+        Why: a second `make run` on the same store should give a playable demo. A demo table
+        still in play (the server was restarted mid-round) is kept, so its players resume;
+        one nobody can play again (`demo_finished`) is left as it is (its log, its replay)
+        and the next id is used.
+        """
+        assert self.hub is not None
+        listed = {row["table"] for row in self.hub.tables()}
+        for number in itertools.count(1):
+            table = base if number == 1 else f"{base}-{number}"
+            actor = self.hub.actors.get(table)
+            if actor is not None and not demo_finished(actor):
+                return table
+            if actor is None and table not in listed:
+                return table
+        raise AssertionError("unreachable")  # pragma: no cover - count() never ends
+
     @inlineCallbacks
     def setup_demo(self) -> Any:
-        """Create (or reuse) the demo table; write and print its tokens."""
+        """Create (or reuse) the demo tables; write and print their tokens."""
         from server.games.challenge.options import tournament_table_deck
 
         assert self.hub is not None
         config = self.config
-        if DEMO_TABLE not in self.hub.actors and DEMO_TABLE not in self.hub.retired:
+        table = self.demo_table_id(DEMO_TABLE)
+        pocket_table = self.demo_table_id(DEMO_POCKET_TABLE)
+        if table not in self.hub.actors:
             options = {
                 "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_SEATS],
                 "deck": tournament_table_deck("single-digits", config.demo_seed, 1),
                 "auto_proctor": config.demo_auto_proctor,
             }
             director = Actor("director", "demo")
-            yield self.hub.create_table(DEMO_TABLE, "challenge", options, director)
-        if DEMO_POCKET_TABLE not in self.hub.actors and DEMO_POCKET_TABLE not in self.hub.retired:
+            yield self.hub.create_table(table, "challenge", options, director)
+        if pocket_table not in self.hub.actors:
             pocket = {
                 "seats": [{"seat": seat, "name": f"Seat {seat[1:]}"} for seat in DEMO_POCKET_SEATS],
                 "size": 12,
             }
             director = Actor("director", "demo")
-            yield self.hub.create_table(DEMO_POCKET_TABLE, "pocket", pocket, director)
+            yield self.hub.create_table(pocket_table, "pocket", pocket, director)
         now = self.reactor.seconds()
 
         def issue(role: str, **claims: Any) -> str:
@@ -484,14 +509,14 @@ class T24Server:
 
         files = person_files(
             self.url,
-            DEMO_TABLE,
-            proctor=issue("proctor", name="proctor", table=DEMO_TABLE),
-            spectator=issue("spectator", name="spectator", table=DEMO_TABLE),
+            table,
+            proctor=issue("proctor", name="proctor", table=table),
+            spectator=issue("spectator", name="spectator", table=table),
             seats=[
                 {
                     "seat": seat,
                     "name": f"Seat {seat[1:]}",
-                    "token": issue("player", table=DEMO_TABLE, seat=seat),
+                    "token": issue("player", table=table, seat=seat),
                 }
                 for seat in DEMO_SEATS
             ],
@@ -502,14 +527,24 @@ class T24Server:
         # or a journal that stdout may be (issue 13: no server log holds a token).
         links = sys.stdout.isatty()
         banner = demo_banner(files, config.demo_tokens_dir, links=links)
+        if table != DEMO_TABLE:
+            banner = (
+                f"\nthe earlier demo tables are finished (kept for replay): this run's is "
+                f"{table!r}{banner}"
+            )
         if links:
             pocket = [
-                (seat, issue("player", table=DEMO_POCKET_TABLE, seat=seat))
-                for seat in DEMO_POCKET_SEATS
+                (seat, issue("player", table=pocket_table, seat=seat)) for seat in DEMO_POCKET_SEATS
             ]
-            banner += "\n" + "\n".join(casual_demo_lines(self.url, DEMO_POCKET_TABLE, pocket))
+            banner += "\n" + "\n".join(casual_demo_lines(self.url, pocket_table, pocket))
         print(banner, flush=True)
         return files
+
+
+def demo_finished(actor: Any) -> bool:
+    """A demo table nobody can play again: its game is over (a signed score card, an ended
+    pocket game) or its one round has ended (a 24 Challenge table plays a single round)."""
+    return bool(actor.is_over() or getattr(actor.state, "phase", None) == "ended")
 
 
 def client_program() -> str:

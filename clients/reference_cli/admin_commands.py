@@ -37,6 +37,7 @@ from clients.reference_cli.connection import (
     TableLink,
     close_then_stop,
 )
+from clients.reference_cli.games import PART_MODULES
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 from protocol.token_files import person_files, write_token_files
@@ -308,6 +309,7 @@ class OneShot:
         self.link: Any = None
         self.exit_code: int | None = None
         self.message = ""
+        self.started = False  # `work` runs once, on the first welcome
 
     def link_status(self, status: str) -> None:
         return None
@@ -319,6 +321,9 @@ class OneShot:
         return None
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
+        if self.started:  # welcomed again after a `moved`: the link resends what it must
+            return
+        self.started = True
         deferred = maybeDeferred(self.work, self.link, welcome, self.args)
         deferred.addCallbacks(self.stop, self.failed)
 
@@ -399,6 +404,9 @@ def add_admin_arguments(parser: argparse.ArgumentParser, repeated: bool = False)
     )
 
 
+GAME_NAMES = ", ".join(PART_MODULES)  # the games `--game` takes, one list (games/__init__.py)
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     """Register `admin` and its three subcommands."""
     formatter = argparse.RawDescriptionHelpFormatter
@@ -415,20 +423,24 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
 
     create = commands.add_parser(
         "create-table",
-        help="create a 24 Challenge table",
-        description="Create a table (its options: docs/rules.md). The deck is an edition's "
-        "48 cards on the round's side (R-DECK-5), or --deck-file.",
+        help="create a table of any game (24 Challenge by default)",
+        description=f"Create a table of any game: {GAME_NAMES}.\n"
+        "Its options: docs/rules.md (challenge), docs/games/GAME.md (the others), given\n"
+        "with --option or --options. A 24 Challenge deck is an edition's 48 cards on the\n"
+        "round's side (R-DECK-5), or --deck-file.",
         epilog=EPILOG,
         formatter_class=formatter,
     )
     create.add_argument("--table", help="the new table's id (default: the server picks one)")
-    create.add_argument("--game", default="challenge", help="challenge (default), pocket or deck40")
+    create.add_argument(
+        "--game", default="challenge", help=f"the game: {GAME_NAMES} (default: challenge)"
+    )
     create.add_argument(
         "--seats", default="4", help="a count, or s1:Ada,s2:Bo,... (challenge: 3 or 4)"
     )
     create.add_argument("--edition", default="single-digits", help="deck edition")
     create.add_argument(
-        "--seed", type=int, help="deck seed (challenge: default 0; pocket, deck40: random)"
+        "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")

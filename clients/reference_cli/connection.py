@@ -19,7 +19,11 @@ Theory of operation:
    with jitter so that a room full of clients does not reconnect in lock-step. A snapshot
    resets the backoff.
    A `moved` reply (another node serves the table) sets the URL to the one it names and
-   reconnects there the same way (docs/protocol.md, `moved`).
+   reconnects there the same way (docs/protocol.md, `moved`); a request answered `moved`
+   was not applied, so it is sent again there once the link is up, and its caller gets the
+   new node's reply. When that node cannot be reached any more (it died: its tables fail
+   over to another node), the link goes back to the URL it was given, which answers `moved`
+   to the new owner, or takes the table itself.
 3. Refusals that no retry can cure (a forged or expired token, a table that does not exist,
    a role that may not join) end the link: `link_fatal` lets the command exit with code 3.
    With `retries=N` the link also gives up after N reconnect attempts in a row (code 4).
@@ -203,6 +207,7 @@ class TableLink:
         connector: Callable[[TableLink], None] = autobahn_connect,
     ) -> None:
         self.url = url
+        self.home_url = url  # the URL given: where the link returns when a `moved` node is gone
         self.token = token
         self.reactor = reactor
         self.listener = listener
@@ -222,6 +227,8 @@ class TableLink:
         self.stopping = False
         self.finished = False
         self._waiting: dict[int, Deferred] = {}
+        self._requests: dict[int, tuple[str, dict[str, Any]]] = {}  # id -> what was asked
+        self._moved: list[tuple[str, dict[str, Any], Deferred]] = []  # to ask the new node
         self._hello_id: int | None = None
         self._join_id: int | None = None
         self._join_after: int | None = None
@@ -267,6 +274,7 @@ class TableLink:
 
     def _fatal(self, code: str, message: str) -> None:
         self.finished = True
+        self._fail_moved(message)
         if self.proto is not None:
             self.proto.sendClose(CLOSE_NORMAL)
         self.listener.link_fatal(code, message)
@@ -281,6 +289,9 @@ class TableLink:
         self._hello_id = self._send("hello", token=self.token)
 
     def _failed(self, why: str) -> None:
+        if self.url != self.home_url:  # the node a `moved` named is gone: ask the given URL
+            self.listener.link_status(f"{self.url} cannot be reached; back to {self.home_url}")
+            self.url = self.home_url
         self._lost(f"cannot connect: {why}", "cannot connect")
 
     def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:
@@ -300,14 +311,17 @@ class TableLink:
         self.welcome = None
         self.joined = False
         waiting, self._waiting = self._waiting, {}
+        self._requests.clear()
         self.session.pending.clear()
         for deferred in waiting.values():
             deferred.errback(LinkLost(why))
         if self.stopping or self.finished:
+            self._fail_moved(why)
             self._fire_closed()
             return
         if self.retries is not None and self.backoff.failures >= self.retries:
             self.finished = True
+            self._fail_moved(why)
             self.listener.link_fatal("unreachable", f"{self.url}: {why}")
             return
         delay = self.backoff.next_delay(self.rand())
@@ -348,8 +362,9 @@ class TableLink:
             self._join_reply(message)
         elif request_id in self._waiting:
             deferred = self._waiting.pop(request_id)
-            if kind == "moved":  # not served here: the link moves, the caller may retry
-                deferred.errback(ServerRefused("moved", f"table moved to {message['url']}"))
+            asked = self._requests.pop(request_id)
+            if kind == "moved":  # not applied here: ask the node that serves the table
+                self._moved.append((*asked, deferred))
                 self._move(message)
             elif kind == "error":
                 error = ServerRefused(message["code"], message["message"], message.get("rule"))
@@ -369,6 +384,7 @@ class TableLink:
         if not self.join:
             self.backoff.reset()
             self.listener.link_status("connected")
+            self._resend_moved()
             return
         self.table = self.table or message.get("table")
         if not self.table:
@@ -414,6 +430,23 @@ class TableLink:
         self.backoff.reset()
         self.listener.link_snapshot(message, self._join_after)
         self.listener.link_status("connected")
+        self._resend_moved()
+
+    def _resend_moved(self) -> None:
+        """Ask the node the link moved to what the previous one answered `moved` to."""
+        moved, self._moved = self._moved, []
+        for kind, fields, deferred in moved:
+            if not self.ready:  # dropped again meanwhile: the next connection asks
+                self._moved.append((kind, fields, deferred))
+                continue
+            request_id = self._send(kind, **fields)
+            self._waiting[request_id] = deferred
+            self._requests[request_id] = (kind, fields)
+
+    def _fail_moved(self, why: str) -> None:
+        moved, self._moved = self._moved, []
+        for _kind, _fields, deferred in moved:
+            deferred.errback(LinkLost(why))
 
     # -- requests ----------------------------------------------------------------------------
 
@@ -435,6 +468,7 @@ class TableLink:
             return fail(ServerRefused(error.code, error.message))
         deferred: Deferred = Deferred()
         self._waiting[request_id] = deferred
+        self._requests[request_id] = (kind, fields)
         return deferred
 
     def command(self, name: str, args: dict[str, Any] | None = None) -> Deferred:

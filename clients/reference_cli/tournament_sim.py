@@ -86,6 +86,7 @@ class Director:
         self.summary: dict[str, Any] = {"stream": self.stream, "protest": None}
         self.exit_code: int | None = None
         self.message = ""
+        self.running = False  # the tournament runs once, from the first welcome
         self.link = TableLink(
             url,
             token,
@@ -112,6 +113,9 @@ class Director:
         self.stop(exit_codes.UNREACHABLE)
 
     def link_welcome(self, welcome: dict[str, Any]) -> None:
+        if self.running:  # welcomed again after a `moved`: the link resends what it must
+            return
+        self.running = True
         self.run().addCallbacks(self.stop, self.failed)
 
     def failed(self, failure: Any) -> None:
@@ -250,7 +254,7 @@ class Director:
 
     @inlineCallbacks
     def protest(self) -> Any:
-        """R-ROUND-8 after round 2: the best-placed student below the cut of a section
+        """R-ROUND-8 after round 2: the best-placed student outside the 16 of a section
         protests at their round-2 table; the proctor upholds it with a score adjustment that
         lifts them above the 16th; the card is signed again and the tournament recomputes."""
         view = yield self.view()
@@ -261,7 +265,9 @@ class Director:
         if len(rows) <= ADVANCE_COUNT:
             raise RuntimeError(f"--protest needs more than {ADVANCE_COUNT} students a grade")
         cut = rows[ADVANCE_COUNT - 1]["total"]
-        below = next(r for r in rows if r["total"] < cut)
+        # the best-placed student outside the 16: on a tie at the cut (bot timing can give
+        # one) they hold the cut's total and the adjustment of 1 still lifts them above it
+        below = rows[ADVANCE_COUNT]
         student, delta = below["student"], cut - below["total"] + 1
         table = next(t for t in view["rounds"][1]["tables"] if student in t["students"])
         hub_table = f"{self.tid}.{table['table']}"

@@ -2,7 +2,7 @@
 // `npm ci` from package-lock.json) into public/vendor/msgpack/, with the licence.
 // Why a copy and no bundler: the package ships plain ES modules the browser loads as they
 // are; the committed copy lets `make run` work without Node.js, and
-// tests/web/test_web_build.py checks it equals a fresh one.
+// tests/unit/test_web_build.py checks it equals a fresh one.
 // Usage: node build.mjs [OUT_DIR]   (default public/vendor/msgpack)
 import { cpSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";

@@ -7,7 +7,12 @@ also runs `pg_notify('t24_events', '<schema> <stream> <seq>')` in its transactio
 commit only), and this feed's own connection LISTENs. The payload says only which stream
 reached which seq; the events themselves are read from the store after the replica's seq,
 so a notification lost (a reconnect, a full queue) is made good by the next one: catch-up by
-seq, never by trusting the payload.
+seq, never by trusting the payload. For the same reason every (re)connection of the LISTEN
+calls `on_listening`, so the hub catches every replica up by seq: whatever was committed
+while the feed was not listening is read then.
+
+The feed also LISTENs on `t24_handoff` (server/cluster/leases.py, `LeaseBook.hand_off`):
+payload `<schema> <node>`, a lease handed to that node, which takes it at once.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from typing import Any
 import psycopg
 from twisted.logger import Logger
 
+from server.cluster.leases import HANDOFF_CHANNEL
+
 CHANNEL = "t24_events"
 
 log = Logger(namespace="t24.feed")
@@ -29,12 +36,20 @@ class NotifyFeed:
     reactor thread for every append of the schema committed by any node."""
 
     def __init__(
-        self, conninfo: str, schema: str, reactor: Any, on_event: Callable[[str, int], None]
+        self,
+        conninfo: str,
+        schema: str,
+        reactor: Any,
+        on_event: Callable[[str, int], None],
+        on_handoff: Callable[[str], None] | None = None,
+        on_listening: Callable[[], None] | None = None,
     ) -> None:
         self.conninfo = conninfo
         self.schema = schema
         self.reactor = reactor
         self.on_event = on_event
+        self.on_handoff = on_handoff
+        self.on_listening = on_listening
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="t24-feed", daemon=True)
 
@@ -49,12 +64,23 @@ class NotifyFeed:
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    connection.execute(f"LISTEN {HANDOFF_CHANNEL}")
+                    if self.on_listening is not None:  # catch up what was missed meanwhile
+                        self.reactor.callFromThread(self.on_listening)
                     while not self._stopping.is_set():
                         for notify in connection.notifies(timeout=0.5, stop_after=1000):
-                            self._deliver(notify.payload)
+                            if notify.channel == HANDOFF_CHANNEL:
+                                self._handed(notify.payload)
+                            else:
+                                self._deliver(notify.payload)
             except psycopg.Error as error:
                 log.warn("notify feed: {why}; reconnecting", why=str(error))
                 self._stopping.wait(1.0)
+
+    def _handed(self, payload: str) -> None:
+        schema, _, node = payload.partition(" ")
+        if schema == self.schema and node and self.on_handoff is not None:
+            self.reactor.callFromThread(self.on_handoff, node)
 
     def _deliver(self, payload: str) -> None:
         schema, _, rest = payload.partition(" ")

@@ -7,6 +7,11 @@ owner is gone (an expired lease: the owner died or stalled; a released one: it s
 cleanly) and takes them through `Hub.get`, which replays them and pauses a mid-card table
 with cause `failover`. A lease found lost (renewal refused, or an append refused by the
 `Fence`) makes the hub drop the table at once: this node stops serving it.
+
+Placement (a tournament's tables, docs/tournament.md): `place(count)` deals new tables over
+the live nodes of the registry by their load (`deal_tables`); `hand_off` gives a table this
+node has just recorded to the node it was dealt to. The sweep also takes the leases handed
+to this node, at once when the `t24_handoff` notification arrives.
 """
 
 from __future__ import annotations
@@ -22,7 +27,15 @@ from twisted.python.threadpool import ThreadPool
 
 from protocol.messages import stream_table
 from server.cluster.feed import NotifyFeed
-from server.cluster.leases import Acquired, Fence, LeaseBook, failover_order, tournament_of
+from server.cluster.leases import (
+    Acquired,
+    Claimable,
+    Fence,
+    LeaseBook,
+    deal_tables,
+    failover_order,
+    failover_share,
+)
 
 log = Logger(namespace="t24.leases")
 
@@ -43,6 +56,7 @@ class LeaseManager:
         self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
         self._loops: list[LoopingCall] = []
         self._sweeping = False
+        self._sweep_again = False  # a hand-off arrived during a sweep: sweep once more
         self.remote: dict[str, dict[str, Any]] = {}  # stream -> `tables()` row (other nodes)
 
     def _call(self, function: Callable[..., Any], *args: Any) -> Deferred:
@@ -56,11 +70,28 @@ class LeaseManager:
         engine = self.engine
         self.book = yield self._call(LeaseBook, engine.conninfo, engine.schema, self.ttl)
         engine.fence = self.fence
-        self.feed = NotifyFeed(engine.conninfo, engine.schema, self.reactor, self._remote_event)
+        self.feed = NotifyFeed(
+            engine.conninfo,
+            engine.schema,
+            self.reactor,
+            self._remote_event,
+            on_handoff=self._handed,
+            on_listening=self._listening,
+        )
 
     def _remote_event(self, stream: str, seq: int) -> None:
         if self.hub is not None:
             self.hub.remote_event(stream, seq)
+
+    def _listening(self) -> None:
+        """The feed (re)connected: read what every replica missed while it was not."""
+        if self.hub is not None:
+            self.hub.catch_up_replicas()
+
+    def _handed(self, node: str) -> None:
+        """Another node handed a lease to `node`: if it is this one, take it now."""
+        if node == self.owner and self.hub is not None:
+            self.sweep()
 
     def set_node(self, node_id: str, url: str) -> None:
         """This node's id (the leases' `owner`) and the URL redirects point at."""
@@ -73,6 +104,7 @@ class LeaseManager:
         """Renew and sweep every `ttl / 3` seconds; list other nodes' tables every `5 ttl / 3`."""
         if self.feed is not None:
             self.feed.start()
+        self.renew()  # into the node registry at once: placement may deal tables here
         for work, every in (
             (self.renew, self.ttl / 3),
             (self.sweep, self.ttl / 3),
@@ -161,11 +193,16 @@ class LeaseManager:
 
     @inlineCallbacks
     def renew(self) -> Any:
-        """Extend every lease held; the ones the database no longer gives us are lost."""
+        """Say this node is alive, and extend every lease held; the ones the database no
+        longer gives us are lost."""
         held = self.fence.held()
-        if not held or self.book is None:
+        if self.book is None:
             return
         try:
+            if self.hub is not None and self.hub.closing:  # stopping: place nothing here
+                yield self._call(self.book.leave)
+            else:
+                yield self._call(self.book.heartbeat)
             still = yield self._call(self.book.renew, held)
         except Exception as error:  # the append fence still guards every write
             log.warn("lease renewal failed: {why}", why=str(error), event="lease_renew_failed")
@@ -176,21 +213,73 @@ class LeaseManager:
 
     @inlineCallbacks
     def sweep(self) -> Any:
-        """Take the tables whose owner is gone (failover)."""
-        if self._sweeping or self.book is None or self.hub is None or self.hub.closing:
+        """Take the tables whose owner is gone (failover) and those handed to this node."""
+        if self._sweeping:
+            self._sweep_again = True
+            return
+        if self.book is None or self.hub is None or self.hub.closing:
             return
         self._sweeping = True
         try:
-            orphans, tournaments = yield self._call(self.book.orphans)
-            for stream in failover_order(orphans, tournaments, self.fence.held()):
-                tournament = tournament_of(stream)
-                if tournament in tournaments and tournament not in self.fence.held():
-                    continue  # we did not win the tournament itself: its node opens it
-                yield self.hub.take_over(stream)
+            found: Claimable = yield self._call(self.book.claimable)
+            for stream in found.handed:  # placed here by another node: take them all
+                if stream not in self.fence.held():
+                    yield self.hub.take_over(stream)
+            orphans = failover_order(found.orphans, self.fence.held(), self.owner)
+            share, taken = failover_share(len(orphans), found.live_nodes), 0
+            for stream in orphans:
+                if taken >= share:
+                    break  # the other live nodes take the rest on their sweeps
+                actor = yield self.hub.take_over(stream)
+                taken += actor is not None
         except Exception as error:
             log.warn("failover sweep failed: {why}", why=str(error), event="sweep_failed")
         finally:
             self._sweeping = False
+        if self._sweep_again:
+            self._sweep_again = False
+            yield self.sweep()
+
+    @inlineCallbacks
+    def place(self, count: int) -> Any:
+        """The `(node, url)` of each of `count` new tables (`deal_tables`); all here when
+        the registry cannot be read (placement is an optimisation, never a condition)."""
+        if self.book is None:
+            return [(self.owner, "")] * count
+        loads = []
+        try:
+            loads = yield self._call(self.book.loads)
+        except Exception as error:
+            log.warn("placement: {why}; tables stay here", why=str(error))
+        dealt = deal_tables(loads, count, (self.owner, self.book.url))
+        log.info(
+            "{count} new table(s) placed on {nodes} (leases per live node: {loads})",
+            count=count,
+            nodes=" ".join(node for node, _url in dealt),
+            loads=" ".join(f"{node}={leases}" for node, _url, leases in loads),
+        )
+        return dealt
+
+    @inlineCallbacks
+    def hand_off(self, stream: str, node: str, url: str) -> Any:
+        """Give `stream`'s lease to `node` (a table recorded here, placed there); fires True
+        once handed (this node no longer holds it), False when it stays here."""
+        epoch = self.fence.held().get(stream)
+        if epoch is None or self.book is None:
+            return False
+        try:
+            handed = yield self._call(self.book.hand_off, stream, epoch, node, url)
+        except Exception as error:
+            log.warn(
+                "handing {stream} to {node} failed: {why}", stream=stream, node=node, why=str(error)
+            )
+            return False
+        if handed:
+            self.fence.drop(stream)
+            log.info(
+                "lease of {stream} handed to {node}", stream=stream, node=node, event="lease_handed"
+            )
+        return handed
 
     @inlineCallbacks
     def forget(self, stream: str) -> Any:
@@ -208,8 +297,9 @@ class LeaseManager:
         held = self.held()
         for stream in held:
             self.fence.drop(stream)
-        if self.book is not None and held:
+        if self.book is not None:
             try:
+                yield self._call(self.book.leave)
                 yield self._call(self.book.release, held)
             except Exception as error:
                 log.warn("releasing leases failed: {why}", why=str(error))

@@ -29,7 +29,9 @@ Ownership (PostgreSQL, several nodes: server/cluster): with a `LeaseManager` as
 with `TableMoved` (its owner's URL, for the `moved` reply), a table taken from a node that
 is gone is replayed and paused with cause `failover`. `create_table` takes the lease before
 it records `TableCreated`; a lost lease drops the table (`drop_stream`); an evicted table
-gives its lease up.
+gives its lease up. A tournament's table may be placed on another node (`placements`, the
+`node` of `create_table`): recorded here, then its lease handed to that node, which takes it
+without a recovery pause (docs/tournament.md, "Several nodes").
 """
 
 from __future__ import annotations
@@ -47,9 +49,10 @@ from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_tab
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
-from server.games.base import SEED_BITS, Actor, RuleViolation
+from server.games.base import SEED_BITS, Actor, Command, RuleViolation
 from server.metrics import Metrics
-from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed
+from server.runtime.replicas import Replicas
+from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 
 TOURNAMENT_GAME = "tournament"
 MAX_TOURNAMENT_ID = 40
@@ -118,12 +121,11 @@ class Hub:
     ) -> None:
         self.store = store
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
-        self.replicas: dict[str, TableActor] = {}  # other nodes' tables, read-only
-        self._replica_reads: dict[str, int] = {}  # table -> seq to reach (a read in flight)
         self.clock = clock
         # The games, and the tournament: its stream runs like a table (docs/tournament.md).
         self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
         self.metrics = metrics or Metrics()
+        self.replicas = Replicas(store, clock, self.metrics, self._game, UnknownTable)
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
         self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
@@ -131,6 +133,7 @@ class Hub:
         self._sweeper: LoopingCall | None = None
         self._loading: dict[str, list[Deferred]] = {}
         self._creating: set[Deferred] = set()  # TableCreated appends in flight
+        self._creating_ids: dict[str, list[Deferred]] = {}  # table -> `get`s waiting for it
         self.closing = False
 
     def _actor(self, table: str, game: Any) -> TableActor:
@@ -155,11 +158,21 @@ class Hub:
         options: Mapping[str, Any],
         actor: Actor,
         causation: str = "",
+        start: Command | None = None,
+        start_causation: str = "",
+        node: tuple[str, str] | None = None,
     ) -> Deferred:
         """Record `TableCreated` for a new table and make it live; fires with its actor.
 
         Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` refused the
-        options, or they are not recordable) or `TableExists`.
+        options, or they are not recordable, or `start` was refused) or `TableExists`.
+
+        `start`: a first command decided on the new table's initial state, its events
+        recorded in the same append as `TableCreated` (a tournament's `start_round`), so the
+        table exists only started, whichever node serves it later. `node`: the `(node id,
+        url)` the table is placed on (`placements`); another node than this one gets the
+        table's lease once it is recorded (`LeaseManager.hand_off`), and the Deferred fires
+        with None: the table is served there.
         """
         if self.closing:
             return fail(TableClosed("the server is shutting down"))
@@ -174,12 +187,21 @@ class Hub:
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             options = with_drawn_seed(game, options)
             game.initial_state(options)  # refuses bad options before anything is recorded
-            created = NewEvent(
-                TABLE_CREATED,
-                {"game": game_name, "options": dict(options)},
-                actor=actor.as_dict(),
-                causation=causation,
-            )
+            created = [
+                NewEvent(
+                    TABLE_CREATED,
+                    {"game": game_name, "options": dict(options)},
+                    actor=actor.as_dict(),
+                    causation=causation,
+                )
+            ]
+            if start is not None:
+                decided = game.decide(game.initial_state(options), start, now_us(self.clock))
+                by = start.actor.as_dict()
+                created += [
+                    NewEvent(e.type, dict(e.data), actor=by, causation=start_causation)
+                    for e in decided
+                ]
         except UnknownGame as exc:
             return fail(exc)
         except (RuleViolation, InvalidEvent, ValueError, TypeError) as exc:
@@ -189,18 +211,18 @@ class Hub:
             return fail(TableExists(f"table {table_id} exists"))
         stream = table_stream(table_id)
         if self.ownership is None:
-            d = self.store.append(stream, 0, [created])
+            d = self.store.append(stream, 0, created)
         else:  # the creating node owns the table: lease first, then record it (fenced)
             d = self.ownership.acquire(stream)
 
-            def leased(acquired: Any, first: NewEvent = created) -> Deferred:
+            def leased(acquired: Any, first: list[NewEvent] = created) -> Deferred:
                 if not acquired.held:
                     raise TableExists(f"table {table_id} exists")
-                return self.store.append(stream, 0, [first])
+                return self.store.append(stream, 0, first)
 
             d.addCallback(leased)
 
-        def appended(recorded: list) -> TableActor:
+        def live(recorded: list) -> TableActor:
             actor_ = self._actor(table_id, game).load(recorded)
             self.actors[table_id] = actor_
             if self.closing:  # recorded, but the server is stopping: no commands any more
@@ -215,14 +237,33 @@ class Hub:
             failure.trap(ConcurrencyError, TableExists)
             raise TableExists(f"table {table_id} exists")
 
-        d.addCallbacks(appended, refused)
+        d.addCallbacks(self._placed, refused, callbackArgs=(stream, node, live))
         self._creating.add(d)
+        self._creating_ids.setdefault(table_id, [])
 
-        def created(result: Any) -> Any:
+        def settled(result: Any) -> Any:
             self._creating.discard(d)
+            for waiter in self._creating_ids.pop(table_id, []):
+                waiter.callback(None)
             return result
 
-        return d.addBoth(created)
+        return d.addBoth(settled)
+
+    def _placed(self, recorded: list, stream: str, node: tuple[str, str] | None, live: Any) -> Any:
+        """A new table is recorded (and leased) here: serve it, or hand it to `node`. A
+        hand-off that did not happen (the node registry or the lease failed) serves it here."""
+        if node is None or self.ownership is None or node[0] == self.ownership.owner:
+            return live(recorded)
+        handed = self.ownership.hand_off(stream, *node)
+        handed.addCallback(lambda ok: None if ok else live(recorded))
+        return handed
+
+    def placements(self, count: int) -> Deferred:
+        """Where `count` new tables go: a list of `(node id, url)` (`LeaseManager.place`:
+        the least loaded live nodes), or of None on a single node (they stay here)."""
+        if self.ownership is None:
+            return succeed([None] * count)
+        return self.ownership.place(count)
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -231,6 +272,11 @@ class Hub:
         actor = self.actors.get(table)
         if actor is not None:
             return succeed(actor)
+        creating = self._creating_ids.get(table)
+        if creating is not None:  # its creation is in flight: ask again once it settled
+            after: Deferred = Deferred()
+            creating.append(after)
+            return after.addCallback(lambda _: self.get(table))
         waiters = self._loading.get(table)
         d: Deferred = Deferred()
         if waiters is not None:
@@ -254,7 +300,11 @@ class Hub:
         failover = self.ownership.is_failover(acquired)
         cause = "failover" if failover else "server_restart"
         read = self.store.load(table_stream(table))
-        read.addCallback(self._loaded, table, cause)
+        # A table handed to this node (placed here) goes live as recorded, its timers
+        # scheduled at their recorded deadlines: its node did not fail, nobody lost time.
+        read.addCallback(self._loaded, table, cause, recovering=not acquired.handed_from)
+        if acquired.handed_from:
+            log.info("table {table} handed over by {node}", table=table, node=acquired.handed_from)
 
         def not_loaded(failure: Any) -> Any:  # nothing to own: give the lease back
             self.ownership.forget(acquired.stream)
@@ -278,66 +328,19 @@ class Hub:
         )
         return d
 
-    # -- replicas: read-only copies of other nodes' tables (server/cluster/feed.py) ---------
+    # -- replicas: read-only copies of other nodes' tables (server/runtime/replicas.py) ----
 
     def replica(self, table: str) -> Deferred:
-        """A read-only copy of a table another node serves, for its spectators here; kept
-        current by `remote_event`. It never decides: commands go to the owner (`moved`)."""
-        actor = self.replicas.get(table)
-        if actor is not None:
-            return succeed(actor)
-        d = self.store.load(table_stream(table))
-
-        def loaded(recorded: list) -> TableActor:
-            if table in self.replicas:  # two joins raced: one copy
-                return self.replicas[table]
-            if not recorded:
-                raise UnknownTable(f"no table {table}")
-            game = self._game(recorded[0].data.get("game"))
-            copy = TableActor(table, game, self.store, self.clock, self.metrics).load(recorded)
-            copy.close()  # no timers, no commands
-            self.replicas[table] = copy
-            return copy
-
-        return d.addCallback(loaded)
+        """A read-only copy of a table another node serves, for its watchers here."""
+        return self.replicas.get(table)
 
     def remote_event(self, stream: str, seq: int) -> None:
-        """Another node appended to `stream` up to `seq`: bring its replica up to date by
-        reading after the replica's own seq (no gap, no duplicate, whatever was missed)."""
-        table = stream_table(stream)
-        copy = self.replicas.get(table)
-        if copy is None or seq <= copy.seq:
-            return
-        if table in self._replica_reads:  # one read at a time; remember how far to go
-            self._replica_reads[table] = max(self._replica_reads[table], seq)
-            return
-        self._replica_reads[table] = seq
-        d = self.store.read(stream, after_seq=copy.seq)
+        """Another node appended to `stream` up to `seq` (server/cluster/feed.py)."""
+        self.replicas.remote_event(stream, seq)
 
-        def caught_up(missed: list) -> None:
-            wanted = self._replica_reads.pop(table, 0)
-            if self.replicas.get(table) is not copy:
-                return
-            fresh = [event for event in missed if event.seq > copy.seq]
-            copy._apply(fresh)
-            copy._publish(fresh)
-            if wanted > copy.seq:
-                self.remote_event(stream, wanted)
-
-        def failed(failure: Any) -> None:
-            self._replica_reads.pop(table, None)
-            log.warn("replica of {table}: {why}", table=table, why=failure.getErrorMessage())
-
-        d.addCallbacks(caught_up, failed)
-
-    def _retire_replica(self, table: str) -> None:
-        """This node serves `table` itself now: its replica's viewers reconnect (1012)."""
-        copy = self.replicas.pop(table, None)
-        if copy is not None:
-            for subscriber in list(copy.subscribers):
-                moved = getattr(subscriber, "table_moved", None)
-                if moved is not None:
-                    moved(table)
+    def catch_up_replicas(self) -> None:
+        """The LISTEN connection came back: every replica reads what it missed."""
+        self.replicas.catch_up_all()
 
     def drop_stream(self, stream: str) -> None:
         """This node lost the table's lease: stop serving it (commands get `TableClosed`)."""
@@ -357,17 +360,19 @@ class Hub:
                 event="table_dropped",
             )
 
-    def _loaded(self, recorded: list, table: str, cause: str = "server_restart") -> Deferred:
+    def _loaded(
+        self, recorded: list, table: str, cause: str = "server_restart", recovering: bool = True
+    ) -> Deferred:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
-        self._retire_replica(table)
+        self.replicas.retire(table)
         self.actors[table] = actor
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        started = actor.start(recovering=True, cause=cause)
+        started = actor.start(recovering=recovering, cause=cause)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
         # Whoever asked for the table (a join, a command, start-up) gets it once its recovery
         # is recorded: a joiner right after a restart sees the table paused, never the
@@ -472,9 +477,7 @@ class Hub:
         """
         now = self.clock.seconds()
         evicted = []
-        for table, copy in list(self.replicas.items()):
-            if not copy.subscribers:  # a replica lives as long as someone watches it here
-                del self.replicas[table]
+        self.replicas.drop_unwatched()
         for table, actor in list(self.actors.items()):
             if not actor.is_quiet():
                 self._quiet_since.pop(table, None)

@@ -7,13 +7,20 @@ table actor's. What this subclass adds is the tournament's hands and ears:
 
 - Hands: when the stream records `RoundStarted` or `TieBreakSeated`, it creates each table
   of the round through the hub (`<id>.<name>`, game `challenge`, the options from
-  `server.tournament.tables.table_options_for`) and starts its round. A table that exists
-  already (a restart) is only started, and a refusal of that start is dropped.
-- Ears: it subscribes to each table of a round that is not advanced yet, as an auditor, and
-  whenever a table's stream records a result event it reads the table's result from the
-  table's events (`server.tournament.results.table_result`) and submits `record_result` to
-  the tournament as the server. It never reads a table's state. A refusal (the result is
-  unchanged, the round is advanced) is logged and dropped.
+  `server.tournament.tables.table_options_for`), started: `TableCreated` and the events of
+  its `start_round` are one append. On several nodes the round's tables are dealt over the
+  live nodes by load (`Hub.placements`); a table dealt to another node is recorded here and
+  its lease handed to that node, which serves it from then on. A table that exists already
+  (a restart) is not created again.
+- Ears: it subscribes to each table of a round that is not advanced yet, as an auditor:
+  the live actor when this node serves the table, else a read-only replica kept current
+  from the store through LISTEN/NOTIFY, caught up by seq (`Hub.replica`,
+  server/cluster/feed.py). Whenever a table's stream records a result event it reads the
+  table's result from the table's events (`server.tournament.results.table_result`) and
+  submits `record_result` to the tournament as the server. It never reads a table's state.
+  A refusal (the result is unchanged, the round is advanced) is logged and dropped. When a
+  table changes node (a failover, or this node takes it over) the listener is told
+  (`table_moved`) and the tournament listens to it where it is served now.
 
 `_sync()` is idempotent and runs at start-up and after every published batch that may change
 which tables exist or are listened to; it is the only place that decides it.
@@ -23,15 +30,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import Deferred, succeed
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from protocol.messages import TOURNAMENT_PREFIX
+from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TableActor, TableClosed, now_us
+from server.tournament.decks import half_deck, tie_break_seed
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
 
@@ -40,6 +48,7 @@ log = Logger(namespace="t24.tournament")
 LISTENER = Actor("auditor", "tournament")
 RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
+ROUND_STARTED = "RoundStarted"  # a table's: its round was started (by the tournament)
 
 
 class _TableListener:
@@ -55,6 +64,11 @@ class _TableListener:
         if push.message.get("event_type") in RESULT_EVENTS:
             self.owner.check_result(self.name, self.actor)
 
+    def table_moved(self, table: str) -> None:
+        """The hub stopped serving the table here, or serves it itself now (a replica
+        retired): the tournament finds it again (`TournamentActor.table_moved`)."""
+        self.owner.table_moved(self.name, self)
+
 
 class TournamentActor(TableActor):
     """The actor of one tournament stream (see the module doc)."""
@@ -65,17 +79,40 @@ class TournamentActor(TableActor):
         self.tournament_id = table[len(TOURNAMENT_PREFIX) :]
         self._known: dict[str, str] = {}  # table name -> "opening" | "open" | "done"
         self._listeners: dict[str, _TableListener] = {}
+        self._warmed: set[tuple[int, int]] = set()  # (seed, half) drawn ahead on a thread
 
     # -- the table actor's hooks -------------------------------------------------------------
 
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         d = super().start(recovering, cause)
+        self._warm_decks()
         self._sync()
         return d
+
+    def _warm_decks(self) -> None:
+        """Draw the deck halves the next `start_round` or tie-break will need, on a thread.
+
+        Why: a round's start and a tie-break's seating draw their half (`decks.half_deck`,
+        cached), and a Double Digits half checks every card with the solver: about 2 s of
+        one core. Decided on the reactor, that stalled every table of this node and its
+        lease renewals, so a node of several lost its leases at round 3 (docs/operations.md).
+        Warmed here: the tournament's two halves, and the next tie-break's two. A reactor
+        runs the draws in its thread pool; a test clock (no threads) skips them.
+        """
+        call_in_thread = getattr(self.clock, "callInThread", None)
+        if call_in_thread is None or self.state is None:
+            return
+        seed = self.state.options.deck_seed
+        next_tie_break = tie_break_seed(seed, len(self.state.tie_breaks) + 1)
+        for deck in ((seed, 1), (seed, 2), (next_tie_break, 1), (next_tie_break, 2)):
+            if deck not in self._warmed:
+                self._warmed.add(deck)
+                call_in_thread(half_deck, *deck)
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
         super()._publish(recorded)
         if any(event.type in SYNC_EVENTS for event in recorded):
+            self._warm_decks()
             self._sync()
 
     def close(self) -> None:
@@ -103,47 +140,100 @@ class TournamentActor(TableActor):
     def _sync(self) -> None:
         if self.closed or self.state is None:
             return
+        new: list[str] = []
         for name, listening in self._wanted().items():
             status = self._known.get(name)
             if status is None and not listening and name in self.state.results:
                 self._known[name] = "done"  # an advanced round after a restart: left on disk
-            elif status is None or (status == "done" and listening):
+            elif status is None:
                 self._known[name] = "opening"
-                self._open(name)
+                new.append(name)
+            elif status == "done" and listening:  # a reopened round: listen again
+                self._known[name] = "opening"
+                self._attach(name)
             elif status == "open":
                 self._listen(name, listening)
+        if new:  # one placement for the whole round: its tables are dealt over the nodes
+            d = self.hub.placements(len(new))
+            d.addCallback(self._place, new)
+            d.addErrback(self._failed, "placing tables")
 
-    def _open(self, name: str) -> None:
-        """Create the table (or find it after a restart), start its round, listen."""
+    def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
+        for name, node in zip(names, nodes, strict=True):
+            self._open(name, node)
+
+    def _open(self, name: str, node: tuple[str, str] | None) -> None:
+        """Create the table started, on `node` (None: here), unless it exists (a restart);
+        then listen to it wherever it is served."""
         hub_id = table_id(self.tournament_id, name)
-        options = table_options_for(self.state, name)
-        d = self.hub.create_table(hub_id, "challenge", options, SERVER_ACTOR, causation=self.table)
+        d = self.store.last_seq(table_stream(hub_id))
 
-        def exists(failure: Failure) -> Deferred:
+        def create(last_seq: int) -> Deferred | None:
+            if last_seq > 0:  # created before (a restart, or this stream's previous node)
+                return None
+            options = table_options_for(self.state, name)
+            start = Command("start_round", {}, Actor("director", self.table))
+            return self.hub.create_table(
+                hub_id,
+                "challenge",
+                options,
+                SERVER_ACTOR,
+                causation=self.table,
+                start=start,
+                start_causation=f"{self.table}:start",
+                node=node,
+            )
+
+        def exists(failure: Failure) -> None:
             from server.runtime.hub import TableExists
 
             failure.trap(TableExists)
-            return self.hub.get(hub_id)
 
-        def opened(actor: TableActor) -> Deferred:
-            self._known[name] = "open"
-            start = Command("start_round", {}, Actor("director", self.table))
-            started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
-            started.addErrback(lambda f: f.trap(RuleViolation))  # started before a restart
-            self._listen(name, self._wanted().get(name, False))
-            return started
-
+        d.addCallback(create)
         d.addErrback(exists)
-        d.addCallback(opened)
+        d.addCallback(lambda _: self._attach(name))
         d.addErrback(self._failed, f"opening table {hub_id}")
 
-    def _listen(self, name: str, listening: bool) -> None:
+    def _attach(self, name: str) -> None:
+        """Listen to the table: the live actor when this node serves it (taking it over if
+        its node is gone), else a replica fed from the store (server/cluster/feed.py)."""
+        hub_id = table_id(self.tournament_id, name)
+        actor = self.hub.actors.get(hub_id)
+        d = succeed(actor) if actor is not None else self.hub.get(hub_id)
+        d.addCallback(self._start_if_needed)
+
+        def elsewhere(failure: Failure) -> Deferred:
+            from server.runtime.hub import TableMoved
+
+            failure.trap(TableMoved)  # another live node serves it: watch it from here
+            return self.hub.replica(hub_id)
+
+        d.addErrback(elsewhere)
+        d.addCallback(self._subscribe, name)
+        d.addErrback(self._failed, f"opening table {hub_id}")
+
+    def _start_if_needed(self, actor: TableActor) -> TableActor:
+        """A table recorded unstarted (by a version that started it in a second append, and
+        stopped between the two) is started here, as its events show; a refusal (it was
+        started meanwhile) is dropped."""
+        if not any(event.type == ROUND_STARTED for event in actor.events):
+            start = Command("start_round", {}, Actor("director", self.table))
+            started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
+            started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
+        return actor
+
+    def _subscribe(self, actor: TableActor, name: str) -> None:
+        if self.closed:
+            return
+        self._known[name] = "open"
+        self._listen(name, self._wanted().get(name, False), actor)
+
+    def _listen(self, name: str, listening: bool, actor: TableActor | None = None) -> None:
         listener = self._listeners.get(name)
         if listening and listener is None:
-            actor = self.hub.actors.get(table_id(self.tournament_id, name))
-            if actor is None:  # evicted before the tournament came back to it: load it again
+            if actor is None:  # evicted, or moved, since: find it again
                 self._known[name] = "opening"
-                self._open(name)
+                self._attach(name)
                 return
             listener = self._listeners[name] = _TableListener(self, name, actor)
             actor.subscribe(listener)
@@ -151,6 +241,17 @@ class TournamentActor(TableActor):
         elif not listening and listener is not None:
             listener.actor.unsubscribe(listener)
             del self._listeners[name]
+
+    def table_moved(self, name: str, listener: _TableListener) -> None:
+        """The table's node changed under the listener (this node took it over, or lost
+        it): listen to it where it is served now."""
+        if self._listeners.get(name) is not listener:
+            return
+        listener.actor.unsubscribe(listener)
+        del self._listeners[name]
+        if not self.closed:
+            self._known[name] = "opening"
+            self._attach(name)
 
     # -- results -----------------------------------------------------------------------------
 

@@ -83,12 +83,16 @@ def table_order(seed: int, round_number: int, table: str, card_ids: list[str]) -
     return _shuffled(card_ids, f"t24/tournament/{seed}/round/{round_number}/table/{table}")
 
 
+def tie_break_seed(seed: int, number: int) -> int:
+    """The seed of tie-break `number`'s fresh deck (R-ROUND-6)."""
+    return (seed + number * TIE_BREAK_SEED_STRIDE) % 2**31
+
+
 def tie_break_cards(seed: int, rules: str, round_number: int, number: int) -> list[dict[str, Any]]:
     """R-ROUND-6: a fresh deck of the broken round's edition and side, for tie-break `number`."""
     half, side = round_half_and_side(rules, round_number)
-    fresh_seed = (seed + number * TIE_BREAK_SEED_STRIDE) % 2**31
     cards = [
         {"card_id": f"TB{number}-{card.card_id}", **card.side(side).as_dict()}
-        for card in half_deck(fresh_seed, half)
+        for card in half_deck(tie_break_seed(seed, number), half)
     ]
     return _shuffled(cards, f"t24/tournament/{seed}/tie-break/{number}")

@@ -65,7 +65,9 @@ def test_a_forced_tie_for_the_last_places_is_played_off(tournament):
 def test_an_upheld_protest_after_round_two_changes_who_advances(tournament):
     summary, bundle = tournament
     protest = summary["protest"]
-    assert protest["total_before"] < protest["cut"]  # below the cut before the ruling
+    # outside the 16 before the ruling: below the cut, or tied at it (bot timing decides)
+    assert protest["total_before"] <= protest["cut"]
+    assert protest["total_before"] + protest["delta"] > protest["cut"]
     assert protest["advanced"] is True
     report = (bundle / "report.html").read_text()  # the officials see the hearing
     assert "ProtestFiled" in report and "ProtestRuled" in report and "ScoreAdjusted" in report

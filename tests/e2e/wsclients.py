@@ -178,8 +178,9 @@ class AutobahnClient:
         skipped = []
         kept, self.backlog = self.backlog, []
         try:
-            for message in kept:
+            for index, message in enumerate(kept):
                 if predicate(message):
+                    skipped.extend(kept[index + 1 :])  # the later ones stay, in order
                     return message
                 skipped.append(message)
             deadline = threading.Event()

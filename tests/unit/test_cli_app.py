@@ -738,6 +738,12 @@ class AdminTests(ShellTestCase):
         shot.link_status("x"), shot.link_event({}), shot.link_snapshot({})
         shot.link_fatal("unauthorized", "bad token")
         assert shot.exit_code == exit_codes.REFUSED and shot.message == "bad token"
+        runs = []  # welcomed again after a `moved` (the link resends the request): one run
+        again = admin_commands.OneShot(reactor, lambda k, w, a: runs.append(w) or Deferred(), None)
+        again.link = FakeLink()
+        again.link_welcome({"n": 1})
+        again.link_welcome({"n": 2})
+        assert runs == [{"n": 1}]
 
 
 # -- replay ------------------------------------------------------------------------------------

@@ -362,13 +362,64 @@ class LinkLifecycleTests(ShellTestCase):
         welcome(link, proto)
         assert snapshot(link, proto, seq=3)["after_seq"] == 2  # no gap, no duplicate
 
-    def test_a_moved_reply_to_a_request_refuses_it_and_moves_the_link(self):
-        link, _clock, _listener, _ = make(join=False)
+    def test_a_moved_node_that_cannot_be_reached_sends_the_link_back_to_its_given_url(self):
+        """Issue 16: the owner a `moved` named died; the URL given answers for the new owner."""
+        link, clock, listener, connects = make()
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        snapshot(link, proto, seq=2)
+        push(link, proto, 1)
+        push(link, proto, 2)
+        link._closed(proto, 1012, "table t1 moved to another node")
+        clock.advance(0.25)
+        proto = open_link(link)
+        welcome(link, proto)
+        reply(link, proto, type="moved", id=proto.sent[-1]["id"], table="t1", url="ws://dead/ws")
+        link._closed(proto, 1006, "")
+        clock.advance(0.5)
+        assert link.url == "ws://dead/ws" and len(connects) == 3
+        link._failed("connection refused")  # the node it was sent to is gone
+        assert link.url == "ws://x/ws" and "back to ws://x/ws" in listener.log[-2][1]
+        clock.advance(1.0)
+        proto = open_link(link)
+        welcome(link, proto)
+        assert snapshot(link, proto, seq=3)["after_seq"] == 2  # resumed: no gap, no duplicate
+
+    def test_a_request_answered_moved_is_asked_again_at_the_node_it_names(self):
+        """Issue 16: `moved` means nothing was done; the caller gets the serving node's reply."""
+        link, clock, _listener, connects = make(join=False)
         link.start()
         proto = open_link(link)
         welcome(link, proto)
         outcome = []
-        link.request("command", table="t1", name="touch_card").addErrback(outcome.append)
+        link.request("command", table="t1", name="touch_card", args={}).addBoth(outcome.append)
         sent = proto.sent[-1]
         reply(link, proto, type="moved", id=sent["id"], table="t1", url="ws://node-b/ws")
-        assert outcome[0].value.code == "moved" and link.url == "ws://node-b/ws" and proto.dropped
+        assert outcome == [] and link.url == "ws://node-b/ws" and proto.dropped
+        link._closed(proto, 1006, "")
+        clock.advance(0.5)
+        assert len(connects) == 2  # to node b
+        proto = open_link(link)
+        welcome(link, proto)
+        again = proto.sent[-1]
+        assert {k: again[k] for k in ("type", "table", "name")} == {
+            "type": "command",
+            "table": "t1",
+            "name": "touch_card",
+        }
+        reply(link, proto, type="accepted", id=again["id"], seq=7, events=1)
+        assert outcome[0]["type"] == "accepted" and outcome[0]["seq"] == 7
+
+    def test_a_moved_request_fails_when_the_link_gives_up_before_asking_again(self):
+        link, clock, _listener, _connects = make(join=False, retries=1)
+        link.start()
+        proto = open_link(link)
+        welcome(link, proto)
+        outcome = []
+        link.request("command", table="t1", name="touch_card", args={}).addErrback(outcome.append)
+        reply(link, proto, type="moved", id=proto.sent[-1]["id"], table="t1", url="ws://b/ws")
+        link._closed(proto, 1006, "")
+        clock.advance(0.5)
+        link._failed("connection refused")  # node b is gone, and that was the one retry
+        assert isinstance(outcome[0].value, LinkLost)

@@ -123,6 +123,59 @@ class TournamentActorTests(TournamentActorCase):
         assert first in tournament.state.results
 
 
+class ThreadedClock(Clock):
+    """A clock whose reactor also has a thread pool: it records what would run there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.in_threads: list[tuple] = []
+
+    def callInThread(self, function, *args) -> None:  # noqa: N802 - the reactor's name
+        self.in_threads.append((function.__name__, *args))
+
+
+class TournamentOnNodesTests(TournamentActorCase):
+    def test_a_table_recorded_unstarted_is_started_when_the_tournament_comes_back(self):
+        """A version that started its tables in a second append, stopped between the two, left
+        a table with its `TableCreated` only: the tournament starts it when it comes back."""
+        store, clock = self.store, self.clock
+        from server.eventlog.envelope import NewEvent
+
+        hub = Hub(store, clock)
+        actor = new_tournament(hub)
+        command(actor, "start_round", round=1)
+        name = f"spring.{actor.state.round(1).tables[0].table}"
+        old = open_store("memory:", clock=clock.seconds)  # the log that version left
+        for stream, keep in ((TID, None), (f"table/{name}", 1)):
+            recorded = result_of(store.read(stream))[:keep]
+            copies = [NewEvent(e.type, e.data, e.actor, e.causation) for e in recorded]
+            result_of(old.append(stream, 0, copies))
+        again = Hub(old, clock)
+        result_of(again.load_all())
+        events = [e.type for e in result_of(old.read(f"table/{name}"))]
+        assert events == ["TableCreated", "RoundStarted"] and again.actors[name].state.started
+        again.actors[TID].close()  # a table started already is not sent start_round again
+        third = Hub(old, clock)
+        result_of(third.load_all())
+        assert third.metrics.value("t24_commands_total", outcome="refused") == 0
+
+    def test_the_deck_halves_are_drawn_ahead_on_a_thread_once_each(self):
+        """A Double Digits half takes the solver about 2 s: drawn on the reactor at round 3 it
+        stalled the node past a short lease (docs/operations.md)."""
+        from server.tournament.decks import tie_break_seed
+
+        clock = ThreadedClock()
+        clock.advance(T0)
+        hub = Hub(open_store("memory:", clock=clock.seconds), clock)
+        actor = new_tournament(hub)
+        seed, tie = actor.state.options.deck_seed, tie_break_seed(actor.state.options.deck_seed, 1)
+        expected = [("half_deck", seed, 1), ("half_deck", seed, 2)]
+        expected += [("half_deck", tie, 1), ("half_deck", tie, 2)]
+        assert clock.in_threads == expected
+        command(actor, "start_round", round=1)  # nothing new to draw: nothing asked again
+        assert clock.in_threads == expected
+
+
 class Recorder:
     def __init__(self, viewer: Actor) -> None:
         self.viewer = viewer

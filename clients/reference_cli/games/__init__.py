@@ -8,11 +8,12 @@ no rules: only pictures and words for what the server says. A game without a par
 still shown: the generic part prints its view as plain lines and its events by name.
 
 Adding a game's part: a package `games/<name>/` whose `__init__` builds `PART`, and one line
-in `part_for` (docs/cli.md, "Per-game parts").
+in `PART_MODULES` (docs/cli.md, "Per-game parts").
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,25 +98,23 @@ class GamePart:
 GENERIC = GamePart("generic")
 
 
+# The games this client has a part for (the server's registry, `server.games.games()`, names
+# the same: a test checks it; this client does not import the server).
+PART_MODULES: dict[str, str] = {
+    "challenge": "clients.reference_cli.games.challenge",
+    "pocket": "clients.reference_cli.games.pocket",
+    "deck40": "clients.reference_cli.games.deck40",
+    "tjugoett": "clients.reference_cli.games.tjugoett",
+}
+
+
 def part_for(game: str) -> GamePart:
     """The part that draws `game`; the generic part for a game this client does not know."""
-    if game == "challenge":
-        from clients.reference_cli.games.challenge import PART
-
-        return PART
-    if game == "pocket":
-        from clients.reference_cli.games.pocket import PART as POCKET
-
-        return POCKET
-    if game == "deck40":
-        from clients.reference_cli.games.deck40 import PART as DECK40
-
-        return DECK40
-    if game == "tjugoett":
-        from clients.reference_cli.games.tjugoett import PART as TJUGOETT
-
-        return TJUGOETT
-    return GENERIC
+    module = PART_MODULES.get(game)
+    if module is None:
+        return GENERIC
+    part: GamePart = importlib.import_module(module).PART
+    return part
 
 
 # -- parts made of a typed line (games whose every command is one line: pocket, deck40) -----

@@ -1,17 +1,36 @@
 // The scoreboard for spectators and the director: every table this token may see
 // (`list_tables`), each joined for its live view: scores, the card in play as the viewer may
 // see it, and the last events. A tournament stream shows its standings per grade.
+//
+// Every table is followed live, however many: the server lets one connection join
+// `max_joins` tables (welcome.limits), so the page joins the first ones on its own
+// connection and opens a further connection for each further group. When a tournament's
+// stream moves (a round started, a tie-break seated) the page lists the tables again and
+// follows the new ones.
 import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
-const MAX_JOINED = 15; // the server's max_joins is 16 per connection
+const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
+const RELIST_MS = 300; // a burst of tournament events lists the tables once
 
-/** `only`: one table's id (the fragment's `table` with `page=board`), else every table. */
-export function boardPage(root, connection, welcome, only = null) {
+/** Which tables a board shows: `table` (one table's id, the fragment's `table` with
+ * `page=board`), `tournament` (a tournament's id: its stream `tournament/ID` and its tables
+ * `ID.r1.s1.t01`, ...), else every table. */
+export function boardFilter({ table = null, tournament = null } = {}) {
+  if (table) return (id) => id === table;
+  if (tournament) return (id) => id === `tournament/${tournament}` || id.startsWith(`${tournament}.`);
+  return () => true;
+}
+
+/** `shown`: which tables (`boardFilter`). */
+export function boardPage(root, connection, welcome, shown = boardFilter()) {
   const tables = new Map(); // table -> {state, feed: []}
+  const limits = (welcome && welcome.limits) || {};
+  const perConnection = limits.max_joins || DEFAULT_MAX_JOINS;
+  const groups = [{ connection, joined: 0 }]; // the connections and how many tables each joined
   let link = "online";
   let listed = false;
 
@@ -44,8 +63,8 @@ export function boardPage(root, connection, welcome, only = null) {
       body.push(drawStandings(view.standings));
     } else if (view) {
       body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
-    } else if (!entry.live) {
-      body.push(h("p", {}, `Not followed live: ${entry.listed.seq} events${entry.listed.over ? ", over" : ""}.`));
+    } else {
+      body.push(h("p", {}, `Loading: ${entry.listed.seq} events${entry.listed.over ? ", over" : ""}.`));
     }
     const links = [h("a", { href: pageLink("replay", id) }, `Replay ${id}`)];
     if (welcome.role === "director") {
@@ -95,45 +114,77 @@ export function boardPage(root, connection, welcome, only = null) {
     main.replaceChildren(...(drawn.length ? drawn : [h("p", {}, listed ? "No tables yet." : "Loading the tables…")]));
   }
 
-  async function start() {
+  /** Lists the tables and follows each new one; again when a tournament moves. */
+  async function refresh() {
     try {
-      const found = (await listAll()).filter((entry) => !only || entry.table === only);
+      const found = (await listAll()).filter((entry) => shown(entry.table));
       listed = true;
-      // Tournaments first (their standings), then tables in play, then finished ones; the
-      // first MAX_JOINED are followed live, the others listed with their last seq.
+      // Tournaments first (their standings), then tables in play, then finished ones.
       const order = (t) => (t.game === "tournament" ? 0 : t.over ? 2 : 1);
       found.sort((a, b) => order(a) - order(b));
-      found.forEach((entry, index) => {
-        const live = index < MAX_JOINED;
-        tables.set(entry.table, { state: null, feed: [], game: entry.game, feedSeq: 0, live, listed: entry });
-        if (live) {
-          connection.join(entry.table).catch((error) => {
-            if (error.code === "moved") followAlone(entry.table);
-            else document.getElementById("message").textContent = errorInWords(error);
-          });
-        }
-      });
-      if (found.length > MAX_JOINED) {
-        document.getElementById("message").textContent =
-          `${found.length} tables: the first ${MAX_JOINED} are followed live (a page can join ${MAX_JOINED + 1}).`;
-      }
+      const fresh = found.filter((entry) => !tables.has(entry.table));
+      const previous = new Map(tables);
+      tables.clear();
+      for (const row of found) tables.set(row.table, previous.get(row.table) || newEntry(row));
+      for (const [id, entry] of previous) if (!tables.has(id)) tables.set(id, entry);
+      for (const entry of fresh) follow(entry.table);
       render();
     } catch (error) {
       document.getElementById("message").textContent = errorInWords(error);
     }
   }
-  start();
+  refresh();
+
+  function newEntry(listedRow) {
+    return { state: null, feed: [], game: listedRow.game, feedSeq: 0, listed: listedRow };
+  }
+
+  let relisting = null;
+  function relistSoon() {
+    if (relisting !== null) return;
+    relisting = setTimeout(() => { relisting = null; refresh(); }, RELIST_MS);
+  }
+
+  /** Joins `id` on the first connection with a join left, or on a new one. */
+  function follow(id) {
+    let group = groups.find((g) => g.joined < perConnection);
+    if (!group) {
+      group = { connection: ownConnection(), joined: 0 };
+      groups.push(group);
+    }
+    group.joined += 1;
+    group.connection.join(id).catch((error) => {
+      if (error.code === "moved") followAlone(id);
+      else if (error.code !== "disconnected") showError(error); // not open yet: joined on hello
+    });
+  }
+
+  function showError(error) {
+    document.getElementById("message").textContent = errorInWords(error);
+  }
+
+  /** A further connection of this page, with this page's token: its tables' snapshots and
+   * pushes are drawn as the first connection's are. */
+  function ownConnection() {
+    const own = new Connection(serverUrl(location), connection.token, {
+      table: (state, push) => page.table(state, push),
+      status: (state, error) => {
+        if (state !== "error" || !error) return;
+        // a table joined on its hello that another node serves: followed alone, as above
+        if (error.code === "moved" && error.table) followAlone(error.table);
+        else showError(error);
+      },
+      fatal: showError,
+    });
+    own.start();
+    return own;
+  }
 
   /** A table another node serves (several nodes; a director's joins are answered `moved`):
    * followed on a connection of its own, which moves to the table's node and, after a
    * failover, back through this page's server (wire.js). */
   function followAlone(id) {
-    const own = new Connection(serverUrl(location), connection.token, {
-      table: (state, push) => page.table(state, push),
-      fatal: (error) => { document.getElementById("message").textContent = errorInWords(error); },
-    });
-    own.start();
-    own.join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
+    ownConnection().join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
   }
 
   const page = {
@@ -145,6 +196,7 @@ export function boardPage(root, connection, welcome, only = null) {
       const entry = tables.get(state.table);
       if (!entry) return;
       entry.state = state;
+      if (push && !push.catchUp && state.game === "tournament") relistSoon(); // new tables?
       if (push && push.seq > entry.feedSeq) {
         entry.feedSeq = push.seq;
         entry.feed.unshift([push.seq, casualEventInWords(push, state.view) || eventInWords(push, state.view)]);

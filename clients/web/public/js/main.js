@@ -1,8 +1,8 @@
 // Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
-// says who this is; `page` and `table` in the fragment pick the console, the scoreboard or a
-// replay. A player gets the student page, a proctor the console, a spectator, an auditor
-// and the director the scoreboard.
-import { boardPage } from "./board.js";
+// says who this is; `page` and `table` (or `tournament`) in the fragment pick the console,
+// the scoreboard or a replay. A player gets the student page, a proctor the console, a
+// spectator, an auditor and the director the scoreboard.
+import { boardFilter, boardPage } from "./board.js";
 import { consolePage } from "./console.js";
 import { pageByGame } from "./games/index.js";
 import { replayPage } from "./replay.js";
@@ -43,7 +43,10 @@ if (!token) {
       let live = null; // the table this page follows live (the board and replay join their own)
       if (wanted === "replay" && table) page = replayPage(root, connection, table);
       else if (wanted === "console" && table) live = table;
-      else if (wanted === "board" || !table) page = boardPage(root, connection, welcome, params.get("table"));
+      else if (wanted === "board" || !table) {
+        const shown = boardFilter({ table: params.get("table"), tournament: params.get("tournament") });
+        page = boardPage(root, connection, welcome, shown);
+      }
       else live = table;
       if (live) {
         const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)

@@ -115,11 +115,17 @@ export function studentPage(root, connection, welcome) {
   }
   setInterval(tick, 100);
 
+  // The result of this student's attempt, line by line as the server judged it: the
+  // pattern, the verdict on the fixed solution (its message names the first failing step),
+  // then the card won or the flag. A new touch starts a new attempt.
+  let resultLines = [];
   function result(push) {
     const d = push.data || {};
     if (d.seat !== you) return;
+    if (push.event_type === "CardTouched") resultLines = [];
     if (["SolutionJudged", "CardWon", "FlagIssued", "PlayerDisqualified", "PatternDeclared"].includes(push.event_type)) {
-      fill("result", eventInWords(push, state.view));
+      resultLines.push([push.event_type, eventInWords(push, state.view)]);
+      fill("result", resultLines.flatMap(([type, text], i) => [i ? " " : null, h("span", { "data-event": type }, text)]));
     }
     if (push.event_type === "CardWon" || push.event_type === "FlagIssued") {
       for (const id of ["pattern", "step-1", "step-2", "step-3"]) document.getElementById(id).value = "";

@@ -106,7 +106,13 @@ function pushed(ctx, push) {
   const d = push.data || {};
   if (push.event_type === "CardTurnedUp") {
     claims = [];
-    if (!push.catchUp) document.getElementById("answer").value = "";
+    if (!push.catchUp) {
+      const field = document.getElementById("answer");
+      field.value = "";
+      // A new card: the space bar claims it again. Left in the answer field (after a won
+      // card, say), the cursor would type a space there instead.
+      if (document.activeElement === field) field.blur();
+    }
   }
   if (["AnswerJudged", "PlayerExcluded", "CardWon"].includes(push.event_type)) {
     claims.push([d.number, push.seq, words(push, ctx.view), push.event_type === "CardWon" || d.ok]);

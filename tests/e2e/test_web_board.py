@@ -1,0 +1,161 @@
+"""The scoreboard in a real browser against a real `t24-server` (issue 13): every table live,
+however many, and a tournament's tables with its standings per grade.
+
+Headless Debian Chromium driven by Playwright (tests/e2e/web_browser.py); the director, the
+proctors and the players are raw WebSocket clients. Each step waits for what it expects on
+the page with a timeout, never a fixed sleep.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from cli_pty import answer
+from server_process import ServerProcess
+from web_browser import Pages
+from wsclients import AutobahnClient
+
+from server.puzzles.solver import solve
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 20_000  # ms, Playwright's unit (many tables on a loaded machine)
+SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
+MAX_JOINS = 16  # the server's default joins per connection (welcome.limits.max_joins)
+
+
+def accepted(client: AutobahnClient, table: str, name: str, **args: Any) -> dict[str, Any]:
+    reply = client.request("command", table=table, name=name, args=args)
+    assert reply["type"] == "accepted", reply
+    return reply
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server of this test's own: the board lists exactly the tables the test makes."""
+    process = ServerProcess(tmp_path / "srv").start()
+    clients: list[AutobahnClient] = []
+
+    def client(token: str) -> AutobahnClient:
+        made = AutobahnClient(process.url)
+        clients.append(made)
+        made.hello(token)
+        return made
+
+    yield process, client
+    for made in clients:
+        made.close()
+    if process.running():
+        process.terminate()
+
+
+def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_server, pages: Pages):
+    """More tables than `max_joins`: the board opens a further connection for the rest, so
+    a card won at the last table shows live, and that table's "Links for the people" lists
+    its players (its seats are known: it is followed)."""
+    process, client = own_server
+    director = client(process.token("director", name="dir"))
+    count = MAX_JOINS + 2
+    tables = [f"many{n:02d}" for n in range(1, count + 1)]
+    stack = [{"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2}]
+    for table in tables:  # cheap tables: a one-card pocket game each
+        options = {"seats": SEATS, "stack": stack}
+        reply = director.request("create_table", table=table, game="pocket", options=options)
+        assert reply["type"] == "table_created", reply
+    board = pages.open(process.http, process.token("director", name="dir"))
+    for table in tables:  # every one drawn from its live view (scores), none only listed
+        board.locator(f'[data-table="{table}"] tr[data-seat="s1"] td.score').wait_for(timeout=WAIT)
+    assert board.locator("text=Loading:").count() == 0
+    last = tables[-1]  # joined on the board's second connection
+    ada = client(process.token("player", table=last, seat="s1"))
+    accepted(ada, last, "start_game")
+    board.locator(f'[data-table="{last}"] .card.up').wait_for(timeout=WAIT)
+    accepted(ada, last, "answer", expression=solve([1, 2, 3, 4])[0].ascii_expression)
+    board.locator(f'[data-table="{last}"] tr[data-seat="s1"] td.score[data-score="2"]').wait_for(
+        timeout=WAIT
+    )
+    board.locator(f'[data-table="{last}"] li', has_text="Ada (s1) won card 1").wait_for(
+        timeout=WAIT
+    )
+    board.click(f'[data-links="{last}"]')
+    player = board.locator(f'[data-table="{last}"] a[data-person="player s2 (Bo)"]')
+    player.wait_for(timeout=WAIT)
+    assert "#token=t24v1." in player.get_attribute("href")
+    pages.shot(board, "board-many-tables")
+
+
+def test_a_tournament_board_shows_its_tables_live_and_the_standings_per_grade(
+    own_server, pages: Pages
+):
+    """`&page=board&tournament=ID`: the tournament's standings per grade and each of its
+    tables; the board opened before the round starts follows the tables the round creates,
+    a card won at one table shows in its score cell, and the signed score card (R-ROUND-7)
+    reaches the standings' Round 1 column live."""
+    process, client = own_server
+    director = client(process.token("director", name="dir"))
+    stream = "tournament/cup"
+    options = {
+        "name": "Cup",
+        "date": "2026-03-14",
+        "grades": ["4th", "5th"],
+        "deck_seed": 24,
+        "cards_per_round": 4,
+        "table_options": {"pattern_seconds": 60, "solution_seconds": 120},
+    }
+    created = director.request("create_table", table=stream, game="tournament", options=options)
+    assert created["type"] == "table_created", created
+    students = [("Ada", "Hill", "4th"), ("Bo", "Hill", "4th"), ("Cy", "Dale", "4th")]
+    students += [("Di", "Dale", "5th"), ("Eli", "Hill", "5th"), ("Fay", "Dale", "5th")]
+    csv = "name,school,grade\n" + "".join(f"{n},{s},{g}\n" for n, s, g in students)
+    accepted(director, stream, "import_students", csv=csv)
+    accepted(director, stream, "close_registration")
+    accepted(director, stream, "seat_round", round=1)
+    board = pages.open(
+        process.http, process.token("director", name="dir"), page="board", tournament="cup"
+    )
+    standings = board.locator(f'[data-table="{stream}"] table.standings')
+    standings.first.wait_for(timeout=WAIT)
+    assert standings.count() == 2  # one per grade
+    assert "Standings, 4th" in standings.nth(0).inner_text()
+    assert "Standings, 5th" in standings.nth(1).inner_text()
+    rows = board.locator(f'[data-table="{stream}"] table.standings tbody tr')
+    assert rows.count() == 6
+    assert {rows.nth(i).locator("th").inner_text() for i in range(6)} == {
+        f"{n} ({s})" for n, s, _ in students
+    }
+
+    accepted(director, stream, "start_round", round=1)  # creates and starts its tables
+    view = director.request("join", table=stream)["view"]
+    round_tables = view["rounds"][0]["tables"]
+    assert len(round_tables) == 2  # one table of three per grade
+    ids = [f"cup.{t['table']}" for t in round_tables]  # the shell prefixes the tournament
+    for table in ids:  # each table drawn with its seats' score cells, 0 to start
+        cells = board.locator(f'[data-table="{table}"] td.score')
+        cells.first.wait_for(timeout=WAIT)
+        assert cells.count() == 3
+        assert set(cells.all_inner_texts()) == {"0"}
+    table = ids[0]
+    seat = round_tables[0]["students"][0]
+    proctor = client(process.token("proctor", name="p", table=table))
+    player = client(process.token("player", table=table, seat=seat))
+    assert player.request("join", table=table)["type"] == "snapshot"
+    accepted(proctor, table, "place_card")
+    accepted(proctor, table, "reveal_card")
+    numbers = player.event("CardRevealed")["data"]["numbers"]
+    pattern, steps = answer(numbers)
+    accepted(player, table, "touch_card")
+    accepted(player, table, "declare_pattern", pattern=pattern)
+    accepted(player, table, "fix_solution", steps=steps)
+    dots = player.event("CardWon")["data"]["dots"]
+    cell = board.locator(f'[data-table="{table}"] tr[data-seat="{seat}"] td.score')
+    board.locator(
+        f'[data-table="{table}"] tr[data-seat="{seat}"] td.score[data-score="{dots}"]'
+    ).wait_for(timeout=WAIT)
+    assert cell.inner_text() == str(dots)
+    accepted(proctor, table, "end_round")
+    accepted(proctor, table, "sign_score_card", initials="GH")
+    row = board.locator(f'[data-table="{stream}"] tr[data-student="{seat}"]')
+    row.locator("td", has_text=str(dots)).first.wait_for(timeout=WAIT)
+    assert row.locator("td").nth(1).inner_text() == str(dots)  # Round 1
+    pages.shot(board, "board-tournament")

@@ -1,0 +1,138 @@
+"""Placing a table on another node (issue 16): the hub records it started, then hands its
+lease over; and a `get` that arrives while a table is being created waits for it.
+
+A `FakeLeases` stands in for `server.cluster.ownership.LeaseManager` (the hub's side of it:
+acquire, hand_off, lost, place); the real leases are tested on PostgreSQL by
+tests/unit/test_lease_fencing.py and end to end by tests/e2e/test_cluster_tournament.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from shell_testcase import ShellTestCase
+from test_runtime import DIRECTOR, OPTIONS, SPECTATOR, T0, GatedStore, Recorder, result_of, us
+from twisted.internet.defer import succeed
+from twisted.internet.task import Clock
+
+from server.cluster.leases import Acquired
+from server.eventlog.store import open_store
+from server.games.base import Actor, Command
+from server.runtime.hub import Hub, InvalidOptions
+
+START = Command("start_round", {}, Actor("director", "tournament/cup"))
+
+
+class FakeLeases:
+    """This node is "a"; every lease is free; `hand_off` answers `handed`."""
+
+    def __init__(self, handed: bool = True) -> None:
+        self.owner = "a"
+        self.handed = handed
+        self.calls: list[tuple] = []
+        self.counts = {"failovers": 0, "lost": 0, "redirects": 0}
+
+    def acquire(self, stream: str):
+        self.calls.append(("acquire", stream))
+        return succeed(Acquired(stream, True, 1))
+
+    def hand_off(self, stream: str, node: str, url: str):
+        self.calls.append(("hand_off", stream, node, url))
+        return succeed(self.handed)
+
+    def lost(self, stream: str, why: str) -> None:
+        self.calls.append(("lost", stream))
+
+    def is_failover(self, acquired: Acquired) -> bool:
+        return False
+
+    def place(self, count: int):
+        return succeed([("b", "ws://b")] * count)
+
+    def remote_rows(self) -> list:
+        return []
+
+
+def recorded(store, table: str) -> list[str]:
+    return [e.type for e in result_of(store.read(f"table/{table}"))]
+
+
+class HubPlacementTests(ShellTestCase):
+    """A task.Clock at T0 and a gated memory store on it."""
+
+    def setUp(self):
+        super().setUp()
+        self.clock = Clock()
+        self.clock.advance(T0)
+        self.store = GatedStore(open_store("memory:", clock=self.clock.seconds))
+
+    def test_a_table_placed_on_another_node_is_recorded_started_then_handed_over(self):
+        store, clock = self.store, self.clock
+        leases = FakeLeases()
+        hub = Hub(store, clock, ownership=leases)
+        created = hub.create_table(
+            "cup.r1", "challenge", OPTIONS, DIRECTOR, start=START, node=("b", "ws://b")
+        )
+        assert result_of(created) is None  # served by node b, not here
+        assert "cup.r1" not in hub.actors
+        assert recorded(store, "cup.r1") == ["TableCreated", "RoundStarted"]  # one append
+        assert leases.calls == [
+            ("acquire", "table/cup.r1"),
+            ("hand_off", "table/cup.r1", "b", "ws://b"),
+        ]
+        assert result_of(hub.placements(2)) == [("b", "ws://b")] * 2
+
+    def test_a_hand_off_that_did_not_happen_serves_the_table_here(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock, ownership=FakeLeases(handed=False))
+        actor = result_of(
+            hub.create_table("cup.r1", "challenge", OPTIONS, DIRECTOR, start=START, node=("b", "x"))
+        )
+        assert hub.actors["cup.r1"] is actor and actor.state.started
+
+    def test_a_table_placed_on_this_node_is_not_handed_over(self):
+        store, clock = self.store, self.clock
+        leases = FakeLeases()
+        hub = Hub(store, clock, ownership=leases)
+        actor = result_of(hub.create_table("t", "challenge", OPTIONS, DIRECTOR, node=("a", "x")))
+        assert hub.actors["t"] is actor and [c[0] for c in leases.calls] == ["acquire"]
+
+    def test_a_first_command_the_game_refuses_records_nothing(self):
+        store, clock = self.store, self.clock
+        hub = Hub(store, clock)
+        place = Command("place_card", {}, DIRECTOR)  # the round has not started
+        with pytest.raises(InvalidOptions, match="place_card"):
+            result_of(hub.create_table("t", "challenge", OPTIONS, DIRECTOR, start=place))
+        assert recorded(store, "t") == []
+
+    def test_a_get_while_the_table_is_being_created_gets_the_created_table(self):
+        store, clock = self.store, self.clock
+        """Without the wait the `get` loaded a second actor of the same table (two writers)."""
+        hub = Hub(store, clock)
+        store.gated = True
+        created = hub.create_table("t", "challenge", OPTIONS, DIRECTOR)
+        got = hub.get("t")
+        assert not got.called  # it waits for the creation in flight
+        store.release()
+        assert result_of(got) is result_of(created) is hub.actors["t"]
+
+    def test_on_a_single_node_every_table_stays_here(self):
+        store, clock = self.store, self.clock
+        assert result_of(Hub(store, clock).placements(3)) == [None] * 3
+
+    def test_a_replica_reads_what_it_missed_when_the_listen_connection_comes_back(self):
+        store, clock = self.store, self.clock
+        """A notification lost (the LISTEN connection was down) is made good by reading after
+        the replica's own seq; a notification of what it has already read changes nothing."""
+        owner = Hub(store, clock)  # the node that serves the table
+        table = result_of(owner.create_table("t", "challenge", OPTIONS, DIRECTOR))
+        here = Hub(store, clock)
+        copy = result_of(here.replica("t"))
+        watcher = Recorder(SPECTATOR)
+        copy.subscribe(watcher)
+        result_of(table.submit(Command("start_round", {}, DIRECTOR), us(clock)))
+        assert copy.seq == 1  # no notification came
+        here.catch_up_replicas()
+        assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
+        here.remote_event("table/t", 2)
+        assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
+        assert result_of(here.replica("t")) is copy
