@@ -23,6 +23,7 @@ from twisted.logger import globalLogPublisher
 
 from server.cluster.leases import LeaseBook, LeaseLost
 from server.eventlog.store import open_blocking_store
+from server.net.errors import LEASE_LOST_MESSAGE
 
 LEASE = 1.0  # seconds: short, and still three renewals per lease on a loaded machine
 
@@ -97,6 +98,7 @@ class StalledOwnerTests(ServerCase):
         proctor = yield self.connect(server, url, "proctor", name="p", table="t1")
         reply = yield proctor.request("command", table="t1", name="start_round", args={})
         assert reply["type"] == "error" and reply["code"] == "unavailable", reply
+        assert reply["message"] == LEASE_LOST_MESSAGE
         code = yield watcher.closed
         assert code == 1012  # its subscriber: reconnect, and be redirected to b
         assert [event["why"] for event in lost] == ["an append was refused by fencing"]
