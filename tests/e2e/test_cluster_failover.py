@@ -4,7 +4,9 @@ tests/e2e/test_cluster.py runs its nodes on 1 s leases, and its failover is trig
 client's `join`; here the nodes run the default lease (`DEFAULT_LEASE_SECONDS`, 3 s) and
 no client asks the surviving node for the table: only its background sweep (every third of
 the lease) can take it, which is what the "failover under 5 s by default" of
-docs/operations.md promises.
+docs/operations.md promises. With several tables, the survivors' sweeps share them
+(`failover_share`); the last comes back a sweep or two later (docs/scaling.md, "Failover at
+this size": measured here, 6 tables over 2 survivors, the last 4.5-4.9 s after the kill).
 """
 
 from __future__ import annotations
@@ -96,3 +98,34 @@ def test_moved_names_the_owners_advertised_url_not_its_listening_one(tmp_path, s
     finally:
         a.kill()
         b.kill()
+
+
+def owned(process: ServerProcess) -> set[str]:
+    """The tables a node's `/healthz` says it owns (reading it takes no lease)."""
+    status, body, _ = process.get("/healthz")
+    assert status == 200, body
+    line = [text for text in body.decode().splitlines() if text.startswith("owned_tables:")]
+    return set(line[0].split(":", 1)[1].split()) if line else set()
+
+
+def test_a_dead_nodes_tables_are_shared_by_the_survivors_sweeps(tmp_path, store):
+    """`failover_share`: each sweep takes orphans ÷ live nodes of what is left; with nobody
+    asking, both survivors get some of a dead node's tables, and every one is taken once."""
+    a, b, c = (node(tmp_path, name, store).start() for name in ("a", "b", "c"))
+    try:
+        tables = {f"t{n}" for n in range(6)}
+        for table in sorted(tables):
+            start_table(a, table)
+        assert owned(a) == tables
+        a.kill()
+        killed = time.monotonic()
+        while owned(b) | owned(c) != tables:
+            assert time.monotonic() < killed + 30, (owned(b), owned(c))
+            time.sleep(0.05)
+        on_b, on_c = owned(b), owned(c)
+        took = time.monotonic() - killed
+        print(f"\nshared: b {len(on_b)}, c {len(on_c)}, the last {took:.2f} s after the kill")
+        assert on_b and on_c and not on_b & on_c, (on_b, on_c)
+    finally:
+        for process in (a, b, c):
+            process.kill()
