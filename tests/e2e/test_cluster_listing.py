@@ -118,8 +118,8 @@ def test_a_new_table_on_one_node_is_listed_by_another_within_a_third_of_the_leas
             row = listed_row(on_b, "fresh")
             assert row is not None and row["game"] == "challenge" and row["over"] is False
             # documented: within lease_seconds / 3 and the time one refresh takes (here, on a
-            # loaded test machine, up to 6 s more); never the 5/3 of the lease it used to be.
-            assert took < LISTING_LEASE / 3 + 6.0, took
+            # loaded test machine, up to 8 s more); never the 5/3 of the lease it used to be.
+            assert took < LISTING_LEASE / 3 + 8.0, took
         finally:
             for client in clients:
                 client.close()
