@@ -1,6 +1,6 @@
 """Soak: 1,000 connections at tournament pace for 10 minutes, with abuse mixed in (issue 18).
 
-    .venv/bin/python bench/soak.py [--seconds 600] [--tables 166] [--no-write]   # make soak
+    .venv/bin/python bench/soak.py [--seconds 600] [--warm-up 120] [--tables 166] [--no-write]
 
 One `t24-server` process (SQLite in a temp dir, default settings) and one client process
 (asyncio + `websockets`). The client opens, per table, a proctor, four players and a
@@ -15,9 +15,15 @@ fixes a solution (from the solver) a second apart. Mixed in, from addresses of t
   never reads (the server drops it past `max_unread_bytes`);
 - a prober: a ping every 100 ms from 127.0.0.1, whose round trips give the p99.
 
-Reported for the first and the last minute: the prober's p99 and the server's RSS; over the
-whole run: commands sent and accepted. Writes the "Soak" section of docs/performance.md.
-Not in CI and not in `make bench`: it takes `--seconds` plus about a minute of set-up.
+Measured every 10 s: the server's RSS and the events its live tables hold in memory (the
+`t24_events_in_memory` gauge). The first `--warm-up` seconds (of `--seconds`) are the
+warm-up: the first cards are dealt, the storm table's catch-up cache fills, the allocator's
+arenas grow; its RSS is reported apart. Then the minute after the warm-up ("start") is
+compared with the last minute ("end"): the prober's p99, the RSS and the events in memory,
+and the RSS growth per event held. Over the whole run: commands sent and accepted. Writes
+the "Soak" section of docs/performance.md. Not in CI and not in `make bench`: it takes
+`--seconds` plus about a minute of set-up; a shorter run (`--seconds 240 --warm-up 60
+--no-write`) checks it works.
 """
 
 from __future__ import annotations
@@ -48,13 +54,13 @@ from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
 
 SECTION = "## Soak (`bench/soak.py`, `make soak`)"
 PACE = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}
-WINDOW = 60.0
+WINDOW = 60.0  # seconds: the minute after the warm-up and the last minute are compared
 DROPPED = "was dropped past max_unread_bytes"
 STALLED = (
     "was not dropped: once its transport buffer was full the server stopped reading it, "
     "so no more of its joins were served and what it held stayed under max_unread_bytes "
     "(stalled, its memory bounded; a busier table's live pushes would have dropped it)"
-)  # seconds: the first and the last minute are compared
+)
 
 
 def percentile(values: list[float], pct: float) -> float:
@@ -234,35 +240,49 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         signer.issue("spectator", now=now, name="prober")[0]
     )
     samples: list[tuple[float, float]] = []
-    rss: list[tuple[float, int]] = []
+    memory: list[tuple[float, int, int]] = []  # (t, RSS KiB, events in memory)
     started = time.monotonic()
-    next_rss = started
+    next_sample = started
+
+    async def sample_memory() -> None:
+        held = (await asyncio.to_thread(read_metrics, port)).get("t24_events_in_memory", 0)
+        memory.append((time.monotonic() - started, rss_kib(pid), int(held)))
+
+    set_up_rss = rss_kib(pid)
     while time.monotonic() - started < args.seconds:
         sent = time.perf_counter()
         reply = await asyncio.wait_for(prober.request("ping"), timeout=30)
         if reply["type"] == "pong":
             samples.append((time.monotonic() - started, time.perf_counter() - sent))
-        if time.monotonic() >= next_rss:
-            rss.append((time.monotonic() - started, rss_kib(pid)))
-            next_rss += 10.0
+        if time.monotonic() >= next_sample:
+            await sample_memory()
+            next_sample += 10.0
         await asyncio.sleep(0.1)
+    await sample_memory()
     stop.set()
     await asyncio.gather(*storms, return_exceptions=True)
     metrics = await asyncio.to_thread(read_metrics, port)
     sleeping.set()
-    end = args.seconds
-    first = [rtt for t, rtt in samples if t < WINDOW]
+    end, warm = args.seconds, args.warm_up
+    first = [rtt for t, rtt in samples if warm <= t < warm + WINDOW]
     last = [rtt for t, rtt in samples if t >= end - WINDOW]
+    at_start = [m for m in memory if m[0] >= warm + WINDOW] or memory[-1:]
+    start_sample, end_sample = at_start[0], memory[-1]
     return {
         "connections": connections + 5 + 1 + 1 + 1,
         "tables": len(tables),
         "seconds": args.seconds,
+        "warm_up": warm,
         "p99_start_ms": percentile(first, 99) * 1000,
         "p99_end_ms": percentile(last, 99) * 1000,
+        "p50_start_ms": percentile(first, 50) * 1000,
         "p50_end_ms": percentile(last, 50) * 1000,
-        "rss_start_mib": [kib for t, kib in rss if t < WINDOW][-1] / 1024,
-        "rss_end_mib": rss[-1][1] / 1024,
-        "rss_max_mib": max(kib for _, kib in rss) / 1024,
+        "rss_set_up_mib": set_up_rss / 1024,
+        "rss_start_mib": start_sample[1] / 1024,
+        "rss_end_mib": end_sample[1] / 1024,
+        "rss_max_mib": max(kib for _, kib, _ in memory) / 1024,
+        "held_start": start_sample[2],
+        "held_end": end_sample[2],
         "events": int(metrics.get("t24_events_appended_total", 0)),
         **counts,
     }
@@ -283,44 +303,44 @@ def read_metrics(port: int) -> dict[str, float]:
 
 
 def report(result: dict[str, Any], dropped: bool) -> str:
+    grown = (result["rss_end_mib"] - result["rss_start_mib"]) * 1024 * 1024
+    held = result["held_end"] - result["held_start"]
+    per_event = f"{grown / held:,.0f} bytes" if held > 0 else "n/a"
     return "\n".join(
         [
             f"{result['connections']:,} connections ({result['tables']} tables of a proctor, "
             f"four players and a spectator, plus a 5-connection join storm, a slow reader, "
             f"the director and a prober) for {result['seconds'] / 60:.0f} minutes, one server "
             "process on SQLite, on the shared 2-core machine (`bench/soak.py`). Players play "
-            "at tournament pace (module doc).",
+            "at tournament pace (module doc). Warm-up: the first "
+            f"{result['warm_up']:.0f} s, RSS {result['rss_set_up_mib']:.0f} MiB when every "
+            f"connection was open; then the minute after it (start) and the last minute (end):",
             "",
-            "| | first minute | last minute |",
+            "| | start | end |",
             "|---|---|---|",
+            f"| prober ping p50 | {result['p50_start_ms']:.1f} ms "
+            f"| {result['p50_end_ms']:.1f} ms |",
             f"| prober ping p99 | {result['p99_start_ms']:.1f} ms "
             f"| {result['p99_end_ms']:.1f} ms |",
             f"| server RSS | {result['rss_start_mib']:.0f} MiB | {result['rss_end_mib']:.0f} MiB |",
+            f"| events held by the live tables (`t24_events_in_memory`) | "
+            f"{result['held_start']:,} | {result['held_end']:,} |",
             "",
-            f"Peak RSS {result['rss_max_mib']:.0f} MiB; prober p50 at the end "
-            f"{result['p50_end_ms']:.1f} ms. Commands sent {result['sent']:,}, accepted "
+            f"RSS growth from start to end per event held: {per_event}. Peak RSS "
+            f"{result['rss_max_mib']:.0f} MiB. Commands sent {result['sent']:,}, accepted "
             f"{result['accepted']:,}, refused {result['refused']:,} (a touch after another "
             f"player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
-            f"slow reader {DROPPED if dropped else STALLED}.",
-            "",
-            f"Events appended: {result['events']:,}, so the RSS growth from the first minute "
-            f"to the last is {growth_per_event(result):,.0f} bytes per event appended: the "
-            "live tables' logs, which a table keeps in memory while it is in play "
-            '(docs/operations.md, "Memory"); a finished table leaves memory `evict_after` '
-            "seconds after its last viewer.",
+            f"slow reader {DROPPED if dropped else STALLED}. Events appended: "
+            f"{result['events']:,}.",
         ]
     )
 
 
-def growth_per_event(result: dict[str, Any]) -> float:
-    grown = (result["rss_end_mib"] - result["rss_start_mib"]) * 1024 * 1024
-    return grown / max(1, result["events"])
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=600.0)
+    parser.add_argument("--seconds", type=float, default=600.0, help="the whole run")
+    parser.add_argument("--warm-up", type=float, default=120.0, help="of --seconds")
     parser.add_argument("--tables", type=int, default=166)
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()

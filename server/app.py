@@ -321,6 +321,12 @@ class T24Server:
             "t24_live_tables", "Tables live in this process.", lambda: len(hub.actors)
         )
         self.metrics.gauge(
+            "t24_events_in_memory",
+            "Recorded events the live tables hold in memory (their logs: the memory that "
+            "grows with play).",
+            lambda: sum(len(actor.events) for actor in hub.actors.values()),
+        )
+        self.metrics.gauge(
             "t24_store_failing_tables",
             "Tables retrying a server command the event store failed.",
             lambda: len(hub.store_failing()),

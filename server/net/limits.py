@@ -18,15 +18,26 @@ Why at the socket (issue 18, found by an adversarial run):
   the cool-down is short.
 - One connection sending flat out handed the reactor 64 KiB of frames per read, thousands of
   requests in one turn, while every other table waited. The gate hands the protocol at most
-  `READ_SLICE` bytes per reactor turn and stops reading the socket until that is consumed,
-  so the reactor serves every connection a slice in turn (a source's flood waits in its own
-  kernel buffer, not in the others' latency).
+  `READ_SLICE` bytes per reactor turn and stops reading the socket until that is consumed
+  (a source's flood waits in its own kernel buffer, not in the others' latency).
+- Slices per connection were not enough: 40 connections from one address, each sending flat
+  out, got 40 slices in every reactor turn, and another table's ping waited behind all of
+  them (p99 ~1 s). The gate's turns are fair between *addresses*, not connections: each
+  address gets one slice per reactor turn, whatever number of connections it holds, given
+  round-robin to its connections with input waiting (the others wait unread). A source with
+  40 connections then costs another address's request one slice of waiting, as a source
+  with one would (docs/performance.md, "Floods").
+
+Turns: the gate cannot see the reactor's turns, so it marks them itself. The first slice it
+hands on schedules `callLater(0, _next_turn)`, which runs when the reactor has dispatched
+the input of its current poll; `_next_turn` gives each address with input waiting its slice
+of the new turn, then the poll that follows serves the addresses that have not had theirs.
 """
 
 from __future__ import annotations
 
 import resource
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 
 from twisted.internet.interfaces import IDelayedCall
@@ -36,7 +47,7 @@ from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 
 from server import SERVER_HEADER
 
-READ_SLICE = 512  # bytes of one connection's input handed on per reactor turn
+READ_SLICE = 512  # bytes of one address's input handed on per reactor turn
 BUSY_RESPONSE = (
     b"HTTP/1.1 503 Service Unavailable\r\nServer: " + SERVER_HEADER.encode("ascii") + b"\r\n"
     b"Connection: close\r\n"
@@ -83,7 +94,7 @@ class GatedConnection(ProtocolWrapper):
         self.gate = factory
         self._deadline: IDelayedCall | None = None
         self._pending = bytearray()
-        self._feed_call: IDelayedCall | None = None
+        self.queued = False  # waiting in the gate for its address's next turn
         self._holds: set[str] = set()  # why reading is paused ("slice", "output")
 
     def makeConnection(self, transport: Any) -> None:
@@ -118,35 +129,51 @@ class GatedConnection(ProtocolWrapper):
         self._holds.add(why)
 
     def release_reading(self, why: str) -> None:
-        """Drop the reason `why`; reading resumes once no reason is left."""
-        if why in self._holds:
-            self._holds.discard(why)
-            if not self._holds and self.wrappedProtocol is not None:
-                self.transport.resumeProducing()
+        """Drop the reason `why`; reading resumes once no reason is left. Input that waited
+        in the gate meanwhile is handed on first, in the address's next turns."""
+        if why not in self._holds:
+            return
+        self._holds.discard(why)
+        if self.wrappedProtocol is None:
+            return
+        if not self._holds:
+            self.transport.resumeProducing()
+        elif why != "slice" and self.has_input():
+            self.gate.wake(self)
 
     def dataReceived(self, data: bytes) -> None:
         self._pending += data
-        if self._feed_call is None:
-            self._feed()
+        self.gate.offer(self)
 
-    def _feed(self) -> None:
-        self._feed_call = None
-        if self.wrappedProtocol is None or self.disconnecting:
-            return
+    def pending(self) -> int:
+        """Bytes received and not handed on yet."""
+        return len(self._pending)
+
+    def has_input(self) -> bool:
+        """Whether input is waiting to be handed on now: the connection is still there and
+        nothing but its turn holds it (not its rate limit, nor its unread output)."""
+        return (
+            bool(self._pending)
+            and self.wrappedProtocol is not None
+            and not self.disconnecting
+            and self._holds <= {"slice"}
+        )
+
+    def feed_slice(self) -> None:
+        """Hand the protocol the next `READ_SLICE` bytes; keep the socket unread while more
+        is waiting (for this address's next turn), read it again once all is handed on."""
         chunk = bytes(self._pending[:READ_SLICE])
         del self._pending[:READ_SLICE]
         self.wrappedProtocol.dataReceived(chunk)
-        if self._pending and self.wrappedProtocol is not None:
-            self.hold_reading("slice")  # the rest first, after the other connections' turn
-            self._feed_call = self.gate.clock.callLater(0, self._feed)
+        if self._pending:
+            self.hold_reading("slice")  # held until all of it is handed on
         else:
             self.release_reading("slice")
 
     def connectionLost(self, reason: Any) -> None:
-        for call in (self._deadline, self._feed_call):
-            if call is not None and call.active():
-                call.cancel()
-        self._deadline = self._feed_call = None
+        if self._deadline is not None and self._deadline.active():
+            self._deadline.cancel()
+        self._deadline = None
         self._pending = bytearray()
         super().connectionLost(reason)
 
@@ -176,6 +203,72 @@ class ConnectionGate(WrappingFactory):
         self.cooling: dict[str, float] = {}  # address -> until when it is refused
         self.refused = 0
         self.noisy = False
+        # The fair turns (see module doc): the addresses served in this turn, and per address
+        # its connections whose input waits for a later turn (each at most once).
+        self._served: dict[str, GatedConnection] = {}  # address -> its connection served
+        self._waiting: dict[str, deque[GatedConnection]] = {}
+        self._turn_call: IDelayedCall | None = None
+
+    # -- fair turns --------------------------------------------------------------------------
+
+    def offer(self, connection: GatedConnection) -> None:
+        """`connection` has new input: hand on a slice now if its address has not had its
+        slice in this turn and none of its connections is waiting; otherwise it waits its
+        turn (or, held for its rate or its output, until `wake`)."""
+        address = connection.address
+        if connection.has_input() and address not in self._served and address not in self._waiting:
+            self._serve(address, connection)
+        if connection.has_input():
+            connection.hold_reading("slice")
+            self.wake(connection)
+        elif connection.pending():
+            connection.hold_reading("slice")  # held otherwise: woken when that ends
+
+    def wake(self, connection: GatedConnection) -> None:
+        """Queue `connection`'s waiting input for its address's next turns (new input over
+        the turn's slice, or input that waited while a hold on it lasted)."""
+        if connection.queued:
+            return
+        connection.queued = True
+        self._waiting.setdefault(connection.address, deque()).append(connection)
+        if self._turn_call is None:
+            self._turn_call = self.clock.callLater(0, self._next_turn)
+
+    def _serve(self, address: str, connection: GatedConnection) -> None:
+        self._served[address] = connection
+        if self._turn_call is None:
+            self._turn_call = self.clock.callLater(0, self._next_turn)
+        connection.feed_slice()
+
+    def _next_turn(self) -> None:
+        """A new reactor turn: each address with input waiting gets one slice (round-robin
+        between its connections)."""
+        self._turn_call = None
+        served, self._served = self._served, {}
+        for address, queue in list(self._waiting.items()):
+            if queue and queue[0] is served.get(address) and len(queue) > 1:
+                queue.rotate(-1)  # served last turn (queued before the others came): after them
+            while queue and not queue[0].has_input():
+                queue.popleft().queued = False  # gone, or held (`wake` queues it again)
+            if not queue:
+                del self._waiting[address]
+                continue
+            connection = queue.popleft()
+            self._serve(address, connection)
+            if connection.has_input():
+                queue.append(connection)  # its next slice after the address's others
+            else:
+                connection.queued = False
+                if not queue:
+                    del self._waiting[address]
+
+    def stopFactory(self) -> None:
+        """The port stopped listening: no turn is marked any more."""
+        if self._turn_call is not None and self._turn_call.active():
+            self._turn_call.cancel()
+        self._turn_call = None
+        self._waiting.clear()
+        super().stopFactory()
 
     def cool_down(self, address: str) -> None:
         """Refuse new sockets from `address` for `abuse_cooldown` seconds."""

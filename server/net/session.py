@@ -12,7 +12,10 @@ Theory of operation, per frame (the order is deliberate):
    documented code; the connection stays open, nothing reaches a table.
 3. Rate limit: a token bucket (`rate_per_second`, `rate_burst`). A request over the limit is
    dropped with `rate_limited`; every such drop takes a token from a second, slower bucket,
-   and when that one is empty the connection is closed with 1008 (sustained abuse).
+   and when that one is empty the connection is closed with 1008 (sustained abuse). After
+   a drop the connection is not read for `RATE_LIMITED_PAUSE` seconds (`hold_reading`): a
+   client over its limit waits in its own socket buffer instead of costing the server a
+   decode and a reply for each frame it floods (docs/performance.md, "Floods").
 4. Before `hello` only `hello` and `ping` are served; a connection that has not said hello
    within `hello_timeout` seconds is closed with 1008.
 5. The role check (`MessageSpec.roles`) and the table binding of the token come next
@@ -73,6 +76,7 @@ CLOSE_INTERNAL = 1011
 CLOSE_SERVICE_RESTART = 1012  # another node took a joined table (docs/protocol.md)
 MAX_ERROR_MESSAGE = 240  # characters of an error's message, at most (it may quote input)
 LAG_PUSH_STEP_MS = 5  # a presence push when a seat's shown delay moves this much
+RATE_LIMITED_PAUSE = 0.25  # seconds a connection is not read after a `rate_limited` drop
 
 
 class Session(TableRequests):
@@ -98,6 +102,7 @@ class Session(TableRequests):
         budget: TokenBucket | None = None,
         on_abuse: Callable[[], None] | None = None,
         send_probe: Callable[[bytes], None] | None = None,
+        hold_reading: Callable[[bool], None] | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
@@ -124,6 +129,10 @@ class Session(TableRequests):
         self._expiry_timer: IDelayedCall | None = None  # set by hello: the token's end
         self._budget = budget  # the server-wide request budget, shared by every connection
         self._on_abuse = on_abuse or (lambda: None)  # the transport's cool-down of the address
+        # The transport's reading of this connection: held (True) after a rate_limited drop,
+        # released (False) by `_rate_timer` (see the module doc, step 3).
+        self._hold_reading = hold_reading
+        self._rate_timer: IDelayedCall | None = None
         # Issue 19: a player's connection is probed once a second with a WebSocket ping the
         # transport sends (`send_probe`); its pongs feed `lag` (server/net/lag.py), and each
         # command carries the estimate at its arrival (`Command.delay_us`).
@@ -146,10 +155,10 @@ class Session(TableRequests):
     def connection_lost(self) -> None:
         """The connection is gone: leave every table, cancel timers."""
         self.closed = True
-        for timer in (self._hello_timer, self._expiry_timer, self._probe_timer):
+        for timer in (self._hello_timer, self._expiry_timer, self._probe_timer, self._rate_timer):
             if timer is not None and timer.active():
                 timer.cancel()
-        self._hello_timer = self._expiry_timer = self._probe_timer = None
+        self._hello_timer = self._expiry_timer = self._probe_timer = self._rate_timer = None
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
@@ -340,6 +349,7 @@ class Session(TableRequests):
                     self._on_abuse()
                     return
                 self.reply_error(request_id, "rate_limited", "too many requests; slow down")
+                self._pause_reading()
                 return
             if self._budget is not None and not self._budget.take(now):
                 self.reply_error(request_id, "rate_limited", "the server is busy; retry shortly")
@@ -352,6 +362,18 @@ class Session(TableRequests):
             self._dispatch(request, arrival)
         except Exception:  # the catch-all: see "Faults" in the module doc
             self.fault(request_id, Failure())
+
+    def _pause_reading(self) -> None:
+        """Stop reading this connection for `RATE_LIMITED_PAUSE` seconds (module doc, 3)."""
+        if self._hold_reading is None or self._rate_timer is not None:
+            return
+        self._hold_reading(True)
+        self._rate_timer = self.clock.callLater(RATE_LIMITED_PAUSE, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._rate_timer = None
+        if self._hold_reading is not None and not self.closed:
+            self._hold_reading(False)
 
     def _dispatch(self, request: Request, arrival: int) -> None:
         kind = request.type

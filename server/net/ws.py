@@ -140,6 +140,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             budget=factory.budget,
             on_abuse=self._abuse,
             send_probe=self._send_probe,
+            hold_reading=self._hold_reading,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
@@ -158,6 +159,19 @@ class T24ServerProtocol(WebSocketServerProtocol):
     def onPong(self, payload: bytes) -> None:
         if self.session is not None:
             self.session.pong_received(payload)
+
+    def _hold_reading(self, held: bool) -> None:
+        """Stop (or resume) reading this connection for its rate limit: through the socket
+        gate's reasons when there is one (server/net/limits.py), so each pause is released by
+        its own cause."""
+        hold = getattr(self.transport, "hold_reading", None)
+        release = getattr(self.transport, "release_reading", None)
+        if hold is not None and release is not None:
+            hold("rate") if held else release("rate")
+        elif held:
+            self.transport.pauseProducing()
+        else:
+            self.transport.resumeProducing()
 
     def _abuse(self) -> None:
         penalize = getattr(self.transport, "penalize", None)

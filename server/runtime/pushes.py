@@ -1,7 +1,8 @@
 """A table's event pushes: each event's redactions encoded once and shared.
 
-What it keeps: per recorded event its distinct redactions (one `Push` each), and per viewer
-the pushes of every event it may see, for a join's catch-up (`EncodedEvents`). The
+What it keeps: per recorded event that a catch-up asked for, its distinct redactions (one
+`Push` each), and per viewer its pushes from the furthest-back event it asked for, for a
+join's catch-up (`EncodedEvents`). The
 `TableActor` (table_actor.py) owns one and asks it for a join's catch-up and for the pushes
 of each append it publishes.
 
@@ -53,32 +54,49 @@ class EncodedEvents:
     def __init__(self, table: str, redact: EventView) -> None:
         self.table = table
         self.redact = redact
-        self._distinct: list[list[Push]] = []  # per event index, its distinct redactions
-        self._catch_up: dict[Actor, list[Push]] = {}  # per viewer, in join order (oldest first)
+        self._distinct: dict[int, list[Push]] = {}  # per event seq, its distinct redactions
+        # Per viewer, in join order (oldest first): the first seq its pushes start at, and
+        # the pushes of every event from there on that it was given.
+        self._catch_up: dict[Actor, tuple[int, list[Push]]] = {}
 
     def catch_up(self, events: list[RecordedEvent], viewer: Actor, after_seq: int) -> list[Push]:
         """The pushes of every event of `events` after `after_seq`, redacted for `viewer`.
 
-        The cache holds references only; it keeps the `CATCH_UP_VIEWERS` most recent viewers.
+        Only what is asked is built: a reconnect from near the head costs its few events,
+        not the whole log (once asked, an event's push is kept for the next catch-ups). The
+        cache holds references only; it keeps the `CATCH_UP_VIEWERS` most recent viewers,
+        and the pushes of events that one of them was given.
         """
-        pushes = self._catch_up.pop(viewer, None)
-        if pushes is None:
-            pushes = []
+        first = events[0].seq
+        want = max(after_seq + 1, first)
+        cached = self._catch_up.pop(viewer, None)
+        if cached is None:
             if len(self._catch_up) >= CATCH_UP_VIEWERS:
                 del self._catch_up[next(iter(self._catch_up))]  # the least recently joined
-        self._catch_up[viewer] = pushes
-        first = events[0].seq
-        for index in range(len(pushes), len(events)):
-            pushes.append(self._shared_push(events, index, viewer))
-        return pushes[after_seq + 1 - first :] if after_seq + 1 > first else list(pushes)
+                self._forget_unasked()
+            base, pushes = want, []
+        else:
+            base, pushes = cached
+            if want < base:  # further back than before: the missing part goes in front
+                older = [
+                    self._shared_push(events[seq - first], viewer) for seq in range(want, base)
+                ]
+                base, pushes = want, older + pushes
+        for seq in range(base + len(pushes), events[-1].seq + 1):
+            pushes.append(self._shared_push(events[seq - first], viewer))
+        self._catch_up[viewer] = (base, pushes)
+        return pushes[want - base :]
 
-    def _shared_push(self, events: list[RecordedEvent], index: int, viewer: Actor) -> Push:
-        """The push of `events[index]` for `viewer`, shared with equal redactions."""
-        while len(self._distinct) <= index:
-            self._distinct.append([])
-        event = events[index]
+    def _forget_unasked(self) -> None:
+        """Drop the pushes of events before every remaining viewer's first one."""
+        low = min((base for base, _pushes in self._catch_up.values()), default=None)
+        for seq in [seq for seq in self._distinct if low is None or seq < low]:
+            del self._distinct[seq]
+
+    def _shared_push(self, event: RecordedEvent, viewer: Actor) -> Push:
+        """The push of `event` for `viewer`, shared with equal redactions."""
         data = redacted_data(self.redact, Event(event.type, event.data), viewer)
-        distinct = self._distinct[index]
+        distinct = self._distinct.setdefault(event.seq, [])
         for push in distinct:
             if push.message["data"] == data:
                 return push

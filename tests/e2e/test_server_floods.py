@@ -23,10 +23,21 @@ pytestmark = pytest.mark.e2e
 HERE = Path(__file__).resolve().parent
 FLOODERS = 40
 FLOOD_SECONDS = 4.5  # shorter than the abuse cool-down (5 s): one wave of 40 flooders
-# Seconds: another connection's ping round trip while 40 connections flood. Measured 20-40 ms
-# on this 2-core machine when it is quiet; it is shared with other work (load 7 is common),
-# hence the margin. Before the fixes: ~1.2 s, and 7 pings answered in 5 s.
-P99_BOUND = 0.25
+PROBE_INTERVAL = 0.02  # within each prober's own rate limit (50 requests/s)
+# Seconds of ping round trip another connection may see at p99 while 40 connections of one
+# address flood the server. The control is a twin server process, idle, probed by the same
+# test in turns with the flooded one, so both see the same load of this shared machine at
+# the same moments (load 7-13 is common here, and then a ping to an idle server takes up
+# to 100-300 ms at p99 now and then: no fixed figure alone survives that). Bounds:
+# - ADDED_P99: over the idle twin's p99 (what the flood costs another table);
+# - ADDED_P50: over the twin's median, which scheduling noise moves far less;
+# - ABSOLUTE_P99: whatever the machine's load.
+# Measured (docs/performance.md, "Floods"): the flooded server's p99 within 5-40 ms of the
+# twin's. Before fair turns between addresses: p99 ~470 ms and a p50 of 88 ms (a ping waited
+# behind 40 connections' slices in every reactor turn), at a lower load.
+ADDED_P99 = 0.05
+ADDED_P50 = 0.005
+ABSOLUTE_P99 = 0.25
 
 
 def dripping_socket(port: int) -> socket.socket:
@@ -108,10 +119,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def test_forty_connections_flooding_do_not_stall_another_table(tmp_path):
-    process = ServerProcess(tmp_path, "--log-level", "info").start()
+def quantile(samples: list[float], q: int) -> float:
+    return statistics.quantiles(samples, n=100)[q - 1]
+
+
+def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, list, int]:
+    """While 40 connections of another address flood `process`, ping it and its idle `twin`
+    in turns: the round trips of each, and the number of flood frames sent."""
+    prober, control = RawClient(process.port), RawClient(twin.port)
+    flooded: list[float] = []
+    idle: list[float] = []
     try:
-        prober = RawClient(process.port)
         flooders = subprocess.Popen(
             [
                 sys.executable,
@@ -124,28 +142,70 @@ def test_forty_connections_flooding_do_not_stall_another_table(tmp_path):
             cwd=HERE,
             env={**os.environ, "PYTHONPATH": f"{HERE}:{HERE.parents[1]}"},
         )
-        samples = []
         cpu_before = cpu_seconds(process.process.pid)
-        time.sleep(0.5)  # the flood is under way (the prober measures during it, not before)
-        started = time.monotonic()
         try:
-            while time.monotonic() - started < FLOOD_SECONDS - 0.5:
-                samples.append(prober.round_trip())
-                time.sleep(0.02)
+            time.sleep(0.5)  # the flood is under way (the probers measure during it)
+            started = time.monotonic()
+            while time.monotonic() - started < FLOOD_SECONDS - 1.0:
+                flooded.append(prober.round_trip())
+                idle.append(control.round_trip())
+                time.sleep(PROBE_INTERVAL)
+            cpu = cpu_seconds(process.process.pid) - cpu_before
         finally:
             out, _ = flooders.communicate(timeout=30)
-        sent = [int(out.split()[-1])]
-        p99 = statistics.quantiles(samples, n=100)[98]
-        closes = process.log_text().count("sustained rate-limit abuse")
-        print(f"server CPU during the flood {cpu_seconds(process.process.pid) - cpu_before:.2f} s")
-        print(
-            f"flood frames sent {sent[0]}, abuse closes {closes}, pings {len(samples)}, "
-            f"p99 {p99 * 1000:.1f} ms, slowest {max(samples) * 1000:.0f} ms"
-        )
-        assert sent[0] > 100_000  # the flood really ran
-        assert closes and "address 127.0.0.2 refused for 5.0 s" in process.log_text()
-        assert p99 < P99_BOUND, f"p99 {p99 * 1000:.0f} ms during the flood"
+    finally:
         prober.close()
+        control.close()
+    sent = int(out.split()[-1])
+    print(
+        f"server CPU during the flood {cpu:.2f} s; flood frames sent {sent}; pings "
+        f"{len(flooded)}; flooded p50 {quantile(flooded, 50) * 1000:.1f} ms, p99 "
+        f"{quantile(flooded, 99) * 1000:.1f} ms, slowest {max(flooded) * 1000:.0f} ms; idle "
+        f"twin p50 {quantile(idle, 50) * 1000:.1f} ms, p99 {quantile(idle, 99) * 1000:.1f} ms"
+    )
+    return flooded, idle, sent
+
+
+def assert_bounded(flooded: list[float], idle: list[float]) -> None:
+    """Another connection's latency during the flood is within the bounds (module top)."""
+    p50, p99 = quantile(flooded, 50), quantile(flooded, 99)
+    assert p50 < quantile(idle, 50) + ADDED_P50, f"p50 {p50 * 1000:.1f} ms during the flood"
+    assert p99 < quantile(idle, 99) + ADDED_P99, f"p99 {p99 * 1000:.1f} ms during the flood"
+    assert p99 < ABSOLUTE_P99, f"p99 {p99 * 1000:.1f} ms during the flood"
+
+
+@pytest.fixture
+def twin(tmp_path):
+    """An idle server process: the control every flood measurement is compared with."""
+    process = ServerProcess(tmp_path / "twin", "--log-level", "info").start()
+    yield process
+    process.kill()
+
+
+def test_forty_connections_flooding_without_pause_do_not_stall_another_table(tmp_path, twin):
+    """The fairness itself: abuse closes are off (`--abuse-strikes` out of reach), so the 40
+    connections send flat out for the whole flood and each of their frames costs the server
+    a decode and a `rate_limited` reply; another address's pings still wait one slice."""
+    process = ServerProcess(tmp_path, "--log-level", "info", "--abuse-strikes", "100000000")
+    process.start()
+    try:
+        flooded, idle, sent = flood_and_probe(process, twin)
+        assert sent > 100_000  # the flood really ran
+        assert "sustained rate-limit abuse" not in process.log_text()  # and never stopped
+        assert_bounded(flooded, idle)
+    finally:
+        process.kill()
+
+
+def test_a_flood_is_closed_for_abuse_and_its_address_cooled_down(tmp_path, twin):
+    process = ServerProcess(tmp_path, "--log-level", "info").start()
+    try:
+        flooded, idle, sent = flood_and_probe(process, twin)
+        closes = process.log_text().count("sustained rate-limit abuse")
+        print(f"abuse closes {closes}")
+        assert sent > 100_000
+        assert closes and "address 127.0.0.2 refused for 5.0 s" in process.log_text()
+        assert_bounded(flooded, idle)
     finally:
         process.kill()
 

@@ -172,12 +172,16 @@ def test_a_finished_table_logs_its_head_leaves_memory_and_stays_on_disk_after_re
             blocking.close()
         process.wait_log(f"table done is over at seq {ended}, head {head}")
         process.wait_log("table done evicted")  # nobody joined it: gone after 1 s of quiet
-        assert process.metrics()["t24_live_tables"] == 0
+        scraped = process.metrics()
+        assert scraped["t24_live_tables"] == 0
+        assert scraped["t24_events_in_memory"] == 0  # its log left memory with it
         listed = director.request("list_tables")["tables"]
         assert listed == [{"table": "done", "game": "challenge", "seq": ended, "over": True}]
         snapshot = proctor.request("join", table="done")  # replayed from the log
         assert snapshot["seq"] == ended and snapshot["view"]["phase"] == "ended"
-        assert process.metrics()["t24_live_tables"] == 1
+        scraped = process.metrics()
+        assert scraped["t24_live_tables"] == 1
+        assert scraped["t24_events_in_memory"] == ended  # the whole log again
         director.close()
         proctor.close()
 
