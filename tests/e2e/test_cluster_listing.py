@@ -125,3 +125,35 @@ def test_a_new_table_on_one_node_is_listed_by_another_within_a_third_of_the_leas
                 client.close()
             a.kill()
             b.kill()
+
+
+def test_a_finished_table_left_on_disk_at_start_is_listed_by_another_node_after_a_dies(
+    tmp_path,
+):
+    """With eviction on, a restart leaves a finished table on disk, without a lease
+    (`Hub._recover`): the other node lists it from the store, also once its node is dead."""
+    with fresh_schema() as (store, _schema):
+        a = node(tmp_path, "a", store, 1.5, "--evict-after", "600").start()
+        b = node(tmp_path, "b", store, 1.5).start()
+        clients: list[AutobahnClient] = []
+        try:
+            director, proctor = start_table(a, "kept")
+            clients += [director, proctor]
+            accepted(proctor, "kept", "start_round")
+            accepted(proctor, "kept", "end_round")
+            ended = accepted(proctor, "kept", "sign_score_card", initials="PK")["seq"]
+            for client in clients:
+                client.close()
+            assert a.terminate() == 0
+            a.start()
+            a.wait_log("1 finished table(s) left on disk until joined", timeout=WAIT)
+            a.kill()
+            on_b = director_of(b)
+            clients.append(on_b)
+            finished = {"table": "kept", "game": "challenge", "seq": ended, "over": True}
+            wait_listed(on_b, "kept", finished, WAIT)
+        finally:
+            for client in clients:
+                client.close()
+            a.kill()
+            b.kill()
