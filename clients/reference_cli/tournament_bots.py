@@ -38,6 +38,7 @@ class TableBots:
     ) -> None:
         self.reactor = reactor
         self.forfeit = forfeit  # end the round at once, nobody scoring (a forced tie)
+        self.gave_up = False  # the link failed for good, or signing did: the table is not done
         self.ending = False
         self.signing = 0
         self.latencies: list[float] = latencies
@@ -64,6 +65,7 @@ class TableBots:
         return None
 
     def link_fatal(self, code: str, message: str) -> None:
+        self.gave_up = True
         self._finish()
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
@@ -143,6 +145,7 @@ class TableBots:
         """R-ROUND-7: the proctor signs the score card. A refusal because the card is signed
         already ends the bot's work; a dropped request (rate limit, lost link) is sent again."""
         if self.done.called or self.signing >= SIGN_ATTEMPTS:
+            self.gave_up = self.gave_up or not self.done.called
             self._finish()
             return
         self.signing += 1

@@ -138,13 +138,17 @@ class Director:
         return reply["view"]
 
     @inlineCallbacks
-    def wait_for(self, condition: Any) -> Any:
-        """Re-read the tournament's view until `condition(view)` holds (with a deadline)."""
+    def wait_for(self, condition: Any, tables: Any = None) -> Any:
+        """Re-read the tournament's view until `condition(view)` holds (with a deadline);
+        with `tables(view)`, seat bots again at any of those tables whose bots gave up (a
+        link lost for good on a loaded machine must not stall the whole simulation)."""
         deadline = time.monotonic() + ROUND_TIMEOUT
         while True:
             view = yield self.view()
             if condition(view):
                 return view
+            if tables is not None:
+                self.play_tables(view, tables(view))
             if time.monotonic() > deadline:
                 raise TimeoutError("the tournament did not get there in time")
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
@@ -156,12 +160,12 @@ class Director:
         rounds 1 and 2) they forfeit: the round is ended at once, nobody scores, so the
         section ties."""
         for table in tables:
-            if table["table"] in self.started:
+            if table["table"] in self.started or table.get("result"):
                 continue
             self.started.add(table["table"])
             hub_table = f"{self.tid}.{table['table']}"
             forced = table["section"] == self.args.force_tie and table["table"][:2] in ("r1", "r2")
-            TableBots(
+            bots = TableBots(
                 self.reactor,
                 self.url,
                 self.token,
@@ -172,7 +176,13 @@ class Director:
                 self.timers,
                 self.latencies,
                 forfeit=forced,
-            ).start()
+            )
+            bots.start().addCallback(self._bots_done, table["table"], bots)
+
+    def _bots_done(self, _result: Any, table: str, bots: TableBots) -> None:
+        """Bots that gave up leave their table to be seated again at the next poll."""
+        if bots.gave_up:
+            self.started.discard(table)
 
     # -- the tournament ----------------------------------------------------------------------
 
@@ -207,7 +217,8 @@ class Director:
             view = yield self.view()
             self.play_tables(view, view["rounds"][number - 1]["tables"])
             yield self.wait_for(
-                lambda v, n=number: all(t["result"] for t in v["rounds"][n - 1]["tables"])
+                lambda v, n=number: all(t["result"] for t in v["rounds"][n - 1]["tables"]),
+                tables=lambda v, n=number: v["rounds"][n - 1]["tables"],
             )
             yield self.command("close_round", round=number)
             if number == 2 and self.args.protest:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
+from server.cluster.leases import LeaseLost
 from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
@@ -18,6 +19,10 @@ from server.runtime.table_actor import BadSeq, TableBroken, TableClosed
 log = Logger(namespace="t24.net")
 
 INTERNAL_MESSAGE = "internal server error; nothing was written"
+LEASE_LOST_MESSAGE = (
+    "this node no longer serves the table (another node took it over); nothing was written: "
+    "reconnect and join again"
+)
 RECORDED_BUT_BROKEN_MESSAGE = (
     "internal server error after the command was recorded: the table stopped taking "
     "commands; its log is intact"
@@ -46,6 +51,8 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
         return "internal", RECORDED_BUT_BROKEN_MESSAGE, None
     if isinstance(exc, ConcurrencyError):
         return "conflict", "another writer extended the table's log; retry", None
+    if isinstance(exc, LeaseLost):  # the fence at work (server/cluster/leases.py), not a fault
+        return "unavailable", LEASE_LOST_MESSAGE, None
     if isinstance(exc, EventLogError):
         log.failure("event store failure", failure)
         return "unavailable", "the event store failed; nothing was written", None

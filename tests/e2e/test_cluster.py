@@ -86,8 +86,17 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
             b.wait_log("table split taken over (failover)", timeout=10)
             paused = events(store, "table/split")[before:]
             assert [(e.type, e.data.get("cause")) for e in paused] == [("TablePaused", "failover")]
+            # a command reaches a while it is stopped: a reads it when it wakes up
+            late = s1.send("command", table="split", name="touch_card", args={})
         finally:
             a.process.send_signal(signal.SIGCONT)
+        # Whichever a does first on waking, append it (the fence refuses: `unavailable`) or
+        # renew (refused: the table is dropped, and the command is pointed at b), the
+        # command is not accepted and nothing reaches the log. tests/unit/test_stalled_owner.py
+        # shows the fence alone refusing it.
+        refused = s1.wait_for(lambda m: m.get("id") == late and m["type"] != "event")
+        assert refused["type"] in ("error", "moved"), refused
+        assert refused.get("code", "unavailable") == "unavailable", refused
         a.wait_log("lease of table/split lost", timeout=10)
         a.wait_log("table split dropped", timeout=10)
         assert watcher.wait_closed() == 1012
