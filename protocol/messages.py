@@ -226,6 +226,13 @@ MESSAGES: tuple[MessageSpec, ...] = (
                 required=False,
                 doc="also push `presence` (who is connected) for this table",
             ),
+            Field(
+                "watch",
+                "bool",
+                required=False,
+                doc="only to watch: a director or proctor is served another node's table "
+                "from a read-only replica instead of `moved` (not with `presence`)",
+            ),
         ),
         "Subscribe: a `snapshot` (view at seq S), then `event` pushes after `after_seq` "
         "(default S): first the missed ones, then live ones.",

@@ -36,7 +36,7 @@ from typing import Any, NamedTuple
 import psycopg
 from psycopg import sql
 
-from protocol.messages import TOURNAMENT_PREFIX
+from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
 from server.eventlog.store import EventLogError
 
 DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
@@ -123,10 +123,12 @@ def lease_statements(schema: str) -> dict[str, Any]:
             " AND expires_at > now() ORDER BY stream LIMIT 1000"
         ),
         "live_nodes": q("SELECT count(*) FROM {s}.nodes WHERE expires_at > now()"),
-        "remote": q(
-            "SELECT l.stream, h.last_seq FROM {s}.leases AS l JOIN {s}.streams AS h"
-            " ON h.stream = l.stream WHERE l.expires_at > now() AND l.owner <> %s"
-            " ORDER BY l.stream LIMIT 100000"
+        "remote": q(  # every table's head, less the ones this node holds (it lists those)
+            "SELECT h.stream, h.last_seq FROM {s}.streams AS h LEFT JOIN {s}.leases AS l"
+            " ON l.stream = h.stream WHERE h.last_seq > 0"
+            " AND (starts_with(h.stream, %s) OR starts_with(h.stream, %s))"
+            " AND (l.stream IS NULL OR l.owner <> %s OR l.expires_at <= now())"
+            " ORDER BY h.stream LIMIT 100000"
         ),
         "fence": q(
             "SELECT stream, owner, epoch FROM {s}.leases WHERE stream = ANY(%s)"
@@ -352,8 +354,13 @@ class LeaseBook:
         )
 
     def remote(self) -> list[tuple[str, int]]:
-        """`(stream, last_seq)` of every table another live node serves."""
-        rows = self.connection.execute(self._sql["remote"], (self.owner,)).fetchall()
+        """`(stream, last_seq)` of every table and tournament in the store but the ones this
+        node holds a live lease of: those another node serves, and those nobody does (a
+        finished table evicted or left on disk gives its lease up, and a dead node's
+        tables are listed until a survivor takes them). Why the store's heads and not the
+        leases: a finished table must stay listed when the node that last served it dies."""
+        params = (TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, self.owner)
+        rows = self.connection.execute(self._sql["remote"], params).fetchall()
         return [(row[0], row[1]) for row in rows]
 
     def close(self) -> None:

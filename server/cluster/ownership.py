@@ -8,6 +8,13 @@ cleanly) and takes them through `Hub.get`, which replays them and pauses a mid-c
 with cause `failover`. A lease found lost (renewal refused, or an append refused by the
 `Fence`) makes the hub drop the table at once: this node stops serving it.
 
+Listing (`list_tables` across nodes): every `ttl / 3` a refresh reads the head of every
+table and tournament stream in the store (`LeaseBook.remote`: those another node serves
+and those nobody serves, such as a finished table evicted or left on disk, whose node may
+be gone) and keeps one row per stream, re-reading a stream's first and last events only
+when its seq moved. It runs on a thread of its own, so a first listing of a large store
+never delays a renewal.
+
 Placement (a tournament's tables, docs/tournament.md): `place(count)` deals new tables over
 the live nodes of the registry by their load (`deal_tables`); `hand_off` gives a table this
 node has just recorded to the node it was dealt to. The sweep also takes the leases handed
@@ -54,6 +61,7 @@ class LeaseManager:
         self.fence = Fence(engine.schema, self._lost_from_thread)
         self.counts = {"failovers": 0, "lost": 0, "redirects": 0}
         self._pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-leases")
+        self._listing_pool = ThreadPool(minthreads=0, maxthreads=1, name="t24-listing")
         self._loops: list[LoopingCall] = []
         self._sweeping = False
         self._sweep_again = False  # a hand-off arrived during a sweep: sweep once more
@@ -67,6 +75,7 @@ class LeaseManager:
         """Connect and install the fence on the engine: from now on every append is fenced
         (and refused until `set_node` names this node)."""
         self._pool.start()
+        self._listing_pool.start()
         engine = self.engine
         self.book = yield self._call(LeaseBook, engine.conninfo, engine.schema, self.ttl)
         engine.fence = self.fence
@@ -101,33 +110,37 @@ class LeaseManager:
         log.info("node {node} at {url}, leases of {ttl} s", node=node_id, url=url, ttl=self.ttl)
 
     def start_timers(self) -> None:
-        """Renew and sweep every `ttl / 3` seconds; list other nodes' tables every `5 ttl / 3`."""
+        """Renew, sweep and re-read the list of other nodes' tables every `ttl / 3` seconds."""
         if self.feed is not None:
             self.feed.start()
         self.renew()  # into the node registry at once: placement may deal tables here
         for work, every in (
             (self.renew, self.ttl / 3),
             (self.sweep, self.ttl / 3),
-            (self.refresh_remote, self.ttl * 5 / 3),
+            (self.refresh_remote, self.ttl / 3),
         ):
             loop = LoopingCall(work)
             loop.clock = self.reactor
             loop.start(every, now=False)
             self._loops.append(loop)
+        self.refresh_remote()  # other nodes' tables are listed from the start
 
     @inlineCallbacks
     def refresh_remote(self) -> Any:
-        """Re-read the tables other live nodes serve, for `list_tables` (`remote_rows`)."""
+        """Re-read the tables this node does not serve, for `list_tables` (`remote_rows`)."""
         if self.book is None or self.hub is None:
             return
         try:
-            self.remote = yield self._call(self._remote_rows, dict(self.remote))
+            self.remote = yield deferToThreadPool(
+                self.reactor, self._listing_pool, self._remote_rows, dict(self.remote)
+            )
         except Exception as error:
             log.warn("listing other nodes' tables failed: {why}", why=str(error))
 
     def _remote_rows(self, previous: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
-        """On the lease thread: a `tables()` row per remote table; a table whose seq did not
-        move keeps its row, the others read their first and last events (game, over)."""
+        """On the listing thread: a `tables()` row per table this node does not serve; a
+        table whose seq did not move keeps its row, the others read their first and last
+        events (game; over: the last is one of the game's `FINAL_EVENTS`, as the hub says)."""
         assert self.book is not None
         rows = {}
         for stream, last_seq in self.book.remote():
@@ -147,7 +160,8 @@ class LeaseManager:
         return rows
 
     def remote_rows(self) -> list[dict[str, Any]]:
-        """The tables other live nodes serve, as of the last refresh."""
+        """The tables this node does not serve, as of the last refresh (`ttl / 3` old at most,
+        plus the time one refresh takes)."""
         return list(self.remote.values())
 
     def held(self) -> list[str]:
@@ -306,9 +320,12 @@ class LeaseManager:
 
     @inlineCallbacks
     def close(self) -> Any:
-        """Close the lease connection and the thread."""
+        """Close the lease connection and the threads (the listing's first: it reads through
+        the lease connection)."""
         if self.feed is not None:
             self.feed.stop()
+        if self._listing_pool.started:
+            self._listing_pool.stop()
         if self.book is not None:
             book, self.book = self.book, None
             yield self._call(book.close)

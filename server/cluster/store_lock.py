@@ -15,6 +15,7 @@ import fcntl
 import os
 from dataclasses import dataclass
 
+from server.eventlog.sqlite import database_file
 from server.eventlog.store import StoreUnavailable, parse_store_url
 
 
@@ -37,11 +38,14 @@ class StoreLock:
 
 
 def lock_path(store_url: str) -> str | None:
-    """The owner lock file of a store URL; None for stores with no file (memory, PostgreSQL)."""
+    """The owner lock file of a store URL: next to the file the store opens (a `file:` URI
+    target names it too, `database_file`); None for stores with no file (memory,
+    PostgreSQL)."""
     parsed = parse_store_url(store_url)
-    if parsed.kind != "sqlite" or parsed.target == ":memory:" or parsed.target.startswith("file:"):
+    if parsed.kind != "sqlite":
         return None
-    return parsed.target + ".owner"
+    file = database_file(parsed.target)
+    return None if file is None else file + ".owner"
 
 
 def acquire_store_lock(store_url: str) -> StoreLock | None:

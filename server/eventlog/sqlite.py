@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from urllib.parse import parse_qsl, unquote
 
 from server.eventlog.engine import (
     AppendRequest,
@@ -116,16 +117,18 @@ class SQLiteEngine(Engine):
         self._closed = False
         self._head_cache: dict[str, StreamHead] = {}
         self._head_cache_version: int | None = None
-        directory = os.path.dirname(os.path.abspath(path))
         with _database_errors(path):
-            os.makedirs(directory, exist_ok=True)
-            _create_private(path)
+            file = database_file(path)
+            if file is not None:
+                os.makedirs(os.path.dirname(os.path.abspath(file)), exist_ok=True)
+                _create_private(file)
             self._writer = self._connect()
             self._create_schema()
 
     def _connect(self) -> sqlite3.Connection:
         connection = sqlite3.connect(
             self.path,
+            uri=self.path.startswith("file:"),  # one reading, whatever the library's build
             timeout=self._busy_timeout_s,
             isolation_level=None,  # we issue BEGIN and COMMIT ourselves
             check_same_thread=False,  # one thread at a time, guarded by our locks
@@ -260,6 +263,34 @@ class SQLiteEngine(Engine):
                 connection.close()
 
 
+def database_file(path: str) -> str | None:
+    """The file a SQLite database name opens, or None when it opens no file (`:memory:`,
+    a `file:` URI with `mode=memory` or the path `:memory:`).
+
+    Why parse URIs here: `file:` names (SQLite's URI filenames: `file:/abs/path`,
+    `file:rel/path?mode=rwc`, `file:///abs/path`, percent-escapes in the path) are opened as
+    the path they name; the owner lock (server/cluster/store_lock.py), the private mode and
+    the parent directory must be of that file, not of the literal text. Raises ValueError
+    for a URI authority other than empty or `localhost`, which SQLite refuses too.
+    """
+    if path == ":memory:":
+        return None
+    if not path.startswith("file:"):
+        return path
+    rest = path[len("file:") :].split("#", 1)[0]
+    rest, _, query = rest.partition("?")
+    if rest.startswith("//"):
+        authority, slash, rest = rest[2:].partition("/")
+        if authority not in ("", "localhost"):
+            raise StoreUnavailable(f"SQLite URI {path!r}: the host must be empty or localhost")
+        rest = slash + rest
+    options = dict(parse_qsl(query, keep_blank_values=True))
+    file = unquote(rest)
+    if file in ("", ":memory:") or options.get("mode") == "memory":
+        return None  # "": SQLite's private temporary database, gone when closed
+    return file
+
+
 def _create_private(path: str) -> None:
     """Create the database file with mode 0600 if it does not exist yet.
 
@@ -268,8 +299,6 @@ def _create_private(path: str) -> None:
     creates later the mode of the database file, so creating this one private is enough.
     An existing file keeps the mode its owner gave it.
     """
-    if path == ":memory:" or path.startswith("file:"):
-        return
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -31,6 +31,9 @@ from server.runtime.view_at import VIEW_AT, view_at
 
 # Roles that only watch: on a node of several they watch other nodes' tables from a replica.
 REPLICA_ROLES = frozenset({"spectator", "auditor"})
+# Roles that also command, served a replica only for a `join` that asks to `watch` (a
+# director's scoreboard, a proctor's second screen): their commands are still `moved`.
+WATCH_ROLES = frozenset({"director", "proctor"})
 LIST_PAGE = 200  # tables per `list_tables` reply, at most
 # A join's catch-up, or the events a `view_at` query folds: one request more per this many.
 JOIN_EVENTS_PER_REQUEST = 50
@@ -126,7 +129,7 @@ class TableRequests:
             )
             return
         d = self.hub.get(table)
-        if self.claims is not None and self.claims.role in REPLICA_ROLES:
+        if self._watches(request):
             d.addErrback(self._replica, table)
 
         def subscribe(actor: TableActor) -> None:
@@ -165,6 +168,19 @@ class TableRequests:
 
         d.addCallback(subscribe)
         d.addErrback(self._fail, request.id)
+
+    def _watches(self, request: Request) -> bool:
+        """Whether this `join` of another node's table is served from a replica: always for
+        a role that only watches; for a director or proctor when it asks to `watch`, but
+        not with `presence` (who is connected is known only where the table is served).
+        Why not every director's join: a director also commands, and a connection that
+        will command its table is better on the owner at once than `moved` later."""
+        if self.claims is None:
+            return False
+        if self.claims.role in REPLICA_ROLES:
+            return True
+        wants = bool(request.get("watch")) and not request.get("presence")
+        return wants and self.claims.role in WATCH_ROLES
 
     def _replica(self, failure: Failure, table: str) -> Any:
         """A viewer who only watches gets another node's table from a replica here, kept

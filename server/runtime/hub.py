@@ -442,10 +442,11 @@ class Hub:
         return sorted(self.actors)
 
     def tables(self) -> list[dict[str, Any]]:
-        """Every table of this process, live or evicted, and on a node of several the ones
-        other live nodes serve: id, game, last seq, whether it is over."""
+        """Every table of this process, live or evicted, and on a node of several the
+        others the store holds (those other nodes serve, and finished ones nobody serves):
+        id, game, last seq, whether it is over."""
         rows = dict(self.retired)
-        if self.ownership is not None:  # the tables other live nodes serve (server/cluster)
+        if self.ownership is not None:  # every other table of the store (server/cluster)
             for row in self.ownership.remote_rows():
                 rows[row["table"]] = row
         for table, actor in self.actors.items():

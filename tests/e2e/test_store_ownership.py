@@ -100,3 +100,27 @@ def test_a_start_whose_port_is_taken_recovers_nothing(tmp_path):
         second.terminate()
     finally:
         first.kill()
+
+
+def test_a_sqlite_uri_store_is_owned_too_and_a_second_server_is_refused(tmp_path):
+    """A `file:` URI target (SQLite's URI filenames) opens the file it names: the owner lock
+    is that file's, so a second server is refused whichever way it names the same file."""
+    path = tmp_path / "uri" / "t24.sqlite"
+    uri_store = f"sqlite:///file:{path}%3Fmode%3Drwc"  # `?` inside the target is escaped
+    first = ServerProcess(tmp_path / "first", store=uri_store).start()
+    try:
+        _director, proctor = start_table(first, "live", pattern_seconds=60)
+        accepted(proctor, "live", "start_round")
+        assert path.exists() and (tmp_path / "uri" / "t24.sqlite.owner").exists()
+        assert not (tmp_path / "first" / "file:").exists()  # no directory named after the text
+        before = recorded(f"sqlite:///{path}", "table/live")
+
+        for name, store in (("same-uri", uri_store), ("plain-path", f"sqlite:///{path}")):
+            text = refused_start(ServerProcess(tmp_path / name, store=store))
+            assert f"another t24-server (pid {first.process.pid})" in text, text
+            assert "nothing was written" in text
+
+        assert recorded(f"sqlite:///{path}", "table/live") == before
+        accepted(proctor, "live", "place_card")  # the first server plays on
+    finally:
+        first.kill()

@@ -4,7 +4,9 @@
 //
 // Every table is followed live, however many: the server lets one connection join
 // `max_joins` tables (welcome.limits), so the page joins the first ones on its own
-// connection and opens a further connection for each further group. When a tournament's
+// connection and opens a further connection for each further group. On a node of several,
+// a table another node serves is joined with `watch` and served from a read-only replica by
+// this page's node, so the groups hold whatever node serves their tables. When a tournament's
 // stream moves (a round started, a tie-break seated) the page lists the tables again and
 // follows the new ones.
 import { casualEventInWords, casualSummary } from "./games/index.js";
@@ -153,8 +155,8 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
       groups.push(group);
     }
     group.joined += 1;
-    group.connection.join(id).catch((error) => {
-      if (error.code === "moved") followAlone(id);
+    group.connection.join(id, { watch: true }).catch((error) => { // another node's: a replica
+      if (error.code === "moved") followAlone(id); // a server that serves no replica to a director
       else if (error.code !== "disconnected") showError(error); // not open yet: joined on hello
     });
   }
@@ -180,9 +182,9 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
     return own;
   }
 
-  /** A table another node serves (several nodes; a director's joins are answered `moved`):
-   * followed on a connection of its own, which moves to the table's node and, after a
-   * failover, back through this page's server (wire.js). */
+  /** A table another node serves, joined `moved` all the same (a server without watch
+   * replicas): followed on a connection of its own, which moves to the table's node and,
+   * after a failover, back through this page's server (wire.js). */
   function followAlone(id) {
     ownConnection().join(id).catch(() => {}); // not open yet: joined on its hello, as after a reconnect
   }

@@ -105,7 +105,7 @@ export class Connection {
     for (const state of rejoin) {
       // from the last seq seen; before any snapshot, as the first join asked (e.g. 0)
       const after = state.seq !== null ? state.seq : state.firstAfter;
-      const joined = this.sendJoin(state.table, after, state.presence);
+      const joined = this.sendJoin(state.table, after, state.presence, state.watch);
       joins.set(state.table, joined);
       joined.catch((error) => { if (!redo.some((r) => r.fields.table === state.table)) this.emit("status", "error", error); });
     }
@@ -173,20 +173,23 @@ export class Connection {
   }
 
   /** Joins a table (and joins it again after every reconnect, from the last seq seen).
-   * `afterSeq: 0` also brings the table's history (redacted for this token), for a feed. */
-  join(table, { presence = false, afterSeq = null } = {}) {
+   * `afterSeq: 0` also brings the table's history (redacted for this token), for a feed.
+   * `watch: true` only watches: a director's or proctor's join of a table another node
+   * serves is then answered from a replica here, not `moved`. */
+  join(table, { presence = false, afterSeq = null, watch = false } = {}) {
     if (!this.tables.has(table)) {
       this.tables.set(table, {
-        table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence, firstAfter: afterSeq,
+        table, game: null, view: null, deadlines: [], seq: null, offset: 0, presence, watch, firstAfter: afterSeq,
       });
     }
-    return this.sendJoin(table, afterSeq, presence);
+    return this.sendJoin(table, afterSeq, presence, watch);
   }
 
-  sendJoin(table, afterSeq, presence) {
+  sendJoin(table, afterSeq, presence, watch = false) {
     const fields = { table };
     if (afterSeq !== null && afterSeq !== undefined) fields.after_seq = afterSeq;
     if (presence) fields.presence = true;
+    if (watch) fields.watch = true;
     return this.request("join", fields);
   }
 
