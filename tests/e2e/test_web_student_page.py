@@ -49,7 +49,11 @@ def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
 
 
 def commands_sent(page) -> list[dict[str, Any]]:
-    """Every request the page sends from now on, decoded (Playwright sees the frames)."""
+    """Every request the page sends from now on, decoded (Playwright sees the frames).
+
+    `goto` returns at the page's `load`, before its module has opened the socket: wait for
+    that first connection, or its `hello` may be counted too, then watch the reload's."""
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     sent: list[dict[str, Any]] = []
 
     def frame(payload: bytes | str) -> None:
