@@ -266,3 +266,19 @@ def test_the_suite_catches_a_replay_that_differs(monkeypatch):
     live = play.state
     monkeypatch.setattr(toygame, "evolve", lambda state, event: state)
     assert replay(toygame, play.options, [recorded(e) for e in play.log]) != live
+
+
+def test_the_suite_catches_a_view_group_whose_views_drift_apart(monkeypatch):
+    """The `view_group` promise is checked: one group whose players see a key change that
+    the other viewers of the group do not fails it."""
+    monkeypatch.setattr(toygame, "view_group", lambda viewer: 0, raising=False)
+    monkeypatch.setattr(
+        toygame,
+        "view",
+        lambda state, viewer: {"started": state.started and viewer.role == "player"},
+    )
+    example = example_of("toy")
+    play = Play(toygame, example, example.options(random.Random(3)))
+    play.check_state()  # all agree before the start
+    with pytest.raises(AssertionError):
+        play.send(Command("start", {}, example.PROCTOR))
