@@ -58,6 +58,7 @@ from server.net.static import page_url
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory, TransportConfig
 from server.runtime.hub import Hub
+from server.runtime.pushes import CATCH_UP_CACHE_BYTES
 
 log = Logger(namespace="t24.app")
 
@@ -112,6 +113,7 @@ class ServerConfig:
     max_joins: int = NetConfig.max_joins
     shutdown_grace: float = 5.0
     evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
+    catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES  # older events' pushes, all tables
     # Several nodes on one PostgreSQL (server/cluster, docs/operations.md).
     node_id: str = ""  # this node's name in the leases; default HOSTNAME:PORT
     advertise_url: str = ""  # the ws:// URL other nodes redirect clients to; default the URL
@@ -228,6 +230,8 @@ def load_config(
         raise ConfigError("lease_seconds is at least 0.3 (renewed every third of it)")
     if config.evict_after < 0:
         raise ConfigError("evict_after is 0 (never evict) or a number of seconds")
+    if config.catch_up_cache_bytes < 0:
+        raise ConfigError("catch_up_cache_bytes is 0 (no cache) or a number of bytes")
     for name in AUTOBAHN_TIMERS:
         if getattr(config, name) < 1.0:
             raise ConfigError(
@@ -312,6 +316,7 @@ class T24Server:
             metrics=self.metrics,
             evict_after=config.evict_after,
             ownership=self.ownership,
+            catch_up_cache_bytes=config.catch_up_cache_bytes,
         )
         hub = self.hub
         if self.ownership is not None:
@@ -322,9 +327,14 @@ class T24Server:
         )
         self.metrics.gauge(
             "t24_events_in_memory",
-            "Recorded events the live tables hold in memory (their logs: the memory that "
-            "grows with play).",
+            "Recorded events the live tables hold in memory (each its window of recent "
+            "events, at most RECENT_EVENTS).",
             lambda: sum(len(actor.events) for actor in hub.actors.values()),
+        )
+        self.metrics.gauge(
+            "t24_catch_up_cache_bytes",
+            "Bytes held by the cache of older events' encoded pushes (catch_up_cache_bytes).",
+            lambda: hub.chunks.bytes,
         )
         self.metrics.gauge(
             "t24_store_failing_tables",

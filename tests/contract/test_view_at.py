@@ -18,15 +18,28 @@ import random
 import pytest
 from test_game_contract import GAMES, Play, example_of, recorded
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, Command, Event, RuleViolation
 from server.runtime import view_at as view_at_module
 from server.runtime.table_actor import TableActor
-from server.runtime.view_at import view_at
+from server.runtime.view_at import ViewAt
+from server.runtime.view_at import view_at as view_at_deferred
 from server.runtime.views import live_deadlines
 
 STEPS = 50
+
+
+def view_at(actor: TableActor, args: object, viewer: Actor) -> ViewAt:
+    """The answer of `view_at`, fired at once here (every event is in memory)."""
+    fired: list = []
+    view_at_deferred(actor, args, viewer).addBoth(fired.append)
+    if isinstance(fired[0], Failure):
+        fired[0].raiseException()
+    return fired[0]
+
+
 SEEDS = (0, 2)  # Tjugoett: with a person dealer (0), without (2)
 
 
