@@ -367,6 +367,12 @@ class T24Server:
         self.metrics.gauge(
             "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
         )
+        self.metrics.gauge(
+            "t24_output_buffered_bytes",
+            "Bytes written to sockets and not sent yet, over every socket still in memory, "
+            "open or closed.",
+            gate.buffered_output,
+        )
 
     def _lease_metrics(self, ownership: LeaseManager) -> None:
         """`/metrics` of a node: leases held, and the redirects and failovers it made."""

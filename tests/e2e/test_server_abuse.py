@@ -137,7 +137,11 @@ def test_a_join_storm_does_not_stall_another_table(history_server):
 
 def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
     """The spectator never reads while its table is busy: past `max_unread_bytes` held for
-    it, the server drops the connection (and stops holding its output)."""
+    it, the server drops the connection, and gives its output back: the bytes held unsent
+    over every socket the server still has in memory (`t24_output_buffered_bytes`, open or
+    closed) return to what they were before it connected. A server-side count, not RSS:
+    it does not depend on the machine's load or the allocator, and it would stay up if the
+    closed connection's buffer were kept (server/net/limits.py, `drop_output`)."""
     process = ServerProcess(
         tmp_path,
         "--max-unread-bytes",
@@ -151,12 +155,17 @@ def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
     ).start()
     try:
         build_history(process, "busy", 4000)
+        baseline = process.metrics()["t24_output_buffered_bytes"]
         sleeper = RawClient(process.port, receive_buffer=4096)
         sleeper.request("hello", token=process.token("spectator", name="z", table="busy"))
         for _ in range(20):  # 20 whole histories asked for (~12 MB), and nothing read
             sleeper.send("join", table="busy", after_seq=0)
         process.wait_log("bytes unread past the buffer", timeout=20)
         assert process.metrics()["t24_connections"] == 0
+        deadline = time.monotonic() + 10
+        while process.metrics()["t24_output_buffered_bytes"] > baseline:  # given back
+            assert time.monotonic() < deadline, process.metrics()["t24_output_buffered_bytes"]
+            time.sleep(0.05)
         with pytest.raises((RawClosed, OSError)):  # what arrived, then the end
             while True:
                 sleeper.recv()
