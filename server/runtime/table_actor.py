@@ -99,7 +99,7 @@ MAX_BATCH = 64  # commands decided together into one append
 # A table's recent events held in memory, at most: past it the oldest are dropped down to
 # `RECENT_EVENTS - CHUNK_EVENTS` or a few more, so that the window starts right after a whole
 # chunk (the older part of a catch-up is whole chunks of `PushChunks`).
-RECENT_EVENTS = 256
+RECENT_EVENTS = 128
 OLDER_READS = 4  # store reads a join's catch-up may take while its table's window slides
 TABLE_CREATED = "TableCreated"
 
