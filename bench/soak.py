@@ -351,7 +351,7 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             + f". Peak RSS {result['rss_max_mib']:.0f} MiB; the cache of older pushes held "
             f"{result['cache_end_mib']:.1f} MiB at the end. Commands sent {result['sent']:,}, "
             f"accepted {result['accepted']:,}, refused {result['refused']:,} (a touch after "
-            "another player's, as in play); storm joins sent {result['storm_joins']:,} (most "
+            f"another player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
             f"slow reader {DROPPED if dropped else STALLED}. Events appended: "
             f"{result['events']:,}.",

@@ -61,6 +61,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from twisted.internet.defer import Deferred, fail, succeed
@@ -285,7 +286,11 @@ class TableActor:
             d = self.older_pushes(subscriber.viewer, reach, self.first_seq - 1)
 
             def got(pushes: list[Push]) -> Any:
-                older.extend(pushes)
+                nonlocal older
+                if older:
+                    older.extend(pushes)
+                else:
+                    older = pushes  # built for this join: no copy
                 if reach + len(pushes) + 1 < self.first_seq:  # the window slid meanwhile
                     if reads >= OLDER_READS:
                         raise CatchUpOutrun(f"{self.table} outran a catch-up {reads} times")
@@ -312,8 +317,11 @@ class TableActor:
         missing = [n for n, pushes in found.items() if pushes is None]
 
         def assemble() -> list[Push]:
-            pushes = [push for n in numbers for push in found[n] or ()]
-            return pushes[after_seq - numbers[0] * size :] if numbers else []
+            pushes: list[Push] = list(chain.from_iterable(found[n] or () for n in numbers))
+            skip = after_seq - numbers[0] * size
+            if skip:
+                del pushes[:skip]
+            return pushes
 
         if not missing:
             return succeed(assemble())
@@ -357,7 +365,8 @@ class TableActor:
         if start + 1 < self.first_seq:  # the part before the window: `older`
             if older is None or start + len(older) + 1 < self.first_seq:
                 raise CatchUpOutrun(f"{self.table}: events {start + 1} on are not in memory")
-            catch_up = older[: self.first_seq - 1 - start]
+            wanted = self.first_seq - 1 - start
+            catch_up = older if len(older) == wanted else older[:wanted]
             start = self.first_seq - 1
         if start < self.seq:
             catch_up += self.encoded.catch_up(self.events, viewer, start)
