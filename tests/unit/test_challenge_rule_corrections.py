@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, seats_data, types
+from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, types
 
 from server.games import challenge
-from server.games.base import Event, RuleViolation, replay
+from server.games.base import Event, replay
 from server.games.challenge.options import (
     default_half,
     default_side,
@@ -162,33 +162,6 @@ def test_events_recorded_before_a_field_existed_replay_with_its_old_meaning():
     for recorded in ({}, {"options": {"mode": "networked"}}):
         start = Event("RoundStarted", {"at": at, "deck": ["c1"], "removed": [], **recorded})
         assert challenge.evolve(fresh, start).options == fresh.options
-
-
-# -- R-PUZ-4: a deck given by hand is checked -------------------------------------------------
-
-
-def test_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
-    deck = [
-        {"card_id": "ok", "numbers": [1, 2, 3, 4], "dots": 1},
-        {"card_id": "bad-7", "numbers": [1, 1, 1, 1], "dots": 1},
-    ]
-    with pytest.raises(RuleViolation) as refused:
-        challenge.initial_state({"seats": seats_data(), "deck": deck})
-    assert refused.value.as_dict() == {
-        "code": "bad_options",
-        "rule": "",
-        "message": "option 'deck': card 'bad-7' (1 1 1 1) has no solution (R-PUZ-4); "
-        "only a casual table may play it",
-    }
-
-
-def test_a_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
-    deck = [{"card_id": "x", "numbers": [1, 1, 1, 1], "dots": 1}]
-    state = challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": True})
-    assert state.options.casual is True
-    with pytest.raises(RuleViolation) as refused:
-        challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": "yes"})
-    assert "'casual'" in refused.value.message
 
 
 # -- R-PUZ-2: a bracketed fraction is one value -------------------------------------------------

@@ -5,7 +5,8 @@ What this module keeps:
   event (`TableCreated`). `table_options(raw)` reads them into a frozen `TableOptions`, filling
   the defaults of `shared/rules/24-challenge.md`, or refuses them with a `RuleViolation` of
   code `bad_options` that names the field. The shell calls it (through `initial_state`) before
-  it records anything, so recorded options always read back.
+  it records anything, so recorded options always read back. What only a *new* table must
+  meet (R-PUZ-4: every card solvable) is `check_new_table`, never run on recorded options.
 - Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
 - The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
   side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
@@ -230,20 +231,31 @@ def _read_deck(value: object) -> tuple[Card, ...]:
     return deck
 
 
-def _every_card_solvable(deck: tuple[Card, ...]) -> None:
-    """R-PUZ-4: "every card has at least one solution": a tournament table refuses a deck
-    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it.
+def check_new_table(raw: Mapping[str, Any]) -> None:
+    """Rules a table must meet to be *created*, which its recorded options are not re-judged
+    by: R-PUZ-4, "every card has at least one solution". A tournament table refuses a deck
+    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it; a
+    `casual` table may play it. Raises `bad_options` (rule R-PUZ-4); the options must read
+    (`table_options`).
 
-    Why here and not only in the generators: a deck file is typed by people; a card with no
-    solution would be stumped by everyone and could never be won.
+    Why at creation only (the contract's optional `check_new_table`, called by the shell's
+    `create_table` and never when a log is replayed): the recorded `TableCreated` is the
+    truth a replay trusts. Judging it again at every load would make replay depend on the
+    solver, and a change of this check would make an old log fail to load. Why at all, and
+    not only in the generators: a deck file is typed by people; a card with no solution
+    would be stumped by everyone and could never be won.
     """
-    for card in deck:
+    read = table_options(raw)
+    if read.casual:
+        return
+    for card in read.deck:
         if not solvable(card.numbers):
             numbers = " ".join(map(str, card.numbers))
-            raise _bad(
-                "deck",
-                f"card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+            raise RuleViolation(
+                "bad_options",
+                f"option 'deck': card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
                 "only a casual table may play it",
+                rule="R-PUZ-4",
             )
 
 
@@ -285,8 +297,6 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     if not _is_int(max_credit) or not 0 <= max_credit <= MAX_CREDIT_MS:
         raise _bad("max_credit_ms", f"whole milliseconds 0..{MAX_CREDIT_MS} (R-PLAY-2)")
     deck = _read_deck(raw.get("deck"))
-    if not casual:
-        _every_card_solvable(deck)
     return TableOptions(
         seats=_read_seats(raw.get("seats"), min_seats),
         deck=deck,
