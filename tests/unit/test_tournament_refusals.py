@@ -548,3 +548,53 @@ def test_an_import_of_5000_rows_passes_and_5001_are_refused():
     )
     t.do("import_students", csv=csv_of(rows[:5000]))
     assert len(t.state.students) == 5000
+
+
+GOOD_RESULT = {"scores": {"p1": 1, "p2": 2, "p3": 3, "p4": 0}, "seq": 4}
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"scores": None},
+        {"scores": [1, 2, 3, 0]},
+        {"scores": {"p1": 1, "p2": 2, "p3": 3, "p4": True}},
+        {"scores": {"p1": 1, "p2": 2, "p3": 3, "p4": 0.0}},
+        {"scores": {"p1": 1, "p2": 2, "p3": 3, "p4": 0, "p9": 0}},
+        {"flags": {"p1": "one"}},
+        {"flags": [1]},
+        {"disqualified": "p1"},
+        {"disqualified": ["p9"]},
+        {"initials": 7},
+        {"seq": None},
+        {"seq": "4"},
+        {"seq": True},
+    ],
+)
+def test_a_result_that_does_not_match_the_tables_seats_is_refused(change):
+    t = started()
+    refused = t.refused(
+        "record_result", SERVER_ACTOR, table="r1.s1.t01", **{**GOOD_RESULT, **change}
+    )
+    assert refused.as_dict() == refusal(
+        "bad_result", "R-ROUND-7", "record_result: scores for p3, p1, p2, p4"
+    )
+
+
+def test_a_result_with_its_optional_parts_left_out_is_recorded_with_empty_ones():
+    t = started()
+    (recorded,) = t.do("record_result", SERVER_ACTOR, table="r1.s1.t01", **GOOD_RESULT)
+    assert dict(recorded.data) == {
+        "at": recorded.data["at"],
+        "table": "r1.s1.t01",
+        "scores": GOOD_RESULT["scores"],
+        "flags": {},
+        "disqualified": [],
+        "initials": "",
+        "seq": 4,
+        "rule": "R-ROUND-7",
+    }
+    again = {**GOOD_RESULT, "seq": 5, "flags": {"p1": 1}, "disqualified": ["p1"], "initials": "AB"}
+    (changed,) = t.do("record_result", SERVER_ACTOR, table="r1.s1.t01", **again)
+    assert (changed.data["seq"], changed.data["initials"]) == (5, "AB")
+    assert t.state.results["r1.s1.t01"].disqualified == ("p1",)
