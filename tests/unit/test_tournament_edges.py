@@ -144,3 +144,39 @@ def test_a_section_with_a_champion_after_the_semi_final_plays_no_final():
     (seated,) = t.do("seat_round", round=4)
     assert [table["section"] for table in seated.data["tables"]] == ["5th"]
     assert seated.data["tables"][0]["table"] == "r4.s2.t01"
+
+
+def _seated() -> Tourney:
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(4)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("given", "initials"),
+    [(None, "GMH"), ("", "GMH"), ("ABCDEFGH", "ABCDEFGH"), ("X", "X")],
+)
+def test_a_proctors_initials_are_given_1_to_8_or_taken_from_the_name(given, initials):
+    t = _seated()
+    args = {"table": "r1.s1.t01", "name": "gil m hart"}
+    if given is not None:
+        args["initials"] = given
+    (assigned,) = t.do("assign_proctor", **args)
+    assert assigned.data["initials"] == initials
+    assert t.state.proctors == {"r1.s1.t01": {"name": "gil m hart", "initials": initials}}
+
+
+def test_an_import_records_its_source_and_continues_the_ids():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.do("register", name="Ada", school="Hill", grade="4th")
+    (imported,) = t.do("import_students", csv="grade,name,school\n4th, Bo ,Dale\n\n4th,Cy,Dale\n")
+    assert dict(imported.data) == {
+        "at": imported.data["at"],
+        "students": [
+            {"student": "p2", "name": "Bo", "school": "Dale", "grade": "4th"},
+            {"student": "p3", "name": "Cy", "school": "Dale", "grade": "4th"},
+        ],
+        "source": "csv",
+    }
