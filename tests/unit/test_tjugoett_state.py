@@ -109,3 +109,13 @@ def test_a_round_start_resets_what_the_last_round_left():
     assert started.hands == (Hand("s1"),) and started.dealer_cards == ()
     assert (started.reshuffles, started.results, started.end_reason) == (0, (), None)
     assert started.timer_from == T0 + 5 and started.tally == state.tally
+
+
+def test_a_table_ended_mid_turn_in_a_foreign_log_ends_the_round_too():
+    """`decide` ends a round before the table (`RoundEnded` first); a log without it (an old
+    or hand-written one) still leaves no round, turn or stand behind the end of the table."""
+    table = Table.dealt("9C", "2D", "8C")
+    table.do("stand", player("s1"))
+    assert (table.state.in_round, table.state.turn, table.state.stood) == (True, "s1", True)
+    ended = tjugoett.evolve(table.state, Event("TableEnded", {"at": T0, "rounds": 1}))
+    assert (ended.table_over, ended.in_round, ended.turn, ended.stood) == (True, False, None, False)
