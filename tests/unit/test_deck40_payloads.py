@@ -312,8 +312,20 @@ def test_four_players_each_turn_up_and_return_one_card():
     for seat in (S1, S2, S3):
         table.do("call_no_solution", seat)
     then(
-        table.do("call_no_solution", S4)[2:],
+        table.do("call_no_solution", S4),
         [
+            ("NoSolutionCalled", at(table, seat="s4", returns="AC", set=1, rule="R-DECK40-3")),
+            (
+                "NoSolutionAgreed",
+                at(
+                    table,
+                    set=1,
+                    reason="all_called",
+                    solvable=None,
+                    example=None,
+                    rule="R-DECK40-3",
+                ),
+            ),
             (
                 "CardsReturned",
                 at(
@@ -447,3 +459,15 @@ def test_a_game_ended_before_its_start_is_a_tie_of_everybody():
         ],
     )
     assert deck40.is_over(table.state) and table.state.end_reason == "ended_by_director"
+
+
+def test_the_agreements_in_a_row_restart_with_a_won_set():
+    """R-DECK40-4 (our decision): the game ends once more "no solution" agreements *in a row*
+    than cards in play; a won set restarts the count. Cards in play: piles and table."""
+    table = Table.started(deck40, deck40_options(2, ["1111", "3388"]))
+    assert table.state.cards_in_play() == 40 and table.state.agreed_in_a_row == 0
+    table.do("call_no_solution", S1)
+    table.do("call_no_solution", S2)
+    assert table.state.agreed_in_a_row == 1 and table.state.cards_in_play() == 40
+    table.do("call_24", S1, expression="3 × 8 × 1 × 1")
+    assert table.state.agreed_in_a_row == 0 and table.state.cards_in_play() == 36
