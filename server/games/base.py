@@ -42,6 +42,12 @@ msgpack-friendly, and the same unit as the event log's `at`.
 A stream's first event is written by the shell, not by a game: `TableCreated` with
 `{"game": name, "options": {...}}`. Replay is therefore
 `fold(evolve, events[1:], initial_state(events[0].data["options"]))`, see `replay`.
+
+Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
+recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
+hand-made deck solvable). The shell's `create_table` calls it after `initial_state` and
+records nothing when it raises `RuleViolation`; a replay calls only `initial_state`, so a
+recorded `TableCreated` is trusted and an old log still loads after such a rule changes.
 """
 
 from __future__ import annotations

@@ -170,8 +170,9 @@ class Hub:
     ) -> Deferred:
         """Record `TableCreated` for a new table and make it live; fires with its actor.
 
-        Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` refused the
-        options, or they are not recordable, or `start` was refused) or `TableExists`.
+        Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` or its optional
+        `check_new_table` refused the options, or they are not recordable, or `start` was
+        refused) or `TableExists`.
 
         `start`: a first command decided on the new table's initial state, its events
         recorded in the same append as `TableCreated` (a tournament's `start_round`), so the
@@ -193,6 +194,9 @@ class Hub:
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             options = with_drawn_seed(game, options)
             game.initial_state(options)  # refuses bad options before anything is recorded
+            check_new_table = getattr(game, "check_new_table", None)
+            if check_new_table is not None:  # a new table's rules, never re-run at replay
+                check_new_table(options)
             created = [
                 NewEvent(
                     TABLE_CREATED,

@@ -16,7 +16,8 @@ from twisted.logger import LogLevel
 
 from protocol.token_files import person_files
 from server.__main__ import JsonLogObserver, build_parser
-from server.app import ConfigError, ServerConfig, demo_banner, load_config
+from server.config import ConfigError, ServerConfig, load_config
+from server.demo import demo_banner
 
 
 class SettingsTests(ShellTestCase):

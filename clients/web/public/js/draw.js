@@ -1,5 +1,7 @@
 // Drawing helpers shared by the pages: a card, the seats with scores and flags, the live
-// countdowns, the pause banner and the feed. They draw a view the server sent, nothing more.
+// countdowns, the pause banner and the feed (its section and its entries), and the link's
+// state the status line shows. They draw a view the server sent, nothing more.
+import { replayLink } from "./links.js";
 import { eventInWords, flagCause, seatName } from "./words.js";
 
 /** document.createElement with attributes and children (strings become text). */
@@ -16,6 +18,27 @@ export function h(tag, attrs = {}, ...children) {
     element.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
   }
   return element;
+}
+
+/** The link's state after the connection reports `next`: an error keeps the last state (the
+ * connection reports how it goes on, connecting or online, next). */
+export function linkAfter(link, next) {
+  return next === "online" ? "online" : next === "error" ? link : next;
+}
+
+/** The feed section: the table's events in words, newest first, numbered by seq (the
+ * number a protest names), and a link to step through them on the replay page. */
+export function feedSection(table) {
+  return h("section", { "aria-labelledby": "feed-heading", class: "feed" },
+    h("h2", { id: "feed-heading" }, "What happened"),
+    h("ol", { id: "feed", reversed: true }),
+    h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")));
+}
+
+/** Enables or disables a control by id (a missing one is ignored). */
+export function setDisabled(id, disabled) {
+  const element = document.getElementById(id);
+  if (element) element.disabled = Boolean(disabled);
 }
 
 /** Replaces the children of `target` (by id) with `children`, unless they draw the same

@@ -3,8 +3,7 @@
 // countdowns and the feed. A game module gives its parts (see pocket.js): its sections, how
 // it draws a view, its events in words, the words of its deadlines and its keys. Everything
 // drawn comes from the snapshot and the pushes; the server decides every command.
-import { replayLink } from "../links.js";
-import { fill, h } from "../draw.js";
+import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
 import { errorInWords, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
@@ -20,11 +19,7 @@ export function namesOf(view, seats) {
   return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || "nobody";
 }
 
-/** Enables or disables a control by id (a missing one is ignored). */
-export function setDisabled(id, disabled) {
-  const element = document.getElementById(id);
-  if (element) element.disabled = Boolean(disabled);
-}
+export { setDisabled }; // the games' modules take it from their shell
 
 /** Shows or hides a control by id: a role's controls only, never another's. */
 export function setShown(id, shown) {
@@ -74,10 +69,7 @@ export function gameShell(root, connection, welcome, table, game) {
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: `casual ${game.name}`, "data-game": game.name },
       ...game.sections(ctx),
-      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
-        h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }),
-        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+      feedSection(table)));
   document.body.dataset.game = game.name;
 
   // The game's keys (space claims, D draws), never while typing in a field; on a button
@@ -134,7 +126,7 @@ export function gameShell(root, connection, welcome, table, game) {
 
   return {
     status(next) {
-      ctx.link = next === "online" ? "online" : next === "error" ? ctx.link : next;
+      ctx.link = linkAfter(ctx.link, next);
       render();
     },
     table(state, push) {
