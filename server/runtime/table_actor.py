@@ -273,7 +273,10 @@ class TableActor:
     ) -> Deferred:
         """`subscribe`, with the older pushes taken first when the catch-up starts before
         the window (module doc): a Deferred of the `Snapshot`. It fails with `BadSeq`, or
-        `CatchUpOutrun`, or the store's error (nothing registered in every failure case)."""
+        `CatchUpOutrun`, or the store's error (nothing registered in every failure case).
+        A negative `after_seq` asks for the whole log, as 0 does."""
+        if after_seq is not None and after_seq < 0:
+            after_seq = 0
         if after_seq is None or after_seq + 1 >= self.first_seq or after_seq > self.seq:
             try:
                 return succeed(self.subscribe(subscriber, after_seq, presence))

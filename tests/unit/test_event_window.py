@@ -129,6 +129,9 @@ class WindowTests(WindowCase):
                 assert snapshot.seq == LONG
         # a join without after_seq: nothing to catch up
         assert self.join(SPECTATOR, None)[1].catch_up == []
+        # a negative after_seq (the protocol says int) asks for the whole log, as 0 does
+        whole = catch_up_messages(self.join(SPECTATOR, -5)[1])
+        assert whole == expected(store, actor, SPECTATOR, 0)
 
     def test_a_storm_from_seq_0_reads_the_store_once_per_redaction_group(self):
         store = self.store
