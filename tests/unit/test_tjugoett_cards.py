@@ -150,6 +150,8 @@ def test_the_shuffle_of_known_seeds_and_labels():
         "10D", "3H", "JS", "JH", "9D", "8H", "4H", "AC", "QH", "6H",
     ]  # fmt: skip
     assert shuffled(DECK, "7", "round 2")[:6] == ["QD", "10S", "JC", "10D", "10C", "3S"]
+    # the last swap of the shuffle (positions 0 and 1) is a swap here: both top cards moved
+    assert shuffled(DECK, "test-seed-0001", "round 2")[:2] == ["3S", "8S"]
     assert shuffled(["AS", "2S", "3S"], "seed-abcdefgh", "round 1 reshuffle 1") == [
         "AS",
         "3S",

@@ -411,7 +411,24 @@ def test_no_card_for_the_dealer_ends_the_round_whole():
             },
         ),
     ]
-    assert table.state.end_reason == "no_card_to_draw" and table.state.phase == "between_rounds"
+    state = table.state
+    assert state.end_reason == "no_card_to_draw" and state.phase == "between_rounds"
+    assert (state.in_round, state.turn, state.stood) == (False, None, False)  # no stand left over
+
+
+def test_the_next_rounds_timer_runs_from_the_end_of_the_round():
+    """`next_round_seconds` counts from `RoundEnded`, not from the last card dealt."""
+    table = Table(options(players=1, person_dealer=True, next_round_seconds=4))
+    table.do("start_round", DIRECTOR, order=stacked("9C", "8C", "10S", "9S"))
+    table.do("stand", player("s1"))
+    table.now = T0 + S
+    table.do("dealer_draw", DEALER)
+    table.do("dealer_draw", DEALER)  # 19 on two cards
+    table.now = T0 + 7 * S
+    ended = table.do("dealer_stand", DEALER)[-1]
+    assert (ended.type, ended.data["at"]) == ("RoundEnded", T0 + 7 * S)
+    (deadline,) = tjugoett.deadlines(table.state)
+    assert (deadline.key, deadline.at) == ("round:2", T0 + 11 * S)
 
 
 def test_the_director_ends_the_table_mid_round_whole():

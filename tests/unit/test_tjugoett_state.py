@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from tjugoett_tables import DIRECTOR, T0, Table, options, player, stacked
+from tjugoett_tables import DIRECTOR, T0, S, Table, options, player, stacked
 
 from server.games import tjugoett
 from server.games.base import Event
@@ -99,7 +99,9 @@ def test_the_phases():
 def test_a_round_start_resets_what_the_last_round_left():
     table = Table(options(players=1))
     table.do("start_round", DIRECTOR, order=stacked("KC", "QC"))  # s1 busts
-    state = dataclasses.replace(table.state, reshuffles=2, dealer_cards=("AS",), stood=True)
+    state = dataclasses.replace(
+        table.state, reshuffles=2, dealer_cards=("AS",), stood=True, turn="s1"
+    )
     order = stacked("9C", "8C")
     started = tjugoett.evolve(
         state, Event("RoundStarted", {"at": T0 + 5, "round": 2, "order": order})
@@ -119,3 +121,51 @@ def test_a_table_ended_mid_turn_in_a_foreign_log_ends_the_round_too():
     assert (table.state.in_round, table.state.turn, table.state.stood) == (True, "s1", True)
     ended = tjugoett.evolve(table.state, Event("TableEnded", {"at": T0, "rounds": 1}))
     assert (ended.table_over, ended.in_round, ended.turn, ended.stood) == (True, False, None, False)
+
+
+def test_two_cards_left_without_discards_are_still_drawn():
+    """R-21-22 fails a draw only when one card is left and nothing can rebuild the pile."""
+    table = Table.dealt("2C", "3D", "4C", "5C", "6C")
+    table.state = dataclasses.replace(table.state, draw_pile=table.state.draw_pile[:2])
+    (dealt,) = table.do("draw_card", player("s1"))
+    assert (dealt.type, dealt.data["card"]) == ("CardDealt", "5C")
+    assert table.state.draw_pile == ("6C",) and table.state.in_round
+
+
+def test_a_settled_turn_ends_the_dealers_turn_by_itself():
+    """`TurnSettled` clears the stand in the state it leaves, whatever follows it in the log."""
+    table = Table.dealt("9C", "2D", "8C")
+    table.do("stand", player("s1"))
+    settled = Event(
+        "TurnSettled",
+        {
+            "at": T0,
+            "seat": "s1",
+            "winner": "player",
+            "reason": "dealer_bust",
+            "rule": "R-21-17",
+            "player_cards": ["9C", "8C"],
+            "player_sum": 17,
+            "dealer_cards": [],
+            "dealer_sum": None,
+        },
+    )
+    after = tjugoett.evolve(table.state, settled)
+    assert after.stood is False and after.hand("s1").settled is True
+    assert after.tally_of("s1") == Tally("s1", 1, 0)
+
+
+def test_a_turn_start_clears_the_stand_and_starts_the_timer_by_itself():
+    table = Table.dealt("9C", "2D", "8C")
+    table.do("stand", player("s1"))
+    started = tjugoett.evolve(table.state, Event("TurnStarted", {"at": T0 + 9, "seat": "s2"}))
+    assert (started.turn, started.stood, started.timer_from) == ("s2", False, T0 + 9)
+
+
+def test_each_card_dealt_restarts_the_players_timer():
+    """`turn_seconds` is per move: the deadline runs from the last card dealt."""
+    table = Table.dealt("2C", "3D", "4C", "5C", turn_seconds=10)
+    table.now = T0 + 4 * S
+    table.do("draw_card", player("s1"))
+    (deadline,) = tjugoett.deadlines(table.state)
+    assert (deadline.key, deadline.at) == ("turn:1:s1:3", T0 + 14 * S)
