@@ -87,7 +87,7 @@ class T24Server:
                 yield self.ownership.open()
             self.listening = self.reactor.listenTCP(config.port, self.gate, interface=config.host)
         except BaseException:
-            yield self._abandon()
+            yield self._close_store()
             raise
         port = self.listening.getHost().port
         self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
@@ -199,8 +199,10 @@ class T24Server:
             self.metrics.counter(name, help_text, lambda key=key: counts[key])
 
     @inlineCallbacks
-    def _abandon(self) -> Any:
-        """Undo a start that failed before recovery: close the store, drop the lock."""
+    def _close_store(self) -> Any:
+        """Close the leases and the store, then drop the store's lock (only once the store is
+        closed): the last step of `stop`, and the undoing of a start that failed before
+        recovery."""
         try:
             if self.ownership is not None:
                 yield self.ownership.close()
@@ -236,14 +238,7 @@ class T24Server:
                 yield self._sockets_closed(self.config.shutdown_grace)
             yield self._close_other_sockets()
         finally:
-            try:
-                if self.ownership is not None:
-                    yield self.ownership.close()
-                if self.store is not None:
-                    yield self.store.close()
-            finally:
-                if self.store_lock is not None:
-                    self.store_lock.release()  # only once the store is closed
+            yield self._close_store()
         log.info("stopped")
 
     def _sockets_closed(self, grace: float) -> Deferred:

@@ -54,7 +54,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 SERVER = "server"
 ROLES = ("director", "proctor", "player", "spectator", "auditor", SERVER)
@@ -223,3 +223,29 @@ def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> A
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+State = TypeVar("State")
+
+
+class EventBatch(Generic[State]):
+    """The events one command produces so far, and the state they lead to.
+
+    Why: one command may cause several events (a flag that disqualifies, a last card that ends
+    the round), and each follow-up is judged on the state the earlier events of the same
+    command produced; so a Decider's `decide` emits into a batch that evolves its own copy of
+    the state as it goes. Every game and the tournament build `decide` on it (each with its
+    own `evolve`, and its own helpers in a subclass).
+    """
+
+    def __init__(self, state: State, now: int, evolve: Callable[[State, Event], State]) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)

@@ -71,6 +71,15 @@ export function drawCard(view) {
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(dots)));
 }
 
+/** A table of seats (or students): a caption, the column headings, the rows. `kind` adds
+ * classes beside `seats` (the style every such table shares). */
+export function seatsTable(caption, headings, rows, kind = "") {
+  return h("table", { class: kind ? `seats ${kind}` : "seats" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, headings.map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows));
+}
+
 /** The seats as a table: name, score, flags (with the flag limit), state. */
 export function drawSeats(view, presence) {
   const limit = view.flag_limit;
@@ -84,11 +93,7 @@ export function drawSeats(view, presence) {
       h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${seat.flags}${limit ? ` of ${limit}` : ""}`),
       h("td", {}, state));
   });
-  return h("table", { class: "seats" },
-    h("caption", {}, "Scores and flags"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"),
-      h("th", { scope: "col" }, "Flags"), h("th", { scope: "col" }, "State"))),
-    h("tbody", {}, rows));
+  return seatsTable("Scores and flags", ["Seat", "Score", "Flags", "State"], rows);
 }
 
 const DEADLINE_WORDS = {
@@ -130,12 +135,13 @@ export function drawPause(view, connection) {
  * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
 export function drawStandings(standings) {
   const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-  return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
-    h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
-    h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
+  return Object.entries(standings).map(([section, part]) => seatsTable(
+    `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`,
+    ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"],
+    (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
       cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-      cell(row.total), cell(row.advanced))))));
+      cell(row.total), cell(row.advanced))),
+    "standings"));
 }
 
 /** What was said at the table: who holds the card, the pattern and the stated steps

@@ -27,12 +27,48 @@ export function setShown(id, shown) {
   if (element) element.hidden = !shown;
 }
 
+/** The game's row of buttons: start (any player, in setup), pause and resume (a game that
+ * pauses: `playing` lists the phases a pause may stop), end (the officials, confirmed).
+ * `showGameControls` shows each by the view; the server still judges every command. */
+export function gameControls(ctx, playing = null) {
+  return h("div", { class: "row", role: "group", "aria-label": "The game" },
+    h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, "Start the game"),
+    playing ? [
+      h("button", { id: "pause-game", type: "button", onclick: () => ctx.send("pause_game", { cause: ctx.role }) }, "Pause"),
+      h("button", { id: "resume", type: "button", onclick: () => ctx.send("resume_game") }, "Resume"),
+    ] : [],
+    h("button", { id: "end", type: "button", onclick: () => { if (confirm("End the game now?")) ctx.send("end_game"); } }, "End the game"));
+}
+
+/** Shows `gameControls`' buttons for the view's phase (the same `playing` as given there). */
+export function showGameControls(ctx, view, playing = null) {
+  setShown("start", view.phase === "setup");
+  setDisabled("start", !ctx.online());
+  if (playing) {
+    setShown("pause-game", ctx.steward && playing.includes(view.phase) && !view.paused);
+    setShown("resume", playing.includes(view.phase) && view.paused);
+  }
+  setShown("end", ctx.steward && view.phase !== "ended");
+}
+
 /** The winners line of a finished casual game: a tie is shown as a tie. */
 export function winnersInWords(view, result) {
   if (!result) return "";
   const winners = result.winners || [];
   if (!winners.length) return "Nobody won.";
   return result.tie ? `A tie between ${namesOf(view, winners)}.` : `${namesOf(view, winners)} won.`;
+}
+
+/** A player's row heading in a casual game's table: the name (by the game's `name`, which
+ * knows its own roles), and "(you)" on your own. */
+export function playerCell(view, seat, name = nameOf) {
+  return h("th", { scope: "row" }, name(view, seat), seat === view.you ? " (you)" : "");
+}
+
+/** A finished casual game in words: why it ended (`reasons`: the game's words for each
+ * reason) and who won. */
+export function gameOverInWords(view, result, reasons) {
+  return `The game is over (${reasons[result.reason] || result.reason}). ${winnersInWords(view, result)}`;
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
