@@ -42,7 +42,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from server.games.base import Command, Event, EventBatch
 from server.games.deck40.checks import (
