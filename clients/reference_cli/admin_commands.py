@@ -151,8 +151,9 @@ def casual_options(args: argparse.Namespace) -> dict[str, Any]:
     else:
         seed = secrets.randbelow(2**63)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
-    if args.game == "pocket" and args.edition is not None:
-        options["edition"] = args.edition
+    if args.game == "pocket":
+        if args.edition is not None:  # else the game's default edition
+            options["edition"] = args.edition
         if args.cards is not None:
             options["size"] = args.cards
     return options

@@ -667,6 +667,16 @@ def test_create_table_without_an_edition_plays_the_tournaments_round_deck_R_DECK
     assert white["deck"] == round_deck(0, "official", 3, "white")
 
 
+def test_a_pocket_table_takes_its_size_with_or_without_an_edition():
+    """`--cards` sizes a pocket stack whether `--edition` is given or left to the game's
+    default (a regression: the size once followed the edition's flag)."""
+    base = {"game": "pocket", "seats": "s1:Ada", "seed": 6, "options": None, "option": None}
+    plain = admin_commands.table_options(admin_args(**base, edition=None, cards=1))
+    assert plain["size"] == 1 and "edition" not in plain
+    named = admin_commands.table_options(admin_args(**base, edition="double-digits", cards=2))
+    assert (named["size"], named["edition"]) == (2, "double-digits")
+
+
 class AdminTests(ShellTestCase):
     def test_table_options_from_flags_are_valid_for_the_game(self):
         tmp_path = self.tmp_path
