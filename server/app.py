@@ -127,6 +127,7 @@ class T24Server:
             metrics=self.metrics,
             evict_after=config.evict_after,
             ownership=self.ownership,
+            catch_up_cache_bytes=config.catch_up_cache_bytes,
         )
         hub = self.hub
         if self.ownership is not None:
@@ -137,9 +138,14 @@ class T24Server:
         )
         self.metrics.gauge(
             "t24_events_in_memory",
-            "Recorded events the live tables hold in memory (their logs: the memory that "
-            "grows with play).",
+            "Recorded events the live tables hold in memory (each its window of recent "
+            "events, at most RECENT_EVENTS).",
             lambda: sum(len(actor.events) for actor in hub.actors.values()),
+        )
+        self.metrics.gauge(
+            "t24_catch_up_cache_bytes",
+            "Bytes held by the cache of older events' encoded pushes (catch_up_cache_bytes).",
+            lambda: hub.chunks.bytes,
         )
         self.metrics.gauge(
             "t24_store_failing_tables",
@@ -171,6 +177,12 @@ class T24Server:
         gate = self.gate
         self.metrics.gauge(
             "t24_sockets", "Accepted sockets (HTTP and WebSocket).", lambda: len(gate.protocols)
+        )
+        self.metrics.gauge(
+            "t24_output_buffered_bytes",
+            "Bytes written to sockets and not sent yet, over every socket still in memory, "
+            "open or closed.",
+            gate.buffered_output,
         )
 
     def _lease_metrics(self, ownership: LeaseManager) -> None:

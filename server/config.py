@@ -20,6 +20,7 @@ from server.cluster.leases import DEFAULT_LEASE_SECONDS
 from server.eventlog.store import DEFAULT_STORE_URL
 from server.net.rate_limits import NetConfig
 from server.net.ws import TransportConfig
+from server.runtime.pushes import CATCH_UP_CACHE_BYTES
 
 ENV_PREFIX = "T24_"
 
@@ -65,6 +66,7 @@ class ServerConfig:
     max_joins: int = NetConfig.max_joins
     shutdown_grace: float = 5.0
     evict_after: float = 600.0  # seconds a finished, unwatched table stays in memory; 0: never
+    catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES  # older events' pushes, all tables
     # Several nodes on one PostgreSQL (server/cluster, docs/operations.md).
     node_id: str = ""  # this node's name in the leases; default HOSTNAME:PORT
     advertise_url: str = ""  # the ws:// URL other nodes redirect clients to; default the URL
@@ -180,6 +182,8 @@ def load_config(
         raise ConfigError("lease_seconds is at least 0.3 (renewed every third of it)")
     if config.evict_after < 0:
         raise ConfigError("evict_after is 0 (never evict) or a number of seconds")
+    if config.catch_up_cache_bytes < 0:
+        raise ConfigError("catch_up_cache_bytes is 0 (no cache) or a number of bytes")
     for name in AUTOBAHN_TIMERS:
         if getattr(config, name) < 1.0:
             raise ConfigError(

@@ -21,6 +21,10 @@ keys that never change during a table (a player's own seat); the shell then comp
 view change per group and append instead of one per viewer (server/runtime/views.py; the
 contract suite checks the promise). Without it each viewer is its own group. Views are
 read-only data: a game may share their inner lists between viewers.
+Optional: `redaction_group(viewer) -> Hashable`: viewers of one group get the same
+`event_view` of every event; the shell then caches the older events' pushes once per group
+instead of once per viewer (server/runtime/pushes.py, `PushChunks`; the contract suite checks
+the promise). Without it each viewer is its own group.
 
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite

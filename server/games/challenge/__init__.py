@@ -86,7 +86,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, view, view_group
+from server.games.challenge.view import event_view, redaction_group, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -111,6 +111,7 @@ __all__ = [
     "initial_state",
     "is_over",
     "query",
+    "redaction_group",
     "view",
     "view_group",
 ]

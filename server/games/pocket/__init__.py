@@ -219,7 +219,8 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
     card = batch.card
     if card.claimer == seat:
         if batch.now >= card.claim_at + batch.state.options.answer_us:
-            raise refuse("too_late", f"the answer came after the {card.number} window (R-POCKET-3)")
+            late = f"card {card.number}: the answer came after its window (R-POCKET-3)"
+            raise refuse("too_late", late)
     else:
         _claim(batch, command, seat)
         card = batch.card
