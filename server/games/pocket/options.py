@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import EDITIONS, tournament_deck
 
 MICROSECONDS = 1_000_000
@@ -61,18 +61,6 @@ class PocketCard:
     def as_data(self) -> dict[str, Any]:
         """The card as plain data (a `stack` entry, a `CardTurnedUp` payload)."""
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat at the table and the player in it."""
-
-    seat: str
-    name: str
-
-    def as_data(self) -> dict[str, str]:
-        """The seat as a `seats` option entry."""
-        return {"seat": self.seat, "name": self.name}
 
 
 @dataclass(frozen=True)
