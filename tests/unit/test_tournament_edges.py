@@ -180,3 +180,26 @@ def test_an_import_records_its_source_and_continues_the_ids():
         ],
         "source": "csv",
     }
+
+
+def test_reopening_a_semi_final_that_crowned_a_champion_takes_the_title_back():
+    """R-ROUND-8: a reopened round decides again, so the champion it named is no longer one."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    t.do("advance", round=3)
+    assert t.state.champions == {"4th": "p3"}
+    (reopened,) = t.do("reopen_round", round=3)
+    assert dict(reopened.data) == {
+        "at": reopened.data["at"],
+        "round": 3,
+        "sections": ["4th"],
+        "rule": "R-ROUND-8",
+    }
+    assert t.state.champions == {} and 3 not in t.state.advanced
+    assert not t.state.round(3).advanced and t.state.round(2).advanced
+    assert t.replayed() == t.state
