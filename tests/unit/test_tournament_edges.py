@@ -180,3 +180,87 @@ def test_an_import_records_its_source_and_continues_the_ids():
         ],
         "source": "csv",
     }
+
+
+def test_reopening_a_semi_final_that_crowned_a_champion_takes_the_title_back():
+    """R-ROUND-8: a reopened round decides again, so the champion it named is no longer one."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    t.do("advance", round=3)
+    assert t.state.champions == {"4th": "p3"}
+    (reopened,) = t.do("reopen_round", round=3)
+    assert dict(reopened.data) == {
+        "at": reopened.data["at"],
+        "round": 3,
+        "sections": ["4th"],
+        "rule": "R-ROUND-8",
+    }
+    assert t.state.champions == {} and 3 not in t.state.advanced
+    assert not t.state.round(3).advanced and t.state.round(2).advanced
+    assert t.replayed() == t.state
+
+
+def test_a_tables_result_is_its_last_signature_and_none_before_one():
+    """R-ROUND-7: an ended table without a signed score card has no result yet; after a
+    ruling the card is signed again and the last signature is the result."""
+    from tournament_support import Recorded
+
+    from server.tournament.results import table_result
+
+    assert table_result([]) is None
+    assert table_result([Recorded("RoundEnded", {"scores": {"p1": 3}}, 5)]) is None
+    first = Recorded("ScoreCardSigned", {"scores": {"p1": 3}, "initials": "GH"}, 6)
+    second = Recorded(
+        "ScoreCardSigned",
+        {
+            "scores": {"p1": 2, "p2": 1},
+            "flags": {"p2": 1},
+            "disqualified": ["p2"],
+            "initials": "JK",
+        },
+        9,
+    )
+    assert table_result([first]) == {
+        "scores": {"p1": 3},
+        "flags": {},
+        "disqualified": [],
+        "initials": "GH",
+        "seq": 6,
+    }
+    assert table_result([first, Recorded("RulingMade", {}, 7), second]) == {
+        "scores": {"p1": 2, "p2": 1},
+        "flags": {"p2": 1},
+        "disqualified": ["p2"],
+        "initials": "JK",
+        "seq": 9,
+    }
+    bare = Recorded("ScoreCardSigned", {}, 3)
+    assert table_result([bare]) == {
+        "scores": {},
+        "flags": {},
+        "disqualified": [],
+        "initials": "",
+        "seq": 3,
+    }
+
+
+def test_a_section_that_withdrew_whole_after_round_one_needs_no_champion():
+    """R-ROUND-5: the tournament is over when every section still in play has a champion; a
+    section whose students all withdrew after round 1 has nobody left to crown."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3)  # p1..p3 in 4th, p4..p6 in 5th
+    t.play_round(1, lambda s: int(s[1:]))
+    for student in ("p4", "p5", "p6"):
+        t.do("withdraw", student=student)
+    t.play_round(2, lambda s: int(s[1:]))
+    advanced = t.do("advance", round=2)
+    assert advanced[0].data["advancing"] == {"4th": ["p1", "p2", "p3"], "5th": []}
+    t.play_round(3, lambda s: int(s[1:]))
+    events = t.do("advance", round=3)
+    assert types(events) == ["Advanced", "TournamentFinished"]
+    assert events[1].data["champions"] == {"4th": "p3"}
