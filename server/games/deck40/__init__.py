@@ -42,9 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from server.games.base import Command, Event
+from server.games.base import Command, Event, EventBatch
 from server.games.deck40.checks import (
     REFUSALS,
     acting_seat,
@@ -93,19 +92,11 @@ __all__ = [
 ]
 
 
-class _Batch:
-    """The events one command produces so far, and the state they lead to."""
+class _Batch(EventBatch[Deck40State]):
+    """A deck40 command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: Deck40State, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
 
 # -- consequences shared by several commands --------------------------------------------------

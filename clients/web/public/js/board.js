@@ -12,7 +12,7 @@
 import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
-import { drawCard, drawPause, drawSeats, drawStandings, h } from "./draw.js";
+import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
@@ -191,7 +191,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
 
   const page = {
     status(next) {
-      link = next === "online" ? "online" : next === "error" ? link : next;
+      link = linkAfter(link, next);
       render();
     },
     table(state, push) {
