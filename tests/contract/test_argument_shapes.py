@@ -7,17 +7,16 @@ pattern everywhere, directly on each Decider (pure, no shell): for each game in
 `server.games.games()` and the tournament, in a state of every phase the game's own example
 play reaches (tests/contract/game_examples), each command of its `COMMANDS_BY_ROLE` (and an
 unknown one), from each role that may send it, gets each argument name it could read set to
-each shape of `SHAPES`, alone and inside otherwise valid arguments. The answer must be the
-events of a valid command or a `RuleViolation` whose code the game documents (`REFUSALS`);
-any other exception fails.
+each shape of `SHAPES`, alone and inside otherwise valid arguments; a game's queries (its
+optional `QUERIES`, and an unknown one) get the same arguments from every role. The answer
+must be the events of a valid command (an answer) or a `RuleViolation` whose code the game
+documents (`REFUSALS`); any other exception fails.
 
 Nothing here is a hand list of commands or arguments, so a new command or argument is swept
 without touching this file:
 - commands: the game's `COMMANDS_BY_ROLE` (the plug-in contract, server/games/base.py);
-- argument names: every name the game's code reads from `args` (found in its source: a
-  subscript or `.get` on `args`, a membership test on `args`, a `*_arg(command, "name")`
-  helper), every name its documented command table gives (docs/rules.md, docs/games/*.md,
-  docs/tournament.md), and every name its example play sends;
+- argument names: `argument_names` (tests/argument_shapes.py): what the game's source reads
+  from `args`, what its documented command table names, what its example play sends;
 - valid values to embed a wrong one in: the arguments of the commands the example play sent.
 
 tests/unit/test_session_argument_shapes.py does the same for what the shell reads itself
@@ -26,99 +25,27 @@ tests/unit/test_session_argument_shapes.py does the same for what the shell read
 
 from __future__ import annotations
 
-import ast
 import importlib
 import random
-import re
 import sys
-from collections.abc import Iterator, Mapping
-from pathlib import Path
+from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
 import pytest
+from argument_shapes import ROOT, SHAPES, argument_names
 
 import server.tournament as tournament
 from server.games import games
-from server.games.base import SERVER, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.games.base import ROLES, SERVER, SERVER_ACTOR, Actor, Command, RuleViolation
 
-ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "unit"))  # the tournament's given/when/then support
 from tournament_support import Tourney  # noqa: E402
 
 T0 = 1_700_000_000_000_000
 S = 1_000_000
-UNKNOWN_ARG = "no_such_argument"
 UNKNOWN_COMMAND = "no_such_command"
-# The shapes a client can send where a handler expects a string, a number or a list of them:
-# unhashable ones (a membership test or a dict key raises TypeError), None, a bool (an int to
-# Python), a float, an int past any sane range (the largest msgpack carries), a string at the
-# codec's limit (16,384 characters).
-SHAPES: dict[str, Any] = {
-    "list": ["s1", "late_touch"],
-    "map": {"seat": "s1"},
-    "nested list": [[1, 2], [3, [4]]],
-    "None": None,
-    "bool": True,
-    "float": 1.5,
-    "huge int": 2**64 - 1,
-    "long string": "9" * 16_384,
-}
-DOC_TABLES = {  # where each game's command table is documented (a row per command)
-    "challenge": "docs/rules.md",
-    "pocket": "docs/games/pocket.md",
-    "deck40": "docs/games/deck40.md",
-    "tjugoett": "docs/games/tjugoett.md",
-    "tournament": "docs/tournament.md",
-}
-
-
-# -- argument names -------------------------------------------------------------------------
-
-
-def _is_args(node: ast.AST) -> bool:
-    """`args` or `<anything>.args`."""
-    return (isinstance(node, ast.Name) and node.id == "args") or (
-        isinstance(node, ast.Attribute) and node.attr == "args"
-    )
-
-
-def _text(node: ast.AST) -> str | None:
-    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-
-
-def names_read_by(package: ModuleType) -> set[str]:
-    """Every argument name the package's source reads (see module doc)."""
-    found: set[str] = set()
-    for path in Path(package.__file__).parent.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Subscript) and _is_args(node.value):
-                found.add(_text(node.slice) or "")
-            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-                if node.func.attr == "get" and _is_args(node.func.value) and node.args:
-                    found.add(_text(node.args[0]) or "")
-            if isinstance(node, ast.Call):
-                callee = getattr(node.func, "id", getattr(node.func, "attr", ""))
-                if callee.endswith("_arg"):
-                    found.update(_text(arg) or "" for arg in node.args)
-            if isinstance(node, ast.Compare) and any(_is_args(c) for c in node.comparators):
-                found.add(_text(node.left) or "")
-    found.discard("")
-    return found
-
-
-def documented_args(name: str, commands: Mapping[str, Any]) -> dict[str, set[str]]:
-    """Each command's row of the game's documented command table: the backticked names in
-    the row after the command itself (its arguments; a stray word is one more name)."""
-    rows: dict[str, set[str]] = {}
-    for line in (ROOT / DOC_TABLES[name]).read_text().splitlines():
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        command = cells[0].strip("`") if line.startswith("| `") else ""
-        if command in commands:
-            rows.setdefault(command, set()).update(
-                word for cell in cells[1:] for word in re.findall(r"`([a-z_]+)`", cell)
-            )
-    return rows
+UNKNOWN_QUERY = "no_such_query"
 
 
 # -- states ---------------------------------------------------------------------------------
@@ -266,42 +193,44 @@ def commands_to_try(
                     yield name, {**base, arg: shape}
 
 
+def checked(game: Any, ask: Any, *arguments: Any) -> None:
+    """`ask(*arguments)` gives events, an answer, or a refusal the game documents."""
+    try:
+        ask(*arguments)
+    except RuleViolation as refused:
+        assert refused.code in game.REFUSALS, (refused.code, arguments[1:])
+    except Exception as exc:  # the bug this test is for
+        raise AssertionError(f"{type(exc).__name__}: {exc} on {arguments[1:]}") from exc
+
+
 def sweep(game: Any, states: list, sent: list[Command], names: set[str]) -> int:
-    """Decide every command of `commands_to_try` in every state; the number decided."""
-    documented = set(game.REFUSALS)
+    """Decide every command of `commands_to_try` in every state, and ask every query of the
+    game's optional `QUERIES` (and an unknown one) with the same arguments, from every role;
+    the number tried."""
+    now = T0 + 3600 * S
+    queries = [*getattr(game, "QUERIES", {}), UNKNOWN_QUERY] if hasattr(game, "query") else []
     tried = 0
     for state in states:
         seats = seats_of(state)
         for name, args in commands_to_try(game, sent, names):
             roles = game.COMMANDS_BY_ROLE.get(name, frozenset({"director"}))
             for actor in actors_for(roles, seats):
-                command = Command(name, args, actor)
+                checked(game, game.decide, state, Command(name, args, actor), now)
                 tried += 1
-                try:
-                    game.decide(state, command, T0 + 3600 * S)
-                except RuleViolation as refused:
-                    assert refused.code in documented, (refused.code, command, state)
-                except Exception as exc:  # the bug this test is for
-                    raise AssertionError(f"{type(exc).__name__}: {exc} on {command}") from exc
+            if name != UNKNOWN_COMMAND:
+                continue
+            for query in queries:  # the same arguments, once per state
+                for actor in actors_for(frozenset(ROLES) - {SERVER}, seats):
+                    checked(game, game.query, state, query, args, actor, now)
+                    tried += 1
     return tried
-
-
-def argument_names(name: str, package: ModuleType, sent: list[Command]) -> set[str]:
-    """What `decide` may read (see module doc), plus one name nobody reads."""
-    documented = documented_args(name, package.COMMANDS_BY_ROLE)
-    missing = set(package.COMMANDS_BY_ROLE) - set(documented)
-    assert not missing, f"{DOC_TABLES[name]} has no row for {sorted(missing)}"
-    names = names_read_by(package) | {UNKNOWN_ARG}
-    names |= {arg for row in documented.values() for arg in row}
-    names |= {arg for command in sent for arg in command.args}
-    return names
 
 
 @pytest.mark.parametrize("name", sorted(games()))
 def test_every_argument_of_every_command_in_every_phase_refuses_wrong_shapes(name):
     game = games()[name]
     states, sent = played(game)
-    names = argument_names(name, game, sent)
+    names = argument_names(name, game, [command.args for command in sent])
     assert len(states) >= 3 and sent, "the example play reached too little to sweep"
     tried = sweep(game, states, sent, names)
     print(f"{name}: {len(states)} states, {len(names)} argument names, {tried} commands")
@@ -309,13 +238,15 @@ def test_every_argument_of_every_command_in_every_phase_refuses_wrong_shapes(nam
 
 def test_every_tournament_command_refuses_wrong_shapes():
     states, sent = tournament_states()
-    names = argument_names("tournament", tournament, sent)
+    names = argument_names("tournament", tournament, [command.args for command in sent])
     tried = sweep(tournament, states, sent, names)
     print(f"tournament: {len(states)} states, {len(names)} argument names, {tried} commands")
 
 
 def test_the_argument_names_found_include_what_the_handlers_read():
     """The source scan itself: the names of the issue-18 bug and of each kind of reading."""
+    from argument_shapes import names_read_by
+
     from server.games import challenge, deck40, pocket
 
     assert {"cause", "seat", "steps", "seqs", "corrections", "ruling_text", "initials"} <= (
