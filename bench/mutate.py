@@ -45,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 MUTMUT = Path(sys.executable).with_name("mutmut")
 FAST_MUTMUT = ROOT / "bench" / "mutmut_fast.py"  # mutmut, with a faster type-check filter
 REPORT = ROOT / "var" / "mutation" / "report.md"
+TIMINGS = REPORT.with_name("timings.json")
 DOC = ROOT / "docs" / "testing.md"
 GOAL = 97.0  # per cent killed, per file (issue 20)
 
@@ -173,6 +174,10 @@ def run_mutmut(globs: list[str], jobs: int) -> dict[str, float]:
     load_before = os.getloadavg()[0]
     # mutmut runs its `type_check_command` ("mypy ...") by name: this venv's first.
     env = {**os.environ, "PATH": f"{MUTMUT.parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env["T24_MUTATE_TIMINGS"] = str(TIMINGS)  # bench/mutmut_fast.py: per phase and per mutant
+    for old in (TIMINGS, TIMINGS.with_name(TIMINGS.name + ".killers")):
+        old.unlink(missing_ok=True)
+    env["T24_MUTATING"] = "1"  # tests/conftest.py: property tests neither shrink nor store
     if os.environ.get("MUTATE_MAX_EXAMPLES"):  # tests/conftest.py caps the property tests
         env["T24_MUTATE_MAX_EXAMPLES"] = os.environ["MUTATE_MAX_EXAMPLES"]
     with (REPORT.parent / "mutmut.log").open("w", encoding="utf-8") as out:
