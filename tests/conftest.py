@@ -6,9 +6,9 @@ times. During such a run (bench/mutate.py sets `T24_MUTATING`), each property te
   the mutant, and shrinking it costs up to hundreds of further examples per kill;
 - keeps no example database: each mutant's verdict depends on its own tests and the fixed
   seed only, not on which mutants ran before it in the other worker;
-- runs at most `T24_MUTATE_MAX_EXAMPLES` examples when that is set (bench/mutate.py's
-  default, `MUTATE_MAX_EXAMPLES`; docs/testing.md shows the capped run kills the same
-  mutants as the uncapped one).
+- runs at most `T24_MUTATE_MAX_EXAMPLES` examples when that is set (bench/mutate.py sets 25,
+  or `MUTATE_MAX_EXAMPLES`; 0 runs every example; docs/testing.md, "Wall time", shows 25
+  kills the same mutants as every example).
 Outside a mutation run every property test runs as written.
 """
 
@@ -19,7 +19,7 @@ import os
 import pytest
 
 MUTATING = "T24_MUTATING"  # bench/mutate.py sets it for mutmut's runs
-MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one, unless MUTATE_MAX_EXAMPLES=0
+MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one (0: no cap)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
