@@ -265,6 +265,8 @@ class Timings:
         return timed
 
     def save(self) -> None:
+        itself = os.times()  # the mutmut process alone: its loop over the mutants included
+        self.phases["the mutmut process itself"] = [0.0, itself.user + itself.system]
         if TIMINGS:
             Path(TIMINGS).write_text(
                 json.dumps({"phases": self.phases, "mutants": self.mutants}), encoding="utf-8"
@@ -329,6 +331,17 @@ def _speed_up() -> None:
         plain_startup(self)
 
     isolation.ForkRunner.startup = startup  # type: ignore[method-assign]
+    plain_print_stats = mutmut_main.print_stats
+    shown = [0.0]
+
+    def print_stats(data: Any, force_output: bool = False) -> None:
+        """mutmut counts every mutant's status to print its progress line before each
+        mutant (1.5 ms for 12,500 mutants, 19 s of the parent's CPU a run): once a second."""
+        if force_output or time.monotonic() - shown[0] >= 1.0:
+            shown[0] = time.monotonic()
+            plain_print_stats(data, force_output=force_output)
+
+    mutmut_main.print_stats = print_stats
 
 
 def _time_phases() -> None:
