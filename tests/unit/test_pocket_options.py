@@ -51,6 +51,8 @@ REFUSED = [
         f"seconds in (0, {MAX_SECONDS}], not {MAX_SECONDS + 1}",
     ),
     ({"answer_seconds": True}, "answer_seconds", f"seconds in (0, {MAX_SECONDS}], not True"),
+    # issue 18: None once reached an `assert` (AssertionError: `internal` on create_table)
+    ({"answer_seconds": None}, "answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None"),
     ({"stack": []}, "stack", f"a list of 1..{MAX_STACK} cards"),
     ({"stack": stack_of(MAX_STACK + 1)}, "stack", f"a list of 1..{MAX_STACK} cards"),
     ({"stack": [card(), card()]}, "stack", "card ids must be distinct"),
