@@ -264,3 +264,120 @@ def test_a_section_that_withdrew_whole_after_round_one_needs_no_champion():
     events = t.do("advance", round=3)
     assert types(events) == ["Advanced", "TournamentFinished"]
     assert events[1].data["champions"] == {"4th": "p3"}
+
+
+def test_a_swap_of_seats_is_recorded_whole():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(8)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    first, second = t.state.round(1).tables
+    a, b = first.students[0], second.students[0]
+    (swapped,) = t.do("swap_seats", round=1, a=a, b=b)
+    assert dict(swapped.data) == {
+        "at": swapped.data["at"],
+        "round": 1,
+        "a": a,
+        "b": b,
+        "rule": "R-ROUND-2",
+    }
+
+
+def test_a_round_table_of_three_keeps_the_tables_own_minimum():
+    """Only a table of two needs `min_seats` 2; three is the challenge table's own minimum."""
+    from server.tournament.tables import table_options_for
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(6)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    for table in t.state.round(1).tables:
+        assert len(table.students) == 3
+        assert "min_seats" not in table_options_for(t.state, table.table)
+
+
+def test_the_tournament_deck_is_the_single_digits_half_then_the_double_digits_half():
+    """R-DECK-1/2: both halves come from the tournament's own seed."""
+    from server.puzzles.editions import double_digits, single_digits
+
+    deck = decks.tournament_deck(24)
+    assert deck[:48] == single_digits(24) and deck[48:] == double_digits(24)
+
+
+def test_a_reopen_in_a_foreign_log_of_a_round_not_advanced_or_without_sections():
+    """`evolve` never fails on a recorded log: a `RoundReopened` of a round that was not
+    advanced, or one recorded before `sections` was, keeps what it cannot undo."""
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    state = tournament.evolve(t.state, Event("RoundReopened", {"round": 2}))
+    assert state.advanced == {} and not state.round(2).advanced
+    crowned = tournament.evolve(
+        t.state,
+        Event("Advanced", {"round": 3, "advancing": {"4th": ["p1"]}, "champions": {"4th": "p1"}}),
+    )
+    reopened = tournament.evolve(crowned, Event("RoundReopened", {"round": 3}))
+    assert reopened.champions == {"4th": "p1"} and 3 not in reopened.advanced
+
+
+def test_a_score_card_line_whole_with_flags_left_out_and_a_disqualification():
+    """R-ROUND-7: a student's score card shows each table's points, flags (none recorded: 0),
+    disqualification, the signature's initials and the proctor."""
+    from server.games.base import SERVER_ACTOR
+    from server.tournament.standings import score_cards
+
+    t = _seated()
+    (table,) = t.state.round(1).tables
+    assert score_cards(t.state)["p1"] == [
+        {
+            "round": 1,
+            "tie_break": None,
+            "table": table.table,
+            "points": None,
+            "flags": None,
+            "disqualified": False,
+            "initials": None,
+            "proctor": None,
+        }
+    ]
+    t.do("assign_proctor", table=table.table, name="Gil Hart")
+    t.do("start_round", round=1)
+    scores = {"p1": 4, "p2": 2, "p3": 1, "p4": 0}
+    t.do(
+        "record_result",
+        SERVER_ACTOR,
+        table=table.table,
+        scores=scores,
+        flags={"p2": 3},
+        disqualified=["p2"],
+        initials="GH",
+        seq=7,
+    )
+    cards = score_cards(t.state)
+    line = {"round": 1, "tie_break": None, "table": table.table, "initials": "GH"}
+    assert cards["p1"] == [
+        {**line, "points": 4, "flags": 0, "disqualified": False, "proctor": "Gil Hart"}
+    ]
+    assert cards["p2"] == [
+        {**line, "points": 2, "flags": 3, "disqualified": True, "proctor": "Gil Hart"}
+    ]
+
+
+def test_the_semi_finals_of_every_section_in_the_standings():
+    """R-ROUND-4: each section lists its own semi-final tables, whatever the order of sections."""
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    table_names = {
+        section: [table["table"] for table in standings(t.state)[section]["semi_final"]]
+        for section in ("4th", "5th")
+    }
+    assert table_names == {"4th": ["r3.s1.t01"], "5th": ["r3.s2.t01", "r3.s2.t02"]}
