@@ -381,3 +381,73 @@ def test_the_semi_finals_of_every_section_in_the_standings():
         for section in ("4th", "5th")
     }
     assert table_names == {"4th": ["r3.s1.t01"], "5th": ["r3.s2.t01", "r3.s2.t02"]}
+
+
+def test_advancing_students_are_listed_in_registration_order():
+    """`Advanced.advancing` lists students as they registered (p9 before p10), not as text."""
+    t = Tourney(tournament_options(grades=["4th"], advance_count=16))
+    t.register_many(20)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.play_round(2, lambda s: int(s[1:]))
+    (advanced,) = t.do("advance", round=2)
+    assert advanced.data["advancing"] == {"4th": [f"p{i}" for i in range(5, 21)]}
+
+
+def test_a_semi_final_before_its_result_shows_no_points_or_ranks():
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(6)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.play_round(2, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.do("seat_round", round=3)
+    t.do("start_round", round=3)
+    (table,) = standings(t.state)["4th"]["semi_final"]
+    assert [(row["points"], row["rank"], row["advanced"]) for row in table["rows"]] == [
+        (None, None, None)
+    ] * 3
+    assert [row["student"] for row in table["rows"]] == ["p4", "p5", "p6"]
+
+
+def test_a_tie_break_in_the_standings_before_and_after_it_is_played():
+    """R-ROUND-6: a seated tie-break shows no points until every table of it has a result;
+    each section lists its own tie-breaks."""
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)  # p1..p6 in 4th, p7..p12 in 5th
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}  # two top, four tied for the last place
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    first, second = t.state.tie_breaks
+    assert (first.section, second.section) == ("4th", "5th")
+    rows = standings(t.state)["5th"]["tie_breaks"]
+    assert rows == [
+        {
+            "number": 2,
+            "round": 2,
+            "places": 1,
+            "tables": ["tb2.t1"],
+            "students": ["p10", "p11", "p12", "p9"],
+            "points": None,
+        }
+    ]
+    t.table_ends("tb2.t1", {"p9": 3, "p10": 1, "p11": 0, "p12": 0})
+    assert standings(t.state)["5th"]["tie_breaks"][0]["points"] == {
+        "p10": 1,
+        "p11": 0,
+        "p12": 0,
+        "p9": 3,
+    }
+    assert standings(t.state)["4th"]["tie_breaks"][0]["points"] is None
+
+
+def test_an_advance_recorded_before_champions_were_replays():
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    old = Event("Advanced", {"round": 2, "advancing": {"4th": ["p1", "p2"]}})
+    state = tournament.evolve(t.state, old)
+    assert state.champions == {} and state.advanced == {2: {"4th": ("p1", "p2")}}
