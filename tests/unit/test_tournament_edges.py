@@ -451,3 +451,17 @@ def test_an_advance_recorded_before_champions_were_replays():
     old = Event("Advanced", {"round": 2, "advancing": {"4th": ["p1", "p2"]}})
     state = tournament.evolve(t.state, old)
     assert state.champions == {} and state.advanced == {2: {"4th": ("p1", "p2")}}
+
+
+def test_a_tie_break_plays_a_fresh_deck_from_its_own_seed():
+    """R-ROUND-6: "a fresh deck of the same edition": the sides of the deck derived from the
+    tie-break's seed, on the broken round's side, not the round's own cards."""
+    cards = decks.tie_break_cards(24, "official", 2, 1)  # round 2: half 1, white
+    fresh = decks.half_deck(decks.tie_break_seed(24, 1), 1)
+    assert sorted(tuple(card["numbers"]) for card in cards) == sorted(
+        tuple(card.white.numbers) for card in fresh
+    )
+    assert {card["card_id"] for card in cards} == {f"TB1-{card.card_id}" for card in fresh}
+    assert sorted(tuple(c["numbers"]) for c in cards) != sorted(
+        tuple(card.white.numbers) for card in decks.half_deck(24, 1)
+    )
