@@ -441,6 +441,10 @@ def test_a_tie_break_in_the_standings_before_and_after_it_is_played():
         "p9": 3,
     }
     assert standings(t.state)["4th"]["tie_breaks"][0]["points"] is None
+    # each section's tie is decided by its own tie-break: only 4th's is still pending
+    assert ranking.pending_ties(t.state, 2) == [
+        ranking.Pending(2, "4th", ("p3", "p4", "p5", "p6"), 1, True)
+    ]
 
 
 def test_an_advance_recorded_before_champions_were_replays():
