@@ -469,3 +469,17 @@ def test_a_tie_break_plays_a_fresh_deck_from_its_own_seed():
     assert sorted(tuple(c["numbers"]) for c in cards) != sorted(
         tuple(card.white.numbers) for card in decks.half_deck(24, 1)
     )
+
+
+def test_a_tie_break_tied_again_is_replayed_while_another_sections_is_pending():
+    """R-ROUND-6: a section's tie-break that ends tied again gets a new one at once, even
+    while another section's tie-break is still being played."""
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    events = t.table_ends("tb2.t1", {"p9": 2, "p10": 2, "p11": 0, "p12": 0})
+    assert types(events) == ["TableResultRecorded", "TieBreakSeated"]
+    again = events[1].data
+    assert (again["number"], again["section"], again["students"]) == (3, "5th", ["p10", "p9"])
