@@ -483,3 +483,48 @@ def test_a_tie_break_tied_again_is_replayed_while_another_sections_is_pending():
     assert types(events) == ["TableResultRecorded", "TieBreakSeated"]
     again = events[1].data
     assert (again["number"], again["section"], again["students"]) == (3, "5th", ["p10", "p9"])
+
+
+def test_round_two_seatings_of_known_rounds_one():
+    """R-ROUND-2: the reseat is a pure function of the students, round 1 and the seed's key;
+    these are what it gave when written (a changed deal or greedy pass deals other tables)."""
+    ten = [f"p{i}" for i in range(1, 11)]
+    nine = ten[:9]
+    dealt = seating.reseat(nine, [nine[:3], nine[3:6], nine[6:]], "k")  # 3 mates, 3 tables
+    assert dealt == [["p2", "p4", "p9"], ["p1", "p6", "p7"], ["p3", "p5", "p8"]]
+    assert seating.repeated_pairs([nine[:3], nine[3:6], nine[6:]], dealt) == 0
+    four_mates = seating.reseat(ten, [ten[:4], ten[4:7], ten[7:]], "k")  # 4 mates, 3 tables
+    assert four_mates == [["p3", "p4", "p6", "p9"], ["p2", "p5", "p10"], ["p1", "p7", "p8"]]
+    assert seating.repeated_pairs([ten[:4], ten[4:7], ten[7:]], four_mates) == 1  # pigeonhole
+    seven = ten[:7]
+    greedy = seating.reseat(seven, [seven[:4], seven[4:]], "k")  # 4 mates, 2 tables: greedy
+    assert greedy == [["p3", "p1", "p5", "p6"], ["p2", "p4", "p7"]]
+    eight = ten[:8]
+    assert seating.reseat(eight, [eight[:4], eight[4:]], "k") == [
+        ["p3", "p1", "p5", "p8"],
+        ["p2", "p4", "p7", "p6"],
+    ]
+
+
+def test_the_tournament_shuffle_of_a_known_key():
+    assert decks._shuffled(list("abcdef"), "a") == ["d", "e", "f", "c", "a", "b"]
+
+
+def test_a_tie_of_nine_sits_every_tied_student_exactly_once():
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(11)
+    top = {"p1": 10, "p2": 10}
+    t.play_round(1, lambda s: top.get(s, 1))
+    t.play_round(2, lambda s: top.get(s, 1))
+    (tie,) = t.state.tie_breaks
+    seated = [s for table in tie.tables for s in table.students]
+    assert seated == list(tie.students) and len(seated) == 9
+
+
+def test_a_round_start_recorded_before_per_table_orders_replays():
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = _seated()
+    started = tournament.evolve(t.state, Event("RoundStarted", {"round": 1, "deck": []}))
+    assert started.round(1).started and started.round(1).orders == {}
