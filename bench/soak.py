@@ -15,12 +15,15 @@ fixes a solution (from the solver) a second apart. Mixed in, from addresses of t
   never reads (the server drops it past `max_unread_bytes`);
 - a prober: a ping every 100 ms from 127.0.0.1, whose round trips give the p99.
 
-Measured every 10 s: the server's RSS and the events its live tables hold in memory (the
-`t24_events_in_memory` gauge). The first `--warm-up` seconds (of `--seconds`) are the
-warm-up: the first cards are dealt, the storm table's catch-up cache fills, the allocator's
-arenas grow; its RSS is reported apart. Then the minute after the warm-up ("start") is
-compared with the last minute ("end"): the prober's p99, the RSS and the events in memory,
-and the RSS growth per event held. Over the whole run: commands sent and accepted. Writes
+Measured every 10 s: the server's RSS, the events its live tables hold in memory (the
+`t24_events_in_memory` gauge) and the bytes of its cache of older pushes
+(`t24_catch_up_cache_bytes`). The first `--warm-up` seconds (of `--seconds`) are the
+warm-up: the first cards are dealt, the tables fill their windows of recent events
+(`RECENT_EVENTS`), the allocator's arenas grow; its RSS is reported apart. Then the minute
+after the warm-up ("start") is compared with the last minute ("end"), each the mean of its
+samples: the prober's p50 and p99, the RSS and the events in memory. "Flat" means: the end
+minute's RSS within `FLAT_MIB` of the start minute's, and the events held within the
+tables' windows. Over the whole run: commands sent and accepted. Writes
 the "Soak" section of docs/performance.md. Not in CI and not in `make bench`: it takes
 `--seconds` plus about a minute of set-up; a shorter run (`--seconds 240 --warm-up 60
 --no-write`) checks it works.
@@ -51,10 +54,12 @@ from server_load import DECK, SEATS, SOLUTIONS, rss_kib  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
+from server.runtime.table_actor import RECENT_EVENTS  # noqa: E402
 
 SECTION = "## Soak (`bench/soak.py`, `make soak`)"
 PACE = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}
 WINDOW = 60.0  # seconds: the minute after the warm-up and the last minute are compared
+FLAT_MIB = 5.0  # RSS is flat when the end minute's is within this of the start minute's
 DROPPED = "was dropped past max_unread_bytes"
 STALLED = (
     "was not dropped: once its transport buffer was full the server stopped reading it, "
@@ -240,13 +245,15 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         signer.issue("spectator", now=now, name="prober")[0]
     )
     samples: list[tuple[float, float]] = []
-    memory: list[tuple[float, int, int]] = []  # (t, RSS KiB, events in memory)
+    memory: list[tuple[float, int, int, int]] = []  # (t, RSS KiB, events held, cache bytes)
     started = time.monotonic()
     next_sample = started
 
     async def sample_memory() -> None:
-        held = (await asyncio.to_thread(read_metrics, port)).get("t24_events_in_memory", 0)
-        memory.append((time.monotonic() - started, rss_kib(pid), int(held)))
+        scraped = await asyncio.to_thread(read_metrics, port)
+        held = int(scraped.get("t24_events_in_memory", 0))
+        cached = int(scraped.get("t24_catch_up_cache_bytes", 0))
+        memory.append((time.monotonic() - started, rss_kib(pid), held, cached))
 
     set_up_rss = rss_kib(pid)
     while time.monotonic() - started < args.seconds:
@@ -266,8 +273,12 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
     end, warm = args.seconds, args.warm_up
     first = [rtt for t, rtt in samples if warm <= t < warm + WINDOW]
     last = [rtt for t, rtt in samples if t >= end - WINDOW]
-    at_start = [m for m in memory if m[0] >= warm + WINDOW] or memory[-1:]
-    start_sample, end_sample = at_start[0], memory[-1]
+    at_start = [m for m in memory if warm <= m[0] <= warm + WINDOW] or memory[:1]
+    at_end = [m for m in memory if m[0] >= end - WINDOW] or memory[-1:]
+
+    def mean(samples: list[tuple[float, int, int, int]], field: int) -> float:
+        return sum(sample[field] for sample in samples) / len(samples)
+
     return {
         "connections": connections + 5 + 1 + 1 + 1,
         "tables": len(tables),
@@ -278,11 +289,14 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         "p50_start_ms": percentile(first, 50) * 1000,
         "p50_end_ms": percentile(last, 50) * 1000,
         "rss_set_up_mib": set_up_rss / 1024,
-        "rss_start_mib": start_sample[1] / 1024,
-        "rss_end_mib": end_sample[1] / 1024,
-        "rss_max_mib": max(kib for _, kib, _ in memory) / 1024,
-        "held_start": start_sample[2],
-        "held_end": end_sample[2],
+        "rss_start_mib": mean(at_start, 1) / 1024,
+        "rss_end_mib": mean(at_end, 1) / 1024,
+        "rss_max_mib": max(sample[1] for sample in memory) / 1024,
+        "held_start": round(mean(at_start, 2)),
+        "held_end": round(mean(at_end, 2)),
+        "held_max": max(sample[2] for sample in memory),
+        "window_bound": len(tables) * RECENT_EVENTS,
+        "cache_end_mib": memory[-1][3] / 1024 / 1024,
         "events": int(metrics.get("t24_events_appended_total", 0)),
         **counts,
     }
@@ -303,9 +317,8 @@ def read_metrics(port: int) -> dict[str, float]:
 
 
 def report(result: dict[str, Any], dropped: bool) -> str:
-    grown = (result["rss_end_mib"] - result["rss_start_mib"]) * 1024 * 1024
-    held = result["held_end"] - result["held_start"]
-    per_event = f"{grown / held:,.0f} bytes" if held > 0 else "n/a"
+    grown = result["rss_end_mib"] - result["rss_start_mib"]
+    flat = abs(grown) <= FLAT_MIB and result["held_max"] <= result["window_bound"]
     return "\n".join(
         [
             f"{result['connections']:,} connections ({result['tables']} tables of a proctor, "
@@ -314,7 +327,8 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             "process on SQLite, on the shared 2-core machine (`bench/soak.py`). Players play "
             "at tournament pace (module doc). Warm-up: the first "
             f"{result['warm_up']:.0f} s, RSS {result['rss_set_up_mib']:.0f} MiB when every "
-            f"connection was open; then the minute after it (start) and the last minute (end):",
+            "connection was open; then the minute after it (start) and the last minute (end), "
+            "each the mean of its samples (one every 10 s):",
             "",
             "| | start | end |",
             "|---|---|---|",
@@ -326,10 +340,18 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"| events held by the live tables (`t24_events_in_memory`) | "
             f"{result['held_start']:,} | {result['held_end']:,} |",
             "",
-            f"RSS growth from start to end per event held: {per_event}. Peak RSS "
-            f"{result['rss_max_mib']:.0f} MiB. Commands sent {result['sent']:,}, accepted "
-            f"{result['accepted']:,}, refused {result['refused']:,} (a touch after another "
-            f"player's, as in play); storm joins sent {result['storm_joins']:,} (most "
+            f"RSS from start to end: {grown:+.1f} MiB; "
+            + (
+                f"flat (within {FLAT_MIB:.0f} MiB, and the events held never above the "
+                f"tables' windows: at most {result['held_max']:,} of {result['window_bound']:,})"
+                if flat
+                else f"NOT flat (the bound: within {FLAT_MIB:.0f} MiB, events held at most "
+                f"{result['window_bound']:,}; held at most {result['held_max']:,})"
+            )
+            + f". Peak RSS {result['rss_max_mib']:.0f} MiB; the cache of older pushes held "
+            f"{result['cache_end_mib']:.1f} MiB at the end. Commands sent {result['sent']:,}, "
+            f"accepted {result['accepted']:,}, refused {result['refused']:,} (a touch after "
+            f"another player's, as in play); storm joins sent {result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
             f"slow reader {DROPPED if dropped else STALLED}. Events appended: "
             f"{result['events']:,}.",

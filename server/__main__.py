@@ -1,6 +1,6 @@
 """The `t24-server` entry point: flags, structured logs, the reactor, signals, exit codes.
 
-Every setting of `server.app.ServerConfig` is a flag (`--max-message-bytes`), an environment
+Every setting of `server.config.ServerConfig` is a flag (`--max-message-bytes`), an environment
 variable (`T24_MAX_MESSAGE_BYTES`) and a TOML key (`max_message_bytes`); `--config FILE`
 names the TOML file. Logs go to stderr: one JSON object per line (`time`, `level`, `ns`, `msg`
 and the event's own fields), or one line of text when stderr is a terminal (`--log-format`
@@ -39,7 +39,8 @@ from twisted.logger import (
 from zope.interface import implementer
 
 from server import __version__
-from server.app import FIELDS, ConfigError, ServerConfig, T24Server, load_config
+from server.app import T24Server
+from server.config import FIELDS, ConfigError, ServerConfig, load_config
 
 LEVELS = {"debug": LogLevel.debug, "info": LogLevel.info, "warn": LogLevel.warn}
 LEVELS["error"] = LogLevel.error

@@ -5,7 +5,7 @@ import os
 import shlex
 
 from protocol.token_files import person_files
-from server.app import client_program, demo_banner
+from server.demo import client_program, demo_banner
 
 FILES = person_files(
     "ws://127.0.0.1:8024/ws",

@@ -18,7 +18,7 @@ from protocol.messages import (
     ROLES,
     validate_message,
 )
-from server.app import ServerConfig
+from server.config import ServerConfig
 from server.net.session import NetConfig
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text()

@@ -3,7 +3,8 @@
 Each subcommand connects (`TableLink` without a join), sends its requests once the server
 said `welcome`, prints the answer and exits: 0 done, 3 refused (the server's words are
 printed, e.g. `table_exists`), 4 no server. It speaks `protocol/` only. The one local step
-is building a deck from an edition (`--edition`), with `server.puzzles.editions`, the same
+is building a deck: the round's cards (`server.puzzles.round_decks`, the table of R-DECK-5 a
+tournament reads too) or an edition's (`--edition`), with `server.puzzles.editions`, the same
 pure generator `t24 deck` prints (the arithmetic of 24, not the server's runtime).
 
 `create-table --tokens-out DIR` also signs a token for the proctor, every seat and a
@@ -87,16 +88,16 @@ def parse_seats(text: str) -> list[dict[str, str]]:
     return seats
 
 
-def deck_from_edition(edition: str, seed: int, side: str, half: int = 1) -> list[dict[str, Any]]:
-    """The `deck` option: half `half` (48 double-sided cards) of an edition's 96-card deck,
-    played on `side` (R-DECK-1/5)."""
+def deck_from_edition(edition: str, seed: int, side: str) -> list[dict[str, Any]]:
+    """The `deck` option: an edition's 48 double-sided cards (the half of the 96-card deck
+    that edition is, R-DECK-1/2), played on `side` (R-DECK-5)."""
     from server.puzzles import editions
 
     if edition not in editions.EDITIONS:
         raise AdminInputError(f"--edition is one of {', '.join(editions.EDITIONS)}")
     return [
         {"card_id": card.card_id, **card.side(side).as_dict()}
-        for card in editions.tournament_deck(edition, seed, half)
+        for card in editions.tournament_deck(edition, seed)
     ]
 
 
@@ -151,7 +152,8 @@ def casual_options(args: argparse.Namespace) -> dict[str, Any]:
         seed = secrets.randbelow(2**63)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
     if args.game == "pocket":
-        options["edition"] = args.edition
+        if args.edition is not None:  # else the game's default edition
+            options["edition"] = args.edition
         if args.cards is not None:
             options["size"] = args.cards
     return options
@@ -164,12 +166,19 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         options.update(_json_options(args.options))
         options.update(option_pairs(getattr(args, "option", None)))
         return options
-    side = args.side or ("red" if args.round % 2 == 1 else "white")  # R-DECK-5 default
+    from server.puzzles import round_decks
+
+    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's half of
+    # the 96-card deck (Official Rules: Single Digits in rounds 1-2, Double Digits in 3-4) on
+    # the round's side; --side and --edition choose otherwise.
+    rules = args.rules or round_decks.DOCUMENTS[0]
+    side = args.side or round_decks.round_half_and_side(rules, args.round)[1]
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
+    elif args.edition is None:
+        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side)
     else:
-        half = 1 if args.round <= 2 else 2  # R-DECK-1/5: rounds 3-4 play the second half
-        deck = deck_from_edition(args.edition, args.seed or 0, side, half)
+        deck = deck_from_edition(args.edition, args.seed or 0, side)
     if args.cards is not None:
         if args.cards < 1:
             raise AdminInputError("--cards must be at least 1")
@@ -438,11 +447,20 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     create.add_argument(
         "--seats", default="4", help="a count, or s1:Ada,s2:Bo,... (challenge: 3 or 4)"
     )
-    create.add_argument("--edition", default="single-digits", help="deck edition")
+    create.add_argument(
+        "--edition",
+        help="deck edition (challenge: default the round's, R-DECK-5: single-digits in "
+        "rounds 1-2, double-digits in 3-4; pocket: single-digits)",
+    )
     create.add_argument(
         "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
+    create.add_argument(
+        "--rules",
+        choices=("official", "guidelines"),
+        help="the rules document the round's cards and side follow (R-DECK-5; default official)",
+    )
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
     create.add_argument("--cards", type=int, metavar="N", help="play only the first N cards")
     create.add_argument("--round", type=int, default=1, choices=(1, 2, 3, 4))

@@ -21,6 +21,10 @@ keys that never change during a table (a player's own seat); the shell then comp
 view change per group and append instead of one per viewer (server/runtime/views.py; the
 contract suite checks the promise). Without it each viewer is its own group. Views are
 read-only data: a game may share their inner lists between viewers.
+Optional: `redaction_group(viewer) -> Hashable`: viewers of one group get the same
+`event_view` of every event; the shell then caches the older events' pushes once per group
+instead of once per viewer (server/runtime/pushes.py, `PushChunks`; the contract suite checks
+the promise). Without it each viewer is its own group.
 
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite
@@ -38,13 +42,19 @@ msgpack-friendly, and the same unit as the event log's `at`.
 A stream's first event is written by the shell, not by a game: `TableCreated` with
 `{"game": name, "options": {...}}`. Replay is therefore
 `fold(evolve, events[1:], initial_state(events[0].data["options"]))`, see `replay`.
+
+Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
+recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
+hand-made deck solvable). The shell's `create_table` calls it after `initial_state` and
+records nothing when it raises `RuleViolation`; a replay calls only `initial_state`, so a
+recorded `TableCreated` is trusted and an old log still loads after such a rule changes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 SERVER = "server"
 ROLES = ("director", "proctor", "player", "spectator", "auditor", SERVER)
@@ -101,6 +111,18 @@ class Deadline:
     key: str
     at: int
     command: Command
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat at a table and who sits in it: every game's `seats` option entry, read."""
+
+    seat: str
+    name: str
+
+    def as_data(self) -> dict[str, str]:
+        """The seat as a `seats` option entry (plain data)."""
+        return {"seat": self.seat, "name": self.name}
 
 
 class RuleViolation(Exception):
@@ -213,3 +235,29 @@ def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> A
     for event in events:
         state = game.evolve(state, event)
     return state
+
+
+State = TypeVar("State")
+
+
+class EventBatch(Generic[State]):
+    """The events one command produces so far, and the state they lead to.
+
+    Why: one command may cause several events (a flag that disqualifies, a last card that ends
+    the round), and each follow-up is judged on the state the earlier events of the same
+    command produced; so a Decider's `decide` emits into a batch that evolves its own copy of
+    the state as it goes. Every game and the tournament build `decide` on it (each with its
+    own `evolve`, and its own helpers in a subclass).
+    """
+
+    def __init__(self, state: State, now: int, evolve: Callable[[State, Event], State]) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+        self._evolve = evolve
+
+    def emit(self, type_: str, **data: Any) -> None:
+        """Record one event at the batch's time and evolve the batch's state by it."""
+        event = Event(type_, {"at": self.now, **data})
+        self.events.append(event)
+        self.state = self._evolve(self.state, event)

@@ -28,6 +28,14 @@ Why at the socket (issue 18, found by an adversarial run):
   40 connections then costs another address's request one slice of waiting, as a source
   with one would (docs/performance.md, "Floods").
 
+Output held: the gate also knows every accepted socket's transport (`transports`, weakly:
+open or closed, as long as it is in memory), so `buffered_output()` says how many bytes
+written to them wait unsent (the gauge `t24_output_buffered_bytes`). When a socket is lost
+its unsent output is dropped at once (`drop_output`): the peer will never get it, and a
+client that never read (dropped past `max_unread_bytes`) must not keep its buffer alive
+until the garbage collector finds the connection's cycles. A buffer still counted after
+its connection closed is memory kept for nobody (the never-reading client's test).
+
 Turns: the gate cannot see the reactor's turns, so it marks them itself. The first slice it
 hands on schedules `callLater(0, _next_turn)`, which runs when the reactor has dispatched
 the input of its current poll; `_next_turn` gives each address with input waiting its slice
@@ -39,6 +47,7 @@ from __future__ import annotations
 import resource
 from collections import Counter, deque
 from typing import Any
+from weakref import WeakSet
 
 from twisted.internet.interfaces import IDelayedCall
 from twisted.internet.protocol import Protocol
@@ -98,6 +107,7 @@ class GatedConnection(ProtocolWrapper):
         self._holds: set[str] = set()  # why reading is paused ("slice", "output")
 
     def makeConnection(self, transport: Any) -> None:
+        self.gate.transports.add(transport)
         self._deadline = self.gate.clock.callLater(
             self.gate.handshake_timeout, self._handshake_late
         )
@@ -175,7 +185,23 @@ class GatedConnection(ProtocolWrapper):
             self._deadline.cancel()
         self._deadline = None
         self._pending = bytearray()
+        drop_output(self.transport)
         super().connectionLost(reason)
+
+
+def output_held(transport: Any) -> int:
+    """Bytes written to a Twisted transport and not sent yet (its write buffers)."""
+    buffered = len(getattr(transport, "dataBuffer", b"")) - getattr(transport, "offset", 0)
+    return buffered + getattr(transport, "_tempDataLen", 0)
+
+
+def drop_output(transport: Any) -> None:
+    """Forget a lost socket's unsent output (see module doc: nobody will read it)."""
+    if hasattr(transport, "_tempDataBuffer"):
+        transport.dataBuffer = b""
+        transport.offset = 0
+        transport._tempDataBuffer = []
+        transport._tempDataLen = 0
 
 
 class ConnectionGate(WrappingFactory):
@@ -203,11 +229,17 @@ class ConnectionGate(WrappingFactory):
         self.cooling: dict[str, float] = {}  # address -> until when it is refused
         self.refused = 0
         self.noisy = False
+        self.transports: WeakSet[Any] = WeakSet()  # every accepted socket's, while in memory
         # The fair turns (see module doc): the addresses served in this turn, and per address
         # its connections whose input waits for a later turn (each at most once).
         self._served: dict[str, GatedConnection] = {}  # address -> its connection served
         self._waiting: dict[str, deque[GatedConnection]] = {}
         self._turn_call: IDelayedCall | None = None
+
+    def buffered_output(self) -> int:
+        """Bytes written to the sockets and not sent yet, over every transport still in
+        memory, its connection open or closed (see module doc)."""
+        return sum(output_held(transport) for transport in list(self.transports))
 
     # -- fair turns --------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
 from twisted.python.failure import Failure
 
@@ -25,9 +26,9 @@ from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
-from server.runtime.table_actor import TableActor
+from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
-from server.runtime.view_at import VIEW_AT, view_at
+from server.runtime.view_at import VIEW_AT, ViewAt, view_at
 
 # Roles that only watch: on a node of several they watch other nodes' tables from a replica.
 REPLICA_ROLES = frozenset({"spectator", "auditor"})
@@ -132,12 +133,21 @@ class TableRequests:
         if self._watches(request):
             d.addErrback(self._replica, table)
 
-        def subscribe(actor: TableActor) -> None:
+        presence = bool(request.get("presence", False))
+
+        def subscribe(actor: TableActor) -> Deferred | None:
             if self.closed:
-                return
+                return None
             rejoin = table in self.joined
-            presence = bool(request.get("presence", False))
-            snapshot = actor.subscribe(self, request.get("after_seq"), presence=presence)
+            # A catch-up from before the table's window waits for its older pushes (the
+            # shared cache, or the store): `join` registers in the turn they arrive.
+            joined = actor.join(self, request.get("after_seq"), presence=presence)
+            return joined.addCallback(send, actor, rejoin)
+
+        def send(snapshot: Snapshot, actor: TableActor, rejoin: bool) -> None:
+            if self.closed:  # it closed while the older pushes were read: registered since
+                actor.unsubscribe(self)
+                return
             try:
                 frame = encode(
                     make(
@@ -238,18 +248,21 @@ class TableRequests:
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)  # a query never writes: a replica answers
 
-        def answer(actor: TableActor) -> None:
-            if request.get("name") == VIEW_AT:
-                found = view_at(actor, request.get("args", {}), self.viewer)
-                seq, result = found.seq, found.result
-                if found.folded >= JOIN_EVENTS_PER_REQUEST:  # as a join's catch-up is charged
-                    self._bucket.charge(
-                        found.folded // JOIN_EVENTS_PER_REQUEST, self.clock.seconds()
-                    )
-            else:
-                seq, result = actor.query(
-                    request.get("name"), request.get("args", {}), self.viewer, arrival
-                )
+        def answer(actor: TableActor) -> Deferred | None:
+            if request.get("name") == VIEW_AT:  # an older step's events may be read first
+                return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            seq, result = actor.query(
+                request.get("name"), request.get("args", {}), self.viewer, arrival
+            )
+            reply_with(seq, result)
+            return None
+
+        def charged(found: ViewAt) -> None:
+            if found.folded >= JOIN_EVENTS_PER_REQUEST:  # as a join's catch-up is charged
+                self._bucket.charge(found.folded // JOIN_EVENTS_PER_REQUEST, self.clock.seconds())
+            reply_with(found.seq, found.result)
+
+        def reply_with(seq: int, result: Any) -> None:
             reply = make(
                 "answer",
                 id=request.id,

@@ -22,6 +22,10 @@ from typing import NamedTuple
 
 TARGET = Fraction(24)
 MAX_TEXT = 200  # longer input is refused before parsing (bounded work per answer)
+# Brackets open at once in a free-form expression: a card of four numbers needs three at most.
+# Why a cap: the parser recurses five frames per bracket, so 190 brackets (within MAX_TEXT)
+# would exhaust the stack under a server's own frames and turn a wrong answer into a crash.
+MAX_BRACKET_DEPTH = 32
 
 # Input symbol -> operator code. The codes are "+", "-", "*", "/".
 OPERATORS: dict[str, str] = {
@@ -219,6 +223,7 @@ class FreeFormParser:
         self.text = text
         self.tokens = tokens
         self.index = 0
+        self.depth = 0  # brackets open at the current token
 
     def parse(self) -> Node:
         if not self.tokens:
@@ -268,7 +273,14 @@ class FreeFormParser:
         if token.kind == "num":
             return Node(token.start, token.end, number=int(token.text))
         if token.kind == "(":
+            if self.depth == MAX_BRACKET_DEPTH:
+                raise PuzzleSyntaxError(
+                    "syntax",
+                    f"brackets nested more than {MAX_BRACKET_DEPTH} deep at {_where(token)}",
+                )
+            self.depth += 1
             inner = self._expression()
+            self.depth -= 1
             closing = self._peek()
             if closing is None or closing.kind != ")":
                 raise PuzzleSyntaxError("syntax", f"the bracket {_where(token)} is never closed")

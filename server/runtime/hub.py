@@ -51,6 +51,7 @@ from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import SEED_BITS, Actor, Command, RuleViolation
 from server.metrics import Metrics
+from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 
@@ -118,6 +119,7 @@ class Hub:
         metrics: Metrics | None = None,
         evict_after: float | None = None,
         ownership: Any = None,
+        catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES,
     ) -> None:
         self.store = store
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
@@ -125,7 +127,11 @@ class Hub:
         # The games, and the tournament: its stream runs like a table (docs/tournament.md).
         self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
         self.metrics = metrics or Metrics()
-        self.replicas = Replicas(store, clock, self.metrics, self._game, UnknownTable)
+        # The older events' pushes of every table here, bounded by bytes (pushes.py).
+        self.chunks = PushChunks(catch_up_cache_bytes)
+        self.replicas = Replicas(
+            store, clock, self.metrics, self._game, UnknownTable, chunks=self.chunks
+        )
         self.actors: dict[str, TableActor] = {}
         self.evict_after = evict_after  # seconds; None or 0: finished tables stay in memory
         self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
@@ -141,7 +147,7 @@ class Hub:
             from server.runtime.tournament_actor import TournamentActor
 
             return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
-        return TableActor(table, game, self.store, self.clock, self.metrics)
+        return TableActor(table, game, self.store, self.clock, self.metrics, self.chunks)
 
     def _game(self, name: object) -> Any:
         game = self.games.get(name) if isinstance(name, str) else None
@@ -164,8 +170,9 @@ class Hub:
     ) -> Deferred:
         """Record `TableCreated` for a new table and make it live; fires with its actor.
 
-        Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` refused the
-        options, or they are not recordable, or `start` was refused) or `TableExists`.
+        Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` or its optional
+        `check_new_table` refused the options, or they are not recordable, or `start` was
+        refused) or `TableExists`.
 
         `start`: a first command decided on the new table's initial state, its events
         recorded in the same append as `TableCreated` (a tournament's `start_round`), so the
@@ -187,6 +194,9 @@ class Hub:
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             options = with_drawn_seed(game, options)
             game.initial_state(options)  # refuses bad options before anything is recorded
+            check_new_table = getattr(game, "check_new_table", None)
+            if check_new_table is not None:  # a new table's rules, never re-run at replay
+                check_new_table(options)
             created = [
                 NewEvent(
                     TABLE_CREATED,

@@ -1,27 +1,47 @@
 """A table's event pushes: each event's redactions encoded once and shared.
 
-What it keeps: per recorded event that a catch-up asked for, its distinct redactions (one
-`Push` each), and per viewer its pushes from the furthest-back event it asked for, for a
-join's catch-up (`EncodedEvents`). The
-`TableActor` (table_actor.py) owns one and asks it for a join's catch-up and for the pushes
-of each append it publishes.
+What it keeps:
+- `EncodedEvents`, one per table: for the events the table holds in memory (its window of
+  recent events, table_actor.py) that a catch-up asked for, their distinct redactions (one
+  `Push` each), and per viewer its pushes from the furthest-back event it asked for. The
+  `TableActor` asks it for a join's catch-up and for the pushes of each append it publishes.
+- `PushChunks`, one per hub, shared by every table: the pushes of older events (before a
+  table's window), `CHUNK_EVENTS` consecutive events a chunk, per redaction group, as
+  encoded frames only (`StoredPush`), least recently used evicted past a byte bound
+  (`catch_up_cache_bytes`, docs/operations.md).
 
 Why cached: a join with `after_seq: 0` used to redact and encode the whole log again
 (issue 18: ten spectators re-joining flat out stalled every table). Each event's redaction
 for a viewer is computed once, and equal redactions (every spectator, whatever its name)
 share one `Push`, so the transport frames it once too.
+
+Why chunks of frames for the older events: a live table keeps only its recent events in
+memory (its whole log was the server's memory growth, docs/performance.md, "Soak"), so a
+join from further back reads the older ones from the store. Read and encoded again for each
+join, a spectator storm re-joining from seq 0 cost 60 times more (the join storm's p99 went
+from 5 to 312 ms): a chunk is read and encoded once and then served from the cache. A
+recorded event never changes, so a chunk never goes stale; only whole chunks are kept. Why
+frames only: an old event's message dict costs several times its msgpack bytes, and the
+send path needs only the bytes (and the transport's framing of them, kept with them).
 """
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from typing import Any, Protocol
 
-from protocol.codec import encode
+from protocol.codec import decode, encode
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, Event
 from server.runtime.redaction import EventView, redacted_data
 
 CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
+CHUNK_EVENTS = 64  # consecutive older events cached together (a table's window ends on one)
+CATCH_UP_CACHE_BYTES = 16 * 1024 * 1024  # the default bound of `PushChunks` (a setting)
+# Bytes counted per cached push beyond its frame: the frame's bytes object, the push, and the
+# transport's framing of the frame (a copy of it with a header) once it was sent.
+PUSH_OVERHEAD = 160
 
 
 class Push:
@@ -38,6 +58,92 @@ class Push:
         self.message = message
         self.frame = frame
         self.wire: Any = None
+
+
+class StoredPush(Push):
+    """An older event's push held as its encoded frame only (`PushChunks`): the send path
+    uses `frame` and `wire`; `message` is decoded from the frame when asked (tests, tools)."""
+
+    __slots__ = ()
+
+    def __init__(self, frame: bytes) -> None:  # no message dict is kept
+        self.frame = frame
+        self.wire = None
+
+    @property  # type: ignore[override]
+    def message(self) -> dict[str, Any]:
+        return decode(self.frame)
+
+
+ChunkKey = tuple[str, Hashable, int]  # (table, redaction group, chunk number)
+
+
+class PushChunks:
+    """The shared LRU cache of older events' pushes, bounded by bytes (see module doc).
+
+    Chunk `n` of a table holds the pushes of its events `n * CHUNK_EVENTS + 1` to
+    `(n + 1) * CHUNK_EVENTS` for one redaction group (viewers whose every event push is the
+    same: `server.runtime.redaction.redaction_grouping`).
+    """
+
+    def __init__(self, max_bytes: int = CATCH_UP_CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._chunks: OrderedDict[ChunkKey, tuple[tuple[StoredPush, ...], int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._chunks)
+
+    def get(self, key: ChunkKey) -> tuple[StoredPush, ...] | None:
+        """The chunk's pushes (now the most recently used), or None."""
+        held = self._chunks.get(key)
+        if held is None:
+            return None
+        self._chunks.move_to_end(key)
+        return held[0]
+
+    def put(self, key: ChunkKey, pushes: Sequence[StoredPush]) -> None:
+        """Keep a chunk, evicting the least recently used past `max_bytes` (a chunk bigger
+        than the whole bound is not kept)."""
+        size = sum(2 * len(push.frame) + PUSH_OVERHEAD for push in pushes)
+        old = self._chunks.pop(key, None)
+        if old is not None:
+            self.bytes -= old[1]
+        if size > self.max_bytes:
+            return
+        self._chunks[key] = (tuple(pushes), size)
+        self.bytes += size
+        while self.bytes > self.max_bytes:
+            _key, (_pushes, evicted) = self._chunks.popitem(last=False)
+            self.bytes -= evicted
+
+
+def stored_pushes(
+    table: str, redact: EventView, events: Sequence[RecordedEvent], viewer: Actor
+) -> list[StoredPush]:
+    """The catch-up pushes of `events` for `viewer`, as frames only (for `PushChunks`)."""
+    return [
+        StoredPush(
+            encode(
+                event_message(
+                    table, event, redacted_data(redact, Event(event.type, event.data), viewer)
+                )
+            )
+        )
+        for event in events
+    ]
+
+
+def event_message(table: str, event: RecordedEvent, data: dict[str, Any]) -> dict[str, Any]:
+    """The `event` message of a recorded event with its redacted `data` (docs/protocol.md)."""
+    return {
+        "type": "event",
+        "table": table,
+        "seq": event.seq,
+        "event_type": event.type,
+        "data": data,
+        "at": event.at,
+    }
 
 
 class Subscriber(Protocol):
@@ -87,6 +193,15 @@ class EncodedEvents:
         self._catch_up[viewer] = (base, pushes)
         return pushes[want - base :]
 
+    def drop_before(self, first: int) -> None:
+        """The table now holds its events from seq `first` on: so does this cache (older
+        catch-ups are served from `PushChunks`)."""
+        for seq in [seq for seq in self._distinct if seq < first]:
+            del self._distinct[seq]
+        for viewer, (base, pushes) in list(self._catch_up.items()):
+            if base < first:
+                self._catch_up[viewer] = (first, pushes[first - base :])
+
     def _forget_unasked(self) -> None:
         """Drop the pushes of events before every remaining viewer's first one."""
         low = min((base for base, _pushes in self._catch_up.values()), default=None)
@@ -109,14 +224,7 @@ class EncodedEvents:
     ) -> Push:
         """The `event` push of `event` with its redacted `data` (and, for an append's last
         event, the view after it and the deadlines), encoded once."""
-        message = {
-            "type": "event",
-            "table": self.table,
-            "seq": event.seq,
-            "event_type": event.type,
-            "data": data,
-            "at": event.at,
-        }
+        message = event_message(self.table, event, data)
         if view is not None:
             message.update(view)
         return Push(message, encode(message))

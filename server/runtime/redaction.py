@@ -18,7 +18,7 @@ A game without `event_view` fails closed: only the roles that see everything
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from server.games.base import Actor, Event
@@ -45,3 +45,16 @@ def redactor_for(game: Any) -> EventView:
 def redacted_data(event_view: EventView, event: Event, viewer: Actor) -> dict[str, Any]:
     """The data of `event` to push to `viewer`, as a plain dict."""
     return dict(event_view(event, viewer).data)
+
+
+def redaction_grouping(game: Any) -> Callable[[Actor], Hashable]:
+    """The game's optional `redaction_group(viewer)`: viewers of one group are given the same
+    data for every event (server.games.base; the contract suite checks the promise), so the
+    older events' pushes are cached once per group (server/runtime/pushes.py, `PushChunks`).
+    Without it each viewer is its own group (the safe default)."""
+    group = getattr(game, "redaction_group", None)
+    return group if callable(group) else _each_viewer
+
+
+def _each_viewer(viewer: Actor) -> Hashable:
+    return viewer  # an Actor is a frozen dataclass: hashable

@@ -23,6 +23,7 @@ from twisted.internet.defer import Deferred, succeed
 from twisted.logger import Logger
 
 from protocol.messages import stream_table, table_stream
+from server.runtime.pushes import PushChunks
 from server.runtime.table_actor import TableActor
 
 log = Logger(namespace="t24.hub")
@@ -38,12 +39,14 @@ class Replicas:
         metrics: Any,
         game_of: Callable[[object], Any],
         unknown: Callable[[str], Exception],
+        chunks: PushChunks | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.metrics = metrics
         self.game_of = game_of  # a game name -> the game module (the hub's `_game`)
         self.unknown = unknown  # the error for a table with no stream
+        self.chunks = chunks  # the hub's cache of older pushes, shared (pushes.py)
         self.copies: dict[str, TableActor] = {}
         self._reads: dict[str, int] = {}  # table -> seq to reach (a read in flight)
 
@@ -61,7 +64,8 @@ class Replicas:
             if not recorded:
                 raise self.unknown(f"no table {table}")
             game = self.game_of(recorded[0].data.get("game"))
-            made = TableActor(table, game, self.store, self.clock, self.metrics).load(recorded)
+            made = TableActor(table, game, self.store, self.clock, self.metrics, self.chunks)
+            made.load(recorded)
             made.close()  # no timers, no commands
             self.copies[table] = made
             # an append notified between the load's read and now found no copy: read on

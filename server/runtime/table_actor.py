@@ -1,8 +1,19 @@
 """One live table: the shell around a game's Decider, on the reactor thread.
 
-What it keeps: the table's recorded events (a round is hundreds of events, so they stay in
-memory; a join's catch-up is served from them without a race against live pushes), the
-game state folded from them, the subscribers, the command queue and the live timers.
+What it keeps: the game state folded from the table's recorded events, its recent events
+(a window of `RECENT_EVENTS` at most: a join's catch-up is served from them without a race
+against live pushes), the last event of each type (`last_events`: what a tournament reads a
+table's result from), the subscribers, the command queue and the live timers.
+
+Why a window, not the whole log: a table's log grows all round long, and the logs of a
+thousand live tables were the server's whole memory growth (docs/performance.md, "Soak").
+A join that resumes from before the window (`join`) takes the older pushes from the hub's
+shared cache of encoded chunks (`PushChunks`, pushes.py), reading from the store only the
+chunks not cached; then, in one reactor turn, it takes the rest from memory and registers,
+so no live push falls between (if the window slid during the read, the slid part is read
+too). A recorded event never changes, so only the part still in memory must be taken in the
+same turn as the registration. `view_at` reads an older step's events from the store too
+(view_at.py).
 
 Theory of operation (the order is the point):
 
@@ -50,6 +61,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any
 
 from twisted.internet.defer import Deferred, fail, succeed
@@ -71,13 +83,25 @@ from server.games.base import (
 )
 from server.metrics import Metrics
 from server.runtime.presence import presence_of
-from server.runtime.pushes import EncodedEvents, Push, Subscriber
-from server.runtime.redaction import redacted_data, redactor_for
+from server.runtime.pushes import (
+    CHUNK_EVENTS,
+    EncodedEvents,
+    Push,
+    PushChunks,
+    Subscriber,
+    stored_pushes,
+)
+from server.runtime.redaction import redacted_data, redaction_grouping, redactor_for
 from server.runtime.timers import TableClosed, TableTimers, now_us
 from server.runtime.views import live_deadlines, same_view, view_bodies, view_grouping
 
 MAX_ATTEMPTS = 3
 MAX_BATCH = 64  # commands decided together into one append
+# A table's recent events held in memory, at most: past it the oldest are dropped down to
+# `RECENT_EVENTS - CHUNK_EVENTS` or a few more, so that the window starts right after a whole
+# chunk (the older part of a catch-up is whole chunks of `PushChunks`).
+RECENT_EVENTS = 128
+OLDER_READS = 4  # store reads a join's catch-up may take while its table's window slides
 TABLE_CREATED = "TableCreated"
 
 log = Logger(namespace="t24.runtime")
@@ -123,6 +147,11 @@ class BadSeq(Exception):
     """`after_seq` is beyond the table's last seq."""
 
 
+class CatchUpOutrun(Exception):
+    """A join's catch-up from the store was outrun by its table `OLDER_READS` times in a row
+    (its window slid past each read before it completed): answered `unavailable`."""
+
+
 class TableActor:
     """A live table: replayed state, command queue, subscribers and timers (see module doc)."""
 
@@ -133,6 +162,7 @@ class TableActor:
         store: Any,
         clock: IReactorTime,
         metrics: Metrics | None = None,
+        chunks: PushChunks | None = None,
     ) -> None:
         self.table = table
         self.stream = table_stream(table)
@@ -144,10 +174,15 @@ class TableActor:
         # Catch-up pushes, built once: per event its distinct redactions, and per viewer the
         # push of each event it may see (a join re-reads these, it never re-encodes the log).
         self.encoded = EncodedEvents(table, self.redact)
+        # The older events' pushes, in chunks, shared by the hub's tables (pushes.py).
+        self.chunks = chunks if chunks is not None else PushChunks()
+        self._redaction_group = redaction_grouping(game)
+        self._joining = 0  # joins waiting for their older pushes: not quiet meanwhile
         self.options: Mapping[str, Any] = {}
         self.state: Any = None
         self.seq = 0
-        self.events: list[RecordedEvent] = []
+        self.events: list[RecordedEvent] = []  # the window of recent events (module doc)
+        self.last_events: dict[str, RecordedEvent] = {}  # event type -> its last event
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
         self._last_presence: dict[str, Any] | None = None
@@ -173,9 +208,15 @@ class TableActor:
         self.options = recorded[0].data["options"]
         self.state = self.game.initial_state(self.options)
         self.events = [recorded[0]]
+        self.last_events = {TABLE_CREATED: recorded[0]}
         self.seq = recorded[0].seq
         self._apply(recorded[1:])
         return self
+
+    @property
+    def first_seq(self) -> int:
+        """The seq of the oldest event held in memory (the window's first)."""
+        return self.events[0].seq if self.events else self.seq + 1
 
     def _apply(self, recorded: list[RecordedEvent]) -> None:
         for event in recorded:
@@ -183,8 +224,19 @@ class TableActor:
                 raise ValueError(f"{self.stream}: seq {event.seq} after {self.seq}")
             self.state = self.game.evolve(self.state, Event(event.type, event.data))
             self.events.append(event)
+            self.last_events[event.type] = event
             self.seq = event.seq
             self._timers.state_changed()
+        if len(self.events) > RECENT_EVENTS:
+            self._trim()
+
+    def _trim(self) -> None:
+        """Drop the oldest events held, keeping at least `RECENT_EVENTS - CHUNK_EVENTS`, so
+        that the window starts right after a whole chunk (module doc)."""
+        keep_from = self.seq - (RECENT_EVENTS - CHUNK_EVENTS) + 1
+        first = (keep_from - 1) // CHUNK_EVENTS * CHUNK_EVENTS + 1
+        del self.events[: first - self.events[0].seq]
+        self.encoded.drop_before(first)
 
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
@@ -210,17 +262,100 @@ class TableActor:
         return bool(self.state is not None and self.game.is_over(self.state))
 
     def is_quiet(self) -> bool:
-        """Over, nobody subscribed, nothing queued or in flight: safe to drop from memory."""
-        return not self._busy and not self.subscribers and self.is_over()
+        """Over, nobody subscribed or joining, nothing queued or in flight: safe to drop
+        from memory."""
+        return not self._busy and not self.subscribers and not self._joining and self.is_over()
 
     # -- subscribers -------------------------------------------------------------------------
 
-    def subscribe(
+    def join(
         self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
+    ) -> Deferred:
+        """`subscribe`, with the older pushes taken first when the catch-up starts before
+        the window (module doc): a Deferred of the `Snapshot`. It fails with `BadSeq`, or
+        `CatchUpOutrun`, or the store's error (nothing registered in every failure case).
+        A negative `after_seq` asks for the whole log, as 0 does."""
+        if after_seq is not None and after_seq < 0:
+            after_seq = 0
+        if after_seq is None or after_seq + 1 >= self.first_seq or after_seq > self.seq:
+            try:
+                return succeed(self.subscribe(subscriber, after_seq, presence))
+            except Exception:
+                return fail()
+        older: list[Push] = []
+        self._joining += 1
+
+        def read_from(reach: int, reads: int) -> Deferred:
+            d = self.older_pushes(subscriber.viewer, reach, self.first_seq - 1)
+
+            def got(pushes: list[Push]) -> Any:
+                nonlocal older
+                if older:
+                    older.extend(pushes)
+                else:
+                    older = pushes  # built for this join: no copy
+                if reach + len(pushes) + 1 < self.first_seq:  # the window slid meanwhile
+                    if reads >= OLDER_READS:
+                        raise CatchUpOutrun(f"{self.table} outran a catch-up {reads} times")
+                    return read_from(reach + len(pushes), reads + 1)
+                return self.subscribe(subscriber, after_seq, presence, older)
+
+            return d.addCallback(got)
+
+        def done(result: Any) -> Any:
+            self._joining -= 1
+            return result
+
+        return read_from(after_seq, 1).addBoth(done)
+
+    def older_pushes(self, viewer: Actor, after_seq: int, upto: int) -> Deferred:
+        """The catch-up pushes of events `after_seq + 1` to `upto` (before the window, so
+        `upto` ends a chunk) for `viewer`: from the shared chunk cache, reading (once, in
+        one read) and caching the chunks it does not hold."""
+        size = CHUNK_EVENTS
+        assert upto % size == 0, f"{self.table}: the window starts after {upto}"
+        numbers = range(after_seq // size, upto // size)
+        group = self._redaction_group(viewer)
+        found = {n: self.chunks.get((self.table, group, n)) for n in numbers}
+        missing = [n for n, pushes in found.items() if pushes is None]
+
+        def assemble() -> list[Push]:
+            pushes: list[Push] = list(chain.from_iterable(found[n] or () for n in numbers))
+            skip = after_seq - numbers[0] * size
+            if skip:
+                del pushes[:skip]
+            return pushes
+
+        if not missing:
+            return succeed(assemble())
+        low = missing[0]
+
+        def read(events: list[RecordedEvent]) -> list[Push]:
+            for n in missing:
+                part = events[(n - low) * size : (n - low + 1) * size]
+                if len(part) != size or part[0].seq != n * size + 1:
+                    raise ValueError(f"{self.stream}: the store returned a short chunk {n}")
+                pushes = stored_pushes(self.table, self.redact, part, viewer)
+                found[n] = tuple(pushes)
+                self.chunks.put((self.table, group, n), pushes)
+            return assemble()
+
+        d = self.store.read(self.stream, after_seq=low * size, limit=(missing[-1] - low + 1) * size)
+        return d.addCallback(read)
+
+    def subscribe(
+        self,
+        subscriber: Subscriber,
+        after_seq: int | None = None,
+        presence: bool = False,
+        older: list[Push] | None = None,
     ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
 
         `presence`: also push it who is connected whenever that changes (`presence()`).
+        `older`: the pushes of the events after `after_seq` that are before the window
+        (`join` gets them); without them a catch-up from before the window raises
+        `CatchUpOutrun`.
 
         Why synchronous: the catch-up is taken from memory in the same reactor turn as the
         registration, so no live push can fall between them (no gap, no duplicate).
@@ -229,7 +364,15 @@ class TableActor:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
         start = self.seq if after_seq is None else after_seq
         viewer = subscriber.viewer
-        catch_up = self.encoded.catch_up(self.events, viewer, start) if start < self.seq else []
+        catch_up: list[Push] = []
+        if start + 1 < self.first_seq:  # the part before the window: `older`
+            if older is None or start + len(older) + 1 < self.first_seq:
+                raise CatchUpOutrun(f"{self.table}: events {start + 1} on are not in memory")
+            wanted = self.first_seq - 1 - start
+            catch_up = older if len(older) == wanted else older[:wanted]
+            start = self.first_seq - 1
+        if start < self.seq:
+            catch_up += self.encoded.catch_up(self.events, viewer, start)
         if presence and subscriber not in self._presence_listeners:
             self._presence_listeners.append(subscriber)
         elif not presence and subscriber in self._presence_listeners:

@@ -16,7 +16,9 @@ table actor's. What this subclass adds is the tournament's hands and ears:
   the live actor when this node serves the table, else a read-only replica kept current
   from the store through LISTEN/NOTIFY, caught up by seq (`Hub.replica`,
   server/cluster/feed.py). Whenever a table's stream records a result event it reads the
-  table's result from the table's events (`server.tournament.results.table_result`) and
+  table's result from that event (`server.tournament.results.table_result` of the table's
+  last event of the type, `TableActor.last_events`: a live table holds only its recent
+  events) and
   submits `record_result` to the tournament as the server. It never reads a table's state.
   A refusal (the result is unchanged, the round is advanced) is logged and dropped. When a
   table changes node (a failover, or this node takes it over) the listener is told
@@ -74,7 +76,7 @@ class TournamentActor(TableActor):
     """The actor of one tournament stream (see the module doc)."""
 
     def __init__(self, table: str, game: Any, store: Any, clock: Any, metrics=None, *, hub) -> None:
-        super().__init__(table, game, store, clock, metrics)
+        super().__init__(table, game, store, clock, metrics, getattr(hub, "chunks", None))
         self.hub = hub
         self.tournament_id = table[len(TOURNAMENT_PREFIX) :]
         self._known: dict[str, str] = {}  # table name -> "opening" | "open" | "done"
@@ -216,7 +218,7 @@ class TournamentActor(TableActor):
         """A table recorded unstarted (by a version that started it in a second append, and
         stopped between the two) is started here, as its events show; a refusal (it was
         started meanwhile) is dropped."""
-        if not any(event.type == ROUND_STARTED for event in actor.events):
+        if ROUND_STARTED not in actor.last_events:
             start = Command("start_round", {}, Actor("director", self.table))
             started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
             started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
@@ -257,7 +259,8 @@ class TournamentActor(TableActor):
 
     def check_result(self, name: str, actor: TableActor) -> None:
         """Record the table's result when its events show a new one."""
-        result = table_result(actor.events)
+        signed = actor.last_events.get(SIGNED)  # the table's last result event, if any
+        result = table_result([signed] if signed is not None else [])
         if result is None or self.closed:
             return
         recorded = self.state.results.get(name)

@@ -92,8 +92,8 @@ def _register(batch: Batch, command: Command) -> None:
     row: dict[str, Any] = {column: command.args.get(column) for column in roster.COLUMNS}
     problem = roster.row_problem(state, row, roster.registered_keys(state))
     if problem:
-        code = "unknown_grade" if problem.startswith("grade ") else "bad_student"
-        raise refuse(code, f"register: {problem}")
+        code, why = problem
+        raise refuse(code, f"register: {why}")
     batch.emit("StudentsRegistered", students=roster.new_entries(state, [row]))
 
 

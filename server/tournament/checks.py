@@ -8,9 +8,7 @@ earlier events of the same command produced) and the argument readers.
 
 from __future__ import annotations
 
-from typing import Any
-
-from server.games.base import Command, Event, RuleViolation
+from server.games.base import Command, EventBatch, RuleViolation
 from server.tournament import seating
 from server.tournament.state import TournamentState, evolve
 
@@ -58,18 +56,11 @@ def refuse(code: str, message: str) -> RuleViolation:
     return RuleViolation(code, message, REFUSALS[code][0])
 
 
-class Batch:
-    """The events one command produces so far, and the state they lead to."""
+class Batch(EventBatch[TournamentState]):
+    """A tournament command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: TournamentState, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
 
 def text_arg(command: Command, name: str) -> str:

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation
+from server.puzzles.round_decks import DOCUMENTS
 
-RULES_DOCUMENTS = ("official", "guidelines")  # R-DECK-5
+RULES_DOCUMENTS = DOCUMENTS  # R-DECK-5: server.puzzles.round_decks owns the table
 MAX_NAME = 64
 MAX_GRADES = 20
 MAX_SEED = 2**31 - 1

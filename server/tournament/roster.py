@@ -25,20 +25,24 @@ COLUMNS = ("name", "school", "grade")
 
 def row_problem(
     state: TournamentState, row: Mapping[str, Any], seen: set[tuple[str, str, str]]
-) -> str | None:
-    """Why this registration is refused, or None; adds a good row to `seen`."""
+) -> tuple[str, str] | None:
+    """Why this registration is refused, as (refusal code, why), or None; adds a good row to
+    `seen`. The code is `unknown_grade` only for a grade that is a proper text but not one of
+    the tournament's; a blank or overlong grade is a bad registration like a blank name."""
     values = {}
     for column in COLUMNS:
         value = row.get(column)
         if not isinstance(value, str) or not 0 < len(value.strip()) <= MAX_TEXT:
-            return f"{column} must be a text of 1..{MAX_TEXT} characters"
+            return "bad_student", f"{column} must be a text of 1..{MAX_TEXT} characters"
         values[column] = value.strip()
     if values["grade"] not in state.options.grades:
         known = ", ".join(state.options.grades)
-        return f"grade {values['grade']!r} is not one of this tournament's ({known})"
+        why = f"grade {values['grade']!r} is not one of this tournament's ({known})"
+        return "unknown_grade", why
     key = (values["name"].casefold(), values["school"].casefold(), values["grade"])
     if key in seen:
-        return f"{values['name']} ({values['school']}, {values['grade']}) is registered already"
+        why = f"{values['name']} ({values['school']}, {values['grade']}) is registered already"
+        return "bad_student", why
     seen.add(key)
     return None
 
@@ -84,7 +88,7 @@ def read_csv(state: TournamentState, text: str) -> tuple[list[dict[str, str]], l
         row = dict(zip(header, cells, strict=True))
         problem = row_problem(state, row, seen)
         if problem:
-            problems.append(f"line {number}: {problem}")
+            problems.append(f"line {number}: {problem[1]}")
         else:
             rows.append(row)
     if not rows and not problems:

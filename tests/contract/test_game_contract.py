@@ -24,7 +24,7 @@ import importlib
 import json
 import random
 from collections.abc import Mapping
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import msgpack
@@ -94,9 +94,11 @@ class Play:
         self.viewers = viewers(options)
         self.first_views = {viewer: game.view(self.state, viewer) for viewer in self.viewers}
         created = Event("TableCreated", {"game": game.NAME, "options": options})
+        by_group: dict[Any, Event] = {}
         for viewer in self.viewers:
             shown = game.event_view(created, viewer)
             assert not example.event_leaks(viewer, shown, self.state), (viewer, shown)
+            self.check_redaction_group(by_group, viewer, shown)
 
     def send(self, command: Command) -> bool:
         try:
@@ -109,13 +111,26 @@ class Play:
             assert_plain(dict(event.data), f"{event.type} data")
             self.state = self.game.evolve(self.state, event)
             self.log.append(event)
+            by_group: dict[Any, Event] = {}
             for viewer in self.viewers:
                 shown = self.game.event_view(event, viewer)
                 assert shown.type == event.type
                 assert_plain(dict(shown.data), f"{event.type} for {viewer}")
                 assert not self.example.event_leaks(viewer, shown, self.state), (viewer, shown)
+                self.check_redaction_group(by_group, viewer, shown)
         self.check_state()
         return True
+
+    def check_redaction_group(
+        self, by_group: dict[Any, Event], viewer: Actor, shown: Event
+    ) -> None:
+        """The optional `redaction_group` promise: viewers of one group are given the same
+        data for every event (their older pushes are cached once per group)."""
+        group_of = getattr(self.game, "redaction_group", None)
+        if group_of is None:
+            return
+        first = by_group.setdefault(group_of(viewer), shown)
+        assert dict(first.data) == dict(shown.data), (viewer, shown, first)
 
     def check_state(self) -> None:
         game, state = self.game, self.state
@@ -266,3 +281,32 @@ def test_the_suite_catches_a_replay_that_differs(monkeypatch):
     live = play.state
     monkeypatch.setattr(toygame, "evolve", lambda state, event: state)
     assert replay(toygame, play.options, [recorded(e) for e in play.log]) != live
+
+
+def test_the_suite_catches_a_view_group_whose_views_drift_apart(monkeypatch):
+    """The `view_group` promise is checked: one group whose players see a key change that
+    the other viewers of the group do not fails it."""
+    monkeypatch.setattr(toygame, "view_group", lambda viewer: 0, raising=False)
+    monkeypatch.setattr(
+        toygame,
+        "view",
+        lambda state, viewer: {"started": state.started and viewer.role == "player"},
+    )
+    example = example_of("toy")
+    play = Play(toygame, example, example.options(random.Random(3)))
+    play.check_state()  # all agree before the start
+    with pytest.raises(AssertionError):
+        play.send(Command("start", {}, example.PROCTOR))
+
+
+def test_the_suite_catches_a_redaction_group_that_lies():
+    """The `redaction_group` check is real: a game that puts every viewer in one group while
+    its `event_view` redacts for some (the deck order of `TableCreated`) fails it: their
+    cached older pushes would leak (server/runtime/pushes.py)."""
+    game = GAMES["challenge"]
+    lying = SimpleNamespace(**{name: getattr(game, name) for name in game.__all__})
+    lying.redaction_group = lambda viewer: "everyone"
+    example = example_of("challenge")
+    Play(game, example, example.options(random.Random(3)))  # the real one keeps it
+    with pytest.raises(AssertionError):
+        Play(lying, example, example.options(random.Random(3)))

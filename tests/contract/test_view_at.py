@@ -14,33 +14,59 @@ spacing is varied so that the boundaries are hit.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from test_game_contract import GAMES, Play, example_of, recorded
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
-from server.eventlog.envelope import RecordedEvent
+from server.eventlog.envelope import NewEvent, RecordedEvent
+from server.eventlog.store import open_store
 from server.games.base import Actor, Command, Event, RuleViolation
 from server.runtime import view_at as view_at_module
 from server.runtime.table_actor import TableActor
-from server.runtime.view_at import view_at
+from server.runtime.view_at import ViewAt
+from server.runtime.view_at import view_at as view_at_deferred
 from server.runtime.views import live_deadlines
 
 STEPS = 50
+
+
+def fired(d: Deferred) -> Any:
+    """The result of a Deferred fired at once (the memory store answers synchronously)."""
+    results: list = []
+    d.addBoth(results.append)
+    if isinstance(results[0], Failure):
+        results[0].raiseException()
+    return results[0]
+
+
+def view_at(actor: TableActor, args: object, viewer: Actor) -> ViewAt:
+    """The answer of `view_at`: from the actor's recent events, or read from the store."""
+    return fired(view_at_deferred(actor, args, viewer))
+
+
 SEEDS = (0, 2)  # Tjugoett: with a person dealer (0), without (2)
 
 
 def actor_of(play: Play) -> TableActor:
-    """The recorded log of `play` in a real table actor, as the hub loads a stream."""
+    """The recorded log of `play` in a memory store, loaded into a real table actor as the
+    hub loads a stream: it holds its recent events only (`RECENT_EVENTS`), so `view_at` of
+    an older step reads the store, as on a server."""
     created = Event("TableCreated", {"game": play.game.NAME, "options": play.options})
     log = [recorded(created), *(recorded(event) for event in play.log)]
-    events = [
-        RecordedEvent("table/t", seq, e.type, e.data, play.now, {}, "", 1, b"", b"")
-        for seq, e in enumerate(log, start=1)
-    ]
-    actor = TableActor("t", play.game, None, Clock())
-    actor.load(events)
+    store = open_store("memory:")
+    fired(store.append("table/t", 0, [NewEvent(e.type, dict(e.data)) for e in log]))
+    actor = TableActor("t", play.game, store, Clock())
+    actor.load(fired(store.load("table/t")))
     return actor
+
+
+def logged(actor: TableActor) -> list[RecordedEvent]:
+    """The actor's whole recorded log, from its store."""
+    return fired(actor.store.read(actor.stream))
 
 
 def played(name: str, seed: int) -> tuple[Play, dict[int, dict]]:
@@ -78,8 +104,9 @@ def test_view_at_answers_the_live_view_of_every_viewer_at_every_step(name, every
         play, live = played(name, seed)
         actor = actor_of(play)
         game = play.game
+        events = logged(actor)
         folded = [game.initial_state(actor.options)]  # the plain fold, to compare with
-        for event in actor.events[1:]:
+        for event in events[1:]:
             folded.append(game.evolve(folded[-1], Event(event.type, event.data)))
         # every viewer from the first seq to the last, then one viewer back again: the
         # checkpoints are built in either order
@@ -96,7 +123,7 @@ def test_view_at_answers_the_live_view_of_every_viewer_at_every_step(name, every
                 assert answer.result["view"] == game.view(folded[seq - 1], viewer), seq
             leaks = play.example.view_leaks(viewer, answer.result["view"], folded[seq - 1])
             assert not leaks, (seq, viewer, answer.result["view"])
-            event = actor.events[seq - 1]
+            event = events[seq - 1]
             assert answer.result["at"] == event.data.get("at", event.at)
     assert checked > 3 * len(SEEDS), "the plays were too short to check anything"
 
@@ -111,6 +138,7 @@ def test_a_deep_step_folds_once_then_costs_at_most_one_checkpoint_span():
         assert play.send(Command("pause", {"cause": "tea"}, toy.PROCTOR))
         assert play.send(Command("resume", {}, toy.PROCTOR))
     actor = actor_of(play)
+    assert actor.first_seq > 1  # its start left memory: the older steps are read from the store
     viewer = play.viewers[0]
     deep = actor.seq - 1
     first = view_at(actor, {"seq": deep}, viewer)

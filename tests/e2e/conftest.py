@@ -1,5 +1,8 @@
 """End-to-end fixtures: one shared `t24-server` process per test session, clients, tokens.
 
+The whole-tournament run of tests/e2e/test_tournament_e2e.py starts when the session starts
+and runs beside the tests before it (tests/e2e/tournament_run.py says why).
+
 `server` is shared by every test that does not need a process of its own (restarts, kills
 and tight connection limits start their own `ServerProcess`). Its limits are tightened so
 that the limit tests are quick: 1 s hello and handshake timeouts, a small rate limit, and no
@@ -9,6 +12,7 @@ abuse cool-down (every test connects from the same address).
 from __future__ import annotations
 
 import pytest
+import tournament_run
 from cli_pty import T24Cli
 from server_process import ServerProcess
 from web_browser import browser, pages  # noqa: F401 - the web client's fixtures
@@ -30,6 +34,31 @@ SHARED_FLAGS = (
     "--abuse-cooldown",  # every test connects from 127.0.0.1: one flood test must not lock
     "0",  # the others out (the cool-down is tested by test_server_floods.py)
 )
+
+
+SIMULATION = pytest.StashKey[tournament_run.Simulation]()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the whole-tournament run now if its tests are to run (tests/e2e/tournament_run.py)."""
+    if session.config.option.collectonly:
+        return
+    if any(item.path.name == tournament_run.MODULE for item in session.items):
+        directory = session.config._tmp_path_factory.mktemp("tournament")
+        session.config.stash[SIMULATION] = tournament_run.Simulation(directory)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    simulation = session.config.stash.get(SIMULATION, None)
+    if simulation is not None:
+        simulation.stop()
+
+
+@pytest.fixture(scope="session")
+def tournament_simulation(request, tmp_path_factory) -> tournament_run.Simulation:
+    """The run started with the session, or (when it was not) one started now."""
+    started = request.config.stash.get(SIMULATION, None)
+    return started or tournament_run.Simulation(tmp_path_factory.mktemp("tournament"))
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -24,19 +24,24 @@ HERE = Path(__file__).resolve().parent
 FLOODERS = 40
 FLOOD_SECONDS = 4.5  # shorter than the abuse cool-down (5 s): one wave of 40 flooders
 PROBE_INTERVAL = 0.02  # within each prober's own rate limit (50 requests/s)
-# Seconds of ping round trip another connection may see at p99 while 40 connections of one
-# address flood the server. The control is a twin server process, idle, probed by the same
-# test in turns with the flooded one, so both see the same load of this shared machine at
-# the same moments (load 7-13 is common here, and then a ping to an idle server takes up
-# to 100-300 ms at p99 now and then: no fixed figure alone survives that). Bounds:
-# - ADDED_P99: over the idle twin's p99 (what the flood costs another table);
+# Seconds of ping round trip another connection may see while 40 connections of one address
+# flood the server. The control is a twin server process, idle, probed by the same test in
+# turns with the flooded one, so both see the same load of this shared machine at the same
+# moments (load 7-13 is common here, and then a ping to an idle server takes up to 100-300
+# ms now and then: no fixed figure alone survives that). Bounds:
 # - ADDED_P50: over the twin's median, which scheduling noise moves far less;
-# - ABSOLUTE_P99: whatever the machine's load.
+# - ADDED_TAIL: the flooded server's p95 over the twin's p95 (what the flood costs another
+#   table). Not p99: of the ~120-160 pings of a run, p99 is the slowest one or two, and one
+#   scheduling stall of a loaded machine that lands on the flooded server's ping and not
+#   the twin's (they are probed in turns) decided it alone;
+# - ABSOLUTE_P99: p99 under 250 ms, unless the twin's own slowest ping shows the machine
+#   stalled the idle process as long (then under that stall + ADDED_TAIL).
 # Measured (docs/performance.md, "Floods"): the flooded server's p99 within 5-40 ms of the
 # twin's. Before fair turns between addresses: p99 ~470 ms and a p50 of 88 ms (a ping waited
-# behind 40 connections' slices in every reactor turn), at a lower load.
-ADDED_P99 = 0.05
+# behind 40 connections' slices in every reactor turn), at a lower load: every bound here
+# fails on that.
 ADDED_P50 = 0.005
+ADDED_TAIL = 0.05
 ABSOLUTE_P99 = 0.25
 
 
@@ -160,24 +165,28 @@ def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, 
     print(
         f"server CPU during the flood {cpu:.2f} s; flood frames sent {sent}; pings "
         f"{len(flooded)}; flooded p50 {quantile(flooded, 50) * 1000:.1f} ms, p99 "
-        f"{quantile(flooded, 99) * 1000:.1f} ms, slowest {max(flooded) * 1000:.0f} ms; idle "
-        f"twin p50 {quantile(idle, 50) * 1000:.1f} ms, p99 {quantile(idle, 99) * 1000:.1f} ms"
+        f"{quantile(flooded, 99) * 1000:.1f} ms, p95 {quantile(flooded, 95) * 1000:.1f} ms, "
+        f"slowest {max(flooded) * 1000:.0f} ms; idle twin p50 {quantile(idle, 50) * 1000:.1f} "
+        f"ms, p95 {quantile(idle, 95) * 1000:.1f} ms, p99 {quantile(idle, 99) * 1000:.1f} ms, "
+        f"slowest {max(idle) * 1000:.0f} ms"
     )
     return flooded, idle, sent
 
 
 def assert_bounded(flooded: list[float], idle: list[float]) -> None:
     """Another connection's latency during the flood is within the bounds (module top)."""
-    p50, p99 = quantile(flooded, 50), quantile(flooded, 99)
+    p50, p95, p99 = (quantile(flooded, q) for q in (50, 95, 99))
     assert p50 < quantile(idle, 50) + ADDED_P50, f"p50 {p50 * 1000:.1f} ms during the flood"
-    assert p99 < quantile(idle, 99) + ADDED_P99, f"p99 {p99 * 1000:.1f} ms during the flood"
-    assert p99 < ABSOLUTE_P99, f"p99 {p99 * 1000:.1f} ms during the flood"
+    assert p95 < quantile(idle, 95) + ADDED_TAIL, f"p95 {p95 * 1000:.1f} ms during the flood"
+    cap = max(ABSOLUTE_P99, max(idle) + ADDED_TAIL)
+    assert p99 < cap, f"p99 {p99 * 1000:.1f} ms during the flood (cap {cap * 1000:.0f} ms)"
 
 
-@pytest.fixture
-def twin(tmp_path):
-    """An idle server process: the control every flood measurement is compared with."""
-    process = ServerProcess(tmp_path / "twin", "--log-level", "info").start()
+@pytest.fixture(scope="module")
+def twin(tmp_path_factory):
+    """An idle server process: the control every flood measurement is compared with (one
+    for the module: it is only pinged)."""
+    process = ServerProcess(tmp_path_factory.mktemp("twin"), "--log-level", "info").start()
     yield process
     process.kill()
 

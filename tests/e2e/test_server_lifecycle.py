@@ -181,7 +181,7 @@ def test_a_finished_table_logs_its_head_leaves_memory_and_stays_on_disk_after_re
         assert snapshot["seq"] == ended and snapshot["view"]["phase"] == "ended"
         scraped = process.metrics()
         assert scraped["t24_live_tables"] == 1
-        assert scraped["t24_events_in_memory"] == ended  # the whole log again
+        assert scraped["t24_events_in_memory"] == ended  # the whole log again (a short one)
         director.close()
         proctor.close()
 

@@ -10,22 +10,25 @@ bots, registration to champions (`t24 tournament simulate`), then the officials'
   that student (it would not have before).
 - The bundle verifies with `t24 audit verify`; a byte changed in any of its files makes it
   fail naming that file.
+
+The run starts with the test session and goes on beside the tests before these
+(tests/e2e/tournament_run.py); the tests below wait for it.
 """
 
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from tournament_run import PROTESTS
 
-from server.games import challenge
+from clients.reference_cli.cli import main as t24_main
 
 pytestmark = pytest.mark.e2e
-
-PROTESTS = "file_protest" in challenge.COMMANDS  # issue 10 (protests and rulings)
 
 
 def t24(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -34,16 +37,10 @@ def t24(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def tournament(tmp_path_factory):
-    bundle = tmp_path_factory.mktemp("tournament") / "bundle"
-    args = ["tournament", "simulate", "--students", "20", "--grades", "3", "--seed", "11"]
-    args += ["--fast", "--cards", "12", "--tie-break-seconds", "3"]  # lean: 12 cards a round
-    args += ["--force-tie", "G1", "--bundle", str(bundle), "--json"]
-    if PROTESTS:
-        args.append("--protest")
-    done = t24(*args)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1]), bundle
+def tournament(tournament_simulation):
+    """The run's summary and bundle: started with the session (tests/e2e/tournament_run.py),
+    waited for here."""
+    return tournament_simulation.result()
 
 
 def test_registration_to_champions_one_per_grade(tournament):
@@ -73,19 +70,26 @@ def test_an_upheld_protest_after_round_two_changes_who_advances(tournament):
     assert "ProtestFiled" in report and "ProtestRuled" in report and "ScoreAdjusted" in report
 
 
-def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(tournament, tmp_path):
+def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
+    tournament, tmp_path, capsys
+):
+    """`t24 audit verify` as a process once (its exit code 0); the tampered copies through
+    the same command's `main` in this process (exit code and output as the process's, without
+    a Python start and the CLI's imports per copy)."""
     _summary, bundle = tournament
     done = t24("audit", "verify", str(bundle))
     assert done.returncode == 0, done.stdout + done.stderr
     manifest = json.loads((bundle / "manifest.json").read_text())
     for path in ["manifest.json", *sorted(manifest["files"])[:3], "standings.csv"]:
         copy = tmp_path / f"copy-{len(list(tmp_path.iterdir()))}"
-        subprocess.run(["cp", "-r", str(bundle), str(copy)], check=True)
+        shutil.copytree(bundle, copy)
         target = copy / path
         data = bytearray(target.read_bytes())
         data[len(data) // 2] ^= 0x20
         target.write_bytes(bytes(data))
-        failed = t24("audit", "verify", str(copy))
-        assert failed.returncode == 1, (path, failed.stdout)
-        assert f"FAILED: {path}" in failed.stdout, (path, failed.stdout)
+        capsys.readouterr()
+        returncode = t24_main(["audit", "verify", str(copy)])
+        stdout = capsys.readouterr().out
+        assert returncode == 1, (path, stdout)
+        assert f"FAILED: {path}" in stdout, (path, stdout)
     assert Path(bundle / "report.html").read_text().count("<h2>") >= 4

@@ -90,3 +90,61 @@ def test_the_registry_names_every_game_by_its_recorded_name():
         "deck40": deck40,
         "tjugoett": tjugoett,
     }
+
+
+# -- due_deadline: the one check every game's timers go through --------------------------------
+
+
+def _refuse(code: str, message: str) -> RuleViolation:
+    return RuleViolation(code, message, "R-TEST")
+
+
+_LIVE = [
+    base.Deadline("turn:1", 5_000_000, Command("turn_deadline", {"key": "turn:1"})),
+    base.Deadline("round:2", 9_000_000, Command("start_round", {"key": "round:2"})),
+]
+
+
+def test_a_timer_is_due_from_one_millisecond_before_its_time():
+    assert base.DEADLINE_EARLY_US == 1_000
+    command = Command("start_round", {"key": "round:2"})
+    for now in (9_000_000 - 1_000, 9_000_000, 9_500_000):
+        assert base.due_deadline(_LIVE, command, now, _refuse) is _LIVE[1]
+
+
+def test_a_timer_more_than_a_millisecond_early_is_refused_exactly():
+    command = Command("start_round", {"key": "round:2"})
+    with pytest.raises(RuleViolation) as caught:
+        base.due_deadline(_LIVE, command, 9_000_000 - 1_001, _refuse)
+    assert caught.value.as_dict() == {
+        "code": "deadline_not_due",
+        "rule": "R-TEST",
+        "message": "round:2 is due at 9000000, now is 8998999",
+    }
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        Command("start_round", {"key": "round:3"}),  # no such key
+        Command("turn_deadline", {"key": "round:2"}),  # the key of another command
+        Command("start_round", {}),  # no key
+    ],
+)
+def test_a_timer_whose_key_is_not_live_for_its_command_is_stale(command):
+    with pytest.raises(RuleViolation) as caught:
+        base.due_deadline(_LIVE, command, 10_000_000, _refuse)
+    key = command.args.get("key")
+    assert caught.value.as_dict() == {
+        "code": "stale_deadline",
+        "rule": "R-TEST",
+        "message": f"{command.name}: {key!r} is not a live deadline",
+    }
+
+
+def test_the_constants_the_shell_relies_on():
+    assert base.SEED_BITS == 63
+    assert base.RECOVERY_CAUSE == "server_restart"
+    assert base.ROLES == ("director", "proctor", "player", "spectator", "auditor", "server")
+    assert Command("x").delay_us is None
+    assert RuleViolation("code", "message").rule == ""

@@ -6,17 +6,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, seats_data, types
+from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, types
 
 from server.games import challenge
-from server.games.base import Event, RuleViolation, replay
+from server.games.base import Event, replay
 from server.games.challenge.options import (
     default_half,
     default_side,
     table_options,
     tournament_table_deck,
 )
-from server.puzzles.editions import single_digits
+from server.puzzles.editions import double_digits, single_digits
 
 # -- R-PLAY-3: a slap disqualifies; four fingertips are a flag -------------------------------
 
@@ -164,33 +164,6 @@ def test_events_recorded_before_a_field_existed_replay_with_its_old_meaning():
         assert challenge.evolve(fresh, start).options == fresh.options
 
 
-# -- R-PUZ-4: a deck given by hand is checked -------------------------------------------------
-
-
-def test_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
-    deck = [
-        {"card_id": "ok", "numbers": [1, 2, 3, 4], "dots": 1},
-        {"card_id": "bad-7", "numbers": [1, 1, 1, 1], "dots": 1},
-    ]
-    with pytest.raises(RuleViolation) as refused:
-        challenge.initial_state({"seats": seats_data(), "deck": deck})
-    assert refused.value.as_dict() == {
-        "code": "bad_options",
-        "rule": "",
-        "message": "option 'deck': card 'bad-7' (1 1 1 1) has no solution (R-PUZ-4); "
-        "only a casual table may play it",
-    }
-
-
-def test_a_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
-    deck = [{"card_id": "x", "numbers": [1, 1, 1, 1], "dots": 1}]
-    state = challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": True})
-    assert state.options.casual is True
-    with pytest.raises(RuleViolation) as refused:
-        challenge.initial_state({"seats": seats_data(), "deck": deck, "casual": "yes"})
-    assert "'casual'" in refused.value.message
-
-
 # -- R-PUZ-2: a bracketed fraction is one value -------------------------------------------------
 
 
@@ -236,15 +209,13 @@ def test_one_seed_makes_96_cards_in_two_halves_with_no_side_repeated_R_DECK_1():
 
 def test_rounds_three_and_four_play_the_second_half_R_DECK_5():
     """Official Tournament Rules: round 1 the first half red side up, round 2 the same cards
-    white side up, rounds 3-4 the second half (red, then white)."""
-    ids = {
-        n: [card["card_id"] for card in tournament_table_deck("single-digits", 7, n)]
-        for n in (1, 2, 3, 4)
-    }
+    white side up, rounds 3-4 the second half (red, then white): the 96-card deck's second
+    half is Double Digits (server.puzzles.round_decks)."""
+    ids = {n: [card["card_id"] for card in tournament_table_deck(None, 7, n)] for n in (1, 2, 3, 4)}
     assert ids[1] == ids[2] and ids[3] == ids[4] and set(ids[1]).isdisjoint(ids[3])
-    second = single_digits(7, 2)
-    assert tournament_table_deck("single-digits", 7, 3)[0]["numbers"] == list(second[0].red.numbers)
-    assert tournament_table_deck("single-digits", 7, 4)[0]["numbers"] == list(
+    second = double_digits(7)
+    assert tournament_table_deck(None, 7, 3)[0]["numbers"] == list(second[0].red.numbers)
+    assert tournament_table_deck("double-digits", 7, 4)[0]["numbers"] == list(
         second[0].white.numbers
     )
     assert [default_half(n) for n in (1, 2, 3, 4)] == [1, 1, 2, 2]
@@ -258,6 +229,4 @@ def test_the_tournament_chooses_the_document_it_runs_under_R_DECK_5():
     assert deck[0]["numbers"] == list(single_digits(7)[0].white.numbers)
     with pytest.raises(ValueError) as unknown:
         default_side(1, "hearsay")
-    assert str(unknown.value) == (
-        "a document is one of ('official_rules', 'guidelines'), not 'hearsay'"
-    )
+    assert str(unknown.value) == "a rules document is one of official, guidelines, not 'hearsay'"

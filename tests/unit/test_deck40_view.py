@@ -18,7 +18,7 @@ from casual_tables import (
 )
 
 from server.games import deck40
-from server.games.base import SERVER_ACTOR
+from server.games.base import SERVER_ACTOR, Event
 
 
 def s1_called_wrong() -> Table:
@@ -75,3 +75,42 @@ def test_only_the_officials_see_the_piles_under_the_turned_up_cards():
         assert shown["common"] == [] and "you" not in shown
     spectator = deck40.view(table.state, SPECTATOR)
     assert not {"piles", "common", "you"} & set(spectator)
+
+
+def test_the_no_solution_calls_show_until_the_next_set_comes_up():
+    """R-DECK40-3: who called "no solution" on these four cards shows while they lie; the
+    next set starts with nobody having called."""
+    table = Table.started(deck40, deck40_options(2, ["1111"]))
+    table.do("call_no_solution", player("s2"))
+    shown = deck40.view(table.state, player("s1"))
+    assert (shown["no_solution"], shown["after_no_solution"], shown["set"]) == (["s2"], True, 1)
+    table.do("call_no_solution", player("s1"))
+    shown = deck40.view(table.state, player("s1"))
+    assert (shown["no_solution"], shown["after_no_solution"], shown["set"]) == ([], False, 2)
+
+
+def test_players_see_the_common_pile_and_the_deck_as_counts():
+    """R-DECK40-5: the dealer's pile is face down too; its count shows, in the snapshot and
+    in the pushed `GameStarted`."""
+    table = Table.started(deck40, deck40_options(3, []))
+    started = deck40.event_view(table.events[0], SPECTATOR).data
+    assert (started["deck"], started["piles"], started["common"]) == (40, {}, 40)
+    shown = deck40.view(table.state, player("s3"))
+    assert (shown["common_pile"], shown["you"]) == (36, "s3")
+    assert [seat["pile"] for seat in shown["seats"]] == [0, 0, 0]
+    assert deck40.view(table.state, AUDITOR)["common"] == list(table.state.common)
+
+
+def test_the_table_created_options_hide_the_shuffle_and_the_seed_failing_closed():
+    """A `deck` that is not a list is dropped (not shown), a list becomes its count, the seed
+    never shows; options left out stay out."""
+    for given, shown in (
+        ({"seed": 5, "deck": "AS 2S", "scoring": "cards"}, {"scoring": "cards"}),
+        ({"deck": ["AS"], "layout": "auto"}, {"deck": 1, "layout": "auto"}),
+    ):
+        created = Event("TableCreated", {"game": "deck40", "options": given})
+        assert deck40.event_view(created, player("s1")).data == {"game": "deck40", "options": shown}
+    bare = Event("TableCreated", {"game": "deck40"})
+    assert deck40.event_view(bare, SPECTATOR).data == {"game": "deck40", "options": {}}
+    other = Event("CardsReturned", {"set": 1, "returns": []})
+    assert deck40.event_view(other, SPECTATOR) == other

@@ -16,7 +16,8 @@ from twisted.logger import LogLevel
 
 from protocol.token_files import person_files
 from server.__main__ import JsonLogObserver, build_parser
-from server.app import ConfigError, ServerConfig, demo_banner, load_config
+from server.config import ConfigError, ServerConfig, load_config
+from server.demo import demo_banner
 
 
 class SettingsTests(ShellTestCase):
@@ -61,6 +62,7 @@ class SettingsTests(ShellTestCase):
             ({}, {"T24_AUTO_PING_INTERVAL": "0"}, "auto_ping_interval"),
             ({"open_handshake_timeout": "0.5"}, {}, "open_handshake_timeout"),
             ({}, {"T24_EVICT_AFTER": "-1"}, "evict_after"),
+            ({"catch_up_cache_bytes": "-1"}, {}, "catch_up_cache_bytes"),
         ]:
             with pytest.raises(ConfigError, match=match):
                 load_config(flags, env)

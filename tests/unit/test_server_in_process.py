@@ -21,7 +21,8 @@ from twisted.logger import globalLogPublisher
 
 from protocol.client import ClientSession
 from protocol.messages import SUBPROTOCOL
-from server.app import T24Server, load_config
+from server.app import T24Server
+from server.config import load_config
 from server.eventlog.store import StoreUnavailable
 
 DECK = [

@@ -85,3 +85,34 @@ class SocketGateTests(ShellTestCase):
         assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.8", 1)) is not None
         clock.advance(5.0)
         assert gate_.buildProtocol(IPv4Address("TCP", "10.0.0.9", 1)) is not None
+
+
+class Unsent(StringTransport):
+    """A transport holding unsent output in Twisted's own buffers (abstract.FileDescriptor)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dataBuffer = b"x" * 1000
+        self.offset = 100  # 100 bytes of dataBuffer were sent already
+        self._tempDataBuffer = [b"y" * 50]
+        self._tempDataLen = 50
+
+
+class OutputHeldTests(ShellTestCase):
+    def test_unsent_output_is_counted_and_dropped_when_the_socket_is_lost(self):
+        """What `t24_output_buffered_bytes` reads: unsent bytes of every transport still in
+        memory. A lost socket's are dropped at once, though its objects live on: a
+        connection that never read gives its buffer back at its close (issue 18)."""
+        gate_ = gate(Clock())
+        connection = gate_.buildProtocol(IPv4Address("TCP", "10.0.0.1", 40000))
+        transport = Unsent()
+        connection.makeConnection(transport)
+        other = gate_.buildProtocol(IPv4Address("TCP", "10.0.0.2", 40000))
+        other.makeConnection(Unsent())
+        assert gate_.buffered_output() == 2 * 950
+        connection.connectionLost(Failure(ConnectionDone()))
+        assert gate_.buffered_output() == 950  # the lost one's output is gone, not its object
+        assert transport.dataBuffer == b"" and transport._tempDataBuffer == []
+        kept = Unsent()  # had it been kept, it would still count while referenced
+        gate_.transports.add(kept)
+        assert gate_.buffered_output() == 2 * 950

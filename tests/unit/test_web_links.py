@@ -4,7 +4,7 @@ fragment, which a browser never sends to the server (so no access log holds it).
 from __future__ import annotations
 
 from protocol.token_files import person_files
-from server.app import casual_demo_lines, demo_banner
+from server.demo import casual_demo_lines, demo_banner
 from server.net.static import page_url, web_root
 
 FILES = person_files(

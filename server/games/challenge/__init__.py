@@ -10,7 +10,8 @@ the deck in `challenge/options.py`, the actor and argument checks with every ref
 `challenge/checks.py`, what each viewer may see in `challenge/view.py`, the consequences
 several commands share (a flag, a slap, the end of the round) in `challenge/batch.py`, and the
 protests, rulings, corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`.
-`query` answers questions that are never recorded (`preview_ruling`).
+`query` answers questions that are never recorded (`preview_ruling`); `check_new_table` the
+rules only a new table must meet (R-PUZ-4, `challenge/options.py`).
 
 Rules this file keeps (every one of them is cited where it is enforced):
 - Who may send what: the table `COMMANDS` below. In a `networked` table students send their
@@ -59,7 +60,7 @@ from server.games.challenge.checks import (
     steps_arg,
     text_arg,
 )
-from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME
+from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME, check_new_table
 from server.games.challenge.protests import (
     file_protest,
     preview_of,
@@ -85,7 +86,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, view, view_group
+from server.games.challenge.view import event_view, redaction_group, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -102,6 +103,7 @@ __all__ = [
     "RECOVERY_COMMAND",
     "SEED_OPTION",
     "REFUSALS",
+    "check_new_table",
     "decide",
     "deadlines",
     "event_view",
@@ -109,6 +111,7 @@ __all__ = [
     "initial_state",
     "is_over",
     "query",
+    "redaction_group",
     "view",
     "view_group",
 ]

@@ -9,26 +9,16 @@ same follow-ups as play (an awarded card that empties the deck ends the round).
 
 from __future__ import annotations
 
-from typing import Any
-
-from server.games.base import Event
+from server.games.base import EventBatch
 from server.games.challenge.checks import FLAG_CAUSES
 from server.games.challenge.state import CardInPlay, ChallengeState, evolve
 
 
-class Batch:
-    """The events one command produces so far, and the state they lead to."""
+class Batch(EventBatch[ChallengeState]):
+    """A 24 Challenge command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: ChallengeState, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
     @property
     def card(self) -> CardInPlay:

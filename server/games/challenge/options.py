@@ -5,11 +5,14 @@ What this module keeps:
   event (`TableCreated`). `table_options(raw)` reads them into a frozen `TableOptions`, filling
   the defaults of `shared/rules/24-challenge.md`, or refuses them with a `RuleViolation` of
   code `bad_options` that names the field. The shell calls it (through `initial_state`) before
-  it records anything, so recorded options always read back.
+  it records anything, so recorded options always read back. What only a *new* table must
+  meet (R-PUZ-4: every card solvable) is `check_new_table`, never run on recorded options.
 - Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
 - The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
   side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
-  `server.puzzles.editions` cards and a side; `default_side` is R-DECK-5's default.
+  `server.puzzles.editions` cards and a side; `default_side`, `default_half` and
+  `tournament_table_deck` read R-DECK-5's table in `server.puzzles.round_decks`, the one a
+  tournament reads too, so a single table of round N plays the tournament's round-N cards.
 
 | option | default | rule |
 |---|---|---|
@@ -36,8 +39,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from server.games.base import RuleViolation
-from server.puzzles.editions import TournamentCard, tournament_deck
+from server.games.base import RuleViolation, SeatInfo
+from server.puzzles.editions import TournamentCard
+from server.puzzles.round_decks import DOCUMENTS, HALF_EDITIONS, round_deck, round_half_and_side
 from server.puzzles.solver import solvable
 
 MICROSECONDS = 1_000_000
@@ -84,18 +88,6 @@ class Card:
     def as_data(self) -> dict[str, Any]:
         """The card as a `deck` option entry (plain msgpack-able data)."""
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat at the table and the student in it."""
-
-    seat: str
-    name: str
-
-    def as_data(self) -> dict[str, str]:
-        """The seat as a `seats` option entry."""
-        return {"seat": self.seat, "name": self.name}
 
 
 @dataclass(frozen=True)
@@ -230,20 +222,31 @@ def _read_deck(value: object) -> tuple[Card, ...]:
     return deck
 
 
-def _every_card_solvable(deck: tuple[Card, ...]) -> None:
-    """R-PUZ-4: "every card has at least one solution": a tournament table refuses a deck
-    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it.
+def check_new_table(raw: Mapping[str, Any]) -> None:
+    """Rules a table must meet to be *created*, which its recorded options are not re-judged
+    by: R-PUZ-4, "every card has at least one solution". A tournament table refuses a deck
+    given by hand with a card that has none (three binary steps, R-PUZ-2), naming it; a
+    `casual` table may play it. Raises `bad_options` (rule R-PUZ-4); the options must read
+    (`table_options`).
 
-    Why here and not only in the generators: a deck file is typed by people; a card with no
-    solution would be stumped by everyone and could never be won.
+    Why at creation only (the contract's optional `check_new_table`, called by the shell's
+    `create_table` and never when a log is replayed): the recorded `TableCreated` is the
+    truth a replay trusts. Judging it again at every load would make replay depend on the
+    solver, and a change of this check would make an old log fail to load. Why at all, and
+    not only in the generators: a deck file is typed by people; a card with no solution
+    would be stumped by everyone and could never be won.
     """
-    for card in deck:
+    read = table_options(raw)
+    if read.casual:
+        return
+    for card in read.deck:
         if not solvable(card.numbers):
             numbers = " ".join(map(str, card.numbers))
-            raise _bad(
-                "deck",
-                f"card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+            raise RuleViolation(
+                "bad_options",
+                f"option 'deck': card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
                 "only a casual table may play it",
+                rule="R-PUZ-4",
             )
 
 
@@ -285,8 +288,6 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     if not _is_int(max_credit) or not 0 <= max_credit <= MAX_CREDIT_MS:
         raise _bad("max_credit_ms", f"whole milliseconds 0..{MAX_CREDIT_MS} (R-PLAY-2)")
     deck = _read_deck(raw.get("deck"))
-    if not casual:
-        _every_card_solvable(deck)
     return TableOptions(
         seats=_read_seats(raw.get("seats"), min_seats),
         deck=deck,
@@ -307,25 +308,16 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     )
 
 
-DOCUMENTS = ("official_rules", "guidelines")  # R-DECK-5: the tournament picks one
-
-
 def default_side(round_number: int, document: str = DOCUMENTS[0]) -> str:
-    """R-DECK-5's side for a round. Official Tournament Rules (the default): red in rounds 1
-    and 3, white in 2 and 4 (each half is played red, then flipped). Proctor Guidelines: white
-    in round 1 (Single Digits), red in round 2 (Double Digits); they are silent on rounds 3-4,
-    which follow the Official Rules."""
-    if document not in DOCUMENTS:
-        raise ValueError(f"a document is one of {DOCUMENTS}, not {document!r}")
-    if document == "guidelines" and round_number <= 2:
-        return "white" if round_number == 1 else "red"
-    return "red" if round_number % 2 == 1 else "white"
+    """R-DECK-5's side for a round under the rules `document` ("official", the default, or
+    "guidelines"): `server.puzzles.round_decks`, the one table a tournament uses too."""
+    return round_half_and_side(document, round_number)[1]
 
 
-def default_half(round_number: int) -> int:
-    """R-DECK-1/R-DECK-5 (Official Rules): rounds 1-2 play the first half of the 96-card deck,
-    rounds 3-4 (semi-final and final) the second half."""
-    return 1 if round_number <= 2 else 2
+def default_half(round_number: int, document: str = DOCUMENTS[0]) -> int:
+    """R-DECK-1/R-DECK-5: the half of the 96-card deck a round plays (1: Single Digits, 2:
+    Double Digits) under `document` (`server.puzzles.round_decks`)."""
+    return round_half_and_side(document, round_number)[0]
 
 
 def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
@@ -341,15 +333,27 @@ def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str
 
 
 def tournament_table_deck(
-    edition: str,
+    edition: str | None,
     seed: int,
     round_number: int,
     side: str | None = None,
     document: str = DOCUMENTS[0],
 ) -> list[dict[str, Any]]:
-    """The deck option for a round: the half of the edition's 96-card deck for the round
-    (`default_half`, R-DECK-1) played on `side`, by default R-DECK-5's side for the round under
-    `document`. Under the Guidelines the caller picks the edition (Single Digits in round 1,
-    Double Digits in round 2)."""
-    cards = tournament_deck(edition, seed, default_half(round_number))
-    return deck_from_cards(cards, side or default_side(round_number, document))
+    """The deck option of a single table for a round: exactly the cards (and side) a
+    tournament with `deck_seed` `seed` plays that round under `document`
+    (`round_decks.round_deck`, in deck order; a tournament shuffles it), on `side` if given.
+
+    `edition` names the edition the caller expects the round to play ("single-digits" in
+    rounds 1-2 and "double-digits" in 3-4 under the Official Rules; under the Guidelines
+    Single Digits in rounds 1 and 3), or None: a different one is refused (ValueError), so a
+    caller never gets another edition's cards than it named.
+    """
+    half = default_half(round_number, document)
+    if edition is not None and edition != HALF_EDITIONS[half]:
+        raise ValueError(
+            f"round {round_number} under the {document} rules plays {HALF_EDITIONS[half]} "
+            f"(R-DECK-5), not {edition}"
+        )
+    if side is not None and side not in SIDES:
+        raise ValueError(f"a side is one of {SIDES}, not {side!r}")
+    return round_deck(seed, document, round_number, side)

@@ -33,6 +33,12 @@ def view_group(viewer: Actor) -> str:
     return "full" if sees_everything(viewer) else "public"
 
 
+def redaction_group(viewer: Actor) -> str:
+    """Viewers given the same data for every event (server.games.base, optional
+    `redaction_group`): `event_view` redacts for everyone but the full-view roles alike."""
+    return "full" if sees_everything(viewer) else "public"
+
+
 def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
     card = state.card
     if card is None:

@@ -42,9 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from server.games.base import Command, Event
+from server.games.base import Command, Event, EventBatch
 from server.games.deck40.checks import (
     REFUSALS,
     acting_seat,
@@ -93,19 +92,11 @@ __all__ = [
 ]
 
 
-class _Batch:
-    """The events one command produces so far, and the state they lead to."""
+class _Batch(EventBatch[Deck40State]):
+    """A deck40 command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: Deck40State, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
 
 # -- consequences shared by several commands --------------------------------------------------
@@ -135,12 +126,18 @@ def _end_game(batch: _Batch, reason: str) -> None:
     )
 
 
-def _turn_up(batch: _Batch, per_seat: int, from_common: int, rule: str) -> None:
+def _turn_up(batch: _Batch, count: int, rule: str) -> None:
+    """Turn up `count` cards from the common pile (the dealer's layout, R-DECK40-5), or
+    `count` from each player's own pile, in seat order (R-DECK40-1)."""
     state = batch.state
-    cards: list[dict[str, Any]] = []
-    for seat in state.seats:
-        cards.extend({**card_data(card), "seat": seat.seat} for card in seat.pile[:per_seat])
-    cards.extend({**card_data(card), "seat": None} for card in state.common[:from_common])
+    if state.options.layout == "common_pile":
+        cards = [{**card_data(card), "seat": None} for card in state.common[:count]]
+    else:
+        cards = [
+            {**card_data(card), "seat": seat.seat}
+            for seat in state.seats
+            for card in seat.pile[:count]
+        ]
     batch.emit("CardsTurnedUp", set=state.set_number + 1, cards=cards, rule=rule)
 
 
@@ -152,13 +149,13 @@ def _next_set(batch: _Batch) -> None:
         if len(state.common) < 4:
             _end_game(batch, "cards_out")
         else:
-            _turn_up(batch, 0, 4, "R-DECK40-5")
+            _turn_up(batch, 4, "R-DECK40-5")
         return
     piles = [len(seat.pile) for seat in state.seats]
     if min(piles) < options.per_player:
         _end_game(batch, "cards_out" if max(piles) == 0 else "cannot_turn_up")
     else:
-        _turn_up(batch, options.per_player, 0, "R-DECK40-1")
+        _turn_up(batch, options.per_player, "R-DECK40-1")
 
 
 def _agree_no_solution(batch: _Batch, reason: str) -> None:
@@ -193,7 +190,7 @@ def _agree_no_solution(batch: _Batch, reason: str) -> None:
         # only come up again (our decision; the source leaves the players to stop).
         _end_game(batch, "no_solution_left")
         return
-    _turn_up(batch, 0 if common else 1, 2 if common else 0, rule)
+    _turn_up(batch, 2 if common else 1, rule)
 
 
 def _settle(batch: _Batch) -> None:

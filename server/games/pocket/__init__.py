@@ -38,9 +38,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from server.games.base import SERVER, Command, Event, due_deadline
+from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
 from server.games.pocket.checks import (
     REFUSALS,
     acting_seat,
@@ -92,19 +91,11 @@ __all__ = [
 MAX_CAUSE = 64
 
 
-class _Batch:
-    """The events one command produces so far, and the state they lead to."""
+class _Batch(EventBatch[PocketState]):
+    """A pocket command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: PocketState, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
     @property
     def card(self) -> TopCard:
@@ -228,7 +219,8 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
     card = batch.card
     if card.claimer == seat:
         if batch.now >= card.claim_at + batch.state.options.answer_us:
-            raise refuse("too_late", f"the answer came after the {card.number} window (R-POCKET-3)")
+            late = f"card {card.number}: the answer came after its window (R-POCKET-3)"
+            raise refuse("too_late", late)
     else:
         _claim(batch, command, seat)
         card = batch.card

@@ -47,9 +47,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from server.games.base import SERVER, Command, Event, due_deadline
+from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
 from server.games.tjugoett.cards import (
     DECK,
     MIN_STAND_CARDS,
@@ -124,19 +123,11 @@ RECOVERY_COMMAND: str | None = None
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
 
-class _Batch:
-    """The events one command produces so far, and the state they lead to."""
+class _Batch(EventBatch[TjugoettState]):
+    """A Tjugoett command's events so far (`base.EventBatch`)."""
 
     def __init__(self, state: TjugoettState, now: int) -> None:
-        self.state = state
-        self.now = now
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = evolve(self.state, event)
+        super().__init__(state, now, evolve)
 
 
 # -- drawing (R-21-20, R-21-21, R-21-22) ----------------------------------------------------

@@ -2,17 +2,13 @@
 // (proctored tables), flags with their causes, pause/resume, override, stumped, a slap, end;
 // protests, rulings and the score-card signature (and, for the director, its reopening).
 // Each button sends one command; the server decides and its pushes redraw the page.
-import { replayLink } from "./links.js";
-import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h } from "./draw.js";
-import { errorInWords, flagCause, seatName, statusInWords } from "./words.js";
+import { feedSection, fill, h } from "./draw.js";
+import { challengeFrame } from "./table_frame.js";
+import { errorInWords, flagCause, seatName } from "./words.js";
 
 const CAUSES = ["no_pattern", "no_solution", "incorrect_solution", "too_many_fingertips", "touched_before_reveal"];
 
 export function consolePage(root, connection, table) {
-  let state = null;
-  let presence = null;
-  let link = "online";
-  let feedSeq = 0;
   const director = Boolean(connection.welcome && connection.welcome.role === "director");
 
   const say = (text) => fill("message", text);
@@ -84,10 +80,7 @@ export function consolePage(root, connection, table) {
           button("reopen", "Reopen the score card", () => send("reopen_score_card", { reason: value("reopen-reason") })),
         ] : []),
       h("p", { id: "message", class: "message", role: "alert" }),
-      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
-        h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }),
-        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+      feedSection(table)));
 
   /** The corrections field as the maps `rule_protest` takes (docs/rules.md): words only,
    * the server checks them. */
@@ -106,7 +99,8 @@ export function consolePage(root, connection, table) {
   }
 
   async function preview() {
-    const open = ((state && state.view && state.view.protests) || []).find((p) => p.status === "open");
+    const view = frame.state && frame.state.view;
+    const open = ((view && view.protests) || []).find((p) => p.status === "open");
     if (!open) { fill("preview-result", "No open protest."); return; }
     try {
       const answer = await connection.request("query", { table, name: "preview_ruling", args: ruling(open.protest, true) });
@@ -129,18 +123,10 @@ export function consolePage(root, connection, table) {
       ] : []));
   }
 
-  function render() {
-    fill("status", statusInWords(link));
-    const view = state && state.view;
-    fill("pause", drawPause(view, link));
-    if (!view) return;
-    if (view.game !== "challenge") {
-      fill("card", h("pre", {}, JSON.stringify(view, null, 1)));
-      return;
-    }
-    fill("card", drawCard(view));
+  // The frame draws the status, the pause, the card, the seats and the countdowns; the
+  // console draws the phase, the seat picker, the protests and the score card.
+  function draw(view) {
     fill("phase", `Phase: ${String(view.phase).replaceAll("_", " ")}; ${view.cards_left} card(s) left; ${view.mode} table.`);
-    fill("seats", drawSeats(view, presence));
     const select = document.getElementById("seat");
     const chosen = select.value;
     if (select.options.length !== (view.seats || []).length) {
@@ -152,31 +138,8 @@ export function consolePage(root, connection, table) {
     fill("signed", card.signed ? `Signed by ${card.initials}.` : "Not signed yet.");
     const reopen = document.getElementById("reopen");
     if (reopen) reopen.disabled = !card.signed;
-    tick();
   }
 
-  function tick() {
-    if (!state || !state.view) return;
-    fill("countdowns", drawCountdowns(state.deadlines || [], connection.serverNow(state), state.view.paused));
-  }
-  setInterval(tick, 100);
-
-  return {
-    status(next) {
-      link = next === "online" ? "online" : next === "error" ? link : next;
-      render();
-    },
-    table(next, push) {
-      state = next;
-      if (push && push.seq > feedSeq) {
-        feedSeq = push.seq;
-        addToFeed("feed", { ...push, data: { ...push.data } }, state.view);
-      }
-      render();
-    },
-    presence(message) {
-      presence = message;
-      render();
-    },
-  };
+  const { frame, handlers } = challengeFrame(connection, { draw });
+  return handlers;
 }

@@ -1,5 +1,7 @@
 // Drawing helpers shared by the pages: a card, the seats with scores and flags, the live
-// countdowns, the pause banner and the feed. They draw a view the server sent, nothing more.
+// countdowns, the pause banner and the feed (its section and its entries), and the link's
+// state the status line shows. They draw a view the server sent, nothing more.
+import { replayLink } from "./links.js";
 import { eventInWords, flagCause, seatName } from "./words.js";
 
 /** document.createElement with attributes and children (strings become text). */
@@ -16,6 +18,27 @@ export function h(tag, attrs = {}, ...children) {
     element.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
   }
   return element;
+}
+
+/** The link's state after the connection reports `next`: an error keeps the last state (the
+ * connection reports how it goes on, connecting or online, next). */
+export function linkAfter(link, next) {
+  return next === "online" ? "online" : next === "error" ? link : next;
+}
+
+/** The feed section: the table's events in words, newest first, numbered by seq (the
+ * number a protest names), and a link to step through them on the replay page. */
+export function feedSection(table) {
+  return h("section", { "aria-labelledby": "feed-heading", class: "feed" },
+    h("h2", { id: "feed-heading" }, "What happened"),
+    h("ol", { id: "feed", reversed: true }),
+    h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")));
+}
+
+/** Enables or disables a control by id (a missing one is ignored). */
+export function setDisabled(id, disabled) {
+  const element = document.getElementById(id);
+  if (element) element.disabled = Boolean(disabled);
 }
 
 /** Replaces the children of `target` (by id) with `children`, unless they draw the same
@@ -48,6 +71,15 @@ export function drawCard(view) {
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(dots)));
 }
 
+/** A table of seats (or students): a caption, the column headings, the rows. `kind` adds
+ * classes beside `seats` (the style every such table shares). */
+export function seatsTable(caption, headings, rows, kind = "") {
+  return h("table", { class: kind ? `seats ${kind}` : "seats" },
+    h("caption", {}, caption),
+    h("thead", {}, h("tr", {}, headings.map((t) => h("th", { scope: "col" }, t)))),
+    h("tbody", {}, rows));
+}
+
 /** The seats as a table: name, score, flags (with the flag limit), state. */
 export function drawSeats(view, presence) {
   const limit = view.flag_limit;
@@ -61,11 +93,7 @@ export function drawSeats(view, presence) {
       h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${seat.flags}${limit ? ` of ${limit}` : ""}`),
       h("td", {}, state));
   });
-  return h("table", { class: "seats" },
-    h("caption", {}, "Scores and flags"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Seat"), h("th", { scope: "col" }, "Score"),
-      h("th", { scope: "col" }, "Flags"), h("th", { scope: "col" }, "State"))),
-    h("tbody", {}, rows));
+  return seatsTable("Scores and flags", ["Seat", "Score", "Flags", "State"], rows);
 }
 
 const DEADLINE_WORDS = {
@@ -107,12 +135,13 @@ export function drawPause(view, connection) {
  * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
 export function drawStandings(standings) {
   const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-  return Object.entries(standings).map(([section, part]) => h("table", { class: "standings seats" },
-    h("caption", {}, `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`),
-    h("thead", {}, h("tr", {}, ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
+  return Object.entries(standings).map(([section, part]) => seatsTable(
+    `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`,
+    ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"],
+    (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
       cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-      cell(row.total), cell(row.advanced))))));
+      cell(row.total), cell(row.advanced))),
+    "standings"));
 }
 
 /** What was said at the table: who holds the card, the pattern and the stated steps

@@ -5,7 +5,7 @@
 // `view_at` query (the game's own evolve runs on the server: the browser has no rules),
 // drawn by the live pages' own drawing code (draw.js). At most one query is in flight: a
 // held arrow key skips the steps it passed, so stepping never floods the server.
-import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h } from "./draw.js";
+import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter } from "./draw.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 import { casualEventInWords, casualStep } from "./games/index.js";
 
@@ -129,7 +129,7 @@ export function replayPage(root, connection, table) {
 
   return {
     status(next) {
-      link = next === "online" ? "online" : next === "error" ? link : next;
+      link = linkAfter(link, next);
       render();
     },
     table(next, push) {

@@ -1,17 +1,13 @@
 // The student's page: the card, the touch button (and the space bar), the pattern and three
 // step fields, the live countdowns, results, flags, scores and the feed. Everything drawn
 // comes from the server's snapshot and pushes; the server decides every command.
-import { replayLink } from "./links.js";
-import { addToFeed, drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, fill, h } from "./draw.js";
-import { errorInWords, eventInWords, statusInWords } from "./words.js";
+import { drawSaid, feedSection, fill, h, setDisabled } from "./draw.js";
+import { challengeFrame } from "./table_frame.js";
+import { errorInWords, eventInWords } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
   const table = welcome.table;
   const you = welcome.seat;
-  let state = null;
-  let presence = null;
-  let link = "online";
-  let feedSeq = 0;
 
   const say = (text) => fill("message", text);
   const send = (name, args) =>
@@ -65,10 +61,7 @@ export function studentPage(root, connection, welcome) {
       h("section", { "aria-labelledby": "scores-heading", class: "scores" },
         h("h2", { id: "scores-heading" }, "Scores"),
         h("div", { id: "seats" })),
-      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
-        h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }),
-        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+      feedSection(table)));
 
   document.addEventListener("keydown", (event) => {
     if (event.code !== "Space" && event.key !== " ") return;
@@ -79,19 +72,11 @@ export function studentPage(root, connection, welcome) {
     if (!touch.disabled) touch.click();
   });
 
-  function render() {
-    fill("status", statusInWords(link));
-    const view = state && state.view;
-    fill("pause", drawPause(view, link));
-    if (!view) return;
-    if (view.game !== "challenge") {
-      fill("card", h("pre", {}, JSON.stringify(view, null, 1)));
-      return;
-    }
-    fill("card", drawCard(view));
-    fill("seats", drawSeats(view, presence));
+  // The frame draws the status, the pause, the card, the seats and the countdowns; this
+  // page draws which of its controls the view makes sensible now.
+  function draw(view) {
     const me = (view.seats || []).find((seat) => seat.seat === you) || {};
-    const running = !view.paused && link === "online" && !me.disqualified;
+    const running = !view.paused && frame.link === "online" && !me.disqualified;
     const holding = view.phase === "solving" && view.toucher === you;
     setDisabled("touch", !(running && view.phase === "revealed" && !(view.touches || []).includes(you)));
     setDisabled("stumped", !(running && view.phase === "revealed" && !(view.stumped_declared || []).includes(you)));
@@ -101,19 +86,7 @@ export function studentPage(root, connection, welcome) {
     if (holding && !wasHolding && !view.pattern) focus("pattern");
     wasHolding = holding;
     fill("said", drawSaid(view, you));
-    tick();
   }
-
-  function setDisabled(id, disabled) {
-    const element = document.getElementById(id);
-    if (element) element.disabled = disabled;
-  }
-
-  function tick() {
-    if (!state || !state.view) return;
-    fill("countdowns", drawCountdowns(state.deadlines || [], connection.serverNow(state), state.view.paused));
-  }
-  setInterval(tick, 100);
 
   // The result of this student's attempt, line by line as the server judged it: the
   // pattern, the verdict on the fixed solution (its message names the first failing step),
@@ -124,7 +97,7 @@ export function studentPage(root, connection, welcome) {
     if (d.seat !== you) return;
     if (push.event_type === "CardTouched") resultLines = [];
     if (["SolutionJudged", "CardWon", "FlagIssued", "PlayerDisqualified", "PatternDeclared"].includes(push.event_type)) {
-      resultLines.push([push.event_type, eventInWords(push, state.view)]);
+      resultLines.push([push.event_type, eventInWords(push, frame.state.view)]);
       fill("result", resultLines.flatMap(([type, text], i) => [i ? " " : null, h("span", { "data-event": type }, text)]));
     }
     if (push.event_type === "CardWon" || push.event_type === "FlagIssued") {
@@ -132,23 +105,9 @@ export function studentPage(root, connection, welcome) {
     }
   }
 
-  return {
-    status(next) {
-      link = next === "online" ? "online" : next === "error" ? link : next;
-      render();
-    },
-    table(next, push) {
-      state = next;
-      if (push && push.seq > feedSeq) {
-        feedSeq = push.seq;
-        addToFeed("feed", push, state.view);
-        if (!push.catchUp) result(push);
-      }
-      render();
-    },
-    presence(message) {
-      presence = message;
-      render();
-    },
-  };
+  const { frame, handlers } = challengeFrame(connection, {
+    draw,
+    pushed: (push) => { if (!push.catchUp) result(push); },
+  });
+  return handlers;
 }

@@ -3,8 +3,8 @@
 // card to give back, who is out of these cards, the scoring version, points and piles, and
 // the end (a tie shown as a tie). It draws the view (server/games/deck40/view.py) and sends
 // the commands of COMMANDS_BY_ROLE; the server judges every call.
-import { fill, h } from "../draw.js";
-import { nameOf, namesOf, setDisabled, setShown, winnersInWords } from "./shell.js";
+import { fill, h, seatsTable } from "../draw.js";
+import { gameControls, gameOverInWords, nameOf, namesOf, playerCell, setDisabled, setShown, showGameControls } from "./shell.js";
 
 const SUIT_SIGNS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const SUIT_BY_LETTER = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -98,23 +98,20 @@ function drawScores(view) {
     const state = view.excluded.includes(seat.seat) ? "out of these cards"
       : view.no_solution.includes(seat.seat) ? "no solution" : "";
     return h("tr", { "data-seat": seat.seat },
-      h("th", { scope: "row" }, nameOf(view, seat.seat), seat.seat === view.you ? " (you)" : ""),
+      playerCell(view, seat.seat),
       h("td", { class: "score", "data-score": seat.score }, seat.score),
       h("td", { class: "won", "data-won": seat.won.length }, seat.won.length),
       h("td", { class: "pile", "data-pile": seat.pile }, seat.pile),
       h("td", { class: "state" }, state));
   });
-  return h("table", { class: "seats" },
-    h("caption", {}, "Points, cards won and piles"),
-    h("thead", {}, h("tr", {}, ["Player", "Points", "Cards won", "Pile", "These cards"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, rows));
+  return seatsTable("Points, cards won and piles", ["Player", "Points", "Cards won", "Pile", "These cards"], rows);
 }
 
 function drawResult(view) {
   const result = view.result;
   if (!result) return [];
   const lines = [h("p", { class: result.tie ? "tie" : "winner", "data-tie": String(Boolean(result.tie)) },
-    `The game is over (${ENDED[result.reason] || result.reason}). ${winnersInWords(view, result)}`)];
+    gameOverInWords(view, result, ENDED))];
   if (result.scoring === "cards" && result.cards_left) {
     lines.push(h("p", {}, "Cards left: " + Object.entries(result.cards_left).map(([seat, n]) => `${nameOf(view, seat)} ${n}`).join(", ") + "."));
   }
@@ -145,7 +142,7 @@ function words(push, view) {
       return `${all} for set ${d.set}.${server}`;
     }
     case "CardsReturned": return `Back to the bottom of the piles: ${(d.returns || []).map((r) => cardText(r.card)).join(" ")}.`;
-    case "GameEnded": return `The game is over (${ENDED[d.reason] || d.reason}). ${winnersInWords(view, d)}`;
+    case "GameEnded": return gameOverInWords(view, d, ENDED);
     default: return null;
   }
 }
@@ -197,9 +194,7 @@ function sections(ctx) {
       h("h2", { id: "game-heading" }, "The game"),
       h("p", { id: "scoring" }),
       h("div", { id: "end-result", "aria-live": "polite" }),
-      h("div", { class: "row", role: "group", "aria-label": "The game" },
-        h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, "Start the game"),
-        h("button", { id: "end", type: "button", onclick: () => { if (confirm("End the game now?")) ctx.send("end_game"); } }, "End the game"))),
+      gameControls(ctx)),
     h("section", { "aria-labelledby": "scores-heading", class: "scores" },
       h("h2", { id: "scores-heading" }, "Points and piles"),
       h("div", { id: "seats" })),
@@ -230,9 +225,7 @@ function render(ctx) {
   setDisabled("no-solution", !(live && !out && !called));
   fill("you-state", player && out ? "You are out of these four cards: the others play on."
     : player && called && live ? 'You called "no solution".' : "");
-  setShown("start", view.phase === "setup");
-  setDisabled("start", !ctx.online());
-  setShown("end", ctx.steward && view.phase !== "ended");
+  showGameControls(ctx, view);
 }
 
 /** The scoreboard's drawing of a deck40 table. */

@@ -3,8 +3,8 @@
 // countdown, stumped, the result of each claim on this card, who is out of it, the bonus
 // cards waiting, the scores and the end (a tie shown as a tie). It draws the view
 // (server/games/pocket/view.py) and sends the commands of COMMANDS_BY_ROLE; no rules here.
-import { h, fill } from "../draw.js";
-import { nameOf, namesOf, setDisabled, setShown, winnersInWords } from "./shell.js";
+import { fill, h, seatsTable } from "../draw.js";
+import { gameControls, gameOverInWords, nameOf, namesOf, playerCell, setDisabled, setShown, showGameControls } from "./shell.js";
 
 const PLAYING = ["open", "claimed"];
 const SET_ASIDE = { all_stumped: "everyone is stumped", all_excluded: "everyone is out of it", timeout: "nobody solved it in time" };
@@ -51,22 +51,19 @@ function drawScores(view) {
       : card.excluded.includes(seat.seat) ? "out of this card"
       : card.stumped.includes(seat.seat) ? "stumped" : "";
     return h("tr", { "data-seat": seat.seat },
-      h("th", { scope: "row" }, nameOf(view, seat.seat), seat.seat === view.you ? " (you)" : ""),
+      playerCell(view, seat.seat),
       h("td", { class: "score", "data-score": seat.score }, seat.score),
       h("td", {}, seat.cards_won.length),
       h("td", { class: "state" }, state));
   });
-  return h("table", { class: "seats" },
-    h("caption", {}, "Scores"),
-    h("thead", {}, h("tr", {}, ["Player", "Points", "Cards won", "This card"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, rows));
+  return seatsTable("Scores", ["Player", "Points", "Cards won", "This card"], rows);
 }
 
 function drawResult(view) {
   const result = view.result;
   if (!result) return [];
   const lines = [h("p", { class: result.tie ? "tie" : "winner", "data-tie": String(Boolean(result.tie)) },
-    `The game is over (${ENDED[result.reason] || result.reason}). ${winnersInWords(view, result)}`)];
+    gameOverInWords(view, result, ENDED))];
   const unclaimed = result.unclaimed_bonus || [];
   if (unclaimed.length) lines.push(h("p", {}, `Bonus cards left unclaimed: ${unclaimed.length}.`));
   return lines;
@@ -93,7 +90,7 @@ function words(push, view) {
     case "CardSetAside": return `Card ${d.number} is set aside as a bonus card: ${SET_ASIDE[d.reason] || d.reason}.`;
     case "GamePaused": return `Paused (${String(d.cause).replaceAll("_", " ")}).`;
     case "GameResumed": return "Resumed.";
-    case "GameEnded": return `The game is over (${ENDED[d.reason] || d.reason}). ${winnersInWords(view, d)}`;
+    case "GameEnded": return gameOverInWords(view, d, ENDED);
     default: return null;
   }
 }
@@ -159,11 +156,7 @@ function sections(ctx) {
     h("section", { "aria-labelledby": "game-heading", class: "game" },
       h("h2", { id: "game-heading" }, "The game"),
       h("div", { id: "end-result", "aria-live": "polite" }),
-      h("div", { class: "row", role: "group", "aria-label": "The game" },
-        h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, "Start the game"),
-        h("button", { id: "pause-game", type: "button", onclick: () => ctx.send("pause_game", { cause: ctx.role }) }, "Pause"),
-        h("button", { id: "resume", type: "button", onclick: () => ctx.send("resume_game") }, "Resume"),
-        h("button", { id: "end", type: "button", onclick: () => { if (confirm("End the game now?")) ctx.send("end_game"); } }, "End the game"))),
+      gameControls(ctx, PLAYING)),
     h("section", { "aria-labelledby": "scores-heading", class: "scores" },
       h("h2", { id: "scores-heading" }, "Scores"),
       h("div", { id: "seats" })),
@@ -196,11 +189,7 @@ function render(ctx) {
   wasHolding = holding;
   fill("you-state", player && out ? "You are out of this card: the others play on." : "");
 
-  setShown("start", view.phase === "setup");
-  setDisabled("start", !ctx.online());
-  setShown("pause-game", ctx.steward && PLAYING.includes(view.phase) && !view.paused);
-  setShown("resume", PLAYING.includes(view.phase) && view.paused);
-  setShown("end", ctx.steward && view.phase !== "ended");
+  showGameControls(ctx, view, PLAYING);
 }
 
 /** The scoreboard's drawing of a pocket table. */

@@ -3,8 +3,7 @@
 // countdowns and the feed. A game module gives its parts (see pocket.js): its sections, how
 // it draws a view, its events in words, the words of its deadlines and its keys. Everything
 // drawn comes from the snapshot and the pushes; the server decides every command.
-import { replayLink } from "../links.js";
-import { fill, h } from "../draw.js";
+import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
 import { errorInWords, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
@@ -20,16 +19,36 @@ export function namesOf(view, seats) {
   return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || "nobody";
 }
 
-/** Enables or disables a control by id (a missing one is ignored). */
-export function setDisabled(id, disabled) {
-  const element = document.getElementById(id);
-  if (element) element.disabled = Boolean(disabled);
-}
+export { setDisabled }; // the games' modules take it from their shell
 
 /** Shows or hides a control by id: a role's controls only, never another's. */
 export function setShown(id, shown) {
   const element = document.getElementById(id);
   if (element) element.hidden = !shown;
+}
+
+/** The game's row of buttons: start (any player, in setup), pause and resume (a game that
+ * pauses: `playing` lists the phases a pause may stop), end (the officials, confirmed).
+ * `showGameControls` shows each by the view; the server still judges every command. */
+export function gameControls(ctx, playing = null) {
+  return h("div", { class: "row", role: "group", "aria-label": "The game" },
+    h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, "Start the game"),
+    playing ? [
+      h("button", { id: "pause-game", type: "button", onclick: () => ctx.send("pause_game", { cause: ctx.role }) }, "Pause"),
+      h("button", { id: "resume", type: "button", onclick: () => ctx.send("resume_game") }, "Resume"),
+    ] : [],
+    h("button", { id: "end", type: "button", onclick: () => { if (confirm("End the game now?")) ctx.send("end_game"); } }, "End the game"));
+}
+
+/** Shows `gameControls`' buttons for the view's phase (the same `playing` as given there). */
+export function showGameControls(ctx, view, playing = null) {
+  setShown("start", view.phase === "setup");
+  setDisabled("start", !ctx.online());
+  if (playing) {
+    setShown("pause-game", ctx.steward && playing.includes(view.phase) && !view.paused);
+    setShown("resume", playing.includes(view.phase) && view.paused);
+  }
+  setShown("end", ctx.steward && view.phase !== "ended");
 }
 
 /** The winners line of a finished casual game: a tie is shown as a tie. */
@@ -38,6 +57,18 @@ export function winnersInWords(view, result) {
   const winners = result.winners || [];
   if (!winners.length) return "Nobody won.";
   return result.tie ? `A tie between ${namesOf(view, winners)}.` : `${namesOf(view, winners)} won.`;
+}
+
+/** A player's row heading in a casual game's table: the name (by the game's `name`, which
+ * knows its own roles), and "(you)" on your own. */
+export function playerCell(view, seat, name = nameOf) {
+  return h("th", { scope: "row" }, name(view, seat), seat === view.you ? " (you)" : "");
+}
+
+/** A finished casual game in words: why it ended (`reasons`: the game's words for each
+ * reason) and who won. */
+export function gameOverInWords(view, result, reasons) {
+  return `The game is over (${reasons[result.reason] || result.reason}). ${winnersInWords(view, result)}`;
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
@@ -74,10 +105,7 @@ export function gameShell(root, connection, welcome, table, game) {
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: `casual ${game.name}`, "data-game": game.name },
       ...game.sections(ctx),
-      h("section", { "aria-labelledby": "feed-heading", class: "feed" },
-        h("h2", { id: "feed-heading" }, "What happened"),
-        h("ol", { id: "feed", reversed: true }),
-        h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")))));
+      feedSection(table)));
   document.body.dataset.game = game.name;
 
   // The game's keys (space claims, D draws), never while typing in a field; on a button
@@ -134,7 +162,7 @@ export function gameShell(root, connection, welcome, table, game) {
 
   return {
     status(next) {
-      ctx.link = next === "online" ? "online" : next === "error" ? ctx.link : next;
+      ctx.link = linkAfter(ctx.link, next);
       render();
     },
     table(state, push) {

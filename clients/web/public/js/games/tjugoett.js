@@ -4,8 +4,8 @@
 // outcomes of the round, the win/loss tally; a person dealer's "Draw" and "Stand"; the
 // officials' "Start a round" and "End the table". Which buttons are offered is the view's
 // `your_commands` (server/games/tjugoett/checks.py, may_send); the server judges each.
-import { fill, h } from "../draw.js";
-import { setDisabled, setShown } from "./shell.js";
+import { fill, h, seatsTable } from "../draw.js";
+import { playerCell, setDisabled, setShown } from "./shell.js";
 
 const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
@@ -99,13 +99,10 @@ function drawSeats(view) {
 function drawTally(view) {
   const rows = Object.entries(view.tally || {}).map(([seat, entry]) =>
     h("tr", { "data-seat": seat },
-      h("th", { scope: "row" }, nameOf(view, seat), seat === view.you ? " (you)" : ""),
+      playerCell(view, seat, nameOf),
       h("td", { class: "won", "data-won": entry.won }, entry.won),
       h("td", { class: "lost", "data-lost": entry.lost }, entry.lost)));
-  return h("table", { class: "seats tally" },
-    h("caption", {}, `Tally after ${view.round} round${view.round === 1 ? "" : "s"}`),
-    h("thead", {}, h("tr", {}, ["Who", "Won", "Lost"].map((t) => h("th", { scope: "col" }, t)))),
-    h("tbody", {}, rows));
+  return seatsTable(`Tally after ${view.round} round${view.round === 1 ? "" : "s"}`, ["Who", "Won", "Lost"], rows, "tally");
 }
 
 function drawDealer(view) {

@@ -1,0 +1,135 @@
+"""R-PUZ-4 ("every card has at least one solution") is judged when a table is created, never
+when its recorded options are read back (the game's `check_new_table`, called by the hub's
+`create_table`; docs/rules.md, decision 17).
+
+Why it matters: a replay that re-ran the check would depend on the solver again, and a change
+of the check would make an old log fail to load. The recorded `TableCreated` is the truth.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from challenge_tables import PROCTOR, Table, deck_data, seats_data
+from shell_testcase import ShellTestCase
+from twisted.internet import defer
+from twisted.internet.task import Clock
+
+from server.audit.replay import replay_table
+from server.eventlog.envelope import NewEvent
+from server.eventlog.store import open_blocking_store, open_store
+from server.games import challenge
+from server.games.base import Actor, Command, RuleViolation
+from server.runtime.hub import Hub, InvalidOptions
+
+DUD = {"card_id": "dud", "numbers": [1, 1, 1, 1], "dots": 1}  # no solution (R-PUZ-2)
+REFUSAL = (
+    "option 'deck': card 'dud' (1 1 1 1) has no solution (R-PUZ-4); only a casual table may play it"
+)
+DIRECTOR = Actor("director", "d1")
+T0 = 1_700_000_000.0
+
+
+def hand_made(**more: Any) -> dict[str, Any]:
+    """Options with a hand-made deck: a solvable card, then one without a solution."""
+    return {"seats": seats_data(), "deck": [*deck_data(["c1"]), DUD], **more}
+
+
+def recorded_log(options: dict[str, Any]) -> list[NewEvent]:
+    """A table's first events as a server recorded them: `TableCreated`, then the events of
+    `start_round` (what an older server, or a rule since changed, let through)."""
+    started = Table(options)
+    started.do("start_round", PROCTOR)
+    by, proctor = DIRECTOR.as_dict(), PROCTOR.as_dict()
+    created = NewEvent("TableCreated", {"game": "challenge", "options": options}, actor=by)
+    return [created, *(NewEvent(e.type, dict(e.data), actor=proctor) for e in started.events)]
+
+
+def fired(d: defer.Deferred) -> Any:
+    """The result of a Deferred that has already fired (raises its failure)."""
+    results: list[Any] = []
+    d.addBoth(results.append)
+    assert results, "the Deferred has not fired"
+    if hasattr(results[0], "raiseException"):
+        results[0].raiseException()
+    return results[0]
+
+
+# -- the game ---------------------------------------------------------------------------------
+
+
+def test_a_new_table_with_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
+    with pytest.raises(RuleViolation) as refused:
+        challenge.check_new_table(hand_made())
+    assert refused.value.as_dict() == {"code": "bad_options", "rule": "R-PUZ-4", "message": REFUSAL}
+
+
+def test_a_new_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
+    assert challenge.check_new_table(hand_made(casual=True)) is None
+
+
+def test_the_new_table_check_reads_the_options_first():
+    """Options that do not read are refused as they are by `initial_state`, before R-PUZ-4."""
+    with pytest.raises(RuleViolation) as refused:
+        challenge.check_new_table(hand_made(seats=[]))
+    assert refused.value.code == "bad_options"
+    assert "'seats'" in refused.value.message
+
+
+def test_recorded_options_with_a_card_without_a_solution_read_back_and_play_R_PUZ_4():
+    """`initial_state` (what a replay runs) does not judge R-PUZ-4: the card is played and,
+    nobody finding a solution, stumped as any other (R-PLAY-7)."""
+    table = Table(hand_made(stumped_cards="set_aside"))
+    assert [card.card_id for card in table.state.options.deck] == ["c1", "dud"]
+    table.do("start_round", PROCTOR, order=["dud", "c1"])
+    assert table.next_card() == "dud"
+    stumped = table.fire("no_touch_deadline")
+    assert "CardStumped" in [event.type for event in stumped]
+
+
+# -- the shell --------------------------------------------------------------------------------
+
+
+class NewTableCheckTests(ShellTestCase):
+    def setUp(self) -> None:
+        super().setUp()
+        self.clock = Clock()
+        self.clock.advance(T0)
+        self.store = open_store("memory:", clock=self.clock.seconds)
+
+    def test_create_table_refuses_a_card_without_a_solution_and_records_nothing(self) -> None:
+        hub = Hub(self.store, self.clock)
+        with self.assertRaises(InvalidOptions) as refused:
+            fired(hub.create_table("hand", "challenge", hand_made(), DIRECTOR))
+        self.assertEqual(str(refused.exception), REFUSAL)
+        self.assertEqual(fired(self.store.last_seq("table/hand")), 0)
+        self.assertNotIn("hand", hub.actors)
+        fired(hub.create_table("hand", "challenge", hand_made(casual=True), DIRECTOR))
+        self.assertIn("hand", hub.actors)
+
+    def test_a_recorded_table_with_a_card_without_a_solution_still_loads(self) -> None:
+        """A `TableCreated` holding an unsolvable card, written straight to the store (as an
+        older server would have): the hub replays it at start-up and the table plays on."""
+        fired(self.store.append("table/old", 0, recorded_log(hand_made())))
+        hub = Hub(self.store, self.clock)
+        self.assertEqual(fired(hub.load_all()), 1)
+        actor = hub.actors["old"]
+        self.assertEqual([card.card_id for card in actor.state.options.deck], ["c1", "dud"])
+        now = round(self.clock.seconds() * 1_000_000)
+        placed = fired(actor.submit(Command("place_card", {}, PROCTOR), now))
+        self.assertEqual([event.type for event in placed], ["CardPlaced"])
+
+
+def test_an_audit_replays_a_sqlite_log_with_a_card_without_a_solution(tmp_path):
+    """The officials' replay (`server.audit.replay`) of a SQLite file folds it as recorded."""
+    store = open_blocking_store(f"sqlite:///{tmp_path / 'old.sqlite'}")
+    try:
+        store.append("table/old", 0, recorded_log(hand_made()))
+        replayed = replay_table(store, "table/old")
+    finally:
+        store.close()
+    assert replayed.game == "challenge"
+    assert [moment.type for moment in replayed.moments] == ["TableCreated", "RoundStarted"]
+    deck = replayed.moments[-1].state.options.deck
+    assert "dud" in [card.card_id for card in deck]

@@ -1,0 +1,383 @@
+"""The tournament's pure helpers at their edges: table sizes for every small count, how a big
+tie is split into tie-break tables, competition ranks, a tie-break's seed, `take` with no
+places or more places than students, the table names, and seating rounds 3 and 4 after
+withdrawals (R-ROUND-2..6).
+
+Why: the property tests check that these hold together on random tournaments; a size off by
+one or a rank repeated wrongly passes many of them (issue 20).
+"""
+
+from __future__ import annotations
+
+import pytest
+from tournament_support import Tourney, tournament_options, types
+
+from server.tournament import decks, ranking, seating, tables
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [
+        (3, [3]),
+        (4, [4]),
+        (6, [3, 3]),
+        (7, [4, 3]),
+        (8, [4, 4]),
+        (9, [3, 3, 3]),
+        (10, [4, 3, 3]),
+        (11, [4, 4, 3]),
+        (12, [4, 4, 4]),
+        (13, [4, 3, 3, 3]),
+    ],
+)
+def test_table_sizes_three_or_four_the_larger_first(count, sizes):
+    assert seating.table_sizes(count) == sizes
+
+
+@pytest.mark.parametrize("count", [-1, 0, 1, 2, 5])
+def test_counts_that_cannot_sit_are_refused_with_the_count(count):
+    with pytest.raises(seating.CannotSeat) as caught:
+        seating.table_sizes(count)
+    assert str(caught.value) == f"{count} students cannot sit 3 or 4 to a table"
+
+
+def test_repeated_pairs_counts_pairs_who_meet_again():
+    assert seating.repeated_pairs([["a", "b", "c"]], [["a", "b"], ["c", "d"]]) == 1
+    assert seating.repeated_pairs([["a", "b", "c"]], [["a", "b", "c"]]) == 3
+    assert seating.repeated_pairs([["a", "b"]], [["a", "c"], ["b", "d"]]) == 0
+
+
+@pytest.mark.parametrize(
+    ("points", "ranks"),
+    [
+        ({}, {}),
+        ({"a": 5}, {"a": 1}),
+        ({"a": 5, "b": 3, "c": 3, "d": 1}, {"a": 1, "b": 2, "c": 2, "d": 4}),
+        ({"a": 2, "b": 2, "c": 2}, {"a": 1, "b": 1, "c": 1}),
+        ({"a": 0, "b": 7}, {"b": 1, "a": 2}),
+    ],
+)
+def test_competition_ranks_share_a_rank_and_skip_after_it(points, ranks):
+    assert ranking.rank_with_ties(points) == ranks
+
+
+def test_take_with_no_place_or_room_for_all():
+    state = Tourney().state
+    none = ranking.take(state, 2, "4th", ["a", "b"], 0, {"a": 1, "b": 2})
+    assert none == ranking.Outcome(frozenset(), None, ())
+    everyone = ranking.take(state, 2, "4th", ["a", "b"], 2, {"a": 1, "b": 2})
+    assert everyone == ranking.Outcome(frozenset({"a", "b"}), None, ())
+    top = ranking.take(state, 2, "4th", ["a", "b", "c"], 1, {"a": 1, "b": 2, "c": 0})
+    assert top == ranking.Outcome(frozenset({"b"}), None, ())
+    tied = ranking.take(state, 2, "4th", ["a", "b", "c"], 2, {"a": 1, "b": 2, "c": 1})
+    assert tied == ranking.Outcome(
+        frozenset({"b"}), ranking.Pending(2, "4th", ("a", "c"), 1, False), ()
+    )
+
+
+def test_tie_break_seeds_and_names():
+    assert decks.TIE_BREAK_SEED_STRIDE == 1_000_003
+    assert decks.tie_break_seed(24, 1) == 1_000_027
+    assert decks.tie_break_seed(2**31 - 1, 1) == 1_000_002
+    assert tables.round_table_name(2, 3, 4) == "r2.s3.t04"
+    assert tables.round_table_name(1, 1, 12) == "r1.s1.t12"
+    assert tables.tie_break_table_name(4, 1) == "tb4.t1"
+    assert tables.table_id("spring", "r1.s1.t01") == "spring.r1.s1.t01"
+
+
+@pytest.mark.parametrize(
+    ("tied", "sizes"),
+    [(2, [2]), (4, [4]), (5, [3, 2]), (6, [4, 2]), (7, [4, 3]), (8, [4, 4]), (9, [4, 3, 2])],
+)
+def test_a_tie_of_many_students_is_split_into_tables_of_two_to_four(tied, sizes):
+    """R-ROUND-6: everyone tied for the last place plays off, 2 to 4 to a table."""
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(tied + 2)
+    top = {"p1": 10, "p2": 10}  # two places taken; the rest tie for the last one
+    t.play_round(1, lambda s: top.get(s, 1))
+    t.play_round(2, lambda s: top.get(s, 1))
+    (tie,) = t.state.tie_breaks
+    assert [len(table.students) for table in tie.tables] == sizes
+    assert [table.table for table in tie.tables] == [f"tb1.t{i}" for i in range(1, len(sizes) + 1)]
+    assert (tie.places, len(tie.students)) == (1, tied)
+
+
+def test_a_semi_final_of_two_after_withdrawals_sits_at_one_table():
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(6)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.play_round(2, lambda s: int(s[1:]))
+    advancing = t.do("advance", round=2)[0].data["advancing"]["4th"]
+    assert advancing == ["p4", "p5", "p6"]
+    t.do("withdraw", student="p6")
+    (seated,) = t.do("seat_round", round=3)
+    assert seated.data["tables"] == [
+        {"table": "r3.s1.t01", "section": "4th", "students": ["p4", "p5"]}
+    ]
+    t2 = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t2.register_many(6)
+    t2.play_round(1, lambda s: int(s[1:]))
+    t2.play_round(2, lambda s: int(s[1:]))
+    t2.do("advance", round=2)
+    t2.do("withdraw", student="p6")
+    t2.do("withdraw", student="p5")
+    assert t2.refused("seat_round", round=3).as_dict() == {
+        "code": "cannot_seat",
+        "rule": "R-ROUND-2",
+        "message": "seat_round: 1 student(s) of '4th' left for round 3 after withdrawals; "
+        "a table needs 2 or more",
+    }
+
+
+def test_a_section_with_a_champion_after_the_semi_final_plays_no_final():
+    """R-ROUND-5: one semi-final table decides its section; the other section plays a final."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    events = t.do("advance", round=3)
+    assert types(events) == ["Advanced"]
+    assert events[0].data["champions"] == {"4th": "p3"}
+    (seated,) = t.do("seat_round", round=4)
+    assert [table["section"] for table in seated.data["tables"]] == ["5th"]
+    assert seated.data["tables"][0]["table"] == "r4.s2.t01"
+
+
+def _seated() -> Tourney:
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(4)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    return t
+
+
+@pytest.mark.parametrize(
+    ("given", "initials"),
+    [(None, "GMH"), ("", "GMH"), ("ABCDEFGH", "ABCDEFGH"), ("X", "X")],
+)
+def test_a_proctors_initials_are_given_1_to_8_or_taken_from_the_name(given, initials):
+    t = _seated()
+    args = {"table": "r1.s1.t01", "name": "gil m hart"}
+    if given is not None:
+        args["initials"] = given
+    (assigned,) = t.do("assign_proctor", **args)
+    assert assigned.data["initials"] == initials
+    assert t.state.proctors == {"r1.s1.t01": {"name": "gil m hart", "initials": initials}}
+
+
+def test_an_import_records_its_source_and_continues_the_ids():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.do("register", name="Ada", school="Hill", grade="4th")
+    (imported,) = t.do("import_students", csv="grade,name,school\n4th, Bo ,Dale\n\n4th,Cy,Dale\n")
+    assert dict(imported.data) == {
+        "at": imported.data["at"],
+        "students": [
+            {"student": "p2", "name": "Bo", "school": "Dale", "grade": "4th"},
+            {"student": "p3", "name": "Cy", "school": "Dale", "grade": "4th"},
+        ],
+        "source": "csv",
+    }
+
+
+def test_reopening_a_semi_final_that_crowned_a_champion_takes_the_title_back():
+    """R-ROUND-8: a reopened round decides again, so the champion it named is no longer one."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    t.do("advance", round=3)
+    assert t.state.champions == {"4th": "p3"}
+    (reopened,) = t.do("reopen_round", round=3)
+    assert dict(reopened.data) == {
+        "at": reopened.data["at"],
+        "round": 3,
+        "sections": ["4th"],
+        "rule": "R-ROUND-8",
+    }
+    assert t.state.champions == {} and 3 not in t.state.advanced
+    assert not t.state.round(3).advanced and t.state.round(2).advanced
+    assert t.replayed() == t.state
+
+
+def test_a_tables_result_is_its_last_signature_and_none_before_one():
+    """R-ROUND-7: an ended table without a signed score card has no result yet; after a
+    ruling the card is signed again and the last signature is the result."""
+    from tournament_support import Recorded
+
+    from server.tournament.results import table_result
+
+    assert table_result([]) is None
+    assert table_result([Recorded("RoundEnded", {"scores": {"p1": 3}}, 5)]) is None
+    first = Recorded("ScoreCardSigned", {"scores": {"p1": 3}, "initials": "GH"}, 6)
+    second = Recorded(
+        "ScoreCardSigned",
+        {
+            "scores": {"p1": 2, "p2": 1},
+            "flags": {"p2": 1},
+            "disqualified": ["p2"],
+            "initials": "JK",
+        },
+        9,
+    )
+    assert table_result([first]) == {
+        "scores": {"p1": 3},
+        "flags": {},
+        "disqualified": [],
+        "initials": "GH",
+        "seq": 6,
+    }
+    assert table_result([first, Recorded("RulingMade", {}, 7), second]) == {
+        "scores": {"p1": 2, "p2": 1},
+        "flags": {"p2": 1},
+        "disqualified": ["p2"],
+        "initials": "JK",
+        "seq": 9,
+    }
+    bare = Recorded("ScoreCardSigned", {}, 3)
+    assert table_result([bare]) == {
+        "scores": {},
+        "flags": {},
+        "disqualified": [],
+        "initials": "",
+        "seq": 3,
+    }
+
+
+def test_a_section_that_withdrew_whole_after_round_one_needs_no_champion():
+    """R-ROUND-5: the tournament is over when every section still in play has a champion; a
+    section whose students all withdrew after round 1 has nobody left to crown."""
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3)  # p1..p3 in 4th, p4..p6 in 5th
+    t.play_round(1, lambda s: int(s[1:]))
+    for student in ("p4", "p5", "p6"):
+        t.do("withdraw", student=student)
+    t.play_round(2, lambda s: int(s[1:]))
+    advanced = t.do("advance", round=2)
+    assert advanced[0].data["advancing"] == {"4th": ["p1", "p2", "p3"], "5th": []}
+    t.play_round(3, lambda s: int(s[1:]))
+    events = t.do("advance", round=3)
+    assert types(events) == ["Advanced", "TournamentFinished"]
+    assert events[1].data["champions"] == {"4th": "p3"}
+
+
+def test_a_swap_of_seats_is_recorded_whole():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(8)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    first, second = t.state.round(1).tables
+    a, b = first.students[0], second.students[0]
+    (swapped,) = t.do("swap_seats", round=1, a=a, b=b)
+    assert dict(swapped.data) == {
+        "at": swapped.data["at"],
+        "round": 1,
+        "a": a,
+        "b": b,
+        "rule": "R-ROUND-2",
+    }
+
+
+def test_a_round_table_of_three_keeps_the_tables_own_minimum():
+    """Only a table of two needs `min_seats` 2; three is the challenge table's own minimum."""
+    from server.tournament.tables import table_options_for
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(6)
+    t.do("close_registration")
+    t.do("seat_round", round=1)
+    t.do("start_round", round=1)
+    for table in t.state.round(1).tables:
+        assert len(table.students) == 3
+        assert "min_seats" not in table_options_for(t.state, table.table)
+
+
+def test_the_tournament_deck_is_the_single_digits_half_then_the_double_digits_half():
+    """R-DECK-1/2: both halves come from the tournament's own seed."""
+    from server.puzzles.editions import double_digits, single_digits
+
+    deck = decks.tournament_deck(24)
+    assert deck[:48] == single_digits(24) and deck[48:] == double_digits(24)
+
+
+def test_a_reopen_in_a_foreign_log_of_a_round_not_advanced_or_without_sections():
+    """`evolve` never fails on a recorded log: a `RoundReopened` of a round that was not
+    advanced, or one recorded before `sections` was, keeps what it cannot undo."""
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    state = tournament.evolve(t.state, Event("RoundReopened", {"round": 2}))
+    assert state.advanced == {} and not state.round(2).advanced
+    crowned = tournament.evolve(
+        t.state,
+        Event("Advanced", {"round": 3, "advancing": {"4th": ["p1"]}, "champions": {"4th": "p1"}}),
+    )
+    reopened = tournament.evolve(crowned, Event("RoundReopened", {"round": 3}))
+    assert reopened.champions == {"4th": "p1"} and 3 not in reopened.advanced
+
+
+def test_a_score_card_line_whole_with_flags_left_out_and_a_disqualification():
+    """R-ROUND-7: a student's score card shows each table's points, flags (none recorded: 0),
+    disqualification, the signature's initials and the proctor."""
+    from server.games.base import SERVER_ACTOR
+    from server.tournament.standings import score_cards
+
+    t = _seated()
+    (table,) = t.state.round(1).tables
+    assert score_cards(t.state)["p1"] == [
+        {
+            "round": 1,
+            "tie_break": None,
+            "table": table.table,
+            "points": None,
+            "flags": None,
+            "disqualified": False,
+            "initials": None,
+            "proctor": None,
+        }
+    ]
+    t.do("assign_proctor", table=table.table, name="Gil Hart")
+    t.do("start_round", round=1)
+    scores = {"p1": 4, "p2": 2, "p3": 1, "p4": 0}
+    t.do(
+        "record_result",
+        SERVER_ACTOR,
+        table=table.table,
+        scores=scores,
+        flags={"p2": 3},
+        disqualified=["p2"],
+        initials="GH",
+        seq=7,
+    )
+    cards = score_cards(t.state)
+    line = {"round": 1, "tie_break": None, "table": table.table, "initials": "GH"}
+    assert cards["p1"] == [
+        {**line, "points": 4, "flags": 0, "disqualified": False, "proctor": "Gil Hart"}
+    ]
+    assert cards["p2"] == [
+        {**line, "points": 2, "flags": 3, "disqualified": True, "proctor": "Gil Hart"}
+    ]
+
+
+def test_the_semi_finals_of_every_section_in_the_standings():
+    """R-ROUND-4: each section lists its own semi-final tables, whatever the order of sections."""
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(3, grades=["4th"])
+    t.register_many(8, grades=["5th"])
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    table_names = {
+        section: [table["table"] for table in standings(t.state)[section]["semi_final"]]
+        for section in ("4th", "5th")
+    }
+    assert table_names == {"4th": ["r3.s1.t01"], "5th": ["r3.s2.t01", "r3.s2.t02"]}
