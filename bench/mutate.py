@@ -49,8 +49,8 @@ TIMINGS = REPORT.with_name("timings.json")
 DOC = ROOT / "docs" / "testing.md"
 GOAL = 97.0  # per cent killed, per file (issue 20)
 # Examples per property test during the run (tests/conftest.py), 0: every example, as written.
-# Not capped by default: with 25, seven pocket mutants that only the casual property tests'
-# later examples kill survived (docs/testing.md, "Wall time"). MUTATE_MAX_EXAMPLES=25 caps.
+# Not capped by default: with 25, a few mutants that only later examples killed survived
+# (docs/testing.md, "Wall time"). MUTATE_MAX_EXAMPLES=25 caps.
 MAX_EXAMPLES = 0
 
 

@@ -1,14 +1,23 @@
-"""`mutmut` with a faster type-check filter (bench/mutate.py runs mutmut through this).
+"""`mutmut`, made faster for `make mutate` (bench/mutate.py runs mutmut through this).
 
-Why: mutmut 3.8 maps each of mypy's errors to the mutant whose function holds its line by
-parsing every mutated file with libcst, which took about three minutes of one core for the
-rules core (the mutated copies are some 20,000 lines a file), longer than mypy itself. The
-standard library's `ast` finds the same functions' line spans in about a second. Everything
-else is mutmut's own: `mutmut_fast.py run ...` is `mutmut run ...`.
+Why: a whole run tests some 6,600 mutants, each in a forked child, after fixed costs paid
+one after the other; docs/testing.md ("Wall time") measures each change, per phase and per
+mutant, in CPU time:
+- mypy's errors are mapped to mutants with `ast` instead of libcst (about a second instead
+  of three minutes), and mypy runs beside the stats run (`TypeCheckInBackground`);
+- no clean run after a full stats run that passed (it has just run every guarding test on
+  the unmutated code);
+- each child runs its tests in a pytest session collected once in the parent
+  (`CollectedPytestRunner`) instead of a fresh `pytest.main`, and reads the active mutant once;
+- the progress line is counted once a second, not before every mutant;
+- `T24_MUTATE_TIMINGS` names where to write the time of each phase and each tested mutant.
+What a mutant is, which tests run for it, in which order, and how its verdict is counted
+stay mutmut's own: `mutmut_fast.py run ...` is `mutmut run ...` (`T24_MUTATE_PLAIN=1`: mutmut
+as it comes, with the timings, for comparison).
 
-Same rule as mutmut's: an error inside a mutant's function marks that mutant caught by the
-type checker (exit code 37); an error anywhere else means the mutated copy is broken in a way
-no mutant explains, and the run stops, as mutmut's own filter does.
+Same rule as mutmut's for the type checker: an error inside a mutant's function marks that
+mutant caught (exit code 37); an error anywhere else means the mutated copy is broken in a
+way no mutant explains, and the run stops, as mutmut's own filter does.
 """
 
 from __future__ import annotations
@@ -250,7 +259,6 @@ class Timings:
     def __init__(self) -> None:
         self.phases: dict[str, list[float]] = {}
         self.mutants: list[tuple[str, int, float, float]] = []  # name, exit code, cpu, wall
-        self.started: dict[int, float] = {}
 
     def phase(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
