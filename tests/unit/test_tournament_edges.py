@@ -144,6 +144,14 @@ def test_a_section_with_a_champion_after_the_semi_final_plays_no_final():
     (seated,) = t.do("seat_round", round=4)
     assert [table["section"] for table in seated.data["tables"]] == ["5th"]
     assert seated.data["tables"][0]["table"] == "r4.s2.t01"
+    t.do("start_round", round=4)
+    (final,) = t.state.round(4).tables
+    t.table_ends(final.table, {s: int(s[1:]) for s in final.students})
+    t.do("close_round", round=4)
+    events = t.do("advance", round=4)
+    assert types(events) == ["Advanced", "TournamentFinished"]
+    assert (events[0].data["rule"], events[0].data["champions"]) == ("R-ROUND-5", {"5th": "p11"})
+    assert events[1].data["champions"] == {"4th": "p3", "5th": "p11"}
 
 
 def _seated() -> Tourney:
@@ -528,3 +536,23 @@ def test_a_round_start_recorded_before_per_table_orders_replays():
     t = _seated()
     started = tournament.evolve(t.state, Event("RoundStarted", {"round": 1, "deck": []}))
     assert started.round(1).started and started.round(1).orders == {}
+
+
+def test_a_result_disqualifying_every_student_of_the_table_is_recorded():
+    """R-FLAG-4: disqualified students keep their points; a table may lose all its players."""
+    from server.games.base import SERVER_ACTOR
+
+    t = _seated()
+    t.do("start_round", round=1)
+    (table,) = t.state.round(1).tables
+    everyone = list(table.students)
+    scores = {s: 1 for s in everyone}
+    (recorded,) = t.do(
+        "record_result",
+        SERVER_ACTOR,
+        table=table.table,
+        scores=scores,
+        disqualified=everyone,
+        seq=3,
+    )
+    assert recorded.data["disqualified"] == everyone
