@@ -144,6 +144,14 @@ def test_a_section_with_a_champion_after_the_semi_final_plays_no_final():
     (seated,) = t.do("seat_round", round=4)
     assert [table["section"] for table in seated.data["tables"]] == ["5th"]
     assert seated.data["tables"][0]["table"] == "r4.s2.t01"
+    t.do("start_round", round=4)
+    (final,) = t.state.round(4).tables
+    t.table_ends(final.table, {s: int(s[1:]) for s in final.students})
+    t.do("close_round", round=4)
+    events = t.do("advance", round=4)
+    assert types(events) == ["Advanced", "TournamentFinished"]
+    assert (events[0].data["rule"], events[0].data["champions"]) == ("R-ROUND-5", {"5th": "p11"})
+    assert events[1].data["champions"] == {"4th": "p3", "5th": "p11"}
 
 
 def _seated() -> Tourney:
@@ -528,3 +536,89 @@ def test_a_round_start_recorded_before_per_table_orders_replays():
     t = _seated()
     started = tournament.evolve(t.state, Event("RoundStarted", {"round": 1, "deck": []}))
     assert started.round(1).started and started.round(1).orders == {}
+
+
+def test_a_result_disqualifying_every_student_of_the_table_is_recorded():
+    """R-FLAG-4: disqualified students keep their points; a table may lose all its players."""
+    from server.games.base import SERVER_ACTOR
+
+    t = _seated()
+    t.do("start_round", round=1)
+    (table,) = t.state.round(1).tables
+    everyone = list(table.students)
+    scores = {s: 1 for s in everyone}
+    (recorded,) = t.do(
+        "record_result",
+        SERVER_ACTOR,
+        table=table.table,
+        scores=scores,
+        disqualified=everyone,
+        seq=3,
+    )
+    assert recorded.data["disqualified"] == everyone
+
+
+def test_an_empty_grade_does_not_hide_a_later_grade_that_cannot_sit():
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.do("register", name="Ada", school="Hill", grade="5th")
+    t.do("register", name="Bo", school="Hill", grade="5th")
+    assert t.refused("close_registration").code == "cannot_seat"
+
+
+def test_round_two_is_not_seated_when_withdrawals_left_a_section_unseatable():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(4)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.do("withdraw", student="p1")
+    t.do("withdraw", student="p2")
+    assert t.refused("seat_round", round=2).code == "cannot_seat"
+
+
+def test_names_of_one_character_and_a_file_of_exactly_the_limit():
+    t = Tourney(tournament_options(grades=["4th"]))
+    (one,) = t.do("register", name="A", school="H", grade="4th")
+    assert one.data["students"][0]["name"] == "A"
+    head = "name,school,grade\nBo,Hill,4th\n"
+    pad = 512 * 1024 - len(head)  # blank lines of 128 characters, then a shorter one
+    text = head + (" " * 127 + "\n") * (pad // 128) + " " * (pad % 128 - 1) + "\n"
+    assert len(text) == 512 * 1024
+    (imported,) = t.do("import_students", csv=text)
+    assert [s["name"] for s in imported.data["students"]] == ["Bo"]
+
+
+def test_the_tournament_clock_never_runs_backwards():
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.do("register", name="Ada", school="Hill", grade="4th")
+    assert t.state.clock == t.now - 1_000
+    late = t.state.clock
+    t.now = late - 5_000_000
+    (event,) = t.do("register", name="Bo", school="Hill", grade="4th")
+    assert event.data["at"] == late and t.state.clock == late
+
+
+def test_a_final_of_four_sits_in_id_order():
+    """R-ROUND-5: the final seats the semi-final winners as they are (no draw)."""
+    t = Tourney(tournament_options(grades=["4th"]))
+    t.register_many(20)
+    for number in (1, 2):
+        t.play_round(number, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.play_round(3, lambda s: int(s[1:]))
+    winners = t.do("advance", round=3)[0].data["advancing"]["4th"]
+    (seated,) = t.do("seat_round", round=4)
+    assert seated.data["tables"] == [
+        {"table": "r4.s1.t01", "section": "4th", "students": sorted(winners)}
+    ]
+    assert len(winners) == 4
+
+
+def test_a_file_csv_cannot_read_is_refused_by_line_not_a_crash():
+    """A field over the csv module's own limit (128 KiB, within `MAX_CSV`) raised `csv.Error`
+    out of `decide` (an internal error); now it is a `bad_rows` refusal naming the line."""
+    t = Tourney(tournament_options(grades=["4th"]))
+    huge = "name,school,grade\nAda,Hill,4th\n" + "x" * 200_000 + ",Hill,4th\n"
+    assert t.refused("import_students", csv=huge).as_dict() == {
+        "code": "bad_rows",
+        "rule": "",
+        "message": "line 3: not a line of CSV (field larger than field limit (131072))",
+    }
