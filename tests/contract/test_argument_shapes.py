@@ -33,7 +33,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from argument_shapes import ROOT, SHAPES, argument_names
+from argument_shapes import ROOT, SHAPES, argument_names, nested_shapes
 
 import server.tournament as tournament
 from server.games import games
@@ -55,14 +55,18 @@ def example_of(name: str) -> ModuleType:
     return importlib.import_module(f"game_examples.{name}")
 
 
-def signature(state: Any) -> tuple:
-    """What makes two states worth sweeping separately: phase, pause, mode."""
+def signature(example: ModuleType, state: Any) -> tuple:
+    """What makes two states worth sweeping separately: phase, pause, mode, and which
+    commands the example would try there (an ended table with a protest to rule on is not
+    one without: the ruling's arguments are read only in the first)."""
     options = getattr(state, "options", None)
+    offered = {command.name for command in example.commands(state, random.Random(0))}
     return (
         getattr(state, "phase", None),
         bool(getattr(state, "paused", False)),
         getattr(options, "mode", None),
         bool(getattr(state, "signed", False)),
+        tuple(sorted(offered)),
     )
 
 
@@ -75,7 +79,7 @@ def played(game: ModuleType, seeds: int = 12, steps: int = 60) -> tuple[list, li
         rng = random.Random(seed)
         state, now = game.initial_state(example.options(rng)), T0
         for _ in range(steps):
-            states.setdefault(signature(state), state)
+            states.setdefault(signature(example, state), state)
             if game.is_over(state):
                 break
             now += rng.randint(0, 2 * S)
@@ -95,7 +99,7 @@ def played(game: ModuleType, seeds: int = 12, steps: int = 60) -> tuple[list, li
                 continue
             for event in events:
                 state = game.evolve(state, event)
-        states.setdefault(signature(state), state)
+        states.setdefault(signature(example, state), state)
     return list(states.values()), sent
 
 
@@ -188,10 +192,11 @@ def commands_to_try(
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """(command, args): each argument name with each shape, in each base of `bases_for`."""
     bases = bases_for(plausible(sent))
+    shapes = [*SHAPES.values(), *nested_shapes(game).values()]
     for name in [*game.COMMANDS_BY_ROLE, UNKNOWN_COMMAND]:
         for base in bases:
             for arg in sorted(names):
-                for shape in SHAPES.values():
+                for shape in shapes:
                     yield name, {**base, arg: shape}
 
 
