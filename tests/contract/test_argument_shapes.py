@@ -38,9 +38,10 @@ from argument_shapes import ROOT, SHAPES, argument_names, nested_shapes
 import server.tournament as tournament
 from server.games import games
 from server.games.base import ROLES, SERVER, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.tournament.results import table_result
 
 sys.path.insert(0, str(ROOT / "tests" / "unit"))  # the tournament's given/when/then support
-from tournament_support import DIRECTOR, Tourney  # noqa: E402
+from tournament_support import DIRECTOR, Tourney, ended_stream  # noqa: E402
 
 T0 = 1_700_000_000_000_000
 S = 1_000_000
@@ -127,6 +128,8 @@ def tournament_states() -> tuple[list, list[Command]]:
     # module): the plausible values a wrong shape is put beside.
     student = next(iter(tourney.state.students))
     table = tables[0]
+    result = table_result(ended_stream({s: 1 for s in table.students}))
+    assert result is not None
     sent = [
         Command(name, args, SERVER_ACTOR if name == "record_result" else DIRECTOR)
         for name, args in [
@@ -136,7 +139,7 @@ def tournament_states() -> tuple[list, list[Command]]:
             ("assign_proctor", {"table": table.table, "name": "P", "initials": "PK"}),
             ("merge_grades", {"grades": ["4th", "5th"], "section": "4-5"}),
             ("seat_round", {"round": 2}),
-            ("record_result", {"table": table.table, "scores": {}, "flags": {}, "seq": 4}),
+            ("record_result", {**result, "table": table.table, "seq": 5}),
         ]
     ]
     return stages, sent
