@@ -75,6 +75,29 @@ def names_read_by(package: ModuleType) -> set[str]:
     return found
 
 
+def keys_read_by(package: ModuleType) -> set[str]:
+    """Every key the package's source reads from any map (`x.get("key")`, `x["key"]`): the
+    fields of the maps an argument may hold (a correction's `kind`, a seat's `seat`)."""
+    found: set[str] = set()
+    for path in Path(package.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Subscript):
+                found.add(_text(node.slice) or "")
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "get" and node.args:
+                    found.add(_text(node.args[0]) or "")
+    found.discard("")
+    return found
+
+
+def nested_shapes(package: ModuleType) -> dict[str, Any]:
+    """Two more shapes for arguments that hold maps: a map, and a list of one map, whose every
+    field the package reads is a list (unhashable: the first membership test on a field the
+    handler has not type-checked raises TypeError, whichever field it reads first)."""
+    fields = {key: ["x"] for key in sorted(keys_read_by(package))}
+    return {"map of lists": fields, "list of a map of lists": [fields]}
+
+
 def documented_args(name: str, commands: Mapping[str, Any]) -> dict[str, set[str]]:
     """Each command's row of the game's documented command table: the backticked names in
     the row after the command itself (its arguments; a stray word is one more name)."""

@@ -33,14 +33,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
-from argument_shapes import ROOT, SHAPES, argument_names
+from argument_shapes import ROOT, SHAPES, argument_names, nested_shapes
 
 import server.tournament as tournament
 from server.games import games
 from server.games.base import ROLES, SERVER, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.tournament.results import table_result
 
 sys.path.insert(0, str(ROOT / "tests" / "unit"))  # the tournament's given/when/then support
-from tournament_support import DIRECTOR, Tourney  # noqa: E402
+from tournament_support import DIRECTOR, Tourney, ended_stream  # noqa: E402
 
 T0 = 1_700_000_000_000_000
 S = 1_000_000
@@ -55,14 +56,18 @@ def example_of(name: str) -> ModuleType:
     return importlib.import_module(f"game_examples.{name}")
 
 
-def signature(state: Any) -> tuple:
-    """What makes two states worth sweeping separately: phase, pause, mode."""
+def signature(example: ModuleType, state: Any) -> tuple:
+    """What makes two states worth sweeping separately: phase, pause, mode, and which
+    commands the example would try there (an ended table with a protest to rule on is not
+    one without: the ruling's arguments are read only in the first)."""
     options = getattr(state, "options", None)
+    offered = {command.name for command in example.commands(state, random.Random(0))}
     return (
         getattr(state, "phase", None),
         bool(getattr(state, "paused", False)),
         getattr(options, "mode", None),
         bool(getattr(state, "signed", False)),
+        tuple(sorted(offered)),
     )
 
 
@@ -75,7 +80,7 @@ def played(game: ModuleType, seeds: int = 12, steps: int = 60) -> tuple[list, li
         rng = random.Random(seed)
         state, now = game.initial_state(example.options(rng)), T0
         for _ in range(steps):
-            states.setdefault(signature(state), state)
+            states.setdefault(signature(example, state), state)
             if game.is_over(state):
                 break
             now += rng.randint(0, 2 * S)
@@ -95,7 +100,7 @@ def played(game: ModuleType, seeds: int = 12, steps: int = 60) -> tuple[list, li
                 continue
             for event in events:
                 state = game.evolve(state, event)
-        states.setdefault(signature(state), state)
+        states.setdefault(signature(example, state), state)
     return list(states.values()), sent
 
 
@@ -123,6 +128,8 @@ def tournament_states() -> tuple[list, list[Command]]:
     # module): the plausible values a wrong shape is put beside.
     student = next(iter(tourney.state.students))
     table = tables[0]
+    result = table_result(ended_stream({s: 1 for s in table.students}))
+    assert result is not None
     sent = [
         Command(name, args, SERVER_ACTOR if name == "record_result" else DIRECTOR)
         for name, args in [
@@ -132,7 +139,7 @@ def tournament_states() -> tuple[list, list[Command]]:
             ("assign_proctor", {"table": table.table, "name": "P", "initials": "PK"}),
             ("merge_grades", {"grades": ["4th", "5th"], "section": "4-5"}),
             ("seat_round", {"round": 2}),
-            ("record_result", {"table": table.table, "scores": {}, "flags": {}, "seq": 4}),
+            ("record_result", {**result, "table": table.table, "seq": 5}),
         ]
     ]
     return stages, sent
@@ -188,10 +195,11 @@ def commands_to_try(
 ) -> Iterator[tuple[str, dict[str, Any]]]:
     """(command, args): each argument name with each shape, in each base of `bases_for`."""
     bases = bases_for(plausible(sent))
+    shapes = [*SHAPES.values(), *nested_shapes(game).values()]
     for name in [*game.COMMANDS_BY_ROLE, UNKNOWN_COMMAND]:
         for base in bases:
             for arg in sorted(names):
-                for shape in SHAPES.values():
+                for shape in shapes:
                     yield name, {**base, arg: shape}
 
 
