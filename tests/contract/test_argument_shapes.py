@@ -40,7 +40,7 @@ from server.games import games
 from server.games.base import ROLES, SERVER, SERVER_ACTOR, Actor, Command, RuleViolation
 
 sys.path.insert(0, str(ROOT / "tests" / "unit"))  # the tournament's given/when/then support
-from tournament_support import Tourney  # noqa: E402
+from tournament_support import DIRECTOR, Tourney  # noqa: E402
 
 T0 = 1_700_000_000_000_000
 S = 1_000_000
@@ -119,11 +119,13 @@ def tournament_states() -> tuple[list, list[Command]]:
         tourney.table_ends(table.table, {s: 1 for s in table.students})
     tourney.do("close_round", round=1)
     stages.append(tourney.state)
+    # Valid arguments of the commands the stages did not send (the tournament has no example
+    # module): the plausible values a wrong shape is put beside.
     student = next(iter(tourney.state.students))
     table = tables[0]
     sent = [
-        Command(event_name, args, SERVER_ACTOR if event_name == "record_result" else Actor("d"))
-        for event_name, args in [
+        Command(name, args, SERVER_ACTOR if name == "record_result" else DIRECTOR)
+        for name, args in [
             ("register", {"name": "Ada", "school": "S", "grade": "4th"}),
             ("withdraw", {"student": student}),
             ("swap_seats", {"round": 1, "a": table.students[0], "b": table.students[1]}),

@@ -9,7 +9,7 @@ import pytest
 from casual_tables import pocket_options, pocket_stack
 
 from server.games import pocket
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.games.pocket.options import (
     MAX_NAME,
     MAX_NUMBER,
@@ -19,7 +19,6 @@ from server.games.pocket.options import (
     MIN_SEATS,
     PocketCard,
     PocketOptions,
-    SeatInfo,
     stack_from_edition,
     table_options,
     the_stack,

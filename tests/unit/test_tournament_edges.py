@@ -381,3 +381,150 @@ def test_the_semi_finals_of_every_section_in_the_standings():
         for section in ("4th", "5th")
     }
     assert table_names == {"4th": ["r3.s1.t01"], "5th": ["r3.s2.t01", "r3.s2.t02"]}
+
+
+def test_advancing_students_are_listed_in_registration_order():
+    """`Advanced.advancing` lists students as they registered (p9 before p10), not as text."""
+    t = Tourney(tournament_options(grades=["4th"], advance_count=16))
+    t.register_many(20)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.play_round(2, lambda s: int(s[1:]))
+    (advanced,) = t.do("advance", round=2)
+    assert advanced.data["advancing"] == {"4th": [f"p{i}" for i in range(5, 21)]}
+
+
+def test_a_semi_final_before_its_result_shows_no_points_or_ranks():
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(6)
+    t.play_round(1, lambda s: int(s[1:]))
+    t.play_round(2, lambda s: int(s[1:]))
+    t.do("advance", round=2)
+    t.do("seat_round", round=3)
+    t.do("start_round", round=3)
+    (table,) = standings(t.state)["4th"]["semi_final"]
+    assert [(row["points"], row["rank"], row["advanced"]) for row in table["rows"]] == [
+        (None, None, None)
+    ] * 3
+    assert [row["student"] for row in table["rows"]] == ["p4", "p5", "p6"]
+
+
+def test_a_tie_break_in_the_standings_before_and_after_it_is_played():
+    """R-ROUND-6: a seated tie-break shows no points until every table of it has a result;
+    each section lists its own tie-breaks."""
+    from server.tournament.standings import standings
+
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)  # p1..p6 in 4th, p7..p12 in 5th
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}  # two top, four tied for the last place
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    first, second = t.state.tie_breaks
+    assert (first.section, second.section) == ("4th", "5th")
+    rows = standings(t.state)["5th"]["tie_breaks"]
+    assert rows == [
+        {
+            "number": 2,
+            "round": 2,
+            "places": 1,
+            "tables": ["tb2.t1"],
+            "students": ["p10", "p11", "p12", "p9"],
+            "points": None,
+        }
+    ]
+    t.table_ends("tb2.t1", {"p9": 3, "p10": 1, "p11": 0, "p12": 0})
+    assert standings(t.state)["5th"]["tie_breaks"][0]["points"] == {
+        "p10": 1,
+        "p11": 0,
+        "p12": 0,
+        "p9": 3,
+    }
+    assert standings(t.state)["4th"]["tie_breaks"][0]["points"] is None
+    # each section's tie is decided by its own tie-break: only 4th's is still pending
+    assert ranking.pending_ties(t.state, 2) == [
+        ranking.Pending(2, "4th", ("p3", "p4", "p5", "p6"), 1, True)
+    ]
+
+
+def test_an_advance_recorded_before_champions_were_replays():
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = Tourney(tournament_options(grades=["4th"]))
+    old = Event("Advanced", {"round": 2, "advancing": {"4th": ["p1", "p2"]}})
+    state = tournament.evolve(t.state, old)
+    assert state.champions == {} and state.advanced == {2: {"4th": ("p1", "p2")}}
+
+
+def test_a_tie_break_plays_a_fresh_deck_from_its_own_seed():
+    """R-ROUND-6: "a fresh deck of the same edition": the sides of the deck derived from the
+    tie-break's seed, on the broken round's side, not the round's own cards."""
+    cards = decks.tie_break_cards(24, "official", 2, 1)  # round 2: half 1, white
+    fresh = decks.half_deck(decks.tie_break_seed(24, 1), 1)
+    assert sorted(tuple(card["numbers"]) for card in cards) == sorted(
+        tuple(card.white.numbers) for card in fresh
+    )
+    assert {card["card_id"] for card in cards} == {f"TB1-{card.card_id}" for card in fresh}
+    assert sorted(tuple(c["numbers"]) for c in cards) != sorted(
+        tuple(card.white.numbers) for card in decks.half_deck(24, 1)
+    )
+
+
+def test_a_tie_break_tied_again_is_replayed_while_another_sections_is_pending():
+    """R-ROUND-6: a section's tie-break that ends tied again gets a new one at once, even
+    while another section's tie-break is still being played."""
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    events = t.table_ends("tb2.t1", {"p9": 2, "p10": 2, "p11": 0, "p12": 0})
+    assert types(events) == ["TableResultRecorded", "TieBreakSeated"]
+    again = events[1].data
+    assert (again["number"], again["section"], again["students"]) == (3, "5th", ["p10", "p9"])
+
+
+def test_round_two_seatings_of_known_rounds_one():
+    """R-ROUND-2: the reseat is a pure function of the students, round 1 and the seed's key;
+    these are what it gave when written (a changed deal or greedy pass deals other tables)."""
+    ten = [f"p{i}" for i in range(1, 11)]
+    nine = ten[:9]
+    dealt = seating.reseat(nine, [nine[:3], nine[3:6], nine[6:]], "k")  # 3 mates, 3 tables
+    assert dealt == [["p2", "p4", "p9"], ["p1", "p6", "p7"], ["p3", "p5", "p8"]]
+    assert seating.repeated_pairs([nine[:3], nine[3:6], nine[6:]], dealt) == 0
+    four_mates = seating.reseat(ten, [ten[:4], ten[4:7], ten[7:]], "k")  # 4 mates, 3 tables
+    assert four_mates == [["p3", "p4", "p6", "p9"], ["p2", "p5", "p10"], ["p1", "p7", "p8"]]
+    assert seating.repeated_pairs([ten[:4], ten[4:7], ten[7:]], four_mates) == 1  # pigeonhole
+    seven = ten[:7]
+    greedy = seating.reseat(seven, [seven[:4], seven[4:]], "k")  # 4 mates, 2 tables: greedy
+    assert greedy == [["p3", "p1", "p5", "p6"], ["p2", "p4", "p7"]]
+    eight = ten[:8]
+    assert seating.reseat(eight, [eight[:4], eight[4:]], "k") == [
+        ["p3", "p1", "p5", "p8"],
+        ["p2", "p4", "p7", "p6"],
+    ]
+
+
+def test_the_tournament_shuffle_of_a_known_key():
+    assert decks._shuffled(list("abcdef"), "a") == ["d", "e", "f", "c", "a", "b"]
+
+
+def test_a_tie_of_nine_sits_every_tied_student_exactly_once():
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(11)
+    top = {"p1": 10, "p2": 10}
+    t.play_round(1, lambda s: top.get(s, 1))
+    t.play_round(2, lambda s: top.get(s, 1))
+    (tie,) = t.state.tie_breaks
+    seated = [s for table in tie.tables for s in table.students]
+    assert seated == list(tie.students) and len(seated) == 9
+
+
+def test_a_round_start_recorded_before_per_table_orders_replays():
+    import server.tournament as tournament
+    from server.games.base import Event
+
+    t = _seated()
+    started = tournament.evolve(t.state, Event("RoundStarted", {"round": 1, "deck": []}))
+    assert started.round(1).started and started.round(1).orders == {}
