@@ -6,9 +6,9 @@ times. During such a run (bench/mutate.py sets `T24_MUTATING`), each property te
   the mutant, and shrinking it costs up to hundreds of further examples per kill;
 - keeps no example database: each mutant's verdict depends on its own tests and the fixed
   seed only, not on which mutants ran before it in the other worker;
-- runs at most `T24_MUTATE_MAX_EXAMPLES` examples when that is set above 0
-  (`MUTATE_MAX_EXAMPLES=25 make mutate`; off by default: docs/testing.md, "Wall time", lists
-  the mutants that only later examples kill).
+- runs at most `T24_MUTATE_MAX_EXAMPLES` examples when that is set above 0 (bench/mutate.py
+  sets 25; `MUTATE_MAX_EXAMPLES=0 make mutate` runs every example; docs/testing.md, "Wall
+  time", compares the verdicts).
 Outside a mutation run every property test runs as written.
 """
 
