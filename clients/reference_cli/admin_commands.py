@@ -151,8 +151,9 @@ def casual_options(args: argparse.Namespace) -> dict[str, Any]:
     else:
         seed = secrets.randbelow(2**63)
     options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
-    if args.game == "pocket" and args.edition is not None:
-        options["edition"] = args.edition
+    if args.game == "pocket":
+        if args.edition is not None:  # else the game's default edition
+            options["edition"] = args.edition
         if args.cards is not None:
             options["size"] = args.cards
     return options
@@ -167,14 +168,15 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         return options
     from server.puzzles import round_decks
 
-    # R-DECK-5 under the Official Rules (the one table, shared with the tournament): the
-    # round's half of the 96-card deck (Single Digits in rounds 1-2, Double Digits in 3-4) on
+    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's half of
+    # the 96-card deck (Official Rules: Single Digits in rounds 1-2, Double Digits in 3-4) on
     # the round's side; --side and --edition choose otherwise.
-    side = args.side or round_decks.round_half_and_side("official", args.round)[1]
+    rules = args.rules or round_decks.DOCUMENTS[0]
+    side = args.side or round_decks.round_half_and_side(rules, args.round)[1]
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
     elif args.edition is None:
-        deck = round_decks.round_deck(args.seed or 0, "official", args.round, side)
+        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side)
     else:
         deck = deck_from_edition(args.edition, args.seed or 0, side)
     if args.cards is not None:
@@ -454,6 +456,11 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
+    create.add_argument(
+        "--rules",
+        choices=("official", "guidelines"),
+        help="the rules document the round's cards and side follow (R-DECK-5; default official)",
+    )
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
     create.add_argument("--cards", type=int, metavar="N", help="play only the first N cards")
     create.add_argument("--round", type=int, default=1, choices=(1, 2, 3, 4))

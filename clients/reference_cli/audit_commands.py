@@ -15,7 +15,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from server.audit.bundle import BundleError, build_bundle, verify_bundle, write_bundle
 from server.audit.export import ExportError
 from server.audit.signing import DEFAULT_KEY_FILE, SigningKeyError, load_or_create_signing_key
 from server.eventlog.store import EventLogError, open_blocking_store
@@ -30,7 +29,13 @@ examples:
 """
 
 
+# server.audit.bundle is imported by the two commands that use it, not by every `t24` start
+# (it brings the tournament core and the report: ~40 ms of each `t24 play`, `t24 bot`...).
+
+
 def _bundle(args: argparse.Namespace) -> int:
+    from server.audit.bundle import BundleError, build_bundle, write_bundle
+
     out = Path(args.out)
     if out.exists():
         print(f"t24 audit bundle: {out} exists; evidence is never overwritten", file=sys.stderr)
@@ -55,6 +60,8 @@ def _bundle(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from server.audit.bundle import BundleError, verify_bundle
+
     directory = Path(args.directory)
     if not directory.is_dir():
         print(f"t24 audit verify: no bundle directory {directory}", file=sys.stderr)

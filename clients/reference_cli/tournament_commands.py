@@ -28,7 +28,6 @@ from clients.reference_cli.connect_options import (
     resolve_target,
 )
 from clients.reference_cli.connection import TableLink
-from clients.reference_cli.tournament_render import render_standings
 
 PREFIX = "tournament/"
 
@@ -163,6 +162,8 @@ def assign_proctor(link: TableLink, welcome: dict[str, Any], args: argparse.Name
 
 @inlineCallbacks
 def standings(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    from clients.reference_cli.tournament_render import render_standings  # only here: ~20 ms
+
     reply = yield link.request("join", table=stream_of(args.id))
     view = reply["view"]
     print(json.dumps(view["standings"]) if args.json else render_standings(view))

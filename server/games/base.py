@@ -113,6 +113,18 @@ class Deadline:
     command: Command
 
 
+@dataclass(frozen=True)
+class SeatInfo:
+    """A seat at a table and who sits in it: every game's `seats` option entry, read."""
+
+    seat: str
+    name: str
+
+    def as_data(self) -> dict[str, str]:
+        """The seat as a `seats` option entry (plain data)."""
+        return {"seat": self.seat, "name": self.name}
+
+
 class RuleViolation(Exception):
     """A refused command: a stable machine `code`, the `rule` id it cites, a human message."""
 

@@ -283,6 +283,22 @@ def test_the_suite_catches_a_replay_that_differs(monkeypatch):
     assert replay(toygame, play.options, [recorded(e) for e in play.log]) != live
 
 
+def test_the_suite_catches_a_view_group_whose_views_drift_apart(monkeypatch):
+    """The `view_group` promise is checked: one group whose players see a key change that
+    the other viewers of the group do not fails it."""
+    monkeypatch.setattr(toygame, "view_group", lambda viewer: 0, raising=False)
+    monkeypatch.setattr(
+        toygame,
+        "view",
+        lambda state, viewer: {"started": state.started and viewer.role == "player"},
+    )
+    example = example_of("toy")
+    play = Play(toygame, example, example.options(random.Random(3)))
+    play.check_state()  # all agree before the start
+    with pytest.raises(AssertionError):
+        play.send(Command("start", {}, example.PROCTOR))
+
+
 def test_the_suite_catches_a_redaction_group_that_lies():
     """The `redaction_group` check is real: a game that puts every viewer in one group while
     its `event_view` redacts for some (the deck order of `TableCreated`) fails it: their

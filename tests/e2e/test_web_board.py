@@ -159,3 +159,58 @@ def test_a_tournament_board_shows_its_tables_live_and_the_standings_per_grade(
     row.locator("td", has_text=str(dots)).first.wait_for(timeout=WAIT)
     assert row.locator("td").nth(1).inner_text() == str(dots)  # Round 1
     pages.shot(board, "board-tournament")
+
+
+def test_a_board_lists_again_while_a_started_round_s_tables_are_not_listed_yet(
+    own_server, pages: Pages
+):
+    """The tournament creates a round's tables after the push that started the round (and
+    another node's tables are listed a refresh later): a listing made in between lacks them.
+    The board lists again, later each time, until every table of a started round is listed.
+    Made certain here: the first `tables` reply that names the round's tables reaches the
+    page without them (the page's WebSocket is routed through the test)."""
+    from protocol.codec import decode, encode
+
+    process, client = own_server
+    director = client(process.token("director", name="dir"))
+    stream = "tournament/late"
+    options = {"name": "Late", "date": "2026-03-14", "grades": ["4th"], "deck_seed": 24}
+    created = director.request("create_table", table=stream, game="tournament", options=options)
+    assert created["type"] == "table_created", created
+    csv = "name,school,grade\n" + "".join(f"S{n},Hill,4th\n" for n in range(3))
+    accepted(director, stream, "import_students", csv=csv)
+    accepted(director, stream, "close_registration")
+    accepted(director, stream, "seat_round", round=1)
+    hidden: list[list[str]] = []
+
+    def route(page_socket: Any) -> None:
+        server_socket = page_socket.connect_to_server()
+        page_socket.on_message(server_socket.send)
+
+        def to_page(frame: Any) -> None:
+            message = decode(frame) if isinstance(frame, bytes) else None
+            if message and message.get("type") == "tables" and not hidden:
+                rows = message["tables"]
+                late = [row["table"] for row in rows if row["table"].startswith("late.")]
+                if late:  # the first listing that names the round's tables: without them
+                    hidden.append(late)
+                    message = {**message, "tables": [r for r in rows if r["table"] not in late]}
+                    frame = encode(message)
+            page_socket.send(frame)
+
+        server_socket.on_message(to_page)
+
+    context = pages.browser.new_context(viewport={"width": 1024, "height": 900})
+    pages.contexts.append(context)
+    board = context.new_page()
+    board.errors = []
+    board.on("pageerror", lambda error: board.errors.append(str(error)))
+    board.route_web_socket("**/ws", route)
+    token = process.token("director", name="dir")
+    board.goto(f"{process.http}/#token={token}&page=board&tournament=late")
+    board.locator(f'[data-table="{stream}"] table.standings').first.wait_for(timeout=WAIT)
+    accepted(director, stream, "start_round", round=1)
+    table = board.locator('[data-table="late.r1.s1.t01"] td.score')
+    table.first.wait_for(timeout=WAIT)
+    assert hidden == [["late.r1.s1.t01"]], hidden  # the page saw a listing without it first
+    assert table.count() == 3

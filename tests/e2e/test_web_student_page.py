@@ -115,6 +115,9 @@ def test_no_touch_before_the_reveal_then_the_countdowns_and_the_verdict_naming_t
     ada.keyboard.press("Enter")
     ada.locator('#countdowns li[data-command="solution_deadline"]').wait_for(timeout=WAIT)
     assert "Solution due in" in ada.inner_text("#countdowns")
+    # the page moves the focus to step 1 once the pattern is accepted: the countdown may be
+    # drawn (the push) before that reply is read, so wait for the focus before typing
+    ada.locator("#step-1:focus").wait_for(timeout=WAIT)
     for step in ["1 + 2 = 4", "4 + 2 = 6", "4 * 6 = 24"]:  # step 1 is wrong: 1 + 2 makes 3
         ada.keyboard.type(step)
         ada.keyboard.press("Enter")

@@ -634,6 +634,7 @@ class ImportCheckTests(ShellTestCase):
 def admin_args(**values):
     base = {
         "side": None,
+        "rules": None,
         "deck_file": None,
         "edition": "single-digits",
         "seed": 0,
@@ -665,6 +666,19 @@ def test_create_table_without_an_edition_plays_the_tournaments_round_deck_R_DECK
     assert all(max(card["numbers"]) >= 10 for card in third)  # R-DECK-2: Double Digits
     white = admin_commands.table_options(admin_args(edition=None, round=3, side="white"))
     assert white["deck"] == round_deck(0, "official", 3, "white")
+    for number in (1, 2, 3, 4):  # --rules guidelines: round 2 is Double Digits, red
+        guided = admin_args(edition=None, round=number, seed=7, rules="guidelines")
+        assert admin_commands.table_options(guided)["deck"] == round_deck(7, "guidelines", number)
+
+
+def test_a_pocket_table_takes_its_size_with_or_without_an_edition():
+    """`--cards` sizes a pocket stack whether `--edition` is given or left to the game's
+    default (a regression: the size once followed the edition's flag)."""
+    base = {"game": "pocket", "seats": "s1:Ada", "seed": 6, "options": None, "option": None}
+    plain = admin_commands.table_options(admin_args(**base, edition=None, cards=1))
+    assert plain["size"] == 1 and "edition" not in plain
+    named = admin_commands.table_options(admin_args(**base, edition="double-digits", cards=2))
+    assert (named["size"], named["edition"]) == (2, "double-digits")
 
 
 class AdminTests(ShellTestCase):

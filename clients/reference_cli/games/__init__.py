@@ -146,9 +146,12 @@ class LineInput:
         return self.help
 
 
-def line_controls(parse_line: Callable[[str, View | None], Any], help_text: str) -> Any:
+def line_controls(
+    parse_line: Callable[[str, View | None], Any], help_text: str, game: str = ""
+) -> Any:
     """An input handler from a game's pure `parse_line(text, view) -> (command, args) |
-    None`: `q` on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words."""
+    None`: `q` on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words.
+    `game`: the part it was made for (`Controls.game`)."""
     from clients.reference_cli.keyboard import CTRL_D, ENTER, Notice, Quit, Send, edit_line
     from clients.reference_cli.table_app import Controls
 
@@ -168,7 +171,23 @@ def line_controls(parse_line: Callable[[str, View | None], Any], help_text: str)
     def replied(state: LineInput, tag: str, error: str | None, code: str | None = None):
         return state, [] if error is None else [Notice(f"{tag}: {error}", True)]
 
-    return Controls(LineInput("", help_text), press, replied, lambda state, view, me: state)
+    return Controls(
+        LineInput("", help_text), press, replied, lambda state, view, me: state, game=game
+    )
+
+
+def typed_controls(
+    game: str, parse_line: Callable[[str, View | None], Any], help_text: str
+) -> Callable[[str], Any]:
+    """A game part's `controls(kind)` for a game played by typed lines: `t24 play` and
+    `t24 proctor` type one line per command (`line_controls`); watching has no keys."""
+
+    def controls(kind: str) -> Any:
+        if kind not in ("play", "proctor"):
+            return None
+        return line_controls(parse_line, help_text, game)
+
+    return controls
 
 
 def line_part(
@@ -185,12 +204,6 @@ def line_part(
     its bot (optional) answers `next_move(view, me) -> (command, args) | None` after a short
     reaction, replanned on every push."""
 
-    def controls(kind: str) -> Any:
-        if kind not in ("play", "proctor"):
-            return None
-        built = line_controls(parse_line, help_text)
-        return type(built)(**{**built.__dict__, "game": name})
-
     def bot(view: View, me: str, deadlines: Any, now_us: int, skill: str, rng: Any, scale: float):
         move = next_move(view, me) if next_move is not None else None
         if move is None:
@@ -203,7 +216,7 @@ def line_part(
         name=name,
         board=lambda view, style, role: render_lines(view),
         compact=lambda view, style: ["    " + style.dim(line) for line in render_lines(view)],
-        controls=controls,
+        controls=typed_controls(name, parse_line, help_text),
         finished=finished,
         bot=bot if next_move is not None else None,
         describe_event=describe_event,

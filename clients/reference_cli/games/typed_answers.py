@@ -8,7 +8,7 @@ and what makes a new situation are the game's own (`games/<game>/brain.py`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,3 +42,24 @@ def plan(
     if skill == "random" and ANSWER in args and rng.random() < 0.5:
         args = {ANSWER: "1 + 2 + 3"}
     return key, [Action(delay * time_scale, name, args, why=skill)]
+
+
+def typed_bot(
+    situation: Callable[[Mapping[str, Any]], Any],
+    next_move: Callable[[Mapping[str, Any], str], tuple[str, Mapping[str, Any]] | None],
+) -> Callable[..., tuple[Any, list[Action]]]:
+    """A game part's `bot` (`t24 bot`) from its brain: `situation(view)`, the key that redoes
+    the plan when it changes, and `next_move(view, me)`, timed per skill by `plan`."""
+
+    def bot_moves(
+        view: Mapping[str, Any],
+        me: str,
+        deadlines: Sequence[Mapping[str, Any]],
+        now_us: int,
+        skill: str,
+        rng: random.Random,
+        time_scale: float = 1.0,
+    ) -> tuple[Any, list[Action]]:
+        return plan(situation(view), next_move(view, me), skill, rng, time_scale)
+
+    return bot_moves

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import TournamentCard
 from server.puzzles.round_decks import DOCUMENTS, HALF_EDITIONS, round_deck, round_half_and_side
 from server.puzzles.solver import solvable
@@ -88,18 +88,6 @@ class Card:
     def as_data(self) -> dict[str, Any]:
         """The card as a `deck` option entry (plain msgpack-able data)."""
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat at the table and the student in it."""
-
-    seat: str
-    name: str
-
-    def as_data(self) -> dict[str, str]:
-        """The seat as a `seats` option entry."""
-        return {"seat": self.seat, "name": self.name}
 
 
 @dataclass(frozen=True)

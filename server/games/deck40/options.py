@@ -36,8 +36,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import RuleViolation
-from server.games.pocket.options import SeatInfo, invalid, is_int, read_seats
+from server.games.base import RuleViolation, SeatInfo
+from server.games.pocket.options import invalid, is_int, read_seats
 from server.puzzles.editions import SUITS, playing_card_deck
 
 MIN_SEATS, MAX_SEATS = 2, 8

@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import EDITIONS, tournament_deck
 
 MICROSECONDS = 1_000_000
@@ -61,18 +61,6 @@ class PocketCard:
     def as_data(self) -> dict[str, Any]:
         """The card as plain data (a `stack` entry, a `CardTurnedUp` payload)."""
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat at the table and the player in it."""
-
-    seat: str
-    name: str
-
-    def as_data(self) -> dict[str, str]:
-        """The seat as a `seats` option entry."""
-        return {"seat": self.seat, "name": self.name}
 
 
 @dataclass(frozen=True)
@@ -202,7 +190,8 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     if not is_int(size) or not 1 <= size <= MAX_STACK:
         raise invalid("size", f"a whole number 1..{MAX_STACK} (R-POCKET-1)")
     answer_us = read_seconds(raw, "answer_seconds", DEFAULT_OPTIONS["answer_seconds"])
-    assert answer_us is not None
+    if answer_us is None:  # a claim always has its time (R-POCKET-3); None is for stumped
+        raise invalid("answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None")
     return PocketOptions(
         seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS),
         stack=_read_stack(raw.get("stack")),

@@ -37,7 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 
 MICROSECONDS = 1_000_000
 MIN_PLAYERS, MAX_PLAYERS = 1, 7
@@ -56,18 +56,6 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "next_round_seconds": None,
 }
 REQUIRED = ("seats", "seed")
-
-
-@dataclass(frozen=True)
-class SeatInfo:
-    """A seat at the table and who sits in it."""
-
-    seat: str
-    name: str
-
-    def as_data(self) -> dict[str, str]:
-        """The seat as plain data (a `seats` entry)."""
-        return {"seat": self.seat, "name": self.name}
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,10 @@ first card (the default, R-DECK40-4). It reads only the face-up cards.
 
 from __future__ import annotations
 
-import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from clients.reference_cli.games.typed_answers import Action, plan
+from clients.reference_cli.games.typed_answers import typed_bot
 from server.puzzles.solver import solve
 
 
@@ -38,15 +37,6 @@ def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | 
     return "call_no_solution", {}
 
 
-def bot_moves(
-    view: Mapping[str, Any],
-    me: str,
-    deadlines: Sequence[Mapping[str, Any]],
-    now_us: int,
-    skill: str,
-    rng: random.Random,
-    time_scale: float = 1.0,
-) -> tuple[Any, list[Action]]:
-    """`t24 bot`'s plan: the situation key (the plan is redone when it changes) and the
-    moves, timed per skill (`games.typed_answers.plan`)."""
-    return plan(situation(view), next_move(view, me), skill, rng, time_scale)
+# `t24 bot`'s plan: the situation key (the plan is redone when it changes) and the moves,
+# timed per skill (`games.typed_answers.plan`).
+bot_moves = typed_bot(situation, next_move)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from clients.reference_cli.games import GamePart, line_controls
+from clients.reference_cli.games import GamePart, typed_controls
 from clients.reference_cli.games.pocket import brain, screen
 
 
@@ -48,12 +48,8 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     return f"{text} ({data['rule']})" if data.get("rule") else text
 
 
-def controls(kind: str) -> Any:
-    """`t24 play`: one typed line per command (`screen.parse_line`); watching has no keys."""
-    if kind not in ("play", "proctor"):
-        return None
-    built = line_controls(lambda text, view: screen.parse_line(text), screen.HELP)
-    return type(built)(**{**built.__dict__, "game": "pocket"})
+# `t24 play`: one typed line per command (`screen.parse_line`); watching has no keys.
+controls = typed_controls("pocket", lambda text, view: screen.parse_line(text), screen.HELP)
 
 
 PART = GamePart(

@@ -8,7 +8,9 @@
 // a table another node serves is joined with `watch` and served from a read-only replica by
 // this page's node, so the groups hold whatever node serves their tables. When a tournament's
 // stream moves (a round started, a tie-break seated) the page lists the tables again and
-// follows the new ones.
+// follows the new ones; and again, a little later each time, while a table its started rounds
+// or tie-breaks name is not listed yet (the tournament creates them after the push that
+// started the round, and another node's table is listed a refresh later).
 import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
@@ -17,6 +19,7 @@ import { errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
+const RELIST_TRIES = 6; // listed again while a tournament's table is missing: 0.6 s to ~19 s on
 
 /** Which tables a board shows: `table` (one table's id, the fragment's `table` with
  * `page=board`), `tournament` (a tournament's id: its stream `tournament/ID` and its tables
@@ -131,6 +134,10 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
       for (const [id, entry] of previous) if (!tables.has(id)) tables.set(id, entry);
       for (const entry of fresh) follow(entry.table);
       render();
+      if (createdByTournaments().some((id) => !tables.has(id)) && relistTries < RELIST_TRIES) {
+        relistTries += 1;
+        relistSoon(RELIST_MS * 2 ** relistTries);
+      }
     } catch (error) {
       document.getElementById("message").textContent = errorInWords(error);
     }
@@ -142,9 +149,28 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
   }
 
   let relisting = null;
-  function relistSoon() {
+  let relistTries = 0; // lists made since the last tournament push while a table was missing
+  function relistSoon(delay = RELIST_MS) {
     if (relisting !== null) return;
-    relisting = setTimeout(() => { relisting = null; refresh(); }, RELIST_MS);
+    relisting = setTimeout(() => { relisting = null; refresh(); }, delay);
+  }
+
+  /** The tables the shown tournaments have created: their started rounds' and their
+   * tie-breaks' (`<tournament id>.<table>`), as far as this board shows them. */
+  function createdByTournaments() {
+    const ids = [];
+    for (const [id, entry] of tables) {
+      const view = entry.state && entry.state.view;
+      if (!view || view.game !== "tournament" || !id.startsWith("tournament/")) continue;
+      const prefix = `${id.slice("tournament/".length)}.`;
+      for (const round of view.rounds || []) {
+        if (round.started) for (const table of round.tables || []) ids.push(prefix + table.table);
+      }
+      for (const tie of view.tie_breaks || []) {
+        for (const table of tie.tables || []) ids.push(prefix + table.table);
+      }
+    }
+    return ids.filter((id) => shown(id));
   }
 
   /** Joins `id` on the first connection with a join left, or on a new one. */
@@ -198,7 +224,10 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
       const entry = tables.get(state.table);
       if (!entry) return;
       entry.state = state;
-      if (push && !push.catchUp && state.game === "tournament") relistSoon(); // new tables?
+      if (push && !push.catchUp && state.game === "tournament") { // new tables?
+        relistTries = 0;
+        relistSoon();
+      }
       if (push && push.seq > entry.feedSeq) {
         entry.feedSeq = push.seq;
         entry.feed.unshift([push.seq, casualEventInWords(push, state.view) || eventInWords(push, state.view)]);
