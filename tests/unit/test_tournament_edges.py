@@ -622,3 +622,12 @@ def test_a_file_csv_cannot_read_is_refused_by_line_not_a_crash():
         "rule": "",
         "message": "line 3: not a line of CSV (field larger than field limit (131072))",
     }
+
+
+def test_a_grade_nobody_registered_for_does_not_stop_the_seating_of_the_next():
+    t = Tourney(tournament_options(grades=["4th", "5th"]))
+    t.register_many(4, grades=["5th"])
+    t.do("close_registration")
+    (seated,) = t.do("seat_round", round=1)
+    assert [table["section"] for table in seated.data["tables"]] == ["5th"]
+    assert seated.data["tables"][0]["table"] == "r1.s2.t01"
