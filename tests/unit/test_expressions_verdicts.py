@@ -99,6 +99,12 @@ SOLUTIONS = [
         ["1 × 2 = 2", "2 × 3 = 6", "6 × 4 = 24 = 24"],
         refused("run_on", "step 3 chains several '=': write one operation per step (R-PUZ-2)"),
     ),
+    (  # an '=' first, then another: still several '=', not a step without an operand
+        (1, 2, 3, 4),
+        "6 × 4",
+        ["1 × 2 = 2", "= 1 = 2", "6 × 4 = 24"],
+        refused("run_on", "step 2 chains several '=': write one operation per step (R-PUZ-2)"),
+    ),
     (
         (1, 2, 3, 4),
         "6 × 4",

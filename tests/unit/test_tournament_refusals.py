@@ -540,6 +540,22 @@ def test_an_import_too_long_empty_or_with_other_columns():
         assert t.refused("import_students", csv=text).as_dict() == refusal("bad_rows", "", message)
 
 
+def test_an_import_of_exactly_the_maximum_length_is_read_not_refused_for_its_length():
+    """`MAX_CSV` characters are read and imported (one more is refused for its length: the
+    case above). The rows are padded with spaces, which the import strips."""
+    t = registering()
+    header = "name,school,grade\n"
+    rows = [f"S{i},Hill,4th\n" for i in range(1000)]
+    padding = 512 * 1024 - len(header) - sum(len(row) for row in rows)
+    rows = [row.replace(",", " " * (padding // 1000) + ",", 1) for row in rows]
+    rows[-1] = rows[-1].replace(",", " " * (padding % 1000) + ",", 1)
+    text = header + "".join(rows)
+    assert len(text) == 512 * 1024
+    before = len(t.state.students)
+    t.do("import_students", csv=text)
+    assert len(t.state.students) == before + 1000
+
+
 def test_an_import_of_5000_rows_passes_and_5001_are_refused():
     t = Tourney(tournament_options(grades=["4th"]))
     rows = [(f"S{i}", "Hill", "4th") for i in range(5001)]
