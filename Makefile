@@ -33,8 +33,8 @@ soak: $(STAMP)
 	$(BIN)/python bench/soak.py
 
 # Mutation testing of the rules core (docs/testing.md): not in CI; mutmut is the optional
-# `mutate` extra, installed here only. MUTATE_JOBS=1 on a busy machine; MUTATE_MAX_EXAMPLES=25
-# caps the property tests' examples during the run.
+# `mutate` extra, installed here only. MUTATE_JOBS=1 on a busy machine; each property test runs
+# at most 25 examples during the run (MUTATE_MAX_EXAMPLES=0: every example, as written).
 mutate: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[mutate]'
 	nice -n 10 $(BIN)/python bench/mutate.py $(TARGETS)

@@ -1,8 +1,15 @@
 """Pytest hooks for the whole suite.
 
-`make mutate` (docs/testing.md) runs each mutant's tests thousands of times: with
-`MUTATE_MAX_EXAMPLES=25 make mutate`, a property test runs at most that many examples (about
-half the time of the three big property files); unset, every one runs as written.
+`make mutate` (docs/testing.md) runs each mutant's tests in a forked child, thousands of
+times. During such a run (bench/mutate.py sets `T24_MUTATING`), each property test:
+- does not shrink a failing example, nor explain it: the first failing example already kills
+  the mutant, and shrinking it costs up to hundreds of further examples per kill;
+- keeps no example database: each mutant's verdict depends on its own tests and the fixed
+  seed only, not on which mutants ran before it in the other worker;
+- runs at most `T24_MUTATE_MAX_EXAMPLES` examples when that is set above 0 (bench/mutate.py
+  sets 25; `MUTATE_MAX_EXAMPLES=0 make mutate` runs every example; docs/testing.md, "Wall
+  time", compares the verdicts).
+Outside a mutation run every property test runs as written.
 """
 
 from __future__ import annotations
@@ -11,18 +18,25 @@ import os
 
 import pytest
 
-MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # bench/mutate.py sets it for mutmut's runs
+MUTATING = "T24_MUTATING"  # bench/mutate.py sets it for mutmut's runs
+MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one (0: no cap)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Cap each property test's examples during a mutation run (`MUTATE_MAX_EXAMPLES`)."""
-    cap = os.environ.get(MUTATE_MAX_EXAMPLES)
-    if not cap:
+    """Set each property test's mutation-run settings (see the module's docstring)."""
+    if not os.environ.get(MUTATING):
         return
-    from hypothesis import settings
+    from hypothesis import Phase, settings
 
+    cap = int(os.environ.get(MUTATE_MAX_EXAMPLES) or 0)
     for item in items:
         test = getattr(item, "obj", None)
+        test = getattr(test, "__func__", test)  # a method's function holds the settings
         current = getattr(test, "_hypothesis_internal_use_settings", None)
-        if current is not None and current.max_examples > int(cap):
-            test._hypothesis_internal_use_settings = settings(current, max_examples=int(cap))
+        if current is None:
+            continue
+        phases = tuple(p for p in current.phases if p not in (Phase.shrink, Phase.explain))
+        changes: dict[str, object] = {"database": None, "phases": phases}
+        if cap and current.max_examples > cap:
+            changes["max_examples"] = cap
+        test._hypothesis_internal_use_settings = settings(current, **changes)  # type: ignore[arg-type]

@@ -12,6 +12,8 @@ import sys
 import tomllib
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 CORE_PACKAGES = ("server.games", "server.puzzles", "server.tournament", "server.audit", "protocol")
 SHELL_LIBRARIES = ("twisted", "autobahn", "txaio")
@@ -87,18 +89,20 @@ def test_the_layering_probe_sees_a_core_module_that_imports_twisted(tmp_path):
     assert "twisted" in loaded
 
 
-def test_one_version_everywhere():
-    """pyproject.toml is the one version source: both commands print it."""
+def test_one_version_everywhere(capsys):
+    """pyproject.toml is the one version source: both commands print it. Through each
+    command's `main` in this process (a process each cost ~1-2 s of a loaded machine; both
+    entry points run as processes in the end-to-end tests and `t24 solve`'s test)."""
+    from clients.reference_cli.cli import main as t24_main
+    from server.__main__ import main as server_main
+
     with open(ROOT / "pyproject.toml", "rb") as pyproject:
         expected = tomllib.load(pyproject)["project"]["version"]
-    for module, name in (("clients.reference_cli", "t24"), ("server", "t24-server")):
-        out = subprocess.run(
-            [sys.executable, "-m", module, "--version"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        assert out.stdout.strip() == f"{name} {expected}"
+    for main, name in ((t24_main, "t24"), (server_main, "t24-server")):
+        with pytest.raises(SystemExit) as exited:
+            main(["--version"])
+        assert exited.value.code == 0
+        assert capsys.readouterr().out.strip() == f"{name} {expected}"
 
 
 def test_the_table_stream_name_is_built_in_one_place():

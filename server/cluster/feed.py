@@ -21,7 +21,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import psycopg
 from twisted.logger import Logger
 
 from server.cluster.leases import HANDOFF_CHANNEL
@@ -60,6 +59,8 @@ class NotifyFeed:
         self._stopping.set()
 
     def _run(self) -> None:
+        import psycopg  # here: a server on SQLite never starts a feed (server/cluster/leases.py)
+
         while not self._stopping.is_set():
             try:
                 with psycopg.connect(self.conninfo, autocommit=True) as connection:

@@ -31,10 +31,7 @@ import threading
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
-
-import psycopg
-from psycopg import sql
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
 from server.eventlog.store import EventLogError
@@ -42,6 +39,13 @@ from server.eventlog.store import EventLogError
 DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
 HANDOFF_CHANNEL = "t24_handoff"  # NOTIFY payload `<schema> <node>`: a lease was handed to it
 _LEASES_LOCK = 0x7432_6C65_6173  # pg_advisory_xact_lock key for creating the leases table
+
+# psycopg is imported where a lease is taken, not with this module: every server imports it
+# (the app's options and the lease manager), and a server on SQLite never uses PostgreSQL
+# (~100 ms of each start).
+if TYPE_CHECKING:
+    import psycopg
+    from psycopg import sql
 
 
 class LeaseLost(EventLogError):
@@ -62,6 +66,8 @@ class Acquired:
 
 def lease_statements(schema: str) -> dict[str, Any]:
     """The SQL of the leases and the node registry, with the schema quoted as an identifier."""
+    from psycopg import sql
+
     s = sql.Identifier(schema)
 
     def q(text: str) -> sql.Composed:
@@ -260,6 +266,8 @@ class LeaseBook:
         self.url = url
         self.ttl = ttl
         self.schema = schema
+        import psycopg
+
         self._sql = lease_statements(schema)
         self._conninfo = conninfo
         self._connection = psycopg.connect(conninfo, autocommit=True)
@@ -275,6 +283,8 @@ class LeaseBook:
         """The lease connection, opened again after the database dropped it (a restart of
         PostgreSQL must not leave a node unable to renew or take leases for ever)."""
         if self._connection.closed or self._connection.broken:
+            import psycopg
+
             self._connection = psycopg.connect(self._conninfo, autocommit=True)
         return self._connection
 

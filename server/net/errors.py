@@ -35,11 +35,12 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
     exc = failure.value
     if isinstance(exc, RuleViolation):
         return exc.code, exc.message, exc.rule or None
+    if isinstance(exc, InvalidOptions):  # the game's refusal of the options, with its rule
+        return "invalid_options", str(exc), exc.rule or None
     for kind, code in (
         (UnknownTable, "unknown_table"),
         (TableExists, "table_exists"),
         (UnknownGame, "unknown_game"),
-        (InvalidOptions, "invalid_options"),
         (BadSeq, "bad_seq"),
     ):
         if isinstance(exc, kind):

@@ -16,6 +16,9 @@ Theory of operation, per frame (the order is deliberate):
    a drop the connection is not read for `RATE_LIMITED_PAUSE` seconds (`hold_reading`): a
    client over its limit waits in its own socket buffer instead of costing the server a
    decode and a reply for each frame it floods (docs/performance.md, "Floods").
+   Then the server-wide budget (`budget`, one bucket shared by every connection): a request
+   it cannot pay for gets `rate_limited` "the server is busy", without a pause or a strike,
+   as the connection is within its own limit (tests/unit/test_server_budget.py).
 4. Before `hello` only `hello` and `ping` are served; a connection that has not said hello
    within `hello_timeout` seconds is closed with 1008.
 5. The role check (`MessageSpec.roles`) and the table binding of the token come next

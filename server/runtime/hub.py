@@ -84,7 +84,14 @@ class UnknownGame(Exception):
 
 
 class InvalidOptions(Exception):
-    """The game (or the event log) refused the table options; nothing was recorded."""
+    """The game (or the event log) refused the table options; nothing was recorded.
+
+    `rule`: the rule id the game's refusal cites (R-PUZ-4 for a card without a solution),
+    `""` when it cites none; the wire error carries it, as it does for a command's refusal."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
 
 
 def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -215,7 +222,8 @@ class Hub:
         except UnknownGame as exc:
             return fail(exc)
         except (RuleViolation, InvalidEvent, ValueError, TypeError) as exc:
-            return fail(InvalidOptions(getattr(exc, "message", None) or str(exc)))
+            message = getattr(exc, "message", None) or str(exc)
+            return fail(InvalidOptions(message, getattr(exc, "rule", "") or ""))
         table_id = table or "t-" + secrets.token_hex(4)
         if table_id in self.actors:
             return fail(TableExists(f"table {table_id} exists"))

@@ -69,7 +69,11 @@ def read_csv(state: TournamentState, text: str) -> tuple[list[dict[str, str]], l
     """(rows, problems): `problems` lists every bad line as "line N: why" (empty when good)."""
     if len(text) > MAX_CSV:
         return [], [f"line 1: the file is longer than {MAX_CSV} characters"]
-    lines = list(csv.reader(io.StringIO(text)))
+    reader = csv.reader(io.StringIO(text))
+    try:
+        lines = list(reader)
+    except csv.Error as error:  # e.g. a field over the csv module's limit (128 KiB)
+        return [], [f"line {reader.line_num}: not a line of CSV ({error})"]
     if not lines:
         return [], ["line 1: the file is empty; the first line names the columns"]
     header = [cell.strip().lower() for cell in lines[0]]

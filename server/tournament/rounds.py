@@ -264,6 +264,7 @@ def record_result(batch: Batch, command: Command) -> None:
         or set(scores) != set(table.students)
         or not _counts(flags)
         or not isinstance(disqualified, list)
+        or not all(isinstance(student, str) for student in disqualified)  # set() hashes them
         or not set(disqualified) <= set(table.students)
         or not isinstance(initials, str)
         or not isinstance(seq, int)

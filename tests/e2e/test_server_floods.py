@@ -36,6 +36,11 @@ PROBE_INTERVAL = 0.02  # within each prober's own rate limit (50 requests/s)
 #   the twin's (they are probed in turns) decided it alone;
 # - ABSOLUTE_P99: p99 under 250 ms, unless the twin's own slowest ping shows the machine
 #   stalled the idle process as long (then under that stall + ADDED_TAIL).
+# A deviation, on purpose: issue 18's example bound was "p99 under 100 ms on this 2-core
+# machine". A fixed 100 ms fails on an idle server at the loads CI shares this machine with
+# (an idle twin measured 343 ms p99 at load 12), so the bound is relative to the twin, with
+# 250 ms as the absolute one; docs/performance.md, "Floods" ("A deviation from the issue's
+# example bound") has the figures (flooded p99 9-13 ms against the twin's 3-8 ms today).
 # Measured (docs/performance.md, "Floods"): the flooded server's p99 within 5-40 ms of the
 # twin's. Before fair turns between addresses: p99 ~470 ms and a p50 of 88 ms (a ping waited
 # behind 40 connections' slices in every reactor turn), at a lower load: every bound here

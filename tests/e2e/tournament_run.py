@@ -22,6 +22,7 @@ from typing import Any
 from server.games import challenge
 
 PROTESTS = "file_protest" in challenge.COMMANDS  # issue 10 (protests and rulings)
+ROOT = Path(__file__).resolve().parents[2]  # the run's working directory, as the tests' own
 MODULE = "test_tournament_e2e.py"  # the tests that read the run
 TIMEOUT = 600.0  # seconds, from the start: the simulation's own rounds time out at 600 s each
 
@@ -48,7 +49,7 @@ class Simulation:
         self.stderr = directory / "simulate.err"
         command = [sys.executable, "-m", "clients.reference_cli", *simulate_args(self.bundle)]
         with open(self.stdout, "w") as out, open(self.stderr, "w") as err:
-            self.process = subprocess.Popen(command, stdout=out, stderr=err, cwd=directory)
+            self.process = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
         self.started = time.monotonic()
 
     def result(self) -> tuple[dict[str, Any], Path]:

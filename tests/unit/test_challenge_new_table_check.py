@@ -15,12 +15,14 @@ from challenge_tables import PROCTOR, Table, deck_data, seats_data
 from shell_testcase import ShellTestCase
 from twisted.internet import defer
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
 from server.audit.replay import replay_table
 from server.eventlog.envelope import NewEvent
 from server.eventlog.store import open_blocking_store, open_store
 from server.games import challenge
 from server.games.base import Actor, Command, RuleViolation
+from server.net.errors import error_for
 from server.runtime.hub import Hub, InvalidOptions
 
 DUD = {"card_id": "dud", "numbers": [1, 1, 1, 1], "dots": 1}  # no solution (R-PUZ-2)
@@ -103,6 +105,10 @@ class NewTableCheckTests(ShellTestCase):
         with self.assertRaises(InvalidOptions) as refused:
             fired(hub.create_table("hand", "challenge", hand_made(), DIRECTOR))
         self.assertEqual(str(refused.exception), REFUSAL)
+        self.assertEqual(refused.exception.rule, "R-PUZ-4")
+        self.assertEqual(
+            error_for(Failure(refused.exception)), ("invalid_options", REFUSAL, "R-PUZ-4")
+        )
         self.assertEqual(fired(self.store.last_seq("table/hand")), 0)
         self.assertNotIn("hand", hub.actors)
         fired(hub.create_table("hand", "challenge", hand_made(casual=True), DIRECTOR))

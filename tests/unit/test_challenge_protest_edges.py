@@ -12,10 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from argument_shapes import SHAPES, UNKNOWN_ARG
 from challenge_tables import DIRECTOR, PROCTOR, S, Table, player, seat_of
 
 from server.games import challenge
-from server.games.base import Event
+from server.games.base import Command, Event, RuleViolation
 from server.games.challenge.protests import (
     MAX_CORRECTIONS,
     MAX_DELTA,
@@ -177,6 +178,32 @@ def test_the_corrections_are_a_list_of_0_to_MAX_CORRECTIONS_maps_of_a_known_kind
     events = ruling(table, *[adjust] * MAX_CORRECTIONS)
     assert len(events) == 1 + MAX_CORRECTIONS
     assert seat_of(table.state, "s3").score == MAX_CORRECTIONS
+
+
+def test_every_field_of_every_correction_refuses_wrong_shapes():
+    """Issue 18: a `kind` that is a list or a map was a membership test on a dict
+    (TypeError: `internal` on rule_protest and on preview_ruling). Every field of every kind
+    of correction, set to each wrong shape, is a documented refusal."""
+    table = won_by_s2()
+    valid = {
+        "rescind_flag": {"kind": "rescind_flag", "seat": "s1", "flag": 1},
+        "award_card": {"kind": "award_card", "seat": "s1", "card": "c1"},
+        "revoke_card": {"kind": "revoke_card", "seat": "s2", "card": "c1"},
+        "adjust_score": {"kind": "adjust_score", "seat": "s1", "delta": 1, "why": "x"},
+    }
+    for correction in valid.values():
+        for field in [*correction, UNKNOWN_ARG]:
+            for shape in SHAPES.values():
+                args = {"protest": 1, "upheld": True, "ruling_text": "y"}
+                args["corrections"] = [{**correction, field: shape}]
+                for name in ("rule_protest", "preview_ruling"):
+                    try:
+                        if name == "rule_protest":
+                            challenge.decide(table.state, Command(name, args, PROCTOR), table.now)
+                        else:
+                            challenge.query(table.state, name, args, PROCTOR, table.now)
+                    except RuleViolation as refused:  # an unknown field is ignored: no refusal
+                        assert refused.code in challenge.REFUSALS, (name, args, refused)
 
 
 def test_every_correction_names_a_seat_of_the_table():

@@ -10,7 +10,7 @@ import pytest
 from casual_tables import seats_data
 
 from server.games import deck40
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.games.deck40.options import (
     CARD_NAMES,
     MAX_TARGET,
@@ -22,7 +22,6 @@ from server.games.deck40.options import (
     table_options,
     the_deck,
 )
-from server.games.pocket.options import SeatInfo
 from server.puzzles.editions import playing_card_deck
 
 DECK_WHY = "the 40 card names (AC..10S), each once, top first (R-DECK40-1)"

@@ -6,7 +6,7 @@ Every refusal reason in `REASONS` has a test here that produces it.
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from server.puzzles import notation
@@ -356,6 +356,11 @@ AVAILABLE = st.sampled_from(
     available=AVAILABLE,
     prefer=st.sampled_from([None, Fraction(24), Fraction(8, 3)]),
 )
+# The spacings that decide a reading, each run first and always: `make mutate` runs this test
+# with 25 examples, which need not draw them (docs/testing.md, "Wall time").
+@example(text="8 / 1/3", available=None, prefer=None)  # the first slash divides
+@example(text="8 / 1 /3", available=None, prefer=None)  # neither slash is well spaced
+@example(text="- 8/1 / 3", available=None, prefer=None)  # the second divides; a sign apart
 def test_the_two_slash_reader_chooses_as_the_general_reader(text, available, prefer):
     """`8 / 1/3` read without tokens picks the reading the general reader picks, always."""
     two = notation._two_slash_readings(text)

@@ -9,7 +9,7 @@ import pytest
 from casual_tables import pocket_options, pocket_stack
 
 from server.games import pocket
-from server.games.base import RuleViolation
+from server.games.base import RuleViolation, SeatInfo
 from server.games.pocket.options import (
     MAX_NAME,
     MAX_NUMBER,
@@ -19,7 +19,6 @@ from server.games.pocket.options import (
     MIN_SEATS,
     PocketCard,
     PocketOptions,
-    SeatInfo,
     stack_from_edition,
     table_options,
     the_stack,
@@ -51,6 +50,8 @@ REFUSED = [
         f"seconds in (0, {MAX_SECONDS}], not {MAX_SECONDS + 1}",
     ),
     ({"answer_seconds": True}, "answer_seconds", f"seconds in (0, {MAX_SECONDS}], not True"),
+    # issue 18: None once reached an `assert` (AssertionError: `internal` on create_table)
+    ({"answer_seconds": None}, "answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None"),
     ({"stack": []}, "stack", f"a list of 1..{MAX_STACK} cards"),
     ({"stack": stack_of(MAX_STACK + 1)}, "stack", f"a list of 1..{MAX_STACK} cards"),
     ({"stack": [card(), card()]}, "stack", "card ids must be distinct"),

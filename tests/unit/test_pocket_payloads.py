@@ -271,6 +271,8 @@ def test_a_pause_stops_every_timer_and_the_resume_restarts_them_in_full():
     assert pocket.deadlines(table.state) == []
     table.advance(100)
     then(table.do("resume_game", S2), [("GameResumed", at(table, cause="server_restart"))])
+    shown = pocket.view(table.state, S1)
+    assert (shown["paused"], shown["pause_cause"]) == (False, None)
     resumed = T0 + 119 * S
     assert pocket.deadlines(table.state) == [timer("answer", 1, resumed, resumed + 15 * S)]
     table.advance(15)
@@ -304,3 +306,44 @@ def test_a_game_ended_before_its_start_leaves_the_whole_stack_unplayed():
         ],
     )
     assert pocket.is_over(table.state) and table.state.end_reason == "ended_by_director"
+
+
+def test_the_last_card_won_without_bonus_ends_the_game_with_nothing_unplayed():
+    """R-POCKET-2/5: a card won with no bonus waiting scores its dots (R-POCKET-2); winning
+    the last card uses the stack up: nothing is left unplayed or unclaimed."""
+    table = Table.started(pocket, pocket_options(2, ["p3"]))
+    table.advance(1)
+    then(
+        table.do("answer", S2, expression="2 * 2 * 2 * 3")[2:],
+        [
+            (
+                "CardWon",
+                at(
+                    table,
+                    seat="s2",
+                    card_id="p3",
+                    dots=2,
+                    bonus=[],
+                    bonus_dots=0,
+                    points=2,
+                    number=1,
+                    rule="R-POCKET-2",
+                ),
+            ),
+            (
+                "GameEnded",
+                at(
+                    table,
+                    reason="stack_used_up",
+                    scores={"s1": 0, "s2": 2},
+                    winners=["s2"],
+                    tie=False,
+                    unclaimed_bonus=[],
+                    unplayed=[],
+                    rule="R-POCKET-5",
+                ),
+            ),
+        ],
+    )
+    assert table.state.card is None and table.state.stack == ()
+    assert table.replayed() == table.state

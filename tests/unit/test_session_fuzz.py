@@ -1,40 +1,84 @@
-"""Random traffic from every role against one live table: bad input never crashes a session,
-never loses or corrupts an event, and is always answered with a documented error code.
+"""Random traffic from every role against live tables of every game: bad input never crashes
+a session, never loses or corrupts an event, and is always answered with a documented error
+code.
 
 Why a property test here: the hand-written refusal tests (test_net.py, e2e refusals) pin one
 bad input each; this one mixes garbage frames, wrong fields, commands out of phase, repeated
 ids, deadlines firing between requests and valid play, in any order, from the director, the
-proctor, two players and a spectator at once, and then checks the log by replaying it.
+proctor, players and a spectator at once, and then checks every table's log by replaying it.
+The tables: `t1`, a 24 Challenge table played through a realistic burst (PLAY), and one
+table of every other game and the tournament (`GAME_TABLES`), each with a player of its own.
+Commands, argument names and shapes come from every game's own declarations
+(tests/argument_shapes.py: `COMMANDS_BY_ROLE`, `argument_names`, `SHAPES`), so a new game,
+command or argument is fuzzed without touching this file.
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
+import random
+import sys
+from pathlib import Path
 
+from argument_shapes import SHAPES, UNKNOWN_ARG, argument_names
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from shell_testcase import ShellTestCase
 from test_net import T0, Wire, make_session, token
+from tournament_support import tournament_options
 from twisted.internet.task import Clock
 
+import server.tournament as tournament
 from protocol.codec import decode, encode
 from protocol.messages import CLIENT_TYPES, CLOSE_CODES, ERROR_CODES, validate_message
 from server.audit.replay import replay_table
 from server.eventlog.store import open_store
-from server.games.challenge import COMMANDS, REFUSALS
+from server.games import games
+from server.games.base import Event, replay
+from server.games.challenge import COMMANDS
 from server.net.session import Session
 from server.runtime.hub import Hub
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contract"))  # game_examples
+
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 4)], "deck": DECK}
+# Every game but the challenge (t1), and the tournament: a table each, named after the game.
+GAMES = {**games(), tournament.NAME: tournament}
+GAME_TABLES = {
+    name: f"tournament/{name}" if name == tournament.NAME else name
+    for name in sorted(GAMES)
+    if name != "challenge"
+}
+
+
+def table_options(name: str) -> dict:
+    """A valid options map for a table of game `name` (the contract suite's example)."""
+    if name == tournament.NAME:
+        return tournament_options()
+    example = importlib.import_module(f"game_examples.{name}")
+    return example.options(random.Random(1))
+
+
 TOKENS = {
     "director": token("director"),
     "proctor": token("proctor", table="t1"),
     "s1": token("player", table="t1", seat="s1"),
     "s2": token("player", table="t1", seat="s2"),
     "spectator": token("spectator"),
+    **{  # a player of each other game's table (the tournament has none: its director acts)
+        f"s1@{table}": token("player", table=table, seat="s1")
+        for name, table in GAME_TABLES.items()
+        if name != tournament.NAME
+    },
 }
 ROLES = tuple(TOKENS)
+TABLES = ("t1", *GAME_TABLES.values())
+# Every code a session may answer with: the protocol's, every game's refusals, and the
+# shell's `unknown_query` for a game without queries (docs/protocol.md, "query").
+DOCUMENTED = {*ERROR_CODES, *(code for game in GAMES.values() for code in game.REFUSALS)}
+DOCUMENTED.add("unknown_query")
 SOLUTION = ["1*2=2", "2*3=6", "6*4=24"]
 
 
@@ -56,13 +100,16 @@ def plain_values() -> st.SearchStrategy:
     )
 
 
-ARG_NAMES = ["seat", "steps", "pattern", "fingertips", "cause", "order", "key", "card_id", "x"]
+# Every argument name any game or the tournament reads, documents or sends (and an unknown).
+ARG_NAMES = sorted(set().union(*(argument_names(name, game) for name, game in GAMES.items())))
+COMMAND_NAMES = sorted({command for game in GAMES.values() for command in game.COMMANDS_BY_ROLE})
 # Shapes a handler must not test for membership or use as a key before checking the type
 # (issue 18: `issue_flag` with a list `cause` answered `internal`).
 UNHASHABLE = [[], ["late_touch"], {}, {"seat": "s1"}, [[1]]]
 PLAUSIBLE = {"seat": "s2", "cause": "late_touch", "pattern": "4*6", "steps": SOLUTION}
 
-# Arguments the game reads, with values that sometimes make sense and sometimes do not.
+# Arguments the games read, with values that sometimes make sense and sometimes do not: every
+# shape of SHAPES (lists, maps, None, bools, floats, a huge int, a long string) among them.
 ARGS = st.dictionaries(
     st.sampled_from(ARG_NAMES),
     st.one_of(
@@ -70,20 +117,40 @@ ARGS = st.dictionaries(
         st.just(SOLUTION),
         st.just([3, 1, 2]),
         st.sampled_from(UNHASHABLE),
+        st.sampled_from(list(SHAPES.values())),
         plain_values(),
     ),
     max_size=3,
 )
+# A director's create_table of any game with its own options, one option (a known one, or
+# an unknown one) of any shape.
+CREATE_ANY_GAME = st.builds(
+    lambda game_options, key, shape, table: {
+        "type": "create_table",
+        "id": 300,
+        "table": table,
+        "game": game_options[0],
+        "options": {**game_options[1], key: shape},
+    },
+    st.sampled_from(
+        [("challenge", OPTIONS)] + [(name, table_options(name)) for name in GAME_TABLES]
+    ),
+    st.sampled_from(sorted({UNKNOWN_ARG, *(k for g in GAMES.values() for k in g.DEFAULT_OPTIONS)})),
+    st.one_of(st.sampled_from(list(SHAPES.values())), plain_values()),
+    st.sampled_from(["n1", "n2", "tournament/n3"]),
+)
 
 FIELDS = {
     "id": st.one_of(st.integers(-2, 40), st.text(max_size=3), st.none()),
-    "table": st.one_of(st.sampled_from(["t1", "t2", "bad id!", ""]), st.integers(0, 3)),
-    "name": st.one_of(st.sampled_from(sorted(COMMANDS) + ["nope"]), st.integers(0, 3)),
+    "table": st.one_of(st.sampled_from([*TABLES, "t2", "bad id!", ""]), st.integers(0, 3)),
+    "name": st.one_of(
+        st.sampled_from([*COMMAND_NAMES, "view_at", "preview_ruling", "nope"]), st.integers(0, 3)
+    ),
     "args": st.one_of(ARGS, plain_values()),
     "token": st.one_of(st.sampled_from(list(TOKENS.values()) + ["garbage"]), st.integers(0, 3)),
     "after_seq": st.one_of(st.integers(-1, 30), st.text(max_size=3)),
     "options": st.one_of(st.just(OPTIONS), plain_values()),
-    "game": st.sampled_from(["challenge", "nope"]),
+    "game": st.sampled_from([*sorted(GAMES), "nope"]),
     "role": st.sampled_from(["player", "spectator", "god"]),
     "seat": st.sampled_from(["s1", "s2"]),
     "junk": plain_values(),
@@ -107,6 +174,7 @@ PLAY = [
 
 STEP = st.one_of(
     st.tuples(st.just("message"), st.sampled_from(ROLES), MESSAGE),
+    st.tuples(st.just("message"), st.just("director"), CREATE_ANY_GAME),
     st.tuples(st.just("play"), st.just(""), st.integers(1, len(PLAY))),  # a prefix of PLAY
     st.tuples(st.just("bytes"), st.sampled_from(ROLES), st.binary(max_size=24)),
     st.tuples(st.just("text"), st.sampled_from(ROLES), st.binary(max_size=8)),
@@ -117,7 +185,8 @@ STEP = st.one_of(
 
 
 def open_table() -> tuple[Clock, Hub, dict[str, tuple[Session, Wire]]]:
-    """A memory-store hub with table t1 and five authenticated sessions, each joined to t1."""
+    """A memory-store hub with table t1 and a table of every other game (GAME_TABLES), and an
+    authenticated session per token, joined to every table its token may see."""
     clock = Clock()
     clock.advance(T0)
     hub = Hub(open_store("memory:", clock=clock.seconds), clock, evict_after=1.0)
@@ -126,13 +195,23 @@ def open_table() -> tuple[Clock, Hub, dict[str, tuple[Session, Wire]]]:
         session, wire = make_session(hub, clock, rate_per_second=1e6, rate_burst=10**6)
         session.frame_received(encode({"type": "hello", "id": 0, "token": TOKENS[role]}), True)
         sessions[role] = (session, wire)
-    director = sessions["director"][0]
-    director.frame_received(
-        encode({"type": "create_table", "id": 1, "table": "t1", "options": OPTIONS}), True
-    )
+    director, director_wire = sessions["director"]
+    created = {"t1": ("challenge", OPTIONS)}
+    created.update({table: (name, table_options(name)) for name, table in GAME_TABLES.items()})
+    for table, (name, options) in created.items():
+        director.frame_received(
+            encode(
+                {"type": "create_table", "id": 1, "table": table, "game": name, "options": options}
+            ),
+            True,
+        )
+        assert director_wire.messages()[-1]["type"] == "table_created", table
     for session, wire in sessions.values():
-        session.frame_received(encode({"type": "join", "id": 2, "table": "t1"}), True)
-        assert wire.messages()[-1]["type"] == "snapshot"
+        for table in TABLES:
+            assert session.claims is not None
+            if session.claims.may_see(table):
+                session.frame_received(encode({"type": "join", "id": 2, "table": table}), True)
+                assert wire.messages()[-1]["type"] == "snapshot"
     return clock, hub, sessions
 
 
@@ -142,8 +221,8 @@ def check_output(messages: list[dict], wire: Wire) -> None:
         spec = validate_message(message)
         assert spec.sender == "server", message
         if message["type"] == "error":
-            code = message["code"]  # the protocol's codes, or the game's refusals (docs/rules.md)
-            assert code in ERROR_CODES or code in REFUSALS, message
+            code = message["code"]  # the protocol's codes, or a game's refusals (docs/rules.md)
+            assert code in DOCUMENTED, message
             assert code != "internal", message
     for code, _reason in wire.closed:
         assert code in CLOSE_CODES and code != 1011, wire.closed
@@ -191,14 +270,23 @@ class SessionFuzzTests(ShellTestCase):
             for _session, wire in sessions.values():
                 check_output(wire.messages(), wire)
 
-        # The log: every event the actor applied is stored, the chain verifies, and a replay
+        # The logs: every event an actor applied is stored, the chain verifies, and a replay
         # from the store reaches exactly the live table's state (reloaded if it was evicted).
+        # t1 through the audit's own replay; every table (the tournament, which the audit
+        # does not replay, too) through `verify` and its game's fold.
         evicted = "t1" in hub.retired
         actor = hub.actors.get("t1") or hub.get("t1").result
         replayed = replay_table(hub.store.engine, "table/t1")
         assert replayed.report.ok
         assert replayed.moments[-1].seq == actor.seq
         assert replayed.moments[-1].state == actor.state
+        for table in TABLES:
+            live = hub.actors.get(table) or hub.get(table).result
+            assert hub.store.engine.verify(live.stream).ok, table
+            events = hub.store.engine.read(live.stream)
+            created, rest = events[0].data, [Event(e.type, e.data) for e in events[1:]]
+            assert events[-1].seq == live.seq, table
+            assert replay(GAMES[created["game"]], created["options"], rest) == live.state, table
         event(f"table reached phase {actor.state.phase}")  # --hypothesis-show-statistics
         event(f"evicted at the end: {evicted}")
 

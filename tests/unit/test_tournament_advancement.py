@@ -301,6 +301,7 @@ def test_record_result_refuses_a_malformed_result_without_crashing():
         {"scores": {s: "1" for s in table.students}, "seq": 7},
         {"scores": good, "seq": 7, "flags": {"p1": None}},
         {"scores": good, "seq": 7, "disqualified": ["nobody"]},
+        {"scores": good, "seq": 7, "disqualified": [["p1"]]},  # issue 18: was a TypeError
         {"scores": good, "seq": 7, "initials": 5},
         {"scores": [1, 2], "seq": 7},
     ):

@@ -207,3 +207,7 @@ def test_the_same_name_and_school_in_another_case_is_registered_already():
     assert t.refused("register", name=" ADA ", school="hILL", grade="4th").code == "bad_student"
     t.do("register", name="Ada", school="Hill", grade="5th")  # another grade: another student
     assert [s.grade for s in t.state.students.values()] == ["4th", "5th"]
+
+
+def test_a_grade_name_of_one_character():
+    assert read_options(tournament_options(grades=["4", "5th"])).grades == ("4", "5th")

@@ -172,6 +172,21 @@ def test_a_tie_for_the_last_places_a_reopen_and_the_champion_whole():
             },
         ),
     ]
+    assert tournament.view(t.state, Actor("spectator", "v1"))["tie_breaks"] == [
+        {
+            "number": 1,
+            "round": 2,
+            "section": "4-5",
+            "students": ["p2", "p3", "p4"],
+            "places": 2,
+            "tables": [{"table": "tb1.t1", "section": "4-5", "students": ["p2", "p3", "p4"]}],
+        }
+    ]
+    assert t.refused("advance", round=2).as_dict() == {
+        "code": "tie_break_pending",
+        "rule": "R-ROUND-6",
+        "message": "advance: ties to play off first (4-5: p2, p3, p4)",
+    }
     t.table_ends("tb1.t1", {"p2": 2, "p3": 1, "p4": 0})
     advanced = {"round": 2, "advancing": {"4-5": ["p1", "p2", "p3"]}, "champions": {}}
     at = t.now

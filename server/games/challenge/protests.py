@@ -208,7 +208,8 @@ def _corrections_arg(command: Command, upheld: bool) -> list[dict[str, Any]]:
     if not isinstance(value, list | tuple) or len(value) > MAX_CORRECTIONS:
         raise refuse("bad_correction", f"'corrections' is a list of 0..{MAX_CORRECTIONS} maps")
     for correction in value:
-        if not isinstance(correction, Mapping) or correction.get("kind") not in CORRECTIONS:
+        kind = correction.get("kind") if isinstance(correction, Mapping) else None
+        if not isinstance(kind, str) or kind not in CORRECTIONS:  # a list kind: unhashable
             raise refuse(
                 "bad_correction",
                 f"a correction is a map whose 'kind' is one of {', '.join(CORRECTION_KINDS)}",

@@ -50,10 +50,9 @@ def expression_arg(command: Command) -> str:
 
 
 def acting_seat(state: PocketState, command: Command) -> str:
-    """The player's own seat; a player names no other seat."""
+    """The player's own seat; a player names no other seat. Only players send the commands
+    that act for a seat (`decide` checks the role first)."""
     actor = command.actor
-    if actor.role != "player":
-        raise refuse("not_allowed", f"{command.name}: players send it themselves")
     named = command.args.get("seat", actor.id)
     if named != actor.id:
         raise refuse("not_your_seat", f"player {actor.id!r} cannot act for seat {named!r}")

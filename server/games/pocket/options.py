@@ -190,7 +190,8 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     if not is_int(size) or not 1 <= size <= MAX_STACK:
         raise invalid("size", f"a whole number 1..{MAX_STACK} (R-POCKET-1)")
     answer_us = read_seconds(raw, "answer_seconds", DEFAULT_OPTIONS["answer_seconds"])
-    assert answer_us is not None
+    if answer_us is None:  # a claim always has its time (R-POCKET-3); None is for stumped
+        raise invalid("answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None")
     return PocketOptions(
         seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS),
         stack=_read_stack(raw.get("stack")),

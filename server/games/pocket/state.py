@@ -168,11 +168,12 @@ def _game_paused(state: PocketState, data: Mapping[str, Any]) -> PocketState:
 
 
 def _game_resumed(state: PocketState, data: Mapping[str, Any]) -> PocketState:
+    """Both windows restart in full from the resume (`claim_at` only counts while a claim
+    runs, so setting it without one changes nothing)."""
     state = replace(state, paused=False, pause_cause=None)
     if state.card is None:
         return state
-    claim_at = data["at"] if state.card.claimer is not None else state.card.claim_at
-    return _with_card(state, open_from=data["at"], claim_at=claim_at)
+    return _with_card(state, open_from=data["at"], claim_at=data["at"])
 
 
 def _game_ended(state: PocketState, data: Mapping[str, Any]) -> PocketState:
