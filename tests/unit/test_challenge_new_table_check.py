@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
 from challenge_tables import PROCTOR, Table, deck_data, seats_data
 from shell_testcase import ShellTestCase
 from twisted.internet import defer
@@ -20,8 +19,7 @@ from twisted.python.failure import Failure
 from server.audit.replay import replay_table
 from server.eventlog.envelope import NewEvent
 from server.eventlog.store import open_blocking_store, open_store
-from server.games import challenge
-from server.games.base import Actor, Command, RuleViolation
+from server.games.base import Actor, Command
 from server.net.errors import error_for
 from server.runtime.hub import Hub, InvalidOptions
 
@@ -56,38 +54,6 @@ def fired(d: defer.Deferred) -> Any:
     if hasattr(results[0], "raiseException"):
         results[0].raiseException()
     return results[0]
-
-
-# -- the game ---------------------------------------------------------------------------------
-
-
-def test_a_new_table_with_a_card_without_a_solution_is_refused_naming_it_R_PUZ_4():
-    with pytest.raises(RuleViolation) as refused:
-        challenge.check_new_table(hand_made())
-    assert refused.value.as_dict() == {"code": "bad_options", "rule": "R-PUZ-4", "message": REFUSAL}
-
-
-def test_a_new_casual_table_may_play_a_card_without_a_solution_R_PUZ_4():
-    assert challenge.check_new_table(hand_made(casual=True)) is None
-
-
-def test_the_new_table_check_reads_the_options_first():
-    """Options that do not read are refused as they are by `initial_state`, before R-PUZ-4."""
-    with pytest.raises(RuleViolation) as refused:
-        challenge.check_new_table(hand_made(seats=[]))
-    assert refused.value.code == "bad_options"
-    assert "'seats'" in refused.value.message
-
-
-def test_recorded_options_with_a_card_without_a_solution_read_back_and_play_R_PUZ_4():
-    """`initial_state` (what a replay runs) does not judge R-PUZ-4: the card is played and,
-    nobody finding a solution, stumped as any other (R-PLAY-7)."""
-    table = Table(hand_made(stumped_cards="set_aside"))
-    assert [card.card_id for card in table.state.options.deck] == ["c1", "dud"]
-    table.do("start_round", PROCTOR, order=["dud", "c1"])
-    assert table.next_card() == "dud"
-    stumped = table.fire("no_touch_deadline")
-    assert "CardStumped" in [event.type for event in stumped]
 
 
 # -- the shell --------------------------------------------------------------------------------
