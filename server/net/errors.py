@@ -13,8 +13,9 @@ from server.cluster.leases import LeaseLost
 from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
+from server.runtime.catch_up import CatchUpOutrun
 from server.runtime.hub import InvalidOptions, TableExists, UnknownGame, UnknownTable
-from server.runtime.table_actor import BadSeq, CatchUpOutrun, TableBroken, TableClosed
+from server.runtime.table_actor import BadSeq, TableBroken, TableClosed
 
 log = Logger(namespace="t24.net")
 

@@ -7,13 +7,11 @@ table's result from), the subscribers, the command queue and the live timers.
 
 Why a window, not the whole log: a table's log grows all round long, and the logs of a
 thousand live tables were the server's whole memory growth (docs/performance.md, "Soak").
-A join that resumes from before the window (`join`) takes the older pushes from the hub's
-shared cache of encoded chunks (`PushChunks`, pushes.py), reading from the store only the
-chunks not cached; then, in one reactor turn, it takes the rest from memory and registers,
-so no live push falls between (if the window slid during the read, the slid part is read
-too). A recorded event never changes, so only the part still in memory must be taken in the
-same turn as the registration. `view_at` reads an older step's events from the store too
-(view_at.py).
+A join that resumes from before the window (`join`, catch_up.py) takes the older pushes
+from the hub's shared cache of encoded chunks (`PushChunks`, pushes.py), reading from the
+store only the chunks not cached; then, in one reactor turn, it takes the rest from memory
+and registers, so no live push falls between (if the window slid during the read, the slid
+part is read too). `view_at` reads an older step's events from the store too (view_at.py).
 
 Theory of operation (the order is the point):
 
@@ -54,6 +52,13 @@ the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
 time the server was down; the proctor resumes it and the windows restart in full. A table
 with no live timer goes on where it stood. A game whose `RECOVERY_COMMAND` is None has
 nothing to pause: its timers are simply scheduled again (a refusal would be dropped too).
+
+Why one module of some 600 lines: the steps above are one invariant (nothing is published
+before it is durable, nothing is decided on a state that is not the log's, a join registers
+in the turn it takes its catch-up), and it is checked by reading the queue, the append and
+the publication together. What stands apart from that order lives beside it: the timers
+(timers.py), the pushes and their cache (pushes.py), the read of a far-back catch-up
+(catch_up.py), `view_at` (view_at.py), presence (presence.py).
 """
 
 from __future__ import annotations
@@ -61,7 +66,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from itertools import chain
 from typing import Any
 
 from twisted.internet.defer import Deferred, fail, succeed
@@ -82,6 +86,7 @@ from server.games.base import (
     RuleViolation,
 )
 from server.metrics import Metrics
+from server.runtime.catch_up import CatchUpOutrun, join_table
 from server.runtime.presence import presence_of
 from server.runtime.pushes import (
     CHUNK_EVENTS,
@@ -89,7 +94,6 @@ from server.runtime.pushes import (
     Push,
     PushChunks,
     Subscriber,
-    stored_pushes,
 )
 from server.runtime.redaction import redacted_data, redaction_grouping, redactor_for
 from server.runtime.timers import TableClosed, TableTimers, now_us
@@ -101,7 +105,6 @@ MAX_BATCH = 64  # commands decided together into one append
 # `RECENT_EVENTS - CHUNK_EVENTS` or a few more, so that the window starts right after a whole
 # chunk (the older part of a catch-up is whole chunks of `PushChunks`).
 RECENT_EVENTS = 128
-OLDER_READS = 4  # store reads a join's catch-up may take while its table's window slides
 TABLE_CREATED = "TableCreated"
 
 log = Logger(namespace="t24.runtime")
@@ -147,11 +150,6 @@ class BadSeq(Exception):
     """`after_seq` is beyond the table's last seq."""
 
 
-class CatchUpOutrun(Exception):
-    """A join's catch-up from the store was outrun by its table `OLDER_READS` times in a row
-    (its window slid past each read before it completed): answered `unavailable`."""
-
-
 class TableActor:
     """A live table: replayed state, command queue, subscribers and timers (see module doc)."""
 
@@ -176,8 +174,8 @@ class TableActor:
         self.encoded = EncodedEvents(table, self.redact)
         # The older events' pushes, in chunks, shared by the hub's tables (pushes.py).
         self.chunks = chunks if chunks is not None else PushChunks()
-        self._redaction_group = redaction_grouping(game)
-        self._joining = 0  # joins waiting for their older pushes: not quiet meanwhile
+        self.redaction_group = redaction_grouping(game)
+        self.joining = 0  # joins waiting for their older pushes: not quiet meanwhile
         self.options: Mapping[str, Any] = {}
         self.state: Any = None
         self.seq = 0
@@ -264,84 +262,16 @@ class TableActor:
     def is_quiet(self) -> bool:
         """Over, nobody subscribed or joining, nothing queued or in flight: safe to drop
         from memory."""
-        return not self._busy and not self.subscribers and not self._joining and self.is_over()
+        return not self._busy and not self.subscribers and not self.joining and self.is_over()
 
     # -- subscribers -------------------------------------------------------------------------
 
     def join(
         self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
     ) -> Deferred:
-        """`subscribe`, with the older pushes taken first when the catch-up starts before
-        the window (module doc): a Deferred of the `Snapshot`. It fails with `BadSeq`, or
-        `CatchUpOutrun`, or the store's error (nothing registered in every failure case).
-        A negative `after_seq` asks for the whole log, as 0 does."""
-        if after_seq is not None and after_seq < 0:
-            after_seq = 0
-        if after_seq is None or after_seq + 1 >= self.first_seq or after_seq > self.seq:
-            try:
-                return succeed(self.subscribe(subscriber, after_seq, presence))
-            except Exception:
-                return fail()
-        older: list[Push] = []
-        self._joining += 1
-
-        def read_from(reach: int, reads: int) -> Deferred:
-            d = self.older_pushes(subscriber.viewer, reach, self.first_seq - 1)
-
-            def got(pushes: list[Push]) -> Any:
-                nonlocal older
-                if older:
-                    older.extend(pushes)
-                else:
-                    older = pushes  # built for this join: no copy
-                if reach + len(pushes) + 1 < self.first_seq:  # the window slid meanwhile
-                    if reads >= OLDER_READS:
-                        raise CatchUpOutrun(f"{self.table} outran a catch-up {reads} times")
-                    return read_from(reach + len(pushes), reads + 1)
-                return self.subscribe(subscriber, after_seq, presence, older)
-
-            return d.addCallback(got)
-
-        def done(result: Any) -> Any:
-            self._joining -= 1
-            return result
-
-        return read_from(after_seq, 1).addBoth(done)
-
-    def older_pushes(self, viewer: Actor, after_seq: int, upto: int) -> Deferred:
-        """The catch-up pushes of events `after_seq + 1` to `upto` (before the window, so
-        `upto` ends a chunk) for `viewer`: from the shared chunk cache, reading (once, in
-        one read) and caching the chunks it does not hold."""
-        size = CHUNK_EVENTS
-        assert upto % size == 0, f"{self.table}: the window starts after {upto}"
-        numbers = range(after_seq // size, upto // size)
-        group = self._redaction_group(viewer)
-        found = {n: self.chunks.get((self.table, group, n)) for n in numbers}
-        missing = [n for n, pushes in found.items() if pushes is None]
-
-        def assemble() -> list[Push]:
-            pushes: list[Push] = list(chain.from_iterable(found[n] or () for n in numbers))
-            skip = after_seq - numbers[0] * size
-            if skip:
-                del pushes[:skip]
-            return pushes
-
-        if not missing:
-            return succeed(assemble())
-        low = missing[0]
-
-        def read(events: list[RecordedEvent]) -> list[Push]:
-            for n in missing:
-                part = events[(n - low) * size : (n - low + 1) * size]
-                if len(part) != size or part[0].seq != n * size + 1:
-                    raise ValueError(f"{self.stream}: the store returned a short chunk {n}")
-                pushes = stored_pushes(self.table, self.redact, part, viewer)
-                found[n] = tuple(pushes)
-                self.chunks.put((self.table, group, n), pushes)
-            return assemble()
-
-        d = self.store.read(self.stream, after_seq=low * size, limit=(missing[-1] - low + 1) * size)
-        return d.addCallback(read)
+        """`subscribe`, with the older pushes read first when the catch-up starts before the
+        window: a Deferred of the `Snapshot` (catch_up.py, `join_table`)."""
+        return join_table(self, subscriber, after_seq, presence)
 
     def subscribe(
         self,

@@ -20,10 +20,11 @@ from server.eventlog.store import open_store
 from server.games import challenge
 from server.games.base import Actor, Command, Event
 from server.runtime import view_at as view_at_module
+from server.runtime.catch_up import OLDER_READS, CatchUpOutrun
 from server.runtime.hub import Hub
 from server.runtime.pushes import CHUNK_EVENTS, PushChunks, StoredPush, event_message
 from server.runtime.redaction import redacted_data
-from server.runtime.table_actor import OLDER_READS, RECENT_EVENTS, CatchUpOutrun
+from server.runtime.table_actor import RECENT_EVENTS
 
 DIRECTOR = Actor("director", "d")
 OTHER_SPECTATOR = Actor("spectator", "another")  # the same redaction group
@@ -195,7 +196,7 @@ class WindowTests(WindowCase):
         d.addErrback(failures.append)
         assert failures and failures[0].check(CatchUpOutrun)
         assert subscriber not in actor.subscribers
-        assert actor._joining == 0  # it may be evicted again once quiet
+        assert actor.joining == 0  # it may be evicted again once quiet
 
     def test_view_at_old_steps_equals_the_replay_and_keeps_few_checkpoints(self):
         actor, store = self.actor, self.store
@@ -307,7 +308,7 @@ class SessionJoinTests(WindowCase):
         self.store.hold = False
         self.store.release()
         assert session not in self.actor.subscribers and wire.messages() == []
-        assert self.actor._joining == 0
+        assert self.actor.joining == 0
 
     def test_a_join_whose_catch_up_is_outrun_is_answered_unavailable(self):
         session, wire, say = self.spectator()
