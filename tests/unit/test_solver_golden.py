@@ -8,8 +8,10 @@ preference (which of two equal trees is shown, which solution comes first) fails
 
 from fractions import Fraction
 
+import pytest
+
 from server.puzzles.notation import Pattern
-from server.puzzles.solver import Solution, solve
+from server.puzzles.solver import Solution, solvable, solve
 
 F = Fraction
 
@@ -66,3 +68,22 @@ def test_1_2_3_4_every_solution_in_order():
         ("(1 + 2 + 3) * 4", "-[(-1-2-3)*4/]", ("2 + 3 = 5", "1 + 5 = 6", "6 * 4 = 24"), False),
         ("1 * 2 * 3 * 4", "[1*2*3*4/]", ("2 * 3 = 6", "1 * 6 = 6", "6 * 4 = 24"), False),
     ]
+
+
+def test_both_sides_of_every_card_limit():
+    # accepted: 1 and 6 numbers (MAX_CARD), the numbers 0 and 99 (MAX_NUMBER)
+    assert solvable((1, 1, 1, 1, 4, 6))
+    assert [s.ascii_expression for s in solve((0, 24))] == ["0 + 24", "24 - 0"]
+    assert [s.ascii_expression for s in solve((24, 99, 99))] == ["99 - 99 + 24", "99 / 99 * 24"]
+    refused = {
+        (): "a card has 1 to 6 numbers, not 0",
+        (1,) * 7: "a card has 1 to 6 numbers, not 7",
+        (1, 2, 3, 100): "card numbers are whole numbers 0..99, not 100",
+        (1, 2, 3, -1): "card numbers are whole numbers 0..99, not -1",
+        (True, 2, 3, 4): "card numbers are whole numbers 0..99, not True",  # a bool is no number
+    }
+    for card, message in refused.items():
+        for judge in (solvable, solve):
+            with pytest.raises(ValueError) as refusal:
+                judge(card)
+            assert str(refusal.value) == message, card
