@@ -87,3 +87,10 @@ def test_both_sides_of_every_card_limit():
             with pytest.raises(ValueError) as refusal:
                 judge(card)
             assert str(refusal.value) == message, card
+
+
+def test_a_sum_of_two_added_terms_reads_plus_in_its_canonical_text():
+    # (added terms joined by "+", then "-" and the subtracted ones): 1 + 5×5 − 2
+    assert [(s.ascii_expression, s.canonical) for s in solve((1, 2, 5, 5))] == [
+        ("5 * 5 - 2 + 1", "(1+[5*5/]-2)")
+    ]
