@@ -90,6 +90,8 @@ GUARD_PREFIXES = (
     "test_limits",
     "test_notation",
     "test_pocket_",
+    "test_round_decks",
+    "test_solver",
     "test_tjugoett_",
     "test_tournament_",
 )
