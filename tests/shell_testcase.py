@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from twisted.internet import defer
 from twisted.python.failure import Failure
 from twisted.trial import unittest
 
@@ -73,3 +74,13 @@ class ShellTestCase(unittest.TestCase):
     @property
     def capsys(self) -> pytest.CaptureFixture[str]:
         return self.fixture("capsys")
+
+
+def fired(d: defer.Deferred) -> Any:
+    """The result of a Deferred that has already fired (raises its failure)."""
+    results: list[Any] = []
+    d.addBoth(results.append)
+    assert results, "the Deferred has not fired"
+    if hasattr(results[0], "raiseException"):
+        results[0].raiseException()
+    return results[0]

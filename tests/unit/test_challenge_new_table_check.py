@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from challenge_tables import PROCTOR, Table, deck_data, seats_data
-from shell_testcase import ShellTestCase
-from twisted.internet import defer
+from shell_testcase import ShellTestCase, fired
 from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
@@ -44,16 +43,6 @@ def recorded_log(options: dict[str, Any]) -> list[NewEvent]:
     by, proctor = DIRECTOR.as_dict(), PROCTOR.as_dict()
     created = NewEvent("TableCreated", {"game": "challenge", "options": options}, actor=by)
     return [created, *(NewEvent(e.type, dict(e.data), actor=proctor) for e in started.events)]
-
-
-def fired(d: defer.Deferred) -> Any:
-    """The result of a Deferred that has already fired (raises its failure)."""
-    results: list[Any] = []
-    d.addBoth(results.append)
-    assert results, "the Deferred has not fired"
-    if hasattr(results[0], "raiseException"):
-        results[0].raiseException()
-    return results[0]
 
 
 # -- the shell --------------------------------------------------------------------------------

@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from challenge_tables import options as challenge_options
-from shell_testcase import ShellTestCase
-from twisted.internet import defer
+from shell_testcase import ShellTestCase, fired
 from twisted.internet.task import Clock
 
 from server.eventlog.store import open_store
@@ -23,16 +22,6 @@ from server.runtime.hub import Hub
 DIRECTOR = Actor("director", "d1")
 SEATS = [{"seat": "A", "name": "Ada"}, {"seat": "B", "name": "Bo"}]
 T0 = 1_700_000_000.0
-
-
-def fired(d: defer.Deferred) -> Any:
-    """The result of a Deferred that has already fired (raises its failure)."""
-    results: list[Any] = []
-    d.addBoth(results.append)
-    assert results, "the Deferred has not fired"
-    if hasattr(results[0], "raiseException"):
-        results[0].raiseException()
-    return results[0]
 
 
 class DrawnSeedTests(ShellTestCase):
