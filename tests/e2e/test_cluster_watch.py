@@ -129,6 +129,9 @@ def test_the_board_watches_another_node_s_tables_on_one_connection(two_nodes, pa
 
     sockets: list = []
     board = pages.open(b.http, b.token("director", name="dir"))
+    # `goto` returns before the page's module opens its socket: wait for that first
+    # connection, or it may be counted too, then count the reload's
+    board.locator("#status", has_text="Connected").wait_for(timeout=WAIT * 1000)
     board.on("websocket", lambda socket: sockets.append(socket))
     board.reload()  # counted from the first socket on
     for table in tables:  # every one drawn from its live view (scores)
