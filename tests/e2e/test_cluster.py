@@ -71,7 +71,7 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
         s2.hello(b.token("player", table="split", seat="s2"))
         moved = s2.request("join", table="split")
         assert moved == {"type": "moved", "id": moved["id"], "table": "split", "url": a.url}
-        # list_tables on b lists a's table too (refreshed every 5/3 of the lease)
+        # list_tables on b lists a's table too (refreshed every third of the lease)
         director_b = AutobahnClient(b.url)
         director_b.hello(b.token("director", name="d"))
 
