@@ -87,7 +87,7 @@ def test_every_option_refusal_exactly(more, name, why):
         deck40.initial_state({"seats": seats_data(2), **more})
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-DECK40-1",
         "message": f"option {name!r}: {why}",
     }
 
@@ -97,7 +97,7 @@ def test_options_that_are_not_a_map_are_refused():
         table_options(["seats"])  # type: ignore[arg-type]
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-DECK40-1",
         "message": "options are a map",
     }
 

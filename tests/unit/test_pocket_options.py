@@ -93,7 +93,7 @@ def test_every_bad_option_is_refused_naming_it(change, name, why):
         pocket.initial_state({**pocket_options(3), "stack": pocket_stack(), **change})
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-POCKET-1",
         "message": f"option {name!r}: {why}",
     }
 
@@ -154,7 +154,7 @@ def test_every_bad_seat_list_is_refused_exactly(seats, why):
         pocket.initial_state({"seats": seats, "stack": pocket_stack()})
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-POCKET-1",
         "message": f"option 'seats': {why}",
     }
 
@@ -175,7 +175,7 @@ def test_options_that_are_not_a_map_are_refused():
         table_options([("seats", [])])  # type: ignore[arg-type]
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-POCKET-1",
         "message": "options are a map",
     }
 
@@ -189,7 +189,7 @@ def test_the_stumped_timeout_is_refused_outside_its_limits(seconds, shown):
         pocket.initial_state({**pocket_options(2), "stumped_seconds": seconds})
     assert caught.value.as_dict() == {
         "code": "invalid_options",
-        "rule": "",
+        "rule": "R-POCKET-1",
         "message": f"option 'stumped_seconds': seconds in (0, {MAX_SECONDS}], not {shown}",
     }
 

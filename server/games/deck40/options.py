@@ -37,7 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import RuleViolation, SeatInfo
-from server.games.pocket.options import invalid, is_int, read_seats
+from server.games.pocket.options import invalid as pocket_invalid
+from server.games.pocket.options import is_int, read_seats
 from server.puzzles.editions import SUITS, playing_card_deck
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -65,6 +66,13 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "reveal_unsolvable": False,
 }
 KNOWN = frozenset(DEFAULT_OPTIONS) | {"deck"}
+# The rule a refusal of the table's options cites (checks.REFUSALS["invalid_options"] reads it).
+OPTIONS_RULE = "R-DECK40-1"
+
+
+def invalid(name: str, why: str) -> RuleViolation:
+    """The refusal of one option, naming it and citing R-DECK40-1."""
+    return pocket_invalid(name, why, OPTIONS_RULE)
 
 
 def rank(card: str) -> int:
@@ -148,11 +156,11 @@ def _flag(raw: Mapping[str, Any], name: str) -> bool:
 def table_options(raw: Mapping[str, Any]) -> Deck40Options:
     """Read and validate recorded options, filling the defaults; refuses, never repairs."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation("invalid_options", "options are a map")
+        raise RuleViolation("invalid_options", "options are a map", OPTIONS_RULE)
     unknown = sorted(str(name) for name in raw if name not in KNOWN)
     if unknown:
         raise invalid(unknown[0], "unknown option")
-    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS)
+    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, OPTIONS_RULE)
     seed = raw.get("seed", 0)
     if not is_int(seed) or not 0 <= seed < 2**63:
         raise invalid("seed", "a whole number >= 0")

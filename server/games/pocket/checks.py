@@ -8,6 +8,7 @@ refusal for a command sent in the wrong phase.
 from __future__ import annotations
 
 from server.games.base import Command, RuleViolation
+from server.games.pocket.options import OPTIONS_RULE
 from server.games.pocket.state import CLAIMED, ENDED, OPEN, SETUP, PocketState
 from server.puzzles.expressions import MAX_TEXT
 
@@ -15,7 +16,7 @@ from server.puzzles.expressions import MAX_TEXT
 REFUSALS: dict[str, tuple[str, str]] = {
     "unknown_command": ("", "no such command at a pocket table"),
     "bad_args": ("", "a command argument is missing or of the wrong type"),
-    "invalid_options": ("R-POCKET-1", "the table options are invalid (from initial_state)"),
+    "invalid_options": (OPTIONS_RULE, "the table options are invalid (from initial_state)"),
     "not_allowed": ("", "this role may not send this command"),
     "not_your_seat": ("", "a player acts only for its own seat"),
     "unknown_seat": ("", "no such seat at this table"),

@@ -92,9 +92,14 @@ class PocketOptions:
         }
 
 
-def invalid(name: str, why: str) -> RuleViolation:
-    """The refusal of one option, naming it."""
-    return RuleViolation("invalid_options", f"option {name!r}: {why}")
+# The rule a refusal of the table's options cites (checks.REFUSALS["invalid_options"] reads it).
+OPTIONS_RULE = "R-POCKET-1"
+
+
+def invalid(name: str, why: str, rule: str = OPTIONS_RULE) -> RuleViolation:
+    """The refusal of one option, naming it and citing the game's options rule (deck40 passes
+    its own)."""
+    return RuleViolation("invalid_options", f"option {name!r}: {why}", rule)
 
 
 def is_int(value: object) -> bool:
@@ -114,22 +119,27 @@ def read_seconds(raw: Mapping[str, Any], name: str, default: float | None) -> in
     return round(value * MICROSECONDS)
 
 
-def read_seats(value: object, low: int, high: int) -> tuple[SeatInfo, ...]:
-    """`low`..`high` seats `{"seat", "name"}` with distinct ids."""
+def read_seats(
+    value: object, low: int, high: int, rule: str = OPTIONS_RULE
+) -> tuple[SeatInfo, ...]:
+    """`low`..`high` seats `{"seat", "name"}` with distinct ids; a refusal cites `rule` (the
+    game's options rule: deck40 reads its seats here too)."""
     if not isinstance(value, list | tuple) or not low <= len(value) <= high:
-        raise invalid("seats", f"a list of {low}..{high} seats")
+        raise invalid("seats", f"a list of {low}..{high} seats", rule)
     seats = []
     for entry in value:
         if not isinstance(entry, Mapping):
-            raise invalid("seats", f"each seat is a map with 'seat' and 'name', not {entry!r}")
+            raise invalid(
+                "seats", f"each seat is a map with 'seat' and 'name', not {entry!r}", rule
+            )
         seat, name = entry.get("seat"), entry.get("name", "")
         if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise invalid("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
+            raise invalid("seats", f"a seat id is a string of 1..{MAX_NAME} characters", rule)
         if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise invalid("seats", f"a name is a string of at most {MAX_NAME} characters")
+            raise invalid("seats", f"a name is a string of at most {MAX_NAME} characters", rule)
         seats.append(SeatInfo(seat, name))
     if len({seat.seat for seat in seats}) != len(seats):
-        raise invalid("seats", "seat ids must be distinct")
+        raise invalid("seats", "seat ids must be distinct", rule)
     return tuple(seats)
 
 
@@ -176,7 +186,7 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     """Read and validate recorded options, filling the defaults (refuses, never repairs: a
     table whose options do not read back could never be replayed)."""
     if not isinstance(raw, Mapping):
-        raise RuleViolation("invalid_options", "options are a map")
+        raise RuleViolation("invalid_options", "options are a map", OPTIONS_RULE)
     unknown = sorted(str(name) for name in raw if name not in KNOWN)
     if unknown:
         raise invalid(unknown[0], "unknown option")
