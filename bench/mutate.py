@@ -16,7 +16,9 @@ tree, the stats run and the clean test run, are paid once), reads mutmut's per-f
 results, matches each survivor against the table of explained mutants in docs/testing.md (by
 name *and* by the mutated line, so a renumbered mutant is not silently excused), and writes
 var/mutation/report.md with the wall time, the CPU time and the machine's load. Exit status
-1 when a survivor is unexplained, 2 when a guarding test file is missing from pyproject.toml.
+1 when a survivor is unexplained, 2 when a guarding test file is missing from pyproject.toml
+(or `[tool.t24.mutation_guards]`, which narrows a target's tests to its own files, names a
+file that is not a target or not a guarding test file).
 
     python bench/mutate.py                    # every target
     python bench/mutate.py notation checks    # targets whose path contains these words
@@ -137,6 +139,44 @@ def unguarded_test_files() -> list[str]:
     missing = sorted(found - listed)
     gone = sorted(name for name in listed if not (ROOT / name).exists())
     return missing + [f"{name} (listed, but no such file)" for name in gone]
+
+
+def mutation_guards() -> dict[str, list[str]]:
+    """pyproject.toml's `[tool.t24.mutation_guards]`: per target file, the only guarding test
+    files whose tests run for its mutants (see the comment there and docs/testing.md)."""
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        tool = tomllib.load(file)["tool"]
+    return {path: list(files) for path, files in tool["t24"]["mutation_guards"].items()}
+
+
+def guard_problems(guards: dict[str, list[str]]) -> list[str]:
+    """Entries of the table that would narrow nothing or to nothing: a path that is not a
+    target, a test file that is not among the guarding ones."""
+    targets = {path for path, _glob in TARGETS}
+    listed = set(_config()["pytest_add_cli_args_test_selection"])
+    problems = [f"{path}: not a target" for path in guards if path not in targets]
+    for path, files in guards.items():
+        if not files:
+            problems.append(f"{path}: no test file")
+        missing = [name for name in files if name not in listed]
+        problems += [f"{path}: {name} is not a guarding test file" for name in missing]
+    return problems
+
+
+def narrowed_tests(
+    tests_by_function: dict[str, set[str]], guards: dict[str, list[str]]
+) -> dict[str, set[str]]:
+    """mutmut's map from a mangled function name (`server.puzzles.solver.x__canonical`) to the
+    tests (`tests/unit/test_solver.py::test_…`) that reached it in the stats run, with the
+    functions of each target named in `guards` keeping only the tests of its files. Every
+    other function keeps its tests. A function left with none is one no guard of its target
+    reaches: mutmut reports its mutants as not reached (exit code 33)."""
+    globs = {_target(ROOT / path)[1]: set(files) for path, files in guards.items()}
+    out: dict[str, set[str]] = {}
+    for name, tests in tests_by_function.items():
+        files = next((f for glob, f in globs.items() if fnmatch(name, glob)), None)
+        out[name] = set(tests) if files is None else {t for t in tests if t.split("::")[0] in files}
+    return out
 
 
 # mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash; 37 is a
@@ -278,6 +318,10 @@ def main(argv: list[str]) -> int:
     unguarded = unguarded_test_files()
     if unguarded:
         print("add to pyproject.toml's pytest_add_cli_args_test_selection:", *unguarded, sep="\n  ")
+        return 2
+    wrong = guard_problems(mutation_guards())
+    if wrong:
+        print("fix pyproject.toml's [tool.t24.mutation_guards]:", *wrong, sep="\n  ")
         return 2
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     run = None

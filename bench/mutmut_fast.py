@@ -13,7 +13,9 @@ mutant, in CPU time:
 - `T24_MUTATE_TIMINGS` names where to write the time of each phase and each tested mutant.
 What a mutant is, which tests run for it, in which order, and how its verdict is counted
 stay mutmut's own: `mutmut_fast.py run ...` is `mutmut run ...` (`T24_MUTATE_PLAIN=1`: mutmut
-as it comes, with the timings, for comparison).
+as it comes, with the timings, for comparison), but for one declared change of which tests
+guard a target: a target named in pyproject.toml's `[tool.t24.mutation_guards]` runs only its
+own test files' tests (`_narrow_to_guards`; in both modes).
 
 Same rule as mutmut's for the type checker: an error inside a mutant's function marks that
 mutant caught (exit code 37); an error anywhere else means the mutated copy is broken in a
@@ -352,6 +354,27 @@ def _speed_up() -> None:
     mutmut_main.print_stats = print_stats
 
 
+def _narrow_to_guards() -> None:
+    """After the stats run (or its load, with `--keep`), each target named in pyproject.toml's
+    `[tool.t24.mutation_guards]` keeps only its own test files' tests in mutmut's map of
+    tests per function (`narrowed_tests` in bench/mutate.py): what `_run` then runs per
+    mutant, sorts the mutants by, and the collected session holds."""
+    from mutate import mutation_guards, narrowed_tests  # bench/, this script's directory
+
+    plain = mutmut_main.collect_or_load_stats
+    guards = mutation_guards()
+
+    def collect_or_load_stats(*args: Any, **kwargs: Any) -> None:
+        plain(*args, **kwargs)
+        tests = state().tests_by_mangled_function_name
+        narrowed = narrowed_tests(dict(tests), guards)
+        dropped = sum(len(tests[name]) - len(narrowed[name]) for name in narrowed)
+        tests.update(narrowed)
+        print(f"    narrowed to the targets' own tests: {dropped} (function, test) pairs dropped")
+
+    mutmut_main.collect_or_load_stats = collect_or_load_stats
+
+
 def _time_phases() -> None:
     for name in ("copy_src_dir", "copy_also_copy_files", "create_mutants"):
         setattr(mutmut_main, name, timings.phase(name, getattr(mutmut_main, name)))
@@ -372,5 +395,6 @@ if __name__ == "__main__":
         )
     else:
         _speed_up()
+    _narrow_to_guards()  # which tests guard a target: the same with or without the speed-ups
     _time_phases()
     sys.exit(mutmut_main.cli())

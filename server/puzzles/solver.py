@@ -144,7 +144,7 @@ def solvable(numbers: Sequence[int]) -> bool:
 
 # -- forms (solve) ---------------------------------------------------------------------------
 # A tree is an int (a card number) or (op, left, right). A canonical form is
-# (sign, kind, key, parts_a, parts_b): kind "n" number, "s" sum (a = added terms,
+# (negated, kind, key, parts_a, parts_b): kind "n" number, "s" sum (a = added terms,
 # b = subtracted), "p" product (a = factors, b = divisors); key is the text of the body.
 Tree = int | tuple[str, "Tree", "Tree"]
 
@@ -152,7 +152,7 @@ Tree = int | tuple[str, "Tree", "Tree"]
 @dataclass(frozen=True)
 class _Form:
     value: Value
-    sign: int
+    negated: bool  # the tree's value is minus the body's (`key`)
     kind: str
     key: str
     a: tuple[str, ...]
@@ -163,11 +163,11 @@ class _Form:
 
     @property
     def full_key(self) -> str:
-        return self.key if self.sign > 0 else "-" + self.key
+        return "-" + self.key if self.negated else self.key
 
 
 def _leaf(n: int) -> _Form:
-    return _Form(n, 1, "n", str(n), (), (), n, (0, 0, 0, 0))
+    return _Form(n, False, "n", str(n), (), (), n, (0, 0, 0, 0))
 
 
 def _sum_key(plus: Sequence[str], minus: Sequence[str]) -> str:
@@ -176,23 +176,23 @@ def _sum_key(plus: Sequence[str], minus: Sequence[str]) -> str:
 
 def _canonical(
     op: str, left: _Form, right: _Form
-) -> tuple[int, str, str, tuple[str, ...], tuple[str, ...]]:
-    if op in "+-":
+) -> tuple[bool, str, str, tuple[str, ...], tuple[str, ...]]:
+    if op in ("+", "-"):
         plus: list[str] = []
         minus: list[str] = []
-        for form, sign in ((left, 1), (right, 1 if op == "+" else -1)):
-            sign *= form.sign
+        for form, subtracted in ((left, False), (right, op == "-")):
+            added = form.negated == subtracted
             if form.kind == "s":
-                plus.extend(form.a if sign > 0 else form.b)
-                minus.extend(form.b if sign > 0 else form.a)
+                plus.extend(form.a if added else form.b)
+                minus.extend(form.b if added else form.a)
             else:
-                (plus if sign > 0 else minus).append(form.key)
+                (plus if added else minus).append(form.key)
         plus.sort()
         minus.sort()
         forward, backward = _sum_key(plus, minus), _sum_key(minus, plus)
         if forward <= backward:
-            return 1, "s", forward, tuple(plus), tuple(minus)
-        return -1, "s", backward, tuple(minus), tuple(plus)
+            return False, "s", forward, tuple(plus), tuple(minus)
+        return True, "s", backward, tuple(minus), tuple(plus)
     factors: list[str] = []
     divisors: list[str] = []
     for form, inverse in ((left, False), (right, op == "/")):
@@ -204,11 +204,11 @@ def _canonical(
     factors.sort()
     divisors.sort()
     key = "[" + "*".join(factors) + "/" + "/".join(divisors) + "]"
-    return left.sign * right.sign, "p", key, tuple(factors), tuple(divisors)
+    return left.negated != right.negated, "p", key, tuple(factors), tuple(divisors)
 
 
 def _combine(op: str, left: _Form, right: _Form, value: Value) -> _Form:
-    sign, kind, key, a, b = _canonical(op, left, right)
+    negated, kind, key, a, b = _canonical(op, left, right)
     bad_l, bad_r = left.badness, right.badness
     badness = (
         bad_l[0] + bad_r[0] + (value < 0),
@@ -216,7 +216,7 @@ def _combine(op: str, left: _Form, right: _Form, value: Value) -> _Form:
         max(bad_l[2], bad_r[2], -value if value < 0 else value),
         bad_l[3] + bad_r[3] + (right.kind != "n" and _precedence(right.tree) == _PRECEDENCE[op]),
     )
-    return _Form(value, sign, kind, key, a, b, (op, left.tree, right.tree), badness)
+    return _Form(value, negated, kind, key, a, b, (op, left.tree, right.tree), badness)
 
 
 def _apply(op: str, a: Value, b: Value) -> Value | None:

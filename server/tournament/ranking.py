@@ -63,13 +63,9 @@ def round_points(state: TournamentState, number: int) -> dict[str, int]:
 
 
 def tie_break_points(state: TournamentState, tie: TieBreak) -> dict[str, int]:
-    points: dict[str, int] = {s: 0 for s in tie.students}
-    for table in tie.tables:
-        result = state.results.get(table.table)
-        if result is not None:
-            for student, score in result.scores.items():
-                points[student] = points.get(student, 0) + score
-    return points
+    """Each tied student's points at a finished tie-break (`tie_break_done`: every table of it
+    has its result, which scores exactly the table's students, each seated at one table)."""
+    return {s: p for table in tie.tables for s, p in state.results[table.table].scores.items()}
 
 
 def take(
@@ -81,16 +77,19 @@ def take(
     points: Mapping[str, int],
     used: dict[frozenset[str], int] | None = None,
 ) -> Outcome:
-    """The students of `group` who take `places` places by `points` (see the module doc)."""
+    """The students of `group` who take `places` places by `points` (see the module doc).
+
+    `points` scores every student of `group`: the qualifying points every student in play, a
+    closed round's points everyone it seated, a tie-break's points everyone it tied.
+    """
     used = {} if used is None else used
+    places = min(places, len(group))  # all of them take part when places are as many or more
     if places <= 0:
         return Outcome(frozenset(), None, ())
-    if places >= len(group):
-        return Outcome(frozenset(group), None, ())
-    ranked = sorted(group, key=lambda s: -points.get(s, 0))
-    cut = points.get(ranked[places - 1], 0)
-    above = frozenset(s for s in group if points.get(s, 0) > cut)
-    tied = tuple(sorted(s for s in group if points.get(s, 0) == cut))
+    ranked = sorted(group, key=lambda s: -points[s])
+    cut = points[ranked[places - 1]]
+    above = frozenset(s for s in group if points[s] > cut)
+    tied = tuple(sorted(s for s in group if points[s] == cut))
     remaining = places - len(above)
     if len(tied) == remaining:
         return Outcome(above | frozenset(tied), None, ())
@@ -99,7 +98,7 @@ def take(
     candidates = [
         tie
         for tie in state.tie_breaks
-        if tie.round == round_number and tie.section == section and frozenset(tie.students) == key
+        if (tie.round, tie.section, frozenset(tie.students)) == (round_number, section, key)
     ]
     if nth >= len(candidates):
         return Outcome(above, Pending(round_number, section, tied, remaining, False), ())
@@ -112,16 +111,20 @@ def take(
 
 
 def qualifying_points(state: TournamentState) -> dict[str, int]:
-    """R-ROUND-3: rounds 1 + 2 points per student."""
+    """R-ROUND-3: rounds 1 + 2 points per student in play, once round 2 is closed. Every
+    student in play sat both rounds: registration closed before round 1 was seated, round 1
+    and round 2 each seated every student in play then, and a withdrawal is never undone."""
     first, second = round_points(state, 1), round_points(state, 2)
-    return {s: first.get(s, 0) + second.get(s, 0) for s in state.students}
+    return {s: first[s] + second[s] for s in state.active()}
 
 
-def stage_outcomes(state: TournamentState, round_number: int) -> list[tuple[str, Outcome, str]]:
-    """Each decision the close of `round_number` makes: (section, outcome, what it decides).
+def stage_outcomes(state: TournamentState, round_number: int) -> list[tuple[str, Outcome, bool]]:
+    """Each decision the close of `round_number` makes: (section, outcome, whether it decides
+    the champion).
 
-    Round 2: one per section (the advancing places). Round 3: one per semi-final table.
-    Round 4: one per final table (the champion).
+    Round 2: one per section (the advancing places). Round 3: one per semi-final table (the
+    champion at a section's single semi-final table). Round 4: one per final table (the
+    champion).
     """
     outcomes = []
     if round_number == QUALIFYING:
@@ -129,14 +132,13 @@ def stage_outcomes(state: TournamentState, round_number: int) -> list[tuple[str,
         for section in state.sections():
             group = state.active(section)
             outcome = take(state, QUALIFYING, section, group, state.options.advance_count, points)
-            outcomes.append((section, outcome, "semi_final"))
+            outcomes.append((section, outcome, False))
     elif round_number in (SEMI, FINAL):
         points = round_points(state, round_number)
         for table in state.round(round_number).tables:
             outcome = take(state, round_number, table.section, table.students, 1, points)
             single = round_number == SEMI and _single_semi(state, table.section)
-            what = "champion" if round_number == FINAL or single else "final"
-            outcomes.append((table.section, outcome, what))
+            outcomes.append((table.section, outcome, round_number == FINAL or single))
     return outcomes
 
 
@@ -155,9 +157,9 @@ def advancing(
     """({section: advancing students}, {section: champion}) once no tie is pending."""
     advancing_: dict[str, list[str]] = {}
     champions: dict[str, str] = {}
-    for section, outcome, what in stage_outcomes(state, round_number):
+    for section, outcome, champion in stage_outcomes(state, round_number):
         winners = sorted(outcome.winners, key=_registration_order(state))
-        if what == "champion":
+        if champion:
             champions[section] = winners[0]
         advancing_.setdefault(section, []).extend(winners)
     return advancing_, champions

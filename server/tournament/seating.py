@@ -9,10 +9,13 @@ What this module keeps:
 - Round 2 ("students change tables"): no two students who shared a table in round 1 share one
   again, where that is possible. It is possible exactly when no round-1 table is larger than
   the number of round-2 tables (pigeonhole: two students of one round-1 table must otherwise
-  meet again). Then *dealing* works: list the students round-1 table by round-1 table and deal
-  them to the round-2 tables in turn; the members of one round-1 table are consecutive and no
-  more numerous than the tables, so each lands at a different table. When it is impossible, a
-  greedy pass seats each student where they meet the fewest former table-mates.
+  meet again). *Dealing* does it: list the students round-1 table by round-1 table, larger
+  tables first, and deal them to the round-2 tables in turn; the members of one round-1 table
+  are consecutive and no more numerous than the tables, so each lands at a different table.
+  When it is impossible, the same deal still spreads each round-1 table evenly: its members
+  come one after another, so each student lands where the fewest of their former table-mates
+  sit so far, at the emptiest such table. (A greedy pass choosing by exactly those keys, kept
+  here for that case until 2026-12-01, seated the same tables in every case; docs/testing.md.)
 
 Every choice is a pure function of the seed and the recorded seating, so replay agrees.
 """
@@ -32,7 +35,7 @@ class CannotSeat(ValueError):
 
 def table_sizes(count: int) -> list[int]:
     """The table sizes for `count` students: 3 or 4 each, the larger tables first."""
-    if count in (1, 2, 5) or count <= 0:
+    if count < MIN_TABLE or count == 5:
         raise CannotSeat(f"{count} students cannot sit 3 or 4 to a table")
     tables = -(-count // MAX_TABLE)
     base, extra = divmod(count, tables)
@@ -48,16 +51,10 @@ def _shuffled(items: Sequence[str], key: str) -> list[str]:
     return out
 
 
-def _deal(order: Sequence[str], sizes: Sequence[int]) -> list[list[str]]:
-    """Deal students to the tables in turn, skipping full tables."""
-    tables: list[list[str]] = [[] for _ in sizes]
-    index = 0
-    for student in order:
-        while len(tables[index % len(sizes)]) >= sizes[index % len(sizes)]:
-            index += 1
-        tables[index % len(sizes)].append(student)
-        index += 1
-    return tables
+def _deal(order: Sequence[str], tables: int) -> list[list[str]]:
+    """Deal students to the tables in turn. With `table_sizes`' sizes (differing by at most
+    one, the larger first) that fills every table exactly."""
+    return [list(order[index::tables]) for index in range(tables)]
 
 
 def seat_fresh(students: Sequence[str], key: str) -> list[list[str]]:
@@ -87,32 +84,9 @@ def reseat(students: Sequence[str], previous: Sequence[Sequence[str]], key: str)
     groups = [g for g in groups if g]
     seated = {s for g in groups for s in g}
     groups += [[s] for s in sorted(present - seated)]  # nobody to avoid yet
-    sizes = table_sizes(len(present))
     # Larger groups first, each group's members consecutive: see the module doc.
     ordered_groups = sorted(
         (_shuffled(g, f"{key}/group/{i}") for i, g in enumerate(groups)), key=len, reverse=True
     )
     order = [s for g in ordered_groups for s in g]
-    dealt = _deal(order, sizes)
-    if max(len(g) for g in groups) <= len(sizes):
-        return dealt
-    return _greedy(order, sizes, previous)
-
-
-def _greedy(
-    order: Sequence[str], sizes: Sequence[int], previous: Sequence[Sequence[str]]
-) -> list[list[str]]:
-    """Seat each student at the open table where they meet the fewest former table-mates."""
-    mates: dict[str, set[str]] = {}
-    for table in previous:
-        for student in table:
-            mates.setdefault(student, set()).update(s for s in table if s != student)
-    tables: list[list[str]] = [[] for _ in sizes]
-    for student in order:
-        open_tables = [i for i, size in enumerate(sizes) if len(tables[i]) < size]
-        best = min(
-            open_tables,
-            key=lambda i: (len(mates.get(student, set()) & set(tables[i])), len(tables[i]), i),
-        )
-        tables[best].append(student)
-    return tables
+    return _deal(order, len(table_sizes(len(present))))

@@ -44,3 +44,73 @@ def test_every_game_and_the_tournament_are_targets():
     assert "server/games/base.py" in targets
     assert "server/tournament/__init__.py" in targets
     assert "server/puzzles/expressions.py" in targets
+
+
+def test_the_solver_is_guarded_by_its_own_tests_only():
+    mutate = _bench_mutate()
+    guards = mutate.mutation_guards()
+    assert guards == {
+        "server/puzzles/solver.py": [
+            "tests/unit/test_solver.py",
+            "tests/unit/test_solver_golden.py",
+        ]
+    }
+    assert mutate.guard_problems(guards) == []
+
+
+def test_the_guard_table_refuses_what_would_narrow_nothing_or_to_nothing():
+    mutate = _bench_mutate()
+    assert mutate.guard_problems(
+        {
+            "server/puzzles/editions.py": ["tests/unit/test_solver.py"],  # not mutated
+            "server/puzzles/solver.py": ["tests/unit/test_editions.py"],  # not a guard
+            "server/puzzles/notation.py": [],
+        }
+    ) == [
+        "server/puzzles/editions.py: not a target",
+        "server/puzzles/solver.py: tests/unit/test_editions.py is not a guarding test file",
+        "server/puzzles/notation.py: no test file",
+    ]
+
+
+def test_narrowing_keeps_a_guarded_targets_own_tests_and_every_other_functions():
+    mutate = _bench_mutate()
+    own = "tests/unit/test_solver.py::test_counts_of_solvable_cards"
+    golden = "tests/unit/test_solver_golden.py::test_3_3_8_8_whole_solution"
+    deck = "tests/unit/test_round_decks.py::test_a_deck_of_solvable_cards"
+    judge = "tests/unit/test_expressions.py::test_a_step"
+    stats = {
+        "server.puzzles.solver.x__canonical": {own, golden, deck},
+        "server.puzzles.solver.xǁSolutionǁas_dict": {golden, deck},
+        "server.puzzles.solver.x_solvable": {deck},  # only a deck test reached it
+        "server.puzzles.round_decks.x_deck": {own, deck},  # not narrowed
+        "server.puzzles.solver_extra.x_f": {deck},  # another module whose name starts alike
+        "server.games.challenge.x_decide": {judge, deck},
+    }
+    guards = {
+        "server/puzzles/solver.py": [
+            "tests/unit/test_solver.py",
+            "tests/unit/test_solver_golden.py",
+        ]
+    }
+    assert mutate.narrowed_tests(stats, guards) == {
+        "server.puzzles.solver.x__canonical": {own, golden},
+        "server.puzzles.solver.xǁSolutionǁas_dict": {golden},
+        "server.puzzles.solver.x_solvable": set(),
+        "server.puzzles.round_decks.x_deck": {own, deck},
+        "server.puzzles.solver_extra.x_f": {deck},
+        "server.games.challenge.x_decide": {judge, deck},
+    }
+    # a package's __init__.py: its own functions, not its submodules'
+    package = {"server/games/challenge/__init__.py": ["tests/unit/test_challenge_rules.py"]}
+    rules = "tests/unit/test_challenge_rules.py::test_x"
+    assert mutate.narrowed_tests(
+        {
+            "server.games.challenge.x_decide": {rules, judge},
+            "server.games.challenge.state.x_evolve": {rules, judge},
+        },
+        package,
+    ) == {
+        "server.games.challenge.x_decide": {rules},
+        "server.games.challenge.state.x_evolve": {rules, judge},
+    }

@@ -57,3 +57,14 @@ def test_bracket_depth_is_counted_open_at_once_not_in_total():
     nested_in_turn = bracketed(MAX_BRACKET_DEPTH, "1*2") + "*" + bracketed(MAX_BRACKET_DEPTH, "3*4")
     assert check_expression(CARD, many).ok is True
     assert check_expression(CARD, nested_in_turn).ok is True
+
+
+def test_a_closed_bracket_gives_its_depth_back_exactly():
+    # after `(1)` the depth is 0 again: 32 more open at once are read, the 33rd is refused
+    after_one = "(1)*"
+    assert check_expression(CARD, after_one + bracketed(MAX_BRACKET_DEPTH, "2*3*4")) == Verdict(
+        True, "", "correct", Fraction(24)
+    )
+    assert check_expression(CARD, after_one + bracketed(MAX_BRACKET_DEPTH + 1, "2*3*4")) == Verdict(
+        False, "syntax", "brackets nested more than 32 deep at '(' at position 37"
+    )

@@ -36,6 +36,8 @@ def step(left: Fraction | int, op: str, right: Fraction | int) -> Step:
         # well spaced as (8/1) ÷ 3: a lone whole number is as tight as a fraction (the
         # property test against the two-slash reader found this only after 25 examples)
         ("- 8/1 / 3", step(-8, "/", 3)),
+        # a space before the operator but none after is not well spaced: leftmost again
+        ("- 8/1 /3", step(-8, "/", Fraction(1, 3))),
     ],
 )
 def test_the_reading_taken_when_nothing_is_available_or_stated(text, read):

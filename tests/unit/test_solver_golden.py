@@ -94,3 +94,15 @@ def test_a_sum_of_two_added_terms_reads_plus_in_its_canonical_text():
     assert [(s.ascii_expression, s.canonical) for s in solve((1, 2, 5, 5))] == [
         ("5 * 5 - 2 + 1", "(1+[5*5/]-2)")
     ]
+
+
+def test_a_zero_sum_inside_a_product_keeps_its_orientation():
+    # 5 − 5 reads the same both ways round ("(5-5)"): it is stored unnegated, so a term
+    # 3 × (5 − 5) is added where the tree adds it: `24 + 3 × (5 − 5)` reads −(−24 − x)
+    # ("-(-24-…)", the orientation whose text sorts first) and `24 − 3 × (5 − 5)` reads 24 − x
+    assert [(s.ascii_expression, s.canonical) for s in solve((3, 5, 5, 24))] == [
+        ("(5 - 5) / 3 + 24", "-(-24-[(5-5)/3])"),
+        ("24 + 3 * (5 - 5)", "-(-24-[(5-5)*3/])"),
+        ("24 - (5 - 5) / 3", "(24-[(5-5)/3])"),
+        ("24 - 3 * (5 - 5)", "(24-[(5-5)*3/])"),
+    ]

@@ -10,11 +10,16 @@ instead of silently dealing other games from the same seed.
 
 from __future__ import annotations
 
+import hashlib
+from itertools import islice
+
 import pytest
 
 from server.games.tjugoett.cards import (
     DECK,
     Verdict,
+    _below,
+    _draws,
     card_points,
     dealer_verdict,
     hand_value,
@@ -165,3 +170,35 @@ def test_the_shuffle_keeps_every_card_and_leaves_its_argument_alone():
     assert sorted(order) == sorted(DECK) and order != cards and cards == list(DECK)
     assert shuffled(["AS"], "seed-one-1", "round 1") == ["AS"]
     assert shuffled([], "seed-one-1", "round 1") == []
+
+
+def test_the_draws_are_the_first_8_bytes_big_endian_of_sha256_of_seed_label_and_count():
+    expected = [
+        int.from_bytes(hashlib.sha256(f"seed-x\x00round 1\x00{n}".encode()).digest()[:8], "big")
+        for n in range(3)
+    ]
+    assert list(islice(_draws("seed-x", "round 1"), 3)) == expected
+
+
+# For a bound of 52, 2**64 % 52 == 16: the draws 2**64 - 16 .. 2**64 - 1 (the last,
+# incomplete run of 52) are skipped, and 2**64 - 17 is the last one kept, worth 51.
+LIMIT_52 = 2**64 - 16
+
+
+@pytest.mark.parametrize(
+    ("draws", "bound", "value"),
+    [
+        ([LIMIT_52 - 1], 52, 51),  # the last draw below the limit is kept
+        ([LIMIT_52, 5], 52, 5),  # a draw exactly at the limit is skipped
+        ([2**64 - 1, LIMIT_52 + 3, 104], 52, 0),  # every draw above it too
+        ([2**64 - 1], 2, 1),  # 2**64 is a whole number of runs of 2: nothing is skipped
+        ([2**64 - 1, 7], 3, 1),  # 2**64 % 3 == 1: only the last draw is skipped
+        ([2**64 - 2], 3, 2),
+    ],
+)
+def test_a_uniform_draw_skips_exactly_the_last_incomplete_run_below_2_to_the_64(
+    draws, bound, value
+):
+    stream = iter(draws)
+    assert _below(stream, bound) == value
+    assert list(stream) == []  # no draw more than needed

@@ -495,7 +495,7 @@ def test_a_tie_break_tied_again_is_replayed_while_another_sections_is_pending():
 
 def test_round_two_seatings_of_known_rounds_one():
     """R-ROUND-2: the reseat is a pure function of the students, round 1 and the seed's key;
-    these are what it gave when written (a changed deal or greedy pass deals other tables)."""
+    these are what it gave when written (a changed deal seats other tables)."""
     ten = [f"p{i}" for i in range(1, 11)]
     nine = ten[:9]
     dealt = seating.reseat(nine, [nine[:3], nine[3:6], nine[6:]], "k")  # 3 mates, 3 tables
@@ -505,8 +505,8 @@ def test_round_two_seatings_of_known_rounds_one():
     assert four_mates == [["p3", "p4", "p6", "p9"], ["p2", "p5", "p10"], ["p1", "p7", "p8"]]
     assert seating.repeated_pairs([ten[:4], ten[4:7], ten[7:]], four_mates) == 1  # pigeonhole
     seven = ten[:7]
-    greedy = seating.reseat(seven, [seven[:4], seven[4:]], "k")  # 4 mates, 2 tables: greedy
-    assert greedy == [["p3", "p1", "p5", "p6"], ["p2", "p4", "p7"]]
+    spread = seating.reseat(seven, [seven[:4], seven[4:]], "k")  # 4 mates, 2 tables: spread
+    assert spread == [["p3", "p1", "p5", "p6"], ["p2", "p4", "p7"]]
     eight = ten[:8]
     assert seating.reseat(eight, [eight[:4], eight[4:]], "k") == [
         ["p3", "p1", "p5", "p8"],

@@ -22,8 +22,9 @@ What this module keeps (shared/rules/tjugoett.md):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import count
 
 SUITS = ("C", "D", "H", "S")  # clubs, diamonds, hearts, spades (R-21-1)
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -77,17 +78,25 @@ def is_deck_order(order: object) -> bool:
 # -- the shuffle (R-21-3, R-21-21) -------------------------------------------------------------
 
 
-def _random_below(seed: str, label: str, bound: int, counter: list[int]) -> int:
-    """A uniform integer in [0, bound) from the SHA-256 stream of (seed, label).
+DRAW = 1 << 64  # each draw of the shuffle is a 64-bit number
 
-    Rejection sampling over 64-bit draws keeps it exactly uniform; `counter` is the position
-    in the stream, advanced by every draw.
+
+def _draws(seed: str, label: str) -> Iterator[int]:
+    """The stream of draws of the shuffle named `label` of a table with `seed`: the first 8
+    bytes, big-endian, of SHA-256 of (seed, label, n) for n = 0, 1, 2, ..."""
+    for n in count():
+        yield int.from_bytes(hashlib.sha256(f"{seed}\x00{label}\x00{n}".encode()).digest()[:8])
+
+
+def _below(draws: Iterator[int], bound: int) -> int:
+    """A uniform integer in [0, bound) from the next draws.
+
+    Rejection sampling keeps it exactly uniform: a draw in the last, incomplete run of
+    `bound` values below 2**64 (at or above `limit`) is skipped for the next one.
     """
-    limit = (1 << 64) - (1 << 64) % bound
+    limit = DRAW - DRAW % bound
     while True:
-        digest = hashlib.sha256(f"{seed}\x00{label}\x00{counter[0]}".encode()).digest()
-        counter[0] += 1
-        value = int.from_bytes(digest[:8], "big")
+        value = next(draws)
         if value < limit:
             return value % bound
 
@@ -99,9 +108,9 @@ def shuffled(cards: Sequence[str], seed: str, label: str) -> list[str]:
     result as event data, so replay reads the order instead of shuffling again.
     """
     order = list(cards)
-    counter = [0]
+    draws = _draws(seed, label)
     for index in range(len(order) - 1, 0, -1):
-        other = _random_below(seed, label, index + 1, counter)
+        other = _below(draws, index + 1)
         order[index], order[other] = order[other], order[index]
     return order
 
@@ -146,10 +155,10 @@ def player_verdict(cards: Sequence[str]) -> Verdict | None:
     R-21-7: 21 wins. R-21-9: over 21 is bust and loses. R-21-8: five cards under 21 win.
     """
     value = hand_value(cards)
-    if value == TWENTY_ONE:
-        return Verdict("player", "twenty_one", "R-21-7")
     if value > TWENTY_ONE:
         return Verdict("dealer", "bust", "R-21-9")
+    if value == TWENTY_ONE:
+        return Verdict("player", "twenty_one", "R-21-7")
     if len(cards) == MAX_CARDS:
         return Verdict("player", "five_cards", "R-21-8")
     return None
@@ -162,10 +171,10 @@ def dealer_verdict(cards: Sequence[str]) -> Verdict | None:
     R-21-16: five cards under 21 win for the dealer.
     """
     value = hand_value(cards)
-    if value == TWENTY_ONE:
-        return Verdict("dealer", "dealer_twenty_one", "R-21-15")
     if value > TWENTY_ONE:
         return Verdict("player", "dealer_bust", "R-21-17")
+    if value == TWENTY_ONE:
+        return Verdict("dealer", "dealer_twenty_one", "R-21-15")
     if len(cards) == MAX_CARDS:
         return Verdict("dealer", "dealer_five_cards", "R-21-16")
     return None
