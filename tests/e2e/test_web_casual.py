@@ -364,10 +364,12 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
 
 def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
     """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
-    REFUSALS), so a refusal is never shown as the generic fallback or a raw map."""
+    REFUSALS) and of the tournament (a director's board may show one), so a refusal is
+    never shown as the generic fallback or a raw map."""
     from server.games import deck40, pocket, tjugoett
+    from server.tournament.checks import REFUSALS as TOURNAMENT_REFUSALS
 
-    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS})
+    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS, *TOURNAMENT_REFUSALS})
     page = pages.open(server.http, "")
     page.locator("#fatal").wait_for(timeout=WAIT)
     shown = page.evaluate(
