@@ -13,6 +13,7 @@ import itertools
 from typing import Any
 
 import pytest
+from cli_pty import answer
 from web_browser import Pages
 
 from protocol.codec import decode
@@ -159,3 +160,52 @@ def test_pocket_keyboard_play_flows_from_a_won_card_to_the_next_claim(
         ada.locator("#result", has_text=f"You won card {number}").wait_for(timeout=WAIT)
     assert bo.event("GameEnded")["data"]["winners"] == ["s1"]
     assert ada.locator("#answer").input_value() == ""
+
+
+def keyboard_win(page, numbers: list[int]) -> None:
+    """Touch with the space bar, then the pattern, the three steps and "Equals 24", by
+    keyboard only, waiting for the focus the page moves before each typing."""
+    pattern, steps = answer(numbers)
+    page.keyboard.press("Space")
+    page.locator("#pattern:focus").wait_for(timeout=WAIT)
+    page.keyboard.type(pattern)
+    page.keyboard.press("Enter")
+    page.locator("#step-1:focus").wait_for(timeout=WAIT)
+    for step in steps:
+        page.keyboard.type(step)
+        page.keyboard.press("Enter")
+    page.locator("#fix:focus").wait_for(timeout=WAIT)
+    page.keyboard.press("Enter")
+
+
+def test_challenge_keyboard_play_flows_from_a_won_card_to_the_next_touch(
+    server, connect, pages: Pages
+):
+    """Keyboard only (no click) through two cards of a 24 Challenge table: after card 1 is
+    won by Enter on "Equals 24" (which the win then disables), the revealed card 2 puts the
+    focus on the touch button, the space bar touches it, and card 2 is answered and won by
+    keyboard as well."""
+    seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
+    options = {"seats": seats, "deck": DECK, "pattern_seconds": 60, "solution_seconds": 120}
+    table = create(server, connect, "challenge", options)
+    proctor = joined(connect(server.token("proctor", name="p", table=table)), table)
+    ada = pages.open(server.http, server.token("player", table=table, seat="s1"))
+    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    send(proctor, table, "start_round")
+    for play, card in enumerate(DECK, 1):
+        send(proctor, table, "place_card")
+        send(proctor, table, "reveal_card")
+        ada.locator(f'.card.up[data-numbers="{" ".join(map(str, card["numbers"]))}"]').wait_for(
+            timeout=WAIT
+        )
+        # the card to touch takes the focus: on card 2 it leaves the disabled "Equals 24"
+        ada.locator("#touch:enabled:focus").wait_for(timeout=WAIT)
+        keyboard_win(ada, card["numbers"])
+        won = proctor.event("CardWon")
+        assert won["data"]["seat"] == "s1" and won["data"]["card_id"] == card["card_id"], won
+        ada.locator(f'#feed li.won[data-seq="{won["seq"]}"]').wait_for(timeout=WAIT)
+        ada.locator("#result", has_text="won the card").wait_for(timeout=WAIT)
+    ada.locator('tr[data-seat="s1"] td.score[data-score="4"]').wait_for(timeout=WAIT)
+    touches = [e["data"]["seat"] for e in proctor.events() if e["event_type"] == "CardTouched"]
+    assert touches == ["s1", "s1"], touches
+    pages.shot(ada, "student-two-cards-by-keyboard")
