@@ -11,7 +11,7 @@ import time
 import pytest
 from cli_pty import answer
 from server_process import ServerProcess
-from web_browser import Pages, token_of, unlabelled_controls
+from web_browser import Pages, feed_seqs, token_of, unlabelled_controls
 from wsclients import AutobahnClient
 
 WAIT = 15_000  # ms, Playwright's unit
@@ -223,7 +223,8 @@ def test_a_link_without_a_token_says_so(server, pages: Pages):
 
 def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli, pages: Pages):
     """Server restart: the student page shows the lost connection, then the table paused
-    (`server_restart`); the proctor resumes from the console and the card goes on."""
+    (`server_restart`); the proctor resumes from the console and the card goes on. The
+    page's feed, resumed by `after_seq`, has no event missing and none twice."""
     process = ServerProcess(tmp_path / "srv").start()
     try:
         tokens = seats3(
@@ -240,6 +241,8 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
         start_round(cli, tokens)
         revealed_numbers(student)
+        student.locator("#feed li", has_text="revealed").wait_for(timeout=WAIT)
+        before = feed_seqs(student)
         port = process.port
         process.terminate()
         student.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
@@ -251,9 +254,22 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         console = pages.open(process.http, token_of(tokens, "proctor"))
         console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
         console.click("#resume")
-        student.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        resumed = student.locator("#feed li", has_text="Resumed")
+        resumed.wait_for(timeout=WAIT)
         student.locator("#touch:enabled").wait_for(timeout=WAIT)
         assert "Paused" not in student.inner_text("#pause")
+        # the page rejoined with after_seq = the last seq it saw: its feed holds every event
+        # once, none missed over the restart and none drawn twice, as a fresh page's feed
+        last = int(resumed.get_attribute("data-seq"))
+        seen = feed_seqs(student)
+        assert len(seen) == len(set(seen)), seen
+        assert sorted(seen) == list(range(1, max(seen) + 1)), seen
+        assert set(before) < set(seen) and last in seen, (before, seen)
+        console.locator(f'#feed li[data-seq="{last}"]').wait_for(timeout=WAIT)
+        fresh = feed_seqs(console)
+        assert [s for s in seen if s <= last] == [s for s in fresh if s <= last], (seen, fresh)
+        paused = student.locator("#feed li", has_text="Paused (server restart)")
+        assert max(before) < int(paused.get_attribute("data-seq")) < last
     finally:
         if process.running():
             process.terminate()

@@ -192,7 +192,7 @@ def test_challenge_keyboard_play_flows_from_a_won_card_to_the_next_touch(
     ada = pages.open(server.http, server.token("player", table=table, seat="s1"))
     ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     send(proctor, table, "start_round")
-    for play, card in enumerate(DECK, 1):
+    for card in DECK:
         send(proctor, table, "place_card")
         send(proctor, table, "reveal_card")
         ada.locator(f'.card.up[data-numbers="{" ".join(map(str, card["numbers"]))}"]').wait_for(

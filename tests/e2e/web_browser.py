@@ -108,6 +108,13 @@ def unlabelled_controls(page: Any) -> list[str]:
     return [line.strip() for line in tree.splitlines() if bare.match(line)]
 
 
+def feed_seqs(page: Any) -> list[int]:
+    """The seqs of the page's feed (`#feed`), as drawn, newest first: a doubled event shows
+    twice, a missing one not at all."""
+    shown = page.eval_on_selector_all("#feed li", "items => items.map(e => e.dataset.seq)")
+    return [int(seq) for seq in shown]
+
+
 def token_of(tokens_dir: Path, name: str) -> str:
     """A person's token from a `--tokens-out` directory (proctor, spectator, or a seat)."""
     data = json.loads((tokens_dir / f"{name}.json").read_text())
