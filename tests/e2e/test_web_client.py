@@ -300,6 +300,50 @@ def test_every_control_of_the_student_page_the_console_and_the_board_has_a_label
     pages.shot(page, f"labels-{person}")
 
 
+def test_every_control_is_labelled_mid_card_with_a_protest_open_and_the_director_s_links(
+    server, pages: Pages
+):
+    """The label check where the pages show their most controls: the student page with
+    the card revealed (the touch enabled), the director's console with an open protest
+    (its uphold and reject buttons) and the reopening, and the director's scoreboard with
+    its buttons and the links it made for the people of the table."""
+    table = "weblabelsplay"
+    create_table(server, table, [1, 2, 3, 4])
+    proctor = AutobahnClient(server.url)
+    try:
+        proctor.hello(server.token("proctor", name="p", table=table))
+        for name in ("start_round", "place_card", "reveal_card"):
+            reply = proctor.request("command", table=table, name=name, args={})
+            assert reply["type"] == "accepted", reply
+        args = {"seqs": [reply["seq"]], "reason": "the card was shown early"}
+        filed = proctor.request("command", table=table, name="file_protest", args=args)
+        assert filed["type"] == "accepted", filed
+    finally:
+        proctor.close()
+    director = server.token("director", name="director")
+
+    student = pages.open(server.http, server.token("player", table=table, seat="s1"))
+    student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    student.locator("#touch:enabled").wait_for(timeout=WAIT)
+    assert unlabelled_controls(student) == [], student.locator("body").aria_snapshot()
+
+    console = pages.open(server.http, director, page="console", table=table)
+    console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    console.get_by_role("button", name="Uphold protest 1").wait_for(timeout=WAIT)
+    assert console.locator("#reopen").count() == 1  # the director's
+    assert unlabelled_controls(console) == [], console.locator("body").aria_snapshot()
+
+    board = pages.open(server.http, director, page="board", table=table)
+    board.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    board.click(f'[data-links="{table}"]')
+    board.locator(f'[data-table="{table}"] a[data-person="spectator"]').wait_for(timeout=WAIT)
+    tree = board.locator("body").aria_snapshot()
+    assert f'button "Links for the people of {table}"' in tree, tree
+    assert f'link "Console of {table}"' in tree and 'link "http' in tree, tree
+    assert unlabelled_controls(board) == [], tree
+    pages.shot(board, "labels-director-board")
+
+
 def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, cli, pages):
     """The director's scoreboard issues a link per person (`issue_token`); on a proctored
     table the proctor's console starts, places, reveals and records a seat's touch, pattern
@@ -353,17 +397,26 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
 
 
 def test_the_label_check_finds_unlabelled_controls(pages: Pages):
-    """The check above is not vacuous: a bare input and an empty button are found."""
+    """The check above is not vacuous: a bare input, an empty button, a select and a slider
+    without a label are found, and so are the ones the page hides now (a `hidden` part, a
+    closed `<details>`), which it leaves hidden."""
     page = pages.browser.new_page()
     try:
         page.set_content(
             "<button></button><input><label>Name <input></label>"
             "<button>Go</button><select></select>"
+            '<label for="r">Event</label><input id="r" type="range"><input type="range">'
+            "<div hidden><button></button><button>Shown later</button></div>"
+            "<details><summary>More</summary><input></details>"
         )
         found = unlabelled_controls(page)
+        shown_only = unlabelled_controls(page, hidden=False)
+        still_hidden = page.locator("body").aria_snapshot()
     finally:
         page.close()
-    assert len(found) == 3, found
+    assert len(found) == 6 and len(shown_only) == 4, (found, shown_only)
+    assert [line.split()[1].rstrip(":") for line in found].count("slider") == 1, found
+    assert "Shown later" not in still_hidden and "- textbox" not in still_hidden.split("More")[1]
 
 
 def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: Pages):
