@@ -187,6 +187,7 @@ def test_challenge_keyboard_play_flows_from_a_won_card_to_the_next_touch(
     keyboard as well."""
     seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
     options = {"seats": seats, "deck": DECK, "pattern_seconds": 60, "solution_seconds": 120}
+    options["no_touch_seconds"] = 120  # a loaded machine must not set a card aside
     table = create(server, connect, "challenge", options)
     proctor = joined(connect(server.token("proctor", name="p", table=table)), table)
     ada = pages.open(server.http, server.token("player", table=table, seat="s1"))
