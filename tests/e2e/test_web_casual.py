@@ -364,10 +364,12 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
 
 def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
     """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
-    REFUSALS), so a refusal is never shown as the generic fallback or a raw map."""
+    REFUSALS) and of the tournament (a director's board may show one), so a refusal is
+    never shown as the generic fallback or a raw map."""
     from server.games import deck40, pocket, tjugoett
+    from server.tournament.checks import REFUSALS as TOURNAMENT_REFUSALS
 
-    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS})
+    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS, *TOURNAMENT_REFUSALS})
     page = pages.open(server.http, "")
     page.locator("#fatal").wait_for(timeout=WAIT)
     shown = page.evaluate(
@@ -428,3 +430,165 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
     assert hand.locator(".outcome").inner_text() == outcome
     assert bo.inner_text("#sentence") == outcome
     assert unlabelled_controls(bo) == []
+
+
+def history(client, table: str) -> list[dict[str, Any]]:
+    """Every event of `table` so far, in seq order (a fresh join from the start)."""
+    snapshot = client.request("join", table=table, after_seq=0)
+    assert snapshot["type"] == "snapshot", snapshot
+    pushes: list[dict[str, Any]] = []
+    while not pushes or pushes[-1]["seq"] < snapshot["seq"]:
+        pushes.append(client.wait_for(lambda m: m.get("type") == "event" and m["table"] == table))
+    assert [push["seq"] for push in pushes] == list(range(1, snapshot["seq"] + 1))
+    return pushes
+
+
+def step_through(page, pushes: list[dict[str, Any]], check) -> None:
+    """The replay page stepped from the first event to the last with the arrow key: each
+    step drawn by the game's module (never raw data), its event in the game's words;
+    `check(push, step, sentence)` looks at what the step draws."""
+    page.locator("#position", has_text=f"Event 1 of {len(pushes)}").wait_for(timeout=WAIT)
+    for index, push in enumerate(pushes):
+        if index:
+            page.keyboard.press("ArrowRight")
+        step = page.locator(f'#step[data-seq="{push["seq"]}"]:not([aria-busy])')
+        step.wait_for(timeout=WAIT)
+        position = page.inner_text("#position")
+        assert position.startswith(f"Event {index + 1} of {len(pushes)} "), position
+        sentence = page.inner_text("#sentence")
+        assert sentence and sentence != f"{push['event_type']}.", (push, sentence)
+        assert step.locator("pre").count() == 0, push  # the game's drawing, not its view
+        check(push, step, sentence)
+    assert unlabelled_controls(page) == []
+
+
+def test_the_replay_page_steps_through_a_pocket_table(server, connect, pages: Pages):
+    """A played pocket table on the replay page (js/games/index.js `casualStep`), step by
+    step: the card turned up, a wrong answer's exclusion, the claim with the answer
+    countdown as it stood then, the pause (no countdowns), the won card's points, the
+    stumped card set aside as a bonus card and the end."""
+    stack = [
+        {"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2},
+        {"card_id": "p2", "numbers": [3, 3, 8, 8], "dots": 2},
+    ]
+    options = {"seats": SEATS, "stack": stack, "answer_seconds": 120, "stumped_seconds": 600}
+    table, director = create(server, connect, "pocket", options)
+    ada = seat_client(server, connect, table, "s1")
+    bo = seat_client(server, connect, table, "s2")
+    send(ada, table, "start_game")
+    send(bo, table, "answer", expression="1 + 1")  # wrong: Bo is out of card 1
+    send(ada, table, "claim")
+    send(director, table, "pause_game", cause="director")
+    send(director, table, "resume_game")
+    send(ada, table, "answer", expression=solution_for([1, 2, 3, 4]))
+    send(ada, table, "declare_stumped")
+    send(bo, table, "declare_stumped")  # card 2 set aside; the stack is used up
+    pushes = history(director, table)
+    assert pushes[-1]["event_type"] == "GameEnded", pushes[-1]
+
+    seen: list[str] = []
+
+    def check(push, step, sentence: str) -> None:
+        kind, data = push["event_type"], push["data"]
+        seen.append(kind)
+        countdowns = step.locator(".countdowns li").evaluate_all(
+            "items => items.map(li => li.dataset.command)"
+        )
+        if kind == "TableCreated":
+            assert "The game has not started." in step.inner_text()
+        if kind == "CardTurnedUp":
+            card = step.locator(".card.up")
+            assert card.get_attribute("data-number") == str(data["number"])
+            assert card.get_attribute("data-numbers") == " ".join(map(str, data["numbers"]))
+            assert step.locator("#excluded").count() == 0  # a new card: nobody out of it
+            assert "stumped_deadline" in countdowns
+        if kind == "PlayerExcluded":
+            assert "Bo (s2)" in step.locator("#excluded").inner_text()
+            assert step.locator('tr[data-seat="s2"] td.state').inner_text() == "out of this card"
+            assert sentence == "Bo (s2) is out of card 1 (a wrong answer)."
+        if kind == "ClaimMade" and data["seat"] == "s1":
+            assert step.locator("#claimer").get_attribute("data-seat") == "s1"
+            assert countdowns == ["answer_deadline"], countdowns  # the stumped timer waits
+            assert "Answer due in 120.0 s" in step.inner_text()  # as it stood at the claim
+        if kind == "GamePaused":
+            assert "Paused (director)." in step.inner_text() and countdowns == []
+        if kind == "GameResumed":
+            assert "answer_deadline" in countdowns and "Paused" not in step.inner_text()
+        if kind == "CardWon":
+            assert step.locator('tr[data-seat="s1"] td.score').inner_text() == "2"
+            assert sentence == "Ada (s1) won card 1: 2 points."
+        if kind == "StumpedDeclared":
+            assert "Ada (s1)" in step.locator("#stumped-list").inner_text()
+        if kind == "CardSetAside":
+            assert step.locator("#bonus").get_attribute("data-count") == "1"
+        if kind == "GameEnded":
+            assert "Ada (s1) won." in step.locator(".winner").inner_text()
+            assert "Bonus cards left unclaimed: 1." in step.inner_text()
+            assert countdowns == []
+
+    page = pages.open(server.http, server.token("spectator", name="w"), page="replay", table=table)
+    step_through(page, pushes, check)
+    wanted = ["TableCreated", "GameStarted", "CardTurnedUp", "PlayerExcluded", "ClaimMade"]
+    wanted += ["GamePaused", "GameResumed", "CardWon", "StumpedDeclared", "CardSetAside"]
+    assert set(wanted + ["GameEnded"]) <= set(seen), seen
+    pages.shot(page, "replay-pocket-end")
+
+
+def test_the_replay_page_steps_through_a_deck40_table(server, connect, pages: Pages):
+    """A played deck40 table on the replay page, step by step: each set's four cards (those
+    turned up then among them, with whose pile each came from), the "no solution" callers,
+    the exclusion after a wrong "24!", the four cards taken with the point, the end; at
+    every step the drawing accounts for all 40 cards (the piles, the cards up and won)."""
+    first = ["AC", "AD", "AH", "AS", "3C", "8C", "2D", "2H"]
+    deck = first + [card for card in CARD_NAMES if card not in first]
+    options = {"seats": SEATS, "deck": deck, "scoring": "simple", "target_points": 1}
+    table, director = create(server, connect, "deck40", options)
+    ada = seat_client(server, connect, table, "s1")
+    bo = seat_client(server, connect, table, "s2")
+    send(ada, table, "start_game")
+    send(ada, table, "call_no_solution", returns="AH")
+    send(bo, table, "call_no_solution")  # set 2: A A 3 8
+    send(ada, table, "call_24", expression="1 + 1 + 3 + 8")  # wrong: Ada is out of set 2
+    send(bo, table, "call_no_solution")  # set 3: 2 2 3 8
+    send(ada, table, "call_24", expression=solution_for([2, 2, 3, 8]))
+    pushes = history(director, table)
+    assert pushes[-1]["event_type"] == "GameEnded", pushes[-1]
+
+    seen: list[str] = []
+
+    def check(push, step, sentence: str) -> None:
+        kind, data = push["event_type"], push["data"]
+        seen.append(kind)
+        cards = step.locator(".playing-card").evaluate_all("cs => cs.map(c => c.dataset.card)")
+        counts = step.locator("td.pile, td.won").evaluate_all(
+            "cells => cells.map(c => Number(c.textContent))"
+        )
+        if kind != "TableCreated":  # dealt from GameStarted on: every card somewhere
+            assert sum(counts) + len(cards) == len(CARD_NAMES), (push, counts, cards)
+        if kind == "CardsTurnedUp":
+            owners = step.locator(".playing-card").evaluate_all(
+                "cs => cs.map(c => [c.dataset.card, c.dataset.seat])"
+            )
+            turned = [[c["card"], c["seat"]] for c in data["cards"]]  # the new ones: set 1's
+            assert len(owners) == 4 and all(card in owners for card in turned), (owners, data)
+            assert step.locator(f'[aria-label="Set {data["set"]}: the four cards"]').count() == 1
+            assert step.locator("#excluded, #no-solution-callers").count() == 0
+        if kind == "NoSolutionCalled" and data["seat"] == "s1" and data.get("returns"):
+            assert "Ada (s1)" in step.locator("#no-solution-callers").inner_text()
+            assert sentence == 'Ada (s1) calls "no solution", giving back A♥.'
+        if kind == "PlayerExcluded":
+            assert "Ada (s1)" in step.locator("#excluded").inner_text()
+            assert step.locator('tr[data-seat="s1"] td.state').inner_text() == "out of these cards"
+        if kind == "RoundWon":
+            assert step.locator('tr[data-seat="s1"] td.won').inner_text() == "4"
+            assert step.locator('tr[data-seat="s1"] td.score').inner_text() == "1"
+            assert cards == []  # taken
+        if kind == "GameEnded":
+            assert "Ada (s1) won." in step.locator('[data-tie="false"]').inner_text()
+
+    page = pages.open(server.http, server.token("spectator", name="w"), page="replay", table=table)
+    step_through(page, pushes, check)
+    wanted = ["GameStarted", "CardsTurnedUp", "NoSolutionCalled", "NoSolutionAgreed"]
+    wanted += ["CardsReturned", "SolutionCalled", "PlayerExcluded", "RoundWon", "GameEnded"]
+    assert set(wanted) <= set(seen), seen
+    pages.shot(page, "replay-deck40-end")

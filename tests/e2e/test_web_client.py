@@ -7,11 +7,12 @@ what it expects on the page with a timeout, never a fixed sleep; screenshots go 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 from cli_pty import answer
 from server_process import ServerProcess
-from web_browser import Pages, token_of, unlabelled_controls
+from web_browser import Pages, feed_seqs, token_of, unlabelled_controls
 from wsclients import AutobahnClient
 
 WAIT = 15_000  # ms, Playwright's unit
@@ -41,14 +42,14 @@ def seats3(cli, server, table: str, cards, *flags: str):
     )
 
 
-def create_table(server, table: str, numbers: list[int]) -> None:
+def create_table(server, table: str, numbers: list[int], **options: Any) -> None:
     """A table of three seats and a one-card deck, created by a director's request (the
     tests that use it test the page, not `t24 admin create-table`: `seats3` does that)."""
     director = AutobahnClient(server.url)
     try:
         director.hello(server.token("director", name="director"))
         deck = [{"card_id": "a", "numbers": numbers, "dots": 1}]
-        options = {"seats": SEATS3, "deck": deck}
+        options = {"seats": SEATS3, "deck": deck, **options}
         created = director.request("create_table", table=table, options=options)
         assert created["type"] == "table_created", created
     finally:
@@ -63,6 +64,21 @@ def start_round(cli, tokens) -> None:
 def fits_the_width(page, width: int) -> bool:
     """Nothing makes the page scroll sideways (a tablet's 768 px, a phone's 390 px)."""
     return page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def controls_off_the_page(page, width: int) -> list[str]:
+    """The controls drawn (not hidden) that reach past the page's left or right edge at
+    this width: each must be whole on screen, never half cut off or scrolled to."""
+    return page.evaluate(
+        """(width) => [...document.querySelectorAll("button, input, select, textarea, a")]
+            .filter((e) => e.getClientRects().length)
+            .filter((e) => {
+                const r = e.getBoundingClientRect();
+                return r.left < 0 || r.right > width || r.width === 0;
+            })
+            .map((e) => `${e.tagName} ${e.id || e.textContent.slice(0, 40)}`)""",
+        width,
+    )
 
 
 def revealed_numbers(page) -> list[int]:
@@ -223,7 +239,8 @@ def test_a_link_without_a_token_says_so(server, pages: Pages):
 
 def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli, pages: Pages):
     """Server restart: the student page shows the lost connection, then the table paused
-    (`server_restart`); the proctor resumes from the console and the card goes on."""
+    (`server_restart`); the proctor resumes from the console and the card goes on. The
+    page's feed, resumed by `after_seq`, has no event missing and none twice."""
     process = ServerProcess(tmp_path / "srv").start()
     try:
         tokens = seats3(
@@ -240,6 +257,8 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
         start_round(cli, tokens)
         revealed_numbers(student)
+        student.locator("#feed li", has_text="revealed").wait_for(timeout=WAIT)
+        before = feed_seqs(student)
         port = process.port
         process.terminate()
         student.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
@@ -251,9 +270,22 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         console = pages.open(process.http, token_of(tokens, "proctor"))
         console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
         console.click("#resume")
-        student.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        resumed = student.locator("#feed li", has_text="Resumed")
+        resumed.wait_for(timeout=WAIT)
         student.locator("#touch:enabled").wait_for(timeout=WAIT)
         assert "Paused" not in student.inner_text("#pause")
+        # the page rejoined with after_seq = the last seq it saw: its feed holds every event
+        # once, none missed over the restart and none drawn twice, as a fresh page's feed
+        last = int(resumed.get_attribute("data-seq"))
+        seen = feed_seqs(student)
+        assert len(seen) == len(set(seen)), seen
+        assert sorted(seen) == list(range(1, max(seen) + 1)), seen
+        assert set(before) < set(seen) and last in seen, (before, seen)
+        console.locator(f'#feed li[data-seq="{last}"]').wait_for(timeout=WAIT)
+        fresh = feed_seqs(console)
+        assert [s for s in seen if s <= last] == [s for s in fresh if s <= last], (seen, fresh)
+        paused = student.locator("#feed li", has_text="Paused (server restart)")
+        assert max(before) < int(paused.get_attribute("data-seq")) < last
     finally:
         if process.running():
             process.terminate()
@@ -282,6 +314,90 @@ def test_every_control_of_the_student_page_the_console_and_the_board_has_a_label
         assert "button" in tree and "textbox" in tree, tree
     assert unlabelled_controls(page) == [], tree
     pages.shot(page, f"labels-{person}")
+
+
+@pytest.fixture(scope="module")
+def mid_card_table(server) -> str:
+    """A table where the pages show their most controls: the card revealed, a protest open
+    (only read by the tests that use it)."""
+    table = "webmidcard"
+    create_table(server, table, [1, 2, 3, 4], no_touch_seconds=3600)  # the card stays up
+    proctor = AutobahnClient(server.url)
+    try:
+        proctor.hello(server.token("proctor", name="p", table=table))
+        for name in ("start_round", "place_card", "reveal_card"):
+            reply = proctor.request("command", table=table, name=name, args={})
+            assert reply["type"] == "accepted", reply
+        args = {"seqs": [reply["seq"]], "reason": "the card was shown early"}
+        filed = proctor.request("command", table=table, name="file_protest", args=args)
+        assert filed["type"] == "accepted", filed
+    finally:
+        proctor.close()
+    return table
+
+
+def open_console(pages: Pages, server, table: str, width: int = 1024) -> Any:
+    """The director's console of `table`, drawn with its open protest."""
+    token = server.token("director", name="director")
+    console = pages.open(server.http, token, width=width, page="console", table=table)
+    console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    console.get_by_role("button", name="Uphold protest 1").wait_for(timeout=WAIT)
+    return console
+
+
+def open_links_board(pages: Pages, server, table: str, width: int = 1024) -> Any:
+    """The director's scoreboard of `table`, with the links made for its people."""
+    token = server.token("director", name="director")
+    board = pages.open(server.http, token, width=width, page="board", table=table)
+    board.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    board.click(f'[data-links="{table}"]')
+    board.locator(f'[data-table="{table}"] a[data-person="spectator"]').wait_for(timeout=WAIT)
+    return board
+
+
+def test_every_control_is_labelled_mid_card_with_a_protest_open_and_the_director_s_links(
+    server, mid_card_table, pages: Pages
+):
+    """The label check where the pages show their most controls: the student page with
+    the card revealed (the touch enabled), the director's console with an open protest
+    (its uphold and reject buttons) and the reopening, and the director's scoreboard with
+    its buttons and the links it made for the people of the table."""
+    table = mid_card_table
+
+    student = pages.open(server.http, server.token("player", table=table, seat="s1"))
+    student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    student.locator("#touch:enabled").wait_for(timeout=WAIT)
+    assert unlabelled_controls(student) == [], student.locator("body").aria_snapshot()
+
+    console = open_console(pages, server, table)
+    assert console.locator("#reopen").count() == 1  # the director's
+    assert unlabelled_controls(console) == [], console.locator("body").aria_snapshot()
+
+    board = open_links_board(pages, server, table)
+    tree = board.locator("body").aria_snapshot()
+    assert f'button "Links for the people of {table}"' in tree, tree
+    assert f'link "Console of {table}"' in tree and 'link "http' in tree, tree
+    assert unlabelled_controls(board) == [], tree
+    pages.shot(board, "labels-director-board")
+
+
+@pytest.mark.parametrize("width", [768, 390])  # a tablet, a phone
+def test_the_console_and_the_scoreboard_fit_a_tablet_and_a_phone(
+    server, mid_card_table, pages: Pages, width: int
+):
+    """The console with its most controls (mid-card, a protest open, the director's
+    reopening) and the director's scoreboard with the links it made (each holds a long
+    token) scroll only down: nothing wider than the page, every control whole on it."""
+    console = open_console(pages, server, mid_card_table, width=width)
+    console.locator(".card.up").wait_for(timeout=WAIT)
+    assert fits_the_width(console, width), console.evaluate("document.documentElement.scrollWidth")
+    assert controls_off_the_page(console, width) == []
+    pages.shot(console, f"console-{width}")
+
+    board = open_links_board(pages, server, mid_card_table, width=width)
+    assert fits_the_width(board, width), board.evaluate("document.documentElement.scrollWidth")
+    assert controls_off_the_page(board, width) == []
+    pages.shot(board, f"board-links-{width}")
 
 
 def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, cli, pages):
@@ -337,17 +453,26 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
 
 
 def test_the_label_check_finds_unlabelled_controls(pages: Pages):
-    """The check above is not vacuous: a bare input and an empty button are found."""
+    """The check above is not vacuous: a bare input, an empty button, a select and a slider
+    without a label are found, and so are the ones the page hides now (a `hidden` part, a
+    closed `<details>`), which it leaves hidden."""
     page = pages.browser.new_page()
     try:
         page.set_content(
             "<button></button><input><label>Name <input></label>"
             "<button>Go</button><select></select>"
+            '<label for="r">Event</label><input id="r" type="range"><input type="range">'
+            "<div hidden><button></button><button>Shown later</button></div>"
+            "<details><summary>More</summary><input></details>"
         )
         found = unlabelled_controls(page)
+        shown_only = unlabelled_controls(page, hidden=False)
+        still_hidden = page.locator("body").aria_snapshot()
     finally:
         page.close()
-    assert len(found) == 3, found
+    assert len(found) == 6 and len(shown_only) == 4, (found, shown_only)
+    assert [line.split()[1].rstrip(":") for line in found].count("slider") == 1, found
+    assert "Shown later" not in still_hidden and "- textbox" not in still_hidden.split("More")[1]
 
 
 def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: Pages):

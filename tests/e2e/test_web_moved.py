@@ -14,7 +14,7 @@ from postgres_schemas import fresh_schema
 from test_cluster import node
 from test_server_lifecycle import accepted, start_table
 from test_web_replay import step_drawn
-from web_browser import Pages
+from web_browser import Pages, feed_seqs
 from wsclients import AutobahnClient
 
 pytestmark = pytest.mark.e2e
@@ -25,12 +25,6 @@ WAIT = 15_000  # ms, Playwright's unit
 def store():
     with fresh_schema() as (url, _schema):
         yield url
-
-
-def feed_seqs(page) -> list[int]:
-    """The seqs of the page's feed, as drawn (each event once)."""
-    shown = page.eval_on_selector_all("#feed li", "items => items.map(e => e.dataset.seq)")
-    return [int(seq) for seq in shown]
 
 
 def test_a_student_on_another_node_s_page_is_moved_to_the_owner_and_plays_there(

@@ -13,6 +13,7 @@ import itertools
 from typing import Any
 
 import pytest
+from cli_pty import answer
 from web_browser import Pages
 
 from protocol.codec import decode
@@ -159,3 +160,63 @@ def test_pocket_keyboard_play_flows_from_a_won_card_to_the_next_claim(
         ada.locator("#result", has_text=f"You won card {number}").wait_for(timeout=WAIT)
     assert bo.event("GameEnded")["data"]["winners"] == ["s1"]
     assert ada.locator("#answer").input_value() == ""
+
+
+def keyboard_attempt(page, pattern: str, steps: list[str]) -> None:
+    """Touch with the space bar, then the pattern, the three steps and "Equals 24", by
+    keyboard only, waiting for the focus the page moves before each typing."""
+    page.keyboard.press("Space")
+    page.locator("#pattern:focus").wait_for(timeout=WAIT)
+    page.keyboard.type(pattern)
+    page.keyboard.press("Enter")
+    page.locator("#step-1:focus").wait_for(timeout=WAIT)
+    for step in steps:
+        page.keyboard.type(step)
+        page.keyboard.press("Enter")
+    page.locator("#fix:focus").wait_for(timeout=WAIT)
+    page.keyboard.press("Enter")
+
+
+def test_challenge_keyboard_play_flows_from_card_to_card_after_a_flag_and_a_win(
+    server, connect, pages: Pages
+):
+    """Keyboard only (no click) through three cards of a 24 Challenge table. Card 1 is
+    flagged (a wrong step, fixed by Enter on "Equals 24", which the flag then disables) and
+    goes back under the deck (R-FLAG-2); card 2 is won the same way; card 1 comes round
+    again and is won. Each revealed card puts the focus on the touch button, so the space
+    bar touches it wherever the last attempt left the focus."""
+    seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
+    options = {"seats": seats, "deck": DECK, "pattern_seconds": 60, "solution_seconds": 120}
+    options["no_touch_seconds"] = 120  # a loaded machine must not set a card aside
+    table = create(server, connect, "challenge", options)
+    proctor = joined(connect(server.token("proctor", name="p", table=table)), table)
+    ada = pages.open(server.http, server.token("player", table=table, seat="s1"))
+    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    send(proctor, table, "start_round")
+    wrong = ("4 * 6", ["1 + 2 = 4", "4 + 2 = 6", "4 * 6 = 24"])  # step 1: 1 + 2 makes 3
+    for card, attempt in [(DECK[0], wrong), (DECK[1], None), (DECK[0], None)]:
+        send(proctor, table, "place_card")
+        send(proctor, table, "reveal_card")
+        numbers = " ".join(map(str, card["numbers"]))
+        ada.locator(f'.card.up[data-numbers="{numbers}"]').wait_for(timeout=WAIT)
+        # the card to touch takes the focus: after an attempt it leaves the disabled "Equals 24"
+        ada.locator("#touch:enabled:focus").wait_for(timeout=WAIT)
+        keyboard_attempt(ada, *(attempt or answer(card["numbers"])))
+        if attempt:
+            flag = proctor.event("FlagIssued")
+            assert flag["data"]["seat"] == "s1", flag
+            assert proctor.event("CardReturnedToDeck")["data"]["card_id"] == card["card_id"]
+            ada.locator(f'#feed li.flag[data-seq="{flag["seq"]}"]').wait_for(timeout=WAIT)
+            ada.locator('#result [data-event="FlagIssued"]').wait_for(timeout=WAIT)
+            ada.locator(".card.empty").wait_for(timeout=WAIT)
+        else:
+            won = proctor.event("CardWon")
+            assert won["data"]["seat"] == "s1", won
+            assert won["data"]["card_id"] == card["card_id"], won
+            ada.locator(f'#feed li.won[data-seq="{won["seq"]}"]').wait_for(timeout=WAIT)
+            ada.locator("#result", has_text="won the card").wait_for(timeout=WAIT)
+    ada.locator('tr[data-seat="s1"] td.score[data-score="4"]').wait_for(timeout=WAIT)
+    assert "⚑ 1" in ada.inner_text('tr[data-seat="s1"] td.flags')
+    touches = [e["data"]["seat"] for e in proctor.events() if e["event_type"] == "CardTouched"]
+    assert touches == ["s1", "s1", "s1"], touches
+    pages.shot(ada, "student-three-cards-by-keyboard")

@@ -32,7 +32,38 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 # Roles a person operates; each must have a name a screen reader reads.
-CONTROL_ROLES = ("button", "textbox", "combobox", "checkbox", "radio", "link", "spinbutton")
+CONTROL_ROLES = (
+    "button",
+    "textbox",
+    "searchbox",
+    "combobox",
+    "checkbox",
+    "radio",
+    "switch",
+    "link",
+    "spinbutton",
+    "slider",
+)
+# What a page hides now (a `hidden` attribute: another role's controls, a state's; a closed
+# `<details>`), shown for the label check and hidden again after it: a style sheet of the
+# check's own and the `<details>` it opened, so the page's own state is left as it was.
+SHOW_HIDDEN = """() => {
+    const style = document.createElement("style");
+    style.id = "label-check-shows-hidden";
+    style.textContent = "[hidden] { display: revert !important; }";
+    document.head.append(style);
+    for (const details of document.querySelectorAll("details:not([open])")) {
+        details.open = true;
+        details.dataset.labelCheckOpened = "";
+    }
+}"""
+HIDE_AGAIN = """() => {
+    document.getElementById("label-check-shows-hidden").remove();
+    for (const details of document.querySelectorAll("details[data-label-check-opened]")) {
+        details.open = false;
+        delete details.dataset.labelCheckOpened;
+    }
+}"""
 
 
 def chromium_path() -> str | None:
@@ -100,12 +131,27 @@ def pages(browser: Any, tmp_path: Path) -> Iterator[Pages]:
     opened.close()
 
 
-def unlabelled_controls(page: Any) -> list[str]:
+def unlabelled_controls(page: Any, hidden: bool = True) -> list[str]:
     """The controls of the page's accessibility tree that have no accessible name (what a
-    screen reader would announce as a bare 'button' or 'edit text')."""
-    tree = page.locator("body").aria_snapshot()
+    screen reader would announce as a bare 'button' or 'edit text'); with `hidden`, also
+    the ones the page hides now (shown for the check only), so a control another role or
+    another moment of the game shows is checked too."""
+    if hidden:
+        page.evaluate(SHOW_HIDDEN)
+    try:
+        tree = page.locator("body").aria_snapshot()
+    finally:
+        if hidden:
+            page.evaluate(HIDE_AGAIN)
     bare = re.compile(rf"^\s*- ({'|'.join(CONTROL_ROLES)})(\s*\[[^\]]*\])*\s*(:.*)?$")
     return [line.strip() for line in tree.splitlines() if bare.match(line)]
+
+
+def feed_seqs(page: Any) -> list[int]:
+    """The seqs of the page's feed (`#feed`), as drawn, newest first: a doubled event shows
+    twice, a missing one not at all."""
+    shown = page.eval_on_selector_all("#feed li", "items => items.map(e => e.dataset.seq)")
+    return [int(seq) for seq in shown]
 
 
 def token_of(tokens_dir: Path, name: str) -> str:

@@ -1,11 +1,8 @@
 """The web client says every refusal in words (issue 13: "errors from the server are shown in
 words, the documented codes, never as raw maps"): `words.js` has a sentence for every
-protocol error code and for every refusal code of every game the server runs, so a new code
-without its words fails here, not in front of a student.
-
-The tournament's codes are not required: the web client sends no tournament command (the
-director runs a tournament with `t24 tournament`, docs/tournament.md); an unknown code is
-still shown, as "The server refused that." with the server's message.
+protocol error code, for every refusal code of every game the server runs and for every
+tournament refusal code (a director's page may show a tournament command refused), so a new
+code without its words fails here, not in front of a student or a director.
 """
 
 from __future__ import annotations
@@ -15,6 +12,7 @@ from pathlib import Path
 
 from protocol.messages import ERROR_CODES
 from server.games import games
+from server.tournament.checks import REFUSALS as TOURNAMENT_REFUSALS
 
 WORDS_JS = Path(__file__).resolve().parents[2] / "clients" / "web" / "public" / "js" / "words.js"
 
@@ -35,7 +33,11 @@ def test_every_game_refusal_code_has_words():
     assert all(not codes for codes in missing.values()), missing
 
 
+def test_every_tournament_refusal_code_has_words():
+    assert set(TOURNAMENT_REFUSALS) - error_words() == set()
+
+
 def test_the_check_reads_the_words():
     found = error_words()
-    assert {"unauthorized", "moved", "bad_seq", "table_paused"} <= found
+    assert {"unauthorized", "moved", "bad_seq", "table_paused", "tournament_over"} <= found
     assert "The server refused that." not in found  # the default is not a code

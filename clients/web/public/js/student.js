@@ -24,6 +24,11 @@ export function studentPage(root, connection, welcome) {
     else send("state_steps", { steps: steps() }).then((ok) => ok && focus("fix"));
   };
   let wasHolding = false;
+  let couldTouch = false;
+  const focusLost = () => {
+    const active = document.activeElement;
+    return !active || active === document.body || active.disabled === true;
+  };
 
   const stepField = (n) =>
     h("p", {}, h("label", { for: `step-${n}` }, `Step ${n}`),
@@ -63,10 +68,13 @@ export function studentPage(root, connection, welcome) {
         h("div", { id: "seats" })),
       feedSection(table)));
 
+  // The space bar touches, unless a field takes it (typing) or a control presses itself; a
+  // control the page has disabled (after a won card, say) takes nothing, so the key touches.
   document.addEventListener("keydown", (event) => {
     if (event.code !== "Space" && event.key !== " ") return;
-    const tag = event.target && event.target.tagName;
-    if (["INPUT", "TEXTAREA", "BUTTON", "SELECT", "A"].includes(tag)) return;
+    const target = event.target;
+    const tag = target && target.tagName;
+    if (["INPUT", "TEXTAREA", "BUTTON", "SELECT", "A"].includes(tag) && !target.disabled) return;
     event.preventDefault();
     const touch = document.getElementById("touch");
     if (!touch.disabled) touch.click();
@@ -78,13 +86,20 @@ export function studentPage(root, connection, welcome) {
     const me = (view.seats || []).find((seat) => seat.seat === you) || {};
     const running = !view.paused && frame.link === "online" && !me.disqualified;
     const holding = view.phase === "solving" && view.toucher === you;
-    setDisabled("touch", !(running && view.phase === "revealed" && !(view.touches || []).includes(you)));
+    const canTouch = running && view.phase === "revealed" && !(view.touches || []).includes(you);
+    setDisabled("touch", !canTouch);
     setDisabled("stumped", !(running && view.phase === "revealed" && !(view.stumped_declared || []).includes(you)));
     setDisabled("pattern", !(running && holding && !view.pattern));
     setDisabled("declare", !(running && holding && !view.pattern));
     for (const id of ["step-1", "step-2", "step-3", "state-steps", "fix"]) setDisabled(id, !(running && holding));
     if (holding && !wasHolding && !view.pattern) focus("pattern");
     wasHolding = holding;
+    // A card to touch (revealed, or back in play after another's flag): the focus goes to
+    // the touch button, unless the student has put it somewhere (a link, a field). After a
+    // won card or a flag it was on a control this page has since disabled: Chromium drops
+    // it to the body, other browsers may keep it on the disabled control.
+    if (canTouch && !couldTouch && focusLost()) focus("touch");
+    couldTouch = canTouch;
     fill("said", drawSaid(view, you));
   }
 

@@ -109,9 +109,11 @@ export function gameShell(root, connection, welcome, table, game) {
   document.body.dataset.game = game.name;
 
   // The game's keys (space claims, D draws), never while typing in a field; on a button
-  // or a link, space and Enter stay theirs.
+  // or a link, space and Enter stay theirs. A control the page has disabled (a browser may
+  // leave the focus on it) takes no key, so the game's keys work from there.
   document.addEventListener("keydown", (event) => {
-    const tag = event.target && event.target.tagName;
+    const target = event.target;
+    const tag = target && !target.disabled ? target.tagName : "";
     const key = event.key === " " ? "Space" : event.key.toLowerCase();
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return; // typing
     if (["BUTTON", "A"].includes(tag) && (key === "Space" || key === "enter")) return; // its own
