@@ -3,7 +3,8 @@
 Bots (simple clients in this test, solving with `server.puzzles.solver` as a player would in
 his head) play a pocket game of three (R-POCKET-1..5, with a real answer deadline) and a
 deck40 game of two in each scoring version (R-DECK40-1..7) to the end. Each bot sees only
-its own pushes: no push or snapshot ever shows it the stack or a pile.
+its own pushes: no push or snapshot ever shows it the stack or a pile. The shipped bots
+(`t24 bot`, `t24 casual --bot`) play the same games as processes in test_casual_bots.py.
 """
 
 from __future__ import annotations
