@@ -122,6 +122,7 @@ def test_every_event_and_every_data_field_is_listed(name, script):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_readme_shows_how_to_start_each_game(name):
+    """The words; test_readme_games.py parses the commands and starts the tables they make."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"create-table --game {name}" in readme
     assert f"docs/games/{name}.md" in readme
