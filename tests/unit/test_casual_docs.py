@@ -122,6 +122,21 @@ def test_every_event_and_every_data_field_is_listed(name, script):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_the_readme_shows_how_to_start_each_game(name):
+    """The words; test_readme_games.py parses the commands and starts the tables they make."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert f"create-table --game {name}" in readme
     assert f"docs/games/{name}.md" in readme
+
+
+def test_docs_rules_links_every_game_page_with_its_rule_ids():
+    """docs/rules.md (the 24 Challenge's page) points to each other game's page of rule ids,
+    naming the range of ids that page lists."""
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    pages = sorted((ROOT / "docs" / "games").glob("*.md"))
+    assert [page.stem for page in pages] == ["deck40", "pocket", "tjugoett"]
+    for page in pages:
+        assert f"](games/{page.name})" in rules, page.name
+        ids = re.findall(r"^\| (R-[A-Z0-9]+-\d+) \|", page.read_text(encoding="utf-8"), re.M)
+        prefix = ids[0].rsplit("-", 1)[0]
+        last = max(int(rule.rsplit("-", 1)[1]) for rule in ids)
+        assert f"({prefix}-1..{last}" in rules, f"{page.name}: {prefix}-1..{last}"

@@ -1,7 +1,7 @@
-"""README's "Play Tjugoett" works as written (issue 15) and `t24 admin create-table` names every
-game of the registry (issue 14).
+"""README's "Play Tjugoett" (issue 15) and "Casual games: pocket and deck40" (issue 14) work
+as written, and `t24 admin create-table` names every game of the registry (issue 14).
 
-Every `t24` command of the section is parsed by the real CLI parser; the tables it creates
+Every `t24` command of each section is parsed by the real CLI parser; the tables it creates
 get options the real game accepts; the person dealer's table is a new table (its id and
 tokens folder differ from the first table's, which would be refused `table_exists`) and the
 dealer plays the seat that table's options give, from that table's tokens folder.
@@ -102,3 +102,54 @@ def test_create_table_help_names_every_game_of_the_registry():
         assert name in text, name
     assert "any game" in text and "24 Challenge table" not in text
     assert "any game" in admin.format_help()
+
+
+CASUAL_SECTION = "Casual games: pocket and deck40"
+
+
+def test_the_readme_starts_a_pocket_and_a_deck40_table_the_games_accept():
+    """Each `create-table --game pocket|deck40` of the README, parsed by the real parser: its
+    flags reach the game's options reader (`initial_state`) and the table starts."""
+    from casual_tables import Table
+
+    from server.games import deck40, pocket
+
+    commands = [parsed(argv) for argv in commands_in(readme_section(CASUAL_SECTION))]
+    creates = {
+        args.game: args for args in commands if getattr(args, "admin_command", "") == "create-table"
+    }
+    assert sorted(creates) == ["deck40", "pocket"]
+    options = {name: admin_commands.table_options(args) for name, args in creates.items()}
+    assert all(isinstance(made["seed"], int) for made in options.values())  # a fresh shuffle
+
+    table = Table.started(pocket, options["pocket"])
+    read = table.state.options
+    assert (read.size, read.answer_us) == (12, 20_000_000)  # --cards 12, answer_seconds=20
+    assert [seat.seat for seat in table.state.seats] == ["s1", "s2", "s3"]
+    started = next(event.data for event in table.events if event.type == "GameStarted")
+    assert len(started["stack"]) == 12
+    assert any(event.type == "CardTurnedUp" for event in table.events)
+
+    table = Table.started(deck40, options["deck40"])
+    read = table.state.options
+    assert (read.scoring, read.target_points, read.layout) == ("advanced", 10, "pairs")
+    started = next(event.data for event in table.events if event.type == "GameStarted")
+    assert {seat: len(pile) for seat, pile in started["piles"].items()} == {"s1": 20, "s2": 20}
+
+
+def test_the_readme_casual_players_sit_at_the_tables_it_creates():
+    """The `t24 casual`, `bot` and `watch` lines use a created table's tokens folder, and
+    each seat they name is one of that table's seats."""
+    commands = [parsed(argv) for argv in commands_in(readme_section(CASUAL_SECTION))]
+    creates = [args for args in commands if getattr(args, "admin_command", "") == "create-table"]
+    seats = {
+        args.tokens_out: {seat["seat"] for seat in admin_commands.table_options(args)["seats"]}
+        for args in creates
+    }
+    sitting = [args for args in commands if args.command in ("casual", "bot", "watch")]
+    assert {args.command for args in sitting} == {"casual", "bot", "watch"}
+    for args in sitting:
+        assert args.tokens in seats, f"{args.command}: {args.tokens} is no created table's"
+        seat = getattr(args, "seat", None)
+        assert seat is None or seat in seats[args.tokens], f"{args.command}: seat {seat}"
+    assert any(args.command == "bot" and args.seat for args in sitting)
