@@ -177,6 +177,15 @@ def keyboard_attempt(page, pattern: str, steps: list[str]) -> None:
     page.keyboard.press("Enter")
 
 
+def tab_to(page, key: str, selector: str) -> None:
+    """Press Tab (or Shift+Tab) until `selector` has the focus, as a keyboard user does."""
+    for _ in range(40):
+        if page.locator(f"{selector}:focus").count():
+            return
+        page.keyboard.press(key)
+    pytest.fail(f"{key} never reached {selector}")
+
+
 def test_challenge_keyboard_play_flows_from_card_to_card_after_a_flag_and_a_win(
     server, connect, pages: Pages
 ):
@@ -184,7 +193,8 @@ def test_challenge_keyboard_play_flows_from_card_to_card_after_a_flag_and_a_win(
     flagged (a wrong step, fixed by Enter on "Equals 24", which the flag then disables) and
     goes back under the deck (R-FLAG-2); card 2 is won the same way; card 1 comes round
     again and is won. Each revealed card puts the focus on the touch button, so the space
-    bar touches it wherever the last attempt left the focus."""
+    bar touches it wherever the last attempt left the focus; but a focus the student moved
+    (Tab to a link) stays where it is, and Shift+Tab goes back to the touch button."""
     seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
     options = {"seats": seats, "deck": DECK, "pattern_seconds": 60, "solution_seconds": 120}
     options["no_touch_seconds"] = 120  # a loaded machine must not set a card aside
@@ -194,11 +204,18 @@ def test_challenge_keyboard_play_flows_from_card_to_card_after_a_flag_and_a_win(
     ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     send(proctor, table, "start_round")
     wrong = ("4 * 6", ["1 + 2 = 4", "4 + 2 = 6", "4 * 6 = 24"])  # step 1: 1 + 2 makes 3
-    for card, attempt in [(DECK[0], wrong), (DECK[1], None), (DECK[0], None)]:
+    replay = 'a[href*="page=replay"]'  # the feed's link to the replay page
+    for card, attempt, on_a_link in [(DECK[0], wrong, 0), (DECK[1], None, 0), (DECK[0], None, 1)]:
+        if on_a_link:  # the student tabs to a link of the page: the reveal leaves it there
+            tab_to(ada, "Tab", replay)
         send(proctor, table, "place_card")
         send(proctor, table, "reveal_card")
         numbers = " ".join(map(str, card["numbers"]))
         ada.locator(f'.card.up[data-numbers="{numbers}"]').wait_for(timeout=WAIT)
+        if on_a_link:
+            ada.locator("#touch:enabled").wait_for(timeout=WAIT)  # drawn: the focus stayed
+            assert ada.locator(f"{replay}:focus").count() == 1
+            tab_to(ada, "Shift+Tab", "#touch")
         # the card to touch takes the focus: after an attempt it leaves the disabled "Equals 24"
         ada.locator("#touch:enabled:focus").wait_for(timeout=WAIT)
         keyboard_attempt(ada, *(attempt or answer(card["numbers"])))
