@@ -56,7 +56,8 @@ from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
 
 from server import SERVER_HEADER
 
-READ_SLICE = 512  # bytes of one address's input handed on per reactor turn
+READ_SLICE = 512  # bytes of one connection's input handed on per reactor turn, at most
+TURN_BUDGET = 8 * READ_SLICE  # bytes of one address's input handed on per turn (about)
 BUSY_RESPONSE = (
     b"HTTP/1.1 503 Service Unavailable\r\nServer: " + SERVER_HEADER.encode("ascii") + b"\r\n"
     b"Connection: close\r\n"
@@ -104,6 +105,7 @@ class GatedConnection(ProtocolWrapper):
         self._deadline: IDelayedCall | None = None
         self._pending = bytearray()
         self.queued = False  # waiting in the gate for its address's next turn
+        self.turn = -1  # the gate's turn in which its last slice was handed on
         self._holds: set[str] = set()  # why reading is paused ("slice", "output")
 
     def makeConnection(self, transport: Any) -> None:
@@ -169,9 +171,10 @@ class GatedConnection(ProtocolWrapper):
             and self._holds <= {"slice"}
         )
 
-    def feed_slice(self) -> None:
-        """Hand the protocol the next `READ_SLICE` bytes; keep the socket unread while more
-        is waiting (for this address's next turn), read it again once all is handed on."""
+    def feed_slice(self) -> int:
+        """Hand the protocol the next `READ_SLICE` bytes (how many: the return); keep the
+        socket unread while more is waiting (for its next turn), read it again once all is
+        handed on."""
         chunk = bytes(self._pending[:READ_SLICE])
         del self._pending[:READ_SLICE]
         self.wrappedProtocol.dataReceived(chunk)
@@ -179,6 +182,7 @@ class GatedConnection(ProtocolWrapper):
             self.hold_reading("slice")  # held until all of it is handed on
         else:
             self.release_reading("slice")
+        return len(chunk)
 
     def connectionLost(self, reason: Any) -> None:
         if self._deadline is not None and self._deadline.active():
@@ -232,7 +236,8 @@ class ConnectionGate(WrappingFactory):
         self.transports: WeakSet[Any] = WeakSet()  # every accepted socket's, while in memory
         # The fair turns (see module doc): the addresses served in this turn, and per address
         # its connections whose input waits for a later turn (each at most once).
-        self._served: dict[str, GatedConnection] = {}  # address -> its connection served
+        self._turn = 0  # counts the turns marked (`GatedConnection.turn`: its last slice's)
+        self._spent: dict[str, int] = {}  # address -> bytes handed on in this turn
         self._waiting: dict[str, deque[GatedConnection]] = {}
         self._turn_call: IDelayedCall | None = None
 
@@ -244,12 +249,16 @@ class ConnectionGate(WrappingFactory):
     # -- fair turns --------------------------------------------------------------------------
 
     def offer(self, connection: GatedConnection) -> None:
-        """`connection` has new input: hand on a slice now if its address has not had its
-        slice in this turn and none of its connections is waiting; otherwise it waits its
-        turn (or, held for its rate or its output, until `wake`)."""
-        address = connection.address
-        if connection.has_input() and address not in self._served and address not in self._waiting:
-            self._serve(address, connection)
+        """`connection` has new input: hand on a slice now if it has not had one in this turn,
+        is not waiting in its address's queue and its address has budget left in this turn;
+        otherwise it waits its turn (or, held for its rate or its output, until `wake`)."""
+        if (
+            connection.has_input()
+            and not connection.queued
+            and connection.turn != self._turn
+            and self._spent.get(connection.address, 0) < TURN_BUDGET
+        ):
+            self._serve(connection)
         if connection.has_input():
             connection.hold_reading("slice")
             self.wake(connection)
@@ -266,33 +275,40 @@ class ConnectionGate(WrappingFactory):
         if self._turn_call is None:
             self._turn_call = self.clock.callLater(0, self._next_turn)
 
-    def _serve(self, address: str, connection: GatedConnection) -> None:
-        self._served[address] = connection
+    def _serve(self, connection: GatedConnection) -> None:
+        connection.turn = self._turn
         if self._turn_call is None:
             self._turn_call = self.clock.callLater(0, self._next_turn)
-        connection.feed_slice()
+        address = connection.address
+        self._spent[address] = self._spent.get(address, 0) + connection.feed_slice()
 
     def _next_turn(self) -> None:
-        """A new reactor turn: each address with input waiting gets one slice (round-robin
-        between its connections)."""
+        """A new reactor turn: each address with input waiting gets slices up to its budget,
+        one per connection, round-robin between its connections (those not served in the
+        last turn first)."""
         self._turn_call = None
-        served, self._served = self._served, {}
+        last = self._turn
+        self._turn += 1
+        self._spent = {}
         for address, queue in list(self._waiting.items()):
-            if queue and queue[0] is served.get(address) and len(queue) > 1:
-                queue.rotate(-1)  # served last turn (queued before the others came): after them
-            while queue and not queue[0].has_input():
-                queue.popleft().queued = False  # gone, or held (`wake` queues it again)
+            if any(connection.turn == last for connection in queue):
+                # served in the last turn (or queued after its slice): after the others
+                queue = deque(sorted(queue, key=lambda connection: connection.turn == last))
+                self._waiting[address] = queue
+            for _ in range(len(queue)):
+                if self._spent.get(address, 0) >= TURN_BUDGET:
+                    break
+                connection = queue.popleft()
+                if not connection.has_input():
+                    connection.queued = False  # gone, or held (`wake` queues it again)
+                    continue
+                self._serve(connection)
+                if connection.has_input():
+                    queue.append(connection)  # its next slice after the address's others
+                else:
+                    connection.queued = False
             if not queue:
                 del self._waiting[address]
-                continue
-            connection = queue.popleft()
-            self._serve(address, connection)
-            if connection.has_input():
-                queue.append(connection)  # its next slice after the address's others
-            else:
-                connection.queued = False
-                if not queue:
-                    del self._waiting[address]
 
     def stopFactory(self) -> None:
         """The port stopped listening: no turn is marked any more."""

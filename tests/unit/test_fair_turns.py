@@ -6,6 +6,8 @@ calls (`advance(0)` would also run the calls they schedule at the same time: all
 
 from __future__ import annotations
 
+from collections import Counter
+
 from shell_testcase import ShellTestCase
 from twisted.internet.address import IPv4Address
 from twisted.internet.error import ConnectionDone
@@ -16,13 +18,14 @@ from twisted.python.failure import Failure
 
 from protocol.codec import encode
 from server.eventlog.store import open_store
-from server.net.limits import READ_SLICE, ConnectionGate, GatedConnection
+from server.net.limits import READ_SLICE, TURN_BUDGET, ConnectionGate, GatedConnection
 from server.net.rate_limits import NetConfig
 from server.net.session import RATE_LIMITED_PAUSE, Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
 
 FULL = b"x" * READ_SLICE
+SLICES = TURN_BUDGET // READ_SLICE  # full slices of one address per turn (K)
 
 
 class Chunks(Protocol):
@@ -59,7 +62,7 @@ def setup() -> tuple[Clock, ConnectionGate, list[tuple[str, int]]]:
     clock = Clock()
     log: list[tuple[str, int]] = []
     gate = ConnectionGate(
-        Named(log), clock, max_connections=100, max_per_address=100, handshake_timeout=60.0
+        Named(log), clock, max_connections=200, max_per_address=200, handshake_timeout=60.0
     )
     return clock, gate, log
 
@@ -90,28 +93,82 @@ class Wire:
 class FairTurnsTests(ShellTestCase):
     """The socket gate's turns and the rate pause (module doc)."""
 
-    def test_an_address_gets_one_slice_per_turn_whatever_its_number_of_connections(self):
+    def test_an_address_gets_its_budget_per_turn_whatever_its_number_of_connections(self):
         clock, gate, log = setup()
-        flood = [accept(gate, "10.0.0.9") for _ in range(3)]
+        flood = [accept(gate, "10.0.0.9") for _ in range(SLICES + 2)]
         prober, _ = accept(gate, "10.0.0.1")
         for connection, _transport in flood:
-            connection.dataReceived(FULL * 2)  # the same poll: all three are readable
+            connection.dataReceived(FULL * 2)  # the same poll: all of them are readable
         prober.dataReceived(b"ping")
-        # the flooding address had its one slice; the prober's, read after it, went straight on
-        assert log == [("10.0.0.9#1", READ_SLICE), ("10.0.0.1#4", 4)]
+        # the flooding address had its budget; the prober's, read after it, went straight on
+        assert log == [(f"10.0.0.9#{n}", READ_SLICE) for n in range(1, SLICES + 1)] + [
+            (f"10.0.0.1#{SLICES + 3}", 4)
+        ]
         assert all(transport.producerState == "paused" for _c, transport in flood)
-        log.clear()
-        one_turn(clock)
-        assert log == [("10.0.0.9#2", READ_SLICE)]  # the next turn: the address's next connection
-        one_turn(clock)
-        one_turn(clock)
-        one_turn(clock)
-        assert [name for name, _ in log] == ["10.0.0.9#2", "10.0.0.9#3", "10.0.0.9#1", "10.0.0.9#2"]
-        for _ in range(5):
+        turns = []
+        for _ in range(4):
+            log.clear()
             one_turn(clock)
-        assert sum(size for _, size in log) == 5 * READ_SLICE  # all six slices, one per turn
+            turns.append([int(name.split("#")[1]) for name, _ in log])
+        # round-robin, one slice per connection per turn: those not served in the last turn
+        # first, then the others in their order; all 2 * (SLICES + 2) slices in ceil(.. / SLICES)
+        assert turns == [
+            [SLICES + 1, SLICES + 2, *range(1, SLICES - 1)],
+            [SLICES - 1, SLICES, SLICES + 1, SLICES + 2],
+            [],
+            [],
+        ]
         assert all(transport.producerState == "producing" for _c, transport in flood)
         assert clock.getDelayedCalls() == []  # no turn is marked when nothing waits
+
+    def test_n_connections_of_one_address_are_served_in_ceil_n_over_k_turns(self):
+        for n in (1, SLICES - 1, SLICES, SLICES + 1, 5 * SLICES, 5 * SLICES + 3):
+            clock, gate, log = setup()
+            connections = [accept(gate, "10.0.0.9") for _ in range(n)]
+            for connection, _transport in connections:
+                connection.dataReceived(FULL)
+            per_turn = [len(log)]  # the poll that read them is the first turn
+            while clock.getDelayedCalls():
+                log.clear()
+                one_turn(clock)
+                per_turn.append(len(log))
+            served = [count for count in per_turn if count]
+            assert len(served) == -(-n // SLICES), (n, per_turn)
+            assert all(count <= SLICES for count in served) and sum(served) == n
+
+    def test_a_class_behind_one_address_has_its_small_commands_read_in_one_turn(self):
+        """The budget is in bytes: a school's students behind one NAT address, each with a
+        command of 40 bytes waiting, are all served in the poll that read them."""
+        clock, gate, log = setup()
+        count = -(-TURN_BUDGET // 40)  # served while the address has spent under its budget
+        for _ in range(count):
+            connection, _transport = accept(gate, "10.0.0.9")
+            connection.dataReceived(b"c" * 40)
+        assert len(log) == count
+        late, _ = accept(gate, "10.0.0.9")
+        late.dataReceived(b"c" * 40)  # over the budget of this turn: the next
+        assert len(log) == count
+        one_turn(clock)
+        assert len(log) == count + 1 and log[-1][0] == f"10.0.0.9#{count + 1}"
+
+    def test_another_address_gets_its_slice_every_turn_while_one_address_floods(self):
+        clock, gate, log = setup()
+        flood = [accept(gate, "10.0.0.9") for _ in range(40)]
+        prober, _ = accept(gate, "10.0.0.1")
+        for connection, _transport in flood:
+            connection.dataReceived(FULL * 50)
+        served: list[str] = []
+        for turn in range(20):
+            if turn:  # (the first turn's flood slices were handed on as they were read)
+                log.clear()
+                one_turn(clock)  # the flood's waiting slices, then the poll
+            prober.dataReceived(b"ping%d" % turn)
+            flooded = [name for name, _ in log if name.startswith("10.0.0.9#")]
+            assert len(flooded) <= SLICES  # the flood's slices before the ping: the budget
+            assert log[-1] == ("10.0.0.1#41", len(b"ping%d" % turn))  # served this turn
+            served += flooded
+        counts = Counter(served)  # round-robin: each flooding connection as often as the next
+        assert len(counts) == 40 and set(counts.values()) == {20 * SLICES // 40}
 
     def test_a_connection_held_for_its_rate_waits_and_is_served_once_released(self):
         clock, gate, log = setup()
@@ -130,14 +187,19 @@ class FairTurnsTests(ShellTestCase):
     def test_a_connection_gone_while_waiting_is_dropped_from_its_turns(self):
         clock, gate, log = setup()
         first, _ = accept(gate, "10.0.0.9")
+        others = [accept(gate, "10.0.0.9")[0] for _ in range(SLICES - 1)]
+        for other in others:  # the address's budget of this turn, with `first`'s slice
+            other.dataReceived(FULL)
         second, _ = accept(gate, "10.0.0.9")
         first.dataReceived(FULL * 3)
-        second.dataReceived(FULL)
+        second.dataReceived(FULL)  # over the budget: waits for the next turn
+        log.clear()
         second.connectionLost(Failure(ConnectionDone()))
         for _ in range(4):
             one_turn(clock)
-        assert [name for name, _ in log] == ["10.0.0.9#1", "10.0.0.9#1", "10.0.0.9#1"]
-        first.connectionLost(Failure(ConnectionDone()))
+        assert [name for name, _ in log] == ["10.0.0.9#1", "10.0.0.9#1"]
+        for connection in [first, *others]:
+            connection.connectionLost(Failure(ConnectionDone()))
         assert gate.by_address == {} and clock.getDelayedCalls() == []
 
     def test_a_rate_limited_drop_stops_reading_the_connection_for_a_while(self):
