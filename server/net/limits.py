@@ -23,10 +23,19 @@ Why at the socket (issue 18, found by an adversarial run):
 - Slices per connection were not enough: 40 connections from one address, each sending flat
   out, got 40 slices in every reactor turn, and another table's ping waited behind all of
   them (p99 ~1 s). The gate's turns are fair between *addresses*, not connections: each
-  address gets one slice per reactor turn, whatever number of connections it holds, given
-  round-robin to its connections with input waiting (the others wait unread). A source with
-  40 connections then costs another address's request one slice of waiting, as a source
-  with one would (docs/performance.md, "Floods").
+  address gets a budget of `TURN_BUDGET` bytes (8 slices) per reactor turn, whatever number
+  of connections it holds, handed on one slice per connection, round-robin between its
+  connections with input waiting (those not served in the last turn first; the others wait
+  unread). A source with 40 connections then costs another address's request at most 8
+  slices of waiting (a source with one, one slice), not 40 (docs/performance.md, "Floods").
+- Why a budget of bytes and not one slice per address (the first version): everyone behind
+  one NAT address (a class, a tournament venue) was served one connection per reactor turn,
+  so each command paid a whole reactor loop of its own and waited behind up to as many turns
+  as the address had connections: 400 bots from 127.0.0.1 halved the server's commands/s
+  (docs/performance.md, "One address, many connections"). A command is tens of bytes, so
+  a class's commands of one poll fit in one turn's budget, while a flood's full slices are
+  cut at 8 per turn. The budget is checked before each slice, so an address may overrun it
+  by less than one slice.
 
 Output held: the gate also knows every accepted socket's transport (`transports`, weakly:
 open or closed, as long as it is in memory), so `buffered_output()` says how many bytes
@@ -38,8 +47,9 @@ its connection closed is memory kept for nobody (the never-reading client's test
 
 Turns: the gate cannot see the reactor's turns, so it marks them itself. The first slice it
 hands on schedules `callLater(0, _next_turn)`, which runs when the reactor has dispatched
-the input of its current poll; `_next_turn` gives each address with input waiting its slice
-of the new turn, then the poll that follows serves the addresses that have not had theirs.
+the input of its current poll; `_next_turn` gives each address with input waiting its slices
+of the new turn, then the poll that follows serves, as they are read, the connections not
+served in this turn of the addresses with budget left.
 """
 
 from __future__ import annotations
