@@ -381,7 +381,7 @@ class Solution:
             "canonical": self.canonical,
             "uses_fractions": self.uses_fractions,
             "uses_negatives": self.uses_negatives,
-            "largest_intermediate": format_value(self.largest_intermediate, unicode=False),
+            "largest_intermediate": str(self.largest_intermediate),  # never negative: "49", "8/3"
         }
 
 
