@@ -105,8 +105,8 @@ def start_round(batch: Batch, command: Command) -> None:
         raise refuse("round_not_seated", f"start_round: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"start_round: round {number} has started")
-    if number > 1 and not state.round(number - 1).closed:
-        raise refuse("previous_round_open", f"start_round: close round {number - 1} first")
+    # No check that the round before is closed: a round is seated only once the round before
+    # it closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
     options = state.options
     # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
     # cards for every table: the first ones of the round's shuffle.
