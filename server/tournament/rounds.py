@@ -133,14 +133,14 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
     """R-ROUND-6: every tie of a closed round that decides a place and has no tie-break yet
     is seated at once (2 to 4 to a table; more tied students sit at several tables)."""
     state = batch.state
-    if not state.round(number).closed or state.round(number).advanced or number == 1:
-        return
+    if not state.round(number).closed or state.round(number).advanced:
+        return  # (round 1 decides no place: `pending_ties` has none for it)
     for pending in ranking.pending_ties(state, number):
         if pending.seated:
             continue
         tie_number = len(batch.state.tie_breaks) + 1
         students = list(pending.students)
-        sizes = [len(students)] if len(students) <= 4 else _tie_sizes(len(students))
+        sizes = _tie_sizes(len(students))  # one table for 2 to 4 tied students
         tables, start = [], 0
         for table_index, size in enumerate(sizes, start=1):
             group = students[start : start + size]
