@@ -9,8 +9,9 @@ changes only a human message text.
 
 How it works: mutmut (configured in pyproject.toml, `[tool.mutmut]`) copies `server/` to
 `mutants/`, runs the guarding test files once to learn which tests reach which function, then,
-for each mutant, runs only the tests that reached the mutated function, fastest first,
-stopping at the first failure. This script runs mutmut once over the chosen target files
+for each mutant, runs only the tests that reached the mutated function (for a target named in
+pyproject.toml's `[tool.t24.mutation_guards]`, only those of its own test files), fastest
+first, stopping at the first failure. This script runs mutmut once over the chosen target files
 (every file `only_mutate` names, `TARGETS`: one run, so mutmut's fixed costs, copying the
 tree, the stats run and the clean test run, are paid once), reads mutmut's per-file
 results, matches each survivor against the table of explained mutants in docs/testing.md (by

@@ -213,8 +213,8 @@ def _combine(op: str, left: _Form, right: _Form, value: Value) -> _Form:
     badness = (
         bad_l[0] + bad_r[0] + (value < 0),
         bad_l[1] + bad_r[1] + (type(value) is not int),
-        max(bad_l[2], bad_r[2], -value if value < 0 else value),
-        bad_l[3] + bad_r[3] + (right.kind != "n" and _precedence(right.tree) == _PRECEDENCE[op]),
+        max(bad_l[2], bad_r[2], abs(Fraction(value))),
+        bad_l[3] + bad_r[3] + (_precedence(right.tree) == _PRECEDENCE[op]),  # a number: 3
     )
     return _Form(value, negated, kind, key, a, b, (op, left.tree, right.tree), badness)
 
@@ -265,24 +265,25 @@ def _forms(numbers: tuple[int, ...]) -> dict[Value, tuple[_Form, ...]]:
 
 def _partners(x: Value) -> list[tuple[str, bool, Value]]:
     """(op, x_on_left, y) for each y with `x op y == 24` (x_on_left) or `y op x == 24`."""
-    out: list[tuple[str, bool, Value | None]] = [
+    out: list[tuple[str, bool, Value]] = [
         ("+", True, _whole(24 - x)),
         ("+", False, _whole(24 - x)),  # both orders: the nicer tree wins in `_keep`
-        ("*", True, _quotient(24, x)) if x else ("*", True, None),
-        ("*", False, _quotient(24, x)) if x else ("*", False, None),
         ("-", True, _whole(x - 24)),
         ("-", False, _whole(24 + x)),
     ]
-    if x:
-        out.append(("/", False, _whole(24 * x)))
-        out.append(("/", True, _quotient(x, 24)))
-    return [(op, x_on_left, y) for op, x_on_left, y in out if y is not None]
+    if x:  # x × y, y × x and y ÷ x make 24 only for x != 0; x ÷ y never for y = 0
+        out += [
+            ("*", True, _quotient(24, x)),
+            ("*", False, _quotient(24, x)),
+            ("/", False, _whole(24 * x)),
+            ("/", True, _quotient(x, 24)),
+        ]
+    return out
 
 
 def _targeted(numbers: tuple[int, ...]) -> list[_Form]:
-    """The distinct forms of `numbers` whose value is 24, built only where they make 24."""
-    if len(numbers) == 1:
-        return [_leaf(numbers[0])] if numbers[0] == 24 else []
+    """The distinct forms of `numbers` (two or more) whose value is 24, built only where they
+    make 24."""
     found: dict[str, _Form] = {}
     for first, second in _splits(numbers):
         right_forms = _forms(second)
@@ -318,7 +319,7 @@ def _render(tree: Tree, unicode: bool = False) -> str:
         if isinstance(child, int):
             return text
         child_level, level = _precedence(child), _PRECEDENCE[op]
-        if child_level < level or (is_right and child_level == level and op in "-/"):
+        if child_level < level or (is_right and child_level == level and op in ("-", "/")):
             return f"({text})"
         return text
 
@@ -380,7 +381,7 @@ class Solution:
             "canonical": self.canonical,
             "uses_fractions": self.uses_fractions,
             "uses_negatives": self.uses_negatives,
-            "largest_intermediate": format_value(self.largest_intermediate, unicode=False),
+            "largest_intermediate": str(self.largest_intermediate),  # never negative: "49", "8/3"
         }
 
 

@@ -89,7 +89,7 @@ def read_csv(state: TournamentState, text: str) -> tuple[list[dict[str, str]], l
         if len(cells) != len(header):
             problems.append(f"line {number}: {len(cells)} fields, expected {len(header)}")
             continue
-        row = dict(zip(header, cells, strict=True))
+        row = {column: cells[index] for index, column in enumerate(header)}
         problem = row_problem(state, row, seen)
         if problem:
             problems.append(f"line {number}: {problem[1]}")

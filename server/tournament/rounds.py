@@ -105,8 +105,8 @@ def start_round(batch: Batch, command: Command) -> None:
         raise refuse("round_not_seated", f"start_round: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"start_round: round {number} has started")
-    if number > 1 and not state.round(number - 1).closed:
-        raise refuse("previous_round_open", f"start_round: close round {number - 1} first")
+    # No check that the round before is closed: a round is seated only once the round before
+    # it closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
     options = state.options
     # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
     # cards for every table: the first ones of the round's shuffle.
@@ -133,14 +133,14 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
     """R-ROUND-6: every tie of a closed round that decides a place and has no tie-break yet
     is seated at once (2 to 4 to a table; more tied students sit at several tables)."""
     state = batch.state
-    if not state.round(number).closed or state.round(number).advanced or number == 1:
-        return
+    if not state.round(number).closed or state.round(number).advanced:
+        return  # (round 1 decides no place: `pending_ties` has none for it)
     for pending in ranking.pending_ties(state, number):
         if pending.seated:
             continue
         tie_number = len(batch.state.tie_breaks) + 1
         students = list(pending.students)
-        sizes = [len(students)] if len(students) <= 4 else _tie_sizes(len(students))
+        sizes = _tie_sizes(len(students))  # one table for 2 to 4 tied students
         tables, start = [], 0
         for table_index, size in enumerate(sizes, start=1):
             group = students[start : start + size]

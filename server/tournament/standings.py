@@ -40,7 +40,7 @@ def score_cards(state: TournamentState) -> dict[str, list[dict[str, Any]]]:
                     "round": number,
                     "tie_break": tie,
                     "table": table.table,
-                    "points": result.scores.get(student, 0) if result else None,
+                    "points": result.scores[student] if result else None,  # all its students
                     "flags": result.flags.get(student, 0) if result else None,
                     "disqualified": bool(result and student in result.disqualified),
                     "initials": result.initials if result else None,
@@ -95,14 +95,18 @@ def _qualifying(state: TournamentState, section: str) -> list[dict[str, Any]]:
 
 
 def _face_off(state: TournamentState, number: int, section: str) -> list[dict[str, Any]]:
-    points = ranking.round_points(state, number)
     out = []
     for table in state.round(number).tables:
         if table.section != section:
             continue
-        table_points = {s: points.get(s, 0) for s in table.students}
         result = state.results.get(table.table)
-        ranks = ranking.rank_with_ties(table_points) if result else {}
+        # a result scores exactly its table's students; without one, nothing is shown yet
+        scores = dict(result.scores) if result else {}
+        ranks = ranking.rank_with_ties(scores)
+        if result:
+            ordered = sorted(table.students, key=lambda s: (ranks[s], s))
+        else:
+            ordered = sorted(table.students)
         out.append(
             {
                 "table": table.table,
@@ -110,11 +114,11 @@ def _face_off(state: TournamentState, number: int, section: str) -> list[dict[st
                     {
                         "student": s,
                         "name": state.students[s].name,
-                        "points": table_points[s] if result else None,
+                        "points": scores.get(s),
                         "rank": ranks.get(s),
                         "advanced": _why(state, number, section, s),
                     }
-                    for s in sorted(table.students, key=lambda s: (ranks.get(s, 0), s))
+                    for s in ordered
                 ],
             }
         )

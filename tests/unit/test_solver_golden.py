@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from server.puzzles.notation import Pattern
-from server.puzzles.solver import Solution, solvable, solve
+from server.puzzles.solver import Solution, _render, _splits, solvable, solve
 
 F = Fraction
 
@@ -106,3 +106,59 @@ def test_a_zero_sum_inside_a_product_keeps_its_orientation():
         ("24 - (5 - 5) / 3", "(24-[(5-5)/3])"),
         ("24 - 3 * (5 - 5)", "(24-[(5-5)*3/])"),
     ]
+
+
+def test_1_1_3_8_every_solution_in_order():
+    # a product's divisors are joined by "/" as its factors by "*": 3 × 8 ÷ 1 ÷ 1 is
+    # "[3*8/1/1]", another solution than 1 × 3 ÷ 1 × 8 ("[1*3*8/1]")
+    assert [(s.ascii_expression, s.canonical) for s in solve((1, 1, 3, 8))] == [
+        ("1 * 3 / 1 * 8", "[1*3*8/1]"),
+        ("1 - 1 + 3 * 8", "(1+[3*8/]-1)"),
+        ("3 * 8 / 1 / 1", "[3*8/1/1]"),
+        ("(1 + 3 - 1) * 8", "[(1+3-1)*8/]"),
+        ("(1 + 8 - 1) * 3", "[(1+8-1)*3/]"),
+        ("1 * 1 * 3 * 8", "[1*1*3*8/]"),
+    ]
+
+
+def test_each_split_of_a_card_once_the_smaller_part_first():
+    assert _splits((1, 2, 3, 4)) == [
+        ((1,), (2, 3, 4)),
+        ((2,), (1, 3, 4)),
+        ((3,), (1, 2, 4)),
+        ((4,), (1, 2, 3)),
+        ((1, 2), (3, 4)),  # not again as (3, 4), (1, 2)
+        ((1, 3), (2, 4)),
+        ((1, 4), (2, 3)),
+    ]
+    # equal numbers: (1), (1, 2, 2) once, not once per 1
+    assert _splits((1, 1, 2, 2)) == [
+        ((1,), (1, 2, 2)),
+        ((2,), (1, 1, 2)),
+        ((1, 1), (2, 2)),
+        ((1, 2), (1, 2)),
+    ]
+
+
+def test_brackets_only_where_regrouping_would_change_the_value():
+    assert _render(("-", 8, ("-", 3, 1))) == "8 - (3 - 1)"
+    assert _render(("/", 8, ("/", 4, 2)), unicode=True) == "8 ÷ (4 ÷ 2)"
+    assert _render(("-", ("-", 8, 3), 1)) == "8 - 3 - 1"
+    assert _render(("/", ("/", 8, 4), 2)) == "8 / 4 / 2"
+    assert _render(("+", 8, ("+", 3, 1))) == "8 + 3 + 1"
+    assert _render(("*", 2, ("*", 3, 4)), unicode=True) == "2 × 3 × 4"
+    assert _render(("+", 8, ("-", 3, 1))) == "8 + 3 - 1"
+    assert _render(("*", 8, ("/", 3, 1))) == "8 * 3 / 1"
+    assert _render(("/", ("+", 8, 4), ("*", 3, 1))) == "(8 + 4) / (3 * 1)"
+    assert _render(("-", 8, ("*", 3, 1))) == "8 - 3 * 1"
+
+
+def test_a_card_number_is_no_step_of_the_largest_intermediate():
+    # 0 1 1 24: a number adds nothing to the largest intermediate, so of the trees of
+    # 0 + 1 − 1, `0 + (1 − 1)` (steps 0 and 0) is kept over `(0 + 1) − 1` (steps 1 and 0); with
+    # 24 its solution ties with others at largest 24 and one right-nested step, and the first
+    # text of those is shown
+    solutions = {s.canonical: s.ascii_expression for s in solve((0, 1, 1, 24))}
+    assert len(solutions) == 76
+    assert solutions["(0+1+24-1)"] == "0 + 1 + 24 - 1"
+    assert solutions["-(-24-[0*1*1/])"] == "1 * 0 * 1 + 24"

@@ -267,6 +267,24 @@ REFUSALS: list[tuple[str, Callable[[], Tourney], str, Actor, dict, dict]] = [
         refusal("registration_open", "R-ROUND-2", "seat_round: close registration first"),
     ),
     (
+        # registration is checked first for rounds 1 and 2 (they seat the registered)...
+        "seating round 2 before registration closed",
+        registering,
+        "seat_round",
+        DIRECTOR,
+        {"round": 2},
+        refusal("registration_open", "R-ROUND-2", "seat_round: close registration first"),
+    ),
+    (
+        # ... and not for round 3, which seats who advanced from round 2
+        "seating round 3 before registration closed",
+        registering,
+        "seat_round",
+        DIRECTOR,
+        {"round": 3},
+        refusal("previous_round_open", "R-ROUND-1", "seat_round: advance round 2 first"),
+    ),
+    (
         "seating round 2 before round 1 closed",
         started,
         "seat_round",
