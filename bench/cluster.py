@@ -407,9 +407,22 @@ def reading(rows: dict[str, dict]) -> str:
     """What the figures can say, given the CPU the nodes actually got."""
     most = max(row["server_cores"] for row in rows.values())
     if most >= 0.8:
+        cores = os.cpu_count() or 1
+        busiest = max(
+            rows.values(),
+            key=lambda row: row["server_cores"] + row["client_cores"] + row["postgres_cores"],
+        )
+        used = busiest["server_cores"] + busiest["client_cores"] + busiest["postgres_cores"]
         return (
             "The nodes were busy (up to "
-            f"{most:.2f} cores): commands/s are near what they can do on this machine."
+            f"{most:.2f} cores): commands/s are near what they can do on this machine. "
+            f"In the busiest run the nodes, the load clients and PostgreSQL's backends used "
+            f"{used:.2f} of the machine's {cores} cores together ({busiest['server_cores']:.2f} "
+            f"+ {busiest['client_cores']:.2f} + {busiest['postgres_cores']:.2f}, PostgreSQL's "
+            "WAL writer and the kernel not counted): where that is near the machine's cores, "
+            "a second node has no core of its own, so 2 nodes against 1 shows the machine's "
+            "bound, not the design's; the CPU per command is what carries over to a machine "
+            "with a core per node (docs/scaling.md)."
         )
     return (
         f"The nodes got at most {most:.2f} of a core between them (flat out, one node alone "
