@@ -32,6 +32,23 @@ REFUSED: list[tuple[dict[str, Any], str, str]] = [
     ({"jokers": 2, "colour": "red"}, "colour", "unknown option"),
     ({"seats": seats_data(1)}, "seats", "a list of 2..8 seats"),
     ({"seats": seats_data(9)}, "seats", "a list of 2..8 seats"),
+    # every seat refusal of the reader deck40 shares with pocket cites deck40's rule
+    (
+        {"seats": [{"seat": "s1"}, "s2"]},
+        "seats",
+        "each seat is a map with 'seat' and 'name', not 's2'",
+    ),
+    (
+        {"seats": [{"seat": "s1"}, {"seat": ""}]},
+        "seats",
+        "a seat id is a string of 1..64 characters",
+    ),
+    (
+        {"seats": [{"seat": "s1"}, {"seat": "s2", "name": "n" * 65}]},
+        "seats",
+        "a name is a string of at most 64 characters",
+    ),
+    ({"seats": [{"seat": "s1"}, {"seat": "s1"}]}, "seats", "seat ids must be distinct"),
     ({"seed": -1}, "seed", "a whole number >= 0"),
     ({"seed": 2**63}, "seed", "a whole number >= 0"),
     ({"seed": True}, "seed", "a whole number >= 0"),
