@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from server_process import ServerProcess
-from web_browser import Pages, unlabelled_controls
+from web_browser import Pages, seat_client, send, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
@@ -33,19 +33,6 @@ def create(server, connect, game: str, options: dict[str, Any]) -> tuple[str, An
     reply = director.request("create_table", table=table, game=game, options=options)
     assert reply["type"] == "table_created", reply
     return table, director
-
-
-def seat_client(server, connect, table: str, seat: str) -> Any:
-    """A player's raw client, joined."""
-    client = connect(server.token("player", table=table, seat=seat))
-    assert client.request("join", table=table)["type"] == "snapshot"
-    return client
-
-
-def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
-    reply = client.request("command", table=table, name=name, args=args)
-    assert reply["type"] == "accepted", reply
-    return reply
 
 
 def open_seat(pages: Pages, server, table: str, seat: str, width: int = 1024) -> Any:

@@ -17,7 +17,7 @@ import itertools
 from typing import Any
 
 import pytest
-from web_browser import Pages, unlabelled_controls
+from web_browser import Pages, seat_client, send, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.puzzles.solver import solve
@@ -45,18 +45,6 @@ def create(server, connect, options: dict[str, Any]) -> tuple[str, Any]:
     reply = director.request("create_table", table=table, game="deck40", options=options)
     assert reply["type"] == "table_created", reply
     return table, director
-
-
-def seat_client(server, connect, table: str, seat: str) -> Any:
-    client = connect(server.token("player", table=table, seat=seat))
-    assert client.request("join", table=table)["type"] == "snapshot"
-    return client
-
-
-def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
-    reply = client.request("command", table=table, name=name, args=args)
-    assert reply["type"] == "accepted", reply
-    return reply
 
 
 def server_view(client, table: str) -> dict[str, Any]:

@@ -160,3 +160,17 @@ def token_of(tokens_dir: Path, name: str) -> str:
     if "seats" in data:
         return str(data["seats"][0]["token"])
     return str(data[name])
+
+
+def seat_client(server, connect, table: str, seat: str) -> Any:
+    """A player's raw client of a casual table, joined."""
+    client = connect(server.token("player", table=table, seat=seat))
+    assert client.request("join", table=table)["type"] == "snapshot"
+    return client
+
+
+def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
+    """A command by a raw client, which must be accepted."""
+    reply = client.request("command", table=table, name=name, args=args)
+    assert reply["type"] == "accepted", reply
+    return reply
