@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages
+from web_browser import Pages, send
 
 from protocol.codec import decode
 from server.puzzles.solver import solve
@@ -41,12 +41,6 @@ def create(server, connect, game: str, options: dict[str, Any]) -> str:
 def joined(client, table: str) -> Any:
     assert client.request("join", table=table)["type"] == "snapshot"
     return client
-
-
-def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
-    reply = client.request("command", table=table, name=name, args=args)
-    assert reply["type"] == "accepted", reply
-    return reply
 
 
 def commands_sent(page) -> list[dict[str, Any]]:
