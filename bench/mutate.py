@@ -40,9 +40,11 @@ import subprocess
 import sys
 import time
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from fnmatch import fnmatch
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 MUTMUT = Path(sys.executable).with_name("mutmut")
@@ -178,6 +180,56 @@ def narrowed_tests(
         files = next((f for glob, f in globs.items() if fnmatch(name, glob)), None)
         out[name] = set(tests) if files is None else {t for t in tests if t.split("::")[0] in files}
     return out
+
+
+class ShareOfTests:
+    """A pytest plugin that keeps one share of the collected tests: every `count`-th test
+    from the `index`-th on (the stats run split over the cores, `stats_in_shares`)."""
+
+    def __init__(self, index: int, count: int) -> None:
+        self.index, self.count = index, count
+
+    def pytest_collection_modifyitems(self, config: Any, items: list[Any]) -> None:
+        others = [item for n, item in enumerate(items) if n % self.count != self.index]
+        items[:] = items[self.index :: self.count]
+        config.hook.pytest_deselected(items=others)
+
+
+class DeferredSaves:
+    """mutmut's per-file results (`SourceFileMutationData.save`), written at most every few
+    seconds while the mutants run, and all of them when the run ends or is stopped.
+
+    Why: mutmut rewrites a file's whole `.meta` (every mutant's result, indented JSON through
+    the pure-Python encoder) after every single mutant, in its own process, on the cores the
+    mutants need: 12,900 rewrites of files of up to 1,100 mutants a whole run. Only the
+    parent saves (a mutant's child leaves with `os._exit`, writing nothing); bench/mutate.py
+    reads the files after mutmut has ended, when everything is written.
+    """
+
+    EVERY_S = 5.0
+
+    def __init__(
+        self, write: Callable[[Any], None], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.write = write  # mutmut's own save of one file's results
+        self.clock = clock
+        self.pending: dict[int, Any] = {}
+        self.deferring = False
+        self.flushed = clock()
+
+    def save(self, data: Any) -> None:
+        if not self.deferring:
+            self.write(data)
+            return
+        self.pending[id(data)] = data
+        if self.clock() - self.flushed >= self.EVERY_S:
+            self.flush()
+
+    def flush(self) -> None:
+        for data in self.pending.values():
+            self.write(data)
+        self.pending.clear()
+        self.flushed = self.clock()
 
 
 # mutmut's exit codes per mutant: a kill is a failing test, a timeout, or a crash; 37 is a

@@ -10,6 +10,9 @@ mutant, in CPU time:
 - each child runs its tests in a pytest session collected once in the parent
   (`CollectedPytestRunner`) instead of a fresh `pytest.main`, and reads the active mutant once;
 - the progress line is counted once a second, not before every mutant;
+- the stats run is split over two forked processes (`stats_in_shares`);
+- each file's results are written every few seconds and at the end, not after every
+  mutant (`DeferredSaves`, in bench/mutate.py);
 - `T24_MUTATE_TIMINGS` names where to write the time of each phase and each tested mutant.
 What a mutant is, which tests run for it, in which order, and how its verdict is counted
 stay mutmut's own: `mutmut_fast.py run ...` is `mutmut run ...` (`T24_MUTATE_PLAIN=1`: mutmut
@@ -38,8 +41,10 @@ from pathlib import Path
 from typing import Any
 
 import mutmut.__main__ as mutmut_main
+from mutate import DeferredSaves, ShareOfTests, mutation_guards, narrowed_tests  # bench/
 from mutmut.configuration import config
 from mutmut.mutation import trampoline
+from mutmut.mutation.data import SourceFileMutationData
 from mutmut.mutation.file_mutation import FailedTypeCheckMutant, MutatedMethodLocation
 from mutmut.runners.harness import PytestRunner
 from mutmut.state import state
@@ -248,6 +253,76 @@ class CollectedPytestRunner(PytestRunner):
         return 1 if session.testsfailed else 0
 
 
+STATS_SHARES = 2  # one stats process per core of this machine
+
+
+def _run_stats_share(runner: isolation.ForkRunner, index: int, shares: int) -> int:
+    """In a forked share of the stats run: its tests, then its record written for the parent."""
+    log = open(f"mutants/stats-share-{index}.log", "w")  # noqa: SIM115 (until os._exit)
+    sys.stdout = sys.stderr = log
+    os.dup2(log.fileno(), 1)
+    os.dup2(log.fileno(), 2)
+    test_runner: Any = runner.test_runner
+    plain_execute = test_runner.execute_pytest
+    share = ShareOfTests(index, shares)
+
+    def execute_pytest(params: list[str], **kwargs: Any) -> int:
+        kwargs["plugins"] = [*kwargs.get("plugins", []), share]
+        return int(plain_execute(params, **kwargs))
+
+    test_runner.execute_pytest = execute_pytest
+    code = int(test_runner.run_stats(tests=[]))
+    tests = state().tests_by_mangled_function_name
+    record = {
+        "tests": {name: sorted(names) for name, names in tests.items()},
+        "durations": state().duration_by_test,
+        "callers": {name: sorted(names) for name, names in state().function_dependencies.items()},
+    }
+    Path(f"mutants/stats-share-{index}.json").write_text(json.dumps(record), encoding="utf-8")
+    log.flush()
+    return code
+
+
+def stats_in_shares(runner: isolation.ForkRunner, shares: int = STATS_SHARES) -> int:
+    """mutmut's full stats run (which test reaches which function, and each test's time),
+    split over `shares` forked processes that each run every `shares`-th guarding test, then
+    merged into mutmut's state, as its own fork-server runner merges one child's.
+
+    Why: mutmut runs the stats in its own process, on one core: 288 s of a whole run's 24
+    minutes (docs/testing.md, 20:20), while the other core ran mypy for 55 s and then waited.
+    Each test's record is its own (mutmut clears the functions seen after every test), so
+    the shares' union is the one run's record. A share's pytest output is in
+    mutants/stats-share-<n>.log.
+    """
+    pids: dict[int, int] = {}
+    for index in range(shares):
+        pid = os.fork()
+        if pid == 0:  # a share: its tests, its record to a file, and out without cleanup
+            code = 3
+            try:
+                code = _run_stats_share(runner, index, shares)
+            finally:
+                os._exit(code)
+        pids[pid] = index
+    codes = []
+    for pid, index in pids.items():
+        _, status = os.waitpid(pid, 0)
+        codes.append(os.waitstatus_to_exitcode(status))
+        if codes[-1] != 0:
+            print(f"    stats share {index} failed ({codes[-1]}): mutants/stats-share-{index}.log")
+            continue
+        record = json.loads(Path(f"mutants/stats-share-{index}.json").read_text("utf-8"))
+        for name, tests in record["tests"].items():
+            state().tests_by_mangled_function_name[name] |= set(tests)
+        state().duration_by_test.update(record["durations"])
+        for name, callers in record["callers"].items():
+            state().function_dependencies[name] |= set(callers)
+    return next((code for code in codes if code != 0), 0)
+
+
+deferred_saves = DeferredSaves(SourceFileMutationData.save)
+
+
 def _cpu() -> float:
     """CPU seconds of this process and its waited-for children."""
     t = os.times()
@@ -277,6 +352,8 @@ class Timings:
     def save(self) -> None:
         itself = os.times()  # the mutmut process alone: its loop over the mutants included
         self.phases["the mutmut process itself"] = [0.0, itself.user + itself.system]
+        # system time: its forks (a page table per mutant) and copies of written pages
+        self.phases["the mutmut process itself: system"] = [0.0, itself.system]
         if TIMINGS:
             Path(TIMINGS).write_text(
                 json.dumps({"phases": self.phases, "mutants": self.mutants}), encoding="utf-8"
@@ -339,8 +416,30 @@ def _speed_up() -> None:
         if isinstance(self.test_runner, CollectedPytestRunner):
             self.test_runner.collect_once()
         plain_startup(self)
+        deferred_saves.deferring = True  # from here on only this process saves results
 
+    def shutdown(self: isolation.ForkRunner) -> None:
+        try:
+            plain_shutdown(self)
+        finally:
+            deferred_saves.flush()
+            deferred_saves.deferring = False
+
+    def collect_stats(self: isolation.ForkRunner, tests: Any) -> int:
+        if tests:  # mutmut's incremental stats of new tests only (not a full run)
+            return int(plain_collect_stats(self, tests))
+        return stats_in_shares(self)
+
+    plain_shutdown = isolation.ForkRunner.shutdown
+    plain_collect_stats = isolation.ForkRunner.collect_stats
     isolation.ForkRunner.startup = startup  # type: ignore[method-assign]
+    isolation.ForkRunner.shutdown = shutdown  # type: ignore[method-assign]
+    isolation.ForkRunner.collect_stats = collect_stats  # type: ignore[method-assign]
+
+    def save(data: SourceFileMutationData) -> None:
+        deferred_saves.save(data)
+
+    SourceFileMutationData.save = save  # type: ignore[method-assign]
     plain_print_stats = mutmut_main.print_stats
     shown = [0.0]
 
@@ -359,7 +458,6 @@ def _narrow_to_guards() -> None:
     `[tool.t24.mutation_guards]` keeps only its own test files' tests in mutmut's map of
     tests per function (`narrowed_tests` in bench/mutate.py): what `_run` then runs per
     mutant, sorts the mutants by, and the collected session holds."""
-    from mutate import mutation_guards, narrowed_tests  # bench/, this script's directory
 
     plain = mutmut_main.collect_or_load_stats
     guards = mutation_guards()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -114,3 +115,44 @@ def test_narrowing_keeps_a_guarded_targets_own_tests_and_every_other_functions()
         "server.games.challenge.x_decide": {rules},
         "server.games.challenge.state.x_evolve": {rules, judge},
     }
+
+
+def test_the_stats_shares_run_every_guarding_test_once_between_them():
+    """bench/mutmut_fast.py splits mutmut's stats run over two processes: each keeps every
+    other collected test, and deselects (so pytest reports) the rest; the union is the whole
+    run, so which test reaches which function is recorded for every test, exactly once."""
+    mutate = _bench_mutate()
+    deselected: list[str] = []
+
+    class Hooks:  # pytest's hook relay, as far as a share calls it
+        def pytest_deselected(self, items):
+            deselected.extend(items)
+
+    config = SimpleNamespace(hook=Hooks())
+    collected = [f"tests/unit/test_x.py::test_{n}" for n in range(7)]
+    shares = []
+    for index in range(2):
+        items = list(collected)
+        mutate.ShareOfTests(index, 2).pytest_collection_modifyitems(config, items)
+        shares.append(items)
+    assert shares == [collected[0::2], collected[1::2]]
+    assert sorted(deselected) == sorted(collected)  # each by the share that does not run it
+
+
+def test_results_are_written_at_most_every_few_seconds_while_mutants_run_and_all_at_the_end():
+    mutate = _bench_mutate()
+    now = [100.0]
+    written: list[str] = []
+    saves = mutate.DeferredSaves(written.append, clock=lambda: now[0])
+    saves.save("notation")  # making the mutants, in mutmut's pool: written at once
+    assert written == ["notation"]
+    saves.deferring = True  # the mutants' loop
+    for name in ("notation", "solver", "notation"):
+        saves.save(name)
+    assert written == ["notation"]
+    now[0] += saves.EVERY_S
+    saves.save("rounds")
+    assert written == ["notation", "notation", "solver", "rounds"]  # each file once, as it is
+    saves.save("solver")
+    saves.flush()  # the run's end (or a stop)
+    assert written == ["notation", "notation", "solver", "rounds", "solver"]
