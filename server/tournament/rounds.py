@@ -91,7 +91,9 @@ def assign_proctor(batch: Batch, command: Command) -> None:
         raise refuse("unknown_table", f"assign_proctor: no table {table!r}")
     name = text_arg(command, "name")
     initials = command.args.get("initials") or "".join(w[0] for w in name.split()).upper()
-    if not isinstance(initials, str) or not 0 < len(initials) <= 8:
+    # Never empty: left out or empty, they are the first letters of a name (1..64 characters,
+    # stripped, so at least one word).
+    if not isinstance(initials, str) or len(initials) > 8:
         raise refuse("bad_args", "assign_proctor: 'initials' is a text of 1..8 characters")
     batch.emit("ProctorAssigned", table=table, name=name, initials=initials, rule="R-ROUND-7")
 
@@ -140,11 +142,8 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
             continue
         tie_number = len(batch.state.tie_breaks) + 1
         students = list(pending.students)
-        sizes = _tie_sizes(len(students))  # one table for 2 to 4 tied students
-        tables, start = [], 0
-        for table_index, size in enumerate(sizes, start=1):
-            group = students[start : start + size]
-            start += size
+        tables = []
+        for table_index, group in enumerate(_tie_tables(students), start=1):
             name = tie_break_table_name(tie_number, table_index)
             tables.append({"table": name, "section": pending.section, "students": group})
         opts = batch.state.options
@@ -161,15 +160,15 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
         )
 
 
-def _tie_sizes(count: int) -> list[int]:
-    sizes = [4] * (count // 4)
-    rest = count % 4
-    if rest == 1:
-        sizes[-1] = 3
-        sizes.append(2)
-    elif rest:
-        sizes.append(rest)
-    return sizes
+def _tie_tables(students: list[str]) -> list[list[str]]:
+    """R-ROUND-6: the tied students in order, 2 to 4 to a table: fours, but the last five sit
+    three and two (a table of one cannot play)."""
+    groups = []
+    while len(students) > 4:
+        size = 3 if len(students) == 5 else 4
+        groups.append(students[:size])
+        students = students[size:]
+    return groups + [students]
 
 
 def close_round(batch: Batch, command: Command) -> None:
@@ -226,7 +225,7 @@ def reopen_round(batch: Batch, command: Command) -> None:
     number = round_arg(command)
     if not state.round(number).advanced:
         raise refuse("not_advanced", f"reopen_round: round {number} is not advanced")
-    if number < 4 and state.round(number + 1).started:
+    if state.round(number + 1).started:  # (no round 5 is ever seated, let alone started)
         raise refuse("next_round_started", f"reopen_round: round {number + 1} has started")
     sections = list(ranking.advancing(state, number)[1])
     batch.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
@@ -246,9 +245,7 @@ def record_result(batch: Batch, command: Command) -> None:
     name = command.args.get("table")
     if not isinstance(name, str) or (found := state.table(name)) is None:
         raise refuse("unknown_table", f"record_result: no table {name!r}")
-    number, table = found
-    tie = state.tie_break_of(name)
-    owner = tie.round if tie else number
+    owner, table = found  # a tie-break's table: the round whose tie it breaks
     if state.round(owner).advanced:
         raise refuse("round_advanced", f"record_result: round {owner} is advanced; reopen it")
     args = command.args

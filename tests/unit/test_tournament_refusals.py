@@ -536,6 +536,20 @@ def test_reopening_a_round_whose_next_round_started():
     )
 
 
+def test_advancing_with_ties_pending_in_two_sections_names_each_sections_students():
+    """R-ROUND-6: the director reads every pending tie, section by section, in one refusal."""
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)  # p1..p6 in 4th, p7..p12 in 5th
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}  # two on top, four tied for the last place
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    assert t.refused("advance", round=2).as_dict() == refusal(
+        "tie_break_pending",
+        "R-ROUND-6",
+        "advance: ties to play off first (4th: p3, p4, p5, p6; 5th: p10, p11, p12, p9)",
+    )
+
+
 def test_starting_round_2_before_round_1_closed():
     t = started()
     for table in t.state.round(1).tables:
