@@ -107,8 +107,13 @@ def start_round(batch: Batch, command: Command) -> None:
         raise refuse("round_not_seated", f"start_round: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"start_round: round {number} has started")
-    # No check that the round before is closed: a round is seated only once the round before
-    # it closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
+    # R-ROUND-8: round 3 or 4 was seated once the round before advanced, but a reopen undoes
+    # that advance while the seating stays: the late ruling may change who advances, so the
+    # round waits for the advance again (and the tournament cannot finish before it).
+    if number >= 3 and not state.round(number - 1).advanced:
+        raise refuse("previous_round_open", f"start_round: advance round {number - 1} first")
+    # That round 2's round 1 is closed needs no check: round 2 is seated only once round 1
+    # closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
     options = state.options
     # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
     # cards for every table: the first ones of the round's shuffle.
@@ -210,13 +215,11 @@ def advance(batch: Batch, command: Command) -> None:
 
 
 def _sections_in_play(state: TournamentState) -> set[str]:
-    """The sections that will have a champion: those that played round 1 (a grade nobody
-    registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
-    sections = {table.section for table in state.round(1).tables}
-    after_two = state.advanced.get(2)
-    if after_two is not None:
-        sections = {section for section in sections if after_two.get(section)}
-    return sections
+    """The sections that will have a champion: those with someone advanced after round 2 (a
+    grade nobody registered for, or whose students all withdrew, advances nobody). Round 2 is
+    advanced at every call: it is round 2's advance, or of round 3 or 4, which started only
+    once round 2 was advanced and cannot be reopened since (`next_round_started`)."""
+    return {section for section, students in state.advanced[2].items() if students}
 
 
 def reopen_round(batch: Batch, command: Command) -> None:
