@@ -166,14 +166,12 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
 
 
 def _tie_tables(students: list[str]) -> list[list[str]]:
-    """R-ROUND-6: the tied students in order, 2 to 4 to a table: fours, but the last five sit
-    three and two (a table of one cannot play)."""
-    groups = []
-    while len(students) > 4:
-        size = 3 if len(students) == 5 else 4
-        groups.append(students[:size])
-        students = students[size:]
-    return groups + [students]
+    """R-ROUND-6: the tied students (two or more) in order, 2 to 4 to a table: fours, but
+    4k + 1 students end with a three and a two (a table of one cannot play)."""
+    tables = [students[start : start + 4] for start in range(0, len(students), 4)]
+    if len(tables[-1]) == 1:
+        tables[-2:] = [tables[-2][:3], tables[-2][3:] + tables[-1]]
+    return tables
 
 
 def close_round(batch: Batch, command: Command) -> None:
