@@ -93,7 +93,7 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     """Read and check a tournament's creation options (see the module table)."""
     if not isinstance(raw, Mapping):
         raise RuleViolation("bad_options", "options are a map")
-    known = {"name", "date", "rules", "grades", "deck_seed", *DEFAULT_OPTIONS}
+    known = {"name", "date", "grades", "deck_seed", *DEFAULT_OPTIONS}  # rules: a default one
     unknown = sorted(str(name) for name in raw if name not in known)
     if unknown:
         raise _bad(unknown[0], "unknown option")

@@ -91,7 +91,9 @@ def assign_proctor(batch: Batch, command: Command) -> None:
         raise refuse("unknown_table", f"assign_proctor: no table {table!r}")
     name = text_arg(command, "name")
     initials = command.args.get("initials") or "".join(w[0] for w in name.split()).upper()
-    if not isinstance(initials, str) or not 0 < len(initials) <= 8:
+    # Never empty: left out or empty, they are the first letters of a name (1..64 characters,
+    # stripped, so at least one word).
+    if not isinstance(initials, str) or len(initials) > 8:
         raise refuse("bad_args", "assign_proctor: 'initials' is a text of 1..8 characters")
     batch.emit("ProctorAssigned", table=table, name=name, initials=initials, rule="R-ROUND-7")
 
@@ -105,8 +107,13 @@ def start_round(batch: Batch, command: Command) -> None:
         raise refuse("round_not_seated", f"start_round: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"start_round: round {number} has started")
-    # No check that the round before is closed: a round is seated only once the round before
-    # it closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
+    # R-ROUND-8: round 3 or 4 was seated once the round before advanced, but a reopen undoes
+    # that advance while the seating stays: the late ruling may change who advances, so the
+    # round waits for the advance again (and the tournament cannot finish before it).
+    if number >= 3 and not state.round(number - 1).advanced:
+        raise refuse("previous_round_open", f"start_round: advance round {number - 1} first")
+    # That round 2's round 1 is closed needs no check: round 2 is seated only once round 1
+    # closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
     options = state.options
     # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
     # cards for every table: the first ones of the round's shuffle.
@@ -140,11 +147,8 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
             continue
         tie_number = len(batch.state.tie_breaks) + 1
         students = list(pending.students)
-        sizes = _tie_sizes(len(students))  # one table for 2 to 4 tied students
-        tables, start = [], 0
-        for table_index, size in enumerate(sizes, start=1):
-            group = students[start : start + size]
-            start += size
+        tables = []
+        for table_index, group in enumerate(_tie_tables(students), start=1):
             name = tie_break_table_name(tie_number, table_index)
             tables.append({"table": name, "section": pending.section, "students": group})
         opts = batch.state.options
@@ -161,15 +165,13 @@ def _seat_tie_breaks(batch: Batch, number: int) -> None:
         )
 
 
-def _tie_sizes(count: int) -> list[int]:
-    sizes = [4] * (count // 4)
-    rest = count % 4
-    if rest == 1:
-        sizes[-1] = 3
-        sizes.append(2)
-    elif rest:
-        sizes.append(rest)
-    return sizes
+def _tie_tables(students: list[str]) -> list[list[str]]:
+    """R-ROUND-6: the tied students (two or more) in order, 2 to 4 to a table: fours, but
+    4k + 1 students end with a three and a two (a table of one cannot play)."""
+    tables = [students[start : start + 4] for start in range(0, len(students), 4)]
+    if len(tables[-1]) == 1:
+        tables[-2:] = [tables[-2][:3], tables[-2][3:] + tables[-1]]
+    return tables
 
 
 def close_round(batch: Batch, command: Command) -> None:
@@ -211,13 +213,11 @@ def advance(batch: Batch, command: Command) -> None:
 
 
 def _sections_in_play(state: TournamentState) -> set[str]:
-    """The sections that will have a champion: those that played round 1 (a grade nobody
-    registered for plays nothing) and, once round 2 is advanced, still have someone in it."""
-    sections = {table.section for table in state.round(1).tables}
-    after_two = state.advanced.get(2)
-    if after_two is not None:
-        sections = {section for section in sections if after_two.get(section)}
-    return sections
+    """The sections that will have a champion: those with someone advanced after round 2 (a
+    grade nobody registered for, or whose students all withdrew, advances nobody). Round 2 is
+    advanced at every call: it is round 2's advance, or of round 3 or 4, which started only
+    once round 2 was advanced and cannot be reopened since (`next_round_started`)."""
+    return {section for section, students in state.advanced[2].items() if students}
 
 
 def reopen_round(batch: Batch, command: Command) -> None:
@@ -226,7 +226,7 @@ def reopen_round(batch: Batch, command: Command) -> None:
     number = round_arg(command)
     if not state.round(number).advanced:
         raise refuse("not_advanced", f"reopen_round: round {number} is not advanced")
-    if number < 4 and state.round(number + 1).started:
+    if state.round(number + 1).started:  # (no round 5 is ever seated, let alone started)
         raise refuse("next_round_started", f"reopen_round: round {number + 1} has started")
     sections = list(ranking.advancing(state, number)[1])
     batch.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
@@ -246,9 +246,7 @@ def record_result(batch: Batch, command: Command) -> None:
     name = command.args.get("table")
     if not isinstance(name, str) or (found := state.table(name)) is None:
         raise refuse("unknown_table", f"record_result: no table {name!r}")
-    number, table = found
-    tie = state.tie_break_of(name)
-    owner = tie.round if tie else number
+    owner, table = found  # a tie-break's table: the round whose tie it breaks
     if state.round(owner).advanced:
         raise refuse("round_advanced", f"record_result: round {owner} is advanced; reopen it")
     args = command.args

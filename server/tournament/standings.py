@@ -90,7 +90,9 @@ def _qualifying(state: TournamentState, section: str) -> list[dict[str, Any]]:
                 "advanced": _why(state, 2, section, sid),
             }
         )
-    rows.sort(key=lambda row: (row["rank"] is None, row["rank"] or 0, row["student"]))
+    # The withdrawn (no rank) last; two of them tie on both first keys, so their ranks (None)
+    # are never compared and they go by id.
+    rows.sort(key=lambda row: (row["rank"] is None, row["rank"], row["student"]))
     return rows
 
 

@@ -141,7 +141,8 @@ class TournamentState:
         return self.rounds.get(number) or RoundState(number)
 
     def table(self, table_id: str) -> tuple[int, SeatedTable] | None:
-        """(round, table) for a table of a round; tie-break tables have round 0."""
+        """(round, table) for a table of a round or of a tie-break; a tie-break's table
+        belongs to the round whose tie it breaks (its result counts for that round)."""
         for number, round_ in self.rounds.items():
             for table in round_.tables:
                 if table.table == table_id:
@@ -149,7 +150,7 @@ class TournamentState:
         for tie in self.tie_breaks:
             for table in tie.tables:
                 if table.table == table_id:
-                    return 0, table
+                    return tie.round, table
         return None
 
     def tie_break_of(self, table_id: str) -> TieBreak | None:
@@ -291,7 +292,7 @@ FINAL_EVENTS = frozenset({"TournamentFinished"})
 def evolve(state: TournamentState, event: Event) -> TournamentState:
     """The state after one recorded event (unknown types change nothing)."""
     at = event.data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
+    if isinstance(at, int):
+        state = replace(state, clock=max(state.clock, at))  # it never goes back
     handler = EVOLVERS.get(event.type)
     return handler(state, event.data) if handler else state

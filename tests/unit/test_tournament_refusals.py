@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from tournament_support import DIRECTOR, T0, Tourney, csv_of, tournament_options
+from tournament_support import DIRECTOR, T0, Tourney, csv_of, tournament_options, types
 
 import server.tournament as tournament
 from server.games.base import SERVER_ACTOR, Actor, Command, RuleViolation
@@ -534,6 +534,34 @@ def test_reopening_a_round_whose_next_round_started():
     assert t.refused("reopen_round", round=2).as_dict() == refusal(
         "next_round_started", "R-ROUND-8", "reopen_round: round 3 has started"
     )
+
+
+def test_advancing_with_ties_pending_in_two_sections_names_each_sections_students():
+    """R-ROUND-6: the director reads every pending tie, section by section, in one refusal."""
+    t = Tourney(tournament_options(grades=["4th", "5th"], advance_count=3))
+    t.register_many(6)  # p1..p6 in 4th, p7..p12 in 5th
+    tie = {"p1": 9, "p2": 9, "p7": 9, "p8": 9}  # two on top, four tied for the last place
+    t.play_round(1, lambda s: tie.get(s, 1))
+    t.play_round(2, lambda s: tie.get(s, 1))
+    assert t.refused("advance", round=2).as_dict() == refusal(
+        "tie_break_pending",
+        "R-ROUND-6",
+        "advance: ties to play off first (4th: p3, p4, p5, p6; 5th: p10, p11, p12, p9)",
+    )
+
+
+def test_starting_round_3_while_round_2_is_reopened():
+    """R-ROUND-8: round 3 seated before round 2 was reopened waits for round 2's advance (the
+    late ruling may change who advances); started, it would end the tournament with round 2
+    still open, and the ruling could never count."""
+    t = advanced()
+    t.do("seat_round", round=3)
+    t.do("reopen_round", round=2)
+    assert t.refused("start_round", round=3).as_dict() == refusal(
+        "previous_round_open", "R-ROUND-1", "start_round: advance round 2 first"
+    )
+    t.do("advance", round=2)
+    assert types(t.do("start_round", round=3)) == ["RoundStarted"]
 
 
 def test_starting_round_2_before_round_1_closed():
