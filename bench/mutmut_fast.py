@@ -13,6 +13,8 @@ mutant, in CPU time:
 - the stats run is split over two forked processes (`stats_in_shares`);
 - each file's results are written every few seconds and at the end, not after every
   mutant (`DeferredSaves`, in bench/mutate.py);
+- in a mutant's child every mutated function is called directly, not through mutmut's
+  trampoline (`call_directly`), and each test has a CPU limit of its own (`TestCpuLimit`);
 - `T24_MUTATE_TIMINGS` names where to write the time of each phase and each tested mutant.
 What a mutant is, which tests run for it, in which order, and how its verdict is counted
 stay mutmut's own: `mutmut_fast.py run ...` is `mutmut run ...` (`T24_MUTATE_PLAIN=1`: mutmut
@@ -32,6 +34,7 @@ import atexit
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import tempfile
@@ -41,11 +44,13 @@ from pathlib import Path
 from typing import Any
 
 import mutmut.__main__ as mutmut_main
+import pytest
 from mutate import DeferredSaves, ShareOfTests, mutation_guards, narrowed_tests  # bench/
 from mutmut.configuration import config
 from mutmut.mutation import trampoline
 from mutmut.mutation.data import SourceFileMutationData
 from mutmut.mutation.file_mutation import FailedTypeCheckMutant, MutatedMethodLocation
+from mutmut.mutation.trampoline_templates import CLASS_NAME_SEPARATOR
 from mutmut.runners.harness import PytestRunner
 from mutmut.state import state
 from mutmut.type_checking import TypeCheckingError, parse_mypy_report, run_type_checker
@@ -172,6 +177,90 @@ class FirstFailure:
             self.nodeid = report.nodeid
 
 
+class TestCpuLimit:
+    """A pytest plugin for a mutant's child: a test that runs past its own CPU limit,
+    `MULTIPLIER` x (its time in the stats run + 1 s), ends the child as timed out (exit 36,
+    mutmut's "timeout", counted killed as mutmut counts its own timeouts).
+
+    Why: mutmut's limit is per mutant, 3 x (the time of all the mutant's tests + 1 s): a
+    mutant of the notation parser that loops forever (`self.index -= 1`) held a worker for
+    87 s of CPU before it was stopped, in the first of its tests. Per test, such a loop is
+    stopped after a few seconds. CPU time, not wall time, so a loaded machine does not turn a
+    slow test into a timeout; a mutant's tests call the functions directly
+    (`call_directly`), faster than in the stats run, which measured them through mutmut's
+    recording trampolines.
+    """
+
+    MULTIPLIER = 3.0
+
+    def __init__(self) -> None:
+        self.armed = False  # in a mutant's child only
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
+        if self.armed:
+            seconds = (state().duration_by_test.get(item.nodeid, 0.0) + 1.0) * self.MULTIPLIER
+            signal.signal(signal.SIGPROF, lambda *_: os._exit(36))
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+        yield
+        if self.armed:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+TRAMPOLINE_CODE = Path(trampoline.__file__).resolve()
+
+
+def _is_trampoline(value: Any) -> bool:
+    """Whether a module's or class's attribute is mutmut's trampoline around a function (its
+    wrapper is defined in mutmut/mutation/trampoline.py)."""
+    code = getattr(value, "__code__", None)
+    return code is not None and Path(code.co_filename).resolve() == TRAMPOLINE_CODE
+
+
+def trampolined_functions() -> list[tuple[Any, str, str, dict[str, Any]]]:
+    """Every mutated function of the loaded `server` modules, as (owner, attribute, module,
+    mutants): the module (or class) whose attribute is the trampoline, and mutmut's dict of
+    the function's variants (`_mutmut_orig` and each `<mangled>__mutmut_<n>`)."""
+    found = []
+    for module_name, module in sorted(sys.modules.items()):
+        if module is None or not module_name.startswith("server."):
+            continue
+        for name, variants in list(vars(module).items()):
+            if not (name.startswith("mutants_x") and name.endswith("__mutmut")):
+                continue
+            mangled = name.removeprefix("mutants_").removesuffix("__mutmut")
+            if mangled.startswith("x" + CLASS_NAME_SEPARATOR):  # xǁClassǁmethod
+                _x, class_name, attribute = mangled.split(CLASS_NAME_SEPARATOR)
+                owner = getattr(module, class_name, None)
+                current = vars(owner).get(attribute) if isinstance(owner, type) else None
+            else:  # x_function
+                owner, attribute = module, mangled.removeprefix("x_")
+                current = vars(module).get(attribute)
+            known = isinstance(variants, dict) and "_mutmut_orig" in variants
+            if known and _is_trampoline(current):
+                found.append((owner, attribute, module_name, variants))
+    return found
+
+
+def call_directly(functions: list[tuple[Any, str, str, dict[str, Any]]], active: str) -> None:
+    """In a mutant's child: every mutated function's name bound to its variant for this run
+    (the mutant for the function under test, the original for every other), in place of
+    mutmut's trampoline, which picks the variant on every call.
+
+    Why: the trampoline costs three Python frames and a few string operations a call. The
+    tournament's replay property test runs 3.2 times as long through the trampolines as the
+    plain code (28.6 s of CPU instead of 8.9); every test of every mutant pays it. The verdict
+    cannot change: a name bound directly and a trampoline reached through a reference taken
+    before (a handler in a table, an import of the name) call the same variant; the core
+    reads no function's name or identity. `T24_MUTATE_TRAMPOLINES=1` keeps the trampolines
+    (for comparing the two).
+    """
+    module_name, _, mutant = active.rpartition(".")
+    for owner, attribute, module, variants in functions:
+        variant = variants.get(mutant) if module == module_name else None
+        setattr(owner, attribute, variant or variants["_mutmut_orig"])
+
+
 class CollectedPytestRunner(PytestRunner):
     """mutmut's pytest runner, with the guarding tests collected once, before the forks.
 
@@ -191,6 +280,8 @@ class CollectedPytestRunner(PytestRunner):
         self.session: Any = None
         self.items: dict[str, Any] = {}
         self.first_failure = FirstFailure()
+        self.cpu_limit = TestCpuLimit()
+        self.functions: list[tuple[Any, str, str, dict[str, Any]]] = []
 
     def collect_once(self) -> None:
         """Configure pytest and collect every guarding test, in this (the parent) process."""
@@ -207,6 +298,7 @@ class CollectedPytestRunner(PytestRunner):
             with change_cwd(Path("mutants")):
                 config = _prepareconfig(args)
                 config.pluginmanager.register(self.first_failure, "t24-first-failure")
+                config.pluginmanager.register(self.cpu_limit, "t24-test-cpu-limit")
                 config._do_configure()
                 session = Session.from_config(config)
                 config.hook.pytest_sessionstart(session=session)
@@ -217,6 +309,8 @@ class CollectedPytestRunner(PytestRunner):
             raise RuntimeError(f"collecting the guarding tests failed ({session.testsfailed})")
         self.session = session
         self.items = {item.nodeid: item for item in session.items}
+        if not os.environ.get("T24_MUTATE_TRAMPOLINES"):
+            self.functions = trampolined_functions()
         mapped = set().union(*state().tests_by_mangled_function_name.values())
         if mapped - self.items.keys():  # a child must never miss a test the stats named
             raise RuntimeError(f"tests not collected: {sorted(mapped - self.items.keys())[:5]}")
@@ -236,6 +330,8 @@ class CollectedPytestRunner(PytestRunner):
         # child it is this mutant for good, as mutmut set it before calling here.
         active = trampoline.get_mutant_under_test()
         trampoline.get_mutant_under_test = lambda: active
+        call_directly(self.functions, active)
+        self.cpu_limit.armed = True
         os.chdir("mutants")
         try:
             session.config.hook.pytest_runtestloop(session=session)
@@ -262,6 +358,13 @@ def _run_stats_share(runner: isolation.ForkRunner, index: int, shares: int) -> i
     sys.stdout = sys.stderr = log
     os.dup2(log.fileno(), 1)
     os.dup2(log.fileno(), 2)
+    # A call's record without what only mutmut's incremental runs read (its caller; so
+    # `track_dependencies = false` in pyproject.toml) and without asking os.environ which
+    # mutant is active on every call (the stats, for this process's life): a quarter less
+    # CPU for the tournament's replay property test.
+    seen = state()._stats
+    trampoline.get_mutant_under_test = lambda: "stats"
+    trampoline.record_trampoline_hit = lambda name, caller=None: seen.add(name)
     test_runner: Any = runner.test_runner
     plain_execute = test_runner.execute_pytest
     share = ShareOfTests(index, shares)
@@ -276,7 +379,6 @@ def _run_stats_share(runner: isolation.ForkRunner, index: int, shares: int) -> i
     record = {
         "tests": {name: sorted(names) for name, names in tests.items()},
         "durations": state().duration_by_test,
-        "callers": {name: sorted(names) for name, names in state().function_dependencies.items()},
     }
     Path(f"mutants/stats-share-{index}.json").write_text(json.dumps(record), encoding="utf-8")
     log.flush()
@@ -315,8 +417,6 @@ def stats_in_shares(runner: isolation.ForkRunner, shares: int = STATS_SHARES) ->
         for name, tests in record["tests"].items():
             state().tests_by_mangled_function_name[name] |= set(tests)
         state().duration_by_test.update(record["durations"])
-        for name, callers in record["callers"].items():
-            state().function_dependencies[name] |= set(callers)
     return next((code for code in codes if code != 0), 0)
 
 
