@@ -46,14 +46,19 @@ def hidden_cards(state: TjugoettState, viewer: Actor) -> set[str]:
     return hidden
 
 
-def _strings(value: Any) -> set[str]:
+def _strings(value: Any, found: set[str]) -> set[str]:
+    """Every string in `value` (a map's values, a list's or tuple's items, at any depth),
+    added to `found`. One set for the walk: the contract suite runs this on every view and
+    pushed event for every viewer (a set per node was half of its Tjugoett play's time)."""
     if isinstance(value, str):
-        return {value}
-    if isinstance(value, dict):
-        return set().union(*(_strings(item) for item in value.values())) if value else set()
-    if isinstance(value, list | tuple):
-        return set().union(*(_strings(item) for item in value)) if value else set()
-    return set()
+        found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _strings(item, found)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _strings(item, found)
+    return found
 
 
 def leaks(viewer: Actor, data: dict[str, Any], state: TjugoettState, kind: str = "") -> list[str]:
@@ -65,12 +70,14 @@ def leaks(viewer: Actor, data: dict[str, Any], state: TjugoettState, kind: str =
     into the draw pile by a reshuffle and into a hidden hand since; the result is history.
     """
     found: list[str] = []
-    scanned = {k: v for k, v in data.items() if k != "results"} if kind == "" else data
-    shown = _strings(scanned) & hidden_cards(state, viewer)
-    found += [f"card {card}" for card in sorted(shown)]
-    if sees_everything(viewer):
+    if sees_everything(viewer):  # no hidden card, and the seed is theirs to see
         return found
-    if state.options.seed in _strings(data):
+    scanned = {k: v for k, v in data.items() if k != "results"} if kind == "" else data
+    strings = _strings(scanned, set())
+    found += [f"card {card}" for card in sorted(strings & hidden_cards(state, viewer))]
+    if scanned is not data:  # the seed is looked for in the results too
+        strings = _strings(data.get("results"), strings)
+    if state.options.seed in strings:
         found.append("the seed")
     if kind in ("CardDealt", "PlayerStood"):
         owner = data["seat"]

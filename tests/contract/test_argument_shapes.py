@@ -219,18 +219,25 @@ def sweep(game: Any, states: list, sent: list[Command], names: set[str]) -> int:
     the number tried."""
     now = T0 + 3600 * S
     queries = [*getattr(game, "QUERIES", {}), UNKNOWN_QUERY] if hasattr(game, "query") else []
+    # The same in every state: built once (its nested shapes scan the game's source, a fifth
+    # of the challenge's sweep when it was built per state).
+    tries = list(commands_to_try(game, sent, names))
     tried = 0
     for state in states:
         seats = seats_of(state)
-        for name, args in commands_to_try(game, sent, names):
-            roles = game.COMMANDS_BY_ROLE.get(name, frozenset({"director"}))
-            for actor in actors_for(roles, seats):
+        senders = {
+            name: actors_for(game.COMMANDS_BY_ROLE.get(name, frozenset({"director"})), seats)
+            for name in {name for name, _ in tries}
+        }
+        askers = actors_for(frozenset(ROLES) - {SERVER}, seats)
+        for name, args in tries:
+            for actor in senders[name]:
                 checked(game, game.decide, state, Command(name, args, actor), now)
                 tried += 1
             if name != UNKNOWN_COMMAND:
                 continue
             for query in queries:  # the same arguments, once per state
-                for actor in actors_for(frozenset(ROLES) - {SERVER}, seats):
+                for actor in askers:
                     checked(game, game.query, state, query, args, actor, now)
                     tried += 1
     return tried

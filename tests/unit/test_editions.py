@@ -70,6 +70,19 @@ def test_same_seed_same_deck_other_seed_other_deck():
     assert tournament_deck("single-digits", 7) == single_digits(7)
 
 
+def test_an_editions_deck_is_drawn_once_per_edition_seed_and_seed_type():
+    """`tournament_deck` is cached (a pocket table draws its stack on every `start_game`):
+    the same object comes back, a seed of another type is another deck (its text seeds the
+    generator: "True" is not "1"), and at most `DECKS_CACHED` decks are kept."""
+    tournament_deck.cache_clear()
+    first = tournament_deck("single-digits", 11)
+    assert tournament_deck("single-digits", 11) is first
+    assert tournament_deck("single-digits", 12) is not first
+    assert tournament_deck("single-digits", True) != tournament_deck("single-digits", 1)
+    assert tournament_deck("single-digits", 1) == single_digits(1)
+    assert tournament_deck.cache_info().maxsize == editions.DECKS_CACHED == 16
+
+
 def test_fixed_vector_guards_against_drift():
     # A deck recorded in a log must be regenerated identically years later, on any machine.
     deck = single_digits(7)
