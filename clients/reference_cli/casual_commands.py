@@ -163,7 +163,8 @@ class CasualApp:
             if line.strip().lower() in ("q", "quit"):
                 self.quit()
                 return
-            command = PARTS[str(self.game)][0].parse_line(line)
+            # the view on screen: a call names the set (a card) it answers (`stale_set`)
+            command = PARTS[str(self.game)][0].parse_line(line, self.view)
             if command is not None:
                 self.send(*command)
 

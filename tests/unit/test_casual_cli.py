@@ -6,7 +6,7 @@ import random
 from argparse import Namespace
 
 import pytest
-from casual_tables import Table, player, pocket_options
+from casual_tables import Table, player, pocket_options, types
 
 from clients.reference_cli import admin_commands, cli
 from server.games import deck40, pocket
@@ -104,6 +104,39 @@ def test_pocket_typed_lines():
     assert parse_line(" (5+3-2)*4 ") == ("answer", {"expression": "(5+3-2)*4"})
 
 
+def test_pocket_typed_lines_name_the_card_on_screen():
+    """A claim, an answer or "stumped" carries `set`, the number of the card in the view on
+    screen (a command that crossed the next card is refused `stale_set`); the others do not."""
+    from clients.reference_cli.games.pocket.screen import parse_line
+
+    table = Table.started(pocket, pocket_options(2, ["p4", "p1"]))
+    table.do("answer", player("s2"), expression="(5+3-2)*4")
+    view = pocket.view(table.state, player("s1"))
+    assert view["card"]["number"] == 2
+    assert parse_line("c", view) == ("claim", {"set": 2})
+    assert parse_line("s", view) == ("declare_stumped", {"set": 2})
+    assert parse_line("(1+1+1)*8", view) == ("answer", {"expression": "(1+1+1)*8", "set": 2})
+    assert parse_line("start", view) == ("start_game", {})
+    assert parse_line("end", view) == ("end_game", {})
+    assert parse_line("c", pocket.view(Table(pocket, pocket_options(2)).state, player("s1"))) == (
+        "claim",
+        {},
+    )  # no card up yet: nothing to name
+
+
+def test_the_pocket_bot_names_the_card_it_answers():
+    from clients.reference_cli.games.pocket import brain
+
+    table = Table.started(pocket, pocket_options(2, ["p4", "p1"]))
+    table.do("answer", player("s2"), expression="1 + 1")  # wrong: s2 is out, card 1 still up
+    view = pocket.view(table.state, player("s1"))
+    name, args = brain.next_move(view, "s1")
+    assert (name, args["set"]) == ("answer", 1)
+    table.do(name, player("s1"), **args)
+    view = pocket.view(table.state, player("s2"))
+    assert brain.next_move(view, "s2") == ("answer", {"expression": "(1 + 1 + 1) * 8", "set": 2})
+
+
 def test_the_deck40_screen_shows_cards_piles_and_a_tie():
     from casual_tables import DIRECTOR, Table, deck40_options, player
 
@@ -114,7 +147,7 @@ def test_the_deck40_screen_shows_cards_piles_and_a_tie():
     text = "\n".join(screen.render_lines(view))
     assert "table: A♠ (Player 1)  A♥ (Player 1)  A♦ (Player 2)  A♣ (Player 2)" in text
     assert "Player 1 (you): pile 18" in text
-    assert brain.next_move(view, "s1") == ("call_no_solution", {})
+    assert brain.next_move(view, "s1") == ("call_no_solution", {"set": 1})
     for seat in ("s1", "s2"):
         name, args = brain.next_move(deck40.view(table.state, player(seat)), seat)
         table.do(name, player(seat), **args)
@@ -133,6 +166,58 @@ def test_deck40_typed_lines():
     assert parse_line("24! (8-4)*(7-1)") == ("call_24", {"expression": "(8-4)*(7-1)"})
     assert parse_line("8/(3-8/3)") == ("call_24", {"expression": "8/(3-8/3)"})
     assert parse_line("start") == ("start_game", {})
+
+
+def test_deck40_typed_lines_name_the_set_on_screen():
+    """A call carries `set`, the set of the view on screen (a call that crossed the next deal
+    is refused `stale_set`); `start` and `end` do not."""
+    from casual_tables import deck40_options
+
+    from clients.reference_cli.games.deck40.screen import parse_line
+
+    table = Table.started(deck40, deck40_options(2, ["3388", "4187"]))
+    table.do("call_24", player("s2"), expression="8/(3-8/3)")
+    view = deck40.view(table.state, player("s1"))
+    assert parse_line("n", view) == ("call_no_solution", {"set": 2})
+    assert parse_line("n 7c", view) == ("call_no_solution", {"returns": "7C", "set": 2})
+    assert parse_line("24! (8-4)*(7-1)", view) == (
+        "call_24",
+        {"expression": "(8-4)*(7-1)", "set": 2},
+    )
+    assert parse_line("start", view) == ("start_game", {})
+    assert parse_line("end", view) == ("end_game", {})
+    table.do("call_24", player("s1"), **parse_line("(8-4)*(7-1)", view)[1])
+    assert table.state.seat("s1").score == 1
+
+
+def test_the_deck40_bot_names_the_set_it_answers_and_a_crossed_call_is_refused():
+    """The bot's call for set 1, decided after set 2 was dealt, is refused, not judged."""
+    from casual_tables import deck40_options
+
+    from clients.reference_cli.games.deck40 import brain
+
+    table = Table.started(deck40, deck40_options(2, ["3388", "4187"]))
+    name, args = brain.next_move(deck40.view(table.state, player("s1")), "s1")
+    assert name == "call_24" and args["set"] == 1
+    table.do("call_24", player("s2"), expression="8/(3-8/3)")
+    assert table.refused(name, player("s1"), **args).code == "stale_set"
+    assert table.state.excluded == ()
+    name, args = brain.next_move(deck40.view(table.state, player("s1")), "s1")
+    assert args["set"] == 2 and types(table.do(name, player("s1"), **args))[1] == "RoundWon"
+
+
+def test_a_random_bots_nonsense_still_names_the_set():
+    """`t24 bot --skill random` replaces the answer half the time, never the other arguments."""
+    from clients.reference_cli.games.typed_answers import ANSWER, plan
+
+    answers = set()
+    for seed in range(20):
+        _key, actions = plan(
+            "k", ("call_24", {ANSWER: "6*4", "set": 3}), "random", random.Random(seed)
+        )
+        assert actions[0].args["set"] == 3
+        answers.add(actions[0].args[ANSWER])
+    assert answers == {"6*4", "1 + 2 + 3"}
 
 
 def test_the_generic_client_has_a_part_for_each_casual_game_that_words_every_event():

@@ -471,3 +471,92 @@ def test_the_agreements_in_a_row_restart_with_a_won_set():
     assert table.state.agreed_in_a_row == 1 and table.state.cards_in_play() == 40
     table.do("call_24", S1, expression="3 × 8 × 1 × 1")
     assert table.state.agreed_in_a_row == 0 and table.state.cards_in_play() == 36
+
+
+def test_a_call_that_crossed_a_deal_records_nothing_and_the_next_call_is_judged_whole():
+    """R-DECK40-2/3: calls name the set they answer (`set`); the one that names the set on
+    the table is recorded exactly as one without; s1's "24!" and "no solution" for set 1,
+    arriving after s2 won it, record nothing and change nothing; s1's call for set 2 is
+    judged on set 2's cards, whole."""
+    table = Table.started(deck40, deck40_options(2, ["3388", "4187"]))
+    table.advance(2)
+    then(
+        table.do("call_24", S2, expression="8/(3-8/3)", set=1),
+        [
+            (
+                "SolutionCalled",
+                at(
+                    table,
+                    seat="s2",
+                    expression="8/(3-8/3)",
+                    ok=True,
+                    reason="",
+                    message="correct",
+                    set=1,
+                    rule="R-DECK40-2",
+                ),
+            ),
+            (
+                "RoundWon",
+                at(
+                    table,
+                    seat="s2",
+                    cards=["3S", "3H", "8S", "8H"],
+                    points=1,
+                    after_no_solution=False,
+                    taken_by=None,
+                    set=1,
+                    rule="R-DECK40-3",
+                ),
+            ),
+            (
+                "CardsTurnedUp",
+                at(
+                    table,
+                    set=2,
+                    cards=[card("4C", "s1"), card("AC", "s1"), card("8C", "s2"), card("7C", "s2")],
+                    rule="R-DECK40-1",
+                ),
+            ),
+        ],
+    )
+    recorded, state = list(table.events), table.state
+    table.advance(1)
+    assert table.refused("call_24", S1, expression="8/(3-8/3)", set=1).code == "stale_set"
+    assert table.refused("call_no_solution", S1, set=1).code == "stale_set"
+    assert table.events == recorded and table.state == state
+    then(
+        table.do("call_no_solution", S2, returns="7C", set=2),
+        [("NoSolutionCalled", at(table, seat="s2", returns="7C", set=2, rule="R-DECK40-3"))],
+    )
+    then(
+        table.do("call_24", S1, expression="(8-4)*(7-1)", set=2)[:2],
+        [
+            (
+                "SolutionCalled",
+                at(
+                    table,
+                    seat="s1",
+                    expression="(8-4)*(7-1)",
+                    ok=True,
+                    reason="",
+                    message="correct",
+                    set=2,
+                    rule="R-DECK40-2",
+                ),
+            ),
+            (
+                "RoundWon",
+                at(
+                    table,
+                    seat="s1",
+                    cards=["4C", "AC", "8C", "7C"],
+                    points=1,
+                    after_no_solution=True,
+                    taken_by=None,
+                    set=2,
+                    rule="R-DECK40-3",
+                ),
+            ),
+        ],
+    )

@@ -41,6 +41,13 @@ def s1_called() -> Table:
     return table
 
 
+def set_2() -> Table:
+    """Set 1 (3 3 8 8) won by s2; set 2 (4 1 8 7) on the table."""
+    table = Table.started(deck40, deck40_options(2, ["3388", "4187"]))
+    table.do("call_24", S2, expression="8/(3-8/3)", set=1)
+    return table
+
+
 def common_pile() -> Table:
     return Table.started(deck40, deck40_options(3, ["3388"]))
 
@@ -163,6 +170,70 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         {"returns": "3S"},
         ("bad_args", "", "with the common pile the dealer returns two (R-DECK40-5)"),
     ),
+    # a call names the set it answers (`set`): one that crossed a deal is not judged
+    (
+        set_2,
+        "call_24",
+        S1,
+        {"expression": "8/(3-8/3)", "set": 1},
+        (
+            "stale_set",
+            "R-DECK40-2",
+            "call_24 answers set 1, but set 2 is on the table (R-DECK40-2)",
+        ),
+    ),
+    (
+        set_2,
+        "call_no_solution",
+        S1,
+        {"set": 1},
+        (
+            "stale_set",
+            "R-DECK40-2",
+            "call_no_solution answers set 1, but set 2 is on the table (R-DECK40-2)",
+        ),
+    ),
+    (
+        started,
+        "call_24",
+        S1,
+        {"expression": "8/(3-8/3)", "set": 2},
+        (
+            "stale_set",
+            "R-DECK40-2",
+            "call_24 answers set 2, but set 1 is on the table (R-DECK40-2)",
+        ),
+    ),
+    (  # the set is read first: nothing else of a call for another set is looked at
+        s1_excluded,
+        "call_no_solution",
+        S1,
+        {"returns": "8S", "set": 0},
+        (
+            "stale_set",
+            "R-DECK40-2",
+            "call_no_solution answers set 0, but set 1 is on the table (R-DECK40-2)",
+        ),
+    ),
+    (
+        started,
+        "call_24",
+        S1,
+        {"set": 2},
+        (
+            "stale_set",
+            "R-DECK40-2",
+            "call_24 answers set 2, but set 1 is on the table (R-DECK40-2)",
+        ),
+    ),
+    *[
+        (started, name, S1, {"expression": "8/(3-8/3)", "set": shape}, ("bad_args", "", message))
+        for name, message in [
+            ("call_24", "call_24: 'set' is the number of a set of four cards"),
+            ("call_no_solution", "call_no_solution: 'set' is the number of a set of four cards"),
+        ]
+        for shape in ["1", 1.0, True, False, [1], {"set": 1}]
+    ],
 ]
 
 

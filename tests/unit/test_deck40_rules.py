@@ -155,6 +155,40 @@ def test_r_deck40_2_when_every_player_is_excluded_the_cards_go_back_as_unsolved(
     assert one(events, "NoSolutionAgreed")["reason"] == "all_excluded"
 
 
+def test_r_deck40_2_a_call_that_crossed_a_deal_is_refused_not_judged_on_the_new_cards():
+    """Both players solve set 1; s2's "24!" arrives first and set 2 is dealt. s1's call, sent
+    for set 1, arrives after: refused `stale_set`, nothing recorded, s1 still in set 2."""
+    table = started(2, ["3388", "4187"])
+    table.do("call_24", S2, expression="8/(3-8/3)", set=1)
+    assert table.state.set_number == 2
+    recorded = list(table.events)
+    assert table.refused("call_24", S1, expression="8/(3-8/3)", set=1).code == "stale_set"
+    assert table.events == recorded and table.state.excluded == ()
+    won = one(table.do("call_24", S1, expression="(8 - 4) × (7 - 1)", set=2), "RoundWon")
+    assert (won["seat"], won["set"]) == ("s1", 2)
+
+
+def test_r_deck40_2_without_a_set_a_call_answers_the_cards_on_the_table():
+    """Old clients: the same crossed call without `set` is judged on set 2 (wrong, out)."""
+    table = started(2, ["3388", "4187"])
+    table.do("call_24", S2, expression="8/(3-8/3)")
+    events = table.do("call_24", S1, expression="8/(3-8/3)")
+    assert types(events) == ["SolutionCalled", "PlayerExcluded"]
+    assert one(events, "SolutionCalled")["set"] == 2 and table.state.excluded == ("s1",)
+
+
+@pytest.mark.parametrize("named", [{"set": 1}, {"set": None}, {}])
+@pytest.mark.parametrize("text", ["8/(3-8/3)", "3 + 3 + 8 + 8"])
+def test_r_deck40_2_a_call_naming_the_set_on_the_table_is_judged_as_one_naming_none(named, text):
+    """A right call takes the set, a wrong one excludes, whether it names set 1 (the set on
+    the table), names none (`None`) or leaves `set` out: the same events, the same state."""
+    plain = started(2, ["3388", "4187"])
+    expected = plain.do("call_24", S1, expression=text)
+    table = started(2, ["3388", "4187"])
+    assert table.do("call_24", S1, expression=text, **named) == expected
+    assert table.state == plain.state
+
+
 # -- R-DECK40-3: "no solution" agreed by all; advanced scoring --------------------------------
 
 
@@ -189,6 +223,35 @@ def test_r_deck40_3_simple_scoring_is_one_point_even_after_a_no_solution_call():
     table = started(2, ["3388"], scoring="simple")
     table.do("call_no_solution", S1)
     assert one(solve_it(table, S2), "RoundWon")["points"] == 1
+
+
+def test_r_deck40_3_a_no_solution_that_crossed_a_deal_does_not_count_on_the_new_set():
+    """s1 sees no solution in set 1 (3 3 8 8) but s2 solves it first; s1's call for set 1
+    arrives once set 2 (1 1 1 1) is up: refused `stale_set`, so s2's call on set 2 is not an
+    agreement (s1 has not called on set 2)."""
+    table = started(2, ["3388", "1111"])
+    table.do("call_24", S2, expression="8/(3-8/3)", set=1)
+    assert table.refused("call_no_solution", S1, set=1).code == "stale_set"
+    assert dict(table.state.no_solution) == {} and table.state.after_no_solution is False
+    assert types(table.do("call_no_solution", S2, set=2)) == ["NoSolutionCalled"]
+    assert types(table.do("call_no_solution", S1, returns="AS", set=2))[1] == "NoSolutionAgreed"
+
+
+def test_r_deck40_3_without_a_set_a_crossed_no_solution_counts_on_the_new_set():
+    """Old clients: the same crossed call without `set` counts as s1's agreement on set 2."""
+    table = started(2, ["3388", "1111"])
+    table.do("call_24", S2, expression="8/(3-8/3)")
+    assert one(table.do("call_no_solution", S1), "NoSolutionCalled")["set"] == 2
+    assert types(table.do("call_no_solution", S2))[1] == "NoSolutionAgreed"
+
+
+@pytest.mark.parametrize("named", [{"set": 1}, {"set": None}])
+def test_r_deck40_3_a_no_solution_naming_the_set_on_the_table_counts(named):
+    plain = started(2, ["1111"])
+    expected = plain.do("call_no_solution", S1, returns="AH")
+    table = started(2, ["1111"])
+    assert table.do("call_no_solution", S1, returns="AH", **named) == expected
+    assert table.state == plain.state
 
 
 # -- R-DECK40-4: each returns one of his cards (his choice, default the first) ---------------

@@ -347,3 +347,77 @@ def test_the_last_card_won_without_bonus_ends_the_game_with_nothing_unplayed():
     )
     assert table.state.card is None and table.state.stack == ()
     assert table.replayed() == table.state
+
+
+def test_commands_that_crossed_the_next_card_record_nothing_and_keep_the_timers():
+    """R-POCKET-3/4: commands name the card they are for (`set`); the one naming the card up
+    is recorded exactly as one without; s1's answer, claim and "stumped" for card 1, arriving
+    after s2 won it, record nothing, change nothing and leave card 2's timer as it was; s1's
+    claim and answer for card 2 are judged on card 2, whole."""
+    table = Table.started(pocket, pocket_options(2, ["p1", "p2"], stumped_seconds=60))
+    table.advance(1)
+    then(
+        table.do("answer", S2, expression="(1+1+1)*8", set=1),
+        [
+            ("ClaimMade", at(table, seat="s2", number=1, rule="R-POCKET-3")),
+            (
+                "AnswerJudged",
+                at(
+                    table,
+                    seat="s2",
+                    expression="(1+1+1)*8",
+                    ok=True,
+                    reason="",
+                    message="correct",
+                    number=1,
+                    rule="R-POCKET-2",
+                ),
+            ),
+            (
+                "CardWon",
+                at(
+                    table,
+                    seat="s2",
+                    card_id="p1",
+                    dots=1,
+                    bonus=[],
+                    bonus_dots=0,
+                    points=1,
+                    number=1,
+                    rule="R-POCKET-2",
+                ),
+            ),
+            ("CardTurnedUp", at(table, **P2, number=2, left=0, rule="R-POCKET-1")),
+        ],
+    )
+    live = [timer("stumped", 2, T0 + S, T0 + 61 * S)]
+    assert pocket.deadlines(table.state) == live
+    recorded, state = list(table.events), table.state
+    table.advance(1)
+    crossed = [("answer", {"expression": "(1+1+1)*8"}), ("claim", {}), ("declare_stumped", {})]
+    for name, args in crossed:
+        assert table.refused(name, S1, **args, set=1).code == "stale_set"
+    assert table.events == recorded and table.state == state
+    assert pocket.deadlines(table.state) == live
+    then(
+        table.do("claim", S1, set=2),
+        [("ClaimMade", at(table, seat="s1", number=2, rule="R-POCKET-3"))],
+    )
+    then(
+        table.do("answer", S1, expression="8/(3-8/3)", set=2)[:1],
+        [
+            (
+                "AnswerJudged",
+                at(
+                    table,
+                    seat="s1",
+                    expression="8/(3-8/3)",
+                    ok=True,
+                    reason="",
+                    message="correct",
+                    number=2,
+                    rule="R-POCKET-2",
+                ),
+            )
+        ],
+    )

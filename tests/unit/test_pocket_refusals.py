@@ -50,6 +50,13 @@ def s2_stumped() -> Table:
     return table
 
 
+def card_2() -> Table:
+    """Card 1 (p1) won by s2; card 2 (p2: 3 3 8 8) is up."""
+    table = started()
+    table.do("answer", S2, expression=RIGHT, set=1)
+    return table
+
+
 def paused() -> Table:
     table = started()
     table.do("pause_game", DIRECTOR, cause="tea")
@@ -205,6 +212,50 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         {"key": f"answer:1:{T0}"},
         ("deadline_not_due", "", f"answer:1:{T0} is due at {T0 + 15 * S}, now is {T0}"),
     ),
+    # a claim, an answer or "stumped" names the card it is for (`set`): one that crossed the
+    # next card's turn-up is not judged
+    *[
+        (
+            card_2,
+            name,
+            S1,
+            {"expression": RIGHT, "set": 1},
+            ("stale_set", "R-POCKET-3", f"{name} is for card 1, but card 2 is up (R-POCKET-3)"),
+        )
+        for name in ("claim", "answer", "declare_stumped")
+    ],
+    (  # the claimer's own answer is checked too
+        s1_claimed,
+        "answer",
+        S1,
+        {"expression": RIGHT, "set": 2},
+        ("stale_set", "R-POCKET-3", "answer is for card 2, but card 1 is up (R-POCKET-3)"),
+    ),
+    (  # the card is read first: nothing else of a command for another card is looked at
+        s1_excluded,
+        "claim",
+        S1,
+        {"set": 0},
+        ("stale_set", "R-POCKET-3", "claim is for card 0, but card 1 is up (R-POCKET-3)"),
+    ),
+    (
+        started,
+        "answer",
+        S1,
+        {"set": 2},
+        ("stale_set", "R-POCKET-3", "answer is for card 2, but card 1 is up (R-POCKET-3)"),
+    ),
+    *[
+        (
+            started,
+            name,
+            S1,
+            {"expression": RIGHT, "set": shape},
+            ("bad_args", "", f"{name}: 'set' is the number of a card"),
+        )
+        for name in ("claim", "answer", "declare_stumped")
+        for shape in ["1", 1.0, True, False, [1], {"set": 1}]
+    ],
 ]
 
 

@@ -181,6 +181,62 @@ def test_r_pocket_3_simultaneous_claims_go_by_arrival_order():
     assert types(table.do("claim", S1)) == ["ClaimMade"]
 
 
+def test_r_pocket_3_an_answer_that_crossed_the_next_card_is_refused_not_judged_on_it():
+    """s1 and s2 both solve card 1; s2's answer arrives first and card 2 turns up. s1's answer,
+    sent for card 1, arrives after: refused `stale_set`, nothing recorded, s1 still in card 2;
+    nor do a claim or "stumped" for card 1 hold card 2 or count on it."""
+    table = started(3, ["p1", "p2"])
+    table.do("answer", S2, expression=POCKET_ANSWERS["p1"][2], set=1)
+    assert table.state.card.number == 2
+    recorded = list(table.events)
+    for name in ("answer", "claim", "declare_stumped"):
+        refusal = table.refused(name, S1, expression=POCKET_ANSWERS["p1"][2], set=1)
+        assert refusal.code == "stale_set"
+    card = table.state.card
+    assert table.events == recorded
+    assert (card.claimer, card.excluded, card.stumped) == (None, (), ())
+    won = one(table.do("answer", S1, expression=answer(table), set=2), "CardWon")
+    assert (won["seat"], won["number"]) == ("s1", 2)
+
+
+def test_r_pocket_3_without_a_set_an_answer_is_for_the_card_up():
+    """Old clients: the same crossed answer without `set` is judged on card 2 (wrong, out)."""
+    table = started(3, ["p1", "p2"])
+    table.do("answer", S2, expression=POCKET_ANSWERS["p1"][2])
+    events = table.do("answer", S1, expression=POCKET_ANSWERS["p1"][2])
+    assert types(events) == ["ClaimMade", "AnswerJudged", "PlayerExcluded"]
+    assert one(events, "AnswerJudged")["number"] == 2 and table.state.card.excluded == ("s1",)
+
+
+@pytest.mark.parametrize("named", [{"set": 1}, {"set": None}])
+@pytest.mark.parametrize(
+    ("name", "args"),
+    [
+        ("claim", {}),
+        ("answer", {"expression": POCKET_ANSWERS["p1"][2]}),
+        ("answer", {"expression": POCKET_WRONG}),
+        ("declare_stumped", {}),
+    ],
+)
+def test_r_pocket_3_a_command_naming_the_card_up_is_decided_as_one_naming_none(name, args, named):
+    """A claim, a right or wrong answer, "stumped": naming card 1 (the card up) or none
+    (`None`) records the same events and leaves the same state as leaving `set` out."""
+    plain = started(2, ["p1", "p2"])
+    expected = plain.do(name, S1, **args)
+    table = started(2, ["p1", "p2"])
+    assert table.do(name, S1, **args, **named) == expected
+    assert table.state == plain.state
+
+
+def test_r_pocket_3_the_claimers_answer_naming_his_card_is_judged():
+    table = started(2, ["p1", "p2"])
+    table.do("claim", S1, set=1)
+    assert types(table.do("answer", S1, expression=answer(table), set=1))[:2] == [
+        "AnswerJudged",
+        "CardWon",
+    ]
+
+
 # -- R-POCKET-4: stumped by everyone -> bonus card for the next winner ------------------------
 
 
@@ -222,6 +278,20 @@ def test_r_pocket_4_bonus_cards_left_at_the_end_are_reported_unclaimed():
     events = table.do("declare_stumped", S1)
     ended = one(events, "GameEnded")
     assert ended["unclaimed_bonus"] == ["p1", "p2"] and ended["scores"] == {"s1": 0}
+
+
+def test_r_pocket_4_a_stumped_declaration_that_crossed_the_next_card_does_not_count():
+    """s1 is stumped on card 1 (3 3 8 8) but s2 solves it first; s1's "stumped" for card 1
+    arrives once card 2 (1 1 1 8) is up: refused, so s2's "stumped" on card 2 does not set it
+    aside (s1 has not declared on card 2); without `set` it would have counted."""
+    table = started(2, ["p2", "p1"])
+    table.do("answer", S2, expression=POCKET_ANSWERS["p2"][2], set=1)
+    assert table.refused("declare_stumped", S1, set=1).code == "stale_set"
+    assert types(table.do("declare_stumped", S2, set=2)) == ["StumpedDeclared"]
+    old_client = started(2, ["p2", "p1"])
+    old_client.do("answer", S2, expression=POCKET_ANSWERS["p2"][2])
+    old_client.do("declare_stumped", S1)
+    assert "CardSetAside" in types(old_client.do("declare_stumped", S2))
 
 
 # -- R-POCKET-5: the stack used up ends the game; most points wins; ties are ties ------------

@@ -34,13 +34,14 @@ def plan(
 ) -> tuple[Any, list[Action]]:
     """`t24 bot`'s plan for the situation `key` and the brain's `move`. `perfect` answers at
     once; `human` takes a few seconds; `random` answers nonsense half the time (a wrong
-    answer excludes it from these cards, on purpose)."""
+    answer excludes it from these cards, on purpose; the other arguments, such as the `set`
+    it answers, stay)."""
     if move is None:
         return key, []
     name, args = move
     delay = {"perfect": 0.2, "human": 2.0 + 4.0 * rng.random()}.get(skill, 1.0 * rng.random())
     if skill == "random" and ANSWER in args and rng.random() < 0.5:
-        args = {ANSWER: "1 + 2 + 3"}
+        args = {**args, ANSWER: "1 + 2 + 3"}
     return key, [Action(delay * time_scale, name, args, why=skill)]
 
 

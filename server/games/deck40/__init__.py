@@ -14,7 +14,9 @@ Rules this file keeps (each cited where it is enforced):
   with 2 players, one each with 4) or by the dealer from the common pile (R-DECK40-5).
 - R-DECK40-2: "24!" (`call_24`) with a spoken solution, a free-form expression judged exactly
   (`check_expression`: brackets, every number once, numbers never joined). Right takes the
-  four cards; wrong excludes that player from these four cards.
+  four cards; wrong excludes that player from these four cards. A call may name the set it
+  answers (`set`, as the view shows it); one that crossed a deal is refused (`stale_set`),
+  never judged on cards its player did not see (our decision).
 - R-DECK40-3: "no solution" (`call_no_solution`) is agreed when every player still in the set
   has called it (an excluded player's agreement is not needed; if nobody is left it is agreed
   at once). Advanced scoring: a solution found after *another* player called "no solution"
@@ -47,6 +49,7 @@ from server.games.base import Command, Event, EventBatch
 from server.games.deck40.checks import (
     REFUSALS,
     acting_seat,
+    check_set,
     expression_arg,
     phase_refusal,
     refuse,
@@ -224,9 +227,11 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 
 def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
-    """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes."""
+    """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes.
+    A call for another set than the one on the table is refused (`check_set`)."""
     assert seat is not None
     state, options = batch.state, batch.state.options
+    check_set(command, state.set_number)
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
     expression = expression_arg(command)
@@ -269,9 +274,11 @@ def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
 
 
 def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None:
-    """R-DECK40-3/4: "no solution", with the card this player will return if all agree."""
+    """R-DECK40-3/4: "no solution", with the card this player will return if all agree; one
+    sent for another set than the one on the table is refused (`check_set`)."""
     assert seat is not None
     state = batch.state
+    check_set(command, state.set_number)
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
     if seat in state.no_solution:

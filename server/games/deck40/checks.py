@@ -1,8 +1,8 @@
 """Who may act at a Kortspillet 24 table, what the arguments must be, and every refusal code.
 
 What this module keeps: the stable refusal codes (`REFUSALS`, each with the rule id it cites),
-the acting seat (a player acts only for its own seat), the argument readers, and the refusal
-for a command sent in the wrong phase.
+the acting seat (a player acts only for its own seat), the argument readers (among them the
+set a call answers, `check_set`), and the refusal for a command sent in the wrong phase.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "excluded": ("R-DECK40-2", "a wrong '24!' excluded this player from these four cards"),
     "already_called": ("R-DECK40-3", "this player already called 'no solution' on these cards"),
     "not_your_card": ("R-DECK40-4", "a player returns one of his own face-up cards"),
+    "stale_set": ("R-DECK40-2", "the call answers another set of four than the one on the table"),
 }
 
 
@@ -41,6 +42,25 @@ def expression_arg(command: Command) -> str:
     if not isinstance(value, str) or not 0 < len(value.strip()) <= MAX_TEXT:
         raise refuse("bad_args", f"{command.name}: 'expression' is a text of 1..{MAX_TEXT} chars")
     return value.strip()
+
+
+def check_set(command: Command, current: int) -> None:
+    """A call answers the four cards its player saw: the optional `set` names them (the view's
+    `set`). Why: a "24!" or a "no solution" sent for one set can arrive after the next set was
+    dealt (another player won the set first); judged on cards its player never saw, a right
+    call would be wrong and exclude him (R-DECK40-2), a "no solution" would count as agreement
+    on the new cards (R-DECK40-3). Such a call is refused `stale_set` instead, and nothing is
+    recorded. Without `set` (or with none) a call answers the cards on the table, as before."""
+    named = command.args.get("set")
+    if named is None:
+        return
+    if isinstance(named, bool) or not isinstance(named, int):
+        raise refuse("bad_args", f"{command.name}: 'set' is the number of a set of four cards")
+    if named != current:
+        raise refuse(
+            "stale_set",
+            f"{command.name} answers set {named}, but set {current} is on the table (R-DECK40-2)",
+        )
 
 
 def acting_seat(state: Deck40State, command: Command) -> str:

@@ -17,7 +17,10 @@ Rules this file keeps (each cited where it is enforced):
 - R-POCKET-3: `claim` ("I got it") holds the card for `answer_seconds`; a wrong or late answer
   excludes that player from this card only and the others play on. `answer` without a claim
   claims and answers at once. Simultaneous claims: arrival order (the shell calls `decide`
-  in arrival order); a claim while another runs is refused `claim_in_progress`.
+  in arrival order); a claim while another runs is refused `claim_in_progress`. A claim,
+  answer or stumped declaration may name the card it is for (`set`: the card's `number`);
+  one that crossed the next card's turn-up is refused (`stale_set`), never judged on a card
+  its player did not see (our decision).
 - R-POCKET-4: when every player still in the card has declared stumped (or nobody is left, or
   the optional `stumped_seconds` runs out), the card is set aside as a bonus card; the winner
   of the next card also takes the bonus cards waiting and their dots (our reading of the
@@ -43,6 +46,7 @@ from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
 from server.games.pocket.checks import (
     REFUSALS,
     acting_seat,
+    check_set,
     expression_arg,
     phase_refusal,
     refuse,
@@ -205,16 +209,20 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 
 def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
-    """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`."""
+    """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`; a claim
+    for another card than the one up is refused (`check_set`)."""
     assert seat is not None
+    check_set(command, batch.card.number)
     card = _claimable(batch, seat)
     batch.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
 
 
 def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-POCKET-2/3: the claimer's answer (claiming first if nobody holds the card), judged
-    exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes."""
+    exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes.
+    An answer for another card than the one up is refused (`check_set`)."""
     assert seat is not None
+    check_set(command, batch.card.number)
     expression = expression_arg(command)
     card = batch.card
     if card.claimer == seat:
@@ -255,9 +263,11 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
 
 
 def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
-    """R-POCKET-4: "all players must agree": each still in the card declares it."""
+    """R-POCKET-4: "all players must agree": each still in the card declares it; a
+    declaration for another card than the one up is refused (`check_set`)."""
     assert seat is not None
     card = batch.card
+    check_set(command, card.number)
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
     if seat in card.stumped:

@@ -1,7 +1,8 @@
 """Who may act at a pocket table, what the arguments must be, and every refusal code.
 
 What this module keeps: the stable refusal codes (`REFUSALS`, each with the rule id it cites),
-the acting seat (a player acts only for its own seat), the readers of each argument, and the
+the acting seat (a player acts only for its own seat), the readers of each argument (among
+them the card a claim, an answer or a stumped declaration is for, `check_set`), and the
 refusal for a command sent in the wrong phase.
 """
 
@@ -28,6 +29,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "already_claimed": ("R-POCKET-3", "this player's claim on this card is running"),
     "too_late": ("R-POCKET-3", "the time to answer has run out"),
     "already_stumped": ("R-POCKET-4", "this player already declared stumped on this card"),
+    "stale_set": ("R-POCKET-3", "the command is for another card than the one up"),
     "game_paused": ("", "the game is paused: resume it first"),
     "already_paused": ("", "the game is already paused"),
     "not_paused": ("", "the game is not paused"),
@@ -48,6 +50,26 @@ def expression_arg(command: Command) -> str:
     if not isinstance(value, str) or not 0 < len(value.strip()) <= MAX_TEXT:
         raise refuse("bad_args", f"{command.name}: 'expression' is a text of 1..{MAX_TEXT} chars")
     return value.strip()
+
+
+def check_set(command: Command, current: int) -> None:
+    """A claim, an answer or a stumped declaration is for the card its player saw: the
+    optional `set` names it (the view's `card.number`; `set` as in deck40, so that a client
+    sends the same argument to both games). Why: one sent for a card can arrive after the next
+    card turned up (another player won it first); an answer judged on a card its player never
+    saw would be wrong and exclude him (R-POCKET-3), a claim would hold that card, a stumped
+    declaration would count on it (R-POCKET-4). Such a command is refused `stale_set`
+    instead, and nothing is recorded. Without `set` (or with none) it is for the card up."""
+    named = command.args.get("set")
+    if named is None:
+        return
+    if isinstance(named, bool) or not isinstance(named, int):
+        raise refuse("bad_args", f"{command.name}: 'set' is the number of a card")
+    if named != current:
+        raise refuse(
+            "stale_set",
+            f"{command.name} is for card {named}, but card {current} is up (R-POCKET-3)",
+        )
 
 
 def acting_seat(state: PocketState, command: Command) -> str:

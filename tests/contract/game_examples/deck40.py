@@ -49,7 +49,11 @@ def commands(state: Deck40State, rng: random.Random) -> list[Command]:
     solutions = _solutions(tuple(sorted(rank(on.card) for on in state.table)))
     tries = [Command("call_no_solution", {}, me), Command("call_24", {"expression": "1+2"}, me)]
     if solutions:
-        tries += [Command("call_24", {"expression": solutions[0].ascii_expression}, me)] * 3
+        right = solutions[0].ascii_expression
+        tries += [Command("call_24", {"expression": right}, me)] * 2
+        tries.append(Command("call_24", {"expression": right, "set": state.set_number}, me))
+    # a call that crossed a deal (it names the set before): refused `stale_set`
+    tries.append(Command("call_no_solution", {"set": state.set_number - 1}, me))
     mine = state.visible_of(me.id)
     if mine:
         tries.append(Command("call_no_solution", {"returns": rng.choice(mine)}, me))

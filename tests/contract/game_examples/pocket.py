@@ -57,7 +57,10 @@ def commands(state: PocketState, rng: random.Random) -> list[Command]:
     seat = card.claimer or rng.choice(playing)
     me = Actor("player", seat)
     right = Command("answer", {"expression": _answer(card.card.numbers)}, me)
-    tries = [right, right, Command("answer", {"expression": WRONG}, me)]
+    named = Command("answer", {"expression": _answer(card.card.numbers), "set": card.number}, me)
+    tries = [right, named, Command("answer", {"expression": WRONG}, me)]
+    # a claim that crossed the next card (it names the card before): refused `stale_set`
+    tries.append(Command("claim", {"set": card.number - 1}, me))
     tries += [Command("claim", {}, me), Command("declare_stumped", {}, Actor("player", seat))]
     tries += [Command("declare_stumped", {}, Actor("player", other)) for other in playing]
     if rng.random() < 0.1:

@@ -55,7 +55,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
 
 
 # `t24 play`: one typed line per command (`screen.parse_line`); watching has no keys.
-controls = typed_controls("deck40", lambda text, view: screen.parse_line(text), screen.HELP)
+controls = typed_controls("deck40", screen.parse_line, screen.HELP)
 
 
 PART = GamePart(

@@ -2,7 +2,9 @@
 
 A `perfect` bot calls "24!" with the solver's simplest solution of the four face-up cards;
 when the solver finds none it calls "no solution" once per set (R-DECK40-3), returning its
-first card (the default, R-DECK40-4). It reads only the face-up cards.
+first card (the default, R-DECK40-4). It reads only the face-up cards, and every call names
+the set it answers (`set`, the view's): a call that crosses the next deal (the other player
+won the set first) is refused `stale_set`, not judged on cards the bot never saw.
 """
 
 from __future__ import annotations
@@ -33,8 +35,8 @@ def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | 
         return None
     solutions = solve([card["rank"] for card in table])
     if solutions:
-        return "call_24", {"expression": solutions[0].ascii_expression}
-    return "call_no_solution", {}
+        return "call_24", {"expression": solutions[0].ascii_expression, "set": view.get("set")}
+    return "call_no_solution", {"set": view.get("set")}
 
 
 # `t24 bot`'s plan: the situation key (the plan is redone when it changes) and the moves,

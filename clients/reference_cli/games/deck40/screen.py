@@ -5,7 +5,8 @@ face up as playing cards (`7♥`), whose pile each came from, every player's pil
 its cards), won cards and points, who called "no solution" or is excluded, and at the end
 the result (a tie is shown as a tie). `parse_line(text)` turns a typed line into a command:
 `start`, `n` or `n 7H` ("no solution", returning that card), `end` (the director); anything
-else is a "24!" with that solution.
+else is a "24!" with that solution. A call names the set on screen (`set`, the view's): one
+that crosses the next deal is refused (`stale_set`), never judged on cards not yet drawn.
 """
 
 from __future__ import annotations
@@ -95,8 +96,17 @@ def _names(view: Mapping[str, Any]) -> dict[str, str]:
     return {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
 
 
-def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:
-    """The command a typed line sends, or None for an empty line."""
+def drawn_set(view: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`{"set": n}`: the set of the view on screen, which a call answers (docs/games/deck40.md);
+    nothing without a view."""
+    return {} if view is None or "set" not in view else {"set": view["set"]}
+
+
+def parse_line(
+    text: str, view: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, Any]] | None:
+    """The command a typed line sends, or None for an empty line; a call carries the set of
+    `view`, the view on screen when the line was sent (`drawn_set`)."""
     line = text.strip()
     if not line:
         return None
@@ -107,5 +117,6 @@ def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:
         return "end_game", {}
     if word.lower() in ("n", "none", "no"):
         card = rest.strip().upper()
-        return "call_no_solution", ({"returns": card} if card else {})
-    return "call_24", {"expression": line.removeprefix("24!").strip() or line}
+        return "call_no_solution", ({"returns": card} if card else {}) | drawn_set(view)
+    expression = line.removeprefix("24!").strip() or line
+    return "call_24", {"expression": expression, **drawn_set(view)}

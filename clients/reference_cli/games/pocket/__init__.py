@@ -49,7 +49,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
 
 
 # `t24 play`: one typed line per command (`screen.parse_line`); watching has no keys.
-controls = typed_controls("pocket", lambda text, view: screen.parse_line(text), screen.HELP)
+controls = typed_controls("pocket", screen.parse_line, screen.HELP)
 
 
 PART = GamePart(

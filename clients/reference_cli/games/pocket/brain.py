@@ -2,7 +2,9 @@
 
 A `perfect` bot answers every card it may still play with the solver's simplest solution
 after `reaction` seconds; when the solver finds none it declares stumped (R-POCKET-4).
-It never claims a card another player holds, and it reads only the face-up card.
+It never claims a card another player holds, and it reads only the face-up card. Every move
+names that card (`set`, its `number`): an answer that crosses the next card's turn-up
+(another player won the card first) is refused `stale_set`, not judged on a card it never saw.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ def next_move(view: Mapping[str, Any], me: str) -> tuple[str, dict[str, Any]] | 
         return None
     solutions = solve(card["numbers"])
     if not solutions:
-        return "declare_stumped", {}
-    return "answer", {"expression": solutions[0].ascii_expression}
+        return "declare_stumped", {"set": card["number"]}
+    return "answer", {"expression": solutions[0].ascii_expression, "set": card["number"]}
 
 
 # `t24 bot`'s plan: the situation key (the plan is redone when it changes) and the moves,

@@ -4,7 +4,9 @@
 the top card with its dots, who claimed it and the answer countdown, who is excluded or
 stumped, the bonus cards waiting, the scores, and at the end the winners (a tie is shown as a
 tie). `parse_line(text)` turns a typed line into a command: `start`, `c` (claim "I got it"),
-`s` (stumped), `end` (the director), anything else is an answer expression.
+`s` (stumped), `end` (the director), anything else is an answer expression. A claim, an
+answer or "stumped" names the card on screen (`set`, the view's card `number`): one that
+crosses the next card's turn-up is refused (`stale_set`), never judged on that card.
 """
 
 from __future__ import annotations
@@ -97,8 +99,18 @@ def compact(view: Mapping[str, Any]) -> str:
     return f"card {view.get('turned', 0)}: {shown} · " + score_lines(view)[0]
 
 
-def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:
-    """The command a typed line sends, or None for an empty line."""
+def drawn_card(view: Mapping[str, Any] | None) -> dict[str, Any]:
+    """`{"set": n}`: the number of the card on screen, which a claim, an answer or "stumped"
+    is for (docs/games/pocket.md); nothing without a card up."""
+    card = (view or {}).get("card")
+    return {"set": card["number"]} if card else {}
+
+
+def parse_line(
+    text: str, view: Mapping[str, Any] | None = None
+) -> tuple[str, dict[str, Any]] | None:
+    """The command a typed line sends, or None for an empty line; a claim, an answer or
+    "stumped" carries the card of `view`, the view on screen when it was sent (`drawn_card`)."""
     line = text.strip()
     if not line:
         return None
@@ -106,9 +118,9 @@ def parse_line(text: str) -> tuple[str, dict[str, Any]] | None:
     if word in ("start", "start_game"):
         return "start_game", {}
     if word in ("c", "claim"):
-        return "claim", {}
+        return "claim", drawn_card(view)
     if word in ("s", "stumped"):
-        return "declare_stumped", {}
+        return "declare_stumped", drawn_card(view)
     if word in ("end", "end_game"):
         return "end_game", {}
-    return "answer", {"expression": line}
+    return "answer", {"expression": line, **drawn_card(view)}

@@ -84,6 +84,7 @@ const ERROR_WORDS = {
   already_claimed: "You hold the card: type your answer.",
   already_called: "You already called \"no solution\" on these cards.",
   not_your_card: "Give back one of your own cards.",
+  stale_set: "The cards changed before that arrived, so it was not counted: look at the new cards.",
   stale_deadline: "That timer had already moved on.",
   deadline_not_due: "That timer has not run out yet.",
   not_your_turn: "It is not your turn.",

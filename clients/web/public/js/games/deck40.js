@@ -158,18 +158,24 @@ function pushed(ctx, push) {
   if (push.event_type === "NoSolutionCalled") fill("result", 'You called "no solution": waiting for the others.');
 }
 
+/** The set drawn on the page (the view's `set`, docs/games/deck40.md): a call that crosses
+ * the next deal is refused (`stale_set`), never judged on cards the player has not seen. */
+function drawnSet(ctx) {
+  return ctx.view ? { set: ctx.view.set } : {};
+}
+
 function sections(ctx) {
   const call24 = (event) => {
     event.preventDefault();
     const expression = document.getElementById("solution").value.trim();
     if (!expression) { ctx.say("Type your solution first, e.g. (8-4)*(7-1)."); return; }
-    ctx.send("call_24", { expression });
+    ctx.send("call_24", { expression, ...drawnSet(ctx) });
   };
   const noSolution = () => {
     const select = document.getElementById("returns");
     const line = document.getElementById("returns-line");
     const returns = !line.hidden && select.value ? { returns: select.value } : {};
-    ctx.send("call_no_solution", returns);
+    ctx.send("call_no_solution", { ...returns, ...drawnSet(ctx) });
   };
   return [
     h("section", { "aria-labelledby": "cards-heading", class: "play" },

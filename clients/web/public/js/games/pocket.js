@@ -125,13 +125,20 @@ function pushed(ctx, push) {
   }
 }
 
+/** The card drawn on the page, as `set` (docs/games/pocket.md): a claim, an answer or
+ * "stumped" that crosses the next card is refused (`stale_set`), never judged on it. */
+function drawnCard(ctx) {
+  const card = ctx.view && ctx.view.card;
+  return card ? { set: card.number } : {};
+}
+
 function sections(ctx) {
   const answer = (event) => {
     event.preventDefault();
     const field = document.getElementById("answer");
     const expression = field.value.trim();
     if (!expression) { ctx.say("Type an answer first, e.g. (5+3-2)*4."); return; }
-    ctx.send("answer", { expression });
+    ctx.send("answer", { expression, ...drawnCard(ctx) });
   };
   return [
     h("section", { "aria-labelledby": "card-heading", class: "play" },
@@ -140,8 +147,8 @@ function sections(ctx) {
       h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left", "aria-live": "off" }),
       h("div", { id: "card-state", "aria-live": "polite" }),
       h("button", { id: "claim", class: "touch", type: "button", "aria-keyshortcuts": "Space",
-        onclick: () => ctx.send("claim").then((ok) => ok && ctx.focus("answer")) }, "I got it! (space)"),
-      h("button", { id: "stumped", type: "button", onclick: () => ctx.send("declare_stumped") }, "I'm stumped")),
+        onclick: () => ctx.send("claim", drawnCard(ctx)).then((ok) => ok && ctx.focus("answer")) }, "I got it! (space)"),
+      h("button", { id: "stumped", type: "button", onclick: () => ctx.send("declare_stumped", drawnCard(ctx)) }, "I'm stumped")),
     h("section", { "aria-labelledby": "answer-heading", class: "answer" },
       h("h2", { id: "answer-heading" }, "Your answer"),
       h("form", { id: "answer-form", onsubmit: answer },
