@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections import Counter
 from typing import Any
 
@@ -44,12 +45,32 @@ def recorded_events(cli: T24Cli, server: Any, table: str) -> list[dict[str, Any]
     return events
 
 
-def exits_with_the_result(child: pexpect.spawn, cli: T24Cli) -> str:
-    """Wait for a bot's exit (0) and return what it printed."""
-    child.expect(pexpect.EOF, timeout=GAME_TIME)
-    child.close()
-    printed = child.logfile_read.getvalue()
-    assert child.exitstatus == 0, printed[-2000:] + cli.logs()
+def exit_with_their_results(
+    bots: list[pexpect.spawn], cli: T24Cli, watching: tuple[pexpect.spawn, ...] = ()
+) -> list[str]:
+    """Wait for every bot's exit (0) and return what each printed. Every child's terminal
+    is read meanwhile, the watchers' too: a child whose output nobody reads blocks once its
+    terminal's buffer is full, and a blocked bot would stall the game for the others."""
+    deadline = time.monotonic() + GAME_TIME
+    running = list(bots)
+    while running:
+        assert time.monotonic() < deadline, "the bots did not finish" + cli.logs()
+        for child in list(running):
+            try:
+                child.expect(pexpect.EOF, timeout=0.1)
+                running.remove(child)
+            except pexpect.TIMEOUT:
+                pass
+        for child in watching:
+            try:
+                child.expect(pexpect.TIMEOUT, timeout=0)  # what it printed so far
+            except pexpect.EOF:
+                pass
+    printed = []
+    for child in bots:
+        child.close()
+        printed.append(child.logfile_read.getvalue())
+        assert child.exitstatus == 0, printed[-1][-2000:] + cli.logs()
     return printed
 
 
@@ -101,7 +122,7 @@ def test_three_shipped_bots_play_a_pocket_game_to_the_end(server, connect, cli):
     for bot in bots:
         bot.expect("connected")
     start(server, connect, table, "s2")
-    screens = [exits_with_the_result(bot, cli) for bot in bots]
+    screens = exit_with_their_results(bots, cli)
 
     events = recorded_events(cli, server, table)
     types = [event["type"] for event in events]
@@ -187,8 +208,7 @@ def test_two_shipped_bots_play_a_deck40_game_to_the_end(server, connect, cli, ve
     for child in (watcher, *bots):
         child.expect("connected")
     start(server, connect, table, "s1")
-    for bot in bots:
-        exits_with_the_result(bot, cli)
+    exit_with_their_results(bots, cli, watching=(watcher,))
 
     events = recorded_events(cli, server, table)
     types = [event["type"] for event in events]
