@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from server_process import ServerProcess
-from web_browser import Pages, seat_client, send, unlabelled_controls
+from web_browser import Pages, commands_sent, seat_client, send, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
@@ -67,6 +67,8 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     table, _ = create(server, connect, "pocket", {"seats": SEATS, "stack": stack})
     bo = seat_client(server, connect, table, "s2")
     ada = open_seat(pages, server, table, "s1", width=390)
+    sent = commands_sent(ada)  # what the page asks the server, decoded
+    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     assert ada.locator("#claim").is_disabled()  # no card up yet
     ada.click("#start")
     card = ada.locator('.card.up[data-number="1"]')
@@ -104,6 +106,14 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     tie.wait_for(timeout=WAIT)
     assert "A tie between Ada (s1), Bo (s2)" in tie.inner_text()
     assert fits_the_width(ada, 390)
+    # each claim and answer named the card on her screen: one that crossed the next card
+    # would be refused (stale_set), never judged on it (docs/games/pocket.md)
+    plays = [
+        (frame["name"], frame["args"].get("set"))
+        for frame in sent
+        if frame.get("type") == "command" and frame["name"] in ("claim", "answer")
+    ]
+    assert plays == [("claim", 1), ("answer", 1), ("answer", 2)]
 
 
 def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_ends(
@@ -197,6 +207,8 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     table, _ = create(server, connect, "deck40", options)
     bo = seat_client(server, connect, table, "s2")
     ada = open_seat(pages, server, table, "s1", width=768)
+    sent = commands_sent(ada)  # what the page asks the server, decoded
+    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     ada.click("#start")
     cards = ada.locator(".playing-card[data-rank]")
     ada.locator("#set-number", has_text="Set 1").wait_for(timeout=WAIT)
@@ -233,6 +245,14 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     won = ada.locator('#end-result [data-tie="false"]')
     won.wait_for(timeout=WAIT)
     assert "Ada (s1) won" in won.inner_text()
+    # every call named the set on her screen: one that crossed a deal would be refused
+    # (stale_set), never judged on cards she had not seen (docs/games/deck40.md)
+    calls = [
+        (frame["name"], frame["args"].get("set"))
+        for frame in sent
+        if frame.get("type") == "command" and frame["name"].startswith("call_")
+    ]
+    assert calls == [("call_no_solution", 1), ("call_24", 2), ("call_24", 3)]
     assert unlabelled_controls(ada) == []
     assert fits_the_width(ada, 768)
     pages.shot(ada, "deck40-won-768")

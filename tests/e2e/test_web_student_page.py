@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages, send
+from web_browser import Pages, commands_sent, send
 
-from protocol.codec import decode
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
@@ -41,22 +40,6 @@ def create(server, connect, game: str, options: dict[str, Any]) -> str:
 def joined(client, table: str) -> Any:
     assert client.request("join", table=table)["type"] == "snapshot"
     return client
-
-
-def commands_sent(page) -> list[dict[str, Any]]:
-    """Every request the page sends from now on, decoded (Playwright sees the frames).
-
-    `goto` returns at the page's `load`, before its module has opened the socket: wait for
-    that first connection, or its `hello` may be counted too, then watch the reload's."""
-    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
-    sent: list[dict[str, Any]] = []
-
-    def frame(payload: bytes | str) -> None:
-        sent.append(decode(payload) if isinstance(payload, bytes) else {"text": payload})
-
-    page.on("websocket", lambda socket: socket.on("framesent", frame))
-    page.reload()  # the page's socket opens again, now watched
-    return sent
 
 
 def round_trip(page) -> None:

@@ -21,6 +21,8 @@ from typing import Any
 
 import pytest
 
+from protocol.codec import decode
+
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -174,3 +176,19 @@ def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
     reply = client.request("command", table=table, name=name, args=args)
     assert reply["type"] == "accepted", reply
     return reply
+
+
+def commands_sent(page, wait_ms: int = 15_000) -> list[dict[str, Any]]:
+    """Every request the page sends from now on, decoded (Playwright sees the frames).
+
+    `goto` returns at the page's `load`, before its module has opened the socket: wait for
+    that first connection, or its `hello` may be counted too, then watch the reload's."""
+    page.locator("#status", has_text="Connected").wait_for(timeout=wait_ms)
+    sent: list[dict[str, Any]] = []
+
+    def frame(payload: bytes | str) -> None:
+        sent.append(decode(payload) if isinstance(payload, bytes) else {"text": payload})
+
+    page.on("websocket", lambda socket: socket.on("framesent", frame))
+    page.reload()  # the page's socket opens again, now watched
+    return sent
