@@ -196,11 +196,15 @@ class TestCpuLimit:
     def __init__(self) -> None:
         self.armed = False  # in a mutant's child only
 
+    def arm(self) -> None:
+        """In a mutant's child, once: a test past its limit ends the child (exit 36)."""
+        signal.signal(signal.SIGPROF, lambda *_: os._exit(36))
+        self.armed = True
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item: Any, nextitem: Any) -> Any:
         if self.armed:
             seconds = (state().duration_by_test.get(item.nodeid, 0.0) + 1.0) * self.MULTIPLIER
-            signal.signal(signal.SIGPROF, lambda *_: os._exit(36))
             signal.setitimer(signal.ITIMER_PROF, seconds)
         yield
         if self.armed:
@@ -331,7 +335,7 @@ class CollectedPytestRunner(PytestRunner):
         active = trampoline.get_mutant_under_test()
         trampoline.get_mutant_under_test = lambda: active
         call_directly(self.functions, active)
-        self.cpu_limit.armed = True
+        self.cpu_limit.arm()
         os.chdir("mutants")
         try:
             session.config.hook.pytest_runtestloop(session=session)
