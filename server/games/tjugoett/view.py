@@ -64,7 +64,8 @@ def secrets(state: TjugoettState, viewer: Actor) -> Secrets:
         return NO_SECRETS
     options = state.options
     own = viewer.id if viewer.role == "player" else None
-    live_shown = options.public_hands == "live" and own != options.dealer_seat
+    dealer = own is not None and own == options.dealer_seat
+    live_shown = options.public_hands == "live" and not dealer
     hidden = [
         card
         for hand in state.hands
@@ -72,7 +73,9 @@ def secrets(state: TjugoettState, viewer: Actor) -> Secrets:
         for card in hand.cards
     ]
     seed = options.seed
-    values: set[Hashable] = {*hidden, *state.draw_pile, tuple(state.draw_pile), seed}
+    values: set[Hashable] = {*hidden, *state.draw_pile, seed}
+    if state.draw_pile:
+        values.add(tuple(state.draw_pile))
     if seed.isdigit():
         values.add(int(seed))
     return Secrets(SECRET_KEYS, frozenset(values))
