@@ -65,6 +65,7 @@ ERROR_CODES: dict[str, str] = {
     "forbidden": "The token's role may not do this (e.g. a spectator sending a command).",
     "unknown_table": "No table has this id.",
     "table_exists": "`create_table` named a table id that is taken.",
+    "reserved_table": "`create_table` named an id of a tournament's tables (`<id>.r1.s1.t01`).",
     "unknown_game": "`create_table` named a game the server does not run.",
     "invalid_options": "The game refused the table options.",
     "not_joined": "`leave` for a table this connection has not joined.",
