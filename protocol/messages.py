@@ -203,7 +203,7 @@ MESSAGES: tuple[MessageSpec, ...] = (
                 pattern=TABLE_ID_PATTERN,
                 doc="a page's cursor: the `next` of the previous `tables` reply",
             ),
-            Field("limit", "int", required=False, doc="tables per page, at most 200 (default)"),
+            Field("limit", "int", required=False, doc="tables per page, 1 to 200 (default 200)"),
         ),
         "The tables this token may see (all for director and auditor), a page at a time.",
         roles=ROLES,
