@@ -8,6 +8,7 @@ A game is a module of pure functions over frozen dataclasses (functional event s
     deadlines(state) -> list[Deadline]           # the timers that are live in this state
     view(state, viewer) -> dict                  # what this viewer may see
     event_view(event, viewer) -> Event           # the same redaction for each pushed event
+    secrets(state, viewer) -> Secrets            # what that redaction must keep from viewer
     is_over(state) -> bool
     FINAL_EVENTS: frozenset[str]                 # a log ending in one of these is over
     EVENT_TYPES: frozenset[str]                  # every event type decide can emit
@@ -25,6 +26,12 @@ Optional: `redaction_group(viewer) -> Hashable`: viewers of one group get the sa
 `event_view` of every event; the shell then caches the older events' pushes once per group
 instead of once per viewer (server/runtime/pushes.py, `PushChunks`; the contract suite checks
 the promise). Without it each viewer is its own group.
+
+`secrets(state, viewer)` is the one declaration of what a game hides (`Secrets`: the keys and
+the values no message to that viewer may hold: seeds, undealt cards, hidden hands), stated
+apart from `view` and `event_view`, which enforce it: tests/contract/test_no_secret_leaks.py
+checks every message the server sends a viewer (snapshot, catch-up, push, `view_at`,
+`list_tables`, replies) against it, through the server's own code.
 
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite
@@ -52,7 +59,7 @@ recorded `TableCreated` is trusted and an old log still loads after such a rule 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -125,6 +132,42 @@ class SeatInfo:
         return {"seat": self.seat, "name": self.name}
 
 
+@dataclass(frozen=True)
+class Secrets:
+    """What one viewer may not learn from a state: no message the server sends it may hold
+    one of `keys` (a map key, at any depth) or one of `values` (a value at any depth; a list
+    counts as the tuple of its items, so a hidden order is a value too).
+
+    Why keys and values both: a seed's key (`seed`, `deck_seed`) says there is something to
+    find, and its value is the secret itself, whatever key it travels under; a hidden list
+    redacted to its length keeps its key (`deck: 12`), so only its values are listed.
+    `values` are what is hidden *now*: a card that was face up and went back under (Kortspillet
+    24's returns, a Tjugoett reshuffle) may be listed although the viewer saw it then; the
+    checker exempts what it could see before (tests/contract/test_no_secret_leaks.py).
+    """
+
+    keys: frozenset[str] = frozenset()
+    values: frozenset[Hashable] = frozenset()
+
+
+NO_SECRETS = Secrets()  # what a full-view role is kept from: nothing
+
+
+def hidden_card_values(
+    hidden: Iterable[tuple[Hashable, Iterable[int]]], shown: Iterable[Iterable[int]]
+) -> set[Hashable]:
+    """The values that give away hidden cards, for `Secrets.values`: each hidden card's id,
+    and its numbers (as a tuple) unless a card that may be seen has the same numbers (then
+    they say nothing). `hidden` are (id, numbers) pairs, `shown` the numbers of the others."""
+    public = {tuple(numbers) for numbers in shown}
+    values: set[Hashable] = set()
+    for card_id, numbers in hidden:
+        values.add(card_id)
+        if tuple(numbers) not in public:
+            values.add(tuple(numbers))
+    return values
+
+
 class RuleViolation(Exception):
     """A refused command: a stable machine `code`, the `rule` id it cites, a human message."""
 
@@ -187,6 +230,10 @@ class Game(Protocol):
 
     def event_view(self, event: Event, viewer: Actor) -> Event:
         """What `viewer` may see of one recorded event (stateless, so catch-up equals live)."""
+
+    def secrets(self, state: Any, viewer: Actor) -> Secrets:
+        """What `viewer` may not learn from `state` (`Secrets`): the declaration `view` and
+        `event_view` are checked against, stated apart from them."""
 
     def is_over(self, state: Any) -> bool:
         """True when no command can change the state any more."""

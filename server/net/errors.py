@@ -14,7 +14,13 @@ from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
 from server.runtime.catch_up import CatchUpOutrun
-from server.runtime.hub import InvalidOptions, TableExists, UnknownGame, UnknownTable
+from server.runtime.hub import (
+    InvalidOptions,
+    ReservedTable,
+    TableExists,
+    UnknownGame,
+    UnknownTable,
+)
 from server.runtime.table_actor import BadSeq, TableBroken, TableClosed
 
 log = Logger(namespace="t24.net")
@@ -41,6 +47,7 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
     for kind, code in (
         (UnknownTable, "unknown_table"),
         (TableExists, "table_exists"),
+        (ReservedTable, "reserved_table"),
         (UnknownGame, "unknown_game"),
         (BadSeq, "bad_seq"),
     ):

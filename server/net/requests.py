@@ -112,7 +112,12 @@ class TableRequests:
         """
         assert self.claims is not None
         after = request.get("after")
-        limit = max(1, min(LIST_PAGE, request.get("limit", LIST_PAGE)))
+        limit = request.get("limit", LIST_PAGE)
+        if not 1 <= limit <= LIST_PAGE:  # as documented: 0 asks for nothing, not for one row
+            self.reply_error(
+                request.id, "bad_message", f"list_tables: `limit` is 1 to {LIST_PAGE}, not {limit}"
+            )
+            return
         visible = [
             info
             for info in self.hub.tables()

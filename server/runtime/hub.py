@@ -49,11 +49,12 @@ from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_tab
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
-from server.games.base import SEED_BITS, Actor, Command, RuleViolation
+from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.metrics import Metrics
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
+from server.tournament.tables import reserving_tournament
 
 TOURNAMENT_GAME = "tournament"
 MAX_TOURNAMENT_ID = 40
@@ -77,6 +78,11 @@ class TableMoved(Exception):
         super().__init__(f"table {table} is served by {url}")
         self.table = table
         self.url = url
+
+
+class ReservedTable(Exception):
+    """`create_table` named an id of a tournament's tables (`<id>.r1.s1.t01`, `<id>.tb1.t1`):
+    only that tournament creates it (`server.tournament.tables.reserving_tournament`)."""
 
 
 class UnknownGame(Exception):
@@ -179,7 +185,8 @@ class Hub:
 
         Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` or its optional
         `check_new_table` refused the options, or they are not recordable, or `start` was
-        refused) or `TableExists`.
+        refused), `TableExists`, or `ReservedTable` (an id of a tournament's tables, unless
+        the tournament itself creates it: as the server, caused by its stream).
 
         `start`: a first command decided on the new table's initial state, its events
         recorded in the same append as `TableCreated` (a tournament's `start_round`), so the
@@ -190,6 +197,17 @@ class Hub:
         """
         if self.closing:
             return fail(TableClosed("the server is shutting down"))
+        tournament = reserving_tournament(str(table))
+        if tournament is not None and (actor, causation) != (
+            SERVER_ACTOR,
+            TOURNAMENT_PREFIX + tournament,
+        ):
+            return fail(
+                ReservedTable(
+                    f"table {table} is an id of the tournament {tournament}'s tables: only "
+                    "the tournament creates it"
+                )
+            )
         try:
             game = self._game(game_name)
             if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):

@@ -20,7 +20,10 @@ table actor's. What this subclass adds is the tournament's hands and ears:
   last event of the type, `TableActor.last_events`: a live table holds only its recent
   events) and
   submits `record_result` to the tournament as the server. It never reads a table's state.
-  A refusal (the result is unchanged, the round is advanced) is logged and dropped. When a
+  A refusal (the result is unchanged, the round is advanced) is logged and dropped. Only a
+  table this tournament created is listened to (`_created_here`: its `TableCreated` recorded
+  by the server, caused by this stream); the hub lets nobody else create one under its
+  tables' ids (`Hub.create_table`, `ReservedTable`). When a
   table changes node (a failover, or this node takes it over) the listener is told
   (`table_moved`) and the tournament listens to it where it is served now.
 
@@ -40,7 +43,7 @@ from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.pushes import Push
-from server.runtime.table_actor import TableActor, TableClosed, now_us
+from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 from server.tournament.decks import half_deck, tie_break_seed
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
@@ -214,11 +217,25 @@ class TournamentActor(TableActor):
         d.addCallback(self._subscribe, name)
         d.addErrback(self._failed, f"opening table {hub_id}")
 
+    def _created_here(self, actor: TableActor) -> bool:
+        """Whether this tournament created the table: its `TableCreated` was recorded by the
+        server, caused by this stream, for the 24 Challenge (`_open`). Why checked: a table
+        made by hand under a round's id before the hub reserved those ids (issue 33) would
+        otherwise be taken for the tournament's, and its result (signed by whoever made it)
+        for the round's."""
+        created = actor.last_events.get(TABLE_CREATED)
+        return (
+            created is not None
+            and created.causation == self.table
+            and created.actor == SERVER_ACTOR.as_dict()
+            and created.data.get("game") == "challenge"
+        )
+
     def _start_if_needed(self, actor: TableActor) -> TableActor:
         """A table recorded unstarted (by a version that started it in a second append, and
         stopped between the two) is started here, as its events show; a refusal (it was
-        started meanwhile) is dropped."""
-        if ROUND_STARTED not in actor.last_events:
+        started meanwhile) is dropped. A table this tournament did not create is left alone."""
+        if ROUND_STARTED not in actor.last_events and self._created_here(actor):
             start = Command("start_round", {}, Actor("director", self.table))
             started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
             started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
@@ -226,6 +243,16 @@ class TournamentActor(TableActor):
 
     def _subscribe(self, actor: TableActor, name: str) -> None:
         if self.closed:
+            return
+        if not self._created_here(actor):  # never listened to: its results are not ours
+            self._known[name] = "foreign"
+            log.error(
+                "{tournament}: table {table} was not created by the tournament: not adopted, "
+                "its results are not recorded",
+                tournament=self.table,
+                table=actor.table,
+                event="foreign_table",
+            )
             return
         self._known[name] = "open"
         self._listen(name, self._wanted().get(name, False), actor)

@@ -11,7 +11,9 @@ its own events).
 
 What it hides: nothing about students or scores (standings are public at a tournament), but
 the cards of a round (`RoundStarted.deck`, `orders`) and of a tie-break (`TieBreakSeated.deck`)
-are seen only by the director, auditors and the server: players must not learn the deck order.
+and the seed they all derive from (`deck_seed`, in the stream's `TableCreated.options` and
+the view) are seen only by the director, auditors and the server: players must not learn the
+deck order (`secrets` says it in one place).
 
 Who sends what: the director every command of `COMMANDS` but `record_result`, which the shell
 sends (as the server) when a table's stream shows a final result: the tournament learns
@@ -20,12 +22,21 @@ results from the tables' events and from nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Actor, Command, Deadline, Event
-from server.tournament import roster, rounds
+from server.games.base import (
+    NO_SECRETS,
+    SERVER,
+    Actor,
+    Command,
+    Deadline,
+    Event,
+    Secrets,
+    hidden_card_values,
+)
+from server.tournament import decks, roster, rounds
 from server.tournament.checks import (
     REFUSALS,
     Batch,
@@ -65,6 +76,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "secrets",
     "standings",
     "view",
 ]
@@ -181,12 +193,46 @@ def is_over(state: TournamentState) -> bool:
 
 
 HIDDEN_FIELDS = {"RoundStarted": ("deck", "orders"), "TieBreakSeated": ("deck",)}
+HIDDEN_OPTIONS = ("deck_seed",)  # of the stream's first event, `TableCreated`
 FULL_VIEW_ROLES = frozenset({"director", "auditor", SERVER})
 
 
 def event_view(event: Event, viewer: Actor) -> Event:
-    """The cards of a round or tie-break are hidden from everyone but the officials."""
+    """The cards of a round or tie-break, and the seed every deck derives from (in the
+    shell's `TableCreated`), are hidden from everyone but the officials."""
+    if viewer.role in FULL_VIEW_ROLES:
+        return event
+    if event.type == "TableCreated":
+        options = event.data.get("options")
+        shown = (
+            {k: v for k, v in options.items() if k not in HIDDEN_OPTIONS}
+            if isinstance(options, Mapping)
+            else {}  # fail closed: options that are not a map are not shown
+        )
+        return Event(event.type, {**event.data, "options": shown})
     hidden = HIDDEN_FIELDS.get(event.type)
-    if not hidden or viewer.role in FULL_VIEW_ROLES:
+    if not hidden:
         return event
     return Event(event.type, {k: v for k, v in event.data.items() if k not in hidden})
+
+
+SECRET_KEYS = frozenset({"deck_seed", "deck", "orders"})
+
+
+def secrets(state: TournamentState, viewer: Actor) -> Secrets:
+    """What everyone but the officials may not learn (server.games.base.Secrets), stated
+    apart from `event_view` and `view`: the deck seed and the tie-breaks' seeds derived
+    from it (played, and the next), and every card of a started round or a tie-break (its
+    id, its numbers, and a table's own order), whose order the seed gives. Why the seating
+    is not listed: it is public, so it is not derived from the seed (`rounds.seat_round`)."""
+    if viewer.role in FULL_VIEW_ROLES:
+        return NO_SECRETS
+    seed = state.options.deck_seed
+    values: set[Hashable] = {seed}
+    values |= {decks.tie_break_seed(seed, n) for n in range(1, len(state.tie_breaks) + 2)}
+    cards = [card for round_ in state.rounds.values() for card in round_.deck]
+    cards += [card for tie in state.tie_breaks for card in tie.deck]
+    values |= hidden_card_values(((card["card_id"], card["numbers"]) for card in cards), ())
+    for round_ in state.rounds.values():
+        values |= {tuple(order) for order in round_.orders.values()}
+    return Secrets(SECRET_KEYS, frozenset(values))

@@ -18,6 +18,18 @@ from server.tournament.state import TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
 
+def seating_key(state: TournamentState, number: int) -> str:
+    """What round `number`'s seating shuffle is seeded by: the tournament's name and date.
+
+    Why not the deck seed (as until issue 33): the seating is public (every student must find
+    a table) and the seed is secret, and a public function of a seed of 31 bits gives the
+    seed away to anyone who tries them all (2**31 seatings: ten hours of one core in plain
+    Python, minutes on a few dozen), and with it every card of every round, in order, before
+    it is placed. The seating needs no secret: it
+    needs only to be fixed by the recorded data, so that replay agrees."""
+    return f"t24/tournament/{state.options.name}/{state.options.date}/seating/{number}"
+
+
 def seat_round(batch: Batch, command: Command) -> None:
     """R-ROUND-2 seating (see `seating`); R-ROUND-3/4: rounds 3 and 4 seat who advanced."""
     state = batch.state
@@ -32,7 +44,7 @@ def seat_round(batch: Batch, command: Command) -> None:
         raise refuse("previous_round_open", f"seat_round: advance round {number - 1} first")
     if number <= 2:
         seatable(state)
-    key = f"t24/tournament/{state.options.deck_seed}/seating/{number}"
+    key = seating_key(state, number)
     tables: list[dict[str, Any]] = []
     for index, section in enumerate(state.sections(), start=1):
         if number <= 2:

@@ -4,8 +4,8 @@ What this module keeps:
 - Table sizes: `n` students sit at `ceil(n / 4)` tables whose sizes differ by at most one,
   so every table has 3 or 4 seats and none has 5. That is possible for every `n` except 1, 2
   and 5; such a grade must be merged with another (the director says how, `merge_grades`).
-- Round 1 (and the semi-final): a shuffle of the students, seeded by the tournament's seed,
-  dealt into the tables.
+- Round 1 (and the semi-final): a shuffle of the students, seeded by the tournament's public
+  name and date (never its secret deck seed: `rounds.seating_key`), dealt into the tables.
 - Round 2 ("students change tables"): no two students who shared a table in round 1 share one
   again, where that is possible. It is possible exactly when no round-1 table is larger than
   the number of round-2 tables (pigeonhole: two students of one round-1 table must otherwise
@@ -17,7 +17,7 @@ What this module keeps:
   sit so far, at the emptiest such table. (A greedy pass choosing by exactly those keys, kept
   here for that case until 2026-12-01, seated the same tables in every case; docs/testing.md.)
 
-Every choice is a pure function of the seed and the recorded seating, so replay agrees.
+Every choice is a pure function of the key and the recorded seating, so replay agrees.
 """
 
 from __future__ import annotations

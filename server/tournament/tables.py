@@ -11,16 +11,29 @@ for a tie-break (R-ROUND-6) the timed round (`round_seconds`) with 2 to 4 seats.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from server.tournament.state import SeatedTable, TournamentState
 
 TABLE_SEPARATOR = "."
+# Every id a tournament may give one of its tables (`round_table_name`, `tie_break_table_name`
+# after `<tournament>.`): reserved, so that no table made by hand is ever taken for one.
+_TOURNAMENT_TABLE = re.compile(r"(?P<tournament>.+)\.(?:r\d+\.s\d+\.t\d+|tb\d+\.t\d+)")
 
 
 def table_id(tournament: str, name: str) -> str:
     """The hub's id of a tournament's table (`<tournament>.<name>`)."""
     return f"{tournament}{TABLE_SEPARATOR}{name}"
+
+
+def reserving_tournament(table: str) -> str | None:
+    """The tournament id whose tables' id space `table` is in (`<id>.r1.s2.t03`,
+    `<id>.tb4.t1`), or None. Only that tournament creates such a table (server/runtime/hub.py,
+    `create_table`): a table a director made under a round's id beforehand would otherwise be
+    taken for the tournament's, and its result for the round's (issue 33)."""
+    found = _TOURNAMENT_TABLE.fullmatch(table)
+    return found.group("tournament") if found else None
 
 
 def round_table_name(round_number: int, section_index: int, table_index: int) -> str:

@@ -66,7 +66,7 @@ def test_registration_and_round_one_whole():
                 "at": T0 + 8 * MS,
                 "round": 1,
                 "tables": [
-                    {"table": "r1.s1.t01", "section": "4-5", "students": ["p1", "p2", "p4", "p3"]}
+                    {"table": "r1.s1.t01", "section": "4-5", "students": ["p4", "p2", "p1", "p3"]}
                 ],
                 "rule": "R-ROUND-2",
             },
@@ -207,7 +207,7 @@ def test_a_tie_for_the_last_places_a_reopen_and_the_champion_whole():
                 "at": at,
                 "round": 3,
                 "tables": [
-                    {"table": "r3.s1.t01", "section": "4-5", "students": ["p2", "p3", "p1"]}
+                    {"table": "r3.s1.t01", "section": "4-5", "students": ["p3", "p1", "p2"]}
                 ],
                 "rule": "R-ROUND-2",
             },
@@ -329,7 +329,7 @@ def test_the_view_after_round_one_whole_and_the_cards_only_for_officials():
             {
                 "table": "r1.s1.t01",
                 "section": "4-5",
-                "students": ["p1", "p2", "p4", "p3"],
+                "students": ["p4", "p2", "p1", "p3"],
                 "result": {
                     "table": "r1.s1.t01",
                     "scores": {"p1": 3, "p2": 1, "p3": 2, "p4": 0},

@@ -86,7 +86,7 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.view import event_view, redaction_group, view, view_group
+from server.games.challenge.view import event_view, redaction_group, secrets, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
 
 NAME = "challenge"
@@ -112,6 +112,7 @@ __all__ = [
     "is_over",
     "query",
     "redaction_group",
+    "secrets",
     "view",
     "view_group",
 ]

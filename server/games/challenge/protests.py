@@ -38,7 +38,15 @@ MAX_REASON = 500
 MAX_CORRECTIONS = 16
 MAX_DELTA = 100
 MAX_INITIALS = 16
-CORRECTION_KINDS = ("rescind_flag", "award_card", "revoke_card", "adjust_score")
+# Each correction's fields besides `kind` (docs/rules.md, "A correction"): nothing else is
+# taken, since a ruling's corrections are recorded and pushed to every viewer of the table.
+CORRECTION_FIELDS: dict[str, tuple[str, ...]] = {
+    "rescind_flag": ("seat", "flag"),
+    "award_card": ("seat", "card"),
+    "revoke_card": ("seat", "card"),
+    "adjust_score": ("seat", "delta", "why"),
+}
+CORRECTION_KINDS = tuple(CORRECTION_FIELDS)
 
 
 def _filer(state: ChallengeState, command: Command) -> str:
@@ -204,9 +212,13 @@ CORRECTIONS = {
 
 
 def _corrections_arg(command: Command, upheld: bool) -> list[dict[str, Any]]:
+    """The corrections as they are recorded: each a map of its kind's fields only
+    (`CORRECTION_FIELDS`; any other key is refused), `why` stripped. Their values are judged
+    by each kind's handler, on the state the earlier ones left (`rule_protest`)."""
     value = command.args.get("corrections", [])
     if not isinstance(value, list | tuple) or len(value) > MAX_CORRECTIONS:
         raise refuse("bad_correction", f"'corrections' is a list of 0..{MAX_CORRECTIONS} maps")
+    recorded = []
     for correction in value:
         kind = correction.get("kind") if isinstance(correction, Mapping) else None
         if not isinstance(kind, str) or kind not in CORRECTIONS:  # a list kind: unhashable
@@ -214,9 +226,20 @@ def _corrections_arg(command: Command, upheld: bool) -> list[dict[str, Any]]:
                 "bad_correction",
                 f"a correction is a map whose 'kind' is one of {', '.join(CORRECTION_KINDS)}",
             )
+        fields = CORRECTION_FIELDS[kind]
+        unknown = sorted(str(key)[:32] for key in correction if key != "kind" and key not in fields)
+        if unknown:
+            raise refuse(
+                "bad_correction",
+                f"{kind}: no field {unknown[0]!r}; its fields are kind, {', '.join(fields)}",
+            )
+        taken = {"kind": kind, **{name: correction[name] for name in fields if name in correction}}
+        if isinstance(taken.get("why"), str):
+            taken["why"] = taken["why"].strip()
+        recorded.append(taken)
     if value and not upheld:
         raise refuse("bad_correction", "a rejected protest corrects nothing")
-    return [dict(correction) for correction in value]
+    return recorded
 
 
 def rule_protest(batch: Batch, command: Command, seat: str | None) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import SERVER, Actor, Event
+from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets, hidden_card_values
 from server.games.challenge.state import ChallengeState, Protest, deadlines
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
@@ -24,6 +24,23 @@ FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 def sees_everything(viewer: Actor) -> bool:
     """Proctors, directors, auditors and the server see the hidden cards; others do not."""
     return viewer.role in FULL_VIEW_ROLES
+
+
+def secrets(state: ChallengeState, viewer: Actor) -> Secrets:
+    """What players and spectators may not learn (server.games.base.Secrets): every card of
+    the deck never revealed at this table (the deck to come and its order, the cards removed
+    under R-DECK-4, a card placed face down, the unplayed cards), by id and by numbers.
+    No key: a hidden list is pushed as its length under its own key (`deck`, `removed`)."""
+    if sees_everything(viewer):
+        return NO_SECRETS
+    revealed = set(state.revealed_cards)
+    hidden = [card for card in state.options.deck if card.card_id not in revealed]
+    shown = [card.numbers for card in state.options.deck if card.card_id in revealed]
+    return Secrets(
+        values=frozenset(
+            hidden_card_values(((card.card_id, card.numbers) for card in hidden), shown)
+        )
+    )
 
 
 def view_group(viewer: Actor) -> str:

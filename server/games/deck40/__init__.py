@@ -67,7 +67,7 @@ from server.games.deck40.state import (
     initial_state,
     is_over,
 )
-from server.games.deck40.view import event_view, view
+from server.games.deck40.view import event_view, secrets, view
 from server.puzzles.expressions import check_expression
 from server.puzzles.solver import solve
 
@@ -91,6 +91,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "secrets",
     "view",
 ]
 

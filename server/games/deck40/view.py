@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import SERVER, Actor, Event
-from server.games.deck40.options import card_data
+from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
+from server.games.deck40.options import card_data, the_deck
 from server.games.deck40.state import Deck40State
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
@@ -22,6 +22,21 @@ FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 def sees_everything(viewer: Actor) -> bool:
     """Proctors, directors, auditors and the server see the piles; others do not."""
     return viewer.role in FULL_VIEW_ROLES
+
+
+SECRET_KEYS = frozenset({"seed"})  # dropped from `TableCreated.options` for them
+
+
+def secrets(state: Deck40State, viewer: Actor) -> Secrets:
+    """What players and spectators may not learn (server.games.base.Secrets): the seed, and
+    every face-down card (the whole shuffle before `start_game`), by name."""
+    if sees_everything(viewer):
+        return NO_SECRETS
+    if state.started:
+        face_down = [card for seat in state.seats for card in seat.pile] + list(state.common)
+    else:
+        face_down = list(the_deck(state.options))
+    return Secrets(SECRET_KEYS, frozenset({*face_down, state.options.seed}))
 
 
 def view(state: Deck40State, viewer: Actor) -> dict[str, Any]:

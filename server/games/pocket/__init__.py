@@ -66,7 +66,7 @@ from server.games.pocket.state import (
     initial_state,
     is_over,
 )
-from server.games.pocket.view import event_view, view
+from server.games.pocket.view import event_view, secrets, view
 from server.puzzles.expressions import check_expression
 
 NAME = "pocket"
@@ -89,6 +89,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "secrets",
     "view",
 ]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import SERVER, Actor, Event
+from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets, hidden_card_values
+from server.games.pocket.options import the_stack
 from server.games.pocket.state import PocketState, deadlines
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
@@ -21,6 +22,22 @@ FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 def sees_everything(viewer: Actor) -> bool:
     """Proctors, directors, auditors and the server see the stack; others do not."""
     return viewer.role in FULL_VIEW_ROLES
+
+
+SECRET_KEYS = frozenset({"seed"})  # dropped from `TableCreated.options` for them
+
+
+def secrets(state: PocketState, viewer: Actor) -> Secrets:
+    """What players and spectators may not learn (server.games.base.Secrets): the seed, and
+    every card of the stack (the whole stack before `start_game`), by id and by numbers."""
+    if sees_everything(viewer):
+        return NO_SECRETS
+    every = the_stack(state.options)
+    hidden = state.stack if state.started else every
+    hidden_ids = {card.card_id for card in hidden}
+    shown = [card.numbers for card in every if card.card_id not in hidden_ids]
+    values = hidden_card_values(((card.card_id, card.numbers) for card in hidden), shown)
+    return Secrets(SECRET_KEYS, frozenset({*values, state.options.seed}))
 
 
 def view(state: PocketState, viewer: Actor) -> dict[str, Any]:

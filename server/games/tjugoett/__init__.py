@@ -91,7 +91,7 @@ from server.games.tjugoett.state import (
     initial_state,
     is_over,
 )
-from server.games.tjugoett.view import event_view, view
+from server.games.tjugoett.view import event_view, secrets, view
 
 NAME = "tjugoett"
 
@@ -111,6 +111,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "secrets",
     "view",
 ]
 

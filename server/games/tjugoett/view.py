@@ -11,7 +11,7 @@ HIDDEN says the same in one paragraph):
 - Other players and spectators see a hand when its turn is over (`turn_over`, default) or
   each card as it is dealt (`live`).
 - Nobody else sees the draw pile's order (`RoundStarted.order`, `DiscardsReshuffled.order`
-  become their length) or the seed (`TableCreated.options.seed` becomes null).
+  become their length) or the seed (`TableCreated.options` holds no `seed`).
 - The same redaction applies to every pushed event (`event_view`) as to the snapshot
   (`view`): secrets leak through logs when only snapshots are redacted. `event_view` is
   stateless (a catch-up push is redacted as the live one was), so the events that carry a
@@ -21,10 +21,10 @@ HIDDEN says the same in one paragraph):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from typing import Any
 
-from server.games.base import SERVER, Actor, Event
+from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
 from server.games.tjugoett.cards import hand_value
 from server.games.tjugoett.checks import may_send
 from server.games.tjugoett.state import Hand, TjugoettState, deadlines
@@ -49,6 +49,36 @@ def may_see_hand(owner: str, public_hands: str, dealer_seat: str | None, viewer:
     if viewer.role == "player" and dealer_seat is not None and viewer.id == dealer_seat:
         return False  # R-21-19, whatever `public_hands` says
     return public_hands == "live"
+
+
+SECRET_KEYS = frozenset({"seed", "draw_order"})  # the seed is dropped from `TableCreated`
+
+
+def secrets(state: TjugoettState, viewer: Actor) -> Secrets:
+    """What `viewer` may not learn (server.games.base.Secrets), stated apart from
+    `may_see_hand` on purpose: for everyone but the officials the seed (as recorded, and as
+    a number when it is one) and the draw pile (its cards and its order); and the cards of
+    every hand whose turn is not over that the viewer may not see: every one but its own for
+    the dealer (R-21-19), every one but its own for the others unless hands are `live`."""
+    if viewer.role in FULL_VIEW_ROLES:
+        return NO_SECRETS
+    options = state.options
+    own = viewer.id if viewer.role == "player" else None
+    dealer = own is not None and own == options.dealer_seat
+    live_shown = options.public_hands == "live" and not dealer
+    hidden = [
+        card
+        for hand in state.hands
+        if not hand.settled and hand.seat != own and not live_shown
+        for card in hand.cards
+    ]
+    seed = options.seed
+    values: set[Hashable] = {*hidden, *state.draw_pile, seed}
+    if state.draw_pile:
+        values.add(tuple(state.draw_pile))
+    if seed.isdigit():
+        values.add(int(seed))
+    return Secrets(SECRET_KEYS, frozenset(values))
 
 
 def _role_at_table(state: TjugoettState, viewer: Actor) -> str:
@@ -129,7 +159,7 @@ def _hidden_hand(data: Mapping[str, Any], viewer: Actor) -> bool:
 
 def event_view(event: Event, viewer: Actor) -> Event:
     """The event as `viewer` may see it (see the module docstring): a hidden card or sum
-    becomes null, a hidden order its length, the seed null."""
+    becomes null, a hidden order its length, the seed is dropped."""
     if sees_everything(viewer):
         return event
     if event.type in HIDDEN_HAND_EVENTS and _hidden_hand(event.data, viewer):
@@ -145,8 +175,7 @@ def event_view(event: Event, viewer: Actor) -> Event:
     if event.type == "TableCreated":  # the shell's first event holds the seed
         data = dict(event.data)
         options = dict(data.get("options") or {})
-        if "seed" in options:
-            options["seed"] = None
+        options.pop("seed", None)  # not even its key (`secrets`)
         data["options"] = options
         return Event(event.type, data)
     return event
