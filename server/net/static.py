@@ -8,16 +8,23 @@ Why here and this small: the web client adds no server logic; the server only ha
 its files. No directory listing (a folder without `index.html` is 404), `.mjs` served as
 JavaScript (browsers refuse ES modules of another type), and `no-cache` so a browser
 revalidates after an upgrade instead of mixing old and new modules.
+
+Where the files are: package data of `clients` (pyproject.toml, [tool.setuptools.package-data]),
+found with `importlib.resources`, so a wheel installed anywhere serves the same files as a
+checkout (`make run`, an editable install). A path beside this file would exist only in a
+checkout: an installed server answered 404 at `/` (issue 34).
 """
 
 from __future__ import annotations
 
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from twisted.web import pages, resource, static
 
-WEB_ROOT = Path(__file__).resolve().parents[2] / "clients" / "web" / "public"
+# A folder on disk: pip unpacks a wheel, and twisted.web serves files by their paths.
+WEB_ROOT = Path(str(files("clients") / "web" / "public"))
 CONTENT_TYPES = {
     ".mjs": "text/javascript; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",

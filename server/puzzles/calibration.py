@@ -1,8 +1,9 @@
 """How the difficulty model's constants were obtained, so anyone can redo it.
 
-Data: data/4nums-difficulty-train.csv in the repository (human adjusted median solve times
-of 681 classic cards; data/README.md gives its source and licence and forbids fitting to
-anything else). The rows are split once, by a
+Data: server/puzzles/data/4nums-difficulty-train.csv (human adjusted median solve times
+of 681 classic cards; the README.md beside it gives its source and licence and forbids
+fitting to anything else). It is package data of `server.puzzles`, read with
+`importlib.resources`, so an installed t24 has it as a checkout does. The rows are split once, by a
 seeded shuffle, into 80% for fitting and 20% held out. `fit` maximises Spearman's rho between
 the model's score and the human time on the fitting part by coordinate ascent over a fixed
 ladder of step sizes (deterministic: same data, same constants). `held_out_spearman` then
@@ -15,11 +16,14 @@ held-out figures and the dot thresholds; paste the constants into difficulty.py.
 from __future__ import annotations
 
 import csv
+import io
 import math
 import random
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from itertools import combinations_with_replacement
 from pathlib import Path
 
@@ -30,7 +34,9 @@ SPLIT_SEED = 24
 HELD_OUT_SHARE = 0.2
 STEP_LADDER = (2.0, 1.0, 0.5, 0.25, 0.1)
 ROUNDS = 3
-DEFAULT_CSV = Path(__file__).resolve().parents[2] / "data" / "4nums-difficulty-train.csv"
+# Package data (pyproject.toml, [tool.setuptools.package-data]): a checkout and an installed
+# wheel alike, never a path beside the source tree.
+DEFAULT_CSV: Traversable = files("server.puzzles") / "data" / "4nums-difficulty-train.csv"
 
 
 @dataclass(frozen=True)
@@ -43,21 +49,26 @@ class Sample:
     card: tuple[float, ...]
 
 
-def load(path: Path = DEFAULT_CSV) -> list[Sample]:
+def csv_rows(path: Traversable | Path = DEFAULT_CSV) -> list[dict[str, str]]:
+    """The rows of the calibration CSV (column name -> text): this fit's data, and the
+    `human` bot's (clients/reference_cli/games/challenge/bot.py)."""
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
+
+
+def load(path: Traversable | Path = DEFAULT_CSV) -> list[Sample]:
     """Read the CSV and compute every card's features once."""
     samples = []
-    with open(path, newline="") as handle:
-        for row in csv.DictReader(handle):
-            numbers = tuple(int(n) for n in row["Puzzles"].split())
-            solutions = solve(numbers)
-            samples.append(
-                Sample(
-                    numbers,
-                    float(row["AMT (s)"]),
-                    tuple(difficulty.solution_features(s) for s in solutions),
-                    difficulty.card_features(numbers, len(solutions)),
-                )
+    for row in csv_rows(path):
+        numbers = tuple(int(n) for n in row["Puzzles"].split())
+        solutions = solve(numbers)
+        samples.append(
+            Sample(
+                numbers,
+                float(row["AMT (s)"]),
+                tuple(difficulty.solution_features(s) for s in solutions),
+                difficulty.card_features(numbers, len(solutions)),
             )
+        )
     return samples
 
 

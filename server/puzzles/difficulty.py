@@ -24,8 +24,8 @@ from server.puzzles.solver import Solution, solve
 
 # Per-solution cost weights, in the order of `solution_features`. Fitted by
 # `calibration.fit` (coordinate ascent on Spearman's rho) on the 80% training part of
-# data/4nums-difficulty-train.csv (split seed `calibration.SPLIT_SEED`); the held-out
-# 20% was not used. `tests/unit/test_difficulty.py` refits and checks these numbers.
+# server/puzzles/data/4nums-difficulty-train.csv (split seed `calibration.SPLIT_SEED`); the
+# held-out 20% was not used. `tests/unit/test_difficulty.py` refits and checks these numbers.
 SOLUTION_WEIGHTS: tuple[float, ...] = (
     -0.25,
     -0.75,

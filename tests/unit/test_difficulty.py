@@ -1,7 +1,8 @@
 """server.puzzles.difficulty: the human-difficulty model and its dots (R-DECK-3).
 
-The held-out check recomputes Spearman's rho from data/4nums-difficulty-train.csv (in the
-repository, so these tests run on every clone; a missing file fails them, never skips them):
+The held-out check recomputes Spearman's rho from server/puzzles/data/4nums-difficulty-train.csv
+(in the repository, so these tests run on every clone; a missing file fails them, never skips
+them):
 the shipped constants were fitted on the 80% training part only (calibration.split), and the
 20% they never saw must still rank the cards like people do (rho >= 0.7).
 """
@@ -19,7 +20,7 @@ CSV = calibration.DEFAULT_CSV
 
 @pytest.fixture(scope="module")
 def samples():
-    assert CSV.exists(), f"calibration data missing: {CSV} (see data/README.md)"
+    assert CSV.is_file(), f"calibration data missing: {CSV} (see the README.md beside it)"
     return calibration.load(CSV)
 
 

@@ -6,7 +6,8 @@ Three skills:
 - `human`: takes as long as people do. Its time to find a solution is drawn from a
   log-normal law whose median grows with the card's difficulty score
   (`server.puzzles.difficulty.score`): `log(seconds) = HUMAN_TIME_A + HUMAN_TIME_B * score`,
-  spread `HUMAN_TIME_SD`, fitted by least squares on data/4nums-difficulty-train.csv
+  spread `HUMAN_TIME_SD`, fitted by least squares on the calibration data
+  (server/puzzles/data/4nums-difficulty-train.csv, `server.puzzles.calibration.csv_rows`)
   (`fit_human_model` redoes it; a unit test checks these constants). It errs as often as
   people fail the card there (`HUMAN_FAIL_A/B`, on the log-odds of the failure rate): then it
   fixes a wrong solution (a penalty flag, R-FLAG-1) or freezes and lets the 3 s pass
@@ -25,7 +26,6 @@ never from a copy of the rules.
 
 from __future__ import annotations
 
-import csv
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -45,8 +45,6 @@ HUMAN_FAIL_A = -5.3079
 HUMAN_FAIL_B = 0.1581
 PERFECT_REACTION = 0.2  # seconds before each of the perfect bot's moves
 OPERATORS = ("+", "-", "*", "/")
-# The calibration data in the repository (data/README.md): server.puzzles.calibration's file.
-DATA = Path(__file__).resolve().parents[4] / "data" / "4nums-difficulty-train.csv"
 
 
 @dataclass(frozen=True)
@@ -100,22 +98,22 @@ class Situation:
         )
 
 
-def fit_human_model(path: Path = DATA) -> tuple[float, float, float, float, float]:
-    """(time A, time B, time SD, fail A, fail B) by least squares on the calibration data.
+def fit_human_model(path: Path | None = None) -> tuple[float, float, float, float, float]:
+    """(time A, time B, time SD, fail A, fail B) by least squares on the calibration data:
+    the difficulty model's file (`calibration.DEFAULT_CSV`) unless `path` names another.
 
     Why least squares on logs: solve times are skewed (a log-normal law fits them), and the
     failure rate is a probability (its log-odds is what grows linearly with the score).
     """
-    from server.puzzles import difficulty
+    from server.puzzles import calibration, difficulty
 
     xs, times, fails = [], [], []
-    with open(path, newline="") as handle:
-        for row in csv.DictReader(handle):
-            xs.append(difficulty.score([int(n) for n in row["Puzzles"].split()]))
-            times.append(math.log(float(row["AMT (s)"])))
-            rate = float(row["Solved rate"].rstrip("%")) / 100
-            rate = min(max(rate, 1e-3), 1 - 1e-3)
-            fails.append(math.log((1 - rate) / rate))
+    for row in calibration.csv_rows(path if path is not None else calibration.DEFAULT_CSV):
+        xs.append(difficulty.score([int(n) for n in row["Puzzles"].split()]))
+        times.append(math.log(float(row["AMT (s)"])))
+        rate = float(row["Solved rate"].rstrip("%")) / 100
+        rate = min(max(rate, 1e-3), 1 - 1e-3)
+        fails.append(math.log((1 - rate) / rate))
     mean_x = sum(xs) / len(xs)
     spread = sum((x - mean_x) ** 2 for x in xs)
 
