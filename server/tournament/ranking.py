@@ -223,8 +223,7 @@ def _stage_sections(state: TournamentState, round_number: int) -> list[str]:
     return [
         section
         for section in state.sections()
-        if previous.get(section)
-        and not (round_number == FINAL and decided_at_semi(state, section))
+        if previous.get(section) and not (round_number == FINAL and decided_at_semi(state, section))
     ]
 
 

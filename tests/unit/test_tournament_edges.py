@@ -438,6 +438,7 @@ def test_a_tie_break_in_the_standings_before_and_after_it_is_played():
             "tables": ["tb2.t1"],
             "students": ["p10", "p11", "p12", "p9"],
             "points": None,
+            "ranks": None,
         }
     ]
     t.table_ends("tb2.t1", {"p9": 3, "p10": 1, "p11": 0, "p12": 0})
@@ -447,7 +448,15 @@ def test_a_tie_break_in_the_standings_before_and_after_it_is_played():
         "p12": 0,
         "p9": 3,
     }
+    # decision 12: the rank at one's own table orders a tie-break's students
+    assert standings(t.state)["5th"]["tie_breaks"][0]["ranks"] == {
+        "p9": 1,
+        "p10": 2,
+        "p11": 3,
+        "p12": 3,
+    }
     assert standings(t.state)["4th"]["tie_breaks"][0]["points"] is None
+    assert standings(t.state)["4th"]["tie_breaks"][0]["ranks"] is None
     # each section's tie is decided by its own tie-break: only 4th's is still pending
     assert ranking.pending_ties(t.state, 2) == [
         ranking.Pending(2, "4th", ("p3", "p4", "p5", "p6"), 1, True)

@@ -63,8 +63,8 @@ def test_r_round_2_a_section_of_five_does_not_stop_the_other_sections_round_thre
     (seated,) = t.do("seat_round", round=3)
     assert seated.data["rule"] == "R-ROUND-2"
     assert (sizes(t, 3, "4th"), sizes(t, 3, "5th")) == ([3, 2], [4, 4])
-    seated_4th = sorted(s for x in t.state.round(3).tables if x.section == "4th" for s in x.students)
-    assert seated_4th == ["p1", "p2", "p4", "p5", "p6"]
+    fourth = [x.students for x in t.state.round(3).tables if x.section == "4th"]
+    assert sorted(s for students in fourth for s in students) == ["p1", "p2", "p4", "p5", "p6"]
 
 
 def test_r_round_3_five_left_after_registration_sit_three_and_two_and_all_advance():
