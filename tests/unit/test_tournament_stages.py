@@ -222,6 +222,24 @@ def test_r_round_6_a_withdrawal_from_a_seated_tie_seats_the_tie_of_the_others_at
     assert t.state.advanced[2]["4th"] == ("p1", "p2", "p5")
 
 
+def test_r_round_6_the_winner_of_a_finished_tie_break_withdrawing_seats_the_others_again():
+    """Given a tie-break played and won, when its winner withdraws before the advance, then
+    the students left tied at the cut play off again, seated with the withdrawal (before,
+    the advance waited for a tie-break nothing would seat: the tournament stopped)."""
+    t = Tourney(tournament_options(grades=["4th"], advance_count=3))
+    t.register_many(6)
+    top = {"p1": 10, "p2": 10}
+    t.play_round(1, lambda s: top.get(s, 1))
+    t.play_round(2, lambda s: top.get(s, 1))
+    t.play_tie_breaks(number)  # p6 wins the place
+    events = t.do("withdraw", student="p6")
+    assert types(events) == ["StudentWithdrawn", "TieBreakSeated"]
+    assert events[1].data["students"] == ["p3", "p4", "p5"]
+    t.play_tie_breaks(number)
+    t.do("advance", round=2)
+    assert t.state.advanced[2]["4th"] == ("p1", "p2", "p5")
+
+
 # -- item 4: tie-breaks of more than four (decision 12) ----------------------------------------
 
 
