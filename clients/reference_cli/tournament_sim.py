@@ -189,7 +189,7 @@ class Director:
     @inlineCallbacks
     def run(self) -> Any:
         started = time.monotonic()
-        grades = [f"G{i + 1}" for i in range(self.args.grades)]
+        grades = grade_names(self.args.grades)
         options = {
             "name": f"Simulated tournament {self.args.seed}",
             "date": time.strftime("%Y-%m-%d"),
@@ -365,10 +365,30 @@ def write_bundle(store: str, tournament: str, out: str, key_file: Path) -> int:
     return subprocess.run(command, check=False).returncode
 
 
+def grade_names(count: int) -> list[str]:
+    """The simulated tournament's grades: G1, G2, ..."""
+    return [f"G{i + 1}" for i in range(count)]
+
+
+def input_problem(args: argparse.Namespace) -> str | None:
+    """Why these arguments cannot run a simulation, or None. A `--force-tie` naming no grade
+    of the simulation would force nothing and say nothing (issue 28): it is refused."""
+    if args.students < 3 or args.students == 5 or not 1 <= args.grades <= 20:
+        return "3+ students a grade (not 5), 1..20 grades"
+    grades = grade_names(args.grades)
+    if args.force_tie is not None and args.force_tie not in grades:
+        return (
+            f"--force-tie {args.force_tie!r} names no grade of this simulation "
+            f"(its grades are {', '.join(grades)})"
+        )
+    return None
+
+
 def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
     """Run the whole tournament (see module doc); print the champions (or JSON)."""
-    if args.students < 3 or args.students == 5 or not 1 <= args.grades <= 20:
-        print("t24 tournament simulate: 3+ students a grade (not 5), 1..20 grades", file=sys.stderr)
+    problem = input_problem(args)
+    if problem:
+        print(f"t24 tournament simulate: {problem}", file=sys.stderr)
         return exit_codes.BAD_INPUT
     directory = Path(tempfile.mkdtemp(prefix="t24-sim-"))
     store = args.store or f"sqlite:///{directory / 'sim.sqlite'}"

@@ -123,6 +123,9 @@ def _import_students(batch: Batch, command: Command) -> None:
 
 
 def _withdraw(batch: Batch, command: Command) -> None:
+    """A withdrawn student keeps their seat at tables already seated (they no longer play)
+    and takes no place still to be decided (`ranking`); a tie they were part of becomes a
+    tie of the others, seated at once (R-ROUND-6)."""
     student_id = command.args.get("student")
     student = batch.state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
@@ -130,6 +133,7 @@ def _withdraw(batch: Batch, command: Command) -> None:
     if student.withdrawn:
         raise refuse("already_withdrawn", f"withdraw: {student.student_id} has withdrawn")
     batch.emit("StudentWithdrawn", student=student.student_id)
+    rounds.seat_tie_breaks(batch)
 
 
 def _close_registration(batch: Batch, command: Command) -> None:

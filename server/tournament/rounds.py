@@ -13,7 +13,7 @@ from typing import Any
 
 from server.games.base import Command
 from server.tournament import decks, ranking, seating
-from server.tournament.checks import Batch, refuse, round_arg, seatable, text_arg
+from server.tournament.checks import Batch, refuse, round_arg, text_arg
 from server.tournament.state import TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
@@ -27,11 +27,21 @@ def seating_key(state: TournamentState, number: int) -> str:
     Python, minutes on a few dozen), and with it every card of every round, in order, before
     it is placed. The seating needs no secret: it
     needs only to be fixed by the recorded data, so that replay agrees."""
-    return f"t24/tournament/{state.options.name}/{state.options.date}/seating/{number}"
+    return f"{_public_key(state)}/seating/{number}"
+
+
+def _public_key(state: TournamentState) -> str:
+    """The tournament's public name and date: what every public shuffle is seeded by."""
+    return f"t24/tournament/{state.options.name}/{state.options.date}"
 
 
 def seat_round(batch: Batch, command: Command) -> None:
-    """R-ROUND-2 seating (see `seating`); R-ROUND-3/4: rounds 3 and 4 seat who advanced."""
+    """R-ROUND-2 seating (see `seating`); R-ROUND-3/4: rounds 3 and 4 seat who advanced.
+
+    Registration closed only when every section could sit 3 or 4 to a table (`seatable`);
+    whoever is left after withdrawals is seated by `seating.stage_sizes` (decision 11 of
+    docs/tournament.md: 5 sit 3 + 2, 2 at one table, a lone student at none), so one
+    section's withdrawals never stop the round of every section."""
     state = batch.state
     number = round_arg(command)
     if state.round(number).started:
@@ -42,31 +52,17 @@ def seat_round(batch: Batch, command: Command) -> None:
         raise refuse("previous_round_open", "seat_round: close round 1 first")
     if number >= 3 and not state.round(number - 1).advanced:
         raise refuse("previous_round_open", f"seat_round: advance round {number - 1} first")
-    if number <= 2:
-        seatable(state)
     key = seating_key(state, number)
     tables: list[dict[str, Any]] = []
     for index, section in enumerate(state.sections(), start=1):
-        if number <= 2:
-            students = state.active(section)
-        else:
-            if section in state.champions:
-                continue  # decided at a single semi-final table (R-ROUND-5)
-            advanced = state.advanced.get(number - 1, {}).get(section, ())
-            students = [s for s in advanced if not state.students[s].withdrawn]
-            if advanced and len(students) < 2:
-                raise refuse(
-                    "cannot_seat",
-                    f"seat_round: {len(students)} student(s) of {section!r} left for round "
-                    f"{number} after withdrawals; a table needs 2 or more",
-                )
-        if not students:
-            continue
+        students = ranking.stage_students(state, number, section)
         if number == 2:
             previous = [t.students for t in state.round(1).tables if t.section == section]
             groups = seating.reseat(students, previous, f"{key}/{section}")
-        elif number == 4 or len(students) < 3:
-            groups = [sorted(students)]  # the final (semi-final winners), or a table of two
+        elif number == 4 or (number == 3 and len(students) < seating.MIN_TABLE):
+            # the final (at most four semi-final winners, advance_count <= 16), or a
+            # semi-final of two; a lone student sits at no table (ranking: a walkover)
+            groups = [sorted(students)] if len(students) >= seating.PAIR else []
         else:
             groups = seating.seat_fresh(students, f"{key}/{section}")
         for table_index, group in enumerate(groups, start=1):
@@ -80,7 +76,7 @@ def swap_seats(batch: Batch, command: Command) -> None:
     state = batch.state
     number = round_arg(command)
     round_ = state.round(number)
-    if not round_.tables:
+    if not round_.seated:
         raise refuse("round_not_seated", f"swap_seats: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"swap_seats: round {number} has started")
@@ -115,7 +111,7 @@ def start_round(batch: Batch, command: Command) -> None:
     state = batch.state
     number = round_arg(command)
     round_ = state.round(number)
-    if not round_.tables:
+    if not round_.seated:
         raise refuse("round_not_seated", f"start_round: round {number} is not seated")
     if round_.started:
         raise refuse("round_started", f"start_round: round {number} has started")
@@ -124,6 +120,12 @@ def start_round(batch: Batch, command: Command) -> None:
     # round waits for the advance again (and the tournament cannot finish before it).
     if number >= 3 and not state.round(number - 1).advanced:
         raise refuse("previous_round_open", f"start_round: advance round {number - 1} first")
+    if number >= 3 and (stale := _outdated_sections(state, number)):
+        raise refuse(
+            "round_not_seated",
+            f"start_round: round {number} was seated before round {number - 1} was advanced "
+            f"again and no longer seats who advanced ({', '.join(stale)}): seat it again",
+        )
     # That round 2's round 1 is closed needs no check: round 2 is seated only once round 1
     # closed (`seat_round`), and a close is never undone (a reopen undoes `advance` only).
     options = state.options
@@ -148,42 +150,62 @@ def start_round(batch: Batch, command: Command) -> None:
     )
 
 
-def _seat_tie_breaks(batch: Batch, number: int) -> None:
-    """R-ROUND-6: every tie of a closed round that decides a place and has no tie-break yet
-    is seated at once (2 to 4 to a table; more tied students sit at several tables)."""
+def _outdated_sections(state: TournamentState, number: int) -> list[str]:
+    """The sections whose round-`number` seating (3 or 4) is not who is left of those who
+    advanced: after a reopen (R-ROUND-8) the advance again may name other students. Students
+    who withdrew since the seating keep their seat (they do not play), and a section seated
+    at no table has at most one student left (a walkover)."""
+    outdated = []
+    for section in state.sections():
+        seated = [s for t in state.round(number).tables if t.section == section for s in t.students]
+        left = set(ranking.stage_students(state, number, section))
+        present = {s for s in seated if not state.students[s].withdrawn}
+        if present != left and (seated or len(left) > 1):
+            outdated.append(section)
+    return outdated
+
+
+def seat_tie_breaks(batch: Batch) -> None:
+    """R-ROUND-6: every tie of a closed round not yet advanced that decides a place and has
+    no tie-break yet is seated at once (after a result, the close, or a withdrawal that
+    changes who is tied); four or fewer at one table, more at tables of 3 or 4 (five: 3 + 2),
+    a seeded shuffle, compared by rank at each table (`ranking.tie_break_standing`)."""
     state = batch.state
-    if not state.round(number).closed or state.round(number).advanced:
-        return  # (round 1 decides no place: `pending_ties` has none for it)
-    for pending in ranking.pending_ties(state, number):
-        if pending.seated:
+    for number in (2, 3, 4):  # round 1 decides no place: `pending_ties` has none for it
+        if not state.round(number).closed or state.round(number).advanced:
             continue
-        tie_number = len(batch.state.tie_breaks) + 1
-        students = list(pending.students)
-        tables = []
-        for table_index, group in enumerate(_tie_tables(students), start=1):
-            name = tie_break_table_name(tie_number, table_index)
-            tables.append({"table": name, "section": pending.section, "students": group})
-        opts = batch.state.options
-        batch.emit(
-            "TieBreakSeated",
-            number=tie_number,
-            round=number,
-            section=pending.section,
-            students=students,
-            places=pending.places,
-            tables=tables,
-            deck=decks.tie_break_cards(opts.deck_seed, opts.rules, number, tie_number),
-            rule="R-ROUND-6",
-        )
+        for pending in ranking.pending_ties(batch.state, number):
+            if pending.seated:
+                continue
+            tie_number = len(batch.state.tie_breaks) + 1
+            students = list(pending.students)
+            tables = []
+            for table_index, group in enumerate(_tie_tables(batch.state, tie_number, students), 1):
+                name = tie_break_table_name(tie_number, table_index)
+                tables.append({"table": name, "section": pending.section, "students": group})
+            opts = batch.state.options
+            batch.emit(
+                "TieBreakSeated",
+                number=tie_number,
+                round=number,
+                section=pending.section,
+                students=students,
+                places=pending.places,
+                tables=tables,
+                deck=decks.tie_break_cards(opts.deck_seed, opts.rules, number, tie_number),
+                rule="R-ROUND-6",
+            )
 
 
-def _tie_tables(students: list[str]) -> list[list[str]]:
-    """R-ROUND-6: the tied students (two or more) in order, 2 to 4 to a table: fours, but
-    4k + 1 students end with a three and a two (a table of one cannot play)."""
-    tables = [students[start : start + 4] for start in range(0, len(students), 4)]
-    if len(tables[-1]) == 1:
-        tables[-2:] = [tables[-2][:3], tables[-2][3:] + tables[-1]]
-    return tables
+def _tie_tables(state: TournamentState, number: int, students: list[str]) -> list[list[str]]:
+    """R-ROUND-6: the tied students (two or more): four or fewer at one table, in order;
+    more at the tables of `seating.stage_sizes` (3 or 4; five sit 3 + 2), shuffled by the
+    tournament's public name and date and the tie-break's number (decision 12 of
+    docs/tournament.md; never by the secret deck seed, see `seating_key`)."""
+    if len(students) <= seating.MAX_TABLE:
+        return [list(students)]
+    key = f"{_public_key(state)}/tie-break/{number}/seating"
+    return seating.seat_fresh(students, key)
 
 
 def close_round(batch: Batch, command: Command) -> None:
@@ -199,7 +221,7 @@ def close_round(batch: Batch, command: Command) -> None:
     if missing:
         raise refuse("tables_unsigned", f"close_round: no final result yet at {', '.join(missing)}")
     batch.emit("RoundClosed", round=number, rule="R-ROUND-7")
-    _seat_tie_breaks(batch, number)
+    seat_tie_breaks(batch)
 
 
 def advance(batch: Batch, command: Command) -> None:
@@ -220,16 +242,9 @@ def advance(batch: Batch, command: Command) -> None:
     advancing, champions = ranking.advancing(state, number)
     rule = {2: "R-ROUND-3", 3: "R-ROUND-4", 4: "R-ROUND-5"}[number]
     batch.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
-    if set(batch.state.champions) >= _sections_in_play(batch.state):
+    # A grade nobody registered for, or whose students all withdrew, is owed no champion.
+    if not ranking.sections_owed_a_champion(batch.state):
         batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
-
-
-def _sections_in_play(state: TournamentState) -> set[str]:
-    """The sections that will have a champion: those with someone advanced after round 2 (a
-    grade nobody registered for, or whose students all withdrew, advances nobody). Round 2 is
-    advanced at every call: it is round 2's advance, or of round 3 or 4, which started only
-    once round 2 was advanced and cannot be reopened since (`next_round_started`)."""
-    return {section for section, students in state.advanced[2].items() if students}
 
 
 def reopen_round(batch: Batch, command: Command) -> None:
@@ -294,4 +309,4 @@ def record_result(batch: Batch, command: Command) -> None:
         seq=seq,
         rule="R-ROUND-7",
     )
-    _seat_tie_breaks(batch, owner)
+    seat_tie_breaks(batch)

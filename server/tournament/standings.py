@@ -7,7 +7,8 @@ What this module keeps:
 - Standings per section: the qualifying table (rounds 1 + 2, R-ROUND-3) with ranks where
   equal totals share a rank (a tie that decides nothing is shown as a tie), who advanced and
   why (`top`, `tie_break N`, `all advance`); the semi-final tables (R-ROUND-4) and the final
-  (R-ROUND-5) with the winner of each; the tie-breaks played (R-ROUND-6).
+  (R-ROUND-5) with the winner of each; the tie-breaks played (R-ROUND-6), with each
+  student's points and rank at their own table (what orders them, decision 12).
 - `view(state, viewer)`: what a `join` of `tournament/<id>` shows; everyone sees standings
   (they are public), only officials see the round's cards.
 
@@ -133,7 +134,6 @@ def _tie_breaks(state: TournamentState, section: str) -> list[dict[str, Any]]:
         if tie.section != section:
             continue
         done = state.tie_break_done(tie)
-        points = ranking.tie_break_points(state, tie) if done else {}
         out.append(
             {
                 "number": tie.number,
@@ -141,7 +141,9 @@ def _tie_breaks(state: TournamentState, section: str) -> list[dict[str, Any]]:
                 "places": tie.places,
                 "tables": [t.table for t in tie.tables],
                 "students": list(tie.students),
-                "points": points if done else None,
+                "points": ranking.tie_break_points(state, tie) if done else None,
+                # what orders them (decision 12): the rank at one's own table
+                "ranks": ranking.tie_break_ranks(state, tie) if done else None,
             }
         )
     return out

@@ -81,6 +81,7 @@ class RoundState:
 
     number: int
     tables: tuple[SeatedTable, ...] = ()
+    seated: bool = False  # (a round may seat no table: every section left with one or none)
     started: bool = False
     closed: bool = False
     advanced: bool = False
@@ -201,7 +202,7 @@ def _merged(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
 
 
 def _seated(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
-    return _with_round(state, data["round"], tables=_tables(data["tables"]))
+    return _with_round(state, data["round"], tables=_tables(data["tables"]), seated=True)
 
 
 def _swapped(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:

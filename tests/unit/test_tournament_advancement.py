@@ -310,7 +310,9 @@ def test_record_result_refuses_a_malformed_result_without_crashing():
         )
 
 
-def test_withdrawn_semi_finalists_do_not_sit_and_too_few_left_cannot_be_seated():
+def test_r_round_5_withdrawn_semi_finalists_do_not_sit_and_the_last_one_wins_by_walkover():
+    """Decision 11: one student left of a section's semi-finalists sits at no table and is
+    its champion when round 3 advances (it was refused `cannot_seat` before: a stop)."""
     t = one_grade(4)
     through_round_two(t, number)
     t.do("advance", round=2)
@@ -319,7 +321,11 @@ def test_withdrawn_semi_finalists_do_not_sit_and_too_few_left_cannot_be_seated()
     assert sorted(t.state.round(3).tables[0].students) == ["p2", "p3", "p4"]
     t.do("withdraw", student="p2")
     t.do("withdraw", student="p3")
-    assert t.refused("seat_round", round=3).code == "cannot_seat"
+    assert t.do("seat_round", round=3)[0].data["tables"] == []
+    t.do("start_round", round=3)
+    t.do("close_round", round=3)
+    assert types(t.do("advance", round=3)) == ["Advanced", "TournamentFinished"]
+    assert t.state.champions == {"4th": "p4"}
 
 
 def test_r_round_5_a_grade_nobody_registered_for_does_not_hold_the_tournament_open():

@@ -275,6 +275,7 @@ def test_a_tie_for_the_last_places_a_reopen_and_the_champion_whole():
                     "tables": ["tb1.t1"],
                     "students": ["p2", "p3", "p4"],
                     "points": {"p2": 2, "p3": 1, "p4": 0},
+                    "ranks": {"p2": 1, "p3": 2, "p4": 3},
                 }
             ],
             "champion": "p2",

@@ -1,4 +1,5 @@
-"""`t24 tournament simulate` seats bots again at a table whose bots gave up.
+"""`t24 tournament simulate` seats bots again at a table whose bots gave up, and refuses a
+`--force-tie` that names no grade of the simulation.
 
 Why: a table's bots leave when their link fails for good (five reconnects refused on a
 loaded machine) or when signing keeps failing; without a new set of bots that table never
@@ -64,3 +65,33 @@ def test_bots_that_finished_or_a_table_with_a_result_get_no_new_bots(monkeypatch
     sim.play_tables({}, [table("r1.t01")])
     sim.play_tables({}, [table("r1.t02", result={"seq": 30})])
     assert [b.table for b in FakeBots.seated] == ["sim-7.r1.t01"]
+
+
+def simulate_args(**more: Any) -> argparse.Namespace:
+    values = {"students": 8, "grades": 3, "seed": 7, "fast": True, "force_tie": None}
+    return argparse.Namespace(**{**values, **more})
+
+
+def test_force_tie_naming_no_grade_is_refused_before_a_server_starts(monkeypatch, capsys):
+    """Issue 28 item 11 (R-ROUND-6, the forced tie): `--force-tie G9` with grades G1..G3
+    forced nothing and said nothing; now it is refused with exit 2 and names the grades."""
+
+    def no_server(*args: Any) -> None:
+        raise AssertionError("a refused simulation starts no server")
+
+    monkeypatch.setattr(tournament_sim, "start_server", no_server)
+    code = tournament_sim.simulate(simulate_args(force_tie="G9"))
+    assert code == tournament_sim.exit_codes.BAD_INPUT == 2
+    assert capsys.readouterr().err == (
+        "t24 tournament simulate: --force-tie 'G9' names no grade of this simulation "
+        "(its grades are G1, G2, G3)\n"
+    )
+
+
+def test_force_tie_naming_a_grade_of_the_simulation_is_accepted():
+    assert tournament_sim.input_problem(simulate_args(force_tie="G3")) is None
+    assert tournament_sim.input_problem(simulate_args()) is None
+    assert tournament_sim.input_problem(simulate_args(force_tie="g1")) is not None
+    assert tournament_sim.input_problem(simulate_args(students=5)) == (
+        "3+ students a grade (not 5), 1..20 grades"
+    )
