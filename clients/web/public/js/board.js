@@ -81,7 +81,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     const view = entry.state && entry.state.view;
     const body = [];
     if (view && view.game === "challenge" && view.phase === "ended") {
-      body.push(h("div", { class: "results" }, drawResults(view)));
+      body.push(h("div", { class: "results" }, drawResults(view, null, false)), drawSeats(view, null));
     } else if (view && view.game === "challenge") {
       body.push(h("div", { class: "table-body" },
         h("div", { class: "table-card" }, drawCard(view), ...drawPause(view, link)),

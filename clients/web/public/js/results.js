@@ -24,8 +24,9 @@ export function rankSeats(view) {
 }
 
 /** The results section's content: the end, the winner line, `you`'s own result (a
- * student's seat, or null), and the ranking table. */
-export function drawResults(view, you = null) {
+ * student's seat, or null), and the ranking table (unless `ranking` is false: the
+ * scoreboard keeps its seats table, which a test or a reader follows live). */
+export function drawResults(view, you = null, ranking = true) {
   const ranked = rankSeats(view);
   const winners = ranked.filter((row) => row.winner);
   const best = winners.length ? winners[0].seat.score : 0;
@@ -41,6 +42,7 @@ export function drawResults(view, you = null) {
       : RESULT_WORDS.you_placed(mine.place, ranked.length, mine.seat.score);
     lines.push(h("p", { class: "own-result", id: "own-result" }, text));
   }
+  if (!ranking) return lines;
   const rows = ranked.map((row) => h("tr", {
     "data-seat": row.seat.seat, "data-place": row.place === null ? "" : row.place,
     class: [row.winner ? "winner" : "", row.seat.seat === you ? "you" : ""].filter(Boolean).join(" ") || null,
@@ -48,7 +50,7 @@ export function drawResults(view, you = null) {
   h("td", { class: "number" }, row.place === null ? "–" : `${row.place}.`),
   h("th", { scope: "row" }, seatName(view, row.seat.seat),
     row.winner ? ` (${RESULT_WORDS.winner_mark})` : "", row.place === null ? ` (${RESULT_WORDS.disqualified_mark})` : ""),
-  h("td", { class: "score", "data-score": row.seat.score }, row.seat.score),
+  h("td", { class: "points", "data-points": row.seat.score }, row.seat.score),
   h("td", { class: "number" }, `${row.seat.flags}${view.flag_limit ? ` of ${view.flag_limit}` : ""}`),
   h("td", { class: "number" }, (row.seat.cards_won || []).length)));
   lines.push(seatsTable(RESULT_WORDS.ranking_caption, RESULT_WORDS.ranking_headings, rows, "ranking"));

@@ -124,8 +124,9 @@ export function studentPage(root, connection, welcome) {
     fill("who", `You are ${seatName(view, you)}.`);
     const final = document.getElementById("final");
     final.hidden = view.phase !== "ended";
-    for (const section of document.querySelectorAll("main.student .play, main.student .answer")) {
-      section.hidden = view.phase === "ended"; // nothing left to touch or answer
+    // nothing left to touch or answer; the last attempt's result stays in view
+    for (const part of document.querySelectorAll("main.student .play, #pattern-form, #steps-form")) {
+      part.hidden = view.phase === "ended";
     }
     fill("final", view.phase === "ended" ? drawResults(view, you) : []);
     const protest = frame.link === "online" && canApply(view, "file_protest");
@@ -158,8 +159,8 @@ export function studentPage(root, connection, welcome) {
   let resultLines = [];
   function result(push) {
     const d = push.data || {};
-    if (push.event_type === "CardPlaced" || push.event_type === "RoundEnded") {
-      // a new card (or the end): what was said about the last one is stale
+    if (push.event_type === "CardPlaced") {
+      // a new card: what was said about the last one is stale
       say("");
       fill("hint", "");
       resultLines = [];
