@@ -21,7 +21,7 @@ const BUTTONS = {
   "pattern-for": "declare_pattern", "steps-for": "state_steps", "steps-record": "state_steps",
   "fix-for": "fix_solution", cause: "issue_flag", flag: "issue_flag", "file-protest": "file_protest",
   "protest-reason": "file_protest", "protest-for": "file_protest", preview: "rule_protest",
-  initials: "sign_score_card", sign: "sign_score_card", "reopen-reason": "reopen_score_card",
+  ruling: "rule_protest", initials: "sign_score_card", sign: "sign_score_card", "reopen-reason": "reopen_score_card",
   reopen: "reopen_score_card",
 };
 

@@ -8,7 +8,7 @@ import { drawSaid, feedSection, fill, h, setDisabled } from "./draw.js";
 import { TableEvents, addEventChoice, clearPicked, eventPicker, pickedSeqs } from "./protest.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
-import { errorInWords, eventInWords, hintInWords, seatName } from "./words.js";
+import { errorInWords, hintInWords, ownEventInWords, seatName } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
   const table = welcome.table;
@@ -169,7 +169,7 @@ export function studentPage(root, connection, welcome) {
     if (d.seat !== you) return;
     if (push.event_type === "CardTouched") resultLines = [];
     if (["SolutionJudged", "CardWon", "FlagIssued", "PlayerDisqualified", "PatternDeclared"].includes(push.event_type)) {
-      resultLines.push([push.event_type, eventInWords(push, frame.state.view)]);
+      resultLines.push([push.event_type, ownEventInWords(push, frame.state.view)]);
       fill("result", resultLines.flatMap(([type, text], i) => [i ? " " : null, h("span", { "data-event": type }, text)]));
     }
     if (push.event_type === "CardWon" || push.event_type === "FlagIssued") {

@@ -320,6 +320,20 @@ export const BOARD_WORDS = {
   projector_off: "Leave projector mode",
 };
 
+/** One of the student's own events, said to them ("You won the card (3 points)."): the
+ * result line of their attempt (student.js). Any other event as the feed says it. */
+export function ownEventInWords(push, view) {
+  const d = push.data || {};
+  switch (push.event_type) {
+    case "PatternDeclared": return `You declared the pattern ${d.canonical || d.pattern}.`;
+    case "SolutionJudged": return d.ok ? "Your solution is correct." : `Your solution is wrong: ${d.message || d.reason}.`;
+    case "CardWon": return `You won the card (${points(d.dots)}).`;
+    case "FlagIssued": return `A flag for you: ${flagCause(d.cause)} (${d.flags} now).`;
+    case "PlayerDisqualified": return `You are disqualified (${flagCause(d.cause)}).`;
+    default: return eventInWords(push, view);
+  }
+}
+
 /** A connection state in words, for the status line. */
 export function statusInWords(state, detail) {
   if (state === "online") return "Connected.";
