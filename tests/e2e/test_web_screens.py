@@ -161,6 +161,23 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
     assert unlabelled_controls(student) == []
     at_each_width(pages, student, "student-end")
 
+    # a protest from the student page: the flag ticked in the numbered list of events
+    flag = proctor.event("FlagIssued")
+    student.click("#protest-details summary")
+    choice = student.locator(f'#protest-events li[data-seq="{flag["seq"]}"]')
+    assert choice.inner_text().startswith(f"{flag['seq']}.")
+    choice.locator("input").check()
+    student.fill("#protest-reason", "I was about to say it")
+    student.click("#file-protest")
+    filed = proctor.event("ProtestFiled")["data"]
+    assert (filed["by"], filed["seqs"], filed["reason"]) == (
+        "s1",
+        [flag["seq"]],
+        "I was about to say it",
+    )
+    student.locator("#message", has_text="The protest is filed").wait_for(timeout=WAIT)
+    assert student.locator("#protest-events input:checked").count() == 0
+
     # the replay of the card the user test read as "201912 9"
     shown = next(
         e
