@@ -25,7 +25,8 @@
         const section = table.closest("section").getBoundingClientRect();
         if (box.width && (box.left < section.left - 0.5 || box.right > section.right + 0.5)) {
             const sizes = `${Math.round(box.width)} px in ${Math.round(section.width)} px`;
-            problems.push(`${name(table)} runs out of its section (${sizes})`);
+            const where = name(table.closest("section"));
+            problems.push(`${name(table)} in ${where} runs out of its section (${sizes})`);
         }
     }
     const textBox = (el) => {

@@ -33,12 +33,14 @@ export function boardFilter({ table = null, tournament = null } = {}) {
 
 /** Projector mode: everything large, one table across the whole screen, no links or feed,
  * for a classroom's projector (`&projector=1` in the fragment, or the page's button). */
-function setProjector(on) {
+function setProjector(on, remember = true) {
   document.documentElement.classList.toggle("projector", on);
-  const params = new URLSearchParams(location.hash.slice(1));
-  if (on) params.set("projector", "1");
-  else params.delete("projector");
-  history.replaceState(null, "", `#${params.toString()}`); // no hashchange: no reload
+  if (remember) { // in the address, so the link opens in projector mode
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (on) params.set("projector", "1");
+    else params.delete("projector");
+    history.replaceState(null, "", `#${params.toString()}`); // no hashchange: no reload
+  }
   const toggle = document.getElementById("projector");
   if (toggle) {
     toggle.textContent = on ? BOARD_WORDS.projector_off : BOARD_WORDS.projector_on;
@@ -64,7 +66,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     h("p", { id: "message", class: "message", role: "alert" }),
     h("main", { id: "tables", class: "board" }));
 
-  setProjector(projector);
+  setProjector(projector, false); // the address says so already
 
   async function listAll() {
     const found = [];
