@@ -51,7 +51,7 @@ export function drawResults(view, you = null, ranking = true) {
   h("th", { scope: "row" }, seatName(view, row.seat.seat),
     row.winner ? ` (${RESULT_WORDS.winner_mark})` : "", row.place === null ? ` (${RESULT_WORDS.disqualified_mark})` : ""),
   h("td", { class: "points", "data-points": row.seat.score }, row.seat.score),
-  h("td", { class: "flags" }, `${row.seat.flags}${view.flag_limit ? ` of ${view.flag_limit}` : ""}`),
+  h("td", { class: "flag-count" }, `${row.seat.flags}${view.flag_limit ? ` of ${view.flag_limit}` : ""}`),
   h("td", { class: "number" }, (row.seat.cards_won || []).length)));
   lines.push(seatsTable(RESULT_WORDS.ranking_caption, RESULT_WORDS.ranking_headings, rows, "ranking"));
   return lines;
