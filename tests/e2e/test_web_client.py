@@ -135,18 +135,18 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     )
     pages.shot(board, "board-after-win")
     # the bot plays the next card on its own seat
-    student.locator("#feed li", has_text="Bo (s2)").first.wait_for(timeout=WAIT)
+    student.locator("#feed li", has_text="Bo touched").first.wait_for(timeout=WAIT)
 
     board.get_by_role("link", name="Replay webwin").click()  # the same token, another page
     replay = board
     replay.locator("#position", has_text="Event 1 of").wait_for(timeout=WAIT)
     replay.click("#last")
-    replay.locator("#position", has_text="seq").wait_for(timeout=WAIT)
+    replay.locator("#position", has_text="in the feed").wait_for(timeout=WAIT)
     for _ in range(30):
         replay.click("#previous")
         if "won the card" in replay.inner_text("#sentence"):
             break
-    assert "Ada (s1) won the card" in replay.inner_text("#sentence")
+    assert "Ada won the card" in replay.inner_text("#sentence")
 
 
 def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
@@ -178,17 +178,21 @@ def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
     assert fits_the_width(student, 768)
     pages.shot(student, "student-flagged-768")
 
-    # R-ROUND-8 from the console: a protest naming the flag, previewed, upheld with a
-    # correction that rescinds it; the student's page shows the flag gone.
+    # R-ROUND-8 from the console: a protest naming the flag (ticked in the numbered list),
+    # previewed, upheld with a correction that rescinds it (the flag picked from the student's
+    # standing flags); the student's page shows the flag gone.
     flag = student.locator("#feed li.flag").first.get_attribute("data-seq")
     console = pages.open(server.http, token_of(tokens, "proctor"))
-    console.fill("#protest-seqs", flag)
+    console.locator(f'#protest-events li[data-seq="{flag}"] input:enabled').check()
     console.fill("#protest-reason", "the steps were right")
     console.click("#file-protest")
     console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)
-    console.fill("#corrections", f"rescind_flag s1 {flag}")
+    console.select_option("#correction-kind", "rescind_flag")
+    console.select_option("#correction-seat", "s1")
+    console.select_option("#correction-flag", flag)
+    console.click("#add-correction")
     console.click("#preview")
-    console.locator("#preview-result", has_text="s1 score 0 → 0, flags 1 → 0").wait_for(
+    console.locator("#preview-result", has_text="Ada score 0 → 0, flags 1 → 0").wait_for(
         timeout=WAIT
     )
     console.get_by_role("button", name="Uphold protest 1").click()
@@ -424,7 +428,7 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
     pattern, steps = answer([1, 2, 3, 4])
     console.select_option("#seat", "s1")
     console.click("#touch-for")
-    console.locator("#feed li", has_text="Ada (s1) touched").wait_for(timeout=WAIT)
+    console.locator("#feed li", has_text="Ada touched").wait_for(timeout=WAIT)
     console.fill("#pattern-for", pattern)
     console.click("#declare-for")
     console.locator("#feed li", has_text="declared the pattern").wait_for(timeout=WAIT)
@@ -432,14 +436,14 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
     console.click("#steps-record")
     console.locator("#feed li", has_text="stated").wait_for(timeout=WAIT)
     console.click("#fix-for")
-    console.locator("#feed li.won", has_text="Ada (s1) won the card").wait_for(timeout=WAIT)
+    console.locator("#feed li.won", has_text="Ada won the card").wait_for(timeout=WAIT)
     director.locator(
         '[data-table="webproctored"] tr[data-seat="s1"] td.score[data-score="1"]'
     ).wait_for(timeout=WAIT)
     console.click("#sign")  # no initials: refused, and the refusal is shown in words
     console.locator("#message", has_text="Something was missing").wait_for(timeout=WAIT)
     # R-ROUND-8: a protest, heard and ruled from the console; then the signature (R-ROUND-7)
-    console.fill("#protest-seqs", "8")
+    console.locator('#protest-events li[data-seq="8"] input').check()
     console.fill("#protest-reason", "the steps were read wrong")
     console.click("#file-protest")
     console.locator("#protests li", has_text="open").wait_for(timeout=WAIT)

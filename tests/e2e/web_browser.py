@@ -6,7 +6,8 @@ is missing. Without it the browser tests skip on a developer's machine and FAIL 
 (`CI=true`), so a CI run can never pass without having run them.
 
 Every page gets a fresh browser context; JavaScript errors on a page fail the test (they are
-collected in `page.errors`). Screenshots go to the test's tmp_path, never the repo.
+collected in `page.errors`). Screenshots go to the test's tmp_path, never the repo; with
+`T24_SCREENSHOTS=DIR` to DIR/<test name>/ (kept after the run, to look at).
 """
 
 from __future__ import annotations
@@ -127,8 +128,11 @@ class Pages:
 
 
 @pytest.fixture
-def pages(browser: Any, tmp_path: Path) -> Iterator[Pages]:
-    opened = Pages(browser, tmp_path)
+def pages(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Pages]:
+    kept = os.environ.get("T24_SCREENSHOTS")
+    shots = Path(kept) / re.sub(r"[^\w.-]+", "_", request.node.name) if kept else tmp_path
+    shots.mkdir(parents=True, exist_ok=True)
+    opened = Pages(browser, shots)
     yield opened
     opened.close()
 
@@ -147,6 +151,30 @@ def unlabelled_controls(page: Any, hidden: bool = True) -> list[str]:
             page.evaluate(HIDE_AGAIN)
     bare = re.compile(rf"^\s*- ({'|'.join(CONTROL_ROLES)})(\s*\[[^\]]*\])*\s*(:.*)?$")
     return [line.strip() for line in tree.splitlines() if bare.match(line)]
+
+
+# What runs off the screen or together on a page (layout_check.js says how it is measured).
+LAYOUT_PROBLEMS = (Path(__file__).parent / "layout_check.js").read_text()
+
+
+def layout_problems(page: Any) -> list[str]:
+    """What runs off the screen or together on the page now (see LAYOUT_PROBLEMS)."""
+    return list(page.evaluate(LAYOUT_PROBLEMS))
+
+
+def card_gaps(page: Any) -> list[float]:
+    """The gaps in px between the text of neighbouring numbers of each card shown, left to
+    right (a gap of a few px still reads "2116")."""
+    return list(
+        page.evaluate(
+            """() => [...document.querySelectorAll(".card.up")].flatMap((card) => {
+                const boxes = [...card.querySelectorAll(".number")].map((el) => {
+                    const range = document.createRange(); range.selectNodeContents(el);
+                    return range.getBoundingClientRect(); });
+                return boxes.slice(1).map((box, i) => box.left - boxes[i].right);
+            })"""
+        )
+    )
 
 
 def feed_seqs(page: Any) -> list[int]:

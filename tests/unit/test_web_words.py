@@ -41,3 +41,26 @@ def test_the_check_reads_the_words():
     found = error_words()
     assert {"unauthorized", "moved", "bad_seq", "table_paused", "tournament_over"} <= found
     assert "The server refused that." not in found  # the default is not a code
+
+
+def words_keys(table: str) -> set[str]:
+    """The keys of a `const TABLE = {` map of words.js (one `key: ...` entry per line)."""
+    body = WORDS_JS.read_text().split(f"const {table} = {{", 1)[1].split("\n};", 1)[0]
+    return set(re.findall(r"^\s+([a-z_]+):", body, flags=re.M))
+
+
+def test_every_command_a_person_sends_at_a_24_challenge_table_is_said_done():
+    """The console says a command done in words (issue 27), never "start_round: done"."""
+    from server.games.challenge import COMMANDS, TIMER
+
+    sent = {name for name, rule in COMMANDS.items() if rule.roles != TIMER}
+    assert sent - words_keys("DONE_WORDS") == set()
+
+
+def test_every_end_of_a_round_has_words():
+    """`RoundEnded`'s reasons as docs/rules.md lists them (its Events table)."""
+    rules = (WORDS_JS.parents[4] / "docs" / "rules.md").read_text()
+    row = next(line for line in rules.splitlines() if line.startswith("| `RoundEnded` |"))
+    reasons = set(re.findall(r"`([a-z_]+)`", row.split("`reason`:", 1)[1].split("(", 1)[0]))
+    assert {"deck_empty", "ended_by_proctor"} <= reasons
+    assert reasons - words_keys("END_REASONS") == set()

@@ -15,7 +15,8 @@ import { casualEventInWords, casualSummary } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
-import { errorInWords, eventInWords, statusInWords } from "./words.js";
+import { drawResults } from "./results.js";
+import { BOARD_WORDS, errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
@@ -30,8 +31,25 @@ export function boardFilter({ table = null, tournament = null } = {}) {
   return () => true;
 }
 
-/** `shown`: which tables (`boardFilter`). */
-export function boardPage(root, connection, welcome, shown = boardFilter()) {
+/** Projector mode: everything large, one table across the whole screen, no links or feed,
+ * for a classroom's projector (`&projector=1` in the fragment, or the page's button). */
+function setProjector(on, remember = true) {
+  document.documentElement.classList.toggle("projector", on);
+  if (remember) { // in the address, so the link opens in projector mode
+    const params = new URLSearchParams(location.hash.slice(1));
+    if (on) params.set("projector", "1");
+    else params.delete("projector");
+    history.replaceState(null, "", `#${params.toString()}`); // no hashchange: no reload
+  }
+  const toggle = document.getElementById("projector");
+  if (toggle) {
+    toggle.textContent = on ? BOARD_WORDS.projector_off : BOARD_WORDS.projector_on;
+    toggle.setAttribute("aria-pressed", String(on));
+  }
+}
+
+/** `shown`: which tables (`boardFilter`); `projector`: start in projector mode. */
+export function boardPage(root, connection, welcome, shown = boardFilter(), projector = false) {
   const tables = new Map(); // table -> {state, feed: []}
   const limits = (welcome && welcome.limits) || {};
   const perConnection = limits.max_joins || DEFAULT_MAX_JOINS;
@@ -42,9 +60,13 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
   root.replaceChildren(
     h("header", {},
       h("h1", {}, "Scoreboard"),
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…"),
+      h("button", { id: "projector", type: "button", "aria-pressed": "false",
+        onclick: () => setProjector(!document.documentElement.classList.contains("projector")) }, BOARD_WORDS.projector_on)),
     h("p", { id: "message", class: "message", role: "alert" }),
     h("main", { id: "tables", class: "board" }));
+
+  setProjector(projector, false); // the address says so already
 
   async function listAll() {
     const found = [];
@@ -60,8 +82,12 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
   function drawTable(id, entry) {
     const view = entry.state && entry.state.view;
     const body = [];
-    if (view && view.game === "challenge") {
-      body.push(drawCard(view), drawSeats(view, null), ...drawPause(view, link));
+    if (view && view.game === "challenge" && view.phase === "ended") {
+      body.push(h("div", { class: "results" }, drawResults(view, null, false)), drawSeats(view, null));
+    } else if (view && view.game === "challenge") {
+      body.push(h("div", { class: "table-body" },
+        h("div", { class: "table-card" }, drawCard(view), ...drawPause(view, link)),
+        h("div", { class: "table-scores" }, drawSeats(view, null))));
     } else if (view && casualSummary(view)) {
       body.push(...casualSummary(view));
     } else if (view && view.standings) {
@@ -80,11 +106,13 @@ export function boardPage(root, connection, welcome, shown = boardFilter()) {
       ? h("ul", { class: "people", "aria-label": `Links for table ${id}` },
         entry.people.map(([who, url]) => h("li", {}, `${who}: `, h("a", { href: url, "data-person": who }, url))))
       : null;
-    return h("section", { class: "board-table", "data-table": id, "aria-label": `Table ${id}` },
+    const tournament = entry.game === "tournament";
+    return h("section", { class: tournament ? "board-table tournament" : "board-table", "data-table": id,
+      "data-game": entry.game || "", "aria-label": `Table ${id}` },
       h("h2", {}, `Table ${id}`, entry.game ? ` (${entry.game})` : ""),
       ...body,
       h("ol", { class: "feed", reversed: true }, entry.feed.map(([seq, text]) => h("li", { value: seq }, text))),
-      h("p", {}, links), people);
+      h("p", { class: "links" }, links), people);
   }
 
   /** The director issues a token per person of a table (`issue_token`) and lists their

@@ -2,7 +2,7 @@
 // countdowns, the pause banner and the feed (its section and its entries), and the link's
 // state the status line shows. They draw a view the server sent, nothing more.
 import { replayLink } from "./links.js";
-import { eventInWords, flagCause, seatName } from "./words.js";
+import { STANDINGS_HEADINGS, advancedInWords, eventInWords, flagCause, seatName } from "./words.js";
 
 /** document.createElement with attributes and children (strings become text). */
 export function h(tag, attrs = {}, ...children) {
@@ -67,16 +67,28 @@ export function drawCard(view) {
   const dots = card.dots || 0;
   const label = `Card ${card.play}: ${card.numbers.join(", ")}; ${dots} dot${dots === 1 ? "" : "s"}`;
   return h("div", { class: "card up", role: "img", "aria-label": label, "data-numbers": card.numbers.join(" ") },
-    h("div", { class: "digits", "aria-hidden": "true" }, card.numbers.map((n) => h("span", { class: "digit" }, n))),
+    cardNumbers(card.numbers),
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(dots)));
 }
 
-/** A table of seats (or students): a caption, the column headings, the rows. `kind` adds
- * classes beside `seats` (the style every such table shares). */
+/** A card's four numbers, each in a tile of its own, so 21 16 8 21 never reads "2116 8 21".
+ * `data-width` (the digits of the longest number: 1 for Single Digits, 2 for Double Digits, 3
+ * for safety) picks a font size the card's width holds (style.css, container units): the
+ * tiles fit their card at every screen width and in every box (a board's panel too). */
+export function cardNumbers(numbers) {
+  const width = Math.max(1, ...numbers.map((n) => String(n).length));
+  return h("div", { class: "digits", "aria-hidden": "true", "data-width": Math.min(width, 3) },
+    numbers.map((n) => h("span", { class: "digit number" }, n)));
+}
+
+/** A table of seats (or students): a caption, the column headings (a pair [short, long] is
+ * an abbreviation), the rows. `kind` adds classes beside `seats` (the style every such
+ * table shares). */
 export function seatsTable(caption, headings, rows, kind = "") {
+  const heading = (t) => (Array.isArray(t) ? h("abbr", { title: t[1] }, t[0]) : t);
   return h("table", { class: kind ? `seats ${kind}` : "seats" },
     h("caption", {}, caption),
-    h("thead", {}, h("tr", {}, headings.map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, headings.map((t) => h("th", { scope: "col" }, heading(t))))),
     h("tbody", {}, rows));
 }
 
@@ -93,7 +105,7 @@ export function drawSeats(view, presence) {
       h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${seat.flags}${limit ? ` of ${limit}` : ""}`),
       h("td", {}, state));
   });
-  return seatsTable("Scores and flags", ["Seat", "Score", "Flags", "State"], rows);
+  return seatsTable("Scores and flags", ["Student", "Score", "Flags", "State"], rows);
 }
 
 const DEADLINE_WORDS = {
@@ -115,7 +127,8 @@ export function drawCountdowns(deadlines, serverNow, paused) {
   });
 }
 
-/** The pause banner (or nothing): the table's pause, or a lost connection. */
+/** The pause banner (or nothing): the table's pause, or a lost connection. (The end of the
+ * round is told by the results, results.js.) */
 export function drawPause(view, connection) {
   const lines = [];
   if (connection !== "online") {
@@ -127,28 +140,31 @@ export function drawPause(view, connection) {
     const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
     lines.push(`Paused (${cause}): waiting for the proctor to resume.`);
   }
-  if (view && view.phase === "ended") lines.push(`The round is over (${String(view.end_reason).replaceAll("_", " ")}).`);
   return lines.map((line) => h("p", {}, line));
 }
 
 /** A tournament's standings per section (docs/tournament.md, "Views"): the qualifying
- * rows (rank, name, r1, r2, total, advanced) and the champion once there is one. */
+ * rows (rank, name, r1, r2, total, advanced) and the champion, by name, once there is one. */
 export function drawStandings(standings) {
-  const cell = (value) => h("td", {}, value === null || value === undefined ? "–" : String(value));
-  return Object.entries(standings).map(([section, part]) => seatsTable(
-    `Standings, ${section}${part.champion ? ` — champion ${part.champion}` : ""}`,
-    ["Rank", "Student", "Round 1", "Round 2", "Total", "Advances"],
-    (part.qualifying || []).map((row) => h("tr", { "data-student": row.student },
-      cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
-      cell(row.total), cell(row.advanced))),
-    "standings"));
+  const cell = (value) => h("td", { class: "number" }, value === null || value === undefined ? "–" : String(value));
+  return Object.entries(standings).map(([section, part]) => {
+    const rows = part.qualifying || [];
+    const champion = part.champion ? (rows.find((row) => row.student === part.champion) || {}).name || part.champion : null;
+    return seatsTable(
+      `Standings, ${section}${champion ? ` — champion ${champion}` : ""}`,
+      STANDINGS_HEADINGS,
+      rows.map((row) => h("tr", { "data-student": row.student },
+        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
+        cell(row.total), h("td", { "data-advanced": row.advanced || "" }, advancedInWords(row.advanced)))),
+      "standings");
+  });
 }
 
 /** What was said at the table: who holds the card, the pattern and the stated steps
  * (`you`: the student's own seat, or null for someone watching). */
 export function drawSaid(view, you) {
   const said = [];
-  if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `Seat ${view.toucher} holds`} the card.`));
+  if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `${seatName(view, view.toucher)} holds`} the card.`));
   if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
   if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
   return said;

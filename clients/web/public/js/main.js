@@ -45,7 +45,7 @@ if (!token) {
       else if (wanted === "console" && table) live = table;
       else if (wanted === "board" || !table) {
         const shown = boardFilter({ table: params.get("table"), tournament: params.get("tournament") });
-        page = boardPage(root, connection, welcome, shown);
+        page = boardPage(root, connection, welcome, shown, Boolean(params.get("projector")));
       }
       else live = table;
       if (live) {
@@ -56,7 +56,7 @@ if (!token) {
           page = pageByGame(root, connection, welcome, live, challengePage);
           connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
         } else {
-          page = boardPage(root, connection, welcome);
+          page = boardPage(root, connection, welcome, undefined, Boolean(params.get("projector")));
         }
       }
       document.body.dataset.page = welcome.role;

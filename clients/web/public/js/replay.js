@@ -6,6 +6,7 @@
 // drawn by the live pages' own drawing code (draw.js). At most one query is in flight: a
 // held arrow key skips the steps it passed, so stepping never floods the server.
 import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter } from "./draw.js";
+import { drawResults } from "./results.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
 import { casualEventInWords, casualStep } from "./games/index.js";
 
@@ -87,7 +88,8 @@ export function replayPage(root, connection, table) {
         ...drawPause(view, "online"),
         h("div", { class: "said" }, drawSaid(view, null)),
         drawSeats(view, null),
-      ];
+        view.phase === "ended" ? h("div", { class: "final" }, drawResults(view)) : null,
+      ].filter(Boolean);
     }
     if (view && view.standings) return drawStandings(view.standings); // a tournament: a table per section
     const casual = casualStep(view, result.deadlines || [], result.at); // pocket, deck40, Tjugoett
@@ -108,7 +110,7 @@ export function replayPage(root, connection, table) {
     }
     const result = answers.get(push.seq);
     const names = (result && result.view) || (state && state.view);
-    fill("position", `Event ${position + 1} of ${events.length} (seq ${push.seq}, ${push.event_type})`);
+    fill("position", `Event ${position + 1} of ${events.length} (number ${push.seq} in the feed)`);
     fill("sentence", casualEventInWords(push, names) || eventInWords(push, names));
     fill("data", JSON.stringify(push.data, null, 1));
     const step = document.getElementById("step");

@@ -1,15 +1,26 @@
 // The student's page: the card, the touch button (and the space bar), the pattern and three
-// step fields, the live countdowns, results, flags, scores and the feed. Everything drawn
-// comes from the server's snapshot and pushes; the server decides every command.
+// step fields, the live countdowns, results, flags, scores, the feed, a protest (its events
+// ticked in a numbered list) and, once the round is over, the results: the winner, the
+// student's own place and the ranking. Everything drawn comes from the server's snapshot and
+// pushes; the server decides every command.
+import { canApply } from "./commands.js";
 import { drawSaid, feedSection, fill, h, setDisabled } from "./draw.js";
+import { TableEvents, addEventChoice, clearPicked, eventPicker, pickedSeqs } from "./protest.js";
+import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
-import { errorInWords, eventInWords } from "./words.js";
+import { errorInWords, hintInWords, ownEventInWords, seatName } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
   const table = welcome.table;
   const you = welcome.seat;
 
-  const say = (text) => fill("message", text);
+  const events = new TableEvents();
+  /** The message line: a refusal in words (`kind` "error"), a hint, or nothing. */
+  const say = (text, kind = "error") => {
+    const message = document.getElementById("message");
+    if (message) message.dataset.kind = kind;
+    fill("message", text);
+  };
   const send = (name, args) =>
     connection.command(table, name, { seat: you, ...args }).then(() => { say(""); return true; },
       (error) => { say(errorInWords(error)); return false; });
@@ -38,16 +49,18 @@ export function studentPage(root, connection, welcome) {
   root.replaceChildren(
     h("header", {},
       h("h1", {}, `Table ${table}`),
-      h("p", { id: "who" }, `You are seat ${you}.`),
+      h("p", { id: "who" }, "Welcome."),
       h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: "student" },
+      h("section", { id: "final", class: "final wide", hidden: true, "aria-live": "polite" }),
       h("section", { "aria-labelledby": "card-heading", class: "play" },
         h("h2", { id: "card-heading" }, "The card"),
         h("div", { id: "card", "aria-live": "polite" }),
         h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
         h("button", { id: "touch", class: "touch", type: "button", "aria-keyshortcuts": "Space",
           onclick: () => send("touch_card", { fingertips: 1 }) }, "Touch the card (space)"),
+        h("p", { id: "hint", class: "message", "data-kind": "hint", role: "status" }),
         h("button", { id: "stumped", type: "button", onclick: () => send("declare_stumped", {}) }, "I'm stumped")),
       h("section", { "aria-labelledby": "answer-heading", class: "answer" },
         h("h2", { id: "answer-heading" }, "Your answer"),
@@ -66,15 +79,40 @@ export function studentPage(root, connection, welcome) {
       h("section", { "aria-labelledby": "scores-heading", class: "scores" },
         h("h2", { id: "scores-heading" }, "Scores"),
         h("div", { id: "seats" })),
-      feedSection(table)));
+      feedSection(table),
+      h("section", { "aria-labelledby": "protest-heading", class: "protest" },
+        h("h2", { id: "protest-heading" }, "Protest"),
+        h("details", { id: "protest-details" },
+          h("summary", {}, "File a protest about what happened"),
+          eventPicker("protest-events", "Which events (numbered as in the feed)"),
+          h("p", {}, h("label", { for: "protest-reason" }, "Why"),
+            h("input", { id: "protest-reason", name: "protest-reason", autocomplete: "off" })),
+          h("button", { id: "file-protest", type: "button", onclick: () => fileProtest() }, "File the protest")))));
+
+  async function fileProtest() {
+    const args = { seqs: pickedSeqs("protest-events"), reason: document.getElementById("protest-reason").value.trim() };
+    if (await send("file_protest", args)) {
+      say("The protest is filed: the proctor will rule on it.", "ok");
+      clearPicked("protest-events");
+      document.getElementById("protest-reason").value = "";
+    }
+  }
 
   // The space bar touches, unless a field takes it (typing) or a control presses itself; a
   // control the page has disabled (after a won card, say) takes nothing, so the key touches.
+  // A digit typed outside a field does nothing, as at the terminal: the page says why.
   document.addEventListener("keydown", (event) => {
-    if (event.code !== "Space" && event.key !== " ") return;
     const target = event.target;
     const tag = target && target.tagName;
-    if (["INPUT", "TEXTAREA", "BUTTON", "SELECT", "A"].includes(tag) && !target.disabled) return;
+    if (/^[0-9]$/.test(event.key) && !["INPUT", "TEXTAREA", "SELECT"].includes(tag)) {
+      const view = frame.state && frame.state.view;
+      if (view && view.phase !== "ended" && !(view.phase === "solving" && view.toucher === you)) {
+        fill("hint", hintInWords(view.phase === "revealed" ? "digit_before_touch" : "digit_while_waiting"));
+      }
+      return;
+    }
+    if (event.code !== "Space" && event.key !== " ") return;
+    if (["INPUT", "TEXTAREA", "BUTTON", "SELECT", "A", "SUMMARY"].includes(tag) && !target.disabled) return;
     event.preventDefault();
     const touch = document.getElementById("touch");
     if (!touch.disabled) touch.click();
@@ -83,6 +121,17 @@ export function studentPage(root, connection, welcome) {
   // The frame draws the status, the pause, the card, the seats and the countdowns; this
   // page draws which of its controls the view makes sensible now.
   function draw(view) {
+    fill("who", `You are ${seatName(view, you)}.`);
+    const final = document.getElementById("final");
+    final.hidden = view.phase !== "ended";
+    // nothing left to touch or answer; the last attempt's result stays in view
+    for (const part of document.querySelectorAll("main.student .play, #pattern-form, #steps-form")) {
+      part.hidden = view.phase === "ended";
+    }
+    fill("final", view.phase === "ended" ? drawResults(view, you) : []);
+    const protest = frame.link === "online" && canApply(view, "file_protest");
+    for (const id of ["protest-reason", "file-protest"]) setDisabled(id, !protest);
+    document.getElementById("protest-events-set").disabled = !protest;
     const me = (view.seats || []).find((seat) => seat.seat === you) || {};
     const running = !view.paused && frame.link === "online" && !me.disqualified;
     const holding = view.phase === "solving" && view.toucher === you;
@@ -93,6 +142,7 @@ export function studentPage(root, connection, welcome) {
     setDisabled("declare", !(running && holding && !view.pattern));
     for (const id of ["step-1", "step-2", "step-3", "state-steps", "fix"]) setDisabled(id, !(running && holding));
     if (holding && !wasHolding && !view.pattern) focus("pattern");
+    if (holding || view.phase === "ended") fill("hint", ""); // touched: the hint is done
     wasHolding = holding;
     // A card to touch (revealed, or back in play after another's flag): the focus goes to
     // the touch button, unless the student has put it somewhere (a link, a field). After a
@@ -109,10 +159,17 @@ export function studentPage(root, connection, welcome) {
   let resultLines = [];
   function result(push) {
     const d = push.data || {};
+    if (push.event_type === "CardPlaced") {
+      // a new card: what was said about the last one is stale
+      say("");
+      fill("hint", "");
+      resultLines = [];
+      fill("result", []);
+    }
     if (d.seat !== you) return;
     if (push.event_type === "CardTouched") resultLines = [];
     if (["SolutionJudged", "CardWon", "FlagIssued", "PlayerDisqualified", "PatternDeclared"].includes(push.event_type)) {
-      resultLines.push([push.event_type, eventInWords(push, frame.state.view)]);
+      resultLines.push([push.event_type, ownEventInWords(push, frame.state.view)]);
       fill("result", resultLines.flatMap(([type, text], i) => [i ? " " : null, h("span", { "data-event": type }, text)]));
     }
     if (push.event_type === "CardWon" || push.event_type === "FlagIssued") {
@@ -122,7 +179,10 @@ export function studentPage(root, connection, welcome) {
 
   const { frame, handlers } = challengeFrame(connection, {
     draw,
-    pushed: (push) => { if (!push.catchUp) result(push); },
+    pushed: (push) => {
+      if (events.add(push)) addEventChoice("protest-events", push, frame.state && frame.state.view);
+      if (!push.catchUp) result(push);
+    },
   });
   return handlers;
 }

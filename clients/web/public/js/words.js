@@ -149,10 +149,116 @@ export function flagCause(cause) {
   return FLAG_CAUSES[cause] || String(cause).replaceAll("_", " ");
 }
 
-/** A seat's name as the view lists it ("Ada (s1)"), or the id. */
+/** A seat as people call it: its name ("Ada"); the seat id only where there is no name, or
+ * beside a name two seats share ("Ada (s1)"), so nobody reads an id where a name is known. */
 export function seatName(view, seat) {
-  const found = view && (view.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? `${found.name} (${seat})` : String(seat);
+  const seats = (view && view.seats) || [];
+  const found = seats.find((entry) => entry.seat === seat);
+  if (!found || !found.name) return String(seat);
+  const shared = seats.filter((entry) => entry.name === found.name).length > 1;
+  return shared ? `${found.name} (${seat})` : found.name;
+}
+
+/** Names as one phrase: "Ada", "Ada and Bo", "Ada, Bo and Cy". */
+export function namesInWords(names) {
+  if (names.length < 2) return names.join("");
+  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+}
+
+function points(count) {
+  return `${count} point${count === 1 ? "" : "s"}`;
+}
+
+/** 1 -> "1st", 2 -> "2nd", 11 -> "11th". */
+export function ordinal(place) {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : { 1: "st", 2: "nd", 3: "rd" }[place % 10] || "th";
+  return `${place}${suffix}`;
+}
+
+// Why a round ended (RoundEnded `reason`, the view's `end_reason`).
+const END_REASONS = {
+  deck_empty: "the deck is played out",
+  all_disqualified: "every student is disqualified",
+  ended_by_proctor: "the proctor ended it",
+  time_up: "its time is up",
+};
+
+export function endReasonInWords(reason) {
+  return END_REASONS[reason] || String(reason).replaceAll("_", " ");
+}
+
+/** The round's results in words (results.js ranks the seats): the winner line, and one
+ * student's own result. `winners` are names, `best` their points. */
+export const RESULT_WORDS = {
+  over: (reason) => `The round is over: ${endReasonInWords(reason)}.`,
+  winners: (winners, best) => winners.length === 0 ? "Nobody scored."
+    : winners.length === 1 ? `${winners[0]} wins with ${points(best)}.`
+    : `${namesInWords(winners)} tie for first with ${points(best)}.`,
+  you_won: (best, shared) => shared ? `You tie for first with ${points(best)}!` : `You win with ${points(best)}!`,
+  you_placed: (place, count, score) => `You finished ${ordinal(place)} of ${count} with ${points(score)}.`,
+  you_disqualified: (cause, score) => `You were disqualified (${flagCause(cause)}), with ${points(score)}.`,
+  ranking_caption: "Ranking",
+  ranking_headings: ["Place", "Student", "Points", "Flags", "Cards won"],
+  winner_mark: "winner",
+  disqualified_mark: "disqualified",
+};
+
+// A command the console sent, done (the server accepted it): keyed by the command's name.
+const DONE_WORDS = {
+  start_round: "The round has started.",
+  place_card: "The card is placed face down.",
+  reveal_card: "The card is revealed.",
+  pause_table: "The table is paused.",
+  resume_table: "The table is resumed.",
+  end_round: "The round is ended.",
+  touch_card: "The touch is recorded.",
+  override_first_touch: "The first touch is ruled.",
+  declare_stumped: "Stumped is recorded.",
+  rule_slap: "The slap is ruled: the student is disqualified.",
+  declare_pattern: "The pattern is recorded.",
+  state_steps: "The steps are recorded.",
+  fix_solution: "The solution is fixed and judged.",
+  issue_flag: "The flag is issued.",
+  file_protest: "The protest is filed.",
+  rule_protest: "The ruling is recorded.",
+  sign_score_card: "The score card is signed.",
+  reopen_score_card: "The score card is reopened.",
+};
+
+export function doneInWords(command) {
+  return DONE_WORDS[command] || "Done.";
+}
+
+// Hints: what the page says when a key does nothing, keyed by what happened.
+const HINTS = {
+  digit_before_touch: "A digit alone does not touch the card: press the space bar (or the touch button) first, then type the pattern.",
+  digit_while_waiting: "No card to answer yet: wait for the card to be revealed, touch it, then type the pattern.",
+};
+
+export function hintInWords(code) {
+  return HINTS[code] || "";
+}
+
+// The corrections of an upheld protest (R-ROUND-8, docs/rules.md), keyed by `kind`.
+export const CORRECTION_WORDS = {
+  rescind_flag: "Rescind a flag",
+  award_card: "Award a card",
+  revoke_card: "Take back a card",
+  adjust_score: "Adjust a score",
+};
+
+/** A correction picked on the console, in words (`cards`: card id -> its numbers). */
+export function correctionInWords(correction, view, cards = new Map()) {
+  const who = seatName(view, correction.seat);
+  const card = (id) => (cards.has(id) ? `the card ${cards.get(id).join(" ")}` : `card ${id}`);
+  switch (correction.kind) {
+    case "rescind_flag": return `Rescind ${who}'s flag of event ${correction.flag}.`;
+    case "award_card": return `Award ${card(correction.card)} to ${who}.`;
+    case "revoke_card": return `Take ${card(correction.card)} back from ${who}.`;
+    case "adjust_score": return `Change ${who}'s score by ${correction.delta > 0 ? "+" : ""}${correction.delta}: ${correction.why}.`;
+    default: return `${correction.kind}.`;
+  }
 }
 
 /** One event as a sentence for the feed. */
@@ -182,7 +288,7 @@ export function eventInWords(push, view) {
     case "StumpedCardsReturned": return "The stumped cards go back under the deck.";
     case "TablePaused": return `Paused (${String(d.cause).replaceAll("_", " ")}).`;
     case "TableResumed": return "Resumed.";
-    case "RoundEnded": return `The round ended (${String(d.reason).replaceAll("_", " ")}).`;
+    case "RoundEnded": return `The round ended: ${endReasonInWords(d.reason)}.`;
     case "ProtestFiled": return `Protest ${d.protest} filed by ${who(d.by)}: ${d.reason}`;
     case "ProtestRuled": return `Protest ${d.protest} ${d.upheld ? "upheld" : "rejected"}: ${d.ruling_text}`;
     case "FlagRescinded": return `A flag of ${who(d.seat)} is rescinded.`;
@@ -193,6 +299,38 @@ export function eventInWords(push, view) {
     case "ScoreCardSigned": return `Score card signed by ${d.initials}.`;
     case "ScoreCardReopened": return `The director reopened the score card: ${d.reason}`;
     default: return `${push.event_type}.`;
+  }
+}
+
+// A tournament's standings (draw.js `drawStandings`): the headings, short enough for a phone
+// (a pair is an abbreviation and what it stands for), and a row's `advanced` (docs/tournament.md: `top`, `tie_break N`, `eliminated`).
+export const STANDINGS_HEADINGS = ["Rank", "Student", ["R1", "Round 1"], ["R2", "Round 2"], "Total", "Advances"];
+
+export function advancedInWords(advanced) {
+  if (advanced === null || advanced === undefined || advanced === "") return "–";
+  if (advanced === "top") return "yes";
+  if (advanced === "eliminated") return "no";
+  const tie = /^tie_break (\d+)$/.exec(String(advanced));
+  return tie ? `tie-break ${tie[1]}` : String(advanced).replaceAll("_", " ");
+}
+
+// The scoreboard's own words (board.js).
+export const BOARD_WORDS = {
+  projector_on: "Projector mode",
+  projector_off: "Leave projector mode",
+};
+
+/** One of the student's own events, said to them ("You won the card (3 points)."): the
+ * result line of their attempt (student.js). Any other event as the feed says it. */
+export function ownEventInWords(push, view) {
+  const d = push.data || {};
+  switch (push.event_type) {
+    case "PatternDeclared": return `You declared the pattern ${d.canonical || d.pattern}.`;
+    case "SolutionJudged": return d.ok ? "Your solution is correct." : `Your solution is wrong: ${d.message || d.reason}.`;
+    case "CardWon": return `You won the card (${points(d.dots)}).`;
+    case "FlagIssued": return `A flag for you: ${flagCause(d.cause)} (${d.flags} now).`;
+    case "PlayerDisqualified": return `You are disqualified (${flagCause(d.cause)}).`;
+    default: return eventInWords(push, view);
   }
 }
 

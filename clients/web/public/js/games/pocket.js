@@ -3,7 +3,7 @@
 // countdown, stumped, the result of each claim on this card, who is out of it, the bonus
 // cards waiting, the scores and the end (a tie shown as a tie). It draws the view
 // (server/games/pocket/view.py) and sends the commands of COMMANDS_BY_ROLE; no rules here.
-import { fill, h, seatsTable } from "../draw.js";
+import { cardNumbers, fill, h, seatsTable } from "../draw.js";
 import { gameControls, gameOverInWords, nameOf, namesOf, playerCell, setDisabled, setShown, showGameControls } from "./shell.js";
 
 const PLAYING = ["open", "claimed"];
@@ -23,7 +23,7 @@ function drawPocketCard(view) {
   }
   const label = `Card ${card.number}: ${card.numbers.join(", ")}; ${plural(card.dots, "dot")}`;
   return h("div", { class: "card up", role: "img", "aria-label": label, "data-numbers": card.numbers.join(" "), "data-number": card.number },
-    h("div", { class: "digits", "aria-hidden": "true" }, card.numbers.map((n) => h("span", { class: "digit" }, n))),
+    cardNumbers(card.numbers),
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(card.dots)));
 }
 
