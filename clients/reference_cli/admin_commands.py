@@ -168,15 +168,16 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         return options
     from server.puzzles import round_decks
 
-    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's half of
-    # the 96-card deck (Official Rules: Single Digits in rounds 1-2, Double Digits in 3-4) on
-    # the round's side; --side and --edition choose otherwise.
+    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's cards
+    # (Official Rules: the first half of the --edition's 96-card deck in rounds 1-2, the
+    # second in 3-4; Single Digits unless named) on the round's side; --side chooses
+    # otherwise, and an --edition the document does not choose plays that edition's first 48.
     rules = args.rules or round_decks.DOCUMENTS[0]
-    side = args.side or round_decks.round_half_and_side(rules, args.round)[1]
+    side = args.side or round_decks.round_plan(rules, args.round).side
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
-    elif args.edition is None:
-        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side)
+    elif args.edition in round_decks.edition_choices(rules):
+        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side, args.edition)
     else:
         deck = deck_from_edition(args.edition, args.seed or 0, side)
     if args.cards is not None:
@@ -449,8 +450,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     create.add_argument(
         "--edition",
-        help="deck edition (challenge: default the round's, R-DECK-5: single-digits in "
-        "rounds 1-2, double-digits in 3-4; pocket: single-digits)",
+        help="deck edition (challenge: the Official Rules' 96-card deck, default "
+        "single-digits, R-DECK-5; pocket: single-digits)",
     )
     create.add_argument(
         "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"

@@ -2,26 +2,24 @@
 the one table, for a tournament (`server.tournament.decks`) and a single table
 (`server.games.challenge.options`, `t24 admin create-table`) alike.
 
-What it keeps:
-- R-DECK-1: a tournament plays one 96-card deck: two halves of 48 double-sided cards. Half 1
-  is the *Single Digits* edition, half 2 the *Double Digits* edition (R-DECK-2), both drawn
-  by `server.puzzles.editions` from the same seed (the first 48 cards of each edition's deck;
-  their sides cannot repeat across halves: a Double Digits side has a number of 10 or more).
-- R-DECK-5, per rules document, the (half, side) of each round:
+What it keeps: per rules document, each round's *plan*: which edition's cards, which half of
+that edition's 96-card deck (R-DECK-1: two halves of 48 double-sided cards, drawn by
+`server.puzzles.editions` from one seed), and which side is up.
 
-  | round | official (default) | guidelines |
-  |---|---|---|
-  | 1 | half 1, red | half 1 (Single Digits), white |
-  | 2 | half 1, white ("the same 48 cards flipped") | half 2 (Double Digits), red |
-  | 3 | half 2, red ("the second half") | half 1, red (decision: the side not played yet) |
-  | 4 | half 2, white | half 2, white (decision: the side not played yet) |
+| round | official (default; `edition` E) | guidelines |
+|---|---|---|
+| 1 | E half 1, red | Single Digits half 1, white |
+| 2 | E half 1, white ("flip the above 48 cards") | Double Digits half 1, red |
+| 3 | E half 2, red ("the second half of the 96 card deck") | Single Digits half 1, red |
+| 4 | E half 2, white ("flip over the above 48 cards") | Double Digits half 1, white |
 
-Why this reading (docs/rules.md, "Which cards a round plays"): the Official Rules play the same
-48 cards in rounds 1 and 2 and the second half in rounds 3-4; the Guidelines play two
-editions in rounds 1 and 2 ("Single Digits cards white side up", "Double Digits cards red
-side up"), which in one 96-card deck are its two halves. Reading the Guidelines' round 2 as
-"the first half again" would play the round-1 cards flipped, not Double Digits cards, or
-need a second 96-card deck. Under both documents every side of the deck is played once.
+Why (docs/rules.md, "Which cards a round plays"): the Official Tournament Rules play one
+96-card deck, its first half in rounds 1-2 and its second half in rounds 3-4, and name no
+edition: the tournament's `edition` option, Single Digits by default. The Guidelines play two
+editions in rounds 1 and 2 ("Single Digits cards WHITE sides up", "Double Digits cards with
+RED sides up") and are silent on rounds 3-4: each edition's side not played yet, so every side
+of their 96 cards is played once. Mixing editions under the Official Rules is only their
+"Special Instructions", a document of its own here (`special_instructions`).
 
 Why in `server/puzzles`: the reference CLI builds a table's deck too, and it may import only
 the protocol and the pure arithmetic of 24 (docs/architecture.md).
@@ -29,44 +27,105 @@ the protocol and the pure arithmetic of 24 (docs/architecture.md).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
-from server.puzzles.editions import TournamentCard, double_digits, single_digits
+from server.puzzles.editions import TournamentCard, tournament_deck
 
-DOCUMENTS = ("official", "guidelines")  # R-DECK-5: the tournament picks one; the first is default
-HALF_EDITIONS = {1: "single-digits", 2: "double-digits"}  # R-DECK-1/2: the deck's two halves
-# (half, side) per round, per rules document (R-DECK-5; the module table).
-ROUND_SIDES: dict[str, dict[int, tuple[int, str]]] = {
-    "official": {1: (1, "red"), 2: (1, "white"), 3: (2, "red"), 4: (2, "white")},
-    "guidelines": {1: (1, "white"), 2: (2, "red"), 3: (1, "red"), 4: (2, "white")},
+# R-DECK-5: the tournament picks one; the first is the default.
+DOCUMENTS = ("official", "guidelines")
+SINGLE_DIGITS, DOUBLE_DIGITS = "single-digits", "double-digits"
+# The editions an Official Rules tournament may play its 96-card deck in; the first is the
+# default (the Official Rules name none).
+OFFICIAL_EDITIONS = (SINGLE_DIGITS, DOUBLE_DIGITS)
+_EDITION = "edition"  # in ROUND_PLANS: the tournament's `edition` option
+
+# (edition, half, side) per round, per rules document (R-DECK-5; the module table).
+ROUND_PLANS: dict[str, dict[int, tuple[str, int, str]]] = {
+    "official": {
+        1: (_EDITION, 1, "red"),
+        2: (_EDITION, 1, "white"),
+        3: (_EDITION, 2, "red"),
+        4: (_EDITION, 2, "white"),
+    },
+    "guidelines": {
+        1: (SINGLE_DIGITS, 1, "white"),
+        2: (DOUBLE_DIGITS, 1, "red"),
+        3: (SINGLE_DIGITS, 1, "red"),
+        4: (DOUBLE_DIGITS, 1, "white"),
+    },
 }
 
 
-def round_half_and_side(document: str, round_number: int) -> tuple[int, str]:
-    """R-DECK-5: which half of the 96-card deck, on which side, round `round_number` plays."""
-    if document not in ROUND_SIDES:
+@dataclass(frozen=True)
+class RoundPlan:
+    """What one round plays (R-DECK-5): 48 double-sided cards, one side up."""
+
+    edition: str  # the edition whose cards the round plays
+    half: int  # which half of that edition's 96-card deck (R-DECK-1)
+    side: str  # "red" or "white"
+
+
+def _check(document: str, round_number: int) -> None:
+    if document not in ROUND_PLANS:
         raise ValueError(f"a rules document is one of {', '.join(DOCUMENTS)}, not {document!r}")
-    if round_number not in ROUND_SIDES[document]:
+    if round_number not in ROUND_PLANS[document]:
         raise ValueError(f"a round is 1, 2, 3 or 4, not {round_number!r}")
-    return ROUND_SIDES[document][round_number]
 
 
-@lru_cache(maxsize=16)
-def half_deck(seed: int, half: int) -> tuple[TournamentCard, ...]:
-    """Half 1 (Single Digits) or half 2 (Double Digits) of the 96-card deck (R-DECK-1/2).
+def edition_choices(document: str) -> tuple[str | None, ...]:
+    """The `edition` a tournament under `document` may name: the Official Rules' one
+    96-card deck is in any of `OFFICIAL_EDITIONS`; the other documents name their editions
+    themselves (only None, "the document's")."""
+    _check(document, 1)
+    return (None, *OFFICIAL_EDITIONS) if document == "official" else (None,)
 
-    Cached: a Double Digits half takes seconds to draw, and every round uses one."""
-    return single_digits(seed) if half == 1 else double_digits(seed)
+
+def round_plan(document: str, round_number: int, edition: str | None = None) -> RoundPlan:
+    """R-DECK-5: the edition, half and side round `round_number` plays under `document`
+    ("official" or "guidelines"); `edition` is the Official Rules tournament's edition
+    (None: Single Digits) and must be None under the other documents."""
+    _check(document, round_number)
+    if edition not in edition_choices(document):
+        if document == "official":
+            raise ValueError(
+                f"an Official Rules deck is one of {', '.join(OFFICIAL_EDITIONS)}, not {edition!r}"
+            )
+        raise ValueError(f"the {document} rules name their editions (R-DECK-5), not {edition!r}")
+    named, half, side = ROUND_PLANS[document][round_number]
+    chosen = (edition or OFFICIAL_EDITIONS[0]) if named == _EDITION else named
+    return RoundPlan(chosen, half, side)
+
+
+def plan_cards(plan: RoundPlan, seed: int) -> tuple[TournamentCard, ...]:
+    """The 48 double-sided cards of a plan for a deck seed (`editions.tournament_deck`,
+    cached: a Double Digits half takes the solver seconds to draw)."""
+    return tournament_deck(plan.edition, seed, plan.half)
+
+
+def draws_needed(document: str, edition: str | None, seed: int) -> list[tuple[str, int, int]]:
+    """Every (edition, seed, half) the four rounds under `document` draw, in round order
+    without repeats: what a tournament's node draws ahead on a thread."""
+    needed: list[tuple[str, int, int]] = []
+    for number in (1, 2, 3, 4):
+        plan = round_plan(document, number, edition)
+        draw = (plan.edition, seed, plan.half)
+        if draw not in needed:
+            needed.append(draw)
+    return needed
 
 
 def round_deck(
-    seed: int, document: str, round_number: int, side: str | None = None
+    seed: int,
+    document: str,
+    round_number: int,
+    side: str | None = None,
+    edition: str | None = None,
 ) -> list[dict[str, Any]]:
     """The round's 48 card sides in deck order, as table `deck` entries (`card_id`,
-    `numbers`, `dots`): its half on its side (R-DECK-5), or on `side` when given."""
-    half, round_side = round_half_and_side(document, round_number)
-    chosen = side or round_side
+    `numbers`, `dots`): its plan's cards (R-DECK-5) on the plan's side, or on `side`."""
+    plan = round_plan(document, round_number, edition)
+    chosen = side or plan.side
     return [
-        {"card_id": card.card_id, **card.side(chosen).as_dict()} for card in half_deck(seed, half)
+        {"card_id": card.card_id, **card.side(chosen).as_dict()} for card in plan_cards(plan, seed)
     ]

@@ -656,14 +656,20 @@ def admin_args(**values):
 
 def test_create_table_without_an_edition_plays_the_tournaments_round_deck_R_DECK_5():
     """`t24 admin create-table --round N` deals what a tournament with that seed plays in
-    round N (server.puzzles.round_decks): Double Digits in rounds 3-4, on the round's side."""
+    round N (server.puzzles.round_decks): the Official Rules' one 96-card deck, its second
+    half in rounds 3-4, on the round's side; `--edition double-digits` that edition's deck."""
     from server.puzzles.round_decks import round_deck
 
     for number in (1, 2, 3, 4):
         deck = admin_commands.table_options(admin_args(edition=None, round=number, seed=7))["deck"]
         assert deck == round_deck(7, "official", number)
     third = admin_commands.table_options(admin_args(edition=None, round=3, seed=7))["deck"]
-    assert all(max(card["numbers"]) >= 10 for card in third)  # R-DECK-2: Double Digits
+    assert all(max(card["numbers"]) <= 9 for card in third)  # R-DECK-2: Single Digits
+    assert third[0]["card_id"] == "SD-49"  # "the second half of the 96 card deck"
+    double = admin_args(edition="double-digits", round=3, seed=7)
+    assert admin_commands.table_options(double)["deck"] == round_deck(
+        7, "official", 3, edition="double-digits"
+    )
     white = admin_commands.table_options(admin_args(edition=None, round=3, side="white"))
     assert white["deck"] == round_deck(0, "official", 3, "white")
     for number in (1, 2, 3, 4):  # --rules guidelines: round 2 is Double Digits, red

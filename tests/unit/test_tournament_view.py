@@ -102,7 +102,8 @@ def test_only_the_officials_see_the_deck_seed_and_the_round_cards():
         shown = tournament.event_view(started, viewer)
         assert shown.type == "RoundStarted"
         assert dict(shown.data) == {
-            key: started.data[key] for key in ("at", "round", "half", "side", "tables", "rule")
+            key: started.data[key]
+            for key in ("at", "round", "edition", "half", "side", "tables", "rule")
         }  # without `deck` and `orders`
 
 

@@ -10,9 +10,10 @@ What this module keeps:
 - Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
 - The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
   side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
-  `server.puzzles.editions` cards and a side; `default_side`, `default_half` and
-  `tournament_table_deck` read R-DECK-5's table in `server.puzzles.round_decks`, the one a
-  tournament reads too, so a single table of round N plays the tournament's round-N cards.
+  `server.puzzles.editions` cards and a side; `tournament_table_deck` reads R-DECK-5's
+  table in `server.puzzles.round_decks` (`round_plan`: a round's edition, half and side), the
+  one a tournament reads too, so a single table of round N plays the tournament's round-N
+  cards.
 
 | option | default | rule |
 |---|---|---|
@@ -41,7 +42,7 @@ from typing import Any, cast
 
 from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import TournamentCard
-from server.puzzles.round_decks import DOCUMENTS, HALF_EDITIONS, round_deck, round_half_and_side
+from server.puzzles.round_decks import DOCUMENTS, edition_choices, round_deck, round_plan
 from server.puzzles.solver import solvable
 
 MICROSECONDS = 1_000_000
@@ -308,18 +309,6 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     )
 
 
-def default_side(round_number: int, document: str = DOCUMENTS[0]) -> str:
-    """R-DECK-5's side for a round under the rules `document` ("official", the default, or
-    "guidelines"): `server.puzzles.round_decks`, the one table a tournament uses too."""
-    return round_half_and_side(document, round_number)[1]
-
-
-def default_half(round_number: int, document: str = DOCUMENTS[0]) -> int:
-    """R-DECK-1/R-DECK-5: the half of the 96-card deck a round plays (1: Single Digits, 2:
-    Double Digits) under `document` (`server.puzzles.round_decks`)."""
-    return round_half_and_side(document, round_number)[0]
-
-
 def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
     """The `deck` option from an edition's double-sided cards, playing `side` of each.
 
@@ -343,17 +332,20 @@ def tournament_table_deck(
     tournament with `deck_seed` `seed` plays that round under `document`
     (`round_decks.round_deck`, in deck order; a tournament shuffles it), on `side` if given.
 
-    `edition` names the edition the caller expects the round to play ("single-digits" in
-    rounds 1-2 and "double-digits" in 3-4 under the Official Rules; under the Guidelines
-    Single Digits in rounds 1 and 3), or None: a different one is refused (ValueError), so a
-    caller never gets another edition's cards than it named.
+    `edition`: under the Official Rules the tournament's edition (None: Single Digits, or
+    "double-digits"), whose 96-card deck the four rounds play; under another document None
+    or the edition its round plays (the Guidelines: Single Digits in rounds 1 and 3, Double
+    Digits in 2 and 4). Another is refused (ValueError), so a caller never gets another
+    edition's cards than it named.
     """
-    half = default_half(round_number, document)
-    if edition is not None and edition != HALF_EDITIONS[half]:
-        raise ValueError(
-            f"round {round_number} under the {document} rules plays {HALF_EDITIONS[half]} "
-            f"(R-DECK-5), not {edition}"
-        )
     if side is not None and side not in SIDES:
         raise ValueError(f"a side is one of {SIDES}, not {side!r}")
-    return round_deck(seed, document, round_number, side)
+    if edition not in edition_choices(document):  # the round's own edition, named
+        plays = round_plan(document, round_number).edition
+        if edition != plays:
+            raise ValueError(
+                f"round {round_number} under the {document} rules plays {plays} "
+                f"(R-DECK-5), not {edition}"
+            )
+        edition = None
+    return round_deck(seed, document, round_number, side, edition)
