@@ -194,8 +194,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, name)
         if value is not None:
             options[name] = value
-    if args.stumped_cards:
-        options["stumped_cards"] = args.stumped_cards
+    # R-PLAY-7: the --rules document's policy for a stumped card unless --stumped-cards says
+    options["stumped_cards"] = args.stumped_cards or round_decks.stumped_cards(rules)
     if args.flag_limit is not None:
         options["flag_limit"] = args.flag_limit
     options.update(_json_options(args.options))
@@ -469,7 +469,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     for name, doc in TIMING_OPTIONS:
         flag = "--" + name.replace("_", "-")
         create.add_argument(flag, dest=name, type=float, metavar="SECONDS", help=doc)
-    create.add_argument("--stumped-cards", choices=("set_aside", "replay_at_end"))
+    create.add_argument(
+        "--stumped-cards",
+        choices=("set_aside", "replay_at_end"),
+        help="R-PLAY-7 (default: the --rules document's: official replay_at_end, "
+        "guidelines set_aside)",
+    )
     create.add_argument("--flag-limit", type=int, help="flags that disqualify (R-FLAG-3)")
     create.add_argument("--options", metavar="JSON", help="more options as a JSON map")
     create.add_argument(

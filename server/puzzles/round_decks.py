@@ -21,6 +21,10 @@ RED sides up") and are silent on rounds 3-4: each edition's side not played yet,
 of their 96 cards is played once. Mixing editions under the Official Rules is only their
 "Special Instructions", a document of its own here (`special_instructions`).
 
+The same documents differ on a stumped card (R-PLAY-7): the Official Rules' proctor "removes
+that card for later play", the Guidelines "set that card aside in a separate pile"
+(`STUMPED_CARDS`, the default of a table's `stumped_cards` under each document).
+
 Why in `server/puzzles`: the reference CLI builds a table's deck too, and it may import only
 the protocol and the pure arithmetic of 24 (docs/architecture.md).
 """
@@ -39,6 +43,8 @@ SINGLE_DIGITS, DOUBLE_DIGITS = "single-digits", "double-digits"
 # default (the Official Rules name none).
 OFFICIAL_EDITIONS = (SINGLE_DIGITS, DOUBLE_DIGITS)
 _EDITION = "edition"  # in ROUND_PLANS: the tournament's `edition` option
+# R-PLAY-7 per document: the default `stumped_cards` policy of its tables (a table option).
+STUMPED_CARDS = {"official": "replay_at_end", "guidelines": "set_aside"}
 
 # (edition, half, side) per round, per rules document (R-DECK-5; the module table).
 ROUND_PLANS: dict[str, dict[int, tuple[str, int, str]]] = {
@@ -71,6 +77,14 @@ def _check(document: str, round_number: int) -> None:
         raise ValueError(f"a rules document is one of {', '.join(DOCUMENTS)}, not {document!r}")
     if round_number not in ROUND_PLANS[document]:
         raise ValueError(f"a round is 1, 2, 3 or 4, not {round_number!r}")
+
+
+def stumped_cards(document: str) -> str:
+    """R-PLAY-7: what a table under `document` does with a stumped card by default:
+    `replay_at_end` (the Official Rules: "removes that card for later play") or `set_aside`
+    (the Guidelines: "set that card aside in a separate pile")."""
+    _check(document, 1)
+    return STUMPED_CARDS[document]
 
 
 def edition_choices(document: str) -> tuple[str | None, ...]:

@@ -677,6 +677,18 @@ def test_create_table_without_an_edition_plays_the_tournaments_round_deck_R_DECK
         assert admin_commands.table_options(guided)["deck"] == round_deck(7, "guidelines", number)
 
 
+def test_create_table_sets_aside_stumped_cards_under_the_guidelines_R_PLAY_7():
+    """`--rules guidelines` tables set a stumped card aside ("set that card aside in a
+    separate pile"); the Official Rules replay it at the end; `--stumped-cards` decides."""
+    guided = admin_commands.table_options(admin_args(edition=None, rules="guidelines"))
+    assert guided["stumped_cards"] == "set_aside"
+    assert admin_commands.table_options(admin_args(edition=None))["stumped_cards"] == (
+        "replay_at_end"
+    )
+    chosen = admin_args(edition=None, rules="guidelines", stumped_cards="replay_at_end")
+    assert admin_commands.table_options(chosen)["stumped_cards"] == "replay_at_end"
+
+
 def test_a_pocket_table_takes_its_size_with_or_without_an_edition():
     """`--cards` sizes a pocket stack whether `--edition` is given or left to the game's
     default (a regression: the size once followed the edition's flag)."""

@@ -168,3 +168,24 @@ def test_given_an_edition_the_rules_do_not_take_when_created_then_bad_options_R_
             official(**more)
         assert refused.value.code == "bad_options"
         assert why in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "rules, passed_on, policy",
+    [
+        ("official", {}, "replay_at_end"),  # "the proctor removes that card for later play"
+        ("guidelines", {}, "set_aside"),  # "set that card aside in a separate pile"
+        ("guidelines", {"stumped_cards": "replay_at_end"}, "replay_at_end"),  # chosen
+    ],
+)
+def test_given_a_rules_document_when_a_table_is_made_then_its_stumped_policy_R_PLAY_7(
+    rules, passed_on, policy
+):
+    """R-PLAY-7: a stumped card under the Proctor Guidelines is set aside, never replayed;
+    under the Official Rules it is played again at the end; a director's own choice
+    (`table_options.stumped_cards`) stands under either document."""
+    t = started_round_one(rules=rules, table_options=passed_on)
+    for table in t.state.round(1).tables:
+        options = table_options_for(t.state, table.table)
+        assert options["stumped_cards"] == policy
+        assert challenge.initial_state(options).options.stumped_cards == policy

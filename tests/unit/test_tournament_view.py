@@ -128,6 +128,7 @@ def test_the_options_of_a_round_table_whole_and_of_an_unknown_table():
     (table,) = tourney.state.round(1).tables
     options = table_options_for(tourney.state, table.table)
     assert {key: value for key, value in options.items() if key != "deck"} == {
+        "stumped_cards": "replay_at_end",  # R-PLAY-7 under the Official Rules
         "round": 1,
         "seats": [{"seat": s, "name": tourney.state.students[s].name} for s in table.students],
     }  # four students: the table's own `min_seats` (3) stands
@@ -157,6 +158,7 @@ def test_a_final_of_two_and_a_tie_break_table_seat_two():
     (tie,) = tourney.state.tie_breaks
     tied = table_options_for(tourney.state, tie.tables[0].table)
     assert {key: value for key, value in tied.items() if key != "deck"} == {
+        "stumped_cards": "replay_at_end",
         "round": 4,
         "round_seconds": 300,
         "min_seats": 2,
