@@ -8,8 +8,9 @@ What this module keeps:
   it records anything, so recorded options always read back. What only a *new* table must
   meet (R-PUZ-4: every card solvable) is `check_new_table`, never run on recorded options.
 - Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
-- The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
-  side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
+- The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}` (a
+  Variables side: `{"card_id", "wheels": [[3 ints], [3 ints]], "dots"}`), the side in play
+  already chosen, in deck order (top first). `deck_from_cards` builds it from
   `server.puzzles.editions` cards and a side; `tournament_table_deck` reads R-DECK-5's
   table in `server.puzzles.round_decks` (`round_plan`: a round's edition, half and side), the
   one a tournament reads too, so a single table of round N plays the tournament's round-N
@@ -44,6 +45,7 @@ from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import TournamentCard
 from server.puzzles.round_decks import DOCUMENTS, edition_choices, round_deck, round_plan
 from server.puzzles.solver import solvable
+from server.puzzles.variables import WHEEL_SIZE, WHEELS, has_solution
 
 MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
@@ -80,15 +82,29 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
 
 @dataclass(frozen=True)
 class Card:
-    """One card side in play: its id, its four numbers (R-PUZ-1) and its dots (R-DECK-3)."""
+    """One card side in play: its id, its four numbers (R-PUZ-1) and its dots (R-DECK-3).
+
+    A Variables side (R-DECK-2, Q1: `server.puzzles.variables`) has two `wheels` of three
+    numbers instead, and its `numbers` are the six of both wheels, in order."""
 
     card_id: CardId
     numbers: tuple[int, ...]
     dots: int
+    wheels: tuple[tuple[int, ...], ...] | None = None
 
     def as_data(self) -> dict[str, Any]:
         """The card as a `deck` option entry (plain msgpack-able data)."""
+        if self.wheels is not None:
+            wheels = [list(wheel) for wheel in self.wheels]
+            return {"card_id": self.card_id, "wheels": wheels, "dots": self.dots}
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
+
+    def shown(self) -> dict[str, Any]:
+        """What a card's placing and reveal say of it besides its id and dots: `numbers`, and
+        a Variables side's `wheels` (R-PLAY-1)."""
+        if self.wheels is None:
+            return {"numbers": list(self.numbers)}
+        return {"numbers": list(self.numbers), "wheels": [list(w) for w in self.wheels]}
 
 
 @dataclass(frozen=True)
@@ -203,15 +219,35 @@ def read_card(entry: object) -> Card:
     card_id, numbers, dots = entry.get("card_id"), entry.get("numbers"), entry.get("dots")
     if not (_is_int(card_id) or (isinstance(card_id, str) and 0 < len(card_id) <= MAX_NAME)):
         raise _bad("deck", f"a card_id is an int or a short string, not {card_id!r}")
-    if (
-        not isinstance(numbers, list | tuple)
-        or len(numbers) != 4
-        or not all(_is_int(n) and 0 <= n <= MAX_NUMBER for n in numbers)
-    ):
-        raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
     if dots not in (1, 2, 3) or not _is_int(dots):
         raise _bad("deck", f"card {card_id!r}: dots are 1, 2 or 3 (R-DECK-3)")
-    return Card(cast(CardId, card_id), tuple(numbers), dots)
+    if "wheels" in entry:  # a Variables side (R-DECK-2, Q1)
+        wheels = entry["wheels"]
+        if (
+            numbers is not None
+            or not isinstance(wheels, list | tuple)
+            or len(wheels) != WHEELS
+            or not all(_numbers(wheel, WHEEL_SIZE) for wheel in wheels)
+        ):
+            raise _bad(
+                "deck",
+                f"card {card_id!r}: 'wheels' is two lists of three whole numbers "
+                f"0..{MAX_NUMBER}, without 'numbers' (R-DECK-2)",
+            )
+        read = tuple(tuple(wheel) for wheel in wheels)
+        return Card(cast(CardId, card_id), read[0] + read[1], dots, read)
+    if not _numbers(numbers, 4):
+        raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
+    return Card(cast(CardId, card_id), tuple(cast(list[int], numbers)), dots)
+
+
+def _numbers(value: object, count: int) -> bool:
+    """`count` whole numbers 0..MAX_NUMBER in a list."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == count
+        and all(_is_int(n) and 0 <= n <= MAX_NUMBER for n in value)
+    )
 
 
 def _read_deck(value: object) -> tuple[Card, ...]:
@@ -241,7 +277,7 @@ def check_new_table(raw: Mapping[str, Any]) -> None:
     if read.casual:
         return
     for card in read.deck:
-        if not solvable(card.numbers):
+        if not (solvable(card.numbers) if card.wheels is None else has_solution(card.wheels)):
             numbers = " ".join(map(str, card.numbers))
             raise RuleViolation(
                 "bad_options",
