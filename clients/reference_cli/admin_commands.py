@@ -459,7 +459,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument(
         "--rules",
-        choices=("official", "guidelines"),
+        choices=("official", "guidelines", "special_instructions"),
         help="the rules document the round's cards and side follow (R-DECK-5; default official)",
     )
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")

@@ -689,6 +689,33 @@ def test_create_table_sets_aside_stumped_cards_under_the_guidelines_R_PLAY_7():
     assert admin_commands.table_options(chosen)["stumped_cards"] == "replay_at_end"
 
 
+def test_the_cli_offers_every_rules_document_and_official_edition_R_DECK_5():
+    """The `--rules` and `--edition` choices are `round_decks`' (kept as literals so
+    `t24 --help` does not import the puzzles)."""
+    from clients.reference_cli import tournament_commands
+    from server.puzzles.round_decks import DOCUMENTS, OFFICIAL_EDITIONS
+
+    assert tournament_commands.RULES_DOCUMENTS == DOCUMENTS
+    assert tournament_commands.OFFICIAL_EDITIONS == OFFICIAL_EDITIONS
+    created = tournament_commands.create_options(
+        Namespace(
+            name="Spring",
+            date="2026-03-14",
+            grades="4th",
+            seed=3,
+            rules="official",
+            edition="double-digits",
+            per_table_shuffle=False,
+            tie_break_seconds=300,
+            table_option=None,
+        )
+    )
+    assert (created["rules"], created["edition"]) == ("official", "double-digits")
+    for document in DOCUMENTS:
+        parsed = cli.build_parser().parse_args(["admin", "create-table", "--rules", document])
+        assert parsed.rules == document
+
+
 def test_a_pocket_table_takes_its_size_with_or_without_an_edition():
     """`--cards` sizes a pocket stack whether `--edition` is given or left to the game's
     default (a regression: the size once followed the edition's flag)."""

@@ -11,12 +11,14 @@ is "the second half of the 96 card deck"), not a Single Digits half then a Doubl
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from tournament_support import Tourney, tournament_options
 
 from server.games import challenge
 from server.games.challenge.options import tournament_table_deck
-from server.puzzles.editions import double_digits, single_digits
+from server.puzzles.editions import double_digits, single_digits, variables_cards
 from server.puzzles.round_decks import RoundPlan, draws_needed, round_deck, round_plan
 from server.tournament.tables import table_options_for
 
@@ -49,7 +51,11 @@ def expected_deck(document: str, round_number: int) -> list[dict]:
 
 
 def as_set(deck: list[dict]) -> set[tuple]:
-    return {(card["card_id"], tuple(card["numbers"]), card["dots"]) for card in deck}
+    """Each card as (id, what it shows, dots); a Variables side shows its wheels."""
+    return {
+        (card["card_id"], repr(card.get("numbers") or card["wheels"]), card["dots"])
+        for card in deck
+    }
 
 
 @pytest.mark.parametrize("document, round_number", ROUNDS)
@@ -125,7 +131,7 @@ def test_a_single_table_refuses_an_edition_its_round_does_not_play():
     )
     with pytest.raises(ValueError, match="a side is"):
         tournament_table_deck(None, SEED, 1, side="blue")
-    with pytest.raises(ValueError, match="a rules document is one of official, guidelines"):
+    with pytest.raises(ValueError, match="a rules document is one of official, guidelines, spec"):
         round_plan("hearsay", 1)
     with pytest.raises(ValueError, match="a round is 1, 2, 3 or 4"):
         round_deck(SEED, "official", 5)
@@ -136,7 +142,49 @@ def points(student: str) -> int:
     return int(student[1:])
 
 
-@pytest.mark.parametrize("document", list(EXPECTED))
+def test_given_the_special_instructions_then_single_then_double_digits_then_a_mix_R_DECK_5():
+    """Seed 004's Special Instructions: "Round 1 may be played with 48 Single Digits cards.
+    Round 2 may be played with 48 Double Digits cards. Semi-final Round 3 and Final Round 4
+    may be played with a combination of Single Digits, Double Digits and Variables cards."
+    The mix: 16 cards of each, 4/8/4 by dots, from the decks' parts not played yet; round 4
+    the same cards flipped."""
+    document = "special_instructions"
+    assert round_deck(SEED, document, 1) == [
+        {"card_id": card.card_id, **card.red.as_dict()} for card in single_digits(SEED)
+    ]
+    assert round_deck(SEED, document, 2) == [
+        {"card_id": card.card_id, **card.red.as_dict()} for card in double_digits(SEED)
+    ]
+    third, fourth = round_deck(SEED, document, 3), round_deck(SEED, document, 4)
+    assert [card["card_id"] for card in third] == [card["card_id"] for card in fourth]
+    sources = {
+        "SD": {card.card_id: card for card in single_digits(SEED, 2)},
+        "DD": {card.card_id: card for card in double_digits(SEED, 2)},
+        "VAR": {card.card_id: card for card in variables_cards(SEED)},
+    }
+    by_edition: dict[str, Counter] = {}
+    for red, white in zip(third, fourth, strict=True):
+        prefix = red["card_id"].split("-")[0]
+        printed = sources[prefix][red["card_id"]]
+        assert red == {"card_id": printed.card_id, **printed.red.as_dict()}
+        assert white == {"card_id": printed.card_id, **printed.white.as_dict()}
+        by_edition.setdefault(prefix, Counter())[red["dots"]] += 1
+    assert by_edition == {p: Counter({1: 4, 2: 8, 3: 4}) for p in ("SD", "DD", "VAR")}
+    assert all("wheels" in card for card in third if card["card_id"].startswith("VAR-"))
+    played_before = {card["card_id"] for n in (1, 2) for card in round_deck(SEED, document, n)}
+    assert played_before.isdisjoint(card["card_id"] for card in third)
+    assert third != sorted(third, key=lambda card: card["card_id"])  # shuffled by the seed
+    assert round_plan(document, 3) == RoundPlan("mixed", 2, "red")
+    assert draws_needed(document, None, SEED) == [
+        ("single-digits", SEED, 1),
+        ("double-digits", SEED, 1),
+        ("single-digits", SEED, 2),
+        ("double-digits", SEED, 2),
+        ("variables", SEED, 1),
+    ]
+
+
+@pytest.mark.parametrize("document", [*EXPECTED, "special_instructions"])
 def test_a_tournament_deals_every_table_of_every_grade_its_rounds_cards(document):
     """Through the tournament's Decider, all four rounds, two grades: every table's options
     (what the shell records in its `TableCreated`) hold the round's cards, the same cards as
@@ -159,8 +207,10 @@ def test_a_tournament_deals_every_table_of_every_grade_its_rounds_cards(document
         grades = {t.state.students[s].grade for table in tables for s in table.students}
         assert grades == {"4th", "5th"}
         for table in tables:
-            deck = table_options_for(t.state, table.table)["deck"]
+            options = table_options_for(t.state, table.table)
+            deck = options["deck"]
             assert as_set(deck) == as_set(single), (document, number, table.table)
+            challenge.check_new_table(options)  # a table the shell can create (R-PUZ-4)
             assert deck == list(t.state.round(number).deck)  # every table, the same order
         for table in tables:
             t.table_ends(table.table, {s: points(s) for s in table.students})

@@ -163,6 +163,10 @@ def test_given_an_edition_the_rules_do_not_take_when_created_then_bad_options_R_
             {"rules": "guidelines", "edition": "single-digits"},
             "'edition': the guidelines rules name their editions themselves (R-DECK-5)",
         ),
+        (
+            {"rules": "special_instructions", "edition": "double-digits"},
+            "'edition': the special_instructions rules name their editions themselves",
+        ),
     ):
         with pytest.raises(RuleViolation) as refused:
             official(**more)
@@ -176,6 +180,7 @@ def test_given_an_edition_the_rules_do_not_take_when_created_then_bad_options_R_
         ("official", {}, "replay_at_end"),  # "the proctor removes that card for later play"
         ("guidelines", {}, "set_aside"),  # "set that card aside in a separate pile"
         ("guidelines", {"stumped_cards": "replay_at_end"}, "replay_at_end"),  # chosen
+        ("special_instructions", {}, "replay_at_end"),  # part of the Official Rules
     ],
 )
 def test_given_a_rules_document_when_a_table_is_made_then_its_stumped_policy_R_PLAY_7(
