@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -135,22 +134,16 @@ def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
 
 def casual_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of a game other than the 24 Challenge (pocket, deck40, tjugoett): the
-    seats, the shuffle's seed (a fresh random one unless --seed is given: the shell decides
-    the shuffle, the game records the order it gives), for pocket the edition and the stack
+    seats, the shuffle's seed when --seed is given, for pocket the edition and the stack
     size (--cards).
 
-    Why the seeds are large: the stack, the piles and the hands are hidden, and a seed small
-    enough to try every value would let a player find the whole deck from the cards it sees.
-    Tjugoett takes 128 random bits; pocket and deck40 take a whole number below 2**63, the
-    largest their options accept.
+    Why no seed otherwise: the server draws a fresh secret one for a table created without
+    it and records it in `TableCreated` (the games' `SEED_OPTION`, server/runtime/hub.py), so
+    every client gets a new shuffle at every table without drawing seeds of its own.
     """
+    options: dict[str, Any] = {"seats": parse_seats(args.seats)}
     if args.seed is not None:
-        seed: int | str = args.seed
-    elif args.game == "tjugoett":
-        seed = secrets.token_hex(16)
-    else:
-        seed = secrets.randbelow(2**63)
-    options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
+        options["seed"] = args.seed
     if args.game == "pocket":
         if args.edition is not None:  # else the game's default edition
             options["edition"] = args.edition
@@ -454,7 +447,9 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         "single-digits, R-DECK-5; pocket: single-digits)",
     )
     create.add_argument(
-        "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
+        "--seed",
+        type=int,
+        help="deck seed (challenge: default 0; the other games: drawn by the server)",
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument(
