@@ -10,7 +10,7 @@ naming the field, before anything is recorded.
 |---|---|---|
 | name | (required) 1..64 characters | |
 | date | (required) `YYYY-MM-DD` | |
-| rules | `official` or `guidelines` | R-DECK-5 |
+| rules | `official`, `guidelines` or `special_instructions` | R-DECK-5 |
 | edition | none (Official Rules: `single-digits`; or `double-digits`) | R-DECK-5 |
 | grades | (required) 1..20 grade/section names | R-ROUND-2 |
 | deck_seed | (required) a whole number 0..2**31-1 | R-DECK-1 |

@@ -229,4 +229,6 @@ def test_the_tournament_chooses_the_document_it_runs_under_R_DECK_5():
     assert deck[0]["numbers"] == list(single_digits(7)[0].white.numbers)
     with pytest.raises(ValueError) as unknown:
         round_plan("hearsay", 1)
-    assert str(unknown.value) == "a rules document is one of official, guidelines, not 'hearsay'"
+    assert str(unknown.value) == (
+        "a rules document is one of official, guidelines, special_instructions, not 'hearsay'"
+    )
