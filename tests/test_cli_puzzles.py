@@ -149,9 +149,16 @@ def test_playing_card_deck(capsys):
     assert len(json.loads(out)["cards"]) == 40
 
 
+def test_deck_prints_the_variables_edition_wheel_by_wheel_R_DECK_2(capsys):
+    code, out, _ = run(capsys, "deck", "--edition", "variables", "--seed", "7")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "variables, seed 7: 48 double-sided cards"
+    assert lines[2].startswith("VAR-01 7 22 9 | 10 18 23")  # two wheels: find x for both
+
+
 def test_deck_unknown_edition_exits_2(capsys):
     with pytest.raises(SystemExit) as caught:
-        main(["deck", "--edition", "variables"])
+        main(["deck", "--edition", "algebra"])
     assert caught.value.code == 2
     assert "invalid choice" in capsys.readouterr().err
 

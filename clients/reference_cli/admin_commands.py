@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import secrets
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -135,22 +134,16 @@ def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
 
 def casual_options(args: argparse.Namespace) -> dict[str, Any]:
     """The options of a game other than the 24 Challenge (pocket, deck40, tjugoett): the
-    seats, the shuffle's seed (a fresh random one unless --seed is given: the shell decides
-    the shuffle, the game records the order it gives), for pocket the edition and the stack
+    seats, the shuffle's seed when --seed is given, for pocket the edition and the stack
     size (--cards).
 
-    Why the seeds are large: the stack, the piles and the hands are hidden, and a seed small
-    enough to try every value would let a player find the whole deck from the cards it sees.
-    Tjugoett takes 128 random bits; pocket and deck40 take a whole number below 2**63, the
-    largest their options accept.
+    Why no seed otherwise: the server draws a fresh secret one for a table created without
+    it and records it in `TableCreated` (the games' `SEED_OPTION`, server/runtime/hub.py), so
+    every client gets a new shuffle at every table without drawing seeds of its own.
     """
+    options: dict[str, Any] = {"seats": parse_seats(args.seats)}
     if args.seed is not None:
-        seed: int | str = args.seed
-    elif args.game == "tjugoett":
-        seed = secrets.token_hex(16)
-    else:
-        seed = secrets.randbelow(2**63)
-    options: dict[str, Any] = {"seats": parse_seats(args.seats), "seed": seed}
+        options["seed"] = args.seed
     if args.game == "pocket":
         if args.edition is not None:  # else the game's default edition
             options["edition"] = args.edition
@@ -168,15 +161,16 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         return options
     from server.puzzles import round_decks
 
-    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's half of
-    # the 96-card deck (Official Rules: Single Digits in rounds 1-2, Double Digits in 3-4) on
-    # the round's side; --side and --edition choose otherwise.
+    # R-DECK-5 under --rules (the one table, shared with the tournament): the round's cards
+    # (Official Rules: the first half of the --edition's 96-card deck in rounds 1-2, the
+    # second in 3-4; Single Digits unless named) on the round's side; --side chooses
+    # otherwise, and an --edition the document does not choose plays that edition's first 48.
     rules = args.rules or round_decks.DOCUMENTS[0]
-    side = args.side or round_decks.round_half_and_side(rules, args.round)[1]
+    side = args.side or round_decks.round_plan(rules, args.round).side
     if args.deck_file:
         deck = deck_from_file(args.deck_file, side)
-    elif args.edition is None:
-        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side)
+    elif args.edition in round_decks.edition_choices(rules):
+        deck = round_decks.round_deck(args.seed or 0, rules, args.round, side, args.edition)
     else:
         deck = deck_from_edition(args.edition, args.seed or 0, side)
     if args.cards is not None:
@@ -193,8 +187,8 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         value = getattr(args, name)
         if value is not None:
             options[name] = value
-    if args.stumped_cards:
-        options["stumped_cards"] = args.stumped_cards
+    # R-PLAY-7: the --rules document's policy for a stumped card unless --stumped-cards says
+    options["stumped_cards"] = args.stumped_cards or round_decks.stumped_cards(rules)
     if args.flag_limit is not None:
         options["flag_limit"] = args.flag_limit
     options.update(_json_options(args.options))
@@ -449,16 +443,18 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     create.add_argument(
         "--edition",
-        help="deck edition (challenge: default the round's, R-DECK-5: single-digits in "
-        "rounds 1-2, double-digits in 3-4; pocket: single-digits)",
+        help="deck edition (challenge: the Official Rules' 96-card deck, default "
+        "single-digits, R-DECK-5; pocket: single-digits)",
     )
     create.add_argument(
-        "--seed", type=int, help="deck seed (challenge: default 0; the other games: random)"
+        "--seed",
+        type=int,
+        help="deck seed (challenge: default 0; the other games: drawn by the server)",
     )
     create.add_argument("--side", choices=SIDES, help="card side (default: R-DECK-5's)")
     create.add_argument(
         "--rules",
-        choices=("official", "guidelines"),
+        choices=("official", "guidelines", "special_instructions"),
         help="the rules document the round's cards and side follow (R-DECK-5; default official)",
     )
     create.add_argument("--deck-file", metavar="FILE", help="a deck as JSON instead")
@@ -468,7 +464,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     for name, doc in TIMING_OPTIONS:
         flag = "--" + name.replace("_", "-")
         create.add_argument(flag, dest=name, type=float, metavar="SECONDS", help=doc)
-    create.add_argument("--stumped-cards", choices=("set_aside", "replay_at_end"))
+    create.add_argument(
+        "--stumped-cards",
+        choices=("set_aside", "replay_at_end"),
+        help="R-PLAY-7 (default: the --rules document's: official replay_at_end, "
+        "guidelines set_aside)",
+    )
     create.add_argument("--flag-limit", type=int, help="flags that disqualify (R-FLAG-3)")
     create.add_argument("--options", metavar="JSON", help="more options as a JSON map")
     create.add_argument(

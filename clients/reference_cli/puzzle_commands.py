@@ -164,13 +164,20 @@ def run_deck(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"{args.edition}, seed {args.seed}: {len(deck)} double-sided cards")
-    print(f"{'card':6} {'red':14} {'dots':5} {'white':14} dots")
+    width = 14 if args.edition != editions.VARIABLES else 22
+    print(f"{'card':6} {'red':{width}} {'dots':5} {'white':{width}} dots")
     for card in deck:
-        red = " ".join(map(str, card.red.numbers))
-        white = " ".join(map(str, card.white.numbers))
+        red, white = _side_text(card.red), _side_text(card.white)
         red_dots, white_dots = _dots(card.red.dots), _dots(card.white.dots)
-        print(f"{card.card_id:6} {red:14} {red_dots:5} {white:14} {white_dots}")
+        print(f"{card.card_id:6} {red:{width}} {red_dots:5} {white:{width}} {white_dots}")
     return 0
+
+
+def _side_text(side: editions.CardSide) -> str:
+    """`3 3 8 8`, or a Variables side's wheels `6 6 2 | 20 22 24` (R-DECK-2, Q1)."""
+    if side.wheels is None:
+        return " ".join(map(str, side.numbers))
+    return " | ".join(" ".join(map(str, wheel)) for wheel in side.wheels)
 
 
 SOLVE_EXAMPLES = """\
@@ -190,6 +197,7 @@ examples:
 DECK_EXAMPLES = """\
 examples:
   t24 deck --edition single-digits --seed 7
+  t24 deck --edition variables --seed 7     two wheels a side: find x (1..9) for both
   t24 deck --edition double-digits --seed 7 --json
   t24 deck --edition playing-cards --seed 1
 """
@@ -235,7 +243,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     deck.add_argument(
         "--edition",
-        choices=[*editions.EDITIONS, PLAYING_CARDS],
+        choices=[*editions.ALL_EDITIONS, PLAYING_CARDS],
         default="single-digits",
         help="which deck (default: single-digits)",
     )

@@ -11,6 +11,7 @@ score card (R-ROUND-7). The time from sending a touch to receiving its event is 
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -24,10 +25,31 @@ from clients.reference_cli.games.challenge.bot import (
     wrong_steps,
 )
 from server.puzzles.difficulty import score as difficulty_score
+from server.puzzles.variables import score as variables_score
+from server.puzzles.variables import solve_variables
 
 SKILL_LEVELS = {"strong": (0.6, 0.5), "average": (1.0, 1.0), "weak": (1.7, 2.5)}
 INITIALS = "SIM"
 SIGN_ATTEMPTS = 20
+
+
+def card_answer(card: dict[str, Any]) -> tuple[tuple[str, list[str], int | None] | None, float]:
+    """The bots' answer to a revealed card, (pattern, steps, x), or None, and its difficulty
+    score: the simplest solution of four numbers (x None), or of a Variables side's `wheels`
+    (R-DECK-2, Q1: x and three steps for each wheel, the pattern the first wheel's last)."""
+    wheels = card.get("wheels")
+    if wheels:
+        solved = solve_variables(wheels)
+        if solved is None:
+            return None, math.inf
+        steps = list(solved.ascii_steps)
+        pattern = steps[2].split("=")[0].strip()
+        return (pattern, steps, solved.x), variables_score(wheels)
+    numbers = card["numbers"]
+    found = best_answer(numbers)
+    if found is None:
+        return None, math.inf
+    return (found[0], found[1], None), difficulty_score(numbers)
 
 
 class TableBots:
@@ -78,7 +100,7 @@ class TableBots:
         elif self.forfeit:
             self._end_round(view.get("phase"))
         elif view.get("phase") == "revealed" and view.get("card"):
-            self._revealed(view["card"]["play"], view["card"]["numbers"])
+            self._revealed(view["card"]["play"], view["card"])
 
     def link_event(self, push: dict[str, Any]) -> None:
         kind, data = push["event_type"], push["data"]
@@ -88,7 +110,7 @@ class TableBots:
         if kind in ("CardTouched", "TouchRefused") and data.get("seat") in self.sent:
             self.latencies.append(time.monotonic() - self.sent.pop(data["seat"]))
         if kind == "CardRevealed":
-            self._revealed(data["play"], data["numbers"])
+            self._revealed(data["play"], data)
         elif kind in ("CardTouched", "CardWon", "CardStumped", "CardReturnedToDeck"):
             self.play = None
         elif kind == "PlayerDisqualified":
@@ -98,13 +120,12 @@ class TableBots:
         elif kind == "ScoreCardSigned":
             self._finish()
 
-    def _revealed(self, play: int, numbers: list[int]) -> None:
+    def _revealed(self, play: int, card: dict[str, Any]) -> None:
         self.play = play
-        answer = best_answer(numbers)
+        answer, card_score = card_answer(card)
         seats = [seat for seat in self.skills if seat not in self.out]
         if answer is None or not seats:
             return
-        card_score = difficulty_score(numbers)
         times = {}
         for seat in seats:
             slow, _ = SKILL_LEVELS[self.skills[seat]]
@@ -113,19 +134,22 @@ class TableBots:
         if times[seat] >= self.no_touch:
             return  # stumped: nobody touches within the window (R-PLAY-7)
         _, error = SKILL_LEVELS[self.skills[seat]]
-        pattern, steps = answer
+        pattern, steps, x = answer
         if self.rng.random() < min(0.9, human_fails(card_score) * error):
             steps = wrong_steps(steps)
-        self.reactor.callLater(times[seat], self._answer, play, seat, pattern, steps)
+        self.reactor.callLater(times[seat], self._answer, play, seat, pattern, steps, x)
 
-    def _answer(self, play: int, seat: str, pattern: str, steps: list[str]) -> None:
+    def _answer(self, play: int, seat: str, pattern: str, steps: list[str], x: int | None) -> None:
         if play != self.play or self.done.called or not self.link.ready:
             return
         self.sent[seat] = time.monotonic()
+        fix: dict[str, Any] = {"seat": seat, "steps": steps}
+        if x is not None:  # a Variables card (Q1): the answer names x
+            fix["x"] = x
         for name, args in (
             ("touch_card", {"seat": seat}),
             ("declare_pattern", {"seat": seat, "pattern": pattern}),
-            ("fix_solution", {"seat": seat, "steps": steps}),
+            ("fix_solution", fix),
         ):
             self.link.command(name, args).addErrback(lambda _f: None)
 

@@ -64,6 +64,11 @@ SUB_EXAMPLES = {
     "simulate": "t24 tournament simulate --students 20 --grades 3 --seed 7 --fast",
 }
 
+# The choices of --rules and --edition: server.puzzles.round_decks' DOCUMENTS and
+# OFFICIAL_EDITIONS (a test keeps them equal; not imported, so `t24 --help` stays light).
+RULES_DOCUMENTS = ("official", "guidelines", "special_instructions")
+OFFICIAL_EDITIONS = ("single-digits", "double-digits")
+
 
 def stream_of(tournament_id: str) -> str:
     return tournament_id if tournament_id.startswith(PREFIX) else PREFIX + tournament_id
@@ -91,6 +96,7 @@ def create_options(args: argparse.Namespace) -> dict[str, Any]:
         "grades": grades,
         "deck_seed": args.seed,
         "rules": args.rules,
+        **({"edition": args.edition} if args.edition else {}),
         "per_table_shuffle": args.per_table_shuffle,
         "tie_break_seconds": args.tie_break_seconds,
         "table_options": table_option_pairs(args.table_option or []),
@@ -227,7 +233,17 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--date", required=True, help="YYYY-MM-DD")
     p.add_argument("--grades", required=True, help="comma-separated grades or sections")
     p.add_argument("--seed", type=int, required=True, help="the deck seed (R-DECK-1)")
-    p.add_argument("--rules", choices=("official", "guidelines"), default="official")
+    p.add_argument(
+        "--rules",
+        choices=RULES_DOCUMENTS,
+        default="official",
+        help="the rules document (R-DECK-5): the cards and sides of each round",
+    )
+    p.add_argument(
+        "--edition",
+        choices=OFFICIAL_EDITIONS,
+        help="the Official Rules' 96-card deck (default: single-digits)",
+    )
     p.add_argument("--per-table-shuffle", action="store_true")
     p.add_argument("--tie-break-seconds", type=int, default=300)
     p.add_argument("--table-option", action="append", metavar="KEY=VALUE")
@@ -268,6 +284,8 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--store", default=None, help="store URL (default: SQLite in a temp dir)")
     p.add_argument("--fast", action="store_true", help="short timers, bots at full speed")
     p.add_argument("--cards", type=int, default=48, help="cards a round (R-ROUND-1: 48)")
+    p.add_argument("--rules", choices=RULES_DOCUMENTS, default="official", help="R-DECK-5")
+    p.add_argument("--edition", choices=OFFICIAL_EDITIONS, help="the Official Rules' deck")
     p.add_argument(
         "--tie-break-seconds", type=int, help="a tie-break's length (default 300; 5 with --fast)"
     )

@@ -195,6 +195,8 @@ class Director:
             "date": time.strftime("%Y-%m-%d"),
             "grades": grades,
             "deck_seed": self.args.seed,
+            "rules": getattr(self.args, "rules", None) or "official",
+            **({"edition": self.args.edition} if getattr(self.args, "edition", None) else {}),
             "tie_break_seconds": self.args.tie_break_seconds or (5 if self.args.fast else 300),
             "cards_per_round": self.args.cards,
             "table_options": self.timers,

@@ -24,33 +24,46 @@ version-2 seeding (SHA-512 of the text).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from server.puzzles import variables
 from server.puzzles.difficulty import dots as card_dots
+from server.puzzles.difficulty import dots_for_score
 from server.puzzles.solver import solvable
 
 CARDS_PER_HALF = 48
 HALVES = (1, 2)  # R-DECK-1: a 96-card deck in two halves
 DOT_MIX = {1: 12, 2: 24, 3: 12}  # R-DECK-1, per side
-EDITIONS = ("single-digits", "double-digits")
+SINGLE_DIGITS, DOUBLE_DIGITS, VARIABLES = "single-digits", "double-digits", "variables"
+# The editions of four-number cards (what a pocket table or a tournament round can play
+# alone); Variables sides show two wheels of three numbers instead (Q1).
+EDITIONS = (SINGLE_DIGITS, DOUBLE_DIGITS)
+ALL_EDITIONS = (*EDITIONS, VARIABLES)
+VARIABLES_HIGH = 24  # a wheel's numbers are 1..24 (the published example: 6 6 2, 20 22 24)
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 MAX_DRAWS = 50_000  # a deck needs a few hundred draws; this only guards against a bad rule
-DECKS_CACHED = 16  # `tournament_deck`'s cache: a deck is about 30 KB of objects
+DECKS_CACHED = 32  # `tournament_deck`'s cache: a deck is about 30 KB of objects; a tournament
+# under the Special Instructions needs five (and its next tie-break five more)
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class CardSide:
-    """One printed side: four numbers and the dots it is worth (R-DECK-3)."""
+    """One printed side: four numbers and the dots it is worth (R-DECK-3); a Variables side
+    (Q1) also has its two `wheels`, and its `numbers` are both wheels' six."""
 
     numbers: tuple[int, ...]
     dots: int
+    wheels: tuple[tuple[int, ...], ...] | None = None
 
     def as_dict(self) -> dict[str, object]:
+        """A table's `deck` entry without its id: `numbers`, or a Variables side's `wheels`."""
+        if self.wheels is not None:
+            return {"wheels": [list(wheel) for wheel in self.wheels], "dots": self.dots}
         return {"numbers": list(self.numbers), "dots": self.dots}
 
 
@@ -97,55 +110,110 @@ def _shuffled(rng: random.Random, items: Sequence[T]) -> list[T]:
     return out
 
 
+Drawn = TypeVar("Drawn", tuple[int, ...], tuple[tuple[int, ...], ...])
+
+
 def _draw_sides(
     rng: random.Random,
-    low: int,
-    high: int,
-    rule: Callable[[tuple[int, ...]], bool],
-    seen: set[tuple[int, ...]],
-) -> dict[int, list[tuple[int, ...]]]:
-    """Two sides per card for each dot class, each side solvable and new in the deck (`seen`
-    holds every side drawn so far, kept or not, and grows)."""
+    draw: Callable[[random.Random], tuple[Hashable, Drawn]],
+    rate: Callable[[Drawn, frozenset[int]], int | None],
+    seen: set[Hashable],
+) -> dict[int, list[Drawn]]:
+    """Two sides per card for each dot class. `draw` makes a candidate and the key that says
+    when two are the same side; `rate` gives its dots, or None to drop it (the edition's rule,
+    R-PUZ-4). A key in `seen` (every side drawn so far in the deck, kept or not; it grows) is
+    drawn again. `rate` is told the dot classes that still have room, so it may stop early
+    for a candidate it can tell would not fit (which is then dropped, as it would be)."""
     wanted = {d: 2 * count for d, count in DOT_MIX.items()}
-    chosen: dict[int, list[tuple[int, ...]]] = {d: [] for d in DOT_MIX}
+    chosen: dict[int, list[Drawn]] = {d: [] for d in DOT_MIX}
     for _ in range(MAX_DRAWS):
         if all(len(chosen[d]) == wanted[d] for d in DOT_MIX):
             return chosen
-        numbers = tuple(low + _pick(rng, high - low + 1) for _ in range(4))
-        key = tuple(sorted(numbers))
+        key, drawn = draw(rng)
         if key in seen:
             continue
         seen.add(key)
+        room = frozenset(d for d in DOT_MIX if len(chosen[d]) < wanted[d])
+        value = rate(drawn, room)
+        if value is not None and len(chosen[value]) < wanted[value]:
+            chosen[value].append(drawn)
+    raise RuntimeError(f"could not fill the dot mix in {MAX_DRAWS} draws")
+
+
+def _numbers_edition(
+    low: int, high: int, rule: Callable[[tuple[int, ...]], bool]
+) -> tuple[
+    Callable[[random.Random], tuple[Hashable, tuple[int, ...]]],
+    Callable[[tuple[int, ...], frozenset[int]], int | None],
+    Callable[[tuple[int, ...], int], CardSide],
+]:
+    """Draw, rate and make the sides of a four-number edition: numbers `low..high` that
+    meet `rule` and are solvable (R-PUZ-4)."""
+
+    def draw(rng: random.Random) -> tuple[Hashable, tuple[int, ...]]:
+        numbers = tuple(low + _pick(rng, high - low + 1) for _ in range(4))
+        return tuple(sorted(numbers)), numbers
+
+    def rate(numbers: tuple[int, ...], room: frozenset[int]) -> int | None:
         if not rule(numbers) or not solvable(numbers):
-            continue
-        value = card_dots(numbers)
-        if len(chosen[value]) < wanted[value]:
-            chosen[value].append(numbers)
-    raise RuntimeError(f"could not fill the dot mix from {low}..{high} in {MAX_DRAWS} draws")
+            return None
+        return card_dots(numbers)
+
+    return draw, rate, CardSide
+
+
+def _variables_edition() -> tuple[
+    Callable[[random.Random], tuple[Hashable, tuple[tuple[int, ...], ...]]],
+    Callable[[tuple[tuple[int, ...], ...], frozenset[int]], int | None],
+    Callable[[tuple[tuple[int, ...], ...], int], CardSide],
+]:
+    """Draw, rate and make Variables sides (`server.puzzles.variables`): two wheels of three
+    numbers 1..24 with exactly one x of 1..9 that makes 24 with each."""
+
+    def draw(rng: random.Random) -> tuple[Hashable, tuple[tuple[int, ...], ...]]:
+        numbers = [1 + _pick(rng, VARIABLES_HIGH) for _ in range(2 * variables.WHEEL_SIZE)]
+        wheels = (tuple(numbers[:3]), tuple(numbers[3:]))
+        return tuple(sorted(tuple(sorted(wheel)) for wheel in wheels)), wheels
+
+    def rate(wheels: tuple[tuple[int, ...], ...], room: frozenset[int]) -> int | None:
+        values = variables.variable_values(wheels)
+        if len(values) != 1:
+            return None
+        # A side's dots are those of its harder wheel, so its first wheel's are a floor: a
+        # side whose floor leaves no class with room is dropped after one solve, not two.
+        floor = dots_for_score(variables.wheel_score(wheels[0], values[0]))
+        if not any(value >= floor for value in room):
+            return None
+        return variables.dots(wheels)
+
+    def make(wheels: tuple[tuple[int, ...], ...], value: int) -> CardSide:
+        return CardSide(wheels[0] + wheels[1], value, wheels)
+
+    return draw, rate, make
 
 
 def _tournament_deck(
     edition: str,
     prefix: str,
     seed: int,
-    low: int,
-    high: int,
-    rule: Callable[[tuple[int, ...]], bool],
+    sides: tuple[Any, Any, Callable[[Any, int], CardSide]],
     half: int = 1,
 ) -> tuple[TournamentCard, ...]:
-    """Half `half` (1 or 2) of the edition's 96-card deck for `seed` (R-DECK-1)."""
+    """Half `half` (1 or 2) of the edition's 96-card deck for `seed` (R-DECK-1); `sides` is
+    the edition's draw, rate and make (`_numbers_edition`, `_variables_edition`)."""
     if half not in HALVES:
         raise ValueError(f"a deck has halves 1 and 2, not {half!r}")
+    draw, rate, make = sides
     rng = random.Random(f"t24/{edition}/{seed}")
-    seen: set[tuple[int, ...]] = set()
+    seen: set[Hashable] = set()
     cards: tuple[TournamentCard, ...] = ()
     for number in range(1, half + 1):  # the second half is drawn after the first
-        sides = _draw_sides(rng, low, high, rule, seen)
+        drawn = _draw_sides(rng, draw, rate, seen)
         pairs: list[tuple[CardSide, CardSide]] = []
         for value, count in DOT_MIX.items():
-            group = sides[value]
+            group = drawn[value]
             pairs.extend(
-                (CardSide(group[i], value), CardSide(group[count + i], value)) for i in range(count)
+                (make(group[i], value), make(group[count + i], value)) for i in range(count)
             )
         first = 1 + (number - 1) * CARDS_PER_HALF
         cards = tuple(
@@ -158,30 +226,41 @@ def _tournament_deck(
 def single_digits(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
     """48 Single Digits cards (numbers 1..9, R-DECK-2), 12/24/12 dots per side (R-DECK-1):
     half 1 (SD-01..SD-48) or half 2 (SD-49..SD-96) of the seed's 96-card deck."""
-    return _tournament_deck("single-digits", "SD", seed, 1, 9, lambda numbers: True, half)
+    sides = _numbers_edition(1, 9, lambda numbers: True)
+    return _tournament_deck(SINGLE_DIGITS, "SD", seed, sides, half)
 
 
 def double_digits(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
     """48 Double Digits cards (1..24, at least one number >= 10 per side, R-DECK-2)."""
-    return _tournament_deck(
-        "double-digits", "DD", seed, 1, 24, lambda numbers: max(numbers) >= 10, half
-    )
+    sides = _numbers_edition(1, 24, lambda numbers: max(numbers) >= 10)
+    return _tournament_deck(DOUBLE_DIGITS, "DD", seed, sides, half)
+
+
+def variables_cards(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+    """48 Variables cards (VAR-01..VAR-48, or VAR-49..VAR-96 for half 2), 12/24/12 dots per
+    side: two wheels of three numbers 1..24 and exactly one x of 1..9 that makes 24 with
+    each (R-DECK-2, Q1; `server.puzzles.variables`). A side's `numbers` are both wheels."""
+    return _tournament_deck(VARIABLES, "VAR", seed, _variables_edition(), half)
 
 
 @lru_cache(maxsize=DECKS_CACHED, typed=True)
 def tournament_deck(edition: str, seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
-    """Half `half` (1 or 2) of an edition's 96-card deck: "single-digits" or "double-digits".
+    """Half `half` (1 or 2) of an edition's 96-card deck: "single-digits", "double-digits"
+    or "variables" (`ALL_EDITIONS`).
 
     Cached (the last `DECKS_CACHED`; a deck is immutable): a pocket table draws its stack
     here on every `start_game` decided, and a draw scores every candidate side (a Single
-    Digits half 0.05-0.2 s, a Double Digits half 0.6-0.8 s); tables and tests that start
-    again from one seed draw it once. `typed`: the seed's text seeds the generator, so 1 and
-    True (or 1.0) are other decks, never one cached for the other."""
-    if edition == "single-digits":
+    Digits half 0.05-0.2 s, a Double Digits half 0.6-0.8 s, a Variables half a few
+    seconds); tables and tests that start again from one seed draw it once. `typed`: the
+    seed's text seeds the generator, so 1 and True (or 1.0) are other decks, never one
+    cached for the other."""
+    if edition == SINGLE_DIGITS:
         return single_digits(seed, half)
-    if edition == "double-digits":
+    if edition == DOUBLE_DIGITS:
         return double_digits(seed, half)
-    raise ValueError(f"unknown edition {edition!r}; known: {', '.join(EDITIONS)}")
+    if edition == VARIABLES:
+        return variables_cards(seed, half)
+    raise ValueError(f"unknown edition {edition!r}; known: {', '.join(ALL_EDITIONS)}")
 
 
 def playing_card_deck(seed: int) -> tuple[PlayingCard, ...]:

@@ -42,9 +42,10 @@ from twisted.python.failure import Failure
 from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.puzzles.editions import tournament_deck
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
-from server.tournament.decks import half_deck, tie_break_seed
+from server.tournament.decks import draws_ahead
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
 
@@ -84,7 +85,7 @@ class TournamentActor(TableActor):
         self.tournament_id = table[len(TOURNAMENT_PREFIX) :]
         self._known: dict[str, str] = {}  # table name -> "opening" | "open" | "done"
         self._listeners: dict[str, _TableListener] = {}
-        self._warmed: set[tuple[int, int]] = set()  # (seed, half) drawn ahead on a thread
+        self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
 
     # -- the table actor's hooks -------------------------------------------------------------
 
@@ -97,22 +98,21 @@ class TournamentActor(TableActor):
     def _warm_decks(self) -> None:
         """Draw the deck halves the next `start_round` or tie-break will need, on a thread.
 
-        Why: a round's start and a tie-break's seating draw their half (`decks.half_deck`,
-        cached), and a Double Digits half checks every card with the solver: about 2 s of
-        one core. Decided on the reactor, that stalled every table of this node and its
-        lease renewals, so a node of several lost its leases at round 3 (docs/operations.md).
-        Warmed here: the tournament's two halves, and the next tie-break's two. A reactor
-        runs the draws in its thread pool; a test clock (no threads) skips them.
+        Why: a round's start and a tie-break's seating draw their cards
+        (`editions.tournament_deck`, cached), and a Double Digits half checks every card with
+        the solver: about 2 s of one core. Decided on the reactor, that stalled every table
+        of this node and its lease renewals, so a node of several lost its leases at round 3
+        (docs/operations.md). Warmed here: every (edition, seed, half) the tournament's rounds
+        draw, and those of the next tie-break (`decks.draws_ahead`). A reactor runs the
+        draws in its thread pool; a test clock (no threads) skips them.
         """
         call_in_thread = getattr(self.clock, "callInThread", None)
         if call_in_thread is None or self.state is None:
             return
-        seed = self.state.options.deck_seed
-        next_tie_break = tie_break_seed(seed, len(self.state.tie_breaks) + 1)
-        for deck in ((seed, 1), (seed, 2), (next_tie_break, 1), (next_tie_break, 2)):
+        for deck in draws_ahead(self.state.options, len(self.state.tie_breaks)):
             if deck not in self._warmed:
                 self._warmed.add(deck)
-                call_in_thread(half_deck, *deck)
+                call_in_thread(tournament_deck, *deck)
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
         super()._publish(recorded)

@@ -1,14 +1,16 @@
-"""A tournament's 96-card deck and the cards each round plays (R-DECK-1, R-DECK-2, R-DECK-5).
+"""A tournament's cards: the cards each round plays, in which order (R-DECK-1, R-DECK-2,
+R-DECK-5, R-ROUND-6).
 
 What this module keeps:
-- Which half of the 96-card deck each round plays, on which side, is
-  `server.puzzles.round_decks` (the one table, shared with a single table's deck and the
-  reference CLI); this module adds what only a tournament does with it:
+- Which cards each round plays, on which side, is `server.puzzles.round_decks` (the one
+  table, shared with a single table's deck and the reference CLI), read with the
+  tournament's `rules` document and `edition`; this module adds what only a tournament does
+  with it:
 - "Make sure that all tables are using the same cards": every table of a round gets the same
   cards in the same shuffled order, unless the tournament's `per_table_shuffle` is set.
-- R-ROUND-6: a tie-break plays "a fresh deck of the same edition": the edition of the round
-  it breaks, generated from a seed derived from the tournament's seed and the tie-break's
-  number, on the same side as that round.
+- R-ROUND-6: a tie-break plays "a fresh deck of the same edition": the cards of the round it
+  breaks (same edition, half and side) drawn from a seed derived from the tournament's seed
+  and the tie-break's number.
 
 Why derived from the seed and still recorded: the shuffle is a pure function of the recorded
 seed (no random choice in `decide`), and the round's cards are written in `RoundStarted` and
@@ -20,25 +22,24 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from server.puzzles.editions import TournamentCard
-from server.puzzles.round_decks import half_deck, round_deck, round_half_and_side
+from server.puzzles.round_decks import RoundPlan, draws_needed, round_deck, round_plan
+from server.tournament.options import TournamentOptions
 
 __all__ = [
-    "half_deck",
+    "draws_ahead",
+    "plan_of",
     "round_cards",
-    "round_half_and_side",
     "table_order",
     "tie_break_cards",
     "tie_break_seed",
-    "tournament_deck",
 ]
 
 TIE_BREAK_SEED_STRIDE = 1_000_003  # a tie-break's fresh deck: seed + n * stride (mod 2**31)
 
 
-def tournament_deck(seed: int) -> tuple[TournamentCard, ...]:
-    """The whole 96-card deck: half 1 then half 2 (R-DECK-1)."""
-    return half_deck(seed, 1) + half_deck(seed, 2)
+def plan_of(options: TournamentOptions, round_number: int) -> RoundPlan:
+    """R-DECK-5: the edition, half and side the tournament's round plays."""
+    return round_plan(options.rules, round_number, options.edition)
 
 
 def _shuffled(items: list[Any], key: str) -> list[Any]:
@@ -51,9 +52,10 @@ def _shuffled(items: list[Any], key: str) -> list[Any]:
     return out
 
 
-def round_cards(seed: int, rules: str, round_number: int) -> list[dict[str, Any]]:
+def round_cards(options: TournamentOptions, round_number: int) -> list[dict[str, Any]]:
     """The round's 48 card sides (`round_decks.round_deck`) in the round's shuffled order."""
-    cards = round_deck(seed, rules, round_number)
+    seed = options.deck_seed
+    cards = round_deck(seed, options.rules, round_number, edition=options.edition)
     return _shuffled(cards, f"t24/tournament/{seed}/round/{round_number}")
 
 
@@ -67,11 +69,24 @@ def tie_break_seed(seed: int, number: int) -> int:
     return (seed + number * TIE_BREAK_SEED_STRIDE) % 2**31
 
 
-def tie_break_cards(seed: int, rules: str, round_number: int, number: int) -> list[dict[str, Any]]:
-    """R-ROUND-6: a fresh deck of the broken round's edition and side, for tie-break `number`."""
-    half, side = round_half_and_side(rules, round_number)
+def tie_break_cards(
+    options: TournamentOptions, round_number: int, number: int
+) -> list[dict[str, Any]]:
+    """R-ROUND-6: a fresh deck of the broken round's edition, half and side, for tie-break
+    `number` (card ids prefixed `TB<number>-`)."""
+    fresh = tie_break_seed(options.deck_seed, number)
     cards = [
-        {"card_id": f"TB{number}-{card.card_id}", **card.side(side).as_dict()}
-        for card in half_deck(tie_break_seed(seed, number), half)
+        {**card, "card_id": f"TB{number}-{card['card_id']}"}
+        for card in round_deck(fresh, options.rules, round_number, edition=options.edition)
     ]
-    return _shuffled(cards, f"t24/tournament/{seed}/tie-break/{number}")
+    return _shuffled(cards, f"t24/tournament/{options.deck_seed}/tie-break/{number}")
+
+
+def draws_ahead(options: TournamentOptions, tie_breaks: int) -> list[tuple[str, int, int]]:
+    """The (edition, seed, half) draws the next `start_round` or tie-break may need: the
+    tournament's own, then those of tie-break `tie_breaks + 1` (`editions.tournament_deck`
+    takes them; drawn ahead, they are cached)."""
+    next_tie_break = tie_break_seed(options.deck_seed, tie_breaks + 1)
+    return draws_needed(options.rules, options.edition, options.deck_seed) + draws_needed(
+        options.rules, options.edition, next_tie_break
+    )

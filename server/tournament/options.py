@@ -10,7 +10,8 @@ naming the field, before anything is recorded.
 |---|---|---|
 | name | (required) 1..64 characters | |
 | date | (required) `YYYY-MM-DD` | |
-| rules | `official` or `guidelines` | R-DECK-5 |
+| rules | `official`, `guidelines` or `special_instructions` | R-DECK-5 |
+| edition | none (Official Rules: `single-digits`; or `double-digits`) | R-DECK-5 |
 | grades | (required) 1..20 grade/section names | R-ROUND-2 |
 | deck_seed | (required) a whole number 0..2**31-1 | R-DECK-1 |
 | per_table_shuffle | false: every table of a round plays the same order | R-DECK-1 |
@@ -28,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation
-from server.puzzles.round_decks import DOCUMENTS
+from server.puzzles.round_decks import DOCUMENTS, edition_choices
 
 RULES_DOCUMENTS = DOCUMENTS  # R-DECK-5: server.puzzles.round_decks owns the table
 MAX_NAME = 64
@@ -50,6 +51,7 @@ TABLE_PASSTHROUGH = frozenset(
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "rules": "official",
+    "edition": None,
     "per_table_shuffle": False,
     "advance_count": 16,
     "tie_break_seconds": 300,
@@ -67,6 +69,7 @@ class TournamentOptions:
     grades: tuple[str, ...]
     deck_seed: int
     rules: str = "official"
+    edition: str | None = None  # R-DECK-5: the Official Rules' 96-card deck; None: default
     per_table_shuffle: bool = False
     advance_count: int = 16
     tie_break_seconds: int = 300
@@ -104,6 +107,15 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     rules = raw.get("rules", "official")
     if rules not in RULES_DOCUMENTS:
         raise _bad("rules", f"one of {', '.join(RULES_DOCUMENTS)} (R-DECK-5)")
+    edition = raw.get("edition")
+    if edition not in edition_choices(rules):
+        named = [str(choice) for choice in edition_choices(rules) if choice is not None]
+        raise _bad(
+            "edition",
+            f"one of {', '.join(named)} (R-DECK-5)"
+            if named
+            else f"the {rules} rules name their editions themselves (R-DECK-5)",
+        )
     grades = raw.get("grades")
     if (
         not isinstance(grades, list | tuple)
@@ -139,6 +151,7 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
         grades=tuple(g.strip() for g in grades),
         deck_seed=seed,
         rules=rules,
+        edition=edition,
         per_table_shuffle=shuffle,
         advance_count=advance_count,
         tie_break_seconds=tie_seconds,

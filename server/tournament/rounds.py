@@ -131,19 +131,20 @@ def start_round(batch: Batch, command: Command) -> None:
     options = state.options
     # R-ROUND-1: a fixed number of cards (48; fewer when the tournament says so), the same
     # cards for every table: the first ones of the round's shuffle.
-    deck = decks.round_cards(options.deck_seed, options.rules, number)[: options.cards_per_round]
+    deck = decks.round_cards(options, number)[: options.cards_per_round]
     orders = {}
     if options.per_table_shuffle:
         ids = [card["card_id"] for card in deck]
         for table in round_.tables:
             orders[table.table] = decks.table_order(options.deck_seed, number, table.table, ids)
-    half, side = decks.round_half_and_side(options.rules, number)
+    plan = decks.plan_of(options, number)
     batch.emit(
         "RoundStarted",
         round=number,
         tables=[t.table for t in round_.tables],
-        half=half,
-        side=side,
+        edition=plan.edition,
+        half=plan.half,
+        side=plan.side,
         deck=deck,
         orders=orders,
         rule="R-DECK-5",
@@ -192,7 +193,7 @@ def seat_tie_breaks(batch: Batch) -> None:
                 students=students,
                 places=pending.places,
                 tables=tables,
-                deck=decks.tie_break_cards(opts.deck_seed, opts.rules, number, tie_number),
+                deck=decks.tie_break_cards(opts, number, tie_number),
                 rule="R-ROUND-6",
             )
 

@@ -5,7 +5,8 @@ round 1, section 2, table 3; `tb4.t1`: tie-break 4, table 1) and the shell prefi
 tournament's id (`spring.r1.s2.t03`), so the core never depends on its stream's name. The
 options of each table are a pure function of the tournament's recorded state: the seats (the
 student ids and names), the round (R-FLAG-3 thresholds follow it), the round's cards in the
-order `RoundStarted` recorded (R-DECK-1/5), the tournament's pass-through table options, and
+order `RoundStarted` recorded (R-DECK-1/5), the tournament's pass-through table options (with
+the rules document's stumped-card policy, R-PLAY-7, unless they name one), and
 for a tie-break (R-ROUND-6) the timed round (`round_seconds`) with 2 to 4 seats.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.puzzles.round_decks import stumped_cards
 from server.tournament.state import SeatedTable, TournamentState
 
 TABLE_SEPARATOR = "."
@@ -55,7 +57,11 @@ def table_options_for(state: TournamentState, name: str) -> dict[str, Any]:
     if found is None:
         raise KeyError(name)
     number, table = found
-    options: dict[str, Any] = dict(state.options.table_options)
+    # R-PLAY-7: the document's stumped-card policy unless the director chose one.
+    options: dict[str, Any] = {
+        "stumped_cards": stumped_cards(state.options.rules),
+        **state.options.table_options,
+    }
     tie = state.tie_break_of(name)
     if tie is not None:
         deck = list(tie.deck)

@@ -24,9 +24,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from tournament_run import PROTESTS
+from tournament_run import PROTESTS, Simulation, special_instructions_args
 
 from clients.reference_cli.cli import main as t24_main
+from server.puzzles.editions import single_digits
 
 pytestmark = pytest.mark.e2e
 
@@ -93,3 +94,66 @@ def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
         assert returncode == 1, (path, stdout)
         assert f"FAILED: {path}" in stdout, (path, stdout)
     assert Path(bundle / "report.html").read_text().count("<h2>") >= 4
+
+
+def round_starts(bundle: Path) -> dict[int, dict]:
+    """The `RoundStarted` data of the tournament's stream in the bundle, by round."""
+    (stream,) = (bundle / "streams").glob("tournament__*.jsonl")
+    events = [json.loads(line).get("event") for line in stream.read_text().splitlines()[1:]]
+    return {e["data"]["round"]: e["data"] for e in events if e and e["type"] == "RoundStarted"}
+
+
+def test_the_official_rounds_deal_one_single_digits_96_card_deck_R_DECK_5(tournament):
+    """Seed 004's Official Rules, in the simulated tournament's own log: round 1 the first
+    half red, round 2 the same cards white, rounds 3-4 "the second half of the 96 card deck"
+    red then white; one edition (Single Digits, the default), deck seed 11."""
+    _summary, bundle = tournament
+    started = round_starts(bundle)
+    expected = {1: (1, "red"), 2: (1, "white"), 3: (2, "red"), 4: (2, "white")}
+    assert set(started) == set(expected)
+    for number, (half, side) in expected.items():
+        data = started[number]
+        assert (data["edition"], data["half"], data["side"]) == ("single-digits", half, side)
+        printed = {card.card_id: card.side(side) for card in single_digits(11, half)}
+        for card in data["deck"]:  # SD-01..48 in rounds 1-2, SD-49..96 in rounds 3-4
+            assert card == {"card_id": card["card_id"], **printed[card["card_id"]].as_dict()}
+
+
+@pytest.fixture(scope="module")
+def special_instructions(tmp_path_factory):
+    """A second, small run under `--rules special_instructions`, started when needed."""
+    run = Simulation(tmp_path_factory.mktemp("special"), special_instructions_args)
+    yield run.result()
+    run.stop()
+
+
+def test_the_special_instructions_deal_sd_then_dd_then_a_mix_with_variables(
+    special_instructions,
+):
+    """R-DECK-5, the Special Instructions: "Round 1 may be played with 48 Single Digits
+    cards. Round 2 may be played with 48 Double Digits cards. Semi-final Round 3 and Final
+    Round 4 may be played with a combination of Single Digits, Double Digits and Variables
+    cards" (decision 28); the mix's Variables cards are played at the tables (Q1)."""
+    summary, bundle = special_instructions
+    assert summary["champions"]
+    started = round_starts(bundle)
+    plans = {n: (d["edition"], d["half"], d["side"]) for n, d in started.items()}
+    assert plans == {
+        1: ("single-digits", 1, "red"),
+        2: ("double-digits", 1, "red"),
+        3: ("mixed", 2, "red"),
+        4: ("mixed", 2, "white"),
+    }
+    assert {c["card_id"][:3] for c in started[1]["deck"]} == {"SD-"}
+    assert {c["card_id"][:3] for c in started[2]["deck"]} == {"DD-"}
+    mixed = [card for n in (3, 4) for card in started[n]["deck"]]
+    assert all(c["card_id"].split("-")[0] in ("SD", "DD", "VAR") for c in mixed)
+    tables = [
+        json.loads(line).get("event")
+        for path in sorted((bundle / "streams").glob("table__*.r[34].*.jsonl"))
+        for line in path.read_text().splitlines()[1:]
+    ]
+    revealed = [e["data"] for e in tables if e and e["type"] == "CardRevealed"]
+    assert revealed and all(
+        int(d["card_id"].split("-")[1]) > 48 for d in revealed if "D-" in d["card_id"]
+    )

@@ -39,15 +39,27 @@ def simulate_args(bundle: Path) -> list[str]:
     return args
 
 
-class Simulation:
-    """The child process of one `t24 tournament simulate` run and its output files."""
+def special_instructions_args(bundle: Path) -> list[str]:
+    """A small run under the Official Rules' Special Instructions (R-DECK-5): one grade of
+    eight, four cards a round; what is tested is which cards each round deals, and that the
+    tables play the mix's Variables cards."""
+    # seed 3: Variables cards among the first four of rounds 3 and 4
+    args = ["tournament", "simulate", "--students", "8", "--grades", "1", "--seed", "3"]
+    args += ["--fast", "--cards", "4", "--tie-break-seconds", "3"]
+    args += ["--rules", "special_instructions", "--bundle", str(bundle), "--json"]
+    return args
 
-    def __init__(self, directory: Path) -> None:
+
+class Simulation:
+    """The child process of one `t24 tournament simulate` run and its output files (the
+    arguments: `simulate_args` unless `arguments` says otherwise)."""
+
+    def __init__(self, directory: Path, arguments: Any = simulate_args) -> None:
         self.directory = directory
         self.bundle = directory / "bundle"
         self.stdout = directory / "simulate.out"
         self.stderr = directory / "simulate.err"
-        command = [sys.executable, "-m", "clients.reference_cli", *simulate_args(self.bundle)]
+        command = [sys.executable, "-m", "clients.reference_cli", *arguments(self.bundle)]
         with open(self.stdout, "w") as out, open(self.stderr, "w") as err:
             self.process = subprocess.Popen(command, stdout=out, stderr=err, cwd=ROOT)
         self.started = time.monotonic()

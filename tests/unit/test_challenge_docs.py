@@ -76,7 +76,16 @@ def every_event_of_a_scripted_round() -> list:
     fair.next_card()
     fair.do("touch_card", player("s1"))
     fair.fire("grant_first_touch")
-    return table.events + fair.events
+    # A Variables card (Q1): its wheels and the x of an answer
+    deck = [{"card_id": "v1", "wheels": [[6, 6, 2], [20, 22, 24]], "dots": 2}]
+    variables = Table(options(cards=["c1"]) | {"deck": deck})
+    variables.do("start_round")
+    variables.next_card()
+    variables.do("touch_card", player("s1"))
+    variables.do("declare_pattern", player("s1"), pattern="12 + 12")
+    variables.do("state_steps", player("s1"), steps=["6 * 2 = 12"], x=2)
+    variables.do("fix_solution", player("s1"))
+    return table.events + fair.events + variables.events
 
 
 def test_every_rule_id_has_its_enforcing_code_listed():

@@ -12,7 +12,6 @@ from server.games.challenge.options import (
     MICROSECONDS,
     deck_from_cards,
     default_flag_limit,
-    default_side,
     table_options,
     tournament_table_deck,
 )
@@ -117,8 +116,3 @@ def test_an_edition_deck_plays_a_round_at_a_three_student_table():
     assert len(started.data["deck"]) == 46  # R-DECK-4: 48 less two 2-dot cards
     assert {table.state.options.card(card_id).dots for card_id in started.data["removed"]} == {2}
     assert tournament_table_deck("single-digits", 7, 1, side="white") == deck
-
-
-def test_default_side_follows_the_official_tournament_rules():
-    # R-DECK-5: red in round 1, white in round 2; round 3 red, round 4 white.
-    assert [default_side(n) for n in (1, 2, 3, 4)] == ["red", "white", "red", "white"]

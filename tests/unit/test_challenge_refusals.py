@@ -128,6 +128,17 @@ def ended_with_a_protest_open() -> Table:
     return table
 
 
+def variables_with_pattern() -> Table:
+    """A Variables card (Q1) held by s1, its pattern declared."""
+    deck = [{"card_id": "v1", "wheels": [[6, 6, 2], [20, 22, 24]], "dots": 2}]
+    table = Table(options(cards=["c1"]) | {"deck": deck})
+    table.do("start_round", PROCTOR)
+    table.next_card()
+    table.do("touch_card", player("s1"))
+    table.do("declare_pattern", player("s1"), pattern="12 + 12")
+    return table
+
+
 def signed() -> Table:
     table = ended()
     table.do("sign_score_card", initials="PK")
@@ -337,6 +348,13 @@ REFUSED: list[tuple[Callable[[], Table], str, object, dict, tuple[str, str, str]
         PLAYER1,
         {},
         ("no_steps", "R-PLAY-5", "state the steps before fixing the solution"),
+    ),
+    (
+        variables_with_pattern,
+        "fix_solution",
+        PLAYER1,
+        {"steps": ["6 * 2 = 12"]},
+        ("no_x", "R-PLAY-5", "name x (1..9) before fixing a Variables card's solution"),
     ),
     (
         solving,

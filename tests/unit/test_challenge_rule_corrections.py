@@ -10,13 +10,9 @@ from challenge_tables import PROCTOR, T0, Table, options, player, seat_of, types
 
 from server.games import challenge
 from server.games.base import Event, replay
-from server.games.challenge.options import (
-    default_half,
-    default_side,
-    table_options,
-    tournament_table_deck,
-)
+from server.games.challenge.options import table_options, tournament_table_deck
 from server.puzzles.editions import double_digits, single_digits
+from server.puzzles.round_decks import round_plan
 
 # -- R-PLAY-3: a slap disqualifies; four fingertips are a flag -------------------------------
 
@@ -209,24 +205,30 @@ def test_one_seed_makes_96_cards_in_two_halves_with_no_side_repeated_R_DECK_1():
 
 def test_rounds_three_and_four_play_the_second_half_R_DECK_5():
     """Official Tournament Rules: round 1 the first half red side up, round 2 the same cards
-    white side up, rounds 3-4 the second half (red, then white): the 96-card deck's second
-    half is Double Digits (server.puzzles.round_decks)."""
+    white side up, rounds 3-4 "the second half of the 96 card deck" (red, then white): the
+    second half of the same edition's deck, Single Digits by default
+    (server.puzzles.round_decks)."""
     ids = {n: [card["card_id"] for card in tournament_table_deck(None, 7, n)] for n in (1, 2, 3, 4)}
     assert ids[1] == ids[2] and ids[3] == ids[4] and set(ids[1]).isdisjoint(ids[3])
-    second = double_digits(7)
+    second = single_digits(7, 2)
     assert tournament_table_deck(None, 7, 3)[0]["numbers"] == list(second[0].red.numbers)
-    assert tournament_table_deck("double-digits", 7, 4)[0]["numbers"] == list(
+    assert tournament_table_deck("single-digits", 7, 4)[0]["numbers"] == list(
         second[0].white.numbers
     )
-    assert [default_half(n) for n in (1, 2, 3, 4)] == [1, 1, 2, 2]
+    assert tournament_table_deck("double-digits", 7, 4)[0]["numbers"] == list(
+        double_digits(7, 2)[0].white.numbers
+    )
+    assert [round_plan("official", n).half for n in (1, 2, 3, 4)] == [1, 1, 2, 2]
 
 
 def test_the_tournament_chooses_the_document_it_runs_under_R_DECK_5():
-    assert [default_side(n) for n in (1, 2, 3, 4)] == ["red", "white", "red", "white"]
-    guidelines = [default_side(n, "guidelines") for n in (1, 2, 3, 4)]
+    assert [round_plan("official", n).side for n in (1, 2, 3, 4)] == ["red", "white"] * 2
+    guidelines = [round_plan("guidelines", n).side for n in (1, 2, 3, 4)]
     assert guidelines == ["white", "red", "red", "white"]
     deck = tournament_table_deck("single-digits", 7, 1, document="guidelines")
     assert deck[0]["numbers"] == list(single_digits(7)[0].white.numbers)
     with pytest.raises(ValueError) as unknown:
-        default_side(1, "hearsay")
-    assert str(unknown.value) == "a rules document is one of official, guidelines, not 'hearsay'"
+        round_plan("hearsay", 1)
+    assert str(unknown.value) == (
+        "a rules document is one of official, guidelines, special_instructions, not 'hearsay'"
+    )

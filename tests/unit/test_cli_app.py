@@ -656,19 +656,64 @@ def admin_args(**values):
 
 def test_create_table_without_an_edition_plays_the_tournaments_round_deck_R_DECK_5():
     """`t24 admin create-table --round N` deals what a tournament with that seed plays in
-    round N (server.puzzles.round_decks): Double Digits in rounds 3-4, on the round's side."""
+    round N (server.puzzles.round_decks): the Official Rules' one 96-card deck, its second
+    half in rounds 3-4, on the round's side; `--edition double-digits` that edition's deck."""
     from server.puzzles.round_decks import round_deck
 
     for number in (1, 2, 3, 4):
         deck = admin_commands.table_options(admin_args(edition=None, round=number, seed=7))["deck"]
         assert deck == round_deck(7, "official", number)
     third = admin_commands.table_options(admin_args(edition=None, round=3, seed=7))["deck"]
-    assert all(max(card["numbers"]) >= 10 for card in third)  # R-DECK-2: Double Digits
+    assert all(max(card["numbers"]) <= 9 for card in third)  # R-DECK-2: Single Digits
+    assert third[0]["card_id"] == "SD-49"  # "the second half of the 96 card deck"
+    double = admin_args(edition="double-digits", round=3, seed=7)
+    assert admin_commands.table_options(double)["deck"] == round_deck(
+        7, "official", 3, edition="double-digits"
+    )
     white = admin_commands.table_options(admin_args(edition=None, round=3, side="white"))
     assert white["deck"] == round_deck(0, "official", 3, "white")
     for number in (1, 2, 3, 4):  # --rules guidelines: round 2 is Double Digits, red
         guided = admin_args(edition=None, round=number, seed=7, rules="guidelines")
         assert admin_commands.table_options(guided)["deck"] == round_deck(7, "guidelines", number)
+
+
+def test_create_table_sets_aside_stumped_cards_under_the_guidelines_R_PLAY_7():
+    """`--rules guidelines` tables set a stumped card aside ("set that card aside in a
+    separate pile"); the Official Rules replay it at the end; `--stumped-cards` decides."""
+    guided = admin_commands.table_options(admin_args(edition=None, rules="guidelines"))
+    assert guided["stumped_cards"] == "set_aside"
+    assert admin_commands.table_options(admin_args(edition=None))["stumped_cards"] == (
+        "replay_at_end"
+    )
+    chosen = admin_args(edition=None, rules="guidelines", stumped_cards="replay_at_end")
+    assert admin_commands.table_options(chosen)["stumped_cards"] == "replay_at_end"
+
+
+def test_the_cli_offers_every_rules_document_and_official_edition_R_DECK_5():
+    """The `--rules` and `--edition` choices are `round_decks`' (kept as literals so
+    `t24 --help` does not import the puzzles)."""
+    from clients.reference_cli import tournament_commands
+    from server.puzzles.round_decks import DOCUMENTS, OFFICIAL_EDITIONS
+
+    assert tournament_commands.RULES_DOCUMENTS == DOCUMENTS
+    assert tournament_commands.OFFICIAL_EDITIONS == OFFICIAL_EDITIONS
+    created = tournament_commands.create_options(
+        Namespace(
+            name="Spring",
+            date="2026-03-14",
+            grades="4th",
+            seed=3,
+            rules="official",
+            edition="double-digits",
+            per_table_shuffle=False,
+            tie_break_seconds=300,
+            table_option=None,
+        )
+    )
+    assert (created["rules"], created["edition"]) == ("official", "double-digits")
+    for document in DOCUMENTS:
+        parsed = cli.build_parser().parse_args(["admin", "create-table", "--rules", document])
+        assert parsed.rules == document
 
 
 def test_a_pocket_table_takes_its_size_with_or_without_an_edition():

@@ -153,3 +153,14 @@ def test_time_scale_speeds_thinking_but_never_breaks_the_windows():
     assert fast[0].delay == pytest.approx(0.02)
     key = situation(EASY).key()
     assert key == ("revealed", 1, None, False)
+
+
+def test_the_bot_leaves_a_variables_card_alone_R_DECK_2():
+    """A Variables side (Q1: x and three steps for each wheel) is not this bot's: it neither
+    touches it nor answers it with a six-number solution the table would refuse."""
+    for skill in ("perfect", "human", "random"):
+        wheels = {"play": 1, "numbers": [6, 6, 2, 20, 22, 24], "wheels": [[6, 6, 2], [20, 22, 24]]}
+        revealed = Situation(view([6, 6, 2, 20, 22, 24]) | {"card": wheels}, "s1", DEFAULT_TIMINGS)
+        assert plan(revealed, skill, random.Random(1)) == []
+        held = view([6, 6, 2, 20, 22, 24], phase="solving", toucher="s1") | {"card": wheels}
+        assert plan(Situation(held, "s1", DEFAULT_TIMINGS), skill, random.Random(1)) == []

@@ -80,7 +80,7 @@ def test_an_editions_deck_is_drawn_once_per_edition_seed_and_seed_type():
     assert tournament_deck("single-digits", 12) is not first
     assert tournament_deck("single-digits", True) != tournament_deck("single-digits", 1)
     assert tournament_deck("single-digits", 1) == single_digits(1)
-    assert tournament_deck.cache_info().maxsize == editions.DECKS_CACHED == 16
+    assert tournament_deck.cache_info().maxsize == editions.DECKS_CACHED == 32
 
 
 def test_fixed_vector_guards_against_drift():
@@ -124,7 +124,7 @@ def test_playing_card_deck_is_40_cards_ace_to_ten():
 
 def test_unknown_edition_and_side_are_refused():
     with pytest.raises(ValueError, match="unknown edition"):
-        tournament_deck("variables", 1)
+        tournament_deck("algebra", 1)
     with pytest.raises(ValueError, match="'red' or 'white'"):
         single_digits(1)[0].side("blue")
 
@@ -132,7 +132,8 @@ def test_unknown_edition_and_side_are_refused():
 def test_an_impossible_rule_stops_instead_of_looping(monkeypatch):
     monkeypatch.setattr(editions, "MAX_DRAWS", 200)
     with pytest.raises(RuntimeError, match="could not fill"):
-        editions._draw_sides(editions.random.Random(1), 1, 9, lambda numbers: False, set())
+        draw, _rate, _make = editions._numbers_edition(1, 9, lambda numbers: True)
+        editions._draw_sides(editions.random.Random(1), draw, lambda drawn, room: None, set())
 
 
 def test_as_dict_is_plain_data():

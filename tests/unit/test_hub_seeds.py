@@ -76,3 +76,32 @@ class DrawnSeedTests(ShellTestCase):
         self.assertEqual(
             live.game.view(restarted.state, auditor), live.game.view(live.state, auditor)
         )
+
+    def test_given_a_client_leaves_the_seed_out_when_two_tables_are_made_then_two_shuffles(
+        self,
+    ) -> None:
+        """R-POCKET-1, R-DECK40-1: the shell, not each client, draws the shuffle's seed. The
+        reference CLI's options carry no seed without `--seed`; two tables made from the
+        same options deal two different stacks (not seed 0's every time), and each replays
+        the recorded one."""
+        from argparse import Namespace
+
+        from clients.reference_cli.admin_commands import table_options
+        from server.games.deck40.options import shuffled_deck
+        from server.games.pocket.options import table_options as pocket_options
+        from server.games.pocket.options import the_stack
+
+        for game in ("pocket", "deck40"):
+            flags = Namespace(
+                game=game, seats="s1:Ada,s2:Bo", seed=None, edition=None, cards=None,
+                options=None, option=None,
+            )  # fmt: skip
+            options = table_options(flags)
+            self.assertNotIn("seed", options)
+            seeds = [self.created_options(f"cli-{game}{n}", game, options)["seed"] for n in (1, 2)]
+            if game == "pocket":
+                stacks = [the_stack(pocket_options({**options, "seed": seed})) for seed in seeds]
+            else:
+                stacks = [shuffled_deck(seed) for seed in seeds]
+            self.assertNotEqual(stacks[0], stacks[1])
+            self.assertNotIn(0, seeds)  # (2**-63 to fail by chance)

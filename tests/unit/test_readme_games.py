@@ -17,6 +17,7 @@ from typing import Any
 from clients.reference_cli import admin_commands, cli
 from clients.reference_cli.games import GENERIC, PART_MODULES, part_for
 from server.games import games, tjugoett
+from server.runtime.hub import with_drawn_seed
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +52,7 @@ def test_the_readme_shows_how_to_start_a_tjugoett_table_and_play_it():
     creates = [args for args in commands if getattr(args, "admin_command", "") == "create-table"]
     assert creates and all(args.game == "tjugoett" for args in creates)
     for args in creates:  # options the game accepts, as the server will check them
-        options = admin_commands.table_options(args)
+        options = with_drawn_seed(tjugoett, admin_commands.table_options(args))
         tjugoett.initial_state(options)
     first = creates[0]
     plays = {(args.command, args.tokens, getattr(args, "seat", None)) for args in commands}
@@ -73,7 +74,8 @@ def test_the_readme_person_dealer_commands_make_a_new_table_and_the_dealer_plays
     assert seat not in {s["seat"] for s in admin_commands.table_options(dealer_table)["seats"]}
     plays = [args for args in commands if getattr(args, "command", "") == "play"]
     assert any(p.tokens == dealer_table.tokens_out and p.seat == seat for p in plays)
-    state = tjugoett.initial_state(admin_commands.table_options(dealer_table))
+    drawn = with_drawn_seed(tjugoett, admin_commands.table_options(dealer_table))
+    state = tjugoett.initial_state(drawn)  # the server drew the seed the CLI left out
     assert state.options.dealer_seat == seat
 
 
@@ -120,7 +122,7 @@ def test_the_readme_starts_a_pocket_and_a_deck40_table_the_games_accept():
     }
     assert sorted(creates) == ["deck40", "pocket"]
     options = {name: admin_commands.table_options(args) for name, args in creates.items()}
-    assert all(isinstance(made["seed"], int) for made in options.values())  # a fresh shuffle
+    assert all("seed" not in made for made in options.values())  # the server draws one
 
     table = Table.started(pocket, options["pocket"])
     read = table.state.options

@@ -169,8 +169,11 @@ class TournamentOnNodesTests(TournamentActorCase):
         hub = Hub(open_store("memory:", clock=clock.seconds), clock)
         actor = new_tournament(hub)
         seed, tie = actor.state.options.deck_seed, tie_break_seed(actor.state.options.deck_seed, 1)
-        expected = [("half_deck", seed, 1), ("half_deck", seed, 2)]
-        expected += [("half_deck", tie, 1), ("half_deck", tie, 2)]
+        # the Official Rules: one edition's 96-card deck, its two halves (R-DECK-5)
+        expected = [("tournament_deck", "single-digits", seed, 1)]
+        expected += [("tournament_deck", "single-digits", seed, 2)]
+        expected += [("tournament_deck", "single-digits", tie, 1)]
+        expected += [("tournament_deck", "single-digits", tie, 2)]
         assert clock.in_threads == expected
         command(actor, "start_round", round=1)  # nothing new to draw: nothing asked again
         assert clock.in_threads == expected

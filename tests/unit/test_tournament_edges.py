@@ -304,12 +304,20 @@ def test_a_round_table_of_three_keeps_the_tables_own_minimum():
         assert "min_seats" not in table_options_for(t.state, table.table)
 
 
-def test_the_tournament_deck_is_the_single_digits_half_then_the_double_digits_half():
-    """R-DECK-1/2: both halves come from the tournament's own seed."""
+def test_the_official_rounds_play_one_editions_96_cards_from_the_tournaments_seed_R_DECK_1():
+    """R-DECK-1/5: both halves of the Official Rules' deck come from the tournament's own
+    seed, of the edition it names (Single Digits unless `edition` says Double Digits)."""
     from server.puzzles.editions import double_digits, single_digits
+    from server.tournament.options import tournament_options as read_options
 
-    deck = decks.tournament_deck(24)
-    assert deck[:48] == single_digits(24) and deck[48:] == double_digits(24)
+    for edition, cards in ((None, single_digits), ("double-digits", double_digits)):
+        options = read_options(tournament_options(edition=edition))
+        played = {
+            number: {card["card_id"] for card in decks.round_cards(options, number)}
+            for number in (1, 2, 3, 4)
+        }
+        assert played[1] == played[2] == {card.card_id for card in cards(24, 1)}
+        assert played[3] == played[4] == {card.card_id for card in cards(24, 2)}
 
 
 def test_a_reopen_in_a_foreign_log_of_a_round_not_advanced_or_without_sections():
@@ -475,16 +483,22 @@ def test_an_advance_recorded_before_champions_were_replays():
 
 def test_a_tie_break_plays_a_fresh_deck_from_its_own_seed():
     """R-ROUND-6: "a fresh deck of the same edition": the sides of the deck derived from the
-    tie-break's seed, on the broken round's side, not the round's own cards."""
-    cards = decks.tie_break_cards(24, "official", 2, 1)  # round 2: half 1, white
-    fresh = decks.half_deck(decks.tie_break_seed(24, 1), 1)
-    assert sorted(tuple(card["numbers"]) for card in cards) == sorted(
-        tuple(card.white.numbers) for card in fresh
-    )
-    assert {card["card_id"] for card in cards} == {f"TB1-{card.card_id}" for card in fresh}
-    assert sorted(tuple(c["numbers"]) for c in cards) != sorted(
-        tuple(card.white.numbers) for card in decks.half_deck(24, 1)
-    )
+    tie-break's seed, on the broken round's half and side, not the round's own cards."""
+    from server.puzzles.editions import single_digits
+    from server.tournament.options import tournament_options as read_options
+
+    options = read_options(tournament_options())  # the Official Rules, Single Digits
+    tie_seed = decks.tie_break_seed(24, 1)
+    for round_number, half, side in ((2, 1, "white"), (3, 2, "red")):
+        cards = decks.tie_break_cards(options, round_number, 1)
+        fresh = single_digits(tie_seed, half)
+        assert sorted(tuple(card["numbers"]) for card in cards) == sorted(
+            tuple(card.side(side).numbers) for card in fresh
+        )
+        assert {card["card_id"] for card in cards} == {f"TB1-{card.card_id}" for card in fresh}
+        assert sorted(tuple(c["numbers"]) for c in cards) != sorted(
+            tuple(card.side(side).numbers) for card in single_digits(24, half)
+        )
 
 
 def test_a_tie_break_tied_again_is_replayed_while_another_sections_is_pending():

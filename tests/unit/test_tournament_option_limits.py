@@ -82,9 +82,9 @@ def test_a_date_that_is_not_yyyy_mm_dd_is_refused(date):
     assert refusal(tournament_options(date=date)) == bad("option 'date': a date YYYY-MM-DD")
 
 
-def test_rules_are_official_or_guidelines():
+def test_rules_are_official_guidelines_or_special_instructions():
     assert refusal(tournament_options(rules="house")) == bad(
-        "option 'rules': one of official, guidelines (R-DECK-5)"
+        "option 'rules': one of official, guidelines, special_instructions (R-DECK-5)"
     )
 
 

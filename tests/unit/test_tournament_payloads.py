@@ -91,6 +91,7 @@ def test_registration_and_round_one_whole():
                 "at": T0 + 10 * MS,
                 "round": 1,
                 "tables": ["r1.s1.t01"],
+                "edition": "single-digits",
                 "half": 1,
                 "side": "red",
                 "deck": [
@@ -151,8 +152,9 @@ def test_a_tie_for_the_last_places_a_reopen_and_the_champion_whole():
     t = round_one_played()
     t.do("seat_round", round=2)
     started = t.do("start_round", round=2)[0]
-    assert started.data["deck"] == decks.round_cards(24, "official", 2)[:4]
-    assert (started.data["half"], started.data["side"]) == (1, "white")
+    assert started.data["deck"] == decks.round_cards(t.state.options, 2)[:4]
+    plan = (started.data["edition"], started.data["half"], started.data["side"])
+    assert plan == ("single-digits", 1, "white")  # R-DECK-5: round 1's cards flipped
     t.table_ends("r2.s1.t01", {"p1": 2, "p2": 2, "p3": 1, "p4": 3})  # totals 5, 3, 3, 3
     at = t.now
     assert data(t.do("close_round", round=2)) == [
@@ -167,7 +169,7 @@ def test_a_tie_for_the_last_places_a_reopen_and_the_champion_whole():
                 "students": ["p2", "p3", "p4"],
                 "places": 2,
                 "tables": [{"table": "tb1.t1", "section": "4-5", "students": ["p2", "p3", "p4"]}],
-                "deck": decks.tie_break_cards(24, "official", 2, 1),
+                "deck": decks.tie_break_cards(t.state.options, 2, 1),
                 "rule": "R-ROUND-6",
             },
         ),
@@ -358,4 +360,4 @@ def test_the_view_after_round_one_whole_and_the_cards_only_for_officials():
     for official in (DIRECTOR, Actor("auditor", "a1"), SERVER_ACTOR):
         assert tournament.event_view(started, official) == started
     hidden = tournament.event_view(started, Actor("proctor", "x"))
-    assert set(hidden.data) == {"at", "round", "tables", "half", "side", "rule"}
+    assert set(hidden.data) == {"at", "round", "tables", "edition", "half", "side", "rule"}

@@ -102,7 +102,8 @@ def test_only_the_officials_see_the_deck_seed_and_the_round_cards():
         shown = tournament.event_view(started, viewer)
         assert shown.type == "RoundStarted"
         assert dict(shown.data) == {
-            key: started.data[key] for key in ("at", "round", "half", "side", "tables", "rule")
+            key: started.data[key]
+            for key in ("at", "round", "edition", "half", "side", "tables", "rule")
         }  # without `deck` and `orders`
 
 
@@ -127,6 +128,7 @@ def test_the_options_of_a_round_table_whole_and_of_an_unknown_table():
     (table,) = tourney.state.round(1).tables
     options = table_options_for(tourney.state, table.table)
     assert {key: value for key, value in options.items() if key != "deck"} == {
+        "stumped_cards": "replay_at_end",  # R-PLAY-7 under the Official Rules
         "round": 1,
         "seats": [{"seat": s, "name": tourney.state.students[s].name} for s in table.students],
     }  # four students: the table's own `min_seats` (3) stands
@@ -156,6 +158,7 @@ def test_a_final_of_two_and_a_tie_break_table_seat_two():
     (tie,) = tourney.state.tie_breaks
     tied = table_options_for(tourney.state, tie.tables[0].table)
     assert {key: value for key, value in tied.items() if key != "deck"} == {
+        "stumped_cards": "replay_at_end",
         "round": 4,
         "round_seconds": 300,
         "min_seats": 2,

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import SERVER, Actor, Command, Event, due_deadline
+from server.games.challenge import variables_play
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
 from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
@@ -87,7 +88,7 @@ from server.games.challenge.state import (
     is_over,
 )
 from server.games.challenge.view import event_view, redaction_group, secrets, view, view_group
-from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, check_solution, parse_pattern
+from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, parse_pattern
 
 NAME = "challenge"
 
@@ -175,7 +176,7 @@ def _place_card(batch: Batch, command: Command, seat: str | None) -> None:
     batch.emit(
         "CardPlaced",
         card_id=card.card_id,
-        numbers=list(card.numbers),
+        **card.shown(),
         dots=card.dots,
         play=batch.state.plays + 1,
         rule="R-PLAY-1",
@@ -188,7 +189,7 @@ def _reveal_card(batch: Batch, command: Command, seat: str | None) -> None:
     batch.emit(
         "CardRevealed",
         card_id=card.card.card_id,
-        numbers=list(card.card.numbers),
+        **card.card.shown(),
         dots=card.card.dots,
         play=card.play,
         rule="R-PLAY-1",
@@ -291,20 +292,37 @@ def _answering(batch: Batch, seat: str | None) -> CardInPlay:
 def _state_steps(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
     card = _answering(batch, seat)
-    steps = steps_arg(command, required=True)
-    batch.emit("StepsStated", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
+    steps = steps_arg(command, required=True, most=variables_play.most_steps(card.card))
+    x = variables_play.x_arg(command, card.card)
+    batch.emit(
+        "StepsStated",
+        seat=seat,
+        steps=list(steps),
+        **variables_play.with_x(card.card, card.x if x is None else x),
+        play=card.play,
+        rule="R-PLAY-5",
+    )
 
 
 def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
     dots, wrong draws a flag (R-FLAG-1)."""
     card = _answering(batch, seat)
-    steps = steps_arg(command, required=False) or card.steps
+    steps = steps_arg(command, required=False, most=variables_play.most_steps(card.card))
+    steps = steps or card.steps
     if not steps:
         raise refuse("no_steps", "state the steps before fixing the solution")
+    x = variables_play.fixed_x(command, card.card, card.x)
     assert seat is not None and card.pattern is not None
-    batch.emit("SolutionFixed", seat=seat, steps=list(steps), play=card.play, rule="R-PLAY-5")
-    verdict = check_solution(card.card.numbers, card.pattern, steps)
+    batch.emit(
+        "SolutionFixed",
+        seat=seat,
+        steps=list(steps),
+        **variables_play.with_x(card.card, x),
+        play=card.play,
+        rule="R-PLAY-5",
+    )
+    verdict = variables_play.judge(card.card, x, card.pattern, steps)
     batch.emit(
         "SolutionJudged",
         seat=seat,

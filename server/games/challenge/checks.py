@@ -66,6 +66,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "pattern_first": ("R-PLAY-4", "the pattern is announced before the solution"),
     "too_late": ("R-PLAY-4", "the time for this answer has run out"),
     "no_steps": ("R-PLAY-5", "there are no steps to fix"),
+    "no_x": ("R-PLAY-5", "a Variables card's solution names x: there is none to fix"),
     "already_stumped": ("R-PLAY-7", "this student already declared stumped"),
     "foul_touch": (
         "R-PLAY-2",
@@ -116,19 +117,20 @@ def int_arg(command: Command, name: str, low: int, high: int, default: int) -> i
     return value
 
 
-def steps_arg(command: Command, required: bool) -> tuple[str, ...]:
-    """The `steps` argument: 1..3 texts (R-PUZ-2); what they say is judged only when fixed."""
+def steps_arg(command: Command, required: bool, most: int = MAX_STEPS) -> tuple[str, ...]:
+    """The `steps` argument: 1..3 texts (R-PUZ-2; 1..6 on a Variables card, `most`); what
+    they say is judged only when fixed."""
     value = command.args.get("steps")
     if value is None and not required:
         return ()
     if (
         not isinstance(value, list | tuple)
-        or not 0 < len(value) <= MAX_STEPS
+        or not 0 < len(value) <= most
         or not all(isinstance(step, str) and 0 < len(step.strip()) <= MAX_TEXT for step in value)
     ):
         raise refuse(
             "bad_args",
-            f"{command.name}: 'steps' is a list of 1..{MAX_STEPS} texts of 1..{MAX_TEXT} "
+            f"{command.name}: 'steps' is a list of 1..{most} texts of 1..{MAX_TEXT} "
             "characters (R-PUZ-2)",
         )
     return tuple(step.strip() for step in value)

@@ -8,11 +8,13 @@ What this module keeps:
   it records anything, so recorded options always read back. What only a *new* table must
   meet (R-PUZ-4: every card solvable) is `check_new_table`, never run on recorded options.
 - Durations are given in seconds (int or float) and kept in microseconds, the unit of `now`.
-- The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}`, the
-  side in play already chosen, in deck order (top first). `deck_from_cards` builds it from
-  `server.puzzles.editions` cards and a side; `default_side`, `default_half` and
-  `tournament_table_deck` read R-DECK-5's table in `server.puzzles.round_decks`, the one a
-  tournament reads too, so a single table of round N plays the tournament's round-N cards.
+- The deck is options data too: a list of `{"card_id", "numbers": [4 ints], "dots"}` (a
+  Variables side: `{"card_id", "wheels": [[3 ints], [3 ints]], "dots"}`), the side in play
+  already chosen, in deck order (top first). `deck_from_cards` builds it from
+  `server.puzzles.editions` cards and a side; `tournament_table_deck` reads R-DECK-5's
+  table in `server.puzzles.round_decks` (`round_plan`: a round's edition, half and side), the
+  one a tournament reads too, so a single table of round N plays the tournament's round-N
+  cards.
 
 | option | default | rule |
 |---|---|---|
@@ -41,8 +43,9 @@ from typing import Any, cast
 
 from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import TournamentCard
-from server.puzzles.round_decks import DOCUMENTS, HALF_EDITIONS, round_deck, round_half_and_side
+from server.puzzles.round_decks import DOCUMENTS, edition_choices, round_deck, round_plan
 from server.puzzles.solver import solvable
+from server.puzzles.variables import WHEEL_SIZE, WHEELS, has_solution
 
 MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
@@ -79,15 +82,29 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
 
 @dataclass(frozen=True)
 class Card:
-    """One card side in play: its id, its four numbers (R-PUZ-1) and its dots (R-DECK-3)."""
+    """One card side in play: its id, its four numbers (R-PUZ-1) and its dots (R-DECK-3).
+
+    A Variables side (R-DECK-2, Q1: `server.puzzles.variables`) has two `wheels` of three
+    numbers instead, and its `numbers` are the six of both wheels, in order."""
 
     card_id: CardId
     numbers: tuple[int, ...]
     dots: int
+    wheels: tuple[tuple[int, ...], ...] | None = None
 
     def as_data(self) -> dict[str, Any]:
         """The card as a `deck` option entry (plain msgpack-able data)."""
+        if self.wheels is not None:
+            wheels = [list(wheel) for wheel in self.wheels]
+            return {"card_id": self.card_id, "wheels": wheels, "dots": self.dots}
         return {"card_id": self.card_id, "numbers": list(self.numbers), "dots": self.dots}
+
+    def shown(self) -> dict[str, Any]:
+        """What a card's placing and reveal say of it besides its id and dots: `numbers`, and
+        a Variables side's `wheels` (R-PLAY-1)."""
+        if self.wheels is None:
+            return {"numbers": list(self.numbers)}
+        return {"numbers": list(self.numbers), "wheels": [list(w) for w in self.wheels]}
 
 
 @dataclass(frozen=True)
@@ -202,15 +219,35 @@ def read_card(entry: object) -> Card:
     card_id, numbers, dots = entry.get("card_id"), entry.get("numbers"), entry.get("dots")
     if not (_is_int(card_id) or (isinstance(card_id, str) and 0 < len(card_id) <= MAX_NAME)):
         raise _bad("deck", f"a card_id is an int or a short string, not {card_id!r}")
-    if (
-        not isinstance(numbers, list | tuple)
-        or len(numbers) != 4
-        or not all(_is_int(n) and 0 <= n <= MAX_NUMBER for n in numbers)
-    ):
-        raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
     if dots not in (1, 2, 3) or not _is_int(dots):
         raise _bad("deck", f"card {card_id!r}: dots are 1, 2 or 3 (R-DECK-3)")
-    return Card(cast(CardId, card_id), tuple(numbers), dots)
+    if "wheels" in entry:  # a Variables side (R-DECK-2, Q1)
+        wheels = entry["wheels"]
+        if (
+            numbers is not None
+            or not isinstance(wheels, list | tuple)
+            or len(wheels) != WHEELS
+            or not all(_numbers(wheel, WHEEL_SIZE) for wheel in wheels)
+        ):
+            raise _bad(
+                "deck",
+                f"card {card_id!r}: 'wheels' is two lists of three whole numbers "
+                f"0..{MAX_NUMBER}, without 'numbers' (R-DECK-2)",
+            )
+        read = tuple(tuple(wheel) for wheel in wheels)
+        return Card(cast(CardId, card_id), read[0] + read[1], dots, read)
+    if not _numbers(numbers, 4):
+        raise _bad("deck", f"card {card_id!r}: four whole numbers 0..{MAX_NUMBER} (R-PUZ-1)")
+    return Card(cast(CardId, card_id), tuple(cast(list[int], numbers)), dots)
+
+
+def _numbers(value: object, count: int) -> bool:
+    """`count` whole numbers 0..MAX_NUMBER in a list."""
+    return (
+        isinstance(value, list | tuple)
+        and len(value) == count
+        and all(_is_int(n) and 0 <= n <= MAX_NUMBER for n in value)
+    )
 
 
 def _read_deck(value: object) -> tuple[Card, ...]:
@@ -240,7 +277,7 @@ def check_new_table(raw: Mapping[str, Any]) -> None:
     if read.casual:
         return
     for card in read.deck:
-        if not solvable(card.numbers):
+        if not (solvable(card.numbers) if card.wheels is None else has_solution(card.wheels)):
             numbers = " ".join(map(str, card.numbers))
             raise RuleViolation(
                 "bad_options",
@@ -308,18 +345,6 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     )
 
 
-def default_side(round_number: int, document: str = DOCUMENTS[0]) -> str:
-    """R-DECK-5's side for a round under the rules `document` ("official", the default, or
-    "guidelines"): `server.puzzles.round_decks`, the one table a tournament uses too."""
-    return round_half_and_side(document, round_number)[1]
-
-
-def default_half(round_number: int, document: str = DOCUMENTS[0]) -> int:
-    """R-DECK-1/R-DECK-5: the half of the 96-card deck a round plays (1: Single Digits, 2:
-    Double Digits) under `document` (`server.puzzles.round_decks`)."""
-    return round_half_and_side(document, round_number)[0]
-
-
 def deck_from_cards(cards: Sequence[TournamentCard], side: str) -> list[dict[str, Any]]:
     """The `deck` option from an edition's double-sided cards, playing `side` of each.
 
@@ -343,17 +368,20 @@ def tournament_table_deck(
     tournament with `deck_seed` `seed` plays that round under `document`
     (`round_decks.round_deck`, in deck order; a tournament shuffles it), on `side` if given.
 
-    `edition` names the edition the caller expects the round to play ("single-digits" in
-    rounds 1-2 and "double-digits" in 3-4 under the Official Rules; under the Guidelines
-    Single Digits in rounds 1 and 3), or None: a different one is refused (ValueError), so a
-    caller never gets another edition's cards than it named.
+    `edition`: under the Official Rules the tournament's edition (None: Single Digits, or
+    "double-digits"), whose 96-card deck the four rounds play; under another document None
+    or the edition its round plays (the Guidelines: Single Digits in rounds 1 and 3, Double
+    Digits in 2 and 4). Another is refused (ValueError), so a caller never gets another
+    edition's cards than it named.
     """
-    half = default_half(round_number, document)
-    if edition is not None and edition != HALF_EDITIONS[half]:
-        raise ValueError(
-            f"round {round_number} under the {document} rules plays {HALF_EDITIONS[half]} "
-            f"(R-DECK-5), not {edition}"
-        )
     if side is not None and side not in SIDES:
         raise ValueError(f"a side is one of {SIDES}, not {side!r}")
-    return round_deck(seed, document, round_number, side)
+    if edition not in edition_choices(document):  # the round's own edition, named
+        plays = round_plan(document, round_number).edition
+        if edition != plays:
+            raise ValueError(
+                f"round {round_number} under the {document} rules plays {plays} "
+                f"(R-DECK-5), not {edition}"
+            )
+        edition = None
+    return round_deck(seed, document, round_number, side, edition)

@@ -90,6 +90,7 @@ class CardInPlay:
     fouls: tuple[str, ...] = ()  # seats whose touch was a foul (R-PLAY-3), first or later
     pattern: str | None = None  # as declared (R-PLAY-4)
     steps: tuple[str, ...] = ()  # as last stated (R-PLAY-5)
+    x: int | None = None  # a Variables card's x as last stated (Q1)
     stumped: tuple[str, ...] = ()  # seats that declared themselves stumped (R-PLAY-7)
     claims: tuple[TouchClaim, ...] = ()  # touches awaiting arbitration, in arrival order
 

@@ -181,7 +181,7 @@ def _first_touch_overridden(state: ChallengeState, data: Mapping[str, Any]) -> C
     seat = data["seat"]
     touches = state.card.touches if seat in state.card.touches else state.card.touches + (seat,)
     overridden = with_card(
-        state, toucher=seat, touched_at=data["at"], touches=touches, pattern=None, steps=()
+        state, toucher=seat, touched_at=data["at"], touches=touches, pattern=None, steps=(), x=None
     )
     return replace(overridden, timer_from=data["at"])
 
@@ -191,7 +191,7 @@ def _pattern_declared(state: ChallengeState, data: Mapping[str, Any]) -> Challen
 
 
 def _steps_stated(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return with_card(state, steps=tuple(data["steps"]))
+    return with_card(state, steps=tuple(data["steps"]), x=data.get("x"))
 
 
 def _stumped_declared(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:

@@ -2,7 +2,8 @@
 
 Rules this file keeps (R-PLAY-1 and the proctor guidelines: "keep deck out of sight"):
 - Players and spectators never see the deck order, the cards removed under R-DECK-4, the
-  unplayed cards, nor a placed card's id, numbers or dots before the card is revealed.
+  unplayed cards, nor a placed card's id, numbers (a Variables side's wheels) or dots before
+  the card is revealed.
 - The proctor, the director, auditors and the server see everything.
 - The same redaction applies to every event pushed to a viewer (`event_view`), not only to
   the snapshot (`view`): secrets leak through logs when only snapshots are redacted.
@@ -61,7 +62,7 @@ def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
     if card is None:
         return None
     shown = full or card.revealed_at is not None
-    return {
+    seen: dict[str, Any] = {
         "play": card.play,
         "card_id": card.card.card_id if shown else None,
         "numbers": list(card.card.numbers) if shown else None,
@@ -69,6 +70,9 @@ def _card_view(state: ChallengeState, full: bool) -> dict[str, Any] | None:
         "placed_at": card.placed_at,
         "revealed_at": card.revealed_at,
     }
+    if card.card.wheels is not None:  # a Variables side (Q1): its two wheels, hidden alike
+        seen["wheels"] = [list(wheel) for wheel in card.card.wheels] if shown else None
+    return seen
 
 
 def _protest_view(protest: Protest) -> dict[str, Any]:
@@ -168,7 +172,7 @@ def _redacted(event: Event) -> dict[str, Any]:
         data["deck"] = len(data["deck"])
         data["removed"] = len(data["removed"])
     elif event.type == "CardPlaced":
-        for secret in ("card_id", "numbers", "dots"):
+        for secret in ("card_id", "numbers", "wheels", "dots"):
             data.pop(secret, None)
     elif event.type in ("CardReturnedToDeck", "FlagIssued") and not data.get("revealed", True):
         data.pop("card_id", None)

@@ -162,9 +162,12 @@ def wrong_steps(steps: Sequence[str]) -> list[str]:
 
 
 def _card_numbers(view: Mapping[str, Any]) -> list[int] | None:
+    """The revealed card's four numbers; None for none, and for a Variables side (its
+    `wheels`, R-DECK-2): this bot answers four-number cards only and leaves a Variables card
+    to the others (`t24 tournament simulate`'s bots answer both)."""
     card = view.get("card") or {}
     numbers = card.get("numbers")
-    return list(numbers) if numbers else None
+    return list(numbers) if numbers and not card.get("wheels") else None
 
 
 def _answer_plan(
