@@ -45,9 +45,9 @@ from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TableActor, TableClosed, now_us
+from server.tournament import MAX_REASON
 from server.tournament.decks import half_deck, tie_break_seed
 from server.tournament.results import SIGNED, table_result
-from server.tournament import MAX_REASON
 from server.tournament.tables import table_id, table_options_for
 
 log = Logger(namespace="t24.tournament")
