@@ -128,7 +128,15 @@ def _withdraw(batch: Batch, command: Command) -> None:
 
 
 def _close_registration(batch: Batch, command: Command) -> None:
+    """R-ROUND-2: students sit 3 or 4 to a table; a tournament of nobody would close and
+    seat round 1 with no table, then refuse to start it, so it is refused here."""
     open_registration(batch.state, command)
+    if not batch.state.active():
+        raise refuse(
+            "no_students",
+            "close_registration: nobody is registered (or everyone has withdrawn); register "
+            "students first: they sit 3 or 4 to a table (R-ROUND-2)",
+        )
     seatable(batch.state)
     batch.emit("RegistrationClosed", students=len(batch.state.active()))
 
