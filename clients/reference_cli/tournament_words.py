@@ -109,14 +109,25 @@ def _champions(before: View, after: View) -> str:
     return f"; {plural(len(new), 'champion')} ({', '.join(named)})"
 
 
+def _advancing(standing: Mapping[str, Any], number: int) -> int:
+    """How many of a section's standings rows say they advanced from round `number`."""
+    if number == 2:
+        rows = standing.get("qualifying", [])
+    else:
+        key = "semi_final" if number == 3 else "final"
+        rows = [row for table in standing.get(key, []) for row in table.get("rows", [])]
+    return sum(1 for row in rows if row.get("advanced") not in (None, "eliminated"))
+
+
 def _advanced(before: View, after: View, number: int) -> str:
-    key = {2: "qualifying", 3: "semi_final", 4: "final"}.get(number)
-    counts: Counter[str] = Counter()
-    for section, standing in after.get("standings", {}).items():
-        rows = standing.get(key, []) if key == "qualifying" else []
-        if key != "qualifying":
-            rows = [row for table in standing.get(key, []) for row in table.get("rows", [])]
-        counts[section] = sum(1 for r in rows if r.get("advanced") not in (None, "eliminated"))
+    decided = after.get("champions", {})  # a section with one semi-final table ends there
+    counts = Counter(
+        {
+            section: _advancing(standing, number)
+            for section, standing in after.get("standings", {}).items()
+            if section not in decided
+        }
+    )
     to = {2: "the semi-finals (round 3)", 3: "the final (round 4)"}.get(number)
     words = f"round {number} advanced"
     if to and sum(counts.values()):

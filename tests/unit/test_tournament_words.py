@@ -80,3 +80,17 @@ def test_created_and_plurals():
         "tournament drill created: Spring Challenge on 2026-03-14, 1 grade (4th), 6 cards a round"
     )
     assert plural(1, "table") == "1 table" and plural(0, "table") == "0 tables"
+
+
+def test_the_champions_are_named_when_declared():
+    t = Tourney(tournament_options(grades=["4th"], advance_count=4))
+    t.register_many(7, grades=["4th"])
+    points = lambda s: int(s[1:])  # noqa: E731 - distinct totals: p7 the best
+    t.play_round(1, points)
+    t.play_round(2, points)
+    assert said(t, "advance", round=2) == (
+        "round 2 advanced: 4 in 4th go to the semi-finals (round 3)"
+    )
+    t.play_round(3, points)
+    words = said(t, "advance", round=3)
+    assert words == "round 3 advanced; 1 champion (4th: 4th-06 (School 0, 4th))"
