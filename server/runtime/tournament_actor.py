@@ -210,7 +210,7 @@ class TournamentActor(TableActor):
         if failure.check(TableClosed) or self.closed:
             return
         self._known[name] = "failed"
-        reason = failure.getErrorMessage()[: MAX_REASON - 1] or failure.type.__name__
+        reason = failure.getErrorMessage()[:MAX_REASON] or failure.type.__name__
         log.warn(
             "{tournament}: table {table} not created: {why}",
             tournament=self.table,
