@@ -89,6 +89,11 @@ def stream_of(tournament_id: str) -> str:
     return tournament_id if tournament_id.startswith(PREFIX) else PREFIX + tournament_id
 
 
+# The tournament's own options that have a flag of their own: a `--table-option` naming one
+# is pointed at its flag (the server would refuse it as no table option).
+OWN_FLAGS = {"cards_per_round": "--cards-per-round", "tie_break_seconds": "--tie-break-seconds"}
+
+
 def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
     """`--table-option key=value` pairs: numbers become numbers."""
     options: dict[str, Any] = {}
@@ -96,6 +101,10 @@ def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise AdminInputError(f"--table-option takes key=value, not {pair!r}")
+        if key in OWN_FLAGS:
+            raise AdminInputError(
+                f"{key} is the tournament's own option, not a table's: {OWN_FLAGS[key]} {value}"
+            )
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:

@@ -7,6 +7,9 @@ from __future__ import annotations
 import argparse
 import shlex
 
+import pytest
+
+from clients.reference_cli.admin_commands import AdminInputError
 from clients.reference_cli.cli import build_parser
 from clients.reference_cli.tournament_commands import TOKENS, create_options
 from server.config import ServerConfig
@@ -54,3 +57,12 @@ def test_create_takes_cards_per_round():
     assert options["cards_per_round"] == 6
     argv = argv[: argv.index("--cards-per-round")]
     assert "cards_per_round" not in create_options(PARSER.parse_args(argv))  # the default: 48
+
+
+def test_a_table_option_that_is_the_tournaments_own_points_at_its_flag():
+    argv = shlex.split(
+        "tournament --url ws://x/ws --token T create --id drill --name Drill --date 2026-03-14 "
+        "--grades 4th --seed 7 --table-option cards_per_round=6"
+    )
+    with pytest.raises(AdminInputError, match="tournament's own option.*--cards-per-round 6"):
+        create_options(PARSER.parse_args(argv))
