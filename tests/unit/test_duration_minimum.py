@@ -84,3 +84,16 @@ def test_the_settings_alone_get_the_checks_of_a_new_table(settings, named):
 def test_good_settings_pass():
     check_settings({})
     check_settings({"pattern_seconds": 2, "auto_proctor": None, "mode": "proctored"})
+
+
+def test_the_fast_simulation_sets_timers_a_new_tournament_takes():
+    """`t24 tournament simulate --fast` scales the timers 50 times down, never under the
+    minimum (its own copy of it: a client imports no server module)."""
+    from clients.reference_cli import tournament_sim
+    from server import tournament
+
+    assert tournament_sim.MIN_SECONDS == MIN_SECONDS
+    timers = tournament_sim.table_timers(fast=True)
+    assert min(v for v in timers.values() if isinstance(v, float)) == MIN_SECONDS
+    options = {"name": "S", "date": "2026-03-14", "grades": ["4th"], "deck_seed": 1}
+    tournament.check_new_table({**options, "table_options": timers})
