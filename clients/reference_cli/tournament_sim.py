@@ -40,19 +40,28 @@ from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
 
 FAST_SCALE = 0.02
+# A new table's shortest timer (the server's `server.games.base.MIN_SECONDS`, docs/protocol.md
+# "Durations"); a client speaks the protocol only, and a test checks the two agree.
+MIN_SECONDS = 0.05
 POLL_SECONDS = 0.2
 ROUND_TIMEOUT = 600.0
 
 
 def table_timers(fast: bool) -> dict[str, Any]:
+    """The tables' timers: the rules' own, or with `--fast` 50 times shorter but never under
+    a new table's minimum (`MIN_SECONDS`, docs/protocol.md "Durations")."""
     scale = FAST_SCALE if fast else 1.0
+
+    def seconds(rule: float) -> float:
+        return max(MIN_SECONDS, rule * scale)
+
     return {
         "mode": "proctored",
-        "pattern_seconds": 3 * scale,
-        "solution_seconds": 15 * scale,
-        "no_touch_seconds": 15 * scale,
-        "auto_proctor": 3 * scale,
-        "auto_reveal_seconds": 1 * scale,
+        "pattern_seconds": seconds(3),
+        "solution_seconds": seconds(15),
+        "no_touch_seconds": seconds(15),
+        "auto_proctor": seconds(3),
+        "auto_reveal_seconds": seconds(1),
     }
 
 

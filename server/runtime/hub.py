@@ -291,7 +291,17 @@ class Hub:
         if node is None or self.ownership is None or node[0] == self.ownership.owner:
             return live(recorded)
         handed = self.ownership.hand_off(stream, *node)
-        handed.addCallback(lambda ok: None if ok else live(recorded))
+
+        def settled(ok: bool) -> Any:
+            if not ok:
+                return live(recorded)
+            game, last = self._game(recorded[0].data.get("game")), recorded[-1]
+            over = last.type in game.FINAL_EVENTS
+            row = _row(stream_table(stream), game.NAME, last.seq, over)
+            self.ownership.keep(stream, row)  # listed here until a refresh reads the store
+            return None
+
+        handed.addCallback(settled)
         return handed
 
     def placements(self, count: int) -> Deferred:
@@ -385,6 +395,7 @@ class Hub:
         self._quiet_since.pop(table, None)
         if actor is not None:
             actor.close()
+            self.ownership.keep(stream, _actor_row(table, actor))  # listed until a refresh
             for subscriber in list(actor.subscribers):  # they reconnect and are redirected
                 moved = getattr(subscriber, "table_moved", None)
                 if moved is not None:
@@ -481,12 +492,20 @@ class Hub:
         """Every table of this process, live or evicted, and on a node of several the
         others the store holds (those other nodes serve, and finished ones nobody serves):
         id, game, last seq, whether it is over."""
-        rows = dict(self.retired)
+        rows: dict[str, dict[str, Any]] = {}
+
+        def offer(row: dict[str, Any]) -> None:  # the freshest row of a table (a higher seq)
+            old = rows.get(row["table"])
+            if old is None or row["seq"] >= old["seq"]:
+                rows[row["table"]] = row
+
+        for row in self.retired.values():
+            offer(row)
         if self.ownership is not None:  # every other table of the store (server/cluster)
             for row in self.ownership.remote_rows():
-                rows[row["table"]] = row
+                offer(row)
         for table, actor in self.actors.items():
-            rows[table] = _actor_row(table, actor)
+            offer(_actor_row(table, actor))  # on a tie the live actor's
         return [rows[table] for table in sorted(rows)]
 
     def store_failing(self) -> list[str]:

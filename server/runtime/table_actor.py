@@ -311,6 +311,8 @@ class TableActor:
             self.subscribers.append(subscriber)
             self._audience = None
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
+            if viewer.role == "player":
+                self._timers.seats_changed()
         view = self.view(viewer)
         self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
         return Snapshot(self.seq, view, catch_up, self.deadline_data())
@@ -326,6 +328,12 @@ class TableActor:
             if all(self._view_group(other.viewer) != group for other in self.subscribers):
                 self._views.pop(group, None)
             self._presence_changed()
+            if subscriber.viewer.role == "player":
+                self._timers.seats_changed()
+
+    def seated(self) -> bool:
+        """Whether a seat has a connection (timers.py: what a game holds while none has)."""
+        return any(s.viewer.role == "player" for s in self.subscribers)
 
     def deadline_data(self) -> list[dict[str, Any]]:
         """The live deadlines as pushed to clients (server/runtime/views.py)."""

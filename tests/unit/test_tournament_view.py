@@ -86,6 +86,7 @@ def test_the_tournament_snapshot_as_a_player_reads_it():
         "standings": standings(tourney.state),  # its own tests: test_tournament_advancement
         "champions": {},
         "finished": False,
+        "tables_not_created": {},
     }
     ranked = [row["student"] for row in snapshot["standings"]["4th"]["qualifying"]]
     assert ranked == seated[::-1]  # scored 0, 1, 2, 3 in seating order

@@ -106,6 +106,7 @@ const ERROR_WORDS = {
   unknown_student: "There is no such student.",
   already_withdrawn: "That student has already withdrawn.",
   cannot_seat: "That section cannot sit 3 or 4 to a table: merge it with another.",
+  no_students: "Nobody is registered: register students before closing registration.",
   bad_round: "A round is 1, 2, 3 or 4.",
   round_not_seated: "That round has no seating yet.",
   round_started: "The round has started: its seating is fixed.",
