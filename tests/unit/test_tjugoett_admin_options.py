@@ -22,7 +22,8 @@ def test_tjugoett_options_from_the_cli_are_valid_and_leave_the_seed_to_the_serve
     assert first["seats"] == [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
     assert set(first) == {"seats"}
     assert tjugoett.SEED_OPTION == "seed"  # the option the server draws a seed for
-    assert tjugoett.initial_state(first).options.seat_ids() == ("s1", "s2")
+    drawn = {**first, "seed": "a-seed-the-server-drew"}
+    assert tjugoett.initial_state(drawn).options.seat_ids() == ("s1", "s2")
 
 
 def test_tjugoett_options_json_adds_options_and_may_give_the_seed():
