@@ -144,7 +144,8 @@ class BotApp:
         deferred = self.link.command(action.name, dict(action.args))
 
         def refused(failure: Any) -> None:
-            words = refusal_words(failure.value)
+            table = self.model.part.words if self.model is not None else None
+            words = refusal_words(failure.value, table)
             self.output.notice(f"{self.me}: {action.name} refused: {words}", True)
 
         deferred.addErrback(refused)

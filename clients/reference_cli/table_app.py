@@ -379,7 +379,7 @@ class TableApp:
 
         def refused(failure: Any) -> None:
             error = failure.value
-            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+            self._replied(effect.tag, self.refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(accepted, refused)
 
@@ -401,9 +401,14 @@ class TableApp:
 
         def refused(failure: Any) -> None:
             error = failure.value
-            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+            self._replied(effect.tag, self.refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(answered, refused)
+
+    def refusal_words(self, error: BaseException) -> str:
+        """A refused request in the table's game's words (its part's table)."""
+        words = self.model.part.words if self.model is not None else None
+        return refusal_words(error, words)
 
     def _replied(self, tag: str, error: str | None, code: str | None) -> None:
         self.in_flight -= 1

@@ -258,7 +258,10 @@ class LinkTests(ShellTestCase):
         )
         error = failure_of(refused)
         assert isinstance(error, ServerRefused)
-        assert refusal_words(error) == "cannot read 3x (bad_pattern, R-PUZ-3)"
+        assert (
+            refusal_words(error)
+            == "the pattern cannot be read: write it as two values and an operation, e.g. 3*8 (R-PUZ-3)"
+        )
         lost = link.command("fix_solution")
         link._closed(proto, None, None)
         lost_error = failure_of(lost)

@@ -260,7 +260,7 @@ class HearingPreviewTests(ShellTestCase):
         app.link_snapshot(Feed(table, PROCTOR).snapshot(), 0)
         app.keys("preview 7 reject no\r")
         link.requests[-1][2].errback(ServerRefused("unknown_protest", "no protest 7"))
-        assert "no protest 7" in "".join(lines)
+        assert "no protest has that number at this table" in "".join(lines)
         app.keys("preview 1 uphold wrong flag | rescind 1 3\r")
         kind, fields, deferred = link.requests[-1]
         assert kind == "query" and fields["name"] == "preview_ruling" and fields["table"] == "t1"

@@ -63,6 +63,9 @@ class GamePart:
     compact: Callable[[View, Style], list[str]] = _compact_line  # `t24 replay` lines
     deadline_words: Mapping[str, str] = field(default_factory=dict)  # command -> words
     describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words
+    # ALL the game's words, one table (clients/reference_cli/words.py says its keys): the
+    # refusals are said from it (`refusal.<code>`), the part's functions take the rest.
+    words: Mapping[str, Any] = field(default_factory=dict)
     event_kind: Callable[[str, Mapping[str, Any]], str] = lambda kind, data: "info"
     # The feed's time stamp: a small fold over every event push (history too), e.g. the
     # time since the card in play was revealed. (feed state, type, data) -> (state, µs|None)
