@@ -20,6 +20,7 @@ from clients.reference_cli.connection import (
     TableLink,
     refusal_words,
 )
+from clients.reference_cli.games.challenge.words import WORDS as CHALLENGE_WORDS
 from protocol.codec import decode, encode
 
 
@@ -258,9 +259,10 @@ class LinkTests(ShellTestCase):
         )
         error = failure_of(refused)
         assert isinstance(error, ServerRefused)
-        assert (
-            refusal_words(error)
-            == "the pattern cannot be read: write it as two values and an operation, e.g. 3*8 (R-PUZ-3)"
+        assert refusal_words(error) == "cannot read 3x (R-PUZ-3)"  # no game: the server's words
+        assert refusal_words(error, CHALLENGE_WORDS) == (  # the game's words for its code
+            "the pattern cannot be read: write it as two values and an operation, e.g. 3*8 "
+            "(R-PUZ-3)"
         )
         lost = link.command("fix_solution")
         link._closed(proto, None, None)
