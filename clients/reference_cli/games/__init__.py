@@ -137,10 +137,13 @@ class Move:
 
 @dataclass(frozen=True)
 class LineInput:
-    """The line being typed; Enter sends what the game's `parse_line` makes of it."""
+    """The line being typed; Enter sends what the game's `parse_line` makes of it, for the
+    view on screen when the line's first key was typed (`view`): an answer typed at one card
+    is for that card (refused `stale_set` if someone won it meanwhile), never for the next."""
 
     line: str = ""
     help: str = ""
+    view: Any = None
 
     def prompt(self) -> str:
         return f"> {self.line}"
@@ -162,17 +165,20 @@ def line_controls(
         if key == CTRL_D or (key == "q" and not state.line):
             return state, [Quit()]
         if key in ENTER:
-            parsed = parse_line(state.line, view)
+            parsed = parse_line(state.line, state.view if state.view is not None else view)
             cleared = LineInput("", state.help)
             if parsed is None:
                 return cleared, []
             name, args = parsed
             return cleared, [Send(name, dict(args), tag=name)]
         edited = edit_line(state.line, key)
-        return (state if edited is None else LineInput(edited, state.help)), []
+        if edited is None:
+            return state, []
+        typed_at = (view if not state.line else state.view) if edited else None
+        return LineInput(edited, state.help, typed_at), []
 
     def replied(state: LineInput, tag: str, error: str | None, code: str | None = None):
-        return state, [] if error is None else [Notice(f"{tag}: {error}", True)]
+        return state, [] if error is None else [Notice(error, True)]
 
     return Controls(
         LineInput("", help_text), press, replied, lambda state, view, me: state, game=game
