@@ -26,6 +26,7 @@ from clients.reference_cli.bot_commands import BotApp
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
 from clients.reference_cli.games.challenge.play_input import PlayInput
+from clients.reference_cli.render import render
 from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import strip_ansi
 from clients.reference_cli.table_app import (
@@ -195,6 +196,32 @@ class ShellPlayTests(ShellTestCase):
         assert "stumped refused: the table is paused" in "".join(lines)
         app.keys("q")
         assert app.exit_code == exit_codes.OK and link.closed
+
+    def test_a_protest_picks_the_disputed_event_from_the_numbered_feed(self):
+        """Issue 27 (R-ROUND-8): every feed line shows its number; on the protest line ↑ and
+        ↓ pick an event (marked ▶ on the screen), and Enter files the protest against it."""
+        table = Table.started()
+        table.next_card()
+        app, link, _lines, _reactor = make_app()
+        welcome(app)
+        feed = Feed(table, player("s1"))
+        app.link_snapshot(feed.snapshot(), 0)
+        feed.send_all(app)
+        seqs = [line.seq for line in app.feed]
+        screen = render(app.frame(), T0, 100, 40)
+        assert any(f"#{seqs[-1]}" in line and "revealed" in line for line in screen)
+        app.keys("p")
+        assert app.frame().picked is None and "↑ ↓ pick" in app.frame().keys
+        app.keys("\x1b[A\x1b[A\x1b[A\x1b[B")  # three older, one newer: the second newest
+        assert app.frame().picked == seqs[-2] and app.frame().prompt == f"protest #{seqs[-2]}> ▌"
+        marked = [line for line in render(app.frame(), T0, 100, 40) if line.startswith("▶ #")]
+        assert len(marked) == 1 and f"#{seqs[-2]}" in marked[0]
+        app.keys("I was not ready\r")
+        assert link.sent[-1][:2] == (
+            "file_protest",
+            {"seqs": [seqs[-2]], "reason": "I was not ready"},
+        )
+        assert app.controls.state.mode == "idle" and app.frame().picked is None
 
     def test_losing_the_race_says_who_was_first(self):
         table = Table.started()

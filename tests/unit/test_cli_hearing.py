@@ -106,7 +106,7 @@ class HearingPromptTests(ShellTestCase):
             Send("file_protest", {"seqs": [5, 6], "reason": "I touched first"}, "protest")
         ]
         state, effects = typed(play_input.press, state, "five why", view)
-        assert effects[0].error and "by seq" in effects[0].text and state.mode == "protest"
+        assert effects[0].error and "which event?" in effects[0].text and state.mode == "protest"
         assert play_input.press(state, "\x1b", view)[0].mode == "idle"  # Esc leaves the line
 
     def test_protest_args_for_a_student_never_name_a_seat(self):

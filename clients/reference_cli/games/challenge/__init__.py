@@ -67,6 +67,9 @@ def controls(kind: str) -> Any:
             play_input.reconcile,
             lost_notice=play_input.lost_card_notice,
             game="challenge",
+            picking=play_input.picking,
+            picked=play_input.picked,
+            pick=play_input.pick,
         )
     if kind == "proctor":
         return Controls(
