@@ -18,7 +18,7 @@ part for is drawn by the generic part (its view as plain lines).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clients.reference_cli.games import part_for
@@ -113,11 +113,14 @@ def render(
 ) -> list[str]:
     """The whole screen as lines (no trailing newline); fits `height` by trimming the feed."""
     rule = style.dim("─" * max(10, width))
-    top = [*header(frame, width, style), rule]
     if frame.model is None:
-        top.append(f"joining the table… ({frame.status})")
+        # Not joined yet: the status is the whole story (which server, is it running, when
+        # the next try is), one part a line under the header, never cut off at its right.
+        top = [*header(replace(frame, status=""), width, style), rule, "joining the table…"]
+        top += [style.yellow(part) for part in frame.status.split("; ")]
         middle: list[str] = []
     else:
+        top = [*header(frame, width, style), rule]
         part = part_for(frame.model.game)
         top += part.board(frame.model.view, style, frame.role)
         top += countdown_lines(frame.model, now_us, style)

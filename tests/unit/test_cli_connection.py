@@ -290,6 +290,14 @@ def failure_of(deferred):
 
 
 class LinkLifecycleTests(ShellTestCase):
+    def test_a_server_that_cannot_be_reached_is_named_in_the_status(self):
+        link, _clock, listener, _connects = make()
+        link.start()
+        link._failed("connection refused")
+        status = listener.log[-1][1]
+        assert status.startswith("cannot connect to ws://x/ws (is the server running?);")
+        assert "reconnecting in" in status
+
     def test_retries_give_up_as_unreachable(self):
         link, clock, listener, connects = make(retries=2)
         link.start()
