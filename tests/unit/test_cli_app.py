@@ -522,6 +522,10 @@ class WhereToConnectTests(ShellTestCase):
                 resolve_target(args(tokens=one), role, {})
         with pytest.raises(ConnectError, match="no director token"):
             resolve_target(args(tokens=str(directory)), "director", {})
+        # Issue 27: any token may watch, a director's file too (docs/cli.md).
+        director = tmp_path / "director.json"
+        director.write_text(json.dumps({"url": "ws://h:1/ws", "table": "t", "director": "D"}))
+        assert resolve_target(args(tokens=str(director)), "spectator", {}).token == "D"
         with pytest.raises(ConnectError, match="--seat"):
             resolve_target(args(tokens=str(directory)), "player", {})
         with pytest.raises(ConnectError, match="no seat 'cy'"):
