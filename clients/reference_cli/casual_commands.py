@@ -2,10 +2,11 @@
 
 A thin client in plain lines: it draws the view the server sends (the snapshot, then the
 view the last event push of each append carries, `protocol.views`) with the game's part
-under `clients/reference_cli/games/<game>/` (`screen.render_lines`), prints one line per
-event, and sends what the player types (`screen.parse_line`: an answer, `c`, `s`, `n 7H`,
-`start`, ...). No rule is judged here: the server refuses what it must, and the refusal is
-printed in words. With `--bot` the game's `brain.next_move` plays the seat (the solver's
+under `clients/reference_cli/games/<game>/` (`screen.render_lines`), prints each event as a
+sentence of the game's words (`describe_event`, `words.py`), and sends what the player types
+(`screen.parse_line`: an answer, `c`, `s`, `n 7H`, `start`, ...) for the card or set that was
+on screen when the line's first key was typed (`CasualApp`). No rule is judged here: the
+server refuses what it must, and the refusal is printed in the game's words. With `--bot` the game's `brain.next_move` plays the seat (the solver's
 answers), so `t24 casual --bot` is the casual games' bot. It exits 0 when the game ends.
 
 Why a command of its own (as `t24 tjugoett`): typing a whole answer line fits these games
@@ -48,9 +49,13 @@ PARTS: dict[str, tuple[ModuleType, ModuleType]] = {
 EPILOG = """\
 typed lines:
   pocket   an answer claims and answers at once: for 2 3 4 5 (t24 solve 2 3 4 5) (5+3-2)*4
-           c claim "I got it" first · s stumped · start · q quit
+           c claim "I got it" first · s stumped · start · resume (after a pause) · q quit
   deck40   "24!" with a solution: for 4 1 8 7 (t24 solve 4 1 8 7) (8-4)*(7-1)
            n [card] no solution, returning that card (e.g. n 7H) · start · q quit
+
+An answer is for the card (set) on screen when you began typing it: if someone wins that card
+first, it is refused ("not judged: ..."), never judged on the next card.
+Tjugoett is played with t24 play (one key a move).
 
 examples:
   t24 casual --tokens var/pocket1/s1.json
