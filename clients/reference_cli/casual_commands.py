@@ -4,13 +4,15 @@ A thin client in plain lines: it draws the view the server sends (the snapshot, 
 view the last event push of each append carries, `protocol.views`) with the game's part
 under `clients/reference_cli/games/<game>/` (`screen.render_lines`), prints each event as a
 sentence of the game's words (`describe_event`, `words.py`), and sends what the player types
-(`screen.parse_line`: an answer, `c`, `s`, `n 7H`, `start`, ...) for the card or set that was
-on screen when the line's first key was typed (`CasualApp`). No rule is judged here: the
-server refuses what it must, and the refusal is printed in the game's words. With `--bot` the game's `brain.next_move` plays the seat (the solver's
-answers), so `t24 casual --bot` is the casual games' bot. It exits 0 when the game ends.
+(`screen.parse_line`: an answer, `c`, `s`, `n 7H`, `start`, ...) for the card or set that
+was on screen when the line's first key was typed (`CasualApp`). No rule is judged here: the
+server refuses what it must, and the refusal is printed in the game's words. With `--bot`
+the game's `brain.next_move` plays the seat (the solver's answers), so `t24 casual --bot` is
+the casual games' bot. It exits 0 when the game ends.
 
-Why a command of its own (as `t24 tjugoett`): typing a whole answer line fits these games
-better than the 24 Challenge's keys of `t24 play`.
+Why a command of its own: typing a whole answer line fits these games better than the keys of
+`t24 play` (which plays them too, with the same typed lines, full screen). Tjugoett, one key a
+move, is played with `t24 play`.
 """
 
 from __future__ import annotations

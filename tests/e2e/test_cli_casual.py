@@ -73,8 +73,8 @@ def test_a_deck40_game_played_by_two_people_at_their_terminals(server, cli):
     )
     ada = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s1")
     bo = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s2")
-    ada.expect("Ada \\(you\\): pile")
-    bo.expect("Bo \\(you\\): pile")
+    ada.expect("Ada \\(you\\): waiting for the deal")
+    bo.expect("Bo \\(you\\): waiting for the deal")
     bo.sendline("start")
     for _ in range(20):
         ada.expect(DECK40_TABLE)  # four real playing cards, two from each pile (R-DECK40-1)

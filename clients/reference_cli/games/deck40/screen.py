@@ -81,6 +81,9 @@ def seat_lines(view: Mapping[str, Any]) -> list[str]:
     for seat in view.get("seats", []):
         name = names[seat["seat"]]
         who = _say("screen.you", name=name) if seat["seat"] == me else name
+        if view.get("phase") == "setup":  # no pile is dealt yet: "pile 0" would mislead
+            lines.append("   " + _say("screen.seat.setup", who=who))
+            continue
         fields = {"who": who, "pile": seat["pile"], "won": len(seat["won"]), "count": seat["score"]}
         lines.append("   " + _say("screen.seat", **fields))
     return lines
@@ -100,15 +103,14 @@ def result_lines(view: Mapping[str, Any]) -> list[str]:
 def header(view: Mapping[str, Any]) -> str:
     """`deck40 · playing · set 3 · two cards from each pile · scoring simple · to 10 points`."""
     options = view.get("options", {})
-    target = options.get("target_points")
-    fields = {
-        "phase": _label("phase", view.get("phase")),
-        "set": view.get("set", 0),
-        "layout": _label("layout", options.get("layout")),
-        "scoring": options.get("scoring"),
-        "target": target,
-    }
-    return _say("screen.header.target" if target else "screen.header", **fields)
+    parts = [_say("screen.title"), _label("phase", view.get("phase"))]
+    if view.get("set"):
+        parts.append(_say("screen.set", set=view["set"]))
+    parts.append(_label("layout", options.get("layout")))
+    parts.append(_say("screen.scoring", scoring=options.get("scoring")))
+    if options.get("target_points"):
+        parts.append(_say("screen.target", target=options["target_points"]))
+    return " · ".join(parts)
 
 
 def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:

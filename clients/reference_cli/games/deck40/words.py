@@ -57,9 +57,10 @@ WORDS: Table = {
     "refusal.stale_set": "not judged: that was for a set someone took while you typed; "
     "play the set on the table now",
     # -- the screen ----------------------------------------------------------------------------
-    "screen.header": "deck40 · {phase} · set {set} · {layout} · scoring {scoring}",
-    "screen.header.target": "deck40 · {phase} · set {set} · {layout} · scoring {scoring} · "
-    "to {target} points",
+    "screen.title": "deck40",
+    "screen.set": "set {set}",
+    "screen.scoring": "scoring {scoring}",
+    "screen.target": "to {target} points",
     "screen.phase.setup": "not started",
     "screen.phase.playing": "playing",
     "screen.phase.ended": "over",
@@ -77,6 +78,7 @@ WORDS: Table = {
         "{who}: pile {pile} · won {won} · {count} points",
     ),
     "screen.you": "{name} (you)",
+    "screen.seat.setup": "{who}: waiting for the deal",
     "screen.winner": "winner: {names} ({why})",
     "screen.tie": "tie: {names} ({why})",
     "screen.ended.target_points": "played to the target points",
