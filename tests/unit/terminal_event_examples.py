@@ -124,7 +124,12 @@ POCKET: Examples = _with_at(
             {"card_id": "SD-04r", "dots": 3, "number": 4, "reason": reason, "rule": "R-POCKET-4"}
             for reason in ("all_stumped", "all_excluded", "timeout")
         ],
-        "GamePaused": [{"cause": "server_restart"}, {"cause": "tea"}, {"cause": "director"}],
+        "GamePaused": [
+            {"cause": "server_restart"},
+            {"cause": "failover"},
+            {"cause": "tea"},
+            {"cause": "director"},
+        ],
         "GameResumed": [{"cause": "tea"}],
         "GameEnded": [
             {
@@ -496,7 +501,12 @@ CHALLENGE: Examples = _with_at(
             {**_CARD, "reason": "all_stumped"},
         ],
         "StumpedCardsReturned": [{"cards": ["c1", "c2"]}, {"cards": ["c1"]}],
-        "TablePaused": [{"cause": "server_restart"}, {"cause": "tea"}, {"cause": "proctor"}],
+        "TablePaused": [
+            {"cause": "server_restart"},
+            {"cause": "failover"},
+            {"cause": "tea"},
+            {"cause": "proctor"},
+        ],
         "TableResumed": [{"cause": "tea"}],
         "RoundEnded": [
             {"reason": reason, "scores": {"s1": 3, "s2": 0, "s3": 1}}

@@ -135,7 +135,9 @@ def card_lines(view: Mapping[str, Any], style: Style, role: str = "player") -> l
     lines: list[str] = []
     if view.get("paused"):
         lines.append(
-            style.yellow(f"PAUSED ({view.get('pause_cause') or 'proctor'}): no clock runs")
+            style.yellow(
+                f"PAUSED ({end_reason_words(view.get('pause_cause') or 'proctor')}): no clock runs"
+            )
             + " · the proctor resumes the table"
         )
     if phase == SETUP:

@@ -92,6 +92,7 @@ WORDS: Table = {
     "reason.no_touch": "nobody touched it in time",
     "reason.all_stumped": "everyone is stumped",
     "reason.server_restart": "the server restarted",
+    "reason.failover": "the table moved to another server",
     "reason.proctor": "by the proctor",
     # -- refusals (docs/protocol.md, "Refusal codes of the 24 Challenge") -----------------------
     "refusal.unknown_command": "a 24 Challenge table has no such command",

@@ -42,6 +42,7 @@ WORDS: Table = {
     "event.GameEnded.ended_by_director": "the director ended the game",
     # the pause's cause when the server gives one (else the words typed by whoever paused)
     "reason.server_restart": "the server restarted",
+    "reason.failover": "the table moved to another server",
     "reason.director": "by the director",
     # -- refusals (docs/games/pocket.md, "Refusal codes") -------------------------------------
     "refusal.unknown_command": "a pocket table has no such command",
