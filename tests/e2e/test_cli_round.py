@@ -214,7 +214,7 @@ def test_the_clients_survive_a_server_killed_mid_card_and_the_card_goes_on(tmp_p
 
         # Each client resumes by itself; the table waits in the recovery pause.
         for child in clients.values():
-            child.expect("table paused \\(server_restart\\)")
+            child.expect("table paused \\(the server restarted\\)")
         proctor.send("resume\n")
         player.expect("table resumed")
         # The student still holds the card with the pattern declared: the steps, then fix.
