@@ -109,6 +109,13 @@ ANSWER_REASONS: Table = {
 }
 
 
+def command_words(table: Table, name: str) -> str:
+    """A game command as a person reads it: the game's `command.<name>` sentence, else the
+    name in words (`fix_solution` -> `fix solution`), never the code."""
+    key = f"command.{name}"
+    return say(table, key) if key in table else name.replace("_", " ")
+
+
 def unknown_event(kind: str) -> str:
     """An event this client has no words for (a newer server's): said so, never by its name
     (docs/protocol.md: clients ignore what they do not know)."""

@@ -381,7 +381,7 @@ class TheBotDriverTests(ShellTestCase):
         ]
         link.sent[-1][2].errback(ServerRefused("too_late", "too late", "R-PLAY-5"))
         assert (
-            "fix_solution refused: too late: the time for this answer ran out (R-PLAY-5)"
+            "Bo: fix solution refused: too late: the time for this answer ran out (R-PLAY-5)"
             in "".join(lines)
         )
         table.do("end_round")
