@@ -168,12 +168,12 @@ def test_three_shipped_bots_play_a_pocket_game_to_the_end(server, connect, cli):
     assert "PlayerExcluded" not in types
 
     names = {"s1": "Ada", "s2": "Bo", "s3": "Cy"}
-    shown = ("tie: " if ended["tie"] else "winner: ") + ", ".join(
-        names[seat] for seat in ended["winners"]
-    )
+    winners = [names[seat] for seat in ended["winners"]]
+    together = ", ".join(winners[:-1]) + " and " + winners[-1] if len(winners) > 1 else winners[0]
+    shown = ("tie: " if ended["tie"] else "winner: ") + together
     assert shown in screens[2]  # `t24 casual --bot` draws the result
     for screen in screens[:2]:  # `t24 bot` prints the events in words and leaves
-        assert "the game ends (stack_used_up) (R-POCKET-5)" in screen, screen[-1500:]
+        assert "the stack is used up: the game is over (R-POCKET-5)" in screen, screen[-1500:]
 
 
 # -- deck40 -----------------------------------------------------------------------------------
