@@ -90,7 +90,7 @@ PART = GamePart(
     board=lambda view, style, role: screen.board_lines(view),
     side=lambda view, me, style, presence: screen.seat_lines(view),
     results=lambda view, style: screen.result_lines(view),
-    compact=lambda view, style: [screen.compact(view)],
+    compact=lambda view, style: ["    " + style.dim(screen.compact(view))],
     describe_event=describe_event,
     words=WORDS,
     finished=lambda view: view.get("phase") == "ended",
