@@ -74,4 +74,5 @@ def test_a_round_of_tjugoett_at_the_terminal(server, cli):
         assert child.exitstatus == 0, cli.logs()
     watched = watcher.logfile_read.getvalue()
     assert "Ada gets a card face down (2 cards)" in watched  # a spectator sees no live hand
-    assert "Bo gets a card face down (1 card)" in ada.logfile_read.getvalue()  # nor does another player
+    seen_by_ada = ada.logfile_read.getvalue()
+    assert "Bo gets a card face down (1 card)" in seen_by_ada  # nor does another player
