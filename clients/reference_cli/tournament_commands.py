@@ -386,5 +386,10 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--force-tie", metavar="GRADE", help="end GRADE's round 1-2 tables at once")
     p.add_argument("--protest", action="store_true", help="an upheld protest after round 2")
-    p.add_argument("--bundle", metavar="DIR", help="write the officials' bundle to DIR")
+    p.add_argument(
+        "--bundle",
+        metavar="DIR",
+        help="write the officials' bundle to DIR, signed with a key made for the run (deleted "
+        "when it ends); its public half is printed: signing key: HEX",
+    )
     p.add_argument("--json", dest="json", action="store_true", help="print a JSON summary")

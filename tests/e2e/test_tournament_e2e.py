@@ -77,8 +77,8 @@ def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
     """`t24 audit verify` as a process once (its exit code 0); the tampered copies through
     the same command's `main` in this process (exit code and output as the process's, without
     a Python start and the CLI's imports per copy)."""
-    _summary, bundle = tournament
-    done = t24("audit", "verify", str(bundle))
+    summary, bundle = tournament
+    done = t24("audit", "verify", str(bundle), "--key", summary["key"])  # the key it printed
     assert done.returncode == 0, done.stdout + done.stderr
     manifest = json.loads((bundle / "manifest.json").read_text())
     for path in ["manifest.json", *sorted(manifest["files"])[:3], "standings.csv"]:
