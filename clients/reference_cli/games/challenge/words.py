@@ -126,6 +126,7 @@ WORDS: Table = {
     "refusal.pattern_first": "the pattern comes before the steps",
     "refusal.too_late": "too late: the time for this answer ran out",
     "refusal.no_steps": "there are no steps to fix yet",
+    "refusal.no_x": "a Variables card's solution names x first: there is none to fix",
     "refusal.already_stumped": "this student said stumped already",
     "refusal.foul_touch": "that student's touch was a foul: it cannot hold the card",
     "refusal.not_yet_reinstated": "a reinstated student plays again from the next card",
