@@ -237,18 +237,16 @@ class Facts:
     def marks(self, student: str, only: Sequence[str], here: bool = False) -> list[Mark]:
         """The student's marks: disqualifications at the tables `only` (`here`: at the one
         table shown, so without its name) and a withdrawal."""
-        marks = [
-            Mark(
-                "dq",
-                say(TOURNAMENT, "disqualified.here", cause=cause)
-                if here
-                else say(
-                    TOURNAMENT, "disqualified", table=self.round_of_table.get(table, table), cause=cause
-                ),
-            )
-            for table, cause in self.disqualified.get(student, {}).items()
-            if table in only
-        ]
+        marks = []
+        for table, cause in self.disqualified.get(student, {}).items():
+            if table not in only:
+                continue
+            if here:
+                text = say(TOURNAMENT, "disqualified.here", cause=cause)
+            else:
+                where = self.round_of_table.get(table, table)
+                text = say(TOURNAMENT, "disqualified", table=where, cause=cause)
+            marks.append(Mark("dq", text))
         if student in self.withdrawn:
             marks.append(Mark("withdrawn", self.withdrawn[student]))
         return marks
@@ -356,6 +354,27 @@ def _result_words(code: Any, number_of: Any = None) -> str:
     return say(TOURNAMENT, f"advanced.{code}")
 
 
+def _face_off(
+    facts: Facts, stage: str, table: Mapping[str, Any], champion: str | None
+) -> dict[str, Any]:
+    """A semi-final or final table of the standings (R-ROUND-4/5)."""
+    return {
+        "title": say(TOURNAMENT, f"stage.{stage}"),
+        "table": table["table"],
+        "rows": [
+            {
+                **facts.person(row["student"]),
+                "rank": row["rank"],
+                "points": row["points"],
+                "champion": row["student"] == champion,
+                "result": _result_words(row["advanced"]),
+                "marks": facts.marks(row["student"], only=[table["table"]], here=True),
+            }
+            for row in table["rows"]
+        ],
+    }
+
+
 def _standings(facts: Facts) -> list[dict[str, Any]]:
     state = facts.state
     qualifying_tables = [t.table for n in (1, 2) for t in state.round(n).tables] + [
@@ -379,26 +398,11 @@ def _standings(facts: Facts) -> list[dict[str, Any]]:
             }
             for row in standing["qualifying"]
         ]
-        stages = []
-        for stage in ("semi_final", "final"):
-            for table in standing[stage]:
-                stages.append(
-                    {
-                        "title": say(TOURNAMENT, f"stage.{stage}"),
-                        "table": table["table"],
-                        "rows": [
-                            {
-                                **facts.person(row["student"]),
-                                "rank": row["rank"],
-                                "points": row["points"],
-                                "champion": row["student"] == champion,
-                                "result": _result_words(row["advanced"]),
-                                "marks": facts.marks(row["student"], only=[table["table"]], here=True),
-                            }
-                            for row in table["rows"]
-                        ],
-                    }
-                )
+        stages = [
+            _face_off(facts, stage, table, champion)
+            for stage in ("semi_final", "final")
+            for table in standing[stage]
+        ]
         ties = [
             {
                 "number": tie["number"],
@@ -478,9 +482,11 @@ def _tie_break_rounds(facts: Facts) -> list[dict[str, Any]]:
 
 def _protests(facts: Facts, order: Sequence[str]) -> list[dict[str, Any]]:
     """Every protest of every table, with the events it disputes and its ruling, in words."""
-    out = []
+    out: list[dict[str, Any]] = []
     for name in order:
         events = facts.tables.get(name, ())
+        if not any(event.type == "ProtestFiled" for event in events):
+            continue
         lines = {line.seq: line for group in timeline(events, facts.names) for line in group.lines}
         filed: dict[Any, dict[str, Any]] = {}
         ruling_of: dict[str, Any] | None = None
