@@ -19,52 +19,28 @@ exported streams and compares the bytes, so the same logs always give the same r
 are the events' own (`at`, UTC); nothing reads a clock.
 
 The words: event sentences come from server/audit/report_events.py (tables in
-report_words.py); the headings are marked in the template for the i18n extension.
+report_words.py), a table's timeline from report_timeline.py; the headings are marked in the
+template for the i18n extension.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 from typing import Any
 
 import jinja2
 
-from server.audit.report_events import (
-    Names,
-    TableContext,
-    numbers_text,
-    table_sentence,
-    tournament_sentence,
-)
+from server.audit.report_events import Names, tournament_sentence
+from server.audit.report_timeline import CORRECTIONS, Line, clock, event_time, timeline
 from server.audit.report_words import CHALLENGE, TOURNAMENT, say
 from server.tournament.standings import standings
 from server.tournament.state import SeatedTable, TournamentState
 
 TEMPLATES = "server.audit.templates"
 TEMPLATE = "report.html.j2"
-SECOND = 1_000_000
-
-# The css class of a timeline line (colour and margin mark; the words say it all anyway).
-LINE_KINDS = {
-    "CardWon": "win",
-    "FlagIssued": "flag",
-    "PlayerDisqualified": "dq",
-    "TouchRefused": "refused",
-    "ProtestFiled": "protest",
-    "ProtestRuled": "protest",
-    "FlagRescinded": "correction",
-    "PlayerReinstated": "correction",
-    "CardAwarded": "correction",
-    "CardAwardRevoked": "correction",
-    "ScoreAdjusted": "correction",
-    "ScoreCardSigned": "signed",
-    "ScoreCardReopened": "protest",
-}
-CORRECTIONS = frozenset(k for k, v in LINE_KINDS.items() if v == "correction")
 
 
 @cache
@@ -86,102 +62,6 @@ def _environment() -> jinja2.Environment:
     )
     environment.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     return environment
-
-
-def clock(at: Any) -> str:
-    """An event time (microseconds, UTC) as `09:14:03`."""
-    if not isinstance(at, int):
-        return ""
-    return datetime.fromtimestamp(at / SECOND, UTC).strftime("%H:%M:%S")
-
-
-def _at(event: Any) -> int:
-    at = event.data.get("at")
-    return at if isinstance(at, int) else int(event.at)
-
-
-# -- timelines --------------------------------------------------------------------------------
-
-
-@dataclass
-class Line:
-    """One event of a timeline: its seq, its time, its sentence."""
-
-    seq: int
-    time: str
-    text: str
-    kind: str
-    rule: str
-
-
-@dataclass
-class Group:
-    """The events of one card (from its placing), or of the start or the end of the round."""
-
-    kind: str  # "start", "card", "end"
-    play: Any = None
-    card: Any = None
-    numbers: tuple[str, ...] = ()
-    dots: Any = None
-    at: str = ""
-    lines: list[Line] = field(default_factory=list)
-
-
-def _reveals(events: Sequence[Any]) -> dict[int, int]:
-    """Index of each `CardPlaced` -> the time of its card's reveal (when it was revealed)."""
-    out: dict[int, int] = {}
-    placed: int | None = None
-    for index, event in enumerate(events):
-        if event.type == "CardPlaced":
-            placed = index
-        elif event.type == "CardRevealed" and placed is not None:
-            out[placed] = _at(event)
-            placed = None
-    return out
-
-
-def timeline(events: Sequence[Any], names: Names) -> list[Group]:
-    """A table's events in words, grouped by card; times from the card's reveal."""
-    reveals = _reveals(events)
-    groups = [Group("start")]
-    ctx = TableContext(names)
-    revealed_at: int | None = None
-    for index, event in enumerate(events):
-        data = event.data
-        if event.type == "RoundStarted":
-            options = data.get("options") or {}
-            ctx = TableContext(names, options.get("flag_limit"), None)
-        if event.type == "CardPlaced":
-            revealed_at = reveals.get(index)
-            groups.append(
-                Group(
-                    "card",
-                    play=data.get("play"),
-                    card=data.get("card_id"),
-                    numbers=tuple(numbers_text(data.get("numbers")).split()),
-                    dots=data.get("dots"),
-                    at=clock(_at(event)),
-                )
-            )
-        elif event.type == "RoundEnded":
-            revealed_at = None
-            groups.append(Group("end", at=clock(_at(event))))
-        ctx = TableContext(names, ctx.flag_limit, revealed_at)
-        at = _at(event)
-        if revealed_at is not None:
-            time = say(CHALLENGE, "from_reveal", seconds=f"{(at - revealed_at) / SECOND:+.3f}")
-        else:
-            time = clock(at)
-        groups[-1].lines.append(
-            Line(
-                seq=event.seq,
-                time=time,
-                text=table_sentence(event.type, data, ctx),
-                kind=LINE_KINDS.get(event.type, "info"),
-                rule=str(data.get("rule") or ""),
-            )
-        )
-    return [group for group in groups if group.lines]
 
 
 # -- score cards ------------------------------------------------------------------------------
@@ -346,7 +226,7 @@ def _score_card(facts: Facts, seated: SeatedTable, round_label: str) -> dict[str
 # -- standings --------------------------------------------------------------------------------
 
 
-def _result_words(code: Any, number_of: Any = None) -> str:
+def _result_words(code: Any) -> str:
     if code is None:
         return say(TOURNAMENT, "advanced.pending")
     if str(code).startswith("tie_break"):
@@ -498,7 +378,7 @@ def _protests(facts: Facts, order: Sequence[str]) -> list[dict[str, Any]]:
                     "table": name,
                     "table_id": f"table-{name}",
                     "seq": event.seq,
-                    "time": clock(_at(event)),
+                    "time": clock(event_time(event)),
                     "by": facts.names.of(CHALLENGE, data.get("by")),
                     "reason": data.get("reason"),
                     "disputes": [lines[s] for s in data.get("seqs") or () if s in lines],
@@ -522,7 +402,7 @@ def _log(events: Sequence[Any], names: Names) -> list[Line]:
     return [
         Line(
             seq=event.seq,
-            time=clock(_at(event)),
+            time=clock(event_time(event)),
             text=tournament_sentence(event.type, event.data, names),
             kind="info",
             rule=str(event.data.get("rule") or ""),
@@ -589,7 +469,9 @@ def report_html(
     order += [card["name"] for tie in ties for card in tie["tables"]]
     options = state.options
     sections = _standings(facts)
-    times = [_at(event) for event in tournament_events if isinstance(event.data.get("at"), int)]
+    times = [
+        event_time(event) for event in tournament_events if isinstance(event.data.get("at"), int)
+    ]
     context = {
         "name": options.name,
         "date": options.date,

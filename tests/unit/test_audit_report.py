@@ -22,7 +22,6 @@ from report_tournament import TID, played
 import server.tournament as tournament
 from server.audit import report_events
 from server.audit.bundle import build_bundle, verify_bundle, write_bundle
-from server.audit.report import timeline
 from server.audit.report_events import (
     TABLE_SENTENCES,
     TOURNAMENT_SENTENCES,
@@ -31,6 +30,7 @@ from server.audit.report_events import (
     table_sentence,
     tournament_sentence,
 )
+from server.audit.report_timeline import timeline
 from server.audit.report_words import CHALLENGE, TOURNAMENT, say
 from server.audit.signing import load_or_create_signing_key
 from server.games import challenge
