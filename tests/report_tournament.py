@@ -2,24 +2,25 @@
 
 Why not tests/unit/tournament_support.py's `Tourney`: its tables end with a made-up
 `RoundEnded`, and the report words every event of every table. Here each table the tournament
-starts is played
-through `challenge.decide` card by card (a proctored table: the proctor records each touch for
-a seat), so its stream holds what a real one holds: touches, patterns, steps, verdicts, flags,
-a slap, stumped cards, a pause, protests, rulings and corrections, the signature. The answers
-come from the solver (`server.puzzles.solver`), so any card of the tournament's deck can be won,
-Double Digits included (round 3 under the Official Rules, R-DECK-5).
+starts is played through `challenge.decide` card by card (a proctored table: the proctor
+records each touch for a seat), so its stream holds what a real one holds: touches, patterns,
+steps, verdicts, flags, a slap, stumped cards, a pause, protests, rulings and corrections, the
+signature. The answers come from the solver (`server.puzzles.solver`), so any card of the
+tournament's deck can be won, Double Digits included (round 3 under the Official Rules,
+R-DECK-5).
 
 What `played()` holds (the events the report tests look for):
 - sections `4th` (8 students) and `5th + 6th` (grades merged, 2 + 2); seats swapped in round 1;
   a proctor assigned to every round-1 table;
-- round 1: `Ivy` slaps the card at r1.s1.t01 (PlayerDisqualified, cause slap) and keeps playing
-  nobody's cards after; a wrong solution, a missed pattern, a refused touch and an overridden
-  first touch, a card everyone is stumped on, a pause;
-- `Hal` withdraws after round 1;
+- round 1: `Ivy Baker` slaps the card at her table (PlayerDisqualified, cause slap), where
+  then come a restated and won card, a pause, a wrong solution, a missed pattern, a refused
+  touch and an overridden first touch, a card everyone is stumped on;
+- `Hal Jordan` withdraws after round 1;
 - round 2: at r2.s1.t01 a protest against a flag is upheld (the flag rescinded, a point added),
   another rejected; the card is signed, reopened by the director, signed again; the four
   students who scored nothing in rounds 1 + 2 tie for the 4th place of `4th`: tie-break 1;
-- round 3 (Double Digits): each section's semi-final of four, the champion its winner.
+- round 3 (Double Digits): each section's semi-final of four, the champion its winner; in
+  `5th + 6th` a student answers wrong twice (PlayerDisqualified, cause flag_limit, R-FLAG-3).
 """
 
 from __future__ import annotations
