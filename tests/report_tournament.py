@@ -241,6 +241,7 @@ class Tournament:
             "date": "2026-03-14",
             "grades": ["4th", "5th", "6th"],
             "deck_seed": 24,
+            "edition": "double-digits",  # the Official Rules' deck in Double Digits (R-DECK-5)
             "advance_count": 4,
             "cards_per_round": 6,
             "table_options": {"mode": "proctored"},

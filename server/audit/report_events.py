@@ -391,13 +391,14 @@ def _registered(data: Mapping[str, Any], names: Names) -> str:
 
 
 def _round_started_t(data: Mapping[str, Any], names: Names) -> str:
-    half, side = data.get("half"), data.get("side")
+    edition, half, side = data.get("edition"), data.get("half"), data.get("side")
     return say(
         T,
         "RoundStarted",
         _count(data.get("tables")),
         round=data.get("round"),
-        edition=say(T, f"edition.{half}") if f"edition.{half}" in T else half,
+        edition=say(T, f"edition.{edition}") if f"edition.{edition}" in T else edition,
+        half=say(T, f"half.{half}") if f"half.{half}" in T else half,
         side=say(T, f"side.{side}") if f"side.{side}" in T else side,
     )
 
@@ -489,6 +490,9 @@ TOURNAMENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         sections=", ".join(map(str, data.get("sections", []))),
     ),
     "TournamentFinished": _finished,
+    "TableCreationFailed": lambda data, names: say(
+        T, "TableCreationFailed", table=data.get("table"), reason=data.get("reason")
+    ),
 }
 
 

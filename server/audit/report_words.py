@@ -162,8 +162,10 @@ TOURNAMENT: Words = {
     "SeatsSwapped": "Round {round}: {a} and {b} swap seats (R-ROUND-2)",
     "ProctorAssigned": "{name} ({initials}) proctors table {table}",
     "RoundStarted": (
-        "Round {round} started at {n} table: {edition}, {side} side up (R-DECK-5)",
-        "Round {round} started at {n} tables: {edition}, {side} side up (R-DECK-5)",
+        "Round {round} started at {n} table: {edition}, {half} of its deck, {side} side up "
+        "(R-DECK-5)",
+        "Round {round} started at {n} tables: {edition}, {half} of its deck, {side} side up "
+        "(R-DECK-5)",
     ),
     "TableResultRecorded": (
         "Result of table {table} recorded (signed by {initials}, table event #{seq}): {scores}"
@@ -180,6 +182,7 @@ TOURNAMENT: Words = {
     "Advanced.champion": "champion of {section}: {student}",
     "RoundReopened": "Round {round} reopened for {sections} (R-ROUND-8)",
     "TournamentFinished": "Tournament finished: {champions} (R-ROUND-5)",
+    "TableCreationFailed": "Table {table} could not be created: {reason}",
     "unknown": "An event this report cannot word (see the stream's export)",
     # -- the parts of a sentence ----------------------------------------------------------------
     "score": "{name} {points}",
@@ -187,8 +190,13 @@ TOURNAMENT: Words = {
     # -- codes ----------------------------------------------------------------------------------
     "rules.official": "Official Tournament Rules",
     "rules.guidelines": "Proctor Guidelines",
-    "edition.1": "the first half (Single Digits)",
-    "edition.2": "the second half (Double Digits)",
+    "rules.special_instructions": "Official Rules, Special Instructions",
+    "edition.single-digits": "Single Digits",
+    "edition.double-digits": "Double Digits",
+    "edition.variables": "Variables",
+    "edition.mixed": "a mix of Single Digits, Double Digits and Variables",
+    "half.1": "the first half",
+    "half.2": "the second half",
     "side.red": "red",
     "side.white": "white",
     "stage.qualifying": "Rounds 1 and 2 (R-ROUND-3)",
