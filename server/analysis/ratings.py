@@ -49,7 +49,7 @@ PROVISIONAL_SIGMA = 110.0  # lichess shows a rating as provisional above this de
 MAX_PROVISIONAL_STEP = 150.0  # lila 7777: no jump above this while provisional
 # Cards (lila 1704): small steps around the difficulty model's prior.
 CARD_SIGMA = 120.0
-CARD_MIN_SIGMA = 40.0
+CARD_MIN_SIGMA = 10.0
 CARD_MAX_STEP = 25.0
 CARD_MAX_SHIFT = 400.0
 # The difficulty model's score -> a card's prior rating: linear, the two dot thresholds (the
