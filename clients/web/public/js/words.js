@@ -125,6 +125,52 @@ const ERROR_WORDS = {
   result_unchanged: "That result is already recorded.",
   bad_result: "That result does not match the table's seats.",
   tournament_over: "The tournament is over: the champions are declared.",
+  // a practice table refused (docs/games/practice.md)
+  practice_over: "The practice is over.",
+  practice_paused: "The practice is paused: resume it first.",
+  card_in_play: "Your card is still in play: answer it or give up first.",
+  no_card: "You have no card in play: ask for the next one.",
+  all_cards_played: "You have played all the cards of this practice.",
+  touch_first: "Touch the card before answering.",
+};
+
+/** The practice page's words (js/games/practice.js): why a card was missed, the page's
+ * headings and sentences. Only wording: what happened is always the server's word. */
+export const PRACTICE_WORDS = {
+  title: "Practice",
+  missReasons: {
+    wrong: "a wrong answer",
+    no_touch: "not touched in time",
+    no_answer: "no answer in time",
+    gave_up: "given up",
+  },
+  ended: { all_played: "every card is played", ended: "ended early" },
+  deadlines: { touch_deadline: "Touch within", answer_deadline: "Answer within" },
+  next: "Next card (N)",
+  touch: "Touch the card (space)",
+  giveUp: "Give up",
+  answer: "Equals 24",
+  pattern: "Pattern (the last step, e.g. 3*8)",
+  step: (n) => `Step ${n}`,
+  rating: "Your rating",
+  provisional: "provisional: it settles as you play",
+  cardRating: "this card's rating",
+  history: "Your rating, card after card",
+  historyHint: "Each dot is a card: filled solved, hollow missed; the line is your rating after it.",
+  misses: "Cards you missed, and how they go",
+  noMisses: "No card missed so far.",
+  solvedIn: (seconds) => `Solved in ${seconds} s.`,
+  missed: (reason) => `Missed (${reason}). It goes:`,
+  played: (solved, played, total) => `${solved} of ${played} solved (${total} cards in this practice).`,
+  waiting: "Press Next card for a card at your level.",
+  over: (reason) => `The practice is over (${reason}).`,
+  class: "The class",
+  ratings: "Everyone's rating at this table",
+  allPlayed: "All your cards are played.",
+  resume: "Resume",
+  end: "End the practice",
+  confirmEnd: "End the practice now?",
+  columns: ["Student", "Rating", "Solved", "Played"],
 };
 
 /** An error reply in words: the code's sentence, then the server's own message. */
