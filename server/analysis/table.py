@@ -507,3 +507,29 @@ def _student_report(
         flags=tuple(flags),
         disqualified=seat in fold.out,
     )
+
+
+# -- who may read what (the shell's `analysis` query, docs/protocol.md) ----------------------
+
+OFFICIALS = frozenset({"proctor", "director", "auditor", "server"})
+
+
+def round_over(analysis: TableAnalysis) -> bool:
+    """The round has ended (`RoundEnded`): no card is in play any more."""
+    return analysis.ended is not None
+
+
+def for_viewer(analysis: TableAnalysis, role: str, seat: str | None) -> dict[str, Any] | None:
+    """What `role` (a player: `seat`) may read of a table's analysis, as data; None: nothing.
+
+    Officials read all of it at any time. A student reads it once the round is over (before,
+    the solutions of the card in play would be an answer), and only their own report beside
+    the cards and the timeline (which the table showed everyone). Spectators read none: the
+    analysis is for the students and their coaches.
+    """
+    data = analysis.as_data()
+    if role in OFFICIALS:
+        return data
+    if role != "player" or seat is None or not round_over(analysis):
+        return None
+    return {**data, "students": [s for s in data["students"] if s["seat"] == seat], "you": seat}
