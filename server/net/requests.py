@@ -24,11 +24,11 @@ from protocol.messages import Request, make
 from server.games.base import Actor, Command
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
+from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
-from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
 
 # Roles that only watch: on a node of several they watch other nodes' tables from a replica.

@@ -3,7 +3,8 @@ arguments, through a session, for every game and the tournament (issue 18).
 
 tests/contract/test_argument_shapes.py sweeps the commands on each Decider; these requests
 go through more than a game's `decide`: the hub's option checks (`with_drawn_seed`,
-`check_new_table`, `initial_state`), the shell's own `view_at` and `analysis` queries and a game's `query`.
+`check_new_table`, `initial_state`), the shell's own `view_at` and `analysis` queries and
+a game's `query`.
 Every answer must be a success or an `error` whose code is documented (the protocol's
 `ERROR_CODES`, the game's `REFUSALS`, or the shell's `unknown_query`), never `internal`,
 never a close 1011, never a logged failure (ShellTestCase fails a test that logged one).
