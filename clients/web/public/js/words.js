@@ -134,6 +134,43 @@ const ERROR_WORDS = {
   touch_first: "Touch the card before answering.",
 };
 
+/** "1 card", "2 cards": a count with its noun. */
+function count(number, one, many = `${one}s`) {
+  return `${number} ${number === 1 ? one : many}`;
+}
+
+/** The analysis page's words (js/analysis.js, docs/analysis.md). */
+export const ANALYSIS_WORDS = {
+  title: (table) => `The analysis of table ${table}`,
+  loading: "Reading the table's log…",
+  yours: "Your round",
+  summary: (points, won, touches, level) => `${count(points, "point")}, ${count(won, "card")} won, `
+    + `${count(touches, "touch", "touches")}; level ${level} (the difficulty of the hardest card solved).`,
+  touchPlot: "Time to touch against the card's difficulty",
+  touchHint: "Each dot is a touch: right is harder, up is slower; filled when it held the card.",
+  touchHintAll: "Each dot is a touch, one colour per student: right is harder, up is slower; filled when it held the card.",
+  difficultyAxis: "difficulty (docs/puzzles.md: higher is harder)",
+  timelinePlot: "The table's timeline",
+  timelineHint: "Each band is a card from its reveal to its end (green won, grey stumped, red back to the deck after a flag); each mark a touch on its student's row.",
+  play: "Play",
+  cards: "The cards",
+  cardsCaption: "Every card of the round",
+  cardsHeadings: ["Card", "Dots", "Difficulty", "First touch", "Solved by", "Simplest solution"],
+  stumped: "stumped",
+  notSolved: "not solved",
+  difficulty: "difficulty",
+  wonBy: (name) => `won by ${name}`,
+  outcomes: { won: "won", stumped: "stumped", returned: "back to the deck (a flag)", void: "void (the round ended)", open: "in play" },
+  missed: "Cards at or below your level that got away, and how they go",
+  missedOf: "Cards at or below their level that got away, and how they go",
+  noMissed: "None: every card at or below this level was won.",
+  wrong: "Wrong answers",
+  couldBe: "It could be:",
+  flags: "Flags",
+  on: "on",
+  rescinded: "rescinded by a ruling",
+};
+
 /** The practice page's words (js/games/practice.js): why a card was missed, the page's
  * headings and sentences. Only wording: what happened is always the server's word. */
 export const PRACTICE_WORDS = {
@@ -246,6 +283,7 @@ export const RESULT_WORDS = {
   you_disqualified: (cause, score) => `You were disqualified (${flagCause(cause)}), with ${points(score)}.`,
   ranking_caption: "Ranking",
   ranking_headings: ["Place", "Student", "Points", "Flags", "Cards won"],
+  analysis: "The analysis of this round: every card, who touched first, the solutions",
   winner_mark: "winner",
   disqualified_mark: "disqualified",
 };
