@@ -112,6 +112,12 @@ def replay_tournament(events: Iterable[Any]) -> TournamentState:
     return state
 
 
+def table_names(state: TournamentState) -> list[str]:
+    """The name of every table the tournament started: its rounds' and its tie-breaks'."""
+    names = [t.table for r in state.rounds.values() if r.started for t in r.tables]
+    return names + [t.table for tie in state.tie_breaks for t in tie.tables]
+
+
 def _table_order(state: TournamentState, names: Iterable[str]) -> list[tuple[int, str]]:
     """(round, table) for each known table, in the order their results count."""
     placed = []

@@ -91,3 +91,31 @@ def test_a_student_and_a_proctor_read_the_round_after_it(server, connect, pages:
     assert three in bo_part.locator('.wrong li[data-card-id="c3"]').inner_text()
     assert officials.locator(".touch-plot circle.touch").count() == 3  # Ada, Bo, Bo
     pages.shot(officials, "analysis-proctor-1280")
+
+
+def test_the_director_reads_each_grades_students_on_one_page(server, connect, pages: Pages):
+    """A tournament's analysis per grade (`page=analysis&table=tournament/<id>`): a section
+    per grade with a row per student (its figures: tests/unit/test_analysis_grades.py); the
+    plot of level against time to touch waits for a table played."""
+    director = connect(server.token("director", name="dir"))
+    options = {"name": "Web", "date": "2026-03-14", "grades": ["4th", "5th"], "deck_seed": 2}
+    reply = director.request(
+        "create_table", table="tournament/webtour", game="tournament", options=options
+    )
+    assert reply["type"] == "table_created", reply
+    csv = "name,school,grade\nAda,Hill,4th\nBo,Hill,4th\nCy,Dale,5th\n"
+    send(director, "tournament/webtour", "import_students", csv=csv)
+    page = pages.open(
+        server.http,
+        server.token("director", name="dir"),
+        width=1280,
+        page="analysis",
+        table="tournament/webtour",
+    )
+    page.locator('.grade-analysis[data-grade="5th"]').wait_for(timeout=WAIT)
+    fourth = page.locator('.grade-analysis[data-grade="4th"]')
+    assert fourth.locator("tr[data-student]").count() == 2
+    assert "Ada (Hill)" in fourth.inner_text()
+    assert page.locator(".grade-plot").count() == 0  # nobody has played yet: no plot
+    assert unlabelled_controls(page) == []
+    pages.shot(page, "analysis-grades-1280")

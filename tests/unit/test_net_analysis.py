@@ -8,6 +8,9 @@ from __future__ import annotations
 from test_net import OPTIONS, TOY_OPTIONS, say
 from test_net_view_at import ViewAtCase, connected, one
 
+from server.eventlog.store import open_store
+from server.runtime.hub import Hub
+
 
 def ask(session, wire, table="t1", args=None, request_id=9):
     say(session, "query", id=request_id, table=table, name="analysis", args=args or {})
@@ -64,3 +67,60 @@ class AnalysisQueryTests(ViewAtCase):
         wire.messages()
         refused = ask(director, wire, table="toy1", request_id=11)
         assert refused["code"] == "bad_message" and "24 Challenge" in refused["message"]
+
+
+class TournamentAnalysisQueryTests(ViewAtCase):
+    """The `analysis` query on a tournament's stream: each grade's summary, for the director
+    (and auditors); a grade may be named."""
+
+    def setUp(self):
+        super().setUp()
+        # the server's own games: the registry and the tournament (Hub's default)
+        self.hub = Hub(open_store("memory:", clock=self.clock.seconds), self.clock)
+
+    def given_a_tournament(self):
+        director, wire = connected(self.hub, self.clock, "director")
+        options = {"name": "Spring", "date": "2026-03-14", "grades": ["4th", "5th"]}
+        options["deck_seed"] = 24
+        say(
+            director,
+            "create_table",
+            id=10,
+            table="tournament/spring",
+            game="tournament",
+            options=options,
+        )
+        csv = "name,school,grade\nAda,Hill,4th\nBo,Hill,4th\nCy,Dale,5th\n"
+        say(
+            director,
+            "command",
+            id=11,
+            table="tournament/spring",
+            name="import_students",
+            args={"csv": csv},
+        )
+        assert [m["type"] for m in wire.messages()] == ["table_created", "accepted"]
+        return director, wire
+
+    def test_the_director_reads_every_grade_or_one(self):
+        director, wire = self.given_a_tournament()
+        answer = ask(director, wire, table="tournament/spring")
+        assert answer["type"] == "answer", answer
+        grades = answer["result"]["grades"]
+        assert [g["grade"] for g in grades] == ["4th", "5th"]
+        assert [s["name"] for s in grades[0]["students"]] == ["Ada", "Bo"]
+        assert answer["result"]["tournament"] == "spring"
+        one = ask(director, wire, table="tournament/spring", args={"grade": "5th"}, request_id=12)
+        assert [g["grade"] for g in one["result"]["grades"]] == ["5th"]
+
+    def test_an_unknown_grade_a_bad_argument_and_another_role_are_refused(self):
+        director, wire = self.given_a_tournament()
+        unknown = ask(director, wire, table="tournament/spring", args={"grade": "9th"})
+        assert unknown["code"] == "bad_message" and "9th" in unknown["message"]
+        bad = ask(director, wire, table="tournament/spring", args={"grade": 4}, request_id=13)
+        assert bad["code"] == "bad_message"
+        other = ask(director, wire, table="tournament/spring", args={"seq": 1}, request_id=14)
+        assert other["code"] == "bad_message"
+        spectator, watcher = connected(self.hub, self.clock, "spectator", name="w")
+        refused = ask(spectator, watcher, table="tournament/spring")
+        assert (refused["type"], refused["code"]) == ("error", "forbidden")

@@ -128,7 +128,48 @@ function studentSection(analysis, student, own) {
     flags.length ? [h("h3", {}, W.flags), h("ol", { class: "flags" }, flags)] : null);
 }
 
+/** A grade's students: the level each showed against how fast they touch first, one dot
+ * each, labelled: the coach sees who is quick, who reaches the hard cards, who does both. */
+export function gradePlot(students, width = 640, height = 280) {
+  const shown = students.filter((student) => student.level !== null && student.median_touch_us !== null);
+  const levels = shown.map((student) => student.level);
+  const low = Math.floor(Math.min(...levels, 15)) - 1;
+  const high = Math.ceil(Math.max(...levels, 25)) + 1;
+  const most = Math.max(1, ...shown.map((student) => student.median_touch_us / 1e6)) * 1.1;
+  const pad = { left: 44, right: 12, top: 12, bottom: 34 };
+  const x = (value) => pad.left + ((value - low) / (high - low)) * (width - pad.left - pad.right);
+  const y = (secs) => pad.top + (1 - secs / most) * (height - pad.top - pad.bottom);
+  const dots = shown.map((student, index) => s("g", { class: "student", "data-student": student.student },
+    s("circle", { cx: x(student.level), cy: y(student.median_touch_us / 1e6), r: 5, fill: COLOURS[index % COLOURS.length] }),
+    s("text", { x: x(student.level) + 7, y: y(student.median_touch_us / 1e6) + 4, class: "tick" }, student.name)));
+  return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "analysis-plot grade-plot", role: "img", "aria-label": W.gradePlot },
+    s("line", { x1: pad.left, x2: width - pad.right, y1: y(0), y2: y(0), class: "axis" }),
+    s("text", { x: (width + pad.left) / 2, y: height - 2, "text-anchor": "middle", class: "label" }, W.levelAxis),
+    s("text", { x: pad.left - 6, y: y(most / 1.1) + 4, "text-anchor": "end", class: "tick" }, seconds(most / 1.1 * 1e6)),
+    ...dots);
+}
+
+function gradeSection(grade) {
+  const ranked = [...grade.students].sort((a, b) => b.points - a.points || a.name.localeCompare(b.name));
+  const rows = ranked.map((student) => h("tr", { "data-student": student.student },
+    h("th", { scope: "row" }, `${student.name} (${student.school})`),
+    h("td", {}, student.points), h("td", {}, student.cards_won), h("td", {}, student.first_touches),
+    h("td", {}, seconds(student.median_touch_us)), h("td", {}, level(student.level)),
+    h("td", {}, student.missed.length), h("td", {}, student.wrong_answers),
+    h("td", { "data-mu": student.rating.mu }, `${Math.round(student.rating.mu)} ± ${Math.round(student.rating.sigma)}`),
+    h("td", {}, Object.entries(student.flags).map(([cause, n]) => `${n} ${flagCause(cause)}`).join(", ") || "–")));
+  return h("section", { class: "grade-analysis", "data-grade": grade.grade, "aria-label": W.grade(grade.grade) },
+    h("h2", {}, W.grade(grade.grade)),
+    grade.students.some((st) => st.level !== null && st.median_touch_us !== null)
+      ? h("figure", {}, gradePlot(grade.students), h("figcaption", {}, W.gradeHint)) : null,
+    seatsTable(W.gradeCaption, W.gradeHeadings, rows));
+}
+
 function draw(root, table, analysis) {
+  if (analysis.grades) {
+    fill("analysis", analysis.grades.map(gradeSection));
+    return;
+  }
   const own = analysis.you ? analysis.students.find((student) => student.seat === analysis.you) : null;
   const parts = [];
   if (own) {

@@ -141,7 +141,9 @@ function count(number, one, many = `${one}s`) {
 
 /** The analysis page's words (js/analysis.js, docs/analysis.md). */
 export const ANALYSIS_WORDS = {
-  title: (table) => `The analysis of table ${table}`,
+  title: (table) => (table.startsWith("tournament/")
+    ? `The analysis of the tournament ${table.slice("tournament/".length)}, grade by grade`
+    : `The analysis of table ${table}`),
   loading: "Reading the table's log…",
   yours: "Your round",
   summary: (points, won, touches, level) => `${count(points, "point")}, ${count(won, "card")} won, `
@@ -169,6 +171,12 @@ export const ANALYSIS_WORDS = {
   flags: "Flags",
   on: "on",
   rescinded: "rescinded by a ruling",
+  grade: (grade) => `Grade ${grade}`,
+  gradePlot: "Each student's level against their time to a first touch",
+  gradeHint: "Right: harder cards solved; down: quicker to touch first.",
+  levelAxis: "level: the difficulty of the hardest card solved",
+  gradeCaption: "Every student of the grade, over every table they sat at",
+  gradeHeadings: ["Student", "Points", "Won", "First touches", "Median touch", "Level", "Missed", "Wrong", "Rating", "Flags"],
 };
 
 /** The practice page's words (js/games/practice.js): why a card was missed, the page's
