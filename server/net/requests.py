@@ -24,6 +24,7 @@ from protocol.messages import Request, make
 from server.games.base import Actor, Command
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
+from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.hub import Hub, TableMoved
 from server.runtime.pushes import Push
 from server.runtime.table_actor import Snapshot, TableActor
@@ -247,7 +248,8 @@ class TableRequests:
 
     def _query(self, request: Request, arrival: int) -> None:
         """A question to a table's game, answered from its state and never recorded; or the
-        shell's own `view_at` (server/runtime/view_at.py), charged by the events it folds."""
+        shell's own `view_at` (server/runtime/view_at.py) or `analysis`
+        (server/runtime/analysis_query.py), charged by the events they fold."""
         table = request.get("table")
         d = self.hub.get(table)
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
@@ -256,6 +258,8 @@ class TableRequests:
         def answer(actor: TableActor) -> Deferred | None:
             if request.get("name") == VIEW_AT:  # an older step's events may be read first
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
+                return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival
             )

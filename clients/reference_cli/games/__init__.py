@@ -108,6 +108,7 @@ PART_MODULES: dict[str, str] = {
     "pocket": "clients.reference_cli.games.pocket",
     "deck40": "clients.reference_cli.games.deck40",
     "tjugoett": "clients.reference_cli.games.tjugoett",
+    "practice": "clients.reference_cli.games.practice",
 }
 
 

@@ -1,7 +1,9 @@
 // Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
 // says who this is; `page` and `table` (or `tournament`) in the fragment pick the console,
-// the scoreboard or a replay. A player gets the student page, a proctor the console, a
-// spectator, an auditor and the director the scoreboard.
+// the scoreboard, a replay or a table's analysis after the round (`page=analysis`). A player
+// gets the student page, a proctor the console, a spectator, an auditor and the director the
+// scoreboard.
+import { analysisPage } from "./analysis.js";
 import { boardFilter, boardPage } from "./board.js";
 import { consolePage } from "./console.js";
 import { pageByGame } from "./games/index.js";
@@ -42,6 +44,7 @@ if (!token) {
       const table = params.get("table") || welcome.table;
       let live = null; // the table this page follows live (the board and replay join their own)
       if (wanted === "replay" && table) page = replayPage(root, connection, table);
+      else if (wanted === "analysis" && table) page = analysisPage(root, connection, welcome, table);
       else if (wanted === "console" && table) live = table;
       else if (wanted === "board" || !table) {
         const shown = boardFilter({ table: params.get("table"), tournament: params.get("tournament") });
