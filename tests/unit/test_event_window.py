@@ -23,7 +23,13 @@ from server.games.base import Actor, Command, Event
 from server.runtime import view_at as view_at_module
 from server.runtime.catch_up import PAGE_CHUNKS, CatchUp
 from server.runtime.hub import Hub
-from server.runtime.pushes import CHUNK_EVENTS, PushChunks, StoredPush, event_message
+from server.runtime.pushes import (
+    CHUNK_EVENTS,
+    TABLE_SHARE,
+    PushChunks,
+    StoredPush,
+    event_message,
+)
 from server.runtime.redaction import redacted_data
 from server.runtime.table_actor import RECENT_EVENTS
 
@@ -287,23 +293,50 @@ class PushChunksTests(ShellTestCase):
             return [StoredPush(bytes([n]) * 100) for _ in range(4)]
 
         size = sum(2 * len(p.frame) for p in chunk(0)) + 4 * 160  # as `put` counts it
-        cache = PushChunks(max_bytes=3 * size)
-        for n in range(3):
-            cache.put(("t", "g", n), chunk(n))
-        assert len(cache) == 3 and cache.bytes == 3 * size
-        assert cache.get(("t", "g", 0)) is not None  # 0 is now the most recently used
-        cache.put(("t", "g", 3), chunk(3))  # over the bound: the least recently used (1) goes
-        assert cache.get(("t", "g", 1)) is None
-        assert [cache.get(("t", "g", n)) is not None for n in (0, 2, 3)] == [True] * 3
-        assert cache.bytes == 3 * size <= cache.max_bytes
-        cache.put(("t", "g", 2), chunk(2))  # put again: counted once
-        assert cache.bytes == 3 * size
+        cache = PushChunks(max_bytes=TABLE_SHARE * size)  # a chunk a table, TABLE_SHARE in all
+        for n in range(TABLE_SHARE):  # one chunk of each table
+            cache.put((f"t{n}", "g", n), chunk(n))
+        assert len(cache) == TABLE_SHARE and cache.bytes == TABLE_SHARE * size
+        assert cache.get(("t0", "g", 0)) is not None  # 0 is now the most recently used
+        cache.put(("t9", "g", 9), chunk(9))  # over the bound: the least recently used (1) goes
+        assert cache.get(("t1", "g", 1)) is None
+        kept = [cache.get((f"t{n}", "g", n)) is not None for n in (0, 2, 3, 9)]
+        assert kept == [True] * 4
+        assert cache.bytes == TABLE_SHARE * size <= cache.max_bytes
+        cache.put(("t2", "g", 2), chunk(2))  # put again: counted once
+        assert cache.bytes == TABLE_SHARE * size
         huge = PushChunks(max_bytes=size - 1)  # a chunk larger than the bound is not kept
         huge.put(("t", "g", 0), chunk(0))
         assert len(huge) == 0 and huge.bytes == 0
         none = PushChunks(max_bytes=0)  # catch_up_cache_bytes 0: no cache
         none.put(("t", "g", 0), chunk(0))
         assert len(none) == 0
+
+    def test_one_table_takes_at_most_its_share_of_the_cache(self):
+        """A replay of one long table keeps a quarter of the bound at most (issue 33); the
+        other tables' chunks are still kept, and its own chunks count down as they go."""
+
+        def chunk(n: int) -> list[StoredPush]:
+            return [StoredPush(bytes([n]) * 100) for _ in range(4)]
+
+        size = sum(2 * len(p.frame) for p in chunk(0)) + 4 * 160
+        cache = PushChunks(max_bytes=TABLE_SHARE * 2 * size)  # two chunks a table
+        for n in range(5):
+            cache.put(("long", "g", n), chunk(n))
+        assert cache.table_bytes("long") == 2 * size and cache.bytes == 2 * size
+        assert [cache.get(("long", "g", n)) is not None for n in range(5)] == [True] * 2 + [
+            False
+        ] * 3
+        for table in ("a", "b", "c"):
+            cache.put((table, "g", 0), chunk(0))
+        assert cache.bytes == 5 * size and cache.get(("a", "g", 0)) is not None
+        cache.put(("long", "g", 0), chunk(0))  # again: counted once, still within its share
+        assert cache.table_bytes("long") == 2 * size
+        big = PushChunks(max_bytes=TABLE_SHARE * size)  # one chunk a table: fill the bound
+        for table in range(TABLE_SHARE + 1):
+            big.put((f"t{table}", "g", 0), chunk(0))
+        assert big.bytes == TABLE_SHARE * size  # the least recently used table's went
+        assert big.get(("t0", "g", 0)) is None and big.table_bytes("t0") == 0
 
     def test_a_stored_push_holds_its_frame_only(self):
         push = StoredPush(b"\x81\xa4type\xa5event")
