@@ -243,6 +243,22 @@ class TableActor:
         del self.events[: first - self.events[0].seq]
         self.encoded.drop_before(first)
 
+    def drop_window(self) -> None:
+        """Keep only the events after the last whole chunk (fewer than `CHUNK_EVENTS`).
+
+        Called by the hub's sweep when it first finds a finished table quiet (hub.py,
+        `evict_quiet_tables`). Why: until it is evicted (`evict_after`, 10 minutes by
+        default) such a table waited with its whole window of recent events, the largest
+        part of what a table costs; with tables finishing all day long, those windows were
+        the memory of the soak (docs/performance.md, "Soak", issue 33). What it keeps is what
+        a finished table needs: its state and `last_events`; a join from further back reads
+        the older events from the store a page at a time, as any join from before a window.
+        """
+        first = self.seq // CHUNK_EVENTS * CHUNK_EVENTS + 1
+        if self.events and self.events[0].seq < first:
+            del self.events[: first - self.events[0].seq]
+            self.encoded.drop_before(first)
+
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
 

@@ -264,6 +264,35 @@ class WindowTests(WindowCase):
         assert [result_of(d).folded for d in steps] == [1, 1, 1]
 
 
+class FinishedTableTests(WindowCase):
+    def test_a_quiet_finished_table_keeps_only_its_last_partial_chunk_until_evicted(self):
+        """From the first sweep that finds it finished and unwatched, a table keeps its state
+        and `last_events`, and of its events only those after its last whole chunk (issue
+        33: the windows of tables waiting for eviction were the soak's memory); a join
+        from any seq still gets exactly the log, the older part from the store."""
+        actor, store, clock, hub = self.actor, self.store, self.clock, self.hub
+        result_of(actor.submit(Command("end_round", {}, PROCTOR), us(clock)))
+        watcher = Recorder(SPECTATOR)
+        actor.subscribe(watcher)
+        result_of(actor.submit(Command("sign_score_card", {"initials": "GH"}, PROCTOR), us(clock)))
+        assert actor.is_over()
+        state, last = actor.state, dict(actor.last_events)
+        hub.evict_after = 600
+        hub.evict_quiet_tables()  # watched: not quiet, its window stays
+        assert len(actor.events) > CHUNK_EVENTS
+        actor.unsubscribe(watcher)
+        hub.evict_quiet_tables()  # the first sweep to find it quiet
+        assert "long" in hub.actors  # not evicted yet
+        assert [e.seq for e in actor.events] == list(
+            range(actor.seq // CHUNK_EVENTS * CHUNK_EVENTS + 1, actor.seq + 1)
+        )
+        assert actor.state is state and actor.last_events == last
+        for after_seq in (0, 100, actor.first_seq - 1, actor.seq - 1, actor.seq):
+            _subscriber, snapshot = self.join(SPECTATOR, after_seq)
+            assert catch_up_messages(snapshot) == expected(store, actor, SPECTATOR, after_seq)
+            actor.unsubscribe(_subscriber)
+
+
 class TournamentOnALongTableTests(WindowCase):
     def test_a_long_tables_result_and_start_are_read_from_its_last_events(self):
         """The tournament reads a table's result from its last signed event, and whether it
