@@ -1,6 +1,6 @@
 """Soak: a tournament day's churn at tournament pace for 30 minutes (issues 18 and 33).
 
-    .venv/bin/python bench/soak.py [--minutes 30] [--warm-up-minutes 12] [--tables 166]
+    .venv/bin/python bench/soak.py [--minutes 30] [--warm-up-minutes 15] [--tables 166]
                                    [--cards 12] [--no-write]
 
 One `t24-server` process (SQLite in a temp dir, default settings) and one client process
@@ -474,7 +474,7 @@ def report(result: dict[str, Any], dropped: bool) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--minutes", type=float, default=30.0, help="the whole run")
-    parser.add_argument("--warm-up-minutes", type=float, default=12.0, help="of --minutes")
+    parser.add_argument("--warm-up-minutes", type=float, default=15.0, help="of --minutes")
     parser.add_argument("--tables", type=int, default=166, help="tables in play at a time")
     parser.add_argument("--cards", type=int, default=12, help="cards in each table's round")
     parser.add_argument("--no-write", action="store_true")
