@@ -89,15 +89,24 @@ class Client:
         self.next_id = 0
         self.waiting: dict[int, asyncio.Future] = {}
 
-    async def open(self, token: str | None) -> Client:
-        self.ws = await connect(
-            self.url,
-            subprotocols=["t24.v1"],
-            local_addr=(self.source, 0),
-            max_size=None,
-            ping_interval=None,
-            open_timeout=60,
-        )
+    async def open(self, token: str | None, attempts: int = 3) -> Client:
+        """Connect (again after a second, at most `attempts` times: on a loaded machine a
+        handshake may miss the server's deadline) and say hello."""
+        for attempt in range(attempts):
+            try:
+                self.ws = await connect(
+                    self.url,
+                    subprotocols=["t24.v1"],
+                    local_addr=(self.source, 0),
+                    max_size=None,
+                    ping_interval=None,
+                    open_timeout=60,
+                )
+                break
+            except Exception:
+                if attempt == attempts - 1:
+                    raise
+                await asyncio.sleep(1.0)
         asyncio.ensure_future(self._read())
         if token is not None:
             await self.request("hello", token=token)
@@ -161,7 +170,8 @@ class Player:
 
         async def run() -> None:
             reply = await self.client.request("command", table=self.table, name=name, args=args)
-            self.counts["accepted" if reply["type"] == "accepted" else "refused"] += 1
+            outcome = {"accepted": "accepted", "closed": "unanswered"}.get(reply["type"])
+            self.counts[outcome or "refused"] += 1
 
         asyncio.ensure_future(run())
 
@@ -203,12 +213,28 @@ class Slot:
         number = 0
         while not self.run.stop.is_set():
             number += 1
+            table = f"t{self.index:03d}-{number:04d}"
             try:
-                await self.play(f"t{self.index:03d}-{number:04d}")
+                await self.play(table)
             except Exception as exc:  # noqa: BLE001 - counted and reported, the slot goes on
                 self.run.counts["table_errors"] += 1
                 self.run.errors.append(f"{type(exc).__name__}: {exc}")
-                await asyncio.sleep(1.0)
+                await self.abandon(table)
+
+    async def abandon(self, table: str) -> None:
+        """A table that could not be played to its end is ended and signed by a proctor of
+        its own (as a real one would), so that it is evicted like the others instead of
+        staying in memory, unsigned, for the rest of the run."""
+        try:
+            token = self.signer.issue("proctor", now=time.time(), name="p", table=table)[0]
+            proctor = await Client(self.url, self.source).open(token)
+            await proctor.patient("command", table=table, name="end_round")
+            await proctor.patient(
+                "command", table=table, name="sign_score_card", args={"initials": "PP"}
+            )
+            await proctor.close()
+        except Exception:  # noqa: BLE001 - a table never created, or a server too busy
+            await asyncio.sleep(1.0)
 
     async def play(self, table: str) -> None:
         run, signer, now = self.run, self.signer, time.time()
@@ -267,6 +293,7 @@ class Run:
             "sent": 0,
             "accepted": 0,
             "refused": 0,
+            "unanswered": 0,
             "storm_joins": 0,
             "tables_started": 0,
             "tables_finished": 0,
@@ -352,6 +379,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         )
 
     set_up_rss = rss_kib(pid)
+    loads = [os.getloadavg()[0]]
     while time.monotonic() - started < seconds:
         sent = time.perf_counter()
         reply = await asyncio.wait_for(prober.request("ping"), timeout=30)
@@ -359,6 +387,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
             samples.append((time.monotonic() - started, time.perf_counter() - sent))
         if time.monotonic() >= next_sample:
             await sample_memory()
+            loads.append(os.getloadavg()[0])
             next_sample += SAMPLE_EVERY
         await asyncio.sleep(0.1)
     await sample_memory()
@@ -400,6 +429,8 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         "cache_end_mib": memory[-1][4] / 1024 / 1024,
         "events": int(metrics.get("t24_events_appended_total", 0)),
         "errors": run.errors[:5],
+        "load_mean": sum(loads) / len(loads),
+        "load_max": max(loads),
         **run.counts,
     }
 
@@ -431,7 +462,8 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"{result['slots'] * 6:,} connections at a time), plus a 5-connection join storm, "
             "a slow reader, the director and a prober; one server process on SQLite with the "
             "default settings (finished tables evicted after 10 minutes), on the shared "
-            "2-core machine (`bench/soak.py`, module doc). Tables started "
+            f"2-core machine (load average {result['load_mean']:.1f} on the mean, at most "
+            f"{result['load_max']:.1f}; `bench/soak.py`, module doc). Tables started "
             f"{result['tables_started']:,}, finished {result['tables_finished']:,}. Warm-up: "
             f"the first {result['warm_up_minutes']:.0f} minutes (RSS "
             f"{result['rss_set_up_mib']:.0f} MiB when the slots were filled; then finished "
@@ -463,9 +495,12 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             f"{result['rss_max_mib']:.0f} MiB; the cache of older pushes held "
             f"{result['cache_end_mib']:.1f} MiB at the end. Commands sent {result['sent']:,}, "
             f"accepted {result['accepted']:,}, refused {result['refused']:,} (a touch after "
-            f"another player's, as in play); storm joins sent {result['storm_joins']:,} (most "
+            f"another player's, or too late, as in play), unanswered {result['unanswered']:,} "
+            "(in flight when its table ended and the player left); storm joins sent "
+            f"{result['storm_joins']:,} (most "
             "rate-limited, the storm closed for abuse and cooled down again and again); the "
-            f"slow reader {DROPPED if dropped else STALLED}; tables a slot gave up "
+            f"slow reader {DROPPED if dropped else STALLED}; tables a slot gave up (a "
+            f"connection or a request failed; then ended and signed by another proctor) "
             f"{result['table_errors']}. Events appended: {result['events']:,}.",
         ]
     )
