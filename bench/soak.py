@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import msgpack  # noqa: E402
 from perfdoc import write_section  # noqa: E402
-from server_load import DECK, SEATS, SOLUTIONS, rss_kib  # noqa: E402
+from server_load import DECK, SEATS, SOLUTIONS, cpu_seconds, rss_kib  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
@@ -115,9 +115,15 @@ class Client:
     def send(self, kind: str, **fields: Any) -> int:
         self.next_id += 1
         asyncio.ensure_future(
-            self.ws.send(msgpack.packb({"type": kind, "id": self.next_id, **fields}))
+            self._send(msgpack.packb({"type": kind, "id": self.next_id, **fields}))
         )
         return self.next_id
+
+    async def _send(self, frame: bytes) -> None:
+        try:
+            await self.ws.send(frame)
+        except Exception:  # closed meanwhile (its table ended): the reply waits as "closed"
+            pass
 
     async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
         request_id = self.send(kind, **fields)
@@ -380,6 +386,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
 
     set_up_rss = rss_kib(pid)
     loads = [os.getloadavg()[0]]
+    server_cpu, client_cpu = cpu_seconds(pid), time.process_time()
     while time.monotonic() - started < seconds:
         sent = time.perf_counter()
         reply = await asyncio.wait_for(prober.request("ping"), timeout=30)
@@ -391,6 +398,7 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
             next_sample += SAMPLE_EVERY
         await asyncio.sleep(0.1)
     await sample_memory()
+    server_cpu, client_cpu = cpu_seconds(pid) - server_cpu, time.process_time() - client_cpu
     run.stop.set()
     for task in (*tasks, *storms):
         task.cancel()
@@ -430,6 +438,8 @@ async def soak(url: str, port: int, signer: TokenSigner, args: argparse.Namespac
         "events": int(metrics.get("t24_events_appended_total", 0)),
         "errors": run.errors[:5],
         "load_mean": sum(loads) / len(loads),
+        "server_cpu": server_cpu / seconds,  # of one core, over the run
+        "client_cpu": client_cpu / seconds,
         "load_max": max(loads),
         **run.counts,
     }
@@ -463,7 +473,9 @@ def report(result: dict[str, Any], dropped: bool) -> str:
             "a slow reader, the director and a prober; one server process on SQLite with the "
             "default settings (finished tables evicted after 10 minutes), on the shared "
             f"2-core machine (load average {result['load_mean']:.1f} on the mean, at most "
-            f"{result['load_max']:.1f}; `bench/soak.py`, module doc). Tables started "
+            f"{result['load_max']:.1f}; the server used {result['server_cpu']:.0%} of a "
+            f"core, this client {result['client_cpu']:.0%}; `bench/soak.py`, module doc). "
+            "Tables started "
             f"{result['tables_started']:,}, finished {result['tables_finished']:,}. Warm-up: "
             f"the first {result['warm_up_minutes']:.0f} minutes (RSS "
             f"{result['rss_set_up_mib']:.0f} MiB when the slots were filled; then finished "
