@@ -22,11 +22,12 @@ from twisted.python.failure import Failure
 from protocol.codec import encode
 from protocol.messages import Request, make
 from server.games.base import Actor, Command
+from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.analysis_query import ANALYSIS, analysis
+from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved
-from server.runtime.pushes import Push
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -58,8 +59,7 @@ class TableRequests:
     closed: bool
     conn_id: int
     _bucket: TokenBucket
-    _send: Callable[[bytes], None]
-    _send_pushes: Callable[[list[Push]], None]
+    output: OrderedOutput
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(
@@ -175,11 +175,12 @@ class TableRequests:
             # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
             # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
             # the server push its whole log again and again).
-            extra = len(snapshot.catch_up) // JOIN_EVENTS_PER_REQUEST
+            extra = snapshot.missed // JOIN_EVENTS_PER_REQUEST
             if extra:
                 self._bucket.charge(extra, self.clock.seconds())
+            recent = [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
+                (frame, CatchUp(snapshot.older, recent))
             )
 
         d.addCallback(subscribe)
@@ -204,11 +205,10 @@ class TableRequests:
         failure.trap(TableMoved)
         return self.hub.replica(table)
 
-    def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
+    def _send_snapshot(self, snapshot: tuple[bytes, CatchUp]) -> None:
         frame, catch_up = snapshot
-        if not self.closed:
-            self._send(frame)
-            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
+        if not self.closed:  # streamed as the transport drains (server/net/output.py)
+            self.output.catch_up(frame, catch_up)
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")

@@ -20,9 +20,11 @@ How it works:
   loaded or created while shutting down is closed at once (its commands get `TableClosed`).
 - `evict_quiet_tables()` (every `evict_after / 2` seconds once `start_evicting()` ran) drops
   a finished table from memory after `evict_after` seconds with nobody subscribed and nothing
-  queued; `tables()` still lists it (from a one-row summary) and `get` replays it again on
-  the next join or command. Why: a finished round is only read again for an audit or a
-  protest, and a server that runs a whole tournament must not grow with every round played.
+  queued (from the first sweep that finds it so, it keeps none of its recent events but
+  those after its last whole chunk: `TableActor.drop_window`); `tables()` still lists it
+  (from a one-row summary) and `get` replays it again on the next join or command. Why: a
+  finished round is only read again for an audit or a protest, and a server that runs a
+  whole tournament must not grow with every round played.
 
 Ownership (PostgreSQL, several nodes: server/cluster): with a `LeaseManager` as
 `ownership`, `get` first takes the table's lease; a table leased by another live node fails
@@ -538,7 +540,10 @@ class Hub:
             if not actor.is_quiet():
                 self._quiet_since.pop(table, None)
                 continue
-            since = self._quiet_since.setdefault(table, now)
+            if table not in self._quiet_since:
+                self._quiet_since[table] = now
+                actor.drop_window()  # nobody watches it: its recent events wait in the store
+            since = self._quiet_since[table]
             if self.evict_after and now - since >= self.evict_after:
                 actor.close()
                 del self.actors[table]
