@@ -5,6 +5,9 @@ What this module keeps:
 - Options are plain msgpack-able data recorded in `TableCreated`. `table_options(raw)` reads
   them into a frozen `PocketOptions` or refuses them with `RuleViolation("invalid_options")`
   naming the field, before anything is recorded.
+- A given stack must hold only cards with a solution (R-PUZ-4, the card text's "every card
+  has at least one solution"): `check_new_table`, run when a table is created, never when its
+  recorded options are read back.
 - The stack is either given in order (`stack`: a list of `{card_id, numbers, dots}`, top
   first) or drawn by `stack_from_edition` from an edition, a seed, a size and the dot values
   wanted. Either way `start_game` records the stack, in order, in `GameStarted`, so a replay
@@ -30,6 +33,7 @@ from typing import Any
 
 from server.games.base import RuleViolation, SeatInfo
 from server.puzzles.editions import EDITIONS, tournament_deck
+from server.puzzles.solver import solvable
 
 MICROSECONDS = 1_000_000
 MIN_SEATS, MAX_SEATS = 1, 8
@@ -212,6 +216,29 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
         answer_us=answer_us,
         stumped_us=read_seconds(raw, "stumped_seconds", None),
     )
+
+
+def check_new_table(raw: Mapping[str, Any]) -> None:
+    """Rules a table must meet to be *created*, which its recorded options are not re-judged
+    by: every card of a given `stack` has a solution (R-PUZ-4: the pocket edition's card text
+    says "every card has at least one solution"). Raises `invalid_options` naming the card
+    (rule R-PUZ-4); the options must read (`table_options`).
+
+    Why at creation only (the contract's optional `check_new_table`, called by the shell's
+    `create_table` and never at replay): the recorded `TableCreated` is the truth a replay
+    trusts, so a log recorded before this check still loads and plays its card (stumped by
+    all, set aside as any other). Why no opt-out: unlike a tournament table (`casual`), the
+    pocket game *is* the card text's game, and an edition's stack is solvable anyway.
+    """
+    for card in table_options(raw).stack or ():
+        if not solvable(card.numbers):
+            numbers = " ".join(map(str, card.numbers))
+            raise RuleViolation(
+                "invalid_options",
+                f"option 'stack': card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+                "every card of the pocket edition has one",
+                "R-PUZ-4",
+            )
 
 
 def stack_from_edition(

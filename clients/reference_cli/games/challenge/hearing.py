@@ -9,8 +9,9 @@ The language (the same at the student's `protest>` line and the proctor's prompt
     sign INITIALS                               sign the score card (proctor, after the round)
     reopen REASON                               reopen a signed score card (director)
 
-A correction is `rescind SEAT FLAG_SEQ`, `award SEAT CARD`, `revoke SEAT CARD` or
-`adjust SEAT +N|-N WHY`. The seqs are the numbers the feed and `t24 replay` show on the left.
+A correction is `rescind SEAT FLAG_SEQ`, `rescind SEAT slap` (a slap's disqualification
+lifted, R-PLAY-3), `award SEAT CARD`, `revoke SEAT CARD` or `adjust SEAT +N|-N WHY`. The seqs
+are the numbers the feed and `t24 replay` show on the left.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ class HearingLineError(ValueError):
 HEARING_USAGE = (
     ("protest [SEAT] SEQ[,SEQ] REASON", "dispute recorded events by seq (R-ROUND-8)"),
     ("rule N uphold|reject TEXT [| FIX; FIX]", "rule on protest N; FIX: rescind SEAT FLAG_SEQ,"),
-    ("", "award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
+    ("", "rescind SEAT slap, award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
     ("preview N uphold|reject TEXT [| FIX]", "what that ruling would do (never recorded)"),
     ("sign INITIALS", "sign the score card: the result is final (R-ROUND-7)"),
     ("reopen REASON", "the director reopens a signed score card"),
@@ -70,6 +71,8 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
         raise HearingLineError(f"{text!r}: no seat {seat_word!r} at this table")
     if kind == "rescind" and value.isdigit():
         return {"kind": "rescind_flag", "seat": seat, "flag": int(value)}
+    if kind == "rescind" and value.lower() == "slap":
+        return {"kind": "rescind_slap", "seat": seat}
     if kind in ("award", "revoke"):
         card: Any = int(value) if value.isdigit() else value
         return {"kind": f"{kind}_card", "seat": seat, "card": card}
@@ -81,7 +84,8 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
             "why": " ".join(words[3:]),
         }
     raise HearingLineError(
-        f"{text!r}: rescind SEAT FLAG_SEQ, award SEAT CARD, revoke SEAT CARD or adjust SEAT +N WHY"
+        f"{text!r}: rescind SEAT FLAG_SEQ, rescind SEAT slap, award SEAT CARD, revoke SEAT CARD "
+        "or adjust SEAT +N WHY"
     )
 
 
@@ -129,6 +133,8 @@ def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) 
     kind, seat = correction.get("kind"), who(correction.get("seat"))
     if kind == "rescind_flag":
         return f"rescind {seat}'s flag #{correction.get('flag')}"
+    if kind == "rescind_slap":
+        return f"lift {seat}'s slap"
     if kind == "award_card":
         return f"award card {correction.get('card')} to {seat}"
     if kind == "revoke_card":

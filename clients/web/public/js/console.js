@@ -64,7 +64,7 @@ export function consolePage(root, connection, table) {
         h("h2", { id: "protest-heading" }, "Protests and the score card"),
         h("ul", { id: "protests" }),
         field("ruling", "Ruling text"),
-        field("corrections", "Corrections of an upheld protest (e.g. rescind_flag s2 57; award_card s1 a; revoke_card s1 a; adjust_score s1 2 why)"),
+        field("corrections", "Corrections of an upheld protest (e.g. rescind_flag s2 57; rescind_slap s2; award_card s1 a; revoke_card s1 a; adjust_score s1 2 why)"),
         button("preview", "Preview the ruling of the first open protest", () => preview()),
         h("p", { id: "preview-result", "aria-live": "polite" }),
         field("protest-seqs", "Protest: event numbers (e.g. 12 13)"),
@@ -88,6 +88,7 @@ export function consolePage(root, connection, table) {
     return value("corrections").split(";").map((part) => part.trim().split(/\s+/)).filter((w) => w[0])
       .map(([kind, seat, arg, ...why]) => {
         if (kind === "rescind_flag") return { kind, seat, flag: Number(arg) };
+        if (kind === "rescind_slap") return { kind, seat };
         if (kind === "adjust_score") return { kind, seat, delta: Number(arg), why: why.join(" ") || "ruling" };
         return { kind, seat, card: arg };
       });
