@@ -64,6 +64,7 @@ const ERROR_WORDS = {
   already_ruled: "That protest is already ruled on.",
   bad_correction: "A correction is malformed.",
   unknown_flag: "That seat has no such standing flag.",
+  no_slap: "That seat is not disqualified for a slap.",
   unknown_card: "There is no such card in this deck.",
   card_already_won: "That card is already won.",
   card_not_won: "That seat has not won that card.",
