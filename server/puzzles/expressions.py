@@ -4,8 +4,9 @@ What this module keeps (R-PUZ-1 .. R-PUZ-3):
 - Every value is a `fractions.Fraction`; no float ever decides whether an answer is right
   (`8/(3-8/3)` is 23.999999999999996 in floats and exactly 24 here).
 - A *free-form expression* (casual games, R-POCKET-2, R-DECK40) is an ordinary formula with
-  brackets and the usual precedence. `check_expression` accepts it when it uses exactly the
-  card's numbers (as a multiset), joins no digits and makes 24.
+  brackets and the usual precedence, optionally followed by `= 24`. `check_expression`
+  accepts it when it uses exactly the card's numbers (as a multiset), joins no digits and
+  makes 24.
 - A *tournament solution* (R-PUZ-2, R-PUZ-3) is a pattern (the last step, `3 × 8`) and exactly
   three steps `a op b [= r]`. Each step combines two *available* values (card numbers not yet
   used, or results of earlier steps); its result becomes available; after the third step
@@ -332,7 +333,7 @@ def _use_card_number(unused_card: Counter[int], operand: Fraction) -> None:
     """Count a step's operand as a card number used when it can be one. Why a card number
     first, when a result of the same value is also there: "joined" is then claimed only of
     numbers that are certainly still unused on the card."""
-    if operand.denominator == 1 and unused_card[operand.numerator] > 0:
+    if operand.denominator == 1 and unused_card[operand.numerator]:
         unused_card[operand.numerator] -= 1
 
 

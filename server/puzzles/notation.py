@@ -564,13 +564,10 @@ def _unbracketed_fraction(tokens: list[_Token]) -> list[_Token]:
     """A stated result in brackets is one value when it is a fraction (R-PUZ-2, as for an
     operand): `3 − 8/3 = (1/3)` states 1/3. Anything else is returned as it is (`(8)` stays
     unreadable, as around an operand)."""
-    if (
-        len(tokens) > 2
-        and tokens[0].kind == "("
-        and tokens[-1].kind == ")"
-        and any(token.text == "/" for token in tokens)
-    ):
-        return tokens[1:-1]
+    if tokens and tokens[0].kind == "(" and tokens[-1].kind == ")":
+        inner = tokens[1:-1]
+        if any(token.text == "/" for token in inner):
+            return inner
     return tokens
 
 

@@ -58,12 +58,11 @@ class WordTable:
                 # a word that means two things would make one text read two ways
                 raise ValueError(f"{word!r} means both {symbol_of[key]!r} and {symbol!r}")
         self.symbol_of = symbol_of
-        # Longest first, so "multiplied by" is one phrase; a phrase's spaces match any
-        # whitespace; no letter may touch a word ("this" holds no "is"), a digit may
-        # ("3times8").
+        # In reverse order every phrase comes before its own prefixes ("multiplied by" before
+        # "multiplied"), so a phrase is read whole; a phrase's spaces match any whitespace;
+        # no letter may touch a word ("this" holds no "is"), a digit may ("3times8").
         alternatives = "|".join(
-            r"\s+".join(map(re.escape, word.split()))
-            for word in sorted(symbol_of, key=len, reverse=True)
+            r"\s+".join(map(re.escape, word.split())) for word in sorted(symbol_of, reverse=True)
         )
         self.pattern = re.compile(rf"(?<![^\W\d_])({alternatives})(?![^\W\d_])", re.IGNORECASE)
 

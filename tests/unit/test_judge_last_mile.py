@@ -76,6 +76,26 @@ def test_unused_card_numbers_written_together_are_joined_R_PUZ_2(card, steps, me
     )
 
 
+def test_each_card_number_used_counts_once_and_a_fraction_is_no_card_number_R_PUZ_2():
+    """Given 1 1 1 5, when 1 + 5 = 6 uses one 1, then two 1s are still unused: 11 joins them.
+    Given 4 6 2 5 9, when the fraction 2/3 is used, then the card's 2 is still unused: 25
+    joins card numbers."""
+    once = check_solution((1, 1, 1, 5), "24 × 1", ["1 + 5 = 6", "11 + 6 = 17", "17 + 7 = 24"])
+    assert once == Verdict(
+        False,
+        "joined_digits",
+        "step 2: 11 joins card numbers together; each number must stand alone",
+    )
+    fraction = check_solution(
+        (4, 6, 2, 5, 9), "25 − 1", ["4 ÷ 6 = 2/3", "2/3 × 9 = 6", "25 − 1 = 24"]
+    )
+    assert fraction == Verdict(
+        False,
+        "joined_digits",
+        "step 3: 25 joins card numbers together; each number must stand alone",
+    )
+
+
 def test_a_card_number_used_up_is_not_joined_even_when_a_result_has_its_value_R_PUZ_2():
     """Given 1 1 3 4 and 1 × 1 = 1, when 11 is used, then it is not available: both card 1s
     are used (the 1 in the pool is a result)."""

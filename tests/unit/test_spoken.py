@@ -114,6 +114,15 @@ def test_the_word_table_is_the_one_place_a_language_is_added():
     assert words_to_symbols("3 ganger 8") == "3 ganger 8"  # the judge's own table: English
 
 
+def test_a_phrase_is_read_whole_before_a_word_it_starts_with():
+    """Given a table with "divided" and "divided by" (and a phrase's inner whitespace free),
+    when "8 divided  by 2" is read, then the phrase is one operator, not "divided" and "by"."""
+    table = WordTable({"xx": {"divided": "÷", "divided by": "÷", "multiplied by": "×"}}, {})
+    assert table.to_symbols("8 divided  by 2") == "8 ÷           2"
+    assert table.to_symbols("8 Multiplied\tBY 2") == "8 ×             2"
+    assert table.to_symbols("8 divided 2") == "8 ÷       2"
+
+
 def test_a_word_that_would_mean_two_things_is_refused_when_the_table_is_built():
     with pytest.raises(ValueError, match="'X' means both '×' and '='"):
         WordTable({"en": {"x": "×"}}, {"xx": ("X",)})
