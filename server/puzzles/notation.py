@@ -240,10 +240,7 @@ class FreeFormParser:
                 )
             if token.kind == "(":
                 raise PuzzleSyntaxError("syntax", f"missing operator before {_where(token)}")
-            if token.kind == "=":
-                raise PuzzleSyntaxError(
-                    "syntax", f"write only the expression, without '=' ({_where(token)})"
-                )
+            # an `=` never gets here: `without_stated_target` and `_split_stated` take it first
             raise PuzzleSyntaxError("syntax", f"unexpected {_where(token)}")
         return node
 
