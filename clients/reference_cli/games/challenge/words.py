@@ -70,6 +70,7 @@ WORDS: Table = {
     "event.ScoreCardSigned": "score card signed by {initials}: {scores} (R-ROUND-7)",
     "event.ScoreCardReopened": "score card reopened by the {by}: {reason}",
     "correction.rescind_flag": "rescind {who}'s flag #{flag}",
+    "correction.rescind_slap": "lift {who}'s slap",
     "correction.award_card": "award card {card} to {who}",
     "correction.revoke_card": "revoke card {card} from {who}",
     "correction.adjust_score": "{who} {delta} ({why})",
