@@ -137,6 +137,7 @@ WORDS: Table = {
     "refusal.already_ruled": "that protest has been ruled on already",
     "refusal.bad_correction": "a correction cannot be read, or a rejected protest has one",
     "refusal.unknown_flag": "that seat has no standing flag with that number",
+    "refusal.no_slap": "that student is not disqualified for a slap",
     "refusal.unknown_card": "no card of this table's deck has that id",
     "refusal.card_already_won": "that card is won already (revoke it first)",
     "refusal.card_not_won": "that seat has not won that card",
