@@ -82,7 +82,7 @@ def test_events_and_deadlines_are_frozen():
 
 
 def test_the_registry_names_every_game_by_its_recorded_name():
-    from server.games import deck40, games, pocket, tjugoett
+    from server.games import deck40, games, pocket, practice, tjugoett
 
     registry = games()
     assert registry == {
@@ -90,6 +90,7 @@ def test_the_registry_names_every_game_by_its_recorded_name():
         "pocket": pocket,
         "deck40": deck40,
         "tjugoett": tjugoett,
+        "practice": practice,
     }
 
 

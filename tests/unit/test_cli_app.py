@@ -593,7 +593,16 @@ class WhereToConnectTests(ShellTestCase):
 
 # The commands that read a store on this machine (docs/cli.md): they may use server/. Every
 # other module of the package is networked, or shared by networked commands.
-LOCAL_MODULES = frozenset({"puzzle_commands", "log_commands", "replay_commands", "audit_commands"})
+LOCAL_MODULES = frozenset(
+    {
+        "puzzle_commands",
+        "log_commands",
+        "replay_commands",
+        "audit_commands",
+        "analyse_commands",
+        "analysis_render",  # `t24 analyse`'s drawing of server.analysis' results
+    }
+)
 # `t24`'s dispatcher: it registers every command, the local ones too, and imports no server/.
 DISPATCHER_MODULES = frozenset({"cli", "__main__"})
 PACKAGE = "clients.reference_cli"
