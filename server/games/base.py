@@ -50,6 +50,13 @@ A stream's first event is written by the shell, not by a game: `TableCreated` wi
 `{"game": name, "options": {...}}`. Replay is therefore
 `fold(evolve, events[1:], initial_state(events[0].data["options"]))`, see `replay`.
 
+Optional: `measures_lag(state) -> bool`: whether the game judges commands by the players'
+network delay (`Command.delay_us`), a fact of the table's options that never changes (the 24
+Challenge's `touch_compensation`). The shell probes the lag of such a table's players once a
+second and gives their commands the estimate; other tables' players are measured only by the
+transport's keep-alive pings, for the proctor's lag column (server/net/lag.py). Without it:
+False.
+
 Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
 recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
 hand-made deck solvable). The shell's `create_table` calls it after `initial_state` and

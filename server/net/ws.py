@@ -141,6 +141,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             on_abuse=self._abuse,
             send_probe=self._send_probe,
             hold_reading=self._hold_reading,
+            keepalive_interval=factory.config.auto_ping_interval,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
@@ -155,6 +156,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
         """A lag probe (server/net/lag.py): a WebSocket ping the client's stack answers."""
         if self.state == self.STATE_OPEN:
             self.sendPing(payload)
+
+    def onAutoPong(
+        self, ping_sent: int, ping_seq: int, pong_received: int, pong_rtt: int, payload: bytes
+    ) -> None:
+        """Autobahn's keep-alive ping was answered (its times in ns): a free lag sample for
+        a connection that is not probed (issue 32, server/net/lag.py)."""
+        if self.session is not None:
+            self.session.keepalive_rtt((pong_received - ping_sent) // 1000)
 
     def onPong(self, payload: bytes) -> None:
         if self.session is not None:

@@ -178,6 +178,9 @@ class TableActor:
         self.joining = 0  # joins waiting for their older pushes: not quiet meanwhile
         self.options: Mapping[str, Any] = {}
         self.state: Any = None
+        # Whether the game judges commands by the players' lag (its optional `measures_lag`,
+        # fixed by the options): their connections are then probed once a second (issue 32).
+        self.measures_lag = False
         self.seq = 0
         self.events: list[RecordedEvent] = []  # the window of recent events (module doc)
         self.last_events: dict[str, RecordedEvent] = {}  # event type -> its last event
@@ -205,6 +208,8 @@ class TableActor:
             raise ValueError(f"stream {self.stream} does not start with {TABLE_CREATED}")
         self.options = recorded[0].data["options"]
         self.state = self.game.initial_state(self.options)
+        judge = getattr(self.game, "measures_lag", None)
+        self.measures_lag = judge is not None and bool(judge(self.state))
         self.events = [recorded[0]]
         self.last_events = {TABLE_CREATED: recorded[0]}
         self.seq = recorded[0].seq
