@@ -57,6 +57,13 @@ second and gives their commands the estimate; other tables' players are measured
 transport's keep-alive pings, for the proctor's lag column (server/net/lag.py). Without it:
 False.
 
+Optional: `decks_drawn(options) -> list[tuple[str, int, int]]`: the edition decks
+(`editions.tournament_deck(edition, seed, half)`) the table will draw in `decide` (a pocket
+table's stack, drawn at `start_game`). A draw takes up to seconds of CPU; the shell draws
+them in a worker process before it records the table and installs them in that cached
+function, so `decide` finds them (server/runtime/offload.py). Without it: nothing is drawn
+ahead.
+
 Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
 recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
 hand-made deck solvable). The shell's `create_table` calls it after `initial_state` and

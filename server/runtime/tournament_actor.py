@@ -42,7 +42,6 @@ from twisted.python.failure import Failure
 from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
-from server.puzzles.editions import tournament_deck
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 from server.tournament.decks import draws_ahead
@@ -86,6 +85,7 @@ class TournamentActor(TableActor):
         self._known: dict[str, str] = {}  # table name -> "opening" | "open" | "done"
         self._listeners: dict[str, _TableListener] = {}
         self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
+        self._warming: Deferred | None = None  # the worker's draws not done yet
 
     # -- the table actor's hooks -------------------------------------------------------------
 
@@ -96,23 +96,57 @@ class TournamentActor(TableActor):
         return d
 
     def _warm_decks(self) -> None:
-        """Draw the deck halves the next `start_round` or tie-break will need, on a thread.
+        """Draw the deck halves the next `start_round` or tie-break will need, in the hub's
+        worker process (server/runtime/offload.py).
 
         Why: a round's start and a tie-break's seating draw their cards
         (`editions.tournament_deck`, cached), and a Double Digits half checks every card with
         the solver: about 2 s of one core. Decided on the reactor, that stalled every table
         of this node and its lease renewals, so a node of several lost its leases at round 3
-        (docs/operations.md). Warmed here: every (edition, seed, half) the tournament's rounds
-        draw, and those of the next tie-break (`decks.draws_ahead`). A reactor runs the
-        draws in its thread pool; a test clock (no threads) skips them.
+        (docs/operations.md); drawn on a thread, it still held the GIL the reactor needs
+        between its sends (issue 32). Warmed here: every (edition, seed, half) the
+        tournament's rounds draw, and those of the next tie-break (`decks.draws_ahead`).
+        Commands that arrive meanwhile wait for the draws, in order (`submit`).
         """
-        call_in_thread = getattr(self.clock, "callInThread", None)
-        if call_in_thread is None or self.state is None:
+        if self.state is None:
             return
-        for deck in draws_ahead(self.state.options, len(self.state.tie_breaks)):
-            if deck not in self._warmed:
-                self._warmed.add(deck)
-                call_in_thread(tournament_deck, *deck)
+        decks = draws_ahead(self.state.options, len(self.state.tie_breaks))
+        fresh = [deck for deck in decks if deck not in self._warmed]
+        if not fresh:
+            return
+        self._warmed.update(fresh)
+        offload = getattr(self.hub, "offload", None)
+        if offload is None:  # a test's hub: the game draws them when it decides
+            return
+        warming = self._warming = offload.draw_decks(fresh)
+        if warming.called:
+            self._warming = None
+            return
+
+        def done(_: object) -> None:
+            if self._warming is warming:
+                self._warming = None
+
+        warming.addBoth(done)
+
+    def submit(
+        self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
+    ) -> Deferred:
+        """A command waits for the decks being drawn (`_warm_decks`), so that `decide` finds
+        them in the cache instead of drawing them on the reactor; its arrival stays its own,
+        and the commands that wait keep their order."""
+        warming = self._warming
+        if warming is None:
+            return super().submit(command, arrival_us, causation, from_deadline)
+        result: Deferred = Deferred()
+
+        def go(_: object) -> None:
+            super(TournamentActor, self).submit(
+                command, arrival_us, causation, from_deadline
+            ).chainDeferred(result)
+
+        warming.addBoth(go)
+        return result
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
         super()._publish(recorded)

@@ -202,6 +202,27 @@ class ServerInProcessTests(ServerCase):
         yield server.stop()
 
     @inlineCallbacks
+    def test_a_pocket_tables_deck_is_drawn_in_the_worker_before_the_table_is_recorded(self):
+        """Issue 32: a pocket table with a fresh seed draws its Double Digits stack at
+        `start_game`; the server draws that deck in its worker process before it records the
+        table, so `decide` finds it cached and draws nothing on the reactor."""
+        from server.puzzles.editions import tournament_deck
+
+        server, url = yield self.start_server()
+        director = yield self.connect(server, url, "director", name="d")
+        options = {"edition": "double-digits", "seats": [{"seat": "s1", "name": "Ada"}]}
+        misses = tournament_deck.cache_info().misses
+        created = yield director.request("create_table", table="p1", game="pocket", options=options)
+        assert created["type"] == "table_created", created
+        seed = server.hub.actors["p1"].options["seed"]  # drawn by the shell: fresh, secret
+        assert tournament_deck.cached("double-digits", seed, 1)
+        started = yield director.request("command", table="p1", name="start_game", args={})
+        assert started["type"] == "accepted", started
+        assert tournament_deck.cache_info().misses == misses  # never drawn in this process
+        yield director.close()
+        yield server.stop()
+
+    @inlineCallbacks
     def test_a_dropped_client_is_let_go(self):
         server, url = yield self.start_server()
         dropped = yield self.connect(server, url, "director", name="d")

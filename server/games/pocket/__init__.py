@@ -51,7 +51,7 @@ from server.games.pocket.checks import (
     phase_refusal,
     refuse,
 )
-from server.games.pocket.options import DEFAULT_OPTIONS, the_stack
+from server.games.pocket.options import DEFAULT_OPTIONS, decks_drawn, the_stack
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
@@ -85,6 +85,7 @@ __all__ = [
     "REFUSALS",
     "decide",
     "deadlines",
+    "decks_drawn",
     "event_view",
     "evolve",
     "initial_state",
