@@ -223,7 +223,9 @@ class Hub:
                 # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             options = with_drawn_seed(game, options)
-            game.initial_state(options)  # refuses bad options before anything is recorded
+            # refuses bad options before anything is recorded; read once (issue 32: a round
+            # start reads 500 tables' options of 48 cards each), for the start and the load
+            initial = game.initial_state(options)
             check_new_table = getattr(game, "check_new_table", None)
             if check_new_table is not None:  # a new table's rules, never re-run at replay
                 check_new_table(options)
@@ -236,7 +238,7 @@ class Hub:
                 )
             ]
             if start is not None:
-                decided = game.decide(game.initial_state(options), start, now_us(self.clock))
+                decided = game.decide(initial, start, now_us(self.clock))
                 by = start.actor.as_dict()
                 created += [
                     NewEvent(e.type, dict(e.data), actor=by, causation=start_causation)
@@ -272,7 +274,7 @@ class Hub:
         d = self.offload.draw_decks(decks).addCallback(record) if decks else record()
 
         def live(recorded: list) -> TableActor:
-            actor_ = self._actor(table_id, game).load(recorded)
+            actor_ = self._actor(table_id, game).load(recorded, initial)
             self.actors[table_id] = actor_
             if self.closing:  # recorded, but the server is stopping: no commands any more
                 actor_.close()

@@ -202,12 +202,14 @@ class TableActor:
 
     # -- loading -----------------------------------------------------------------------------
 
-    def load(self, recorded: list[RecordedEvent]) -> TableActor:
-        """Rebuild the state from the stream's events (the first one is `TableCreated`)."""
+    def load(self, recorded: list[RecordedEvent], initial: Any = None) -> TableActor:
+        """Rebuild the state from the stream's events (the first one is `TableCreated`).
+        `initial`: the game's `initial_state` of those options, when the caller has it (a
+        table just created), so they are not read again."""
         if not recorded or recorded[0].type != TABLE_CREATED:
             raise ValueError(f"stream {self.stream} does not start with {TABLE_CREATED}")
         self.options = recorded[0].data["options"]
-        self.state = self.game.initial_state(self.options)
+        self.state = self.game.initial_state(self.options) if initial is None else initial
         judge = getattr(self.game, "measures_lag", None)
         self.measures_lag = judge is not None and bool(judge(self.state))
         self.events = [recorded[0]]
