@@ -44,6 +44,7 @@ from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.runtime.pushes import Push
+from server.runtime.slices import Slices
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 from server.tournament.decks import draws_ahead
 from server.tournament.results import SIGNED, table_result
@@ -55,7 +56,7 @@ LISTENER = Actor("auditor", "tournament")
 RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
 ROUND_STARTED = "RoundStarted"  # a table's: its round was started (by the tournament)
-OPENING_AT_ONCE = 4  # a round's tables created at the same time (`_place`)
+OPENING_AT_ONCE = 32  # a round's tables being opened at the same time (`_place`)
 
 
 class _TableListener:
@@ -89,6 +90,7 @@ class TournamentActor(TableActor):
         self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
         self._warming: Deferred | None = None  # the worker's draws not done yet
         self._wanted_of: tuple[Any, dict[str, bool]] | None = None  # `_wanted`, per state
+        self._slices = Slices(clock)  # table creations, a slice of each reactor turn
 
     # -- the table actor's hooks -------------------------------------------------------------
 
@@ -159,6 +161,7 @@ class TournamentActor(TableActor):
 
     def close(self) -> None:
         super().close()
+        self._slices.cancel()
         for listener in self._listeners.values():
             listener.actor.unsubscribe(listener)
         self._listeners.clear()
@@ -206,13 +209,15 @@ class TournamentActor(TableActor):
             d.addErrback(self._failed, "placing tables")
 
     def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
-        """Open the round's tables `OPENING_AT_ONCE` at a time, in order.
+        """Open the round's tables, `OPENING_AT_ONCE` in flight, in order.
 
         Why not all at once: each creation reads its options (a 48-card deck), checks every
         card (R-PUZ-4), decides its `start_round` and encodes its `TableCreated`, about 4 ms
         of the reactor; 500 tables of a round start opened at once came back from the store
         together and took seconds of reactor turns that every other table waited behind
-        (issue 32). A few at a time, the other tables' commands run between them."""
+        (issue 32). Now at most `OPENING_AT_ONCE` wait for the store at a time (their appends
+        share group commits), and their creations run a slice of each reactor turn
+        (server/runtime/slices.py), the other tables' commands between them."""
         waiting = deque(zip(names, nodes, strict=True))
 
         def next_one(_: object = None) -> None:
@@ -237,6 +242,9 @@ class TournamentActor(TableActor):
         def create(last_seq: int) -> Deferred | None:
             if last_seq > 0:  # created before (a restart, or this stream's previous node)
                 return None
+            return self._slices.run(lambda: create_now() if not self.closed else None)
+
+        def create_now() -> Deferred:
             options = table_options_for(self.state, name)
             start = Command("start_round", {}, Actor("director", self.table))
             return self.hub.create_table(
