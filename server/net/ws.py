@@ -36,6 +36,7 @@ from server.net.backpressure import OutputBound
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
 from server.net.tokens import TokenSigner
+from server.net.turn_writes import TurnWrites
 from server.runtime.hub import Hub
 from server.runtime.pushes import Push
 
@@ -113,6 +114,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
 
     session: Session | None = None
     _output: OutputBound
+    _socket: Any = None  # the TCP connection its frames are written to at the turn's end
 
     def onConnect(self, request: Any) -> str:
         if SUBPROTOCOL not in request.protocols:
@@ -147,6 +149,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
         self._output = OutputBound.install(
             self.transport, factory.config.max_unread_bytes, self._unread_overflow
         )
+        self._socket = TurnWrites.socket_of(self.transport)
         upgraded = getattr(self.transport, "upgraded", None)
         if callable(upgraded):  # the socket gate's opening deadline stops (server/net/limits.py)
             upgraded()
@@ -229,7 +232,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
             framed.append(prepared.payloadHybi)
         data = b"".join(framed)
-        self.transport.write(data)
+        self._write(data)
         self._output.wrote(len(data))
 
     def _write_prepared(self, prepared: PreparedMessage, size: int) -> None:
@@ -246,10 +249,19 @@ class T24ServerProtocol(WebSocketServerProtocol):
         views and events of bounded games), and the unread-output bound (`OutputBound`).
         """
         if self._perMessageCompress is None and not self.send_queue:
-            self.transport.write(prepared.payloadHybi)
+            self._write(prepared.payloadHybi)
         else:
             self.sendPreparedMessage(prepared)
         self._output.wrote(len(prepared.payloadHybi))
+
+    def _write(self, data: bytes) -> None:
+        """Frames to the socket: sent at the end of the reactor's turn, one `send` for all
+        of the turn's (server/net/turn_writes.py), or written as usual when it is not a
+        plain TCP connection."""
+        if self._socket is not None:
+            self.factory.turn_writes.write(self._socket, data)
+        else:
+            self.transport.write(data)
 
     def _close(self, code: int, reason: str) -> None:
         # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,
@@ -322,6 +334,7 @@ class T24WebSocketFactory(WebSocketServerFactory):
         self.sessions: set[Session] = set()
         self.ids = itertools.count(1)
         self.closing = False
+        self.turn_writes = TurnWrites(reactor)
         rate = self.config.server_rate_per_second
         self.budget = TokenBucket(rate, rate, reactor.seconds()) if rate > 0 else None
         self.setProtocolOptions(**transport_options(self.config))
