@@ -87,6 +87,36 @@ def live_tables(port: int) -> int:
     return 0
 
 
+def histograms(port: int) -> dict[str, list[tuple[float, float]]]:
+    """The server's command and append latency histograms (bucket bound, count so far)."""
+    import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+        text = answer.read().decode()
+    found = {}
+    for family in text_string_to_metric_families(text):
+        if family.name in ("t24_command_latency_seconds", "t24_append_latency_seconds"):
+            found[family.name] = [
+                (float(s.labels["le"]), s.value)
+                for s in family.samples
+                if s.name == family.name + "_bucket"
+            ]
+    return found
+
+
+def server_p99(before: dict, after: dict) -> dict[str, float]:
+    """p99 (bucket bound, ms) of each histogram over the measured seconds only."""
+    figures = {}
+    for name, buckets in after.items():
+        counts = [(bound, n - m) for (bound, n), (_b, m) in zip(buckets, before[name], strict=True)]
+        total = counts[-1][1] or 1
+        bound = next(b for b, n in counts if n >= 0.99 * total)
+        figures[name.split("_")[1] + "_p99_ms"] = bound * 1000
+    return figures
+
+
 def prepare_tournament(director: Director) -> None:
     """A tournament of `STUDENTS` in one grade, registered and seated for round 1."""
     from clients.reference_cli.tournament_sim import students_csv
@@ -142,6 +172,7 @@ def run(work: Path, kind: str, seconds: float, tables: int) -> dict:
         )
         client.idle()
         before = live_tables(info["port"])
+        latency0 = histograms(info["port"])
         cpu0, wall0 = cpu_seconds(info["pid"]), time.perf_counter()
         client.go()
         took: dict[str, float] = {}
@@ -159,6 +190,7 @@ def run(work: Path, kind: str, seconds: float, tables: int) -> dict:
             burster.join(timeout=300)
         figures["server_cpu"] = (cpu_seconds(info["pid"]) - cpu0) / (time.perf_counter() - wall0)
         figures["burst_s"] = took.get("s")
+        figures.update(server_p99(latency0, histograms(info["port"])))
         figures["kind"] = kind
         return figures
     finally:
@@ -179,14 +211,16 @@ def section_body(rows: list[dict], seconds: float, tables: int) -> str:
         f"burst set off {BURST_AFTER_S:g} s into the measured seconds. Load average "
         f"{os.getloadavg()[0]:.1f} at the end (other work shares the 2 cores).",
         "",
-        "| burst | command -> event p50 / p99 / max | server CPU | the burst took |",
-        "|---|---|---|---|",
+        "| burst | command -> event p50 / p99 / max | server: command p99, append p99 "
+        "| server CPU | the burst took |",
+        "|---|---|---|---|---|",
     ]
     for row in rows:
         took = "-" if row["burst_s"] is None else f"{row['burst_s']:.1f} s"
         lines.append(
             f"| {row['kind']} | {row['p50_ms']:.1f} / {row['p99_ms']:.1f} / "
-            f"{row['max_ms']:.0f} ms | {row['server_cpu']:.2f} core | {took} |"
+            f"{row['max_ms']:.0f} ms | <= {row['command_p99_ms']:g} ms, "
+            f"<= {row['append_p99_ms']:g} ms | {row['server_cpu']:.2f} core | {took} |"
         )
     lines += [
         "",
@@ -194,7 +228,9 @@ def section_body(rows: list[dict], seconds: float, tables: int) -> str:
         "created and started at once); pocket: a Double Digits pocket table created without a "
         "seed and started (its deck drawn by the server's worker process, "
         "server/runtime/offload.py). Goal (issue 32): p99 under "
-        f"{GOAL_MS:g} ms during both bursts.",
+        f"{GOAL_MS:g} ms during both bursts. The server's own figures are its /metrics "
+        "histograms over the measured seconds (bucket bounds): the time from a command's "
+        "arrival to its events' publication, and one durable append.",
     ]
     return "\n".join(lines)
 

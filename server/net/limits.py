@@ -18,8 +18,10 @@ Why at the socket (issue 18, found by an adversarial run):
   the cool-down is short.
 - One connection sending flat out handed the reactor 64 KiB of frames per read, thousands of
   requests in one turn, while every other table waited. The gate hands the protocol at most
-  `READ_SLICE` bytes per reactor turn and stops reading the socket until that is consumed
-  (a source's flood waits in its own kernel buffer, not in the others' latency).
+  `READ_SLICE` bytes per reactor turn and stops reading the socket while a whole slice or
+  more waits (a source's flood waits in its own kernel buffer, not in the others' latency).
+  Less than a slice waiting (a command for the next turn) leaves the socket readable:
+  stopping and restarting the reading cost two `epoll_ctl` calls each time (issue 32).
 - Slices per connection were not enough: 40 connections from one address, each sending flat
   out, got 40 slices in every reactor turn, and another table's ping waited behind all of
   them (p99 ~1 s). The gate's turns are fair between *addresses*, not connections: each
