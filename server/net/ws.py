@@ -32,6 +32,7 @@ from twisted.logger import Logger
 from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
+from server.net import masking
 from server.net.backpressure import OutputBound
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
@@ -41,6 +42,8 @@ from server.runtime.hub import Hub
 from server.runtime.pushes import Push
 
 log = Logger(namespace="t24.ws")
+
+masking.install()  # client frames unmasked without a cffi masker each (server/net/masking.py)
 
 
 @dataclass(frozen=True)
