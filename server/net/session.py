@@ -207,8 +207,13 @@ class Session(TableRequests):
             self._probe_timer = self.clock.callLater(0, self._probe)
 
     def keepalive_rtt(self, rtt_us: int) -> None:
-        """The transport's keep-alive ping was answered after `rtt_us`: a lag sample."""
-        if self.viewer.role != "player" or self.closed:
+        """The transport's keep-alive ping was answered after `rtt_us`: a lag sample, for a
+        connection that is not being probed. Why not for one that is: the keep-alives of
+        every connection go out together, and mixed into the estimates of a compensated
+        table's players they made its verdicts worse (`bench/fair_touch.py`, interleaved
+        runs: 89% of races with a true gap >= 20 ms won by the first presser with them,
+        94% without; docs/performance.md, "Per command, layer by layer")."""
+        if self.viewer.role != "player" or self.closed or self._probe_timer is not None:
             return
         self.lag.keepalive_rtt(rtt_us, now_us(self.clock))
         self._rtt_measured(rtt_us)

@@ -255,6 +255,10 @@ class ProbedWhereJudgedTests(LagCase):
         self.answer_all(player, wire, 10.005, 0.040)
         assert len(wire.pings) == INITIAL_PROBES + 11  # at once, then once a second
         assert hub.actors["t1"].measures_lag
+        # a keep-alive's RTT is not mixed into a probed connection's estimate
+        samples = player.lag.estimate(int(clock.seconds() * 1e6)).samples
+        player.keepalive_rtt(500_000)
+        assert player.lag.estimate(int(clock.seconds() * 1e6)).samples == samples
         # its estimate is judged stale after STALE_AFTER_US, not the keep-alive's staleness
         later = int(clock.seconds() * 1e6) + STALE_AFTER_US + 1
         assert player.delay_for_command(later) is None
