@@ -1,7 +1,8 @@
 """CPU-heavy pure work off the reactor: a worker process draws the decks a table will need.
 
 What it keeps: one process pool (`ProcessPoolExecutor`, one worker, started on first use
-with `spawn`, at a lower CPU priority) and the decks it is drawing (so two tables that need
+with `spawn`, at a lower CPU priority, ending with the server however it ends) and the decks
+it is drawing (so two tables that need
 the same deck wait for one draw).
 
 Why a process and not a thread (issue 32): a pocket table without a fixed stack draws it in
