@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
-BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/tournament.py bench/fair_touch.py bench/cluster.py
+BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/burst.py bench/tournament.py bench/fair_touch.py bench/cluster.py
 
 .PHONY: install test run bench soak mutate lint format clean web
 

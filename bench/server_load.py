@@ -311,6 +311,7 @@ def load_client(args: argparse.Namespace) -> None:
             "closed": counts["closed"],
             "p50_ms": percentile(latencies, 50) * 1000,
             "p99_ms": percentile(latencies, 99) * 1000,
+            "max_ms": percentile(latencies, 100) * 1000,
             "samples": len(latencies),
         }
         print(json.dumps(result), flush=True)

@@ -43,6 +43,7 @@ from server.net.limits import ConnectionGate, descriptors_short
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory
 from server.runtime.hub import Hub
+from server.runtime.offload import ProcessOffload
 
 log = Logger(namespace="t24.app")
 
@@ -128,6 +129,7 @@ class T24Server:
             evict_after=config.evict_after,
             ownership=self.ownership,
             catch_up_cache_bytes=config.catch_up_cache_bytes,
+            offload=ProcessOffload(self.reactor),
         )
         hub = self.hub
         if self.ownership is not None:

@@ -59,6 +59,6 @@ def _solver_memo_per_test() -> Iterator[None]:
     if os.environ.get(MUTATING):
         from server.puzzles import solver
 
-        for memo in (solver._values, solver._needs, solver._forms):
+        for memo in (solver._values, solver._needs, solver._forms, solver._solvable):
             memo.cache_clear()
     yield

@@ -2,14 +2,17 @@
 
 Why: a spectator of many tables (a scoreboard, a tournament's standings) should not need a
 connection to every node. A node serves such a viewer a read-only *replica* of a table
-another node owns (`Hub.replica`), and keeps it current from the store: every fenced append
-also runs `pg_notify('t24_events', '<schema> <stream> <seq>')` in its transaction (sent on
-commit only), and this feed's own connection LISTENs. The payload says only which stream
-reached which seq; the events themselves are read from the store after the replica's seq,
-so a notification lost (a reconnect, a full queue) is made good by the next one: catch-up by
-seq, never by trusting the payload. For the same reason every (re)connection of the LISTEN
-calls `on_listening`, so the hub catches every replica up by seq: whatever was committed
-while the feed was not listening is read then.
+another node owns (`Hub.replica`), and keeps it current from the store: every fenced group
+commit also runs `pg_notify('t24_events', ...)` in its transaction (sent on commit only),
+one payload naming the schema, the node and each stream written with the seq it reached
+(server/eventlog/postgres.py, `notify_payloads`), and this feed's own connection LISTENs.
+It drops its own node's payloads unread (a node never holds a replica of a table it
+serves: `Replicas.retire`) and hands each other one to the reactor once. The payload says
+only which stream reached which seq; the events themselves are read from the store after
+the replica's seq, so a notification lost (a reconnect, a full queue) is made good by the
+next one: catch-up by seq, never by trusting the payload. For the same reason every
+(re)connection of the LISTEN calls `on_listening`, so the hub catches every replica up by
+seq: whatever was committed while the feed was not listening is read then.
 
 The feed also LISTENs on `t24_handoff` (server/cluster/leases.py, `LeaseBook.hand_off`):
 payload `<schema> <node>`, a lease handed to that node, which takes it at once.
@@ -24,6 +27,7 @@ from typing import Any
 from twisted.logger import Logger
 
 from server.cluster.leases import HANDOFF_CHANNEL
+from server.eventlog.notices import parse_notify_payload
 
 CHANNEL = "t24_events"
 
@@ -32,7 +36,7 @@ log = Logger(namespace="t24.feed")
 
 class NotifyFeed:
     """One LISTEN connection on a thread of its own; calls `on_event(stream, seq)` on the
-    reactor thread for every append of the schema committed by any node."""
+    reactor thread for every stream another node's commit wrote (its own are dropped here)."""
 
     def __init__(
         self,
@@ -42,8 +46,10 @@ class NotifyFeed:
         on_event: Callable[[str, int], None],
         on_handoff: Callable[[str], None] | None = None,
         on_listening: Callable[[], None] | None = None,
+        node: str = "",
     ) -> None:
         self.conninfo = conninfo
+        self.node = node  # this node's id: its own commits' notifications are dropped
         self.schema = schema
         self.reactor = reactor
         self.on_event = on_event
@@ -84,8 +90,12 @@ class NotifyFeed:
             self.reactor.callFromThread(self.on_handoff, node)
 
     def _deliver(self, payload: str) -> None:
-        schema, _, rest = payload.partition(" ")
-        stream, _, seq = rest.rpartition(" ")
-        if schema != self.schema or not stream or not seq.isdigit():
-            return
-        self.reactor.callFromThread(self.on_event, stream, int(seq))
+        """One commit's notification (`notify_payloads`): one hop to the reactor for all of
+        its streams, none for this node's own commits."""
+        pairs = parse_notify_payload(payload, self.schema, self.node)
+        if pairs:
+            self.reactor.callFromThread(self._on_events, pairs)
+
+    def _on_events(self, pairs: list[tuple[str, int]]) -> None:
+        for stream, seq in pairs:
+            self.on_event(stream, seq)

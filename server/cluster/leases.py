@@ -242,7 +242,8 @@ class Fence:
         names = sorted(set(streams))
         rows = cursor.execute(self._sql, (names,)).fetchall()
         valid = {row[0]: (row[1], row[2]) for row in rows}
-        held = self.held()
+        with self._lock:  # the batch's streams only, not a copy of every lease held
+            held = {stream: self._held[stream] for stream in names if stream in self._held}
         refused: dict[str, EventLogError] = {}
         for stream in names:
             if stream in held and valid.get(stream) == (self.owner, held[stream]):

@@ -109,6 +109,8 @@ class LeaseManager:
         """This node's id (the leases' `owner`) and the URL redirects point at."""
         assert self.book is not None
         self.owner = self.fence.owner = self.book.owner = node_id
+        if self.feed is not None:  # its own commits' notifications are dropped unread
+            self.feed.node = node_id
         self.book.url = url
         log.info("node {node} at {url}, leases of {ttl} s", node=node_id, url=url, ttl=self.ttl)
 

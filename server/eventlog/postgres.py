@@ -14,7 +14,9 @@ How it works:
   `ConcurrencyError`. `PRIMARY KEY (stream, seq)` stays as the last line of defence.
 - A server node sets `fence` (server/cluster/leases.py): the same transaction then reads
   the batch's lease rows `FOR SHARE` and refuses (`LeaseLost`, nothing written) every
-  request for a stream this node does not hold at its epoch; the others go on.
+  request for a stream this node does not hold at its epoch; the others go on. It also
+  sends one `NOTIFY t24_events` per commit (more only past 7,900 bytes), naming the node and
+  every stream written with its new seq (`notify_payloads`), for other nodes' replicas.
 - Reads take a pooled connection; `load` and `verify` read the head and the rows in one
   REPEATABLE READ snapshot. Binary cursors hand `bytea` over without hex decoding.
 
@@ -44,6 +46,7 @@ from server.eventlog.engine import (
     plan_appends,
 )
 from server.eventlog.envelope import MAX_STREAM_BYTES, check_stream, check_text
+from server.eventlog.notices import notify_payloads
 from server.eventlog.store import Clock, StoreClosed, StoreUnavailable, Upcasters
 
 FORMAT_VERSION = "1"
@@ -149,14 +152,10 @@ class PostgresEngine(Engine):
                     if plan.rows:
                         self._write(cursor, plan.rows, plan.heads, heads)
                         if fence is not None:  # other nodes' replicas (server/cluster/feed.py)
+                            heads_reached = [(s, h.last_seq) for s, h in plan.heads.items()]
                             cursor.execute(
                                 statements["notify"],
-                                (
-                                    [
-                                        f"{self.schema} {s} {h.last_seq}"
-                                        for s, h in plan.heads.items()
-                                    ],
-                                ),
+                                (notify_payloads(self.schema, fence.owner, heads_reached),),
                             )
                 if not refused:
                     return plan.outcomes

@@ -11,6 +11,13 @@ as one `engine.append_batch` call, committed in one transaction with one fsync; 
 arriving meanwhile wait in the queue and form the next batch. Each caller still gets its own
 events or its own `ConcurrencyError`, in arrival order, and only after the commit.
 
+Bulk appends (`append_bulk`: the tables a tournament's round start creates, 500 at once, each
+a `TableCreated` of a few KB) wait in a lane of their own, and each commit takes at most
+`BULK_BYTES_PER_COMMIT` of them (at least one) besides every ordinary append queued. Why
+(issue 32): a commit's fsync grows with what it writes, and the live tables' appends shared
+commits of hundreds of KB with the creations; now their commits stay small, and the
+creations take a few more commits.
+
 Reads run in a separate pool of `read_threads`, so a replay never waits behind a commit.
 
 `close()` stops taking work, lets every accepted append and read finish, then joins both
@@ -23,6 +30,7 @@ closing at the same moment would refuse those appends (`StoreClosed`).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -37,6 +45,7 @@ from server.eventlog.store import StoreClosed, VerifyReport
 
 T = TypeVar("T")
 Waiting = tuple[AppendRequest, defer.Deferred]
+BULK_BYTES_PER_COMMIT = 32 * 1024  # bulk appends' event data per commit, at most (module doc)
 
 
 class ThreadedStore:
@@ -63,6 +72,7 @@ class ThreadedStore:
         self._writer.start()
         self._readers.start()
         self._queue: list[Waiting] = []
+        self._bulk: deque[Waiting] = deque()  # `append_bulk`'s lane
         self._committing = False
         self._reads: set[defer.Deferred] = set()
         self._closing = False
@@ -80,6 +90,19 @@ class ThreadedStore:
         self, stream: str, expected_seq: int, events: Sequence[NewEvent]
     ) -> defer.Deferred[list[RecordedEvent]]:
         """See `EventStore.append`: fires after the group commit that carries it."""
+        return self._enqueue(stream, expected_seq, events, self._queue)
+
+    def append_bulk(
+        self, stream: str, expected_seq: int, events: Sequence[NewEvent]
+    ) -> defer.Deferred[list[RecordedEvent]]:
+        """`append` for work that comes in bulk (see the module doc): the same outcome, in
+        its own lane, a bounded share of each commit. A stream's appends must all go in one
+        lane (the hub's: a table's `TableCreated` only, before anything else of it)."""
+        return self._enqueue(stream, expected_seq, events, self._bulk)
+
+    def _enqueue(
+        self, stream: str, expected_seq: int, events: Sequence[NewEvent], lane: Any
+    ) -> defer.Deferred[list[RecordedEvent]]:
         if self._closing:
             return defer.fail(StoreClosed("the event store is closed"))
         try:
@@ -87,14 +110,22 @@ class ThreadedStore:
         except Exception:
             return defer.fail()
         waiting: defer.Deferred[list[RecordedEvent]] = defer.Deferred()
-        self._queue.append((request, waiting))
+        lane.append((request, waiting))
         self._commit_next()
         return waiting
 
     def _commit_next(self) -> None:
-        if self._committing or not self._queue:
+        if self._committing or not (self._queue or self._bulk):
             return
         batch, self._queue = self._queue[: self._max_batch], self._queue[self._max_batch :]
+        size = 0
+        while self._bulk and len(batch) < self._max_batch:
+            request = self._bulk[0][0]
+            grown = sum(len(event.data_bytes) for event in request.events)
+            if size and size + grown > BULK_BYTES_PER_COMMIT:
+                break
+            batch.append(self._bulk.popleft())
+            size += grown
         self._committing = True
         requests = [request for request, _ in batch]
         committed = deferToThreadPool(
@@ -190,7 +221,7 @@ class ThreadedStore:
     def _maybe_closed(self) -> None:
         if not self._closing or self._closed:
             return
-        if self._committing or self._queue or self._reads:
+        if self._committing or self._queue or self._bulk or self._reads:
             return
         self._closed = True
         if self._shutdown_trigger is not None:

@@ -54,6 +54,21 @@ Optional: `UNATTENDED_HOLD: frozenset[str]`: deadline commands that only start n
 (Tjugoett's next round); the shell does not fire them while no seat of the table has a
 connection, and fires an overdue one as soon as a seat connects (server/runtime/timers.py).
 A game whose timers are rules a player is held to names none.
+
+Optional: `measures_lag(state) -> bool`: whether the game judges commands by the players'
+network delay (`Command.delay_us`), a fact of the table's options that never changes (the 24
+Challenge's `touch_compensation`). The shell probes the lag of such a table's players once a
+second and gives their commands the estimate; other tables' players are measured only by the
+transport's keep-alive pings, for the proctor's lag column (server/net/lag.py). Without it:
+False.
+
+Optional: `decks_drawn(options) -> list[tuple[str, int, int]]`: the edition decks
+(`editions.tournament_deck(edition, seed, half)`) the table will draw in `decide` (a pocket
+table's stack, drawn at `start_game`). A draw takes up to seconds of CPU; the shell draws
+them in a worker process before it records the table and installs them in that cached
+function, so `decide` finds them (server/runtime/offload.py). Without it: nothing is drawn
+ahead.
+
 Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
 recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
 hand-made deck solvable; every game's durations of at least `MIN_SECONDS`). The shell's

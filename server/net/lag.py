@@ -18,6 +18,14 @@ Theory of operation (why this estimator, docs/architecture.md "Lag and fair firs
   the delay of a typical packet, so a compensated time errs early and late alike.
 - Stale: with no pong for `stale_after_us`, or fewer than `min_samples` RTTs, there is no
   estimate (None), and a game gives no credit.
+
+Who is probed, and how often (issue 32, docs/architecture.md "Lag and fair first touch"):
+the probes once a second are for the seats of tables that judge by lag (a 24 Challenge with
+`touch_compensation`); every other player connection gets `INITIAL_PROBES` after its hello
+(a first figure for the proctor's lag column) and is then measured by the WebSocket
+keep-alive pings the transport sends anyway (`keepalive_rtt`, every `auto_ping_interval`),
+at no cost of its own. Its estimate is then judged stale after `KEEPALIVE_STALE_INTERVALS`
+keep-alive intervals instead of `STALE_AFTER_US`.
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ WINDOW = 16  # RTT samples kept (16 s at the probe interval)
 MIN_SAMPLES = 2
 STALE_AFTER_US = 5_000_000  # no pong for 5 s: no credit
 MAX_IN_FLIGHT = 8  # probes waiting for a pong; older ones are forgotten (answered too late)
+INITIAL_PROBES = 3  # probes after a player's hello (a first estimate), whatever its tables
+KEEPALIVE_STALE_INTERVALS = 3  # keep-alive intervals without a pong before a stale estimate
 
 
 @dataclass(frozen=True)
@@ -100,6 +110,13 @@ class LagEstimator:
         self.rtts.append(rtt)
         self.last_pong_us = now_us
         return rtt
+
+    def keepalive_rtt(self, rtt_us: int, now_us: int) -> None:
+        """An RTT measured by a transport keep-alive ping (its own payload, its own send
+        time; the transport matched the pong): one more sample, as a probe's."""
+        if rtt_us >= 0:
+            self.rtts.append(rtt_us)
+            self.last_pong_us = now_us
 
     def estimate(self, now_us: int) -> LagEstimate:
         """The lag at `now_us` (see the module doc for why floor + jitter)."""

@@ -46,7 +46,7 @@ class TableRequests:
     """The request handlers of a `Session` (see module doc); mixed into it.
 
     What they use of the session, besides the attributes below: `send`, `reply_error`,
-    `delay_for_command`, `_fail` and `_delivering`.
+    `delay_for_command`, `table_joined`, `_fail` and `_delivering`.
     """
 
     hub: Hub
@@ -172,6 +172,7 @@ class TableRequests:
                     actor.unsubscribe(self)
                 raise
             self.joined[table] = actor
+            self.table_joined(actor)
             # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
             # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
             # the server push its whole log again and again).
@@ -221,14 +222,17 @@ class TableRequests:
 
     def _command(self, request: Request, arrival: int) -> None:
         table = request.get("table")
+        live = self.hub.actors.get(table)
+        # The lag estimate only for a table that judges by it (issue 32: its cost per
+        # command, and its metrics, belong to those tables).
+        judged = live is None or live.measures_lag
         command = Command(
             request.get("name"),
             request.get("args", {}),
             self.viewer,
-            delay_us=self.delay_for_command(arrival),
+            delay_us=self.delay_for_command(arrival) if judged else None,
         )
         causation = f"conn-{self.conn_id}:req-{request.id}"
-        live = self.hub.actors.get(table)
         if live is not None:  # the common case: no Deferred to chain through
             d = live.submit(command, arrival, causation)
         else:

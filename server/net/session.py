@@ -64,7 +64,13 @@ from server import __version__
 from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.errors import INTERNAL_MESSAGE, error_for
-from server.net.lag import PROBE_INTERVAL_S, LagEstimator
+from server.net.lag import (
+    INITIAL_PROBES,
+    KEEPALIVE_STALE_INTERVALS,
+    PROBE_INTERVAL_S,
+    STALE_AFTER_US,
+    LagEstimator,
+)
 from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.requests import TableRequests
@@ -112,6 +118,7 @@ class Session(TableRequests):
         output_full: Callable[[], bool] | None = None,
         unread_limit: int = 0,
         on_unread: Callable[[int], None] | None = None,
+        keepalive_interval: float = 0.0,
     ) -> None:
         self.hub = hub
         self.signer = signer
@@ -154,12 +161,17 @@ class Session(TableRequests):
         # released (False) by `_rate_timer` (see the module doc, step 3).
         self._hold_reading = hold_reading
         self._rate_timer: IDelayedCall | None = None
-        # Issue 19: a player's connection is probed once a second with a WebSocket ping the
-        # transport sends (`send_probe`); its pongs feed `lag` (server/net/lag.py), and each
-        # command carries the estimate at its arrival (`Command.delay_us`).
+        # Issue 19: a player's connection is probed with a WebSocket ping the transport sends
+        # (`send_probe`); its pongs feed `lag` (server/net/lag.py), and each command to a
+        # table that judges by lag carries the estimate at its arrival (`Command.delay_us`).
+        # Issue 32: once a second only while it has joined such a table; otherwise
+        # `INITIAL_PROBES` after hello, then the transport's keep-alive pings
+        # (`keepalive_rtt`, every `keepalive_interval` seconds, 0: none) measure it.
         self.lag = LagEstimator()
         self._send_probe = send_probe
         self._probe_timer: IDelayedCall | None = None
+        self._probes_left = 0
+        self._keepalive_stale_us = int(KEEPALIVE_STALE_INTERVALS * keepalive_interval * 1e6)
         self._lag_shown: dict[str, Any] | None = None
 
     # -- transport events --------------------------------------------------------------------
@@ -186,18 +198,52 @@ class Session(TableRequests):
         self.joined.clear()
 
     def _probe(self) -> None:
-        """Send the next lag probe and schedule the one after (players only, after hello)."""
+        """Send the next lag probe and schedule the one after, while this player's first
+        probes last or it has joined a table that judges by lag (see `__init__`)."""
         self._probe_timer = None
         if self.closed or self.closing or self._send_probe is None:
             return
+        self._probes_left = max(0, self._probes_left - 1)
         self._send_probe(self.lag.probe(now_us(self.clock)))
-        self._probe_timer = self.clock.callLater(PROBE_INTERVAL_S, self._probe)
+        if self._probes_left or self._judged_by_lag():
+            self.lag.stale_after_us = STALE_AFTER_US
+            self._probe_timer = self.clock.callLater(PROBE_INTERVAL_S, self._probe)
+        else:  # from now on the keep-alive pings measure it, a sample per interval
+            self.lag.stale_after_us = max(STALE_AFTER_US, self._keepalive_stale_us)
+
+    def _judged_by_lag(self) -> bool:
+        """Whether a table this connection joined judges its commands by lag."""
+        return any(getattr(actor, "measures_lag", False) for actor in self.joined.values())
+
+    def table_joined(self, actor: TableActor) -> None:
+        """A join took effect: a player joining a table that judges by lag is probed once a
+        second from now on (unless it already is)."""
+        if (
+            self.viewer.role == "player"
+            and self._probe_timer is None
+            and getattr(actor, "measures_lag", False)
+        ):
+            self._probe_timer = self.clock.callLater(0, self._probe)
+
+    def keepalive_rtt(self, rtt_us: int) -> None:
+        """The transport's keep-alive ping was answered after `rtt_us`: a lag sample, for a
+        connection that is not being probed. Why not for one that is: the keep-alives of
+        every connection go out together, and mixed into the estimates of a compensated
+        table's players they made its verdicts worse (`bench/fair_touch.py`, interleaved
+        runs: 89% of races with a true gap >= 20 ms won by the first presser with them,
+        94% without; docs/performance.md, "Per command, layer by layer")."""
+        if self.viewer.role != "player" or self.closed or self._probe_timer is not None:
+            return
+        self.lag.keepalive_rtt(rtt_us, now_us(self.clock))
+        self._rtt_measured(rtt_us)
 
     def pong_received(self, payload: bytes) -> None:
         """A WebSocket pong: one RTT for the lag estimate if it answers one of our probes."""
         rtt = self.lag.pong(payload, now_us(self.clock))
-        if rtt is None:
-            return
+        if rtt is not None:
+            self._rtt_measured(rtt)
+
+    def _rtt_measured(self, rtt: int) -> None:
         self.metrics.lag_rtt.observe(rtt / 1e6)
         shown = self.lag_data()
         before = self._lag_shown
@@ -464,6 +510,7 @@ class Session(TableRequests):
             max(0.0, claims.expires - self.clock.seconds()), self._token_expired
         )
         if claims.role == "player" and self._send_probe is not None:
+            self._probes_left = INITIAL_PROBES
             self._probe_timer = self.clock.callLater(0, self._probe)
         self._delivering(self.send, "the welcome could not be sent")(welcome)
 

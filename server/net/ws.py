@@ -32,14 +32,18 @@ from twisted.logger import Logger
 from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
+from server.net import masking
 from server.net.backpressure import OutputBound
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
 from server.net.tokens import TokenSigner
+from server.net.turn_writes import TurnWrites
 from server.runtime.hub import Hub
 from server.runtime.pushes import Push
 
 log = Logger(namespace="t24.ws")
+
+masking.install()  # client frames unmasked without a cffi masker each (server/net/masking.py)
 
 
 @dataclass(frozen=True)
@@ -113,6 +117,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
 
     session: Session | None = None
     _output: OutputBound
+    _socket: Any = None  # the TCP connection its frames are written to at the turn's end
 
     def onConnect(self, request: Any) -> str:
         if SUBPROTOCOL not in request.protocols:
@@ -144,11 +149,13 @@ class T24ServerProtocol(WebSocketServerProtocol):
             output_full=lambda: self._output.full,
             unread_limit=factory.config.max_unread_bytes,
             on_unread=self._unread_overflow,
+            keepalive_interval=factory.config.auto_ping_interval,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
             self.transport, factory.config.max_unread_bytes, self._unread_overflow, self._drained
         )
+        self._socket = TurnWrites.socket_of(self.transport)
         upgraded = getattr(self.transport, "upgraded", None)
         if callable(upgraded):  # the socket gate's opening deadline stops (server/net/limits.py)
             upgraded()
@@ -158,6 +165,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
         """A lag probe (server/net/lag.py): a WebSocket ping the client's stack answers."""
         if self.state == self.STATE_OPEN:
             self.sendPing(payload)
+
+    def onAutoPong(
+        self, ping_sent: int, ping_seq: int, pong_received: int, pong_rtt: int, payload: bytes
+    ) -> None:
+        """Autobahn's keep-alive ping was answered (its times in ns): a free lag sample for
+        a connection that is not probed (issue 32, server/net/lag.py)."""
+        if self.session is not None:
+            self.session.keepalive_rtt((pong_received - ping_sent) // 1000)
 
     def onPong(self, payload: bytes) -> None:
         if self.session is not None:
@@ -228,7 +243,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
             framed.append(prepared.payloadHybi)
         data = b"".join(framed)
-        self.transport.write(data)
+        self._write(data)
         self._output.wrote(len(data))
 
     def _write_prepared(self, prepared: PreparedMessage, size: int) -> None:
@@ -245,10 +260,19 @@ class T24ServerProtocol(WebSocketServerProtocol):
         views and events of bounded games), and the unread-output bound (`OutputBound`).
         """
         if self._perMessageCompress is None and not self.send_queue:
-            self.transport.write(prepared.payloadHybi)
+            self._write(prepared.payloadHybi)
         else:
             self.sendPreparedMessage(prepared)
         self._output.wrote(len(prepared.payloadHybi))
+
+    def _write(self, data: bytes) -> None:
+        """Frames to the socket: sent at the end of the reactor's turn, one `send` for all
+        of the turn's (server/net/turn_writes.py), or written as usual when it is not a
+        plain TCP connection."""
+        if self._socket is not None:
+            self.factory.turn_writes.write(self._socket, data)
+        else:
+            self.transport.write(data)
 
     def _close(self, code: int, reason: str) -> None:
         # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,
@@ -321,6 +345,7 @@ class T24WebSocketFactory(WebSocketServerFactory):
         self.sessions: set[Session] = set()
         self.ids = itertools.count(1)
         self.closing = False
+        self.turn_writes = TurnWrites(reactor)
         rate = self.config.server_rate_per_second
         self.budget = TokenBucket(rate, rate, reactor.seconds()) if rate > 0 else None
         self.setProtocolOptions(**transport_options(self.config))

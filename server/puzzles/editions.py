@@ -24,10 +24,11 @@ version-2 seeding (SHA-512 of the text).
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from server.puzzles import variables
 from server.puzzles.difficulty import dots as card_dots
@@ -243,17 +244,9 @@ def variables_cards(seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
     return _tournament_deck(VARIABLES, "VAR", seed, _variables_edition(), half)
 
 
-@lru_cache(maxsize=DECKS_CACHED, typed=True)
-def tournament_deck(edition: str, seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
-    """Half `half` (1 or 2) of an edition's 96-card deck: "single-digits", "double-digits"
-    or "variables" (`ALL_EDITIONS`).
-
-    Cached (the last `DECKS_CACHED`; a deck is immutable): a pocket table draws its stack
-    here on every `start_game` decided, and a draw scores every candidate side (a Single
-    Digits half 0.05-0.2 s, a Double Digits half 0.6-0.8 s, a Variables half a few
-    seconds); tables and tests that start again from one seed draw it once. `typed`: the
-    seed's text seeds the generator, so 1 and True (or 1.0) are other decks, never one
-    cached for the other."""
+def draw_deck(edition: str, seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+    """Half `half` (1 or 2) of an edition's 96-card deck, drawn now (not cached): what
+    `tournament_deck` caches, and what a worker process draws for the server (issue 32)."""
     if edition == SINGLE_DIGITS:
         return single_digits(seed, half)
     if edition == DOUBLE_DIGITS:
@@ -261,6 +254,88 @@ def tournament_deck(edition: str, seed: int, half: int = 1) -> tuple[TournamentC
     if edition == VARIABLES:
         return variables_cards(seed, half)
     raise ValueError(f"unknown edition {edition!r}; known: {', '.join(ALL_EDITIONS)}")
+
+
+class CacheInfo(NamedTuple):
+    """What `functools.lru_cache` reports, for the same questions."""
+
+    hits: int
+    misses: int
+    maxsize: int
+    currsize: int
+
+
+DeckKey = tuple[object, ...]
+
+
+class DeckCache:
+    """`tournament_deck`: `draw_deck` with the last `maxsize` decks kept, least recently used
+    dropped first, and a seed of another type another deck (as `lru_cache(typed=True)`).
+
+    Why not `lru_cache`: the server draws a deck it will need in a worker process, off its
+    reactor (server/runtime/offload.py, issue 32), and installs it here (`remember`), so the
+    game's own call finds it; `lru_cache` cannot be given a value. A lock, because a CLI or a
+    test may draw from threads."""
+
+    def __init__(self, maxsize: int) -> None:
+        self.maxsize = maxsize
+        self._decks: OrderedDict[DeckKey, tuple[TournamentCard, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._hits = self._misses = 0
+
+    @staticmethod
+    def _key(edition: str, seed: int, half: int) -> DeckKey:
+        return (edition, seed, type(seed), half, type(half))
+
+    def __call__(self, edition: str, seed: int, half: int = 1) -> tuple[TournamentCard, ...]:
+        key = self._key(edition, seed, half)
+        with self._lock:
+            found = self._decks.get(key)
+            if found is not None:
+                self._decks.move_to_end(key)
+                self._hits += 1
+                return found
+            self._misses += 1
+        cards = draw_deck(edition, seed, half)
+        self.remember(edition, seed, half, cards)
+        return cards
+
+    def cached(self, edition: str, seed: int, half: int = 1) -> bool:
+        """Whether the deck is kept (a call returns it without drawing)."""
+        with self._lock:
+            return self._key(edition, seed, half) in self._decks
+
+    def remember(
+        self, edition: str, seed: int, half: int, cards: tuple[TournamentCard, ...]
+    ) -> None:
+        """Keep a deck drawn elsewhere (the same `draw_deck`, in another process)."""
+        key = self._key(edition, seed, half)
+        with self._lock:
+            self._decks[key] = cards
+            self._decks.move_to_end(key)
+            while len(self._decks) > self.maxsize:
+                self._decks.popitem(last=False)
+
+    def cache_clear(self) -> None:
+        with self._lock:
+            self._decks.clear()
+            self._hits = self._misses = 0
+
+    def cache_info(self) -> CacheInfo:
+        with self._lock:
+            return CacheInfo(self._hits, self._misses, self.maxsize, len(self._decks))
+
+
+tournament_deck = DeckCache(DECKS_CACHED)
+tournament_deck.__doc__ = """Half `half` (1 or 2) of an edition's 96-card deck: "single-digits",
+"double-digits" or "variables" (`ALL_EDITIONS`).
+
+Cached (the last `DECKS_CACHED`; a deck is immutable): a pocket table draws its stack here on
+every `start_game` decided, and a draw scores every candidate side (a Single Digits half
+0.05-0.2 s, a Double Digits half 0.6-0.8 s, a Variables half a few seconds); tables and tests
+that start again from one seed draw it once, and the server draws the ones it will need off
+its reactor first (server/runtime/offload.py). A seed of another type is another deck, never
+one cached for the other: the seed's text seeds the generator, so 1 and True differ."""
 
 
 def playing_card_deck(seed: int) -> tuple[PlayingCard, ...]:

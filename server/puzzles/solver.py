@@ -132,7 +132,14 @@ def solvable(numbers: Sequence[int]) -> bool:
     Why not `bool(solve(...))`: decks test thousands of candidate cards; this answers with a
     few set intersections over memoised reachable-value sets.
     """
-    card = _validate(numbers)
+    return _solvable(_validate(numbers))
+
+
+@cache
+def _solvable(card: tuple[int, ...]) -> bool:
+    """`solvable` of a sorted multiset, memoised: R-PUZ-4 checks every card of each table a
+    tournament creates (48 per table, 500 tables a round start: issue 32), mostly the same
+    cards, and the splits alone cost ~0.1 ms a card."""
     if len(card) == 1:
         return card[0] == 24
     for first, second in _splits(card):

@@ -53,6 +53,7 @@ from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.metrics import Metrics
+from server.runtime.offload import NoOffload
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
@@ -135,8 +136,12 @@ class Hub:
         evict_after: float | None = None,
         ownership: Any = None,
         catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES,
+        offload: Any = None,
     ) -> None:
         self.store = store
+        # Where decks a table will draw are drawn first: a worker process on a real server
+        # (server/runtime/offload.py); nowhere in tests (the game draws them when it decides).
+        self.offload = offload if offload is not None else NoOffload()
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
         self.clock = clock
         # The games, and the tournament: its stream runs like a table (docs/tournament.md).
@@ -220,7 +225,9 @@ class Hub:
                 # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
                 raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
             options = with_drawn_seed(game, options)
-            game.initial_state(options)  # refuses bad options before anything is recorded
+            # refuses bad options before anything is recorded; read once (issue 32: a round
+            # start reads 500 tables' options of 48 cards each), for the start and the load
+            initial = game.initial_state(options)
             check_new_table = getattr(game, "check_new_table", None)
             if check_new_table is not None:  # a new table's rules, never re-run at replay
                 check_new_table(options)
@@ -233,7 +240,7 @@ class Hub:
                 )
             ]
             if start is not None:
-                decided = game.decide(game.initial_state(options), start, now_us(self.clock))
+                decided = game.decide(initial, start, now_us(self.clock))
                 by = start.actor.as_dict()
                 created += [
                     NewEvent(e.type, dict(e.data), actor=by, causation=start_causation)
@@ -248,20 +255,32 @@ class Hub:
         if table_id in self.actors:
             return fail(TableExists(f"table {table_id} exists"))
         stream = table_stream(table_id)
-        if self.ownership is None:
-            d = self.store.append(stream, 0, created)
-        else:  # the creating node owns the table: lease first, then record it (fenced)
-            d = self.ownership.acquire(stream)
+
+        # a table's first append goes in the store's bulk lane, where it has one (a round
+        # start creates 500 at once: server/eventlog/threaded.py)
+        append = getattr(self.store, "append_bulk", self.store.append)
+
+        def record(_drawn: object = None) -> Deferred:
+            if self.ownership is None:
+                return append(stream, 0, created)
+            # the creating node owns the table: lease first, then record it (fenced)
+            acquiring = self.ownership.acquire(stream)
 
             def leased(acquired: Any, first: list[NewEvent] = created) -> Deferred:
                 if not acquired.held:
                     raise TableExists(f"table {table_id} exists")
-                return self.store.append(stream, 0, first)
+                return append(stream, 0, first)
 
-            d.addCallback(leased)
+            return acquiring.addCallback(leased)
+
+        # The decks the table will draw in `decide`, drawn off the reactor first (issue 32):
+        # a client cannot start the table before they are in the game's cache.
+        drawn = getattr(game, "decks_drawn", None)
+        decks = drawn(options) if drawn is not None else []
+        d = self.offload.draw_decks(decks).addCallback(record) if decks else record()
 
         def live(recorded: list) -> TableActor:
-            actor_ = self._actor(table_id, game).load(recorded)
+            actor_ = self._actor(table_id, game).load(recorded, initial)
             self.actors[table_id] = actor_
             if self.closing:  # recorded, but the server is stopping: no commands any more
                 actor_.close()
@@ -569,6 +588,7 @@ class Hub:
             self._sweeper.stop()
         for actor in self.actors.values():
             actor.close()
+        self.offload.shutdown()  # a create waiting for its decks goes on: the game draws them
         waits = [actor.idle() for actor in self.actors.values()]
         waits += [_settled(d) for d in self._creating]
         return DeferredList(waits)

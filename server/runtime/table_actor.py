@@ -185,6 +185,9 @@ class TableActor:
         self.joining = 0  # joins waiting for their older pushes: not quiet meanwhile
         self.options: Mapping[str, Any] = {}
         self.state: Any = None
+        # Whether the game judges commands by the players' lag (its optional `measures_lag`,
+        # fixed by the options): their connections are then probed once a second (issue 32).
+        self.measures_lag = False
         self.seq = 0
         self.events: list[RecordedEvent] = []  # the window of recent events (module doc)
         self.last_events: dict[str, RecordedEvent] = {}  # event type -> its last event
@@ -206,12 +209,16 @@ class TableActor:
 
     # -- loading -----------------------------------------------------------------------------
 
-    def load(self, recorded: list[RecordedEvent]) -> TableActor:
-        """Rebuild the state from the stream's events (the first one is `TableCreated`)."""
+    def load(self, recorded: list[RecordedEvent], initial: Any = None) -> TableActor:
+        """Rebuild the state from the stream's events (the first one is `TableCreated`).
+        `initial`: the game's `initial_state` of those options, when the caller has it (a
+        table just created), so they are not read again."""
         if not recorded or recorded[0].type != TABLE_CREATED:
             raise ValueError(f"stream {self.stream} does not start with {TABLE_CREATED}")
         self.options = recorded[0].data["options"]
-        self.state = self.game.initial_state(self.options)
+        self.state = self.game.initial_state(self.options) if initial is None else initial
+        judge = getattr(self.game, "measures_lag", None)
+        self.measures_lag = judge is not None and bool(judge(self.state))
         self.events = [recorded[0]]
         self.last_events = {TABLE_CREATED: recorded[0]}
         self.seq = recorded[0].seq

@@ -37,6 +37,7 @@ which tables exist or are listened to; it is the only place that decides it.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from twisted.internet.defer import Deferred, succeed
@@ -46,8 +47,8 @@ from twisted.python.failure import Failure
 from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
-from server.puzzles.editions import tournament_deck
 from server.runtime.pushes import Push
+from server.runtime.slices import Slices
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
 from server.tournament import MAX_REASON
 from server.tournament.decks import draws_ahead
@@ -60,6 +61,7 @@ LISTENER = Actor("auditor", "tournament")
 RESULT_EVENTS = frozenset({SIGNED})  # R-ROUND-7: a table's result is final when signed
 SYNC_EVENTS = frozenset({"RoundStarted", "TieBreakSeated", "Advanced", "RoundReopened"})
 ROUND_STARTED = "RoundStarted"  # a table's: its round was started (by the tournament)
+OPENING_AT_ONCE = 32  # a round's tables being opened at the same time (`_place`)
 
 
 class _TableListener:
@@ -91,6 +93,9 @@ class TournamentActor(TableActor):
         self._known: dict[str, str] = {}  # name -> "opening" | "open" | "done" | "failed"
         self._listeners: dict[str, _TableListener] = {}
         self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
+        self._warming: Deferred | None = None  # the worker's draws not done yet
+        self._wanted_of: tuple[Any, dict[str, bool]] | None = None  # `_wanted`, per state
+        self._slices = Slices(clock)  # table creations, a slice of each reactor turn
 
     # -- the table actor's hooks -------------------------------------------------------------
 
@@ -101,23 +106,57 @@ class TournamentActor(TableActor):
         return d
 
     def _warm_decks(self) -> None:
-        """Draw the deck halves the next `start_round` or tie-break will need, on a thread.
+        """Draw the deck halves the next `start_round` or tie-break will need, in the hub's
+        worker process (server/runtime/offload.py).
 
         Why: a round's start and a tie-break's seating draw their cards
         (`editions.tournament_deck`, cached), and a Double Digits half checks every card with
         the solver: about 2 s of one core. Decided on the reactor, that stalled every table
         of this node and its lease renewals, so a node of several lost its leases at round 3
-        (docs/operations.md). Warmed here: every (edition, seed, half) the tournament's rounds
-        draw, and those of the next tie-break (`decks.draws_ahead`). A reactor runs the
-        draws in its thread pool; a test clock (no threads) skips them.
+        (docs/operations.md); drawn on a thread, it still held the GIL the reactor needs
+        between its sends (issue 32). Warmed here: every (edition, seed, half) the
+        tournament's rounds draw, and those of the next tie-break (`decks.draws_ahead`).
+        Commands that arrive meanwhile wait for the draws, in order (`submit`).
         """
-        call_in_thread = getattr(self.clock, "callInThread", None)
-        if call_in_thread is None or self.state is None:
+        if self.state is None:
             return
-        for deck in draws_ahead(self.state.options, len(self.state.tie_breaks)):
-            if deck not in self._warmed:
-                self._warmed.add(deck)
-                call_in_thread(tournament_deck, *deck)
+        decks = draws_ahead(self.state.options, len(self.state.tie_breaks))
+        fresh = [deck for deck in decks if deck not in self._warmed]
+        if not fresh:
+            return
+        self._warmed.update(fresh)
+        offload = getattr(self.hub, "offload", None)
+        if offload is None:  # a test's hub: the game draws them when it decides
+            return
+        warming = self._warming = offload.draw_decks(fresh)
+        if warming.called:
+            self._warming = None
+            return
+
+        def done(_: object) -> None:
+            if self._warming is warming:
+                self._warming = None
+
+        warming.addBoth(done)
+
+    def submit(
+        self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
+    ) -> Deferred:
+        """A command waits for the decks being drawn (`_warm_decks`), so that `decide` finds
+        them in the cache instead of drawing them on the reactor; its arrival stays its own,
+        and the commands that wait keep their order."""
+        warming = self._warming
+        if warming is None:
+            return super().submit(command, arrival_us, causation, from_deadline)
+        result: Deferred = Deferred()
+
+        def go(_: object) -> None:
+            super(TournamentActor, self).submit(
+                command, arrival_us, causation, from_deadline
+            ).chainDeferred(result)
+
+        warming.addBoth(go)
+        return result
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
         super()._publish(recorded)
@@ -127,6 +166,7 @@ class TournamentActor(TableActor):
 
     def close(self) -> None:
         super().close()
+        self._slices.cancel()
         for listener in self._listeners.values():
             listener.actor.unsubscribe(listener)
         self._listeners.clear()
@@ -135,8 +175,12 @@ class TournamentActor(TableActor):
 
     def _wanted(self) -> dict[str, bool]:
         """Every table the tournament has started: name -> whether its round still listens
-        (results of an advanced round are refused until it is reopened)."""
+        (results of an advanced round are refused until it is reopened). Kept for the state
+        it was read from (states are immutable): each table of a round asks for its own
+        entry as it opens, and 500 tables asking for the whole map cost 0.35 s (issue 32)."""
         state = self.state
+        if self._wanted_of is not None and self._wanted_of[0] is state:
+            return self._wanted_of[1]
         wanted: dict[str, bool] = {}
         for round_ in state.rounds.values():
             if round_.started:
@@ -145,6 +189,7 @@ class TournamentActor(TableActor):
         for tie in state.tie_breaks:
             for table in tie.tables:
                 wanted[table.table] = not state.round(tie.round).advanced
+        self._wanted_of = (state, wanted)
         return wanted
 
     def _sync(self) -> None:
@@ -171,10 +216,31 @@ class TournamentActor(TableActor):
             d.addErrback(self._failed, "placing tables")
 
     def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
-        for name, node in zip(names, nodes, strict=True):
-            self._open(name, node)
+        """Open the round's tables, `OPENING_AT_ONCE` in flight, in order.
 
-    def _open(self, name: str, node: tuple[str, str] | None) -> None:
+        Why not all at once: each creation reads its options (a 48-card deck), checks every
+        card (R-PUZ-4), decides its `start_round` and encodes its `TableCreated`, about 4 ms
+        of the reactor; 500 tables of a round start opened at once came back from the store
+        together and took seconds of reactor turns that every other table waited behind
+        (issue 32). Now at most `OPENING_AT_ONCE` wait for the store at a time (their appends
+        share group commits), and their creations run a slice of each reactor turn
+        (server/runtime/slices.py), the other tables' commands between them."""
+        waiting = deque(zip(names, nodes, strict=True))
+
+        def next_one(_: object = None) -> None:
+            # A loop, not a chain: with a store that answers at once (memory) every opening
+            # is done before `_open` returns, and a chain would nest 500 calls deep.
+            while waiting and not self.closed:
+                name, node = waiting.popleft()
+                opening = self._open(name, node)
+                if not opening.called:
+                    opening.addBoth(next_one)
+                    return
+
+        for _ in range(OPENING_AT_ONCE):
+            next_one()
+
+    def _open(self, name: str, node: tuple[str, str] | None) -> Deferred:
         """Create the table started, on `node` (None: here), unless it exists (a restart);
         then listen to it wherever it is served."""
         hub_id = table_id(self.tournament_id, name)
@@ -183,6 +249,9 @@ class TournamentActor(TableActor):
         def create(last_seq: int) -> Deferred | None:
             if last_seq > 0:  # created before (a restart, or this stream's previous node)
                 return None
+            return self._slices.run(lambda: create_now() if not self.closed else None)
+
+        def create_now() -> Deferred:
             options = table_options_for(self.state, name)
             start = Command("start_round", {}, Actor("director", self.table))
             return self.hub.create_table(
@@ -204,6 +273,7 @@ class TournamentActor(TableActor):
         d.addCallback(create)
         d.addErrback(exists)
         d.addCallbacks(lambda _: self._attach(name), self._not_created, errbackArgs=(name,))
+        return d
 
     def _not_created(self, failure: Failure, name: str) -> None:
         """The table could not be created (the hub refused its options, the store failed):

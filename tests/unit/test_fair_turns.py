@@ -121,6 +121,22 @@ class FairTurnsTests(ShellTestCase):
         assert all(transport.producerState == "producing" for _c, transport in flood)
         assert clock.getDelayedCalls() == []  # no turn is marked when nothing waits
 
+    def test_a_command_waiting_for_its_turn_leaves_its_socket_readable(self):
+        """Issue 32: behind a busy address a command or two wait for the next turn; their
+        sockets stay readable (pausing and resuming cost two epoll_ctl calls each), and only
+        a whole slice waiting pauses one (a flood: the test above)."""
+        clock, gate, log = setup()
+        busy = [accept(gate, "10.0.0.9") for _ in range(SLICES)]
+        for connection, _transport in busy:
+            connection.dataReceived(FULL)  # the address's budget of this turn
+        waiting, transport = accept(gate, "10.0.0.9")
+        waiting.dataReceived(b"c" * 60)  # a command over the budget: waits for the next turn
+        assert len(log) == SLICES and transport.producerState == "producing"
+        waiting.dataReceived(b"c" * 60)  # more of it read meanwhile, still less than a slice
+        one_turn(clock)
+        assert log[-1] == (f"10.0.0.9#{SLICES + 1}", 120)
+        assert transport.producerState == "producing"
+
     def test_n_connections_of_one_address_are_served_in_ceil_n_over_k_turns(self):
         for n in (1, SLICES - 1, SLICES, SLICES + 1, 5 * SLICES, 5 * SLICES + 3):
             clock, gate, log = setup()

@@ -1,6 +1,8 @@
-"""Lag probes on a session (issue 19): a player's connection is probed once a second with a
-WebSocket ping, its pongs give the estimate, each command carries it, the proctor sees it in
-`presence`, and /metrics counts it. Driven by a `task.Clock`: no socket, no sleep."""
+"""Lag probes on a session (issue 19): a player's connection is probed with a WebSocket
+ping, its pongs give the estimate, each command to a table that judges by lag carries it, the
+proctor sees it in `presence`, and /metrics counts it. Issue 32: once a second only while the
+player has joined such a table (`touch_compensation`); otherwise a few probes after hello,
+then the transport's keep-alive pings. Driven by a `task.Clock`: no socket, no sleep."""
 
 from __future__ import annotations
 
@@ -11,7 +13,13 @@ from protocol.codec import decode, encode
 from server.eventlog.store import open_store
 from server.games.base import Command
 from server.metrics import Metrics
-from server.net.lag import PROBE_INTERVAL_S, STALE_AFTER_US, probe_number
+from server.net.lag import (
+    INITIAL_PROBES,
+    KEEPALIVE_STALE_INTERVALS,
+    PROBE_INTERVAL_S,
+    STALE_AFTER_US,
+    probe_number,
+)
 from server.net.session import Session
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
@@ -20,6 +28,8 @@ T0 = 1_700_000_000.0
 SECRET = b"s" * 32
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 4)], "deck": DECK}
+COMPENSATED = {**OPTIONS, "touch_compensation": True}
+KEEPALIVE_S = 20.0  # the transport's keep-alive interval the sessions here are told of
 
 
 def make_clock() -> Clock:
@@ -63,6 +73,7 @@ def connect(hub: Hub, clock: Clock, role: str, **claims: str) -> tuple[Session, 
         send=wire.send,
         close=wire.close,
         send_probe=wire.pings.append,
+        keepalive_interval=KEEPALIVE_S,
     )
     session.opened()
     token = TokenSigner(SECRET).issue(role, now=clock.seconds(), **claims)[0]
@@ -91,6 +102,8 @@ class LagTests(LagCase):
         captured: list[Command] = []
 
         class Table:
+            measures_lag = True  # a table that judges by lag (touch_compensation)
+
             def submit(self, command, arrival, causation):
                 from twisted.internet.defer import Deferred
 
@@ -161,3 +174,94 @@ class LagTests(LagCase):
         clock.advance(1)
         answer_after(player, wire, clock, 0.041)  # a 1 ms wobble: no new presence push
         assert len([m for m in proctor_wire.frames if m["type"] == "presence"]) == count
+
+
+def create(hub: Hub, clock: Clock, table: str, options: dict) -> None:
+    director, wire = connect(hub, clock, "director")
+    director.frame_received(
+        encode({"type": "create_table", "id": 2, "table": table, "options": options}), True
+    )
+    assert wire.frames[-1]["type"] == "table_created", wire.frames[-1]
+
+
+def join(session: Session, table: str, request_id: int = 2) -> None:
+    session.frame_received(encode({"type": "join", "id": request_id, "table": table}), True)
+
+
+class ProbedWhereJudgedTests(LagCase):
+    """Issue 32: the probes once a second cost a ping and a pong per player and second; they
+    are kept for the tables whose verdicts use them."""
+
+    def answer_all(self, session: Session, wire: Wire, seconds: float, rtt: float) -> None:
+        """Run the clock `seconds`, the client answering each probe after `rtt`."""
+        answered = len(wire.pings)
+        for _ in range(int(seconds / 0.01)):
+            self.clock.advance(0.01)
+            while answered < len(wire.pings):
+                self.clock.advance(rtt)
+                session.pong_received(wire.pings[answered])
+                answered += 1
+
+    def test_a_player_of_a_table_without_compensation_gets_a_few_probes_then_keep_alives(self):
+        hub, clock = self.hub, self.clock
+        create(hub, clock, "t1", OPTIONS)
+        player, wire = connect(hub, clock, "player", table="t1", seat="s1")
+        join(player, "t1")
+        self.answer_all(player, wire, 30, 0.040)
+        assert len(wire.pings) == INITIAL_PROBES  # then nothing more of its own
+        now = int(clock.seconds() * 1e6)
+        assert player.lag.estimate(now).delay_us == 20_000  # still fresh: keep-alive staleness
+        # the keep-alive pings (every KEEPALIVE_S) keep the proctor's column current
+        for _ in range(4):
+            clock.advance(KEEPALIVE_S)
+            player.keepalive_rtt(60_000)
+        now = int(clock.seconds() * 1e6)
+        assert player.lag.estimate(now).samples == INITIAL_PROBES + 4
+        assert player.lag.estimate(now).delay_us == 20_000 + 10_000  # floor 20, jitter 10
+        assert len(wire.pings) == INITIAL_PROBES
+        # without a keep-alive pong for KEEPALIVE_STALE_INTERVALS intervals: stale
+        clock.advance(KEEPALIVE_STALE_INTERVALS * KEEPALIVE_S + 1)
+        assert player.lag.estimate(int(clock.seconds() * 1e6)).delay_us is None
+
+    def test_its_commands_carry_no_delay_and_are_not_counted_as_lagged(self):
+        hub, clock = self.hub, self.clock
+        create(hub, clock, "t1", OPTIONS)
+        player, wire = connect(hub, clock, "player", table="t1", seat="s1")
+        join(player, "t1")
+        self.answer_all(player, wire, 3, 0.040)
+        captured: list[Command] = []
+        actor = hub.actors["t1"]
+        real_submit = actor.submit
+
+        def submit(command, arrival, causation=""):
+            captured.append(command)
+            return real_submit(command, arrival, causation)
+
+        actor.submit = submit  # type: ignore[method-assign]
+        player.frame_received(
+            encode({"type": "command", "id": 3, "table": "t1", "name": "touch_card"}), True
+        )
+        assert captured[0].delay_us is None
+        assert hub.metrics.value("t24_lag_delay_seconds_count") == 0
+        assert hub.metrics.value("t24_lag_stale_commands_total") == 0
+
+    def test_a_player_of_a_compensated_table_is_probed_every_second_while_joined(self):
+        hub, clock = self.hub, self.clock
+        create(hub, clock, "t1", COMPENSATED)
+        player, wire = connect(hub, clock, "player", table="t1", seat="s1")
+        self.answer_all(player, wire, 10, 0.040)
+        assert len(wire.pings) == INITIAL_PROBES  # before its join: the first probes only
+        join(player, "t1")
+        self.answer_all(player, wire, 10.005, 0.040)
+        assert len(wire.pings) == INITIAL_PROBES + 11  # at once, then once a second
+        assert hub.actors["t1"].measures_lag
+        # a keep-alive's RTT is not mixed into a probed connection's estimate
+        samples = player.lag.estimate(int(clock.seconds() * 1e6)).samples
+        player.keepalive_rtt(500_000)
+        assert player.lag.estimate(int(clock.seconds() * 1e6)).samples == samples
+        # its estimate is judged stale after STALE_AFTER_US, not the keep-alive's staleness
+        later = int(clock.seconds() * 1e6) + STALE_AFTER_US + 1
+        assert player.delay_for_command(later) is None
+        player.frame_received(encode({"type": "leave", "id": 3, "table": "t1"}), True)
+        self.answer_all(player, wire, 10, 0.040)
+        assert len(wire.pings) == INITIAL_PROBES + 12  # the tick after the leave is the last

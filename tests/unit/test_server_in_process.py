@@ -176,6 +176,53 @@ class ServerInProcessTests(ServerCase):
         assert codes == [1001] * 4
 
     @inlineCallbacks
+    def test_the_keep_alive_pings_measure_a_player_that_is_not_probed(self):
+        """Issue 32: a player of a table without `touch_compensation` gets a few probes after
+        its hello, then only Autobahn's keep-alive pings, whose RTTs feed its estimate."""
+        from server.net.lag import INITIAL_PROBES
+
+        server, url = yield self.start_server(auto_ping_interval="1")
+        director = yield self.connect(server, url, "director", name="d")
+        created = yield director.request(
+            "create_table", table="t1", options={"seats": SEATS, "deck": DECK}
+        )
+        assert created["type"] == "table_created", created
+        player = yield self.connect(server, url, "player", table="t1", seat="s1")
+        snapshot = yield player.request("join", table="t1")
+        assert snapshot["type"] == "snapshot"
+        (session,) = [s for s in server.factory.sessions if s.viewer.role == "player"]
+        for _ in range(200):  # up to 10 s on a loaded machine
+            if len(session.lag.rtts) > INITIAL_PROBES:
+                break
+            yield task.deferLater(reactor, 0.05, lambda: None)
+        assert session.lag.next_number - 1 <= INITIAL_PROBES  # probes sent: the first few
+        assert len(session.lag.rtts) > INITIAL_PROBES  # the keep-alives' samples on top
+        for client in (director, player):
+            yield client.close()
+        yield server.stop()
+
+    @inlineCallbacks
+    def test_a_pocket_tables_deck_is_drawn_in_the_worker_before_the_table_is_recorded(self):
+        """Issue 32: a pocket table with a fresh seed draws its Double Digits stack at
+        `start_game`; the server draws that deck in its worker process before it records the
+        table, so `decide` finds it cached and draws nothing on the reactor."""
+        from server.puzzles.editions import tournament_deck
+
+        server, url = yield self.start_server()
+        director = yield self.connect(server, url, "director", name="d")
+        options = {"edition": "double-digits", "seats": [{"seat": "s1", "name": "Ada"}]}
+        misses = tournament_deck.cache_info().misses
+        created = yield director.request("create_table", table="p1", game="pocket", options=options)
+        assert created["type"] == "table_created", created
+        seed = server.hub.actors["p1"].options["seed"]  # drawn by the shell: fresh, secret
+        assert tournament_deck.cached("double-digits", seed, 1)
+        started = yield director.request("command", table="p1", name="start_game", args={})
+        assert started["type"] == "accepted", started
+        assert tournament_deck.cache_info().misses == misses  # never drawn in this process
+        yield director.close()
+        yield server.stop()
+
+    @inlineCallbacks
     def test_a_dropped_client_is_let_go(self):
         server, url = yield self.start_server()
         dropped = yield self.connect(server, url, "director", name="d")

@@ -8,6 +8,7 @@ import pytest
 from shell_testcase import ShellTestCase
 from tournament_support import csv_of, tournament_options
 from twisted.internet import defer
+from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
 from server.eventlog.store import open_store
@@ -123,15 +124,27 @@ class TournamentActorTests(TournamentActorCase):
         assert first in tournament.state.results
 
 
-class ThreadedClock(Clock):
-    """A clock whose reactor also has a thread pool: it records what would run there."""
+class RecordingOffload:
+    """The hub's worker (server/runtime/offload.py) as a record of the decks asked for; each
+    request's Deferred fires when the test says (`finish`)."""
 
     def __init__(self) -> None:
-        super().__init__()
-        self.in_threads: list[tuple] = []
+        self.asked: list[tuple] = []
+        self.pending: list[Deferred] = []
 
-    def callInThread(self, function, *args) -> None:  # noqa: N802 - the reactor's name
-        self.in_threads.append((function.__name__, *args))
+    def draw_decks(self, keys) -> Deferred:
+        self.asked += list(keys)
+        d: Deferred = Deferred()
+        self.pending.append(d)
+        return d
+
+    def finish(self) -> None:
+        pending, self.pending = self.pending, []
+        for d in pending:
+            d.callback(None)
+
+    def shutdown(self) -> None:
+        pass
 
 
 class TournamentOnNodesTests(TournamentActorCase):
@@ -159,24 +172,34 @@ class TournamentOnNodesTests(TournamentActorCase):
         result_of(third.load_all())
         assert third.metrics.value("t24_commands_total", outcome="refused") == 0
 
-    def test_the_deck_halves_are_drawn_ahead_on_a_thread_once_each(self):
+    def test_the_deck_halves_are_drawn_ahead_in_the_worker_once_each(self):
         """A Double Digits half takes the solver about 2 s: drawn on the reactor at round 3 it
-        stalled the node past a short lease (docs/operations.md)."""
+        stalled the node past a short lease (docs/operations.md); on a thread it still held
+        the GIL the reactor needs (issue 32): the hub's worker process draws them."""
         from server.tournament.decks import tie_break_seed
 
-        clock = ThreadedClock()
-        clock.advance(T0)
-        hub = Hub(open_store("memory:", clock=clock.seconds), clock)
-        actor = new_tournament(hub)
+        offload = RecordingOffload()
+        hub = Hub(open_store("memory:", clock=self.clock.seconds), self.clock, offload=offload)
+        options = tournament_options(grades=["4th"], table_options={"auto_proctor": 1})
+        actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
         seed, tie = actor.state.options.deck_seed, tie_break_seed(actor.state.options.deck_seed, 1)
         # the Official Rules: one edition's 96-card deck, its two halves (R-DECK-5)
-        expected = [("tournament_deck", "single-digits", seed, 1)]
-        expected += [("tournament_deck", "single-digits", seed, 2)]
-        expected += [("tournament_deck", "single-digits", tie, 1)]
-        expected += [("tournament_deck", "single-digits", tie, 2)]
-        assert clock.in_threads == expected
+        expected = [("single-digits", seed, 1), ("single-digits", seed, 2)]
+        expected += [("single-digits", tie, 1), ("single-digits", tie, 2)]
+        assert offload.asked == expected
+        # commands wait for the draws, in their order, each with its own arrival time
+        rows = [(f"S{i}", "Hill", "4th") for i in range(7)]
+        imported = actor.submit(
+            Command("import_students", {"csv": csv_of(rows)}, DIRECTOR), int(T0 * 1e6)
+        )
+        closed = actor.submit(Command("close_registration", {}, DIRECTOR), int(T0 * 1e6) + 5)
+        assert not imported.called and not closed.called and actor.seq == 1
+        offload.finish()
+        assert [len(result_of(d)) > 0 for d in (imported, closed)] == [True, True]
+        assert actor.events[-1].data["at"] == int(T0 * 1e6) + 5  # its arrival, not the draw's end
+        command(actor, "seat_round", round=1)
         command(actor, "start_round", round=1)  # nothing new to draw: nothing asked again
-        assert clock.in_threads == expected
+        assert offload.asked == expected
 
 
 class Recorder:

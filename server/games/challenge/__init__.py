@@ -111,6 +111,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "measures_lag",
     "query",
     "redaction_group",
     "secrets",
@@ -126,6 +127,12 @@ MAX_FINGERTIPS = 10
 # R-PLAY-3: a slap is a touch "with the entire hand": five fingertips. Four are "more than
 # three": a flag, as any touch with too many fingertips.
 SLAP_FINGERTIPS = 5
+
+
+def measures_lag(state: ChallengeState) -> bool:
+    """A table with `touch_compensation` judges touches by each player's lag (R-PLAY-2,
+    issue 19): the shell measures its players once a second (server/net/lag.py)."""
+    return state.options.touch_compensation
 
 
 def _require_toucher(batch: Batch, seat: str) -> CardInPlay:

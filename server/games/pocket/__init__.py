@@ -52,7 +52,7 @@ from server.games.pocket.checks import (
     phase_refusal,
     refuse,
 )
-from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, the_stack
+from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, decks_drawn, the_stack
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
@@ -87,6 +87,7 @@ __all__ = [
     "check_new_table",
     "decide",
     "deadlines",
+    "decks_drawn",
     "event_view",
     "evolve",
     "initial_state",

@@ -272,6 +272,14 @@ def stack_from_edition(
     return tuple(side for side in sides if side.dots in dots)[:size]
 
 
+def decks_drawn(raw: Mapping[str, Any]) -> list[tuple[str, int, int]]:
+    """The edition decks `start_game` will draw (`editions.tournament_deck`'s arguments):
+    the shell draws them off its reactor before it records the table (the contract's
+    optional `decks_drawn`, server/runtime/offload.py). None for a given stack."""
+    options = table_options(raw)
+    return [] if options.stack is not None else [(options.edition, options.seed, 1)]
+
+
 def the_stack(options: PocketOptions) -> tuple[PocketCard, ...]:
     """The stack `start_game` records: the given one, or the one drawn from the edition."""
     if options.stack is not None:

@@ -1,0 +1,169 @@
+"""CPU-heavy pure work off the reactor: a worker process draws the decks a table will need.
+
+What it keeps: one process pool (`ProcessPoolExecutor`, one worker, started on first use
+with `spawn`, at a lower CPU priority, ending with the server however it ends) and the decks
+it is drawing (so two tables that need
+the same deck wait for one draw).
+
+Why a process and not a thread (issue 32): a pocket table without a fixed stack draws it in
+`decide` (`editions.tournament_deck`: a Double Digits half is 96 solver calls, 0.3-0.7 s of
+CPU), and a tournament's round start draws its round's deck; on the reactor every table of
+the node waited that long. A thread does not help: a CPU-bound thread holds the GIL, and the
+reactor, which gives it up at every socket send and every poll, waits up to the GIL's switch
+interval (5 ms) to take it back each time, so a turn of a hundred sends takes half a second.
+A process has its own interpreter; at `nice` +10 it also yields the core to the reactor
+when both want it.
+
+How the result reaches the game, which stays pure: the worker runs the same pure function
+(`editions.draw_deck`) and the reactor installs the deck in the function the game calls
+(`tournament_deck.remember`), before the command that draws it is decided: the hub waits for
+a new table's decks before it records the table (`Hub.create_table`, the game's optional
+`decks_drawn`), the tournament draws the decks of its next rounds as soon as it knows them
+(`TournamentActor._warm_decks`). Whatever was not drawn ahead (a deck evicted from the cache,
+a worker that failed) is drawn by the game itself, as before: slower, never wrong.
+
+`NoOffload` draws nothing ahead: the game draws what it needs when it decides, on the
+calling thread, as it always could (the unit tests' `task.Clock` has no threads to hand a
+result back with, and they need no process).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from twisted.internet.defer import Deferred, DeferredList, succeed
+from twisted.logger import Logger
+
+from server.puzzles.editions import TournamentCard, draw_deck, tournament_deck
+
+log = Logger(namespace="t24.offload")
+
+WORKER_NICENESS = 10  # the worker yields the core to the reactor when both want it
+PARENT_CHECK_S = 1.0  # how often the worker checks that its server is alive
+
+DeckKey = tuple[str, int, int]  # (edition, seed, half): `editions.tournament_deck`'s arguments
+
+
+def _worker_start(server_pid: int) -> None:
+    """In the worker, once: a lower CPU priority than the server's reactor, and an end with
+    the server's.
+
+    Why the end: a server stopped by SIGTERM shuts its pool down, but one killed (`kill -9`,
+    a crash, an out-of-memory kill) left its worker, and the worker its resource tracker,
+    running for ever (found: dozens after the failover tests and benchmarks). On Linux the
+    kernel sends the worker SIGKILL when the server goes (`PR_SET_PDEATHSIG`); everywhere a
+    thread checks every `PARENT_CHECK_S` that the server is still its parent."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed here: the worker runs at the server's priority
+        pass
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):  # not Linux: the thread below does it
+        pass
+    if os.getppid() != server_pid:  # it went before the line above took effect
+        os._exit(0)
+    threading.Thread(target=_end_with, args=(server_pid,), daemon=True).start()
+
+
+def _end_with(server_pid: int) -> None:
+    while os.getppid() == server_pid:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
+
+
+class NoOffload:
+    """Draws nothing ahead (tests on a `task.Clock`; see the module doc)."""
+
+    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred:
+        return succeed(None)
+
+    def shutdown(self) -> None:
+        pass
+
+
+class ProcessOffload:
+    """The worker process of one server (see the module doc)."""
+
+    def __init__(self, reactor: Any) -> None:
+        self.reactor = reactor
+        self._pool: ProcessPoolExecutor | None = None
+        self._drawing: dict[DeckKey, Deferred] = {}
+        self._closed = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_start,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred:
+        """Fires (with None, never an error) once every deck is in `tournament_deck`'s cache,
+        or could not be drawn in the worker (then the game draws it when it needs it)."""
+        waits = [self._draw(key) for key in dict.fromkeys(keys)]
+        waits = [wait for wait in waits if wait is not None]
+        if not waits:
+            return succeed(None)
+        return DeferredList(waits, consumeErrors=True).addCallback(lambda _: None)
+
+    def _draw(self, key: DeckKey) -> Deferred | None:
+        if tournament_deck.cached(*key):
+            return None
+        drawing = self._drawing.get(key)
+        if drawing is None:
+            if self._closed:
+                return None
+            drawing = self._drawing[key] = Deferred()
+            try:
+                future = self._executor().submit(draw_deck, *key)
+            except Exception as error:  # a broken pool: the game draws it itself
+                self._drawn(key, None, error)
+            else:
+                future.add_done_callback(
+                    lambda done: self.reactor.callFromThread(self._finished, key, done)
+                )
+        waiter: Deferred = Deferred()
+        drawing.addBoth(lambda result: (waiter.callback(None), result)[1])
+        return waiter
+
+    def _finished(self, key: DeckKey, done: Future) -> None:
+        try:
+            cards = done.result()
+        except BaseException as error:  # noqa: BLE001 - a cancelled or failed draw alike
+            self._drawn(key, None, error)
+        else:
+            self._drawn(key, cards, None)
+
+    def _drawn(
+        self, key: DeckKey, cards: tuple[TournamentCard, ...] | None, error: BaseException | None
+    ) -> None:
+        if cards is not None:
+            tournament_deck.remember(*key, cards)
+        elif not self._closed:
+            log.warn("deck {key} not drawn in the worker: {why}", key=key, why=repr(error))
+        drawing = self._drawing.pop(key, None)
+        if drawing is not None:
+            drawing.callback(None)
+
+    def shutdown(self) -> None:
+        """Stop the worker (a draw in progress is abandoned; its waiters fire)."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        for key in list(self._drawing):
+            self._drawn(key, None, None)
