@@ -140,6 +140,7 @@ def test_a_tournament_board_shows_its_tables_live_and_the_standings_per_grade(
     proctor = client(process.token("proctor", name="p", table=table))
     player = client(process.token("player", table=table, seat=seat))
     assert player.request("join", table=table)["type"] == "snapshot"
+    accepted(proctor, table, "begin_play")  # one student of three joined: the proctor begins
     accepted(proctor, table, "place_card")
     accepted(proctor, table, "reveal_card")
     numbers = player.event("CardRevealed")["data"]["numbers"]

@@ -125,8 +125,10 @@ def test_a_waiting_table_can_be_ended_and_its_view_and_options_say_it_waits():
     assert challenge.view(table.state, DIRECTOR)["waiting"] is True
     assert table.events[0].data["options"]["wait_for_students"] is True
     table.do("end_round", DIRECTOR)
-    assert table.state.phase == "ended"
+    assert table.state.phase == "ended" and not table.state.waiting
     assert challenge.presence_command(table.state, frozenset({"s1", "s2", "s3"})) is None
+    table.do("sign_score_card", DIRECTOR, initials="TD")  # an empty table's card is signed
+    assert challenge.is_over(table.state)
 
 
 def test_the_director_s_signature_is_recorded_as_the_director_s():

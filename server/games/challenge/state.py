@@ -275,6 +275,7 @@ def _round_ended(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSta
         deck=tuple(data["unplayed"]),
         card=None,
         paused=False,
+        waiting=False,  # a round ended while it waited (arrival.py) waits no more
     )
 
 
