@@ -8,7 +8,7 @@ the `seats` the server's `begin_play` names, and `presence_command` is what the 
 
 from __future__ import annotations
 
-from challenge_tables import DIRECTOR, PROCTOR, S, SPECTATOR, Table, options, player, types
+from challenge_tables import DIRECTOR, PROCTOR, SPECTATOR, S, Table, options, player, types
 
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Command

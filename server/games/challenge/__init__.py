@@ -48,6 +48,7 @@ from typing import Any
 from server.games.base import SERVER, Actor, Command, Event, due_deadline
 from server.games.challenge import arrival, variables_play
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
+from server.games.challenge.arrival import presence_command
 from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
     FLAG_CAUSES,
@@ -88,7 +89,6 @@ from server.games.challenge.state import (
     initial_state,
     is_over,
 )
-from server.games.challenge.arrival import presence_command
 from server.games.challenge.view import event_view, redaction_group, secrets, view, view_group
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, parse_pattern
 

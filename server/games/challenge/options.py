@@ -33,7 +33,7 @@ What this module keeps:
 | min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
 | touch_compensation | false: who touched first by arrival; true: by compensated time | R-PLAY-2 |
 | max_credit_ms | 100 (0..250): the most lag credited; the arbitration window | R-PLAY-2 |
-| wait_for_students | false: true holds the round until its students are there (arrival.py) | (decision) |
+| wait_for_students | false; true: no card before the students are there (arrival.py) | (decision) |
 """
 
 from __future__ import annotations
