@@ -20,11 +20,12 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
-from protocol.messages import Request, make
+from protocol.messages import TOURNAMENT_PREFIX, Request, make
 from server.games.base import Actor, Command
+from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
-from server.runtime.hub import Hub, TableMoved
+from server.runtime.hub import Hub, TableMoved, UnknownTable
 from server.runtime.pushes import Push
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
@@ -49,6 +50,7 @@ class TableRequests:
 
     hub: Hub
     signer: TokenSigner
+    links: LinkMaker | None
     clock: IReactorTime
     config: NetConfig
     claims: Claims | None
@@ -103,6 +105,29 @@ class TableRequests:
                 expires=claims.expires,
             )
         )
+
+    def _table_links(self, request: Request, arrival: int) -> None:
+        """The printed links of one table of a tournament (server/net/links.py), read from
+        the tournament's state (a replica serves it on a node of several: it writes
+        nothing)."""
+        links = self.links
+        if links is None:
+            self.reply_error(request.id, "unavailable", "this server prints no links")
+            return
+        tournament = request.get("tournament")
+        stream = TOURNAMENT_PREFIX + tournament
+        d = self.hub.get(stream)
+        d.addErrback(self._replica, stream)
+
+        def answer(actor: TableActor) -> None:
+            if actor.game.NAME != "tournament":
+                raise UnknownTable(f"no tournament {tournament}")
+            now = self.clock.seconds()
+            fields = links.table_links(actor.state, tournament, request.get("table"), now)
+            self.send(make("links", id=request.id, tournament=tournament, **fields))
+
+        d.addCallback(answer)
+        d.addErrback(self._fail, request.id)
 
     def _list_tables(self, request: Request, arrival: int) -> None:
         """One page of the visible tables, in id order, after the cursor `after`.
@@ -286,6 +311,7 @@ class TableRequests:
     REQUEST_HANDLERS: ClassVar[dict[str, Callable[[TableRequests, Request, int], None]]] = {
         "create_table": _create_table,
         "issue_token": _issue_token,
+        "table_links": _table_links,
         "list_tables": _list_tables,
         "join": _join,
         "leave": _leave,

@@ -63,6 +63,7 @@ from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.errors import INTERNAL_MESSAGE, error_for
 from server.net.lag import PROBE_INTERVAL_S, LagEstimator
+from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.requests import TableRequests
 from server.net.tokens import Claims, TokenError, TokenSigner
@@ -106,9 +107,11 @@ class Session(TableRequests):
         on_abuse: Callable[[], None] | None = None,
         send_probe: Callable[[bytes], None] | None = None,
         hold_reading: Callable[[bool], None] | None = None,
+        links: LinkMaker | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
+        self.links = links  # the printed links of a tournament's tables (`table_links`)
         self.clock = clock
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))

@@ -33,6 +33,7 @@ from protocol.messages import SUBPROTOCOL
 from server import SERVER_HEADER
 from server.metrics import Metrics
 from server.net.backpressure import OutputBound
+from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
 from server.net.tokens import TokenSigner
@@ -141,6 +142,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             on_abuse=self._abuse,
             send_probe=self._send_probe,
             hold_reading=self._hold_reading,
+            links=factory.links,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
@@ -313,6 +315,8 @@ class T24WebSocketFactory(WebSocketServerFactory):
         self.sessions: set[Session] = set()
         self.ids = itertools.count(1)
         self.closing = False
+        # the printed links (server/net/links.py): set once the server knows its public URL
+        self.links: LinkMaker | None = None
         rate = self.config.server_rate_per_second
         self.budget = TokenBucket(rate, rate, reactor.seconds()) if rate > 0 else None
         self.setProtocolOptions(**transport_options(self.config))
