@@ -165,6 +165,7 @@ class T24Server:
             self.metrics,
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
+            signing_key_file=config.signing_key_file,
         )
         short = descriptors_short(config.max_connections)
         if short is not None:
