@@ -62,6 +62,7 @@ def test_the_proctor_sees_a_ruling_restart_the_windows_and_drop_the_answer():
         "pause_cause": None,
         "waiting": False,  # decision 30: a table without wait_for_students never waits
         "attendance": {},
+        "cards_total": 2,
         "end_reason": None,
         "flag_limit": 3,
         "seats": seats(),

@@ -106,6 +106,7 @@ class ChallengeState:
     ended: bool = False
     end_reason: str | None = None
     deck: tuple[CardId, ...] = ()
+    round_cards: int = 0  # the cards the round plays (`RoundStarted.deck`, after R-DECK-4)
     removed: tuple[CardId, ...] = ()  # R-DECK-4
     card: CardInPlay | None = None
     stumped: tuple[CardId, ...] = ()  # the stumped pile (R-PLAY-7)

@@ -110,6 +110,7 @@ def _round_started(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
         started=True,
         started_at=data["at"],
         deck=tuple(data["deck"]),
+        round_cards=len(data["deck"]),
         removed=tuple(data["removed"]),
         timer_from=data["at"],
         waiting=state.options.wait_for_students,

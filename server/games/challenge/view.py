@@ -156,6 +156,7 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
             for deadline in deadlines(state)
         ],
         "cards_left": len(state.deck),
+        "cards_total": state.round_cards,  # the round's cards (after R-DECK-4)
         "stumped": list(state.stumped),
         "clock": state.clock,
         "seq": state.seq,
