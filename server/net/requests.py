@@ -13,10 +13,12 @@ one after it breaks the session (`_delivering`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
+from twisted.internet.threads import deferToThreadPool
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
@@ -119,13 +121,22 @@ class TableRequests:
         d = self.hub.get(stream)
         d.addErrback(self._replica, stream)
 
-        def answer(actor: TableActor) -> None:
+        def draw(actor: TableActor) -> Any:
             if actor.game.NAME != "tournament":
                 raise UnknownTable(f"no tournament {tournament}")
             now = self.clock.seconds()
-            fields = links.table_links(actor.state, tournament, request.get("table"), now)
+            # a QR code takes tens of milliseconds to draw: on a thread, off the reactor
+            # (the state is immutable; a test clock without threads draws in place)
+            make_links = partial(links.table_links, actor.state, tournament, request.get("table"))
+            pool = getattr(self.clock, "getThreadPool", None)
+            if pool is None:
+                return make_links(now)
+            return deferToThreadPool(self.clock, pool(), make_links, now)
+
+        def answer(fields: dict[str, Any]) -> None:
             self.send(make("links", id=request.id, tournament=tournament, **fields))
 
+        d.addCallback(draw)
         d.addCallback(answer)
         d.addErrback(self._fail, request.id)
 
