@@ -28,6 +28,7 @@ from clients.reference_cli.connect_options import (
     resolve_target,
 )
 from clients.reference_cli.connection import TableLink
+from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 
 PREFIX = "tournament/"
 
@@ -62,6 +63,7 @@ SUB_EXAMPLES = {
     "proctor": f'{_T} proctor --id spring --table r1.s1.t01 --name "Grace Hopper"',
     "standings": f"{_T} standings --id spring",
     "simulate": "t24 tournament simulate --students 20 --grades 3 --seed 7 --fast",
+    **DAY_EXAMPLES,  # the day's subcommands (tournament_day_commands.py)
 }
 
 # The choices of --rules and --edition: server.puzzles.round_decks' DOCUMENTS and
@@ -276,6 +278,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--name", required=True)
     p.add_argument("--initials")
     sub("standings", standings, "print the standings, one table per grade")
+    add_day_parsers(sub)  # preview, rename, begin, mark, sign, links, bundle
     p = sub("simulate", None, "run a whole tournament with bots on a server of its own")
     p.set_defaults(func=run_simulate)
     p.add_argument("--students", type=int, default=20, help="students per grade")

@@ -63,7 +63,7 @@ def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_se
         options = {"seats": SEATS, "stack": stack}
         reply = director.request("create_table", table=table, game="pocket", options=options)
         assert reply["type"] == "table_created", reply
-    board = pages.open(process.http, process.token("director", name="dir"))
+    board = pages.open(process.http, process.token("director", name="dir"), page="board")
     for table in tables:  # every one drawn from its live view (scores), none only listed
         board.locator(f'[data-table="{table}"] tr[data-seat="s1"] td.score').wait_for(timeout=WAIT)
     assert board.locator("text=Loading:").count() == 0

@@ -374,7 +374,8 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     numbers = " ".join(map(str, deck[0]["numbers"]))
     assert any(n >= 10 for n in deck[0]["numbers"])  # a Double Digits card
 
-    board = pages.open(process.http, process.token("director", name="dir"), width=1280)
+    director = process.token("director", name="dir")
+    board = pages.open(process.http, director, width=1280, page="board")
     board.locator(f'[data-table="{table}"] .card.up[data-numbers="{numbers}"]').wait_for(
         timeout=WAIT
     )
