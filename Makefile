@@ -30,7 +30,7 @@ bench: $(STAMP)
 # 1,000 connections at tournament pace for 10 minutes with a join storm and a slow reader
 # (issue 18): not in CI nor in `make bench`; writes the "Soak" section of docs/performance.md.
 soak: $(STAMP)
-	$(BIN)/python bench/soak.py
+	nice -n 10 $(BIN)/python bench/soak.py
 
 # Mutation testing of the rules core (docs/testing.md): not in CI; mutmut is the optional
 # `mutate` extra, installed here only. MUTATE_JOBS=1 on a busy machine; each property test runs

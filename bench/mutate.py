@@ -80,6 +80,10 @@ TARGETS = [
     _target(path)
     for path in sorted((ROOT / "server").rglob("*.py"))
     if any(fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in _config()["only_mutate"])
+    and not any(
+        fnmatch(str(path.relative_to(ROOT)), pattern)
+        for pattern in _config().get("do_not_mutate", [])
+    )
 ]
 
 # The unit test files that guard the targets: every tests/unit/test_<prefix>*.py that tests
@@ -95,6 +99,7 @@ GUARD_PREFIXES = (
     "test_limits",
     "test_notation",
     "test_pocket_",
+    "test_practice_",
     "test_round_decks",
     "test_solver",
     "test_tjugoett_",

@@ -48,10 +48,14 @@ sys.path.insert(0, str(ROOT))
 from perfdoc import write_section  # noqa: E402
 from server_load_report import section_body  # noqa: E402
 
+from server.games.base import MIN_SECONDS  # noqa: E402
+
 SECTION = "## Server load (`bench/server_load.py`)"
 TABLE_COUNTS = (10, 100, 250)
 PACED = {"auto_proctor": 3.0, "auto_reveal_seconds": 1.0}  # a card about every 4 s per table
-FLAT_OUT = {"auto_proctor": 0.001, "auto_reveal_seconds": 0.001}  # as fast as it goes
+# As fast as a new table may go: its timers at the shortest duration (base.MIN_SECONDS, 0.05 s;
+# runs before issue 33 used 0.001 s, so their flat-out figures had 0.1 s less of each card).
+FLAT_OUT = {"auto_proctor": MIN_SECONDS, "auto_reveal_seconds": MIN_SECONDS}
 
 
 # -- the echo server (baseline) ------------------------------------------------------------

@@ -55,7 +55,10 @@ def build_parser() -> argparse.ArgumentParser:
         "/healthz and /metrics on the same port.",
         epilog="Every flag is also an environment variable T24_<NAME> and a key of the TOML "
         "file given with --config (or T24_CONFIG). Precedence: flags > env > file > defaults. "
-        "`t24-server token ROLE --help` prints a signed token instead of serving.",
+        "`t24-server token ROLE --help` prints a signed token instead of serving; "
+        "`t24-server key` prints the public key the officials' bundles are signed with (the "
+        "key officials pin: `t24 audit verify DIR --key ...`), creating the key file on first "
+        "use and saying so on stderr.",
     )
     parser.add_argument("--config", help="a TOML file of settings")
     parser.add_argument("--version", action="version", version=f"t24-server {__version__}")
@@ -199,9 +202,13 @@ def token_main(argv: list[str]) -> int:
 
 
 def key_main(argv: list[str]) -> int:
-    """`t24-server key`: print the public half of the server's Ed25519 signing key (created
-    on first use), the key officials pin to verify a tournament's bundle (`t24 audit verify
-    --key`)."""
+    """`t24-server key`: print the public half of the server's Ed25519 signing key, the key
+    officials pin to verify a tournament's bundle (`t24 audit verify --key`).
+
+    A missing key file is created (mode 0600) and that is said on stderr, stdout keeping only
+    the key: the first `key` of a new installation is how an operator makes the key (as the
+    server makes its token secret), and a key made by mistake (a wrong --key-file) must not
+    pass unnoticed, since bundles signed with it verify only against it."""
     from server.audit.signing import (
         DEFAULT_KEY_FILE,
         SigningKeyError,
@@ -212,8 +219,15 @@ def key_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="t24-server key", description=key_main.__doc__)
     parser.add_argument("--key-file", default=DEFAULT_KEY_FILE, help="the private key file")
     args = parser.parse_args(argv)
+    existed = os.path.exists(args.key_file)
     try:
         print(public_key_hex(load_or_create_signing_key(args.key_file)))
+        if not existed:
+            print(
+                f"t24-server key: created a new signing key in {args.key_file} (keep it "
+                "private and back it up: the officials' bundles are signed with it)",
+                file=sys.stderr,
+            )
     except SigningKeyError as exc:
         print(f"t24-server key: {exc}", file=sys.stderr)
         return 2

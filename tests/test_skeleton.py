@@ -15,7 +15,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE_PACKAGES = ("server.games", "server.puzzles", "server.tournament", "server.audit", "protocol")
+CORE_PACKAGES = (
+    "server.games",
+    "server.puzzles",
+    "server.tournament",
+    "server.audit",
+    "server.analysis",
+    "protocol",
+)
 SHELL_LIBRARIES = ("twisted", "autobahn", "txaio")
 
 # Run in a fresh interpreter: import every submodule of the packages named in argv (a package

@@ -149,6 +149,8 @@ def casual_options(args: argparse.Namespace) -> dict[str, Any]:
             options["edition"] = args.edition
         if args.cards is not None:
             options["size"] = args.cards
+    if args.game == "practice" and args.cards is not None:
+        options["cards"] = args.cards  # cards each student plays
     return options
 
 

@@ -30,6 +30,7 @@ from clients.reference_cli.table_app import PlainOutput, run_reactor
 from clients.reference_cli.table_commands import start_logging
 from clients.reference_cli.table_model import TableModel, apply_push, from_snapshot
 from clients.reference_cli.terminal import write_out
+from clients.reference_cli.words import command_words
 
 EPILOG = """\
 skills:
@@ -106,7 +107,8 @@ class BotApp:
         model, part = self.model, self.model.part
         view = model.view
         if part.finished(view):
-            self.output.notice(f"{self.me}: the round is over", False)
+            who = model.seat_names().get(self.me, self.me)
+            self.output.notice(f"{who}: the round is over", False)
             self.stop(exit_codes.OK)
             return
         refusal = part.bot_refusal(view)
@@ -140,12 +142,15 @@ class BotApp:
         """Send one planned move, unless the table moved on since it was planned."""
         if key != self.key or self.link is None or self.exit_code is not None:
             return
-        self.output.notice(f"{self.me}: {action.name} ({action.why})", False)
+        table = self.model.part.words if self.model is not None else {}
+        who = self.model.seat_names().get(self.me, self.me) if self.model is not None else self.me
+        move = command_words(table, action.name)
+        self.output.notice(f"{who}: {move} ({action.why})", False)
         deferred = self.link.command(action.name, dict(action.args))
 
         def refused(failure: Any) -> None:
-            words = refusal_words(failure.value)
-            self.output.notice(f"{self.me}: {action.name} refused: {words}", True)
+            words = refusal_words(failure.value, table)
+            self.output.notice(f"{who}: {move} refused: {words}", True)
 
         deferred.addErrback(refused)
 

@@ -17,6 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 
 from clients.reference_cli import (
     admin_commands,
+    analyse_commands,
     audit_commands,
     bot_commands,
     casual_commands,
@@ -38,6 +39,7 @@ COMMAND_MODULES = [
     replay_commands,
     tournament_commands,
     audit_commands,
+    analyse_commands,
 ]
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP

@@ -94,11 +94,16 @@ def seat_matches(entry: Mapping[str, Any], wanted: str) -> bool:
     return wanted in names - {""}
 
 
+# The tokens a spectator's command (`watch`) takes, in this order: any token may watch.
+WATCH_TOKENS = ("spectator", "proctor", "director")
+
+
 def token_from_file(data: Mapping[str, Any], role: str, seat: str | None, path: str) -> str:
     """The token of `role` (a seat's for players) in a tokens file.
 
     Any token may watch (docs/cli.md), so a spectator's command takes the file's own token
-    when it holds no spectator's: a student watches with their seat's file.
+    when it holds no spectator's (`WATCH_TOKENS` in order, then a one-seat file's): a
+    student watches with their seat's file, a director with the director's.
     """
     seats = [
         {**entry, "number": entry.get("number", number)}
@@ -116,7 +121,8 @@ def token_from_file(data: Mapping[str, Any], role: str, seat: str | None, path: 
         raise ConnectError(f"no seat {seat!r} in {path} (seats: {known})")
     token = data.get(role)
     if role == "spectator" and not isinstance(token, str):
-        token = data.get("proctor") or (seats[0].get("token") if len(seats) == 1 else None)
+        held = [data.get(name) for name in WATCH_TOKENS if isinstance(data.get(name), str)]
+        token = held[0] if held else (seats[0].get("token") if len(seats) == 1 else None)
     if not isinstance(token, str):
         raise ConnectError(f"{path} holds no {role} token")
     return token
@@ -126,7 +132,7 @@ def tokens_from_directory(directory: str, role: str, seat: str | None) -> tuple[
     """The file of a tokens directory that holds `role`'s token (a seat's: by --seat)."""
     base = Path(directory)
     if role != "player":
-        for name in (role, "proctor") if role == "spectator" else (role,):
+        for name in WATCH_TOKENS if role == "spectator" else (role,):
             path = base / f"{name}.json"
             if path.exists():
                 return read_tokens_file(str(path)), str(path)

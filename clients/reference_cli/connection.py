@@ -35,7 +35,7 @@ The listener gets `link_status(text)`, `link_welcome(msg)`, `link_snapshot(msg, 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -48,6 +48,7 @@ from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
+from clients.reference_cli.words import refusal_sentence
 from protocol.client import ClientSession, SequenceGap
 from protocol.codec import CodecError
 from protocol.messages import SUBPROTOCOL, ProtocolError
@@ -92,8 +93,12 @@ class NotConnected(Exception):
         return "not connected to the server right now; reconnecting, try again in a moment"
 
 
-def refusal_words(error: BaseException) -> str:
-    """Any request failure in words (never a traceback)."""
+def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) -> str:
+    """Any request failure in words (never a traceback): a refusal in the game's words
+    (`table`, its part's `words`: `refusal.<code>`), else the protocol's, else the server's
+    message, citing the rule (`words.refusal_sentence`); a lost link as `words()` says it."""
+    if isinstance(error, ServerRefused):
+        return refusal_sentence(table or {}, error.code, error.message, error.rule)
     words = getattr(error, "words", None)
     return words() if callable(words) else f"request failed: {error}"
 
@@ -292,7 +297,9 @@ class TableLink:
         if self.url != self.home_url:  # the node a `moved` named is gone: ask the given URL
             self.listener.link_status(f"{self.url} cannot be reached; back to {self.home_url}")
             self.url = self.home_url
-        self._lost(f"cannot connect: {why}", "cannot connect")
+        self._lost(
+            f"cannot connect: {why}", f"cannot connect to {self.url} (is the server running?)"
+        )
 
     def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:
         if proto is not self.proto and self.proto is not None:

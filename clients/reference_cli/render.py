@@ -18,7 +18,7 @@ part for is drawn by the generic part (its view as plain lines).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from clients.reference_cli.games import part_for
@@ -45,6 +45,7 @@ class Frame:
     extra: Sequence[str] = field(default_factory=tuple)  # e.g. the proctor's help text
     presence: Mapping[str, Any] | None = None  # the server's last `presence` push
     feed_back: int = 0  # how many feed lines the view is scrolled back (PgUp)
+    picked: int | None = None  # the seq of the feed's event picked for a protest (↑, ↓)
 
 
 def seconds_left(at_us: int, now_us: int) -> str:
@@ -88,15 +89,22 @@ def results_lines(model: TableModel, style: Style = PLAIN) -> list[str]:
     return part_for(model.game).results(model.view, style)
 
 
-def feed_lines(feed: Sequence[FeedLine], count: int, style: Style, back: int = 0) -> list[str]:
-    """`count` events ending `back` lines before the latest, each with its time since the
-    card's reveal."""
+def feed_lines(
+    feed: Sequence[FeedLine], count: int, style: Style, back: int = 0, picked: int | None = None
+) -> list[str]:
+    """`count` events ending `back` lines before the latest, each with its number (the seq a
+    protest names, R-ROUND-8) and its time since the card's reveal; the event `picked` for a
+    protest is marked `▶` and shown in reverse."""
     colour = {"win": style.green, "flag": style.red, "refused": style.yellow, "table": style.bold}
     shown = []
     end = len(feed) - back
     for line in list(feed)[max(0, end - count) : end] if count > 0 else []:
         paint = colour.get(line.kind, lambda text: text)
-        shown.append(f"{line.stamp()}  {paint(line.text)}")
+        text = f"#{line.seq:<4} {line.stamp()}  {line.text}"
+        if line.seq == picked:
+            shown.append(style.reverse(f"▶ {text}"))
+        else:
+            shown.append(f"  #{line.seq:<4} {line.stamp()}  {paint(line.text)}")
     return shown
 
 
@@ -105,11 +113,14 @@ def render(
 ) -> list[str]:
     """The whole screen as lines (no trailing newline); fits `height` by trimming the feed."""
     rule = style.dim("─" * max(10, width))
-    top = [*header(frame, width, style), rule]
     if frame.model is None:
-        top.append(f"joining the table… ({frame.status})")
+        # Not joined yet: the status is the whole story (which server, is it running, when
+        # the next try is), one part a line under the header, never cut off at its right.
+        top = [*header(replace(frame, status=""), width, style), rule, "joining the table…"]
+        top += [style.yellow(part) for part in frame.status.split("; ")]
         middle: list[str] = []
     else:
+        top = [*header(frame, width, style), rule]
         part = part_for(frame.model.game)
         top += part.board(frame.model.view, style, frame.role)
         top += countdown_lines(frame.model, now_us, style)
@@ -128,7 +139,7 @@ def render(
     if frame.feed:
         back = max(0, min(frame.feed_back, len(frame.feed) - room))
         feed = [feed_rule(len(frame.feed), room, back, width, style)]
-        feed += feed_lines(frame.feed, room, style, back)
+        feed += feed_lines(frame.feed, room, style, back, frame.picked)
     above = top + middle + feed
     # On a short terminal the bottom (notice, keys, the line being typed) always stays.
     return above[: max(0, height - len(bottom))] + bottom

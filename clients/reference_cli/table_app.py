@@ -46,6 +46,8 @@ from clients.reference_cli.table_model import (
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
 PAGE_UP, PAGE_DOWN = "\x1b[5~", "\x1b[6~"
+ARROW_UP, ARROW_DOWN = ("\x1b[A", "\x1bOA"), ("\x1b[B", "\x1bOB")
+PICK_CONTEXT = 2  # newer feed lines kept in sight under the picked one
 FEED_PAGE = 10  # feed lines per PgUp / PgDn
 
 
@@ -76,6 +78,12 @@ class Controls:
     quit_on_eof: bool = True
     lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
     game: str = ""
+    # Picking an event of the feed (a protest names the events it disputes, R-ROUND-8):
+    # whether the state picks now, the seq it has picked (None: none), and the state with
+    # another seq picked. The shell moves the pick with ↑ and ↓ over the feed it holds.
+    picking: Callable[[Any], bool] = lambda state: False
+    picked: Callable[[Any], int | None] = lambda state: None
+    pick: Callable[[Any, int | None], Any] = lambda state, seq: state
 
 
 @dataclass(frozen=True)
@@ -249,6 +257,7 @@ class TableApp:
             prompt=state.prompt(),
             presence=self.presence,
             feed_back=self.feed_back,
+            picked=self.controls.picked(state) if self.controls.picking(state) else None,
         )
 
     def refresh(self) -> None:
@@ -339,10 +348,24 @@ class TableApp:
                 step = FEED_PAGE if key == PAGE_UP else -FEED_PAGE
                 self.feed_back = max(0, min(len(self.feed) - 1, self.feed_back + step))
                 continue
+            if key in ARROW_UP + ARROW_DOWN and self.controls.picking(self.controls.state):
+                self.move_pick(-1 if key in ARROW_UP else 1)
+                continue
             view = self.model.view if self.model else None
             self.controls.state, effects = self.controls.press(self.controls.state, key, view)
             self.run_effects(effects)
         self.refresh()
+
+    def move_pick(self, step: int) -> None:
+        """Move the feed's picked event one older (-1) or newer (+1); past the newest, none
+        is picked. The feed scrolls to keep the pick in sight."""
+        seqs = [line.seq for line in self.feed]
+        current = self.controls.picked(self.controls.state)
+        index = seqs.index(current) if current in seqs else len(seqs)
+        index = max(0, min(len(seqs), index + step))
+        seq = seqs[index] if index < len(seqs) else None
+        self.controls.state = self.controls.pick(self.controls.state, seq)
+        self.feed_back = max(0, len(seqs) - 1 - index - PICK_CONTEXT) if seq is not None else 0
 
     def end_of_input(self) -> None:
         """Standard input closed (a script ran out): leave once every typed command has its
@@ -379,7 +402,7 @@ class TableApp:
 
         def refused(failure: Any) -> None:
             error = failure.value
-            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+            self._replied(effect.tag, self.refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(accepted, refused)
 
@@ -401,9 +424,14 @@ class TableApp:
 
         def refused(failure: Any) -> None:
             error = failure.value
-            self._replied(effect.tag, refusal_words(error), getattr(error, "code", None))
+            self._replied(effect.tag, self.refusal_words(error), getattr(error, "code", None))
 
         deferred.addCallbacks(answered, refused)
+
+    def refusal_words(self, error: BaseException) -> str:
+        """A refused request in the table's game's words (its part's table)."""
+        words = self.model.part.words if self.model is not None else None
+        return refusal_words(error, words)
 
     def _replied(self, tag: str, error: str | None, code: str | None) -> None:
         self.in_flight -= 1

@@ -66,6 +66,9 @@ keys:
                  Enter on an empty line keeps it; editable until fixed)
   Enter          fix the solution: it is judged (within 15 s of the touch, R-PLAY-5)
   s              stumped (R-PLAY-7)         q  quit (Ctrl-D too)
+  p              protest (R-ROUND-8): ↑ ↓ pick the disputed event in the feed (each line
+                 shows its number, #12), type why, Enter files it; or type the numbers
+                 first: 12,13 why. PgUp / PgDn scroll the feed.
   Lines typed before the server answers are kept: the steps may follow the pattern at once.
 
 examples:

@@ -7,6 +7,13 @@ server. A tournament is the stream `tournament/<id>`: `create` is a `create_tabl
 whose snapshot is rendered as one table per grade. `simulate` (tournament_sim.py) runs a
 whole tournament on a server process of its own with bots.
 
+What a command did is said in words with counts ("7 students imported (4 in 4th, 3 in
+5th)", tournament_words.py), read from the tournament's views before and after it (two
+`view_at` queries); `--json` prints the server's reply instead. `import` reads the file as
+a spreadsheet saves it (`read_roster`): UTF-8 with or without a byte order mark, else
+Windows-1252 (Excel's "CSV" in Western Europe), said on stderr; the server reads the rest
+(`,` or `;`, CRLF; server/tournament/roster.py).
+
 It speaks `protocol/` only: the standings come computed in the tournament's view.
 """
 
@@ -27,28 +34,41 @@ from clients.reference_cli.connect_options import (
     add_connect_arguments,
     resolve_target,
 )
-from clients.reference_cli.connection import TableLink
+from clients.reference_cli.connection import ServerRefused, TableLink
+from clients.reference_cli.tournament_words import (
+    NOTHING_TO_DO,
+    command_words,
+    created_words,
+)
 from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 
 PREFIX = "tournament/"
+# The director's token as `make run` (t24-server --demo) writes it.
+TOKENS = "var/demo-tokens/director.json"
 
-EPILOG = """\
-examples:
-  t24 tournament --tokens var/director.json create --id spring --name "Spring Challenge" \\
+EPILOG = f"""\
+examples (a server started by `make run`; its director's token is {TOKENS}):
+  t24 tournament --tokens {TOKENS} create --id spring --name "Spring Challenge" \\
       --date "$(date +%F)" --grades 4th,5th,6th --seed 24
-  t24 tournament --tokens var/director.json import --id spring students.csv
-  t24 tournament --tokens var/director.json close-registration --id spring
-  t24 tournament --tokens var/director.json seat --id spring --round 1
-  t24 tournament --tokens var/director.json start-round --id spring --round 1
-  t24 tournament --tokens var/director.json standings --id spring
+  t24 tournament --tokens {TOKENS} create --id practice --name "Practice" \\
+      --date "$(date +%F)" --grades 4th --seed 7 --cards-per-round 6
+  t24 tournament --tokens {TOKENS} import --id spring students.csv
+  t24 tournament --tokens {TOKENS} close-registration --id spring
+  t24 tournament --tokens {TOKENS} seat --id spring --round 1
+  t24 tournament --tokens {TOKENS} start-round --id spring --round 1
+  t24 tournament --tokens {TOKENS} standings --id spring
   t24 tournament simulate --students 20 --grades 3 --seed 7 --store sqlite:///var/sim.sqlite --fast
+
+students.csv: a header naming the columns name, school, grade (any order), then one student
+a line; `,` or `;` between columns, as Excel saves it (CSV UTF-8 or CSV), CRLF or LF.
 """
 
 
-_T = "t24 tournament --tokens var/demo-tokens/director.json"
+_T = f"t24 tournament --tokens {TOKENS}"
 SUB_EXAMPLES = {
     "create": f'{_T} create --id spring --name "Spring" --date "$(date +%F)" --grades 4th,5th '
-    "--seed 24",
+    f'--seed 24\n  {_T} create --id drill --name "Drill" --date 2026-03-14 --grades 4th '
+    "--seed 7 --cards-per-round 6",
     "register": f"{_T} register --id spring --name Ada --school Hill --grade 4th",
     "import": f"{_T} import --id spring var/students.csv",
     "withdraw": f"{_T} withdraw --id spring p7",
@@ -76,6 +96,11 @@ def stream_of(tournament_id: str) -> str:
     return tournament_id if tournament_id.startswith(PREFIX) else PREFIX + tournament_id
 
 
+# The tournament's own options that have a flag of their own: a `--table-option` naming one
+# is pointed at its flag (the server would refuse it as no table option).
+OWN_FLAGS = {"cards_per_round": "--cards-per-round", "tie_break_seconds": "--tie-break-seconds"}
+
+
 def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
     """`--table-option key=value` pairs: numbers become numbers."""
     options: dict[str, Any] = {}
@@ -83,6 +108,10 @@ def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise AdminInputError(f"--table-option takes key=value, not {pair!r}")
+        if key in OWN_FLAGS:
+            raise AdminInputError(
+                f"{key} is the tournament's own option, not a table's: {OWN_FLAGS[key]} {value}"
+            )
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -92,7 +121,7 @@ def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
 
 def create_options(args: argparse.Namespace) -> dict[str, Any]:
     grades = [g.strip() for g in args.grades.split(",") if g.strip()]
-    return {
+    options = {
         "name": args.name,
         "date": args.date,
         "grades": grades,
@@ -103,6 +132,35 @@ def create_options(args: argparse.Namespace) -> dict[str, Any]:
         "tie_break_seconds": args.tie_break_seconds,
         "table_options": table_option_pairs(args.table_option or []),
     }
+    if args.cards_per_round is not None:  # left out: the tournament's own default (48)
+        options["cards_per_round"] = args.cards_per_round
+    return options
+
+
+WINDOWS_1252 = "cp1252"  # what Excel's plain "CSV" is in Western Europe
+
+
+def read_roster(path: str) -> tuple[str, str]:
+    """(the CSV's text, a note for the director or ""): UTF-8 (a byte order mark is the
+    server's to drop), else Windows-1252, else refused naming the first byte that is
+    neither."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise AdminInputError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return data.decode("utf-8"), ""
+    except UnicodeDecodeError as not_utf8:
+        try:
+            text = data.decode(WINDOWS_1252)
+        except UnicodeDecodeError:
+            line = data[: not_utf8.start].count(b"\n") + 1
+            raise AdminInputError(
+                f"{path}, line {line}: byte {data[not_utf8.start]:#04x} is neither UTF-8 nor "
+                "Windows-1252; save it as CSV UTF-8"
+            ) from None
+        note = f"note: {path} is not UTF-8; read as Windows-1252 (Excel's CSV)"
+        return text, note
 
 
 def command_args(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
@@ -111,10 +169,7 @@ def command_args(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
     if sub == "register":
         return "register", {"name": args.name, "school": args.school, "grade": args.grade}
     if sub == "import":
-        try:
-            text = Path(args.file).read_text(encoding="utf-8")
-        except OSError as error:
-            raise AdminInputError(f"cannot read {args.file}: {error.strerror}") from None
+        text, _note = read_roster(args.file)
         return "import_students", {"csv": text}
     if sub == "withdraw":
         return "withdraw", {"student": args.student}
@@ -137,18 +192,46 @@ def command_args(args: argparse.Namespace) -> tuple[str, dict[str, Any]]:
 
 @inlineCallbacks
 def create(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
+    options = create_options(args)
     reply = yield link.request(
-        "create_table", game="tournament", options=create_options(args), table=stream_of(args.id)
+        "create_table", game="tournament", options=options, table=stream_of(args.id)
     )
-    print(json.dumps(reply) if args.json else f"created {reply['table']}")
+    tournament = reply["table"][len(PREFIX) :]
+    print(json.dumps(reply) if args.json else created_words(tournament, options))
     return exit_codes.OK
+
+
+@inlineCallbacks
+def views_around(link: TableLink, stream: str, reply: dict[str, Any]) -> Any:
+    """The tournament's views just before and just after an accepted command."""
+    seq, events = reply["seq"], reply["events"]
+    answers = []
+    for at in (seq - events, seq):
+        answer = yield link.request("query", table=stream, name="view_at", args={"seq": at})
+        answers.append(answer["result"]["view"])
+    return answers
 
 
 @inlineCallbacks
 def send(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     name, command = command_args(args)
-    reply = yield link.request("command", table=stream_of(args.id), name=name, args=command)
-    print(json.dumps(reply) if args.json else f"{name}: accepted ({reply['events']} events)")
+    if args.tournament_command == "import":
+        _text, note = read_roster(args.file)
+        if note:
+            print(note, file=sys.stderr)
+    stream = stream_of(args.id)
+    reply = yield link.request("command", table=stream, name=name, args=command)
+    if args.json:
+        print(json.dumps(reply))
+    elif not reply["events"]:
+        print(NOTHING_TO_DO)
+    else:
+        try:
+            before, after = yield views_around(link, stream, reply)
+        except ServerRefused as refused:  # done all the same: say so, and why no details
+            print(f"done (no details: {refused.words()})")
+        else:
+            print(command_words(name, command, before, after))
     return exit_codes.OK
 
 
@@ -248,12 +331,24 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--per-table-shuffle", action="store_true")
     p.add_argument("--tie-break-seconds", type=int, default=300)
-    p.add_argument("--table-option", action="append", metavar="KEY=VALUE")
+    p.add_argument(
+        "--cards-per-round",
+        type=int,
+        metavar="N",
+        help="cards a round: 48 by the rules (R-ROUND-1); 4..48 for a practice tournament",
+    )
+    p.add_argument(
+        "--table-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="passed on to every table: pattern_seconds, solution_seconds, no_touch_seconds, "
+        "stumped_cards, mode, auto_proctor, auto_reveal_seconds",
+    )
     p = sub("register", send, "register one student")
     p.add_argument("--name", required=True)
     p.add_argument("--school", required=True)
     p.add_argument("--grade", required=True)
-    p = sub("import", send, "import a CSV of students (name,school,grade)")
+    p = sub("import", send, "import a CSV of students (name,school,grade; `,` or `;`)")
     p.add_argument("file")
     p = sub("withdraw", send, "withdraw a student")
     p.add_argument("student")
@@ -294,5 +389,10 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--force-tie", metavar="GRADE", help="end GRADE's round 1-2 tables at once")
     p.add_argument("--protest", action="store_true", help="an upheld protest after round 2")
-    p.add_argument("--bundle", metavar="DIR", help="write the officials' bundle to DIR")
+    p.add_argument(
+        "--bundle",
+        metavar="DIR",
+        help="write the officials' bundle to DIR, signed with a key made for the run (deleted "
+        "when it ends); its public half is printed: signing key: HEX",
+    )
     p.add_argument("--json", dest="json", action="store_true", help="print a JSON summary")

@@ -5,7 +5,10 @@ directory), signs a director token with the server's secret (`t24-server token d
 then, as the director over the protocol: creates the tournament (proctored tables with
 `auto_proctor`), imports `--students` per grade for `--grades` grades, and runs the four
 rounds: seat, start, let the bots play every table, wait for every result, close, play off
-the tie-breaks the tournament seats, advance. It prints the champions and exits 0.
+the tie-breaks the tournament seats, advance. It prints the champions and exits 0; with
+`--bundle` it writes the officials' bundle, signed with a key made for the run, and prints
+that key's public half (`signing key: HEX`) for `t24 audit verify --key`. The run's secrets
+(the token secret, the signing key) are deleted when it ends, whatever the outcome.
 
 The bots (`TableBots`, one connection per table, the director's token at a proctored table)
 have mixed skill: each student is `strong`, `average` or `weak`, which scales the human
@@ -40,19 +43,28 @@ from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
 
 FAST_SCALE = 0.02
+# A new table's shortest timer (the server's `server.games.base.MIN_SECONDS`, docs/protocol.md
+# "Durations"); a client speaks the protocol only, and a test checks the two agree.
+MIN_SECONDS = 0.05
 POLL_SECONDS = 0.2
 ROUND_TIMEOUT = 600.0
 
 
 def table_timers(fast: bool) -> dict[str, Any]:
+    """The tables' timers: the rules' own, or with `--fast` 50 times shorter but never under
+    a new table's minimum (`MIN_SECONDS`, docs/protocol.md "Durations")."""
     scale = FAST_SCALE if fast else 1.0
+
+    def seconds(rule: float) -> float:
+        return max(MIN_SECONDS, rule * scale)
+
     return {
         "mode": "proctored",
-        "pattern_seconds": 3 * scale,
-        "solution_seconds": 15 * scale,
-        "no_touch_seconds": 15 * scale,
-        "auto_proctor": 3 * scale,
-        "auto_reveal_seconds": 1 * scale,
+        "pattern_seconds": seconds(3),
+        "solution_seconds": seconds(15),
+        "no_touch_seconds": seconds(15),
+        "auto_proctor": seconds(3),
+        "auto_reveal_seconds": seconds(1),
     }
 
 
@@ -332,9 +344,13 @@ def latency_summary(latencies: list[float]) -> dict[str, Any]:
     return {"count": len(ordered), "p50_ms": at(0.5), "p99_ms": at(0.99)}
 
 
+SECRET_FILE, KEY_FILE = "t24.secret", "t24-signing.key"  # in the run's temporary folder
+KEY_LINE = "signing key: "  # the line that prints the bundle's public key (README greps it)
+
+
 def start_server(store: str, directory: Path) -> tuple[subprocess.Popen, str, Path]:
     """A `t24-server` child process on a free loopback port; (process, url, secret file)."""
-    ready, secret = directory / "ready.json", directory / "t24.secret"
+    ready, secret = directory / "ready.json", directory / SECRET_FILE
     log = open(directory / "server.log", "a")  # noqa: SIM115 - the child keeps it
     command = [sys.executable, "-m", "server", "--store", store, "--host", "127.0.0.1"]
     command += ["--port", "0", "--secret-file", str(secret), "--ready-file", str(ready)]
@@ -386,13 +402,35 @@ def input_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def public_key(key_file: Path) -> str:
+    """The public half of the signing key in `key_file` (`t24-server key --key-file`)."""
+    command = [sys.executable, "-m", "server", "key", "--key-file", str(key_file)]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+
+def forget_secrets(directory: Path) -> None:
+    """Delete the run's secrets (the token secret, the signing key): nothing left in the
+    temporary folder can sign a token or a bundle. The store and the log stay for a look."""
+    for name in (SECRET_FILE, KEY_FILE):
+        (directory / name).unlink(missing_ok=True)
+
+
 def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
-    """Run the whole tournament (see module doc); print the champions (or JSON)."""
+    """Run the whole tournament (see module doc); print the champions (or JSON), and with
+    `--bundle` the public key the bundle is signed with (`signing key: HEX`, the JSON's
+    `key`): the run's own key, made for it and deleted with the token secret at the end."""
     problem = input_problem(args)
     if problem:
         print(f"t24 tournament simulate: {problem}", file=sys.stderr)
         return exit_codes.BAD_INPUT
     directory = Path(tempfile.mkdtemp(prefix="t24-sim-"))
+    try:
+        return simulated(args, directory, reactor)
+    finally:
+        forget_secrets(directory)
+
+
+def simulated(args: argparse.Namespace, directory: Path, reactor: Any = None) -> int:
     store = args.store or f"sqlite:///{directory / 'sim.sqlite'}"
     process, url, secret = start_server(store, directory)
     try:
@@ -410,9 +448,11 @@ def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
     summary = director.summary
     summary["store"] = store
     if args.bundle:
-        if write_bundle(store, director.tid, args.bundle, directory / "t24-signing.key"):
+        key_file = directory / KEY_FILE
+        if write_bundle(store, director.tid, args.bundle, key_file):
             return exit_codes.NEGATIVE
         summary["bundle"] = args.bundle
+        summary["key"] = public_key(key_file)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return exit_codes.OK
@@ -420,4 +460,8 @@ def simulate(args: argparse.Namespace, reactor: Any = None) -> int:
     for section, student in summary["champions"].items():
         print(f"champion of {section}: {names[student]} ({student})")
     print(f"tournament {director.stream} played in {summary['seconds']} s; store {store}")
+    if args.bundle:
+        print(f"bundle {args.bundle}, signed with a key made for this run (now deleted):")
+        print(f"{KEY_LINE}{summary['key']}")
+        print(f"check it: t24 audit verify {args.bundle} --key {summary['key']}")
     return exit_codes.OK

@@ -4,7 +4,8 @@ What a bundle directory holds (`t24 audit bundle`):
 - `streams/<name>.jsonl`: every stream of the tournament (`tournament/<id>` and each of its
   tables, `table/<id>.<name>`) as a `t24 log export` file (server/audit/export.py), with
   `exported_at` the time of the tournament's last event, so the same logs give the same bytes;
-- `scorecards.csv`, `standings.csv`, `report.html` (server/audit/bundle_render.py);
+- `scorecards.csv`, `standings.csv` (server/audit/bundle_render.py) and `report.html`, the
+  officials' report (server/audit/report.py);
 - `manifest.json`: each file's sha256, each stream's last seq and head hash, the signer's
   Ed25519 public key, and the signature of the manifest's canonical JSON without the
   signature (server/audit/signing.py).
@@ -31,8 +32,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import server.tournament as tournament
 from protocol.messages import table_stream as stream_of_table
-from server.audit.bundle_render import report_html, scorecards_csv, standings_csv
+from server.audit.bundle_render import scorecards_csv, standings_csv
 from server.audit.export import ExportError, check_export, export_stream
+from server.audit.report import report_html
 from server.audit.signing import public_key_hex, sign, signature_ok
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Event
@@ -58,9 +60,11 @@ class BundleError(Exception):
 
 @dataclass(frozen=True)
 class Derived:
-    """What the events say: the tournament's state and each table's events by its name."""
+    """What the events say: the tournament's state, its own events, and each table's events
+    by its name."""
 
     state: TournamentState
+    events: Sequence[RecordedEvent]
     tables: Mapping[str, Sequence[RecordedEvent]]
 
 
@@ -103,7 +107,7 @@ def derive(
                 export_name(tournament_events[0].stream),
                 f"seq {event.seq}: the result of {name} differs from the table's own events",
             )
-    return Derived(state, tables)
+    return Derived(state, tournament_events, tables)
 
 
 def figures(derived: Derived) -> dict[str, bytes]:
@@ -111,7 +115,7 @@ def figures(derived: Derived) -> dict[str, bytes]:
     return {
         "scorecards.csv": scorecards_csv(derived.state).encode("utf-8"),
         "standings.csv": standings_csv(derived.state).encode("utf-8"),
-        "report.html": report_html(derived.state, derived.tables).encode("utf-8"),
+        "report.html": report_html(derived.state, derived.events, derived.tables).encode("utf-8"),
     }
 
 

@@ -13,7 +13,10 @@ table and tournament stream in the store (`LeaseBook.remote`: those another node
 and those nobody serves, such as a finished table evicted or left on disk, whose node may
 be gone) and keeps one row per stream, re-reading a stream's first and last events only
 when its seq moved. It runs on a thread of its own, so a first listing of a large store
-never delays a renewal.
+never delays a renewal. A row is never dropped, only replaced by a newer one (`keep`): a
+table leaves the store's listing when this node takes its lease, before its actor is live,
+and a table this node stops serving is listed from its last row until the next refresh;
+`Hub.tables` shows the freshest row of each table (the live actor's on a tie).
 
 Placement (a tournament's tables, docs/tournament.md): `place(count)` deals new tables over
 the live nodes of the registry by their load (`deal_tables`); `hand_off` gives a table this
@@ -131,11 +134,25 @@ class LeaseManager:
         if self.book is None or self.hub is None:
             return
         try:
-            self.remote = yield deferToThreadPool(
+            fresh = yield deferToThreadPool(
                 self.reactor, self._listing_pool, self._remote_rows, dict(self.remote)
             )
         except Exception as error:
             log.warn("listing other nodes' tables failed: {why}", why=str(error))
+            return
+        self.listed(fresh)
+
+    def listed(self, fresh: dict[str, dict[str, Any]]) -> None:
+        """Take a refresh's rows. A table missing from them has not left the store: this
+        node took its lease (its load may still be under way; `Hub.tables` lists it from
+        the live actor once loaded), so its last row stays; a row kept since the refresh
+        read the store (`keep`) is not replaced by an older one. Why: a refresh that ran
+        between a takeover's lease and its load made the table vanish from this node's
+        list for that moment (issue 33)."""
+        merged = dict(self.remote)
+        for stream, row in fresh.items():
+            self.keep(stream, row, merged)
+        self.remote = merged
 
     def _remote_rows(self, previous: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """On the listing thread: a `tables()` row per table this node does not serve; a
@@ -159,9 +176,21 @@ class LeaseManager:
             rows[stream] = {"table": table, "game": name, "seq": last_seq, "over": over}
         return rows
 
+    def keep(
+        self, stream: str, row: dict[str, Any], rows: dict[str, dict[str, Any]] | None = None
+    ) -> None:
+        """Keep `row` as `stream`'s last known one unless a newer one (a higher seq) is
+        kept already: a table this node stops serving (a lost lease, a hand-off) is listed
+        from it until the next refresh reads the store."""
+        rows = self.remote if rows is None else rows
+        old = rows.get(stream)
+        if old is None or row["seq"] >= old["seq"]:
+            rows[stream] = row
+
     def remote_rows(self) -> list[dict[str, Any]]:
-        """The tables this node does not serve, as of the last refresh (`ttl / 3` old at most,
-        plus the time one refresh takes)."""
+        """Every table's last known row but the live ones of this node, as of the last
+        refresh (`ttl / 3` old at most, plus the time one refresh takes); `Hub.tables` lists
+        the live ones from their actors."""
         return list(self.remote.values())
 
     def held(self) -> list[str]:

@@ -19,7 +19,7 @@ def games() -> dict[str, Game]:
     Why a function: importing the package must stay cheap and free of cycles (the game
     modules import `server.games.base`); callers ask for the registry when they need it.
     """
-    from server.games import challenge, deck40, pocket, tjugoett
+    from server.games import challenge, deck40, pocket, practice, tjugoett
 
-    registered: list[Game] = [challenge, pocket, deck40, tjugoett]
+    registered: list[Game] = [challenge, pocket, deck40, tjugoett, practice]
     return {game.NAME: game for game in registered}

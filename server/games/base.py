@@ -50,11 +50,16 @@ A stream's first event is written by the shell, not by a game: `TableCreated` wi
 `{"game": name, "options": {...}}`. Replay is therefore
 `fold(evolve, events[1:], initial_state(events[0].data["options"]))`, see `replay`.
 
+Optional: `UNATTENDED_HOLD: frozenset[str]`: deadline commands that only start new play
+(Tjugoett's next round); the shell does not fire them while no seat of the table has a
+connection, and fires an overdue one as soon as a seat connects (server/runtime/timers.py).
+A game whose timers are rules a player is held to names none.
 Optional: `check_new_table(options)`: rules a table must meet to be *created* that its
 recorded options are not judged by again (the 24 Challenge's R-PUZ-4: every card of a
-hand-made deck solvable). The shell's `create_table` calls it after `initial_state` and
-records nothing when it raises `RuleViolation`; a replay calls only `initial_state`, so a
-recorded `TableCreated` is trusted and an old log still loads after such a rule changes.
+hand-made deck solvable; every game's durations of at least `MIN_SECONDS`). The shell's
+`create_table` calls it after `initial_state` and records nothing when it raises
+`RuleViolation`; a replay calls only `initial_state`, so a recorded `TableCreated` is
+trusted and an old log still loads after such a rule changes.
 """
 
 from __future__ import annotations
@@ -251,6 +256,44 @@ SEED_BITS = 63
 
 # A deadline command up to 1 ms before its time is due: the shell schedules in float seconds.
 DEADLINE_EARLY_US = 1_000
+
+# Durations: every game's `*_seconds` options (and the 24 Challenge's `auto_proctor`) are
+# seconds, an int or a float, kept in microseconds. The range a recorded table reads back
+# with is (0, MAX_SECONDS]; a *new* table's durations are MIN_SECONDS or more
+# (docs/protocol.md, "Durations").
+MICROSECONDS = 1_000_000
+MAX_SECONDS = 3600  # an hour: the longest timer of any game
+# A twentieth of a second. Why a minimum: a duration that rounds to 0 microseconds made a
+# Tjugoett table with nobody at it fire its deadlines back to back, 2,036 events a second
+# for ever (issue 33); no timer that short means anything to a person (a reaction takes
+# about 0.2 s, a touch's lag credit is up to 0.25 s), and tests and benchmarks that want a
+# fast table still get a deadline every 50 ms.
+MIN_SECONDS = 0.05
+
+
+def seconds_us(value: object) -> int | None:
+    """A duration option read: seconds (an int or a float in (0, MAX_SECONDS]) as
+    microseconds, or None when `value` is not one (the game refuses it in its own words)."""
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        return None
+    if not 0 < value <= MAX_SECONDS:  # NaN fails this too
+        return None
+    return round(value * MICROSECONDS)
+
+
+def short_duration(raw: Mapping[str, Any], names: Iterable[str]) -> str | None:
+    """Why a new table's durations are refused, or None: the first of the options `names`
+    that `raw` sets to a duration under MIN_SECONDS (one left out takes its default, one
+    None is a timer that is off, one that is no duration is the reader's to refuse).
+
+    Why only for a new table (each game's `check_new_table`): a recorded `TableCreated` is
+    the truth a replay trusts, so a table recorded before the minimum existed still loads.
+    """
+    for name in names:
+        value = raw.get(name)
+        if seconds_us(value) is not None and value < MIN_SECONDS:  # type: ignore[operator]
+            return f"option {name!r}: at least {MIN_SECONDS} seconds, not {value!r}"
+    return None
 
 
 def due_deadline(

@@ -11,7 +11,10 @@ Why: every push and reply is written to the transport at once; a client that nev
   transport is paused), so a client that does not read is not served either;
 - once more than `limit` bytes (`max_unread_bytes`) are held beyond the full buffer, the
   connection is aborted (no close frame: the client is not reading it), its subscriptions
-  end and its buffers are freed. `overflow` is told once.
+  end and its buffers are freed. `overflow` is told once;
+- when the buffer has drained, `drained` is told: a join's catch-up is written a slice at a
+  time, each when the previous one was sent (server/net/output.py), so a long catch-up
+  never counts against the bound (issue 33).
 """
 
 from __future__ import annotations
@@ -27,19 +30,32 @@ from zope.interface import implementer
 class OutputBound:
     """The streaming producer of one connection's transport (see module doc)."""
 
-    def __init__(self, transport: Any, limit: int, overflow: Callable[[int], None]) -> None:
+    def __init__(
+        self,
+        transport: Any,
+        limit: int,
+        overflow: Callable[[int], None],
+        drained: Callable[[], None] | None = None,
+    ) -> None:
         self.transport = transport
         self.limit = limit
         self.overflow = overflow
+        self.drained = drained or (lambda: None)
         self.full = False
         self.held = 0  # bytes written since the transport's buffer filled
         self.tripped = False
 
     @classmethod
-    def install(cls, transport: Any, limit: int, overflow: Callable[[int], None]) -> OutputBound:
+    def install(
+        cls,
+        transport: Any,
+        limit: int,
+        overflow: Callable[[int], None],
+        drained: Callable[[], None] | None = None,
+    ) -> OutputBound:
         """Register a bound as `transport`'s producer (replacing twisted.web's HTTP channel,
         which registered itself before Autobahn took the socket over)."""
-        bound = cls(transport, limit, overflow)
+        bound = cls(transport, limit, overflow, drained)
         if getattr(transport, "producer", None) is not None:
             transport.unregisterProducer()
         transport.registerProducer(bound, True)
@@ -68,6 +84,7 @@ class OutputBound:
             self.held = 0
             if not self.tripped:
                 self._reading(True)
+                self.drained()
 
     def _reading(self, on: bool) -> None:
         """Resume or pause reading the connection: through the socket gate's reasons when

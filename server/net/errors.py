@@ -14,7 +14,6 @@ from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
 from server.net.links import DayOver, UnknownTournamentTable
-from server.runtime.catch_up import CatchUpOutrun
 from server.runtime.hub import (
     InvalidOptions,
     ReservedTable,
@@ -58,12 +57,6 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
             return code, str(exc), None
     if isinstance(exc, TableClosed):
         return "unavailable", "the server is shutting down", None
-    if isinstance(exc, CatchUpOutrun):  # the table moved on faster than its catch-up was read
-        return (
-            "unavailable",
-            "the table moved on faster than the catch-up was read; join again",
-            None,
-        )
     if isinstance(exc, TableBroken):
         log.failure("a table failed after recording a command", failure)
         return "internal", RECORDED_BUT_BROKEN_MESSAGE, None

@@ -25,10 +25,12 @@ from protocol.codec import encode
 from protocol.messages import TOURNAMENT_PREFIX, Request, make
 from server.games.base import Actor, Command
 from server.net.links import LinkMaker
+from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
+from server.runtime.analysis_query import ANALYSIS, analysis
+from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
-from server.runtime.pushes import Push
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -61,8 +63,7 @@ class TableRequests:
     closed: bool
     conn_id: int
     _bucket: TokenBucket
-    _send: Callable[[bytes], None]
-    _send_pushes: Callable[[list[Push]], None]
+    output: OrderedOutput
 
     def _create_table(self, request: Request, arrival: int) -> None:
         d = self.hub.create_table(
@@ -210,11 +211,12 @@ class TableRequests:
             # A join costs by the work it causes: one request more per JOIN_EVENTS_PER_REQUEST
             # events of catch-up (issue 18: re-joins with after_seq 0 were a cheap way to make
             # the server push its whole log again and again).
-            extra = len(snapshot.catch_up) // JOIN_EVENTS_PER_REQUEST
+            extra = snapshot.missed // JOIN_EVENTS_PER_REQUEST
             if extra:
                 self._bucket.charge(extra, self.clock.seconds())
+            recent = [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up
             self._delivering(self._send_snapshot, "the snapshot or catch-up could not be sent")(
-                (frame, [*snapshot.catch_up, actor.presence()] if presence else snapshot.catch_up)
+                (frame, CatchUp(snapshot.older, recent))
             )
 
         d.addCallback(subscribe)
@@ -239,11 +241,10 @@ class TableRequests:
         failure.trap(TableMoved)
         return self.hub.replica(table)
 
-    def _send_snapshot(self, snapshot: tuple[bytes, list[Push]]) -> None:
+    def _send_snapshot(self, snapshot: tuple[bytes, CatchUp]) -> None:
         frame, catch_up = snapshot
-        if not self.closed:
-            self._send(frame)
-            self._send_pushes(catch_up)  # in one write: a catch-up may be the whole log
+        if not self.closed:  # streamed as the transport drains (server/net/output.py)
+            self.output.catch_up(frame, catch_up)
 
     def _leave(self, request: Request, arrival: int) -> None:
         table = request.get("table")
@@ -283,7 +284,8 @@ class TableRequests:
 
     def _query(self, request: Request, arrival: int) -> None:
         """A question to a table's game, answered from its state and never recorded; or the
-        shell's own `view_at` (server/runtime/view_at.py), charged by the events it folds."""
+        shell's own `view_at` (server/runtime/view_at.py) or `analysis`
+        (server/runtime/analysis_query.py), charged by the events they fold."""
         table = request.get("table")
         d = self.hub.get(table)
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
@@ -292,6 +294,8 @@ class TableRequests:
         def answer(actor: TableActor) -> Deferred | None:
             if request.get("name") == VIEW_AT:  # an older step's events may be read first
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
+                return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival
             )

@@ -26,7 +26,9 @@ Theory of operation, per frame (the order is deliberate):
 
 Replies are sent in the order the work completes; each names its request `id`. A command's
 event pushes are sent before its `accepted` (publication happens when the append is durable,
-the reply after that).
+the reply after that). Everything goes out through `output` (server/net/output.py), which
+streams a join's catch-up as the transport drains and keeps what is sent meanwhile behind
+it, in order.
 
 Faults (an exception nobody expected: a bug, an input the checks missed) never escape into
 Autobahn, which would drop the TCP connection without a word. Each handler computes first and
@@ -63,6 +65,7 @@ from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.errors import INTERNAL_MESSAGE, error_for
 from server.net.lag import PROBE_INTERVAL_S, LagEstimator
+from server.net.output import OrderedOutput
 from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.requests import TableRequests
@@ -107,6 +110,9 @@ class Session(TableRequests):
         on_abuse: Callable[[], None] | None = None,
         send_probe: Callable[[bytes], None] | None = None,
         hold_reading: Callable[[bool], None] | None = None,
+        output_full: Callable[[], bool] | None = None,
+        unread_limit: int = 0,
+        on_unread: Callable[[int], None] | None = None,
         links: LinkMaker | None = None,
     ) -> None:
         self.hub = hub
@@ -116,6 +122,18 @@ class Session(TableRequests):
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))
         self._send_pushes = send_pushes or self._push_each
+        # The transport's writes in order, a catch-up streamed as it drains (`output_full`:
+        # its buffer is full; past `unread_limit` bytes queued behind a catch-up, `on_unread`).
+        self.output = OrderedOutput(
+            # the sends are looked up at each call: a test may replace one on the session
+            send_frame=lambda frame: self._send(frame),
+            send_push=lambda push: self._send_push(push),
+            send_pushes=lambda pushes: self._send_pushes(pushes),
+            full=output_full,
+            limit=unread_limit,
+            overflow=on_unread,
+            failed=lambda failure: self.broken(failure, "a catch-up could not be sent"),
+        )
         self._close = close
         self.config = config or NetConfig()
         self.metrics = metrics or hub.metrics
@@ -165,6 +183,7 @@ class Session(TableRequests):
             if timer is not None and timer.active():
                 timer.cancel()
         self._hello_timer = self._expiry_timer = self._probe_timer = self._rate_timer = None
+        self.output.stop()
         for actor in self.joined.values():
             actor.unsubscribe(self)
         self.joined.clear()
@@ -226,11 +245,12 @@ class Session(TableRequests):
                 reason=reason,
             )
             self._close(code, reason)
+            self.output.stop()  # what waits behind a catch-up is not sent after the close
 
     def send(self, message: dict[str, Any]) -> None:
         """Encode and send one message (dropped once the connection is closed)."""
         if not self.closed:
-            self._send(encode(message))
+            self.output.frame(encode(message))
 
     def push(self, push: Push) -> None:
         """A table's event push (encoded once by the actor, shared by equal viewers).
@@ -240,7 +260,7 @@ class Session(TableRequests):
         """
         if not self.closed:
             try:
-                self._send_push(push)
+                self.output.push(push)
             except Exception:
                 self.broken(Failure(), "an event push could not be sent")
 

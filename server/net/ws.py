@@ -142,11 +142,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
             on_abuse=self._abuse,
             send_probe=self._send_probe,
             hold_reading=self._hold_reading,
+            output_full=lambda: self._output.full,
+            unread_limit=factory.config.max_unread_bytes,
+            on_unread=self._unread_overflow,
             links=factory.links,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
-            self.transport, factory.config.max_unread_bytes, self._unread_overflow
+            self.transport, factory.config.max_unread_bytes, self._unread_overflow, self._drained
         )
         upgraded = getattr(self.transport, "upgraded", None)
         if callable(upgraded):  # the socket gate's opening deadline stops (server/net/limits.py)
@@ -180,6 +183,11 @@ class T24ServerProtocol(WebSocketServerProtocol):
         if callable(penalize):  # the socket gate cools the address down (server/net/limits.py)
             penalize()
 
+    def _drained(self) -> None:
+        """The transport sent what it held: a catch-up being streamed goes on."""
+        if self.session is not None:
+            self.session.output.drained()
+
     def _unread_overflow(self, held: int) -> None:
         """The client has not read its output: drop the connection (a close frame would
         wait behind everything it did not read)."""
@@ -206,9 +214,9 @@ class T24ServerProtocol(WebSocketServerProtocol):
             self._write_prepared(prepared, len(push.frame))
 
     def _send_pushes(self, pushes: list[Push]) -> None:
-        """A join's catch-up: each push framed once (shared, as live pushes are) and all of
-        them written in one call. Why: a catch-up of hundreds of events written push by push
-        cost a write call each, in one reactor turn (docs/performance.md, "Soak")."""
+        """A slice of a join's catch-up (server/net/output.py): each push framed once
+        (shared, as live pushes are) and all of them written in one call. Why: a catch-up
+        written push by push cost a write call each (docs/performance.md, "Soak")."""
         if self.state != self.STATE_OPEN or not pushes:
             return
         if self._perMessageCompress is not None or self.send_queue:

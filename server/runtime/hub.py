@@ -20,9 +20,11 @@ How it works:
   loaded or created while shutting down is closed at once (its commands get `TableClosed`).
 - `evict_quiet_tables()` (every `evict_after / 2` seconds once `start_evicting()` ran) drops
   a finished table from memory after `evict_after` seconds with nobody subscribed and nothing
-  queued; `tables()` still lists it (from a one-row summary) and `get` replays it again on
-  the next join or command. Why: a finished round is only read again for an audit or a
-  protest, and a server that runs a whole tournament must not grow with every round played.
+  queued (from the first sweep that finds it so, it keeps none of its recent events but
+  those after its last whole chunk: `TableActor.drop_window`); `tables()` still lists it
+  (from a one-row summary) and `get` replays it again on the next join or command. Why: a
+  finished round is only read again for an audit or a protest, and a server that runs a
+  whole tournament must not grow with every round played.
 
 Ownership (PostgreSQL, several nodes: server/cluster): with a `LeaseManager` as
 `ownership`, `get` first takes the table's lease; a table leased by another live node fails
@@ -291,7 +293,17 @@ class Hub:
         if node is None or self.ownership is None or node[0] == self.ownership.owner:
             return live(recorded)
         handed = self.ownership.hand_off(stream, *node)
-        handed.addCallback(lambda ok: None if ok else live(recorded))
+
+        def settled(ok: bool) -> Any:
+            if not ok:
+                return live(recorded)
+            game, last = self._game(recorded[0].data.get("game")), recorded[-1]
+            over = last.type in game.FINAL_EVENTS
+            row = _row(stream_table(stream), game.NAME, last.seq, over)
+            self.ownership.keep(stream, row)  # listed here until a refresh reads the store
+            return None
+
+        handed.addCallback(settled)
         return handed
 
     def placements(self, count: int) -> Deferred:
@@ -385,6 +397,7 @@ class Hub:
         self._quiet_since.pop(table, None)
         if actor is not None:
             actor.close()
+            self.ownership.keep(stream, _actor_row(table, actor))  # listed until a refresh
             for subscriber in list(actor.subscribers):  # they reconnect and are redirected
                 moved = getattr(subscriber, "table_moved", None)
                 if moved is not None:
@@ -481,12 +494,20 @@ class Hub:
         """Every table of this process, live or evicted, and on a node of several the
         others the store holds (those other nodes serve, and finished ones nobody serves):
         id, game, last seq, whether it is over."""
-        rows = dict(self.retired)
+        rows: dict[str, dict[str, Any]] = {}
+
+        def offer(row: dict[str, Any]) -> None:  # the freshest row of a table (a higher seq)
+            old = rows.get(row["table"])
+            if old is None or row["seq"] >= old["seq"]:
+                rows[row["table"]] = row
+
+        for row in self.retired.values():
+            offer(row)
         if self.ownership is not None:  # every other table of the store (server/cluster)
             for row in self.ownership.remote_rows():
-                rows[row["table"]] = row
+                offer(row)
         for table, actor in self.actors.items():
-            rows[table] = _actor_row(table, actor)
+            offer(_actor_row(table, actor))  # on a tie the live actor's
         return [rows[table] for table in sorted(rows)]
 
     def store_failing(self) -> list[str]:
@@ -519,7 +540,10 @@ class Hub:
             if not actor.is_quiet():
                 self._quiet_since.pop(table, None)
                 continue
-            since = self._quiet_since.setdefault(table, now)
+            if table not in self._quiet_since:
+                self._quiet_since[table] = now
+                actor.drop_window()  # nobody watches it: its recent events wait in the store
+            since = self._quiet_since[table]
             if self.evict_after and now - since >= self.evict_after:
                 actor.close()
                 del self.actors[table]

@@ -8,7 +8,8 @@ What it keeps:
 - `PushChunks`, one per hub, shared by every table: the pushes of older events (before a
   table's window), `CHUNK_EVENTS` consecutive events a chunk, per redaction group, as
   encoded frames only (`StoredPush`), least recently used evicted past a byte bound
-  (`catch_up_cache_bytes`, docs/operations.md).
+  (`catch_up_cache_bytes`, docs/operations.md), one table's chunks at most a
+  `TABLE_SHARE`-th of it.
 
 Why cached: a join with `after_seq: 0` used to redact and encode the whole log again
 (issue 18: ten spectators re-joining flat out stalled every table). Each event's redaction
@@ -22,7 +23,11 @@ join, a spectator storm re-joining from seq 0 cost 60 times more (the join storm
 from 5 to 312 ms): a chunk is read and encoded once and then served from the cache. A
 recorded event never changes, so a chunk never goes stale; only whole chunks are kept. Why
 frames only: an old event's message dict costs several times its msgpack bytes, and the
-send path needs only the bytes (and the transport's framing of them, kept with them).
+send path needs only the bytes (and the transport's framing of them, kept with them). Why a
+table's share: a replay of one very long table (issue 33: 10,000 events from seq 0) would
+otherwise fill the whole bound with its chunks, evicting every other table's, and add the
+whole bound to the memory its one catch-up costs; past its share a table's chunks are read
+from the store again on each such join (a page at a time, catch_up.py).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ from server.runtime.redaction import EventView, redacted_data
 CATCH_UP_VIEWERS = 64  # viewers whose catch-up pushes a table keeps ready (most recent first)
 CHUNK_EVENTS = 64  # consecutive older events cached together (a table's window ends on one)
 CATCH_UP_CACHE_BYTES = 16 * 1024 * 1024  # the default bound of `PushChunks` (a setting)
+TABLE_SHARE = 4  # one table's chunks take at most this fraction (1/4) of `PushChunks`
 # Bytes counted per cached push beyond its frame: the frame's bytes object, the push, and the
 # transport's framing of the frame (a copy of it with a header) once it was sent.
 PUSH_OVERHEAD = 160
@@ -90,6 +96,7 @@ class PushChunks:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._chunks: OrderedDict[ChunkKey, tuple[tuple[StoredPush, ...], int]] = OrderedDict()
+        self._by_table: dict[str, int] = {}  # table -> bytes of its chunks held
 
     def __len__(self) -> int:
         return len(self._chunks)
@@ -103,19 +110,33 @@ class PushChunks:
         return held[0]
 
     def put(self, key: ChunkKey, pushes: Sequence[StoredPush]) -> None:
-        """Keep a chunk, evicting the least recently used past `max_bytes` (a chunk bigger
-        than the whole bound is not kept)."""
+        """Keep a chunk, evicting the least recently used past `max_bytes`; a chunk that
+        would take its table past its share (`TABLE_SHARE`) is not kept."""
         size = sum(2 * len(push.frame) + PUSH_OVERHEAD for push in pushes)
         old = self._chunks.pop(key, None)
         if old is not None:
-            self.bytes -= old[1]
-        if size > self.max_bytes:
+            self._forget(key, old[1])
+        table = key[0]
+        if self._by_table.get(table, 0) + size > self.max_bytes // TABLE_SHARE:
             return
         self._chunks[key] = (tuple(pushes), size)
         self.bytes += size
+        self._by_table[table] = self._by_table.get(table, 0) + size
         while self.bytes > self.max_bytes:
-            _key, (_pushes, evicted) = self._chunks.popitem(last=False)
-            self.bytes -= evicted
+            evicted, (_pushes, evicted_size) = self._chunks.popitem(last=False)
+            self._forget(evicted, evicted_size)
+
+    def table_bytes(self, table: str) -> int:
+        """Bytes of `table`'s chunks held (at most `max_bytes // TABLE_SHARE`)."""
+        return self._by_table.get(table, 0)
+
+    def _forget(self, key: ChunkKey, size: int) -> None:
+        self.bytes -= size
+        left = self._by_table[key[0]] - size
+        if left:
+            self._by_table[key[0]] = left
+        else:
+            del self._by_table[key[0]]
 
 
 def stored_pushes(

@@ -7,11 +7,11 @@ table's result from), the subscribers, the command queue and the live timers.
 
 Why a window, not the whole log: a table's log grows all round long, and the logs of a
 thousand live tables were the server's whole memory growth (docs/performance.md, "Soak").
-A join that resumes from before the window (`join`, catch_up.py) takes the older pushes
-from the hub's shared cache of encoded chunks (`PushChunks`, pushes.py), reading from the
-store only the chunks not cached; then, in one reactor turn, it takes the rest from memory
-and registers, so no live push falls between (if the window slid during the read, the slid
-part is read too). `view_at` reads an older step's events from the store too (view_at.py).
+A join registers in one reactor turn, taking the pushes of the events in the window from
+memory, so no live push falls between; the events before the window (a join that resumes
+from further back, `join`, catch_up.py) are sent first, a page at a time as the connection
+drains, from the hub's shared cache of encoded chunks (`PushChunks`, pushes.py) or the
+store. `view_at` reads an older step's events from the store too (view_at.py).
 
 Theory of operation (the order is the point):
 
@@ -88,7 +88,7 @@ from server.games.base import (
     RuleViolation,
 )
 from server.metrics import Metrics
-from server.runtime.catch_up import CatchUpOutrun, join_table
+from server.runtime.catch_up import OlderPushes, join_table
 from server.runtime.presence import presence_command, presence_of
 from server.runtime.pushes import (
     CHUNK_EVENTS,
@@ -140,12 +140,19 @@ class _Batch:
 @dataclass(frozen=True)
 class Snapshot:
     """What a join returns: the viewer's view after `seq`, the live deadlines, then the
-    catch-up pushes."""
+    catch-up: the events before the window (`older`, read a page at a time as they are sent,
+    catch_up.py), then the pushes of the events in the window (`catch_up`, from memory)."""
 
     seq: int
     view: dict[str, Any]
     catch_up: list[Push] = field(default_factory=list)
     deadlines: list[dict[str, Any]] = field(default_factory=list)
+    older: OlderPushes | None = None
+
+    @property
+    def missed(self) -> int:
+        """How many events the catch-up holds (what a join is charged by)."""
+        return len(self.catch_up) + (self.older.count if self.older is not None else 0)
 
 
 class BadSeq(Exception):
@@ -239,6 +246,22 @@ class TableActor:
         del self.events[: first - self.events[0].seq]
         self.encoded.drop_before(first)
 
+    def drop_window(self) -> None:
+        """Keep only the events after the last whole chunk (fewer than `CHUNK_EVENTS`).
+
+        Called by the hub's sweep when it first finds a finished table quiet (hub.py,
+        `evict_quiet_tables`). Why: until it is evicted (`evict_after`, 10 minutes by
+        default) such a table waited with its whole window of recent events, the largest
+        part of what a table costs; with tables finishing all day long, those windows were
+        the memory of the soak (docs/performance.md, "Soak", issue 33). What it keeps is what
+        a finished table needs: its state and `last_events`; a join from further back reads
+        the older events from the store a page at a time, as any join from before a window.
+        """
+        first = self.seq // CHUNK_EVENTS * CHUNK_EVENTS + 1
+        if self.events and self.events[0].seq < first:
+            del self.events[: first - self.events[0].seq]
+            self.encoded.drop_before(first)
+
     def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
 
@@ -281,17 +304,18 @@ class TableActor:
         subscriber: Subscriber,
         after_seq: int | None = None,
         presence: bool = False,
-        older: list[Push] | None = None,
+        older: OlderPushes | None = None,
     ) -> Snapshot:
         """Register `subscriber`; return its view now and the pushes it missed.
 
         `presence`: also push it who is connected whenever that changes (`presence()`).
-        `older`: the pushes of the events after `after_seq` that are before the window
-        (`join` gets them); without them a catch-up from before the window raises
-        `CatchUpOutrun`.
+        `older`: the events after `after_seq` that are before the window, to be read a page
+        at a time (`join` makes it, catch_up.py); its range ends where the window starts now.
 
-        Why synchronous: the catch-up is taken from memory in the same reactor turn as the
-        registration, so no live push can fall between them (no gap, no duplicate).
+        Why synchronous: the part of the catch-up in memory is taken in the same reactor
+        turn as the registration, so no live push can fall between them (no gap, no
+        duplicate); the older part is fixed now and read later (a recorded event never
+        changes).
         """
         if after_seq is not None and after_seq > self.seq:
             raise BadSeq(f"after_seq {after_seq} is beyond the last seq {self.seq}")
@@ -299,13 +323,14 @@ class TableActor:
         viewer = subscriber.viewer
         catch_up: list[Push] = []
         if start + 1 < self.first_seq:  # the part before the window: `older`
-            if older is None or start + len(older) + 1 < self.first_seq:
-                raise CatchUpOutrun(f"{self.table}: events {start + 1} on are not in memory")
-            wanted = self.first_seq - 1 - start
-            catch_up = older if len(older) == wanted else older[:wanted]
+            if older is None or older.after_seq != start:
+                raise ValueError(f"{self.table}: events {start + 1} on are not in memory")
+            older.upto = self.first_seq - 1
             start = self.first_seq - 1
+        else:
+            older = None
         if start < self.seq:
-            catch_up += self.encoded.catch_up(self.events, viewer, start)
+            catch_up = self.encoded.catch_up(self.events, viewer, start)
         if presence and subscriber not in self._presence_listeners:
             self._presence_listeners.append(subscriber)
         elif not presence and subscriber in self._presence_listeners:
@@ -314,11 +339,13 @@ class TableActor:
             self.subscribers.append(subscriber)
             self._audience = None
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
+            if viewer.role == "player":
+                self._timers.seats_changed()
             # in a later turn: the joiner's snapshot goes out before any event it causes
             self.clock.callLater(0, self._on_presence)
         view = self.view(viewer)
         self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
-        return Snapshot(self.seq, view, catch_up, self.deadline_data())
+        return Snapshot(self.seq, view, catch_up, self.deadline_data(), older)
 
     def unsubscribe(self, subscriber: Subscriber) -> None:
         """Stop pushing to `subscriber` (harmless if it was not subscribed)."""
@@ -331,6 +358,12 @@ class TableActor:
             if all(self._view_group(other.viewer) != group for other in self.subscribers):
                 self._views.pop(group, None)
             self._presence_changed()
+            if subscriber.viewer.role == "player":
+                self._timers.seats_changed()
+
+    def seated(self) -> bool:
+        """Whether a seat has a connection (timers.py: what a game holds while none has)."""
+        return any(s.viewer.role == "player" for s in self.subscribers)
 
     def deadline_data(self) -> list[dict[str, Any]]:
         """The live deadlines as pushed to clients (server/runtime/views.py)."""

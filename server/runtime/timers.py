@@ -9,6 +9,15 @@ the server.
 Reschedule: `deadlines(state)` is compared with the scheduled timers by key; changed ones
 are cancelled or scheduled on the injected `IReactorTime`.
 
+Nobody seated: a game may name deadline commands that only start new play
+(`UNATTENDED_HOLD`, e.g. Tjugoett's next round); while no seat of the table has a
+connection (`TimedTable.seated()`) those are not scheduled, and the actor reschedules when
+a seat connects again, so an overdue one fires at once. Why: a Tjugoett table with every
+timer set plays round after round for ever with nobody at it (issue 33), writing events
+nobody reads; the round in play still ends by its own timers, then the table waits. Tables
+whose timers are rules (a tournament table whose students' Wi-Fi dropped) name nothing and
+run on (docs/protocol.md, "Durations").
+
 Store failures: a deadline whose append failed because the store did (an `EventLogError`,
 e.g. PostgreSQL went away) is not a refusal: the game never said no. It is retried with a
 doubling delay (`STORE_RETRY_BASE` up to `STORE_RETRY_MAX` seconds). After
@@ -62,6 +71,10 @@ class TimedTable(Protocol):
         self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
     ) -> Deferred: ...
 
+    def seated(self) -> bool:
+        """Whether at least one seat of the table has a connection now."""
+        ...
+
 
 class TableTimers:
     """The deadline timers and store retries of one table (see module doc)."""
@@ -84,7 +97,13 @@ class TableTimers:
         owner = self.owner
         if owner.closed or self._retry_call is not None:
             return  # while the store is failing, the retry timer decides what fires next
-        live = {deadline.key: deadline for deadline in owner.game.deadlines(owner.state)}
+        held = getattr(owner.game, "UNATTENDED_HOLD", frozenset())
+        hold = bool(held) and not owner.seated()
+        live = {
+            deadline.key: deadline
+            for deadline in owner.game.deadlines(owner.state)
+            if not (hold and deadline.command.name in held)
+        }
         for key in list(self._timers):
             at, call = self._timers[key]
             if key not in live or live[key].at != at:
@@ -98,6 +117,12 @@ class TableTimers:
             delay = max(0.0, deadline.at / 1_000_000 - now)
             call = self.clock.callLater(delay, self._fire, key, deadline)
             self._timers[key] = (deadline.at, call)
+
+    def seats_changed(self) -> None:
+        """A seat connected or left: deadlines held while nobody is seated may start (or
+        stop); only a game that holds some (`UNATTENDED_HOLD`) is rescheduled."""
+        if getattr(self.owner.game, "UNATTENDED_HOLD", None):
+            self.reschedule()
 
     def _fire(self, key: str, deadline: Deadline) -> None:
         self._timers.pop(key, None)

@@ -12,6 +12,10 @@ table actor's. What this subclass adds is the tournament's hands and ears:
   live nodes by load (`Hub.placements`); a table dealt to another node is recorded here and
   its lease handed to that node, which serves it from then on. A table that exists already
   (a restart) is not created again.
+- A table it cannot create (the hub refuses its options, the store fails) is reported in
+  the tournament's own stream (`report_table_failure` -> `TableCreationFailed`, which the
+  director sees and `close_round`'s refusal names), logged as a warning, and tried again on
+  the next `_sync`.
 - Ears: it subscribes to each table of a round that is not advanced yet, as an auditor:
   the live actor when this node serves the table, else a read-only replica kept current
   from the store through LISTEN/NOTIFY, caught up by seq (`Hub.replica`,
@@ -45,6 +49,7 @@ from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, Rule
 from server.puzzles.editions import tournament_deck
 from server.runtime.pushes import Push
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
+from server.tournament import MAX_REASON
 from server.tournament.decks import draws_ahead
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
@@ -83,7 +88,7 @@ class TournamentActor(TableActor):
         super().__init__(table, game, store, clock, metrics, getattr(hub, "chunks", None))
         self.hub = hub
         self.tournament_id = table[len(TOURNAMENT_PREFIX) :]
-        self._known: dict[str, str] = {}  # table name -> "opening" | "open" | "done"
+        self._known: dict[str, str] = {}  # name -> "opening" | "open" | "done" | "failed"
         self._listeners: dict[str, _TableListener] = {}
         self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
 
@@ -148,6 +153,8 @@ class TournamentActor(TableActor):
         new: list[str] = []
         for name, listening in self._wanted().items():
             status = self._known.get(name)
+            if status == "failed":  # not created last time: try again
+                status = None
             if status is None and not listening and name in self.state.results:
                 self._known[name] = "done"  # an advanced round after a restart: left on disk
             elif status is None:
@@ -196,8 +203,29 @@ class TournamentActor(TableActor):
 
         d.addCallback(create)
         d.addErrback(exists)
-        d.addCallback(lambda _: self._attach(name))
-        d.addErrback(self._failed, f"opening table {hub_id}")
+        d.addCallbacks(lambda _: self._attach(name), self._not_created, errbackArgs=(name,))
+
+    def _not_created(self, failure: Failure, name: str) -> None:
+        """The table could not be created (the hub refused its options, the store failed):
+        tell the director in the tournament's stream (`report_table_failure`, once per
+        reason), never only the log. The next `_sync` tries it again (a restart, the next
+        round's start)."""
+        if failure.check(TableClosed) or self.closed:
+            return
+        self._known[name] = "failed"
+        reason = failure.getErrorMessage()[:MAX_REASON] or failure.type.__name__
+        log.warn(
+            "{tournament}: table {table} not created: {why}",
+            tournament=self.table,
+            table=name,
+            why=reason,
+            event="table_not_created",
+        )
+        if self.state.not_created.get(name) == reason:
+            return
+        command = Command("report_table_failure", {"table": name, "reason": reason}, SERVER_ACTOR)
+        d = self.submit(command, now_us(self.clock), f"{self.table}:not-created:{name}", True)
+        d.addErrback(self._not_recorded, f"the failure of {name}")
 
     def _attach(self, name: str) -> None:
         """Listen to the table: the live actor when this node serves it (taking it over if
@@ -295,18 +323,18 @@ class TournamentActor(TableActor):
             return
         command = Command("record_result", {"table": name, **result}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), f"{actor.stream}@{result['seq']}", True)
-        d.addErrback(self._refused_result, name)
+        d.addErrback(self._not_recorded, f"the result of {name}")
 
-    def _refused_result(self, failure: Failure, name: str) -> None:
+    def _not_recorded(self, failure: Failure, what: str) -> None:
         if failure.check(RuleViolation):
             log.info(
-                "{tournament}: result of {table} not recorded: {why}",
+                "{tournament}: {what} not recorded: {why}",
                 tournament=self.table,
-                table=name,
+                what=what,
                 why=failure.value.code,
             )
             return
-        self._failed(failure, f"recording the result of {name}")
+        self._failed(failure, f"recording {what}")
 
     def _failed(self, failure: Failure, what: str) -> None:
         if failure.check(TableClosed):

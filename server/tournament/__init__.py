@@ -17,7 +17,12 @@ deck order (`secrets` says it in one place).
 
 Who sends what: the director every command of `COMMANDS` but `record_result`, which the shell
 sends (as the server) when a table's stream shows a final result: the tournament learns
-results from the tables' events and from nothing else.
+results from the tables' events and from nothing else; and `report_table_failure`, which the
+shell sends when it could not create a table of a started round, so the director sees why
+the round cannot close (`TableCreationFailed`) instead of a table nobody can join.
+
+`check_new_table` (options.py, `check_new_tournament`): what only a new tournament must
+meet (a real date; table options a new table takes).
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from server.tournament.checks import (
     text_arg,
 )
 from server.tournament.options import DEFAULT_OPTIONS
+from server.tournament.options import check_new_tournament as check_new_table
 from server.tournament.standings import standings, view
 from server.tournament.state import (
     EVENT_TYPES,
@@ -70,6 +76,7 @@ __all__ = [
     "RECOVERY_COMMAND",
     "SEED_OPTION",
     "REFUSALS",
+    "check_new_table",
     "decide",
     "deadlines",
     "event_view",
@@ -156,9 +163,31 @@ def _withdraw(batch: Batch, command: Command) -> None:
 
 
 def _close_registration(batch: Batch, command: Command) -> None:
+    """R-ROUND-2: students sit 3 or 4 to a table; a tournament of nobody would close and
+    seat round 1 with no table, then refuse to start it, so it is refused here."""
     open_registration(batch.state, command)
+    if not batch.state.active():
+        raise refuse(
+            "no_students",
+            "close_registration: nobody is registered (or everyone has withdrawn); register "
+            "students first: they sit 3 or 4 to a table (R-ROUND-2)",
+        )
     seatable(batch.state)
     batch.emit("RegistrationClosed", students=len(batch.state.active()))
+
+
+MAX_REASON = 500  # a creation failure's words, as the shell gives them
+
+
+def _report_table_failure(batch: Batch, command: Command) -> None:
+    """The shell could not create a table of a started round or tie-break: say so in the
+    stream the director follows (the table's round cannot close without it, R-ROUND-7)."""
+    name, reason = command.args.get("table"), command.args.get("reason")
+    if not isinstance(name, str) or batch.state.table(name) is None:
+        raise refuse("unknown_table", f"report_table_failure: no table {name!r}")
+    if not isinstance(reason, str) or not 0 < len(reason) <= MAX_REASON:
+        raise refuse("bad_args", f"report_table_failure: 'reason' is a text of 1..{MAX_REASON}")
+    batch.emit("TableCreationFailed", table=name, reason=reason)
 
 
 Handler = Callable[[Batch, Command], None]
@@ -185,6 +214,7 @@ COMMANDS: dict[str, CommandRule] = {
     "advance": CommandRule(DIRECTOR, rounds.advance),
     "reopen_round": CommandRule(DIRECTOR, rounds.reopen_round),
     "record_result": CommandRule(TIMER, rounds.record_result),
+    "report_table_failure": CommandRule(TIMER, _report_table_failure),
 }
 COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
     name: rule.roles for name, rule in COMMANDS.items()

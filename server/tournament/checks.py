@@ -29,6 +29,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "unknown_student": ("", "no such student"),
     "already_withdrawn": ("", "the student has withdrawn already"),
     "cannot_seat": ("R-ROUND-2", "a section cannot sit 3 or 4 to a table: merge it"),
+    "no_students": ("R-ROUND-2", "nobody is registered: no table can be seated"),
     "bad_round": ("R-ROUND-1", "a round is 1, 2, 3 or 4"),
     "round_not_seated": ("R-ROUND-2", "the round has no seating yet"),
     "round_started": ("R-ROUND-2", "the round has started: its seating is fixed"),

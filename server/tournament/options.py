@@ -19,16 +19,25 @@ naming the field, before anything is recorded.
 | tie_break_seconds | 300 (five minutes) | R-ROUND-6 |
 | cards_per_round | 48; fewer (4..48) for a practice tournament or a test | R-ROUND-1 |
 | table_options | {}: passed to every table (timers, `auto_proctor`, `mode`, ...) | |
+
+What only a *new* tournament must meet (`check_new_tournament`, the tournament's
+`check_new_table`, which the hub runs before it records anything and a replay never runs):
+its date is a real day of the calendar (not `2026-02-31`), and its `table_options` pass the
+checks a new 24 Challenge table's options get (`challenge.options.check_settings`, the one
+place for them), so a round never starts tables that cannot be created. Why not when the
+options are read: a tournament recorded before these checks must still load and replay.
 """
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation
+from server.games.challenge.options import check_settings
 from server.puzzles.round_decks import DOCUMENTS, edition_choices
 
 RULES_DOCUMENTS = DOCUMENTS  # R-DECK-5: server.puzzles.round_decks owns the table
@@ -158,3 +167,17 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
         cards_per_round=cards,
         table_options=dict(table_options),
     )
+
+
+def check_new_tournament(raw: Mapping[str, Any]) -> None:
+    """What a new tournament must meet besides `tournament_options` (see the module doc):
+    a real date, and table options a new table takes. Raises `bad_options` naming them."""
+    options = tournament_options(raw)
+    try:
+        datetime.date.fromisoformat(options.date)
+    except ValueError:
+        raise _bad("date", f"a real date YYYY-MM-DD, not {options.date!r}") from None
+    try:
+        check_settings(options.table_options)
+    except RuleViolation as refused:
+        raise _bad("table_options", refused.message) from None

@@ -6,6 +6,13 @@ someone registered already) and the CSV import: a header line naming the columns
 `school` and `grade` (any order, other columns are refused), then one student a line. Every bad
 row is reported with its line number (the header is line 1) and *nothing* is imported if any
 row is bad, so a director fixes the file and imports it again without duplicates.
+
+The file as a spreadsheet saves it: a UTF-8 byte order mark before the header is dropped; the
+separator is `,` or `;` (Excel in Norway, Sweden and most of Europe writes `;`), whichever
+makes the header the three columns (`SEPARATORS`); Windows line endings (CRLF) are lines like
+any other; trailing empty cells (a spreadsheet's blank columns) are ignored. A header that is
+none of these is shown with its invisible characters spelled out, so "found" never looks like
+what was expected.
 """
 
 from __future__ import annotations
@@ -21,6 +28,8 @@ MAX_TEXT = 64
 MAX_CSV = 512 * 1024
 MAX_ROWS = 5000
 COLUMNS = ("name", "school", "grade")
+SEPARATORS = (",", ";")  # `;`: a spreadsheet where `,` is the decimal comma
+BOM = "\ufeff"  # what Excel's "CSV UTF-8" puts before the first column's name
 
 
 def row_problem(
@@ -70,27 +79,67 @@ def new_entries(state: TournamentState, rows: Iterable[Mapping[str, Any]]) -> li
     ]
 
 
+def _shown(cells: list[str]) -> str:
+    """Header cells as a person should read them: an odd one (a stray mark, a space, an
+    invisible character) quoted with its escapes, so it never looks like what was expected."""
+    return ", ".join(c if c.isprintable() and c == c.strip() and c else repr(c) for c in cells)
+
+
+def _trimmed(cells: list[str]) -> list[str]:
+    """The cells without the empty ones at the end (a spreadsheet's blank columns)."""
+    end = len(cells)
+    while end and not cells[end - 1].strip():
+        end -= 1
+    return cells[:end]
+
+
+def _header(cells: list[str]) -> list[str]:
+    return [cell.strip().lower() for cell in _trimmed(cells)]
+
+
+def _separator(first_line: str) -> str:
+    """The separator that makes the header line the three columns; when none does, the one
+    that splits it into the most cells (so a refusal shows the columns found)."""
+    split = {sep: _header(next(csv.reader([first_line], delimiter=sep), [])) for sep in SEPARATORS}
+    for separator, header in split.items():
+        if sorted(header) == sorted(COLUMNS):
+            return separator
+    return max(SEPARATORS, key=lambda separator: len(split[separator]))
+
+
 def read_csv(state: TournamentState, text: str) -> tuple[list[dict[str, str]], list[str]]:
     """(rows, problems): `problems` lists every bad line as "line N: why" (empty when good)."""
     if len(text) > MAX_CSV:
         return [], [f"line 1: the file is longer than {MAX_CSV} characters"]
-    reader = csv.reader(io.StringIO(text))
+    text = text.removeprefix(BOM)
+    separator = _separator(text.splitlines()[0] if text else "")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+    records: list[tuple[int, list[str]]] = []  # (the line a record starts on, its cells)
+    end = 0  # the line the previous record ended on (a quoted field may hold a newline)
     try:
-        lines = list(reader)
+        for cells in reader:
+            records.append((end + 1, cells))
+            end = reader.line_num
     except csv.Error as error:  # e.g. a field over the csv module's limit (128 KiB)
         return [], [f"line {reader.line_num}: not a line of CSV ({error})"]
-    if not lines:
+    if not records:
         return [], ["line 1: the file is empty; the first line names the columns"]
-    header = [cell.strip().lower() for cell in lines[0]]
+    found = _trimmed(records[0][1])
+    header = _header(found)
     if sorted(header) != sorted(COLUMNS):
-        return [], [f"line 1: the columns are {', '.join(COLUMNS)} (found {', '.join(header)})"]
-    if len(lines) - 1 > MAX_ROWS:
+        why = f"the columns are {', '.join(COLUMNS)} (found {_shown(found)})"
+        if len(found) == 1 and not any(s in found[0] for s in SEPARATORS):
+            why += f"; separate them with {' or '.join(SEPARATORS)}"
+        return [], [f"line 1: {why}"]
+    if len(records) - 1 > MAX_ROWS:
         return [], [f"line {MAX_ROWS + 2}: at most {MAX_ROWS} students in one import"]
     rows, problems = [], []
     seen = registered_keys(state)
-    for number, cells in enumerate(lines[1:], start=2):
+    for number, cells in records[1:]:
         if not any(cell.strip() for cell in cells):
             continue  # a blank line
+        if len(cells) > len(header) and not any(c.strip() for c in cells[len(header) :]):
+            cells = cells[: len(header)]  # a spreadsheet's blank columns
         if len(cells) != len(header):
             problems.append(f"line {number}: {len(cells)} fields, expected {len(header)}")
             continue

@@ -220,7 +220,9 @@ def close_round(batch: Batch, command: Command) -> None:
         raise refuse("round_closed", f"close_round: round {number} is closed")
     missing = [t.table for t in round_.tables if t.table not in state.results]
     if missing:
-        raise refuse("tables_unsigned", f"close_round: no final result yet at {', '.join(missing)}")
+        failed = state.not_created  # the shell could not create these (TableCreationFailed)
+        where = [f"{t} (not created: {failed[t]})" if t in failed else t for t in missing]
+        raise refuse("tables_unsigned", f"close_round: no final result yet at {', '.join(where)}")
     batch.emit("RoundClosed", round=number, rule="R-ROUND-7")
     seat_tie_breaks(batch)
 

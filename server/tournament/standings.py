@@ -212,6 +212,7 @@ def view(state: TournamentState, viewer: Actor) -> dict[str, Any]:
         "standings": standings(state),
         "champions": dict(state.champions),
         "finished": state.finished,
+        "tables_not_created": dict(state.not_created),  # table -> why (TableCreationFailed)
     }
     if viewer.role in FULL_VIEW_ROLES:
         snapshot["deck_seed"] = options.deck_seed

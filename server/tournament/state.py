@@ -116,6 +116,7 @@ class TournamentState:
     champions: Mapping[str, str] = field(default_factory=dict)
     finished: bool = False
     clock: int = 0
+    not_created: Mapping[str, str] = field(default_factory=dict)  # table -> why (the shell's)
 
     def section_of(self, grade: str) -> str:
         """The section a grade plays in: itself, or the merge the director made."""
@@ -275,6 +276,10 @@ def _reopened(state: TournamentState, data: Mapping[str, Any]) -> TournamentStat
     return _with_round(state, data["round"], advanced=False)
 
 
+def _not_created(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    return replace(state, not_created={**state.not_created, data["table"]: data["reason"]})
+
+
 Evolver = Callable[[TournamentState, Mapping[str, Any]], TournamentState]
 EVOLVERS: dict[str, Evolver] = {
     "GradesMerged": _merged,
@@ -292,6 +297,7 @@ EVOLVERS: dict[str, Evolver] = {
     "Advanced": _advanced,
     "RoundReopened": _reopened,
     "TournamentFinished": lambda s, d: replace(s, finished=True),
+    "TableCreationFailed": _not_created,
 }
 EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"TournamentFinished"})

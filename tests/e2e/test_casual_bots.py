@@ -32,6 +32,14 @@ from cli_pty import T24Cli
 
 pytestmark = pytest.mark.e2e
 
+# how a finished deck40 game says why it ended (games/deck40/words.py, `screen.ended.*`)
+ENDED_WORDS = {
+    "target_points": "played to the target points",
+    "cards_out": "the cards are used up",
+    "cannot_turn_up": "a pile ran out",
+    "no_solution_left": "no set left had a solution",
+}
+
 GAME_TIME = 90  # seconds: a whole game on a loaded 2-core machine; they take a few
 
 
@@ -160,12 +168,12 @@ def test_three_shipped_bots_play_a_pocket_game_to_the_end(server, connect, cli):
     assert "PlayerExcluded" not in types
 
     names = {"s1": "Ada", "s2": "Bo", "s3": "Cy"}
-    shown = ("tie: " if ended["tie"] else "winner: ") + ", ".join(
-        names[seat] for seat in ended["winners"]
-    )
+    winners = [names[seat] for seat in ended["winners"]]
+    together = ", ".join(winners[:-1]) + " and " + winners[-1] if len(winners) > 1 else winners[0]
+    shown = ("tie: " if ended["tie"] else "winner: ") + together
     assert shown in screens[2]  # `t24 casual --bot` draws the result
     for screen in screens[:2]:  # `t24 bot` prints the events in words and leaves
-        assert "the game ends (stack_used_up) (R-POCKET-5)" in screen, screen[-1500:]
+        assert "the stack is used up: the game is over (R-POCKET-5)" in screen, screen[-1500:]
 
 
 # -- deck40 -----------------------------------------------------------------------------------
@@ -267,7 +275,8 @@ def test_two_shipped_bots_play_a_deck40_game_to_the_end(server, connect, cli, ve
 
     # the spectator's `t24 watch` draws the same result (a tie shown as a tie)
     result = "tie" if ended["tie"] else "winner"
-    names = ", ".join({"s1": "Ada", "s2": "Bo"}[seat] for seat in ended["winners"])
-    watcher.expect(re.escape(f"{result}: {names} ({ended['reason']})"), timeout=GAME_TIME)
+    names = " and ".join({"s1": "Ada", "s2": "Bo"}[seat] for seat in ended["winners"])
+    why = ENDED_WORDS[ended["reason"]]
+    watcher.expect(re.escape(f"{result}: {names} ({why})"), timeout=GAME_TIME)
     watcher.sendintr()  # a plain `watch` reads no keys: Ctrl-C leaves it
     watcher.expect(pexpect.EOF)

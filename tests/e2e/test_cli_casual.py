@@ -13,6 +13,7 @@ import re
 import pexpect
 import pytest
 
+from server.eventlog.store import open_blocking_store
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
@@ -47,14 +48,14 @@ def test_a_pocket_game_played_by_two_people_at_their_terminals(server, cli):
     ada.sendline("1 + 1")
     bo.expect("out of this card: Ada")  # wrong: out of this card only
     bo.sendline(solve(numbers)[0].ascii_expression)
-    ada.expect("CardWon \\(s2\\): ")
+    ada.expect("Bo wins card 1")
     ada.expect(POCKET_CARD)  # the next card, for both again
     ada.sendline("s")
     bo.expect("stumped: Ada")
     bo.sendline("s")
     for child in (ada, bo):  # the stack is used up: the game ends (R-POCKET-5)
         child.expect("winner: Bo")
-        child.expect("unclaimed bonus cards: 1")  # R-POCKET-4
+        child.expect("unclaimed bonus card: 1")  # R-POCKET-4
         finish(child)
 
 
@@ -72,8 +73,8 @@ def test_a_deck40_game_played_by_two_people_at_their_terminals(server, cli):
     )
     ada = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s1")
     bo = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s2")
-    ada.expect("Ada \\(you\\): pile")
-    bo.expect("Bo \\(you\\): pile")
+    ada.expect("Ada \\(you\\): waiting for the deal")
+    bo.expect("Bo \\(you\\): waiting for the deal")
     bo.sendline("start")
     for _ in range(20):
         ada.expect(DECK40_TABLE)  # four real playing cards, two from each pile (R-DECK40-1)
@@ -86,9 +87,11 @@ def test_a_deck40_game_played_by_two_people_at_their_terminals(server, cli):
             f"n {cards[1].replace('♠', 'S').replace('♥', 'H').replace('♦', 'D').replace('♣', 'C')}"
         )
         bo.sendline("n")
-        ada.expect("CardsReturned")  # R-DECK40-3/4: agreed, one card each goes back
+        ada.expect("back under the piles")  # R-DECK40-3/4: agreed, one card each goes back
     for child in (ada, bo):
-        child.expect("winner: Ada \\(target_points\\)")  # R-DECK40-6: played to 1 point
+        child.expect(
+            "winner: Ada \\(played to the target points\\)"
+        )  # R-DECK40-6: played to 1 point
         finish(child)
 
 
@@ -137,10 +140,43 @@ def test_t24_play_takes_a_typed_answer_at_a_pocket_table(server, cli):
     ada = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1", "--plain")
     ada.expect("connected")
     ada.sendline("start")
-    ada.expect(r"card 1: (\d+) (\d+) (\d+) (\d+) \(R-POCKET-1\)")  # the feed, in words
+    ada.expect(
+        r"card 1 is turned up: (\d+) (\d+) (\d+) (\d+) \(\d dots?\) \(R-POCKET-1\)"
+    )  # the feed, in words
     numbers = [int(ada.match.group(i)) for i in range(1, 5)]
     ada.sendline(solve(numbers)[0].ascii_expression)
     ada.expect("Ada wins")  # the part's words for CardWon (R-POCKET-2)
-    ada.expect("the game ends \\(stack_used_up\\)")
+    ada.expect("the stack is used up: the game is over")
     ada.sendline("q")
     finish(ada)
+
+
+def test_an_answer_typed_while_a_bot_wins_the_card_is_for_the_card_it_was_typed_at(server, cli):
+    """Issue 27: Ada starts typing at card 1; Bo (a bot) wins it before her Enter. Her answer
+    is sent for card 1, the card she saw: the server refuses it `stale_set`, said in words,
+    and she is not excluded from card 2, which she never answered."""
+    tokens = cli.create_table(
+        server, "typing", "--game", "pocket", "--cards", "3", "--seed", "4", seats="s1:Ada,s2:Bo"
+    )
+    ada = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s1")
+    ada.expect("you are Ada")
+    bo = cli.spawn("casual", "--tokens", str(tokens), "--seat", "s2", "--bot", "--delay", "1.5")
+    ada.expect("a pocket table for 2 players: Ada and Bo")
+    ada.send("start\r")
+    ada.expect("card 1 is turned up")
+    ada.send("1+2")  # typing starts while card 1 is on screen
+    ada.expect("Bo wins card 1")
+    ada.expect(POCKET_CARD)  # card 2 is up before Enter
+    ada.send("+3+4\r")
+    ada.expect("not judged: that was for a card someone won while you typed; play the card up now")
+    ada.send("q\r")
+    finish(ada)
+    bo.terminate(force=True)
+    store = open_blocking_store(server.store, create=False)
+    events = store.read("table/typing")
+    store.close()
+    judged = [e.data for e in events if e.type in ("AnswerJudged", "PlayerExcluded")]
+    assert judged and all(data["seat"] == "s2" for data in judged), judged  # Ada: never
+    printed = ada.logfile_read.getvalue()
+    for raw in ("AnswerJudged", "{", "stale_set", "s2"):
+        assert raw not in printed, raw

@@ -75,7 +75,7 @@ def test_a_proctored_table_where_the_proctor_records_everything(server, cli):
         for text in expected:
             proctor.expect(text)
 
-    say("reveal", "reveal: reveal_card: the round has not started")  # a refusal, in words
+    say("reveal", "reveal: the round has not started \\(R-ROUND-1\\)")  # a refusal, in words
     say("start", "round 1 started: 3 cards")
     say("place", "card a \\(play 1\\) placed, cupped \\(1 2 3 4, hidden from players\\)")
     player.expect("play 1 · a card · hidden")  # R-PLAY-1: players do not see a cupped card
@@ -235,3 +235,44 @@ def test_the_screens_show_who_is_connected_help_as_lines_and_the_results(server,
     proctor.expect(pexpect.EOF)
     player.send("q")
     player.expect(pexpect.EOF)
+
+
+def test_a_student_protests_an_event_picked_from_the_numbered_feed(server, cli):
+    """Issue 27 (R-ROUND-8): the feed of `t24 play` numbers every event; on the protest line
+    ↑ picks the disputed one (marked ▶), the reason is typed, Enter files the protest against
+    that event: no seq to look up elsewhere (`t24 replay`)."""
+    deck = cli.deck_file("deck", [("a", [3, 3, 8, 8], 3), ("b", [1, 2, 3, 4], 1)])
+    tokens = cli.create_table(
+        server,
+        "protest-pick",
+        "--deck-file",
+        deck,
+        "--auto-proctor",
+        "0.2",
+        "--auto-reveal-seconds",
+        "0.2",
+        seats="s1:Ada,s2:Bo,s3:Cy",
+    )
+    player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1")
+    player.expect("you: Ada \\(s1\\)")
+    started = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
+    assert started.returncode == 0, started.stdout + started.stderr
+    player.expect(re.compile(r"#(\d+) +\+0\.00s  card a \(play 1\) revealed: 3 3 8 8"))
+    revealed = int(player.match.group(1))
+    player.send("p")
+    player.expect("pick the disputed event in the feed")
+    player.send("\x1b[A")  # ↑: the newest event, the reveal
+    player.expect(re.compile(r"protest #(\d+)> "))
+    assert int(player.match.group(1)) == revealed
+    player.expect(re.compile(rf"▶ #{revealed} "))  # marked in the feed
+    player.send("the card was half covered\r")
+    player.expect(
+        f"PROTEST 1 by Ada disputes #{revealed}: the card was half covered \\(R-ROUND-8\\)"
+    )
+    player.send("q")
+    player.expect(pexpect.EOF)
+    store = open_blocking_store(server.store, create=False)
+    events = store.read("table/protest-pick")
+    store.close()
+    (filed,) = [event.data for event in events if event.type == "ProtestFiled"]
+    assert filed["seqs"] == [revealed] and events[revealed - 1].type == "CardRevealed"

@@ -163,10 +163,10 @@ def test_the_clients_survive_a_server_restart_and_resume(tmp_path, cli):
         server.start("--port", str(port))  # same port, same store
 
         # Every client resumes by itself and hears about the recovery pause.
-        player.expect("PAUSED \\(server_restart\\)")  # the snapshot, drawn first
-        player.expect("table paused \\(server_restart\\)")  # the catch-up, in the feed
-        proctor.expect("table paused \\(server_restart\\)")
-        watcher.expect("table paused \\(server_restart\\)")
+        player.expect("PAUSED \\(the server restarted\\)")  # the snapshot, drawn first
+        player.expect("table paused \\(the server restarted\\)")  # the catch-up, in the feed
+        proctor.expect("table paused \\(the server restarted\\)")
+        watcher.expect("table paused \\(the server restarted\\)")
         proctor.send("resume\n")
         player.expect("table resumed")
         _play, numbers = revealed_card(player)
@@ -214,7 +214,7 @@ def test_the_clients_survive_a_server_killed_mid_card_and_the_card_goes_on(tmp_p
 
         # Each client resumes by itself; the table waits in the recovery pause.
         for child in clients.values():
-            child.expect("table paused \\(server_restart\\)")
+            child.expect("table paused \\(the server restarted\\)")
         proctor.send("resume\n")
         player.expect("table resumed")
         # The student still holds the card with the pattern declared: the steps, then fix.

@@ -45,15 +45,18 @@ def cpu_seconds(process: ServerProcess) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def build_history(process: ServerProcess, table: str, events: int) -> None:
-    """A running table with `events` more events (pause/resume), sent pipelined."""
+def build_history(process: ServerProcess, table: str, events: int, create: bool = True) -> None:
+    """A running table with `events` more events (pause/resume), sent pipelined; `create`:
+    the table is created and started first (else it is running and not paused)."""
     director = RawClient(process.port)
     director.request("hello", token=process.token("director", name="d"))
-    created = director.request("create_table", table=table, options={"seats": SEATS, "deck": DECK})
-    assert created["type"] == "table_created", created
     proctor = RawClient(process.port)
     proctor.request("hello", token=process.token("proctor", name="p", table=table))
-    assert proctor.request("command", table=table, name="start_round")["type"] == "accepted"
+    if create:
+        options = {"seats": SEATS, "deck": DECK}
+        created = director.request("create_table", table=table, options=options)
+        assert created["type"] == "table_created", created
+        assert proctor.request("command", table=table, name="start_round")["type"] == "accepted"
     last = 0
     for n in range(events):
         last = proctor.send("command", table=table, name=("pause_table", "resume_table")[n % 2])
@@ -145,12 +148,14 @@ def test_a_join_storm_does_not_stall_another_table(history_server):
 
 
 def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
-    """The spectator never reads while its table is busy: past `max_unread_bytes` held for
-    it, the server drops the connection, and gives its output back: the bytes held unsent
-    over every socket the server still has in memory (`t24_output_buffered_bytes`, open or
-    closed) return to what they were before it connected. A server-side count, not RSS:
-    it does not depend on the machine's load or the allocator, and it would stay up if the
-    closed connection's buffer were kept (server/net/limits.py, `drop_output`)."""
+    """The spectator never reads while its table is busy: its catch-up stalls (streamed as
+    it drains, server/net/output.py, so the history alone never trips the bound), and the
+    table's live pushes wait behind it; past `max_unread_bytes` held for it, the server
+    drops the connection, and gives its output back: the bytes held unsent over every socket
+    the server still has in memory (`t24_output_buffered_bytes`, open or closed) return to
+    what they were before it connected. A server-side count, not RSS: it does not depend on
+    the machine's load or the allocator, and it would stay up if the closed connection's
+    buffer were kept (server/net/limits.py, `drop_output`)."""
     process = ServerProcess(
         tmp_path,
         "--max-unread-bytes",
@@ -169,6 +174,7 @@ def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
         sleeper.request("hello", token=process.token("spectator", name="z", table="busy"))
         for _ in range(20):  # 20 whole histories asked for (~12 MB), and nothing read
             sleeper.send("join", table="busy", after_seq=0)
+        build_history(process, "busy", 2000, create=False)  # ~200 KB of live pushes
         process.wait_log("bytes unread past the buffer", timeout=20)
         assert process.metrics()["t24_connections"] == 0
         deadline = time.monotonic() + 10

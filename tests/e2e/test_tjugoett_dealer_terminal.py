@@ -52,8 +52,8 @@ def a_round_the_dealer_plays() -> tuple[str, list[str], list[str]]:
 
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 STOOD = {
-    "dealer_below": "the dealer stood below",
-    "dealer_at_or_above": "the dealer stood at or above",
+    "dealer_below": "the dealer stood at {dealer}, below {player}",
+    "dealer_at_or_above": "the dealer stood at {dealer}, at or above {player}",
 }
 
 
@@ -107,8 +107,9 @@ def test_a_person_dealer_deals_a_round_at_the_terminal(server, connect, cli):
     verdict = stand_verdict(total, hand_value(bo_hand))  # R-21-18
     outcome = "wins" if verdict.winner == "player" else "loses"
     hand = " ".join(shown(card) for card in bo_hand) + f" = {hand_value(bo_hand)}"
-    dora.expect(re.escape(f"Bo {outcome} ({STOOD[verdict.reason]}): {hand}"))
-    dora.expect(re.escape("round 1 over (all played)"))
+    why = STOOD[verdict.reason].format(dealer=total, player=hand_value(bo_hand))
+    dora.expect(re.escape(f"Bo {outcome}: {why} ({hand})"))
+    dora.expect(re.escape("round 1 is over: everyone has played"))
     won = "1-0" if verdict.winner == "player" else "0-1"
     lost = "0-1" if verdict.winner == "player" else "1-0"
     dora.expect("\\[n\\] start the next round  \\[q\\] quit")  # the round is over

@@ -67,8 +67,10 @@ def test_an_upheld_protest_after_round_two_changes_who_advances(tournament):
     assert protest["total_before"] <= protest["cut"]
     assert protest["total_before"] + protest["delta"] > protest["cut"]
     assert protest["advanced"] is True
-    report = (bundle / "report.html").read_text()  # the officials see the hearing
-    assert "ProtestFiled" in report and "ProtestRuled" in report and "ScoreAdjusted" in report
+    report = (bundle / "report.html").read_text()  # the officials see the hearing, in words
+    assert f'Protest 1 at <a href="#table-{protest["table"]}">' in report
+    assert "Ruling on protest 1 by the director: upheld, “upheld: the card was won”" in report
+    assert "Correction: " in report and "ProtestFiled" not in report
 
 
 def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
@@ -77,8 +79,8 @@ def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
     """`t24 audit verify` as a process once (its exit code 0); the tampered copies through
     the same command's `main` in this process (exit code and output as the process's, without
     a Python start and the CLI's imports per copy)."""
-    _summary, bundle = tournament
-    done = t24("audit", "verify", str(bundle))
+    summary, bundle = tournament
+    done = t24("audit", "verify", str(bundle), "--key", summary["key"])  # the key it printed
     assert done.returncode == 0, done.stdout + done.stderr
     manifest = json.loads((bundle / "manifest.json").read_text())
     for path in ["manifest.json", *sorted(manifest["files"])[:3], "standings.csv"]:
@@ -157,3 +159,23 @@ def test_the_special_instructions_deal_sd_then_dd_then_a_mix_with_variables(
     assert revealed and all(
         int(d["card_id"].split("-")[1]) > 48 for d in revealed if "D-" in d["card_id"]
     )
+
+
+def test_analyse_prints_each_grades_per_student_summary_from_the_bundle(tournament):
+    """Issue 31: `t24 analyse BUNDLE` reads only the bundle's exports and prints, per grade,
+    a row per registered student with the figures a coach compares."""
+    _summary, bundle = tournament
+    done = t24("analyse", str(bundle))
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for grade in ("G1", "G2", "G3"):
+        assert f"grade {grade}: 20 students" in out
+    rows = [line for line in out.splitlines() if line.startswith("  ") and "(p" in line]
+    assert len(rows) == 60  # every student of every grade, once
+    assert "points" in out and "missed" in out and "rating" in out
+    as_json = json.loads(t24("analyse", str(bundle), "--json", "--grade", "G3").stdout)
+    (grade,) = as_json["grades"]
+    assert grade["grade"] == "G3" and len(grade["students"]) == 20
+    for student in grade["students"]:  # each played rounds 1 and 2 at least (R-ROUND-2)
+        assert {row["round"] for row in student["tables"]} >= {1, 2}
+        assert len(student["rating_history"]) >= 2

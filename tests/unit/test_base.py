@@ -41,6 +41,7 @@ def test_every_game_function_the_shell_calls_exists_with_its_signature():
         "view",
         "event_view",
         "is_over",
+        "secrets",
     }
     for name, member in members:
         if name.startswith("_"):

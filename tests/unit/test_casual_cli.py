@@ -155,7 +155,7 @@ def test_the_deck40_screen_shows_cards_piles_and_a_tie():
         table.do(name, player(seat), **args)
     assert table.state.set_number == 2
     table.do("end_game", DIRECTOR)
-    assert "tie: Player 1, Player 2" in "\n".join(
+    assert "tie: Player 1 and Player 2" in "\n".join(
         screen.render_lines(deck40.view(table.state, player("s2")))
     )
 
@@ -237,7 +237,7 @@ def test_the_generic_client_has_a_part_for_each_casual_game_that_words_every_eve
     table = Table.started(pocket, pocket_options(2, ["p4"]))
     view = pocket.view(table.state, player("s1"))
     part = part_for("pocket")
-    assert part.board(view, Style(color=False), "player") == ["   [ 2  3  4  5 ]   ● (1 dots)"]
+    assert part.board(view, Style(color=False), "player") == ["   [ 2  3  4  5 ]   ● (1 dot)"]
     assert part.side(view, "s1", Style(color=False), None) == ["scores: Player 1 0 · Player 2 0"]
     key, moves = part.bot(view, "s1", [], 0, "perfect", random.Random(1))
     assert [move.name for move in moves] == ["answer"] and moves[0].delay == 0.2

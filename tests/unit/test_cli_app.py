@@ -26,6 +26,7 @@ from clients.reference_cli.bot_commands import BotApp
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
 from clients.reference_cli.games.challenge.play_input import PlayInput
+from clients.reference_cli.render import render
 from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import strip_ansi
 from clients.reference_cli.table_app import (
@@ -192,9 +193,35 @@ class ShellPlayTests(ShellTestCase):
         feed.catch_up(app)
         app.keys("s")
         link.sent[-1][2].errback(ServerRefused("table_paused", "the table is paused"))
-        assert "stumped refused: the table is paused (table_paused)" in "".join(lines)
+        assert "stumped refused: the table is paused" in "".join(lines)
         app.keys("q")
         assert app.exit_code == exit_codes.OK and link.closed
+
+    def test_a_protest_picks_the_disputed_event_from_the_numbered_feed(self):
+        """Issue 27 (R-ROUND-8): every feed line shows its number; on the protest line ↑ and
+        ↓ pick an event (marked ▶ on the screen), and Enter files the protest against it."""
+        table = Table.started()
+        table.next_card()
+        app, link, _lines, _reactor = make_app()
+        welcome(app)
+        feed = Feed(table, player("s1"))
+        app.link_snapshot(feed.snapshot(), 0)
+        feed.send_all(app)
+        seqs = [line.seq for line in app.feed]
+        screen = render(app.frame(), T0, 100, 40)
+        assert any(f"#{seqs[-1]}" in line and "revealed" in line for line in screen)
+        app.keys("p")
+        assert app.frame().picked is None and "↑ ↓ pick" in app.frame().keys
+        app.keys("\x1b[A\x1b[A\x1b[A\x1b[B")  # three older, one newer: the second newest
+        assert app.frame().picked == seqs[-2] and app.frame().prompt == f"protest #{seqs[-2]}> ▌"
+        marked = [line for line in render(app.frame(), T0, 100, 40) if line.startswith("▶ #")]
+        assert len(marked) == 1 and f"#{seqs[-2]}" in marked[0]
+        app.keys("I was not ready\r")
+        assert link.sent[-1][:2] == (
+            "file_protest",
+            {"seqs": [seqs[-2]], "reason": "I was not ready"},
+        )
+        assert app.controls.state.mode == "idle" and app.frame().picked is None
 
     def test_losing_the_race_says_who_was_first(self):
         table = Table.started()
@@ -353,7 +380,10 @@ class TheBotDriverTests(ShellTestCase):
             "fix_solution",
         ]
         link.sent[-1][2].errback(ServerRefused("too_late", "too late", "R-PLAY-5"))
-        assert "fix_solution refused: too late (too_late, R-PLAY-5)" in "".join(lines)
+        assert (
+            "Bo: fix solution refused: too late: the time for this answer ran out (R-PLAY-5)"
+            in "".join(lines)
+        )
         table.do("end_round")
         feed.catch_up(bot)
         assert bot.exit_code == exit_codes.OK and link.closed
@@ -492,6 +522,10 @@ class WhereToConnectTests(ShellTestCase):
                 resolve_target(args(tokens=one), role, {})
         with pytest.raises(ConnectError, match="no director token"):
             resolve_target(args(tokens=str(directory)), "director", {})
+        # Issue 27: any token may watch, a director's file too (docs/cli.md).
+        director = tmp_path / "director.json"
+        director.write_text(json.dumps({"url": "ws://h:1/ws", "table": "t", "director": "D"}))
+        assert resolve_target(args(tokens=str(director)), "spectator", {}).token == "D"
         with pytest.raises(ConnectError, match="--seat"):
             resolve_target(args(tokens=str(directory)), "player", {})
         with pytest.raises(ConnectError, match="no seat 'cy'"):
@@ -707,6 +741,7 @@ def test_the_cli_offers_every_rules_document_and_official_edition_R_DECK_5():
             edition="double-digits",
             per_table_shuffle=False,
             tie_break_seconds=300,
+            cards_per_round=None,
             table_option=None,
         )
     )

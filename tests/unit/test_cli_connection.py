@@ -20,6 +20,7 @@ from clients.reference_cli.connection import (
     TableLink,
     refusal_words,
 )
+from clients.reference_cli.games.challenge.words import WORDS as CHALLENGE_WORDS
 from protocol.codec import decode, encode
 
 
@@ -258,7 +259,11 @@ class LinkTests(ShellTestCase):
         )
         error = failure_of(refused)
         assert isinstance(error, ServerRefused)
-        assert refusal_words(error) == "cannot read 3x (bad_pattern, R-PUZ-3)"
+        assert refusal_words(error) == "cannot read 3x (R-PUZ-3)"  # no game: the server's words
+        assert refusal_words(error, CHALLENGE_WORDS) == (  # the game's words for its code
+            "the pattern cannot be read: write it as two values and an operation, e.g. 3*8 "
+            "(R-PUZ-3)"
+        )
         lost = link.command("fix_solution")
         link._closed(proto, None, None)
         lost_error = failure_of(lost)
@@ -285,6 +290,14 @@ def failure_of(deferred):
 
 
 class LinkLifecycleTests(ShellTestCase):
+    def test_a_server_that_cannot_be_reached_is_named_in_the_status(self):
+        link, _clock, listener, _connects = make()
+        link.start()
+        link._failed("connection refused")
+        status = listener.log[-1][1]
+        assert status.startswith("cannot connect to ws://x/ws (is the server running?);")
+        assert "reconnecting in" in status
+
     def test_retries_give_up_as_unreachable(self):
         link, clock, listener, connects = make(retries=2)
         link.start()

@@ -48,6 +48,8 @@ _OPERATOR = r"\s*[-+−–*×xX÷/]\s*"
 ARITHMETIC = re.compile(
     rf"(?<![\w.+/:-]){_NUMBER}(?:{_OPERATOR}\(?{_NUMBER})+\)*(?:\s*=\s*{_NUMBER})?(?![\w./])"
 )
+# A date (`--date 2026-03-14`) reads like a subtraction; the texts name dates, never sums.
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 CARD_ON_LINE = re.compile(r"t24 (?:check|solve) ((?:\d+ ){3}\d+)")
 CHECK_SOLUTION = re.compile(r"t24 check ((?:\d+ ){3}\d+) (--pattern .*)")
 
@@ -75,7 +77,8 @@ def examples_in(text: str) -> Iterator[tuple[str, str]]:
     """(line, arithmetic) of each piece of arithmetic found in `text`."""
     for line in text.splitlines():
         for match in ARITHMETIC.finditer(line):
-            yield line, balanced(match.group(0).strip())
+            if not ISO_DATE.fullmatch(match.group(0).strip()):
+                yield line, balanced(match.group(0).strip())
 
 
 def balanced(example: str) -> str:

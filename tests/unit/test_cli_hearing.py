@@ -106,7 +106,7 @@ class HearingPromptTests(ShellTestCase):
             Send("file_protest", {"seqs": [5, 6], "reason": "I touched first"}, "protest")
         ]
         state, effects = typed(play_input.press, state, "five why", view)
-        assert effects[0].error and "by seq" in effects[0].text and state.mode == "protest"
+        assert effects[0].error and "which event?" in effects[0].text and state.mode == "protest"
         assert play_input.press(state, "\x1b", view)[0].mode == "idle"  # Esc leaves the line
 
     def test_protest_args_for_a_student_never_name_a_seat(self):
@@ -265,7 +265,7 @@ class HearingPreviewTests(ShellTestCase):
         app.link_snapshot(Feed(table, PROCTOR).snapshot(), 0)
         app.keys("preview 7 reject no\r")
         link.requests[-1][2].errback(ServerRefused("unknown_protest", "no protest 7"))
-        assert "no protest 7" in "".join(lines)
+        assert "no protest has that number at this table" in "".join(lines)
         app.keys("preview 1 uphold wrong flag | rescind 1 3\r")
         kind, fields, deferred = link.requests[-1]
         assert kind == "query" and fields["name"] == "preview_ruling" and fields["table"] == "t1"

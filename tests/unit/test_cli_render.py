@@ -237,3 +237,15 @@ def test_a_returned_card_keeps_its_name_and_the_plays_are_counted_apart():
     assert names[0].startswith("play 2 · card c2") and names[1].startswith("play 3 · card c1")
     assert card_label({"card_id": "c1", "play": 3}) == "card c1 (play 3)"
     assert card_label({"play": 3}) == "a card (play 3)" and card_label({}) == "a card"
+
+
+def test_a_server_that_cannot_be_reached_is_named_with_a_hint_before_the_join():
+    """Issue 27: full-screen `t24 play` with the server down says which URL it tries and asks
+    whether the server runs, on lines of their own (never cut off at the right)."""
+    status = (
+        "cannot connect to ws://127.0.0.1:8024/ws (is the server running?); reconnecting in 6.5 s"
+    )
+    lines = render(Frame(None, status=status), T0, 60, 20)
+    assert "joining the table…" in lines
+    assert "cannot connect to ws://127.0.0.1:8024/ws (is the server running?)" in lines
+    assert "reconnecting in 6.5 s" in lines

@@ -281,7 +281,7 @@ def test_history_after_a_fresh_join_is_timed_from_its_own_reveals():
         ("CardStumped", {"play": 4, "reason": "no_touch"}, "nobody touched"),
         ("StumpedCardsReturned", {"cards": ["c1", "c2"]}, "2 stumped cards"),
         ("RoundEnded", {"reason": "deck_empty", "scores": {"s1": 3}}, "Scores: Ada 3"),
-        ("SomethingNew", {}, "SomethingNew"),
+        ("SomethingNew", {}, "something this client cannot show yet happened"),
     ],
 )
 def test_events_in_words(kind, data, words):

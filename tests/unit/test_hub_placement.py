@@ -48,6 +48,9 @@ class FakeLeases:
     def place(self, count: int):
         return succeed([("b", "ws://b")] * count)
 
+    def keep(self, stream: str, row: dict) -> None:
+        self.calls.append(("keep", stream, row["seq"]))
+
     def remote_rows(self) -> list:
         return []
 
@@ -78,6 +81,7 @@ class HubPlacementTests(ShellTestCase):
         assert leases.calls == [
             ("acquire", "table/cup.r1"),
             ("hand_off", "table/cup.r1", "b", "ws://b"),
+            ("keep", "table/cup.r1", 2),  # listed here until a refresh (issue 33)
         ]
         assert result_of(hub.placements(2)) == [("b", "ws://b")] * 2
 

@@ -3,7 +3,8 @@ arguments, through a session, for every game and the tournament (issue 18).
 
 tests/contract/test_argument_shapes.py sweeps the commands on each Decider; these requests
 go through more than a game's `decide`: the hub's option checks (`with_drawn_seed`,
-`check_new_table`, `initial_state`), the shell's own `view_at` query and a game's `query`.
+`check_new_table`, `initial_state`), the shell's own `view_at` and `analysis` queries and
+a game's `query`.
 Every answer must be a success or an `error` whose code is documented (the protocol's
 `ERROR_CODES`, the game's `REFUSALS`, or the shell's `unknown_query`), never `internal`,
 never a close 1011, never a logged failure (ShellTestCase fails a test that logged one).
@@ -27,6 +28,7 @@ from test_net import make_clock, make_hub, make_session, say, token
 from tournament_support import tournament_options
 
 from protocol.messages import CLOSE_CODES, ERROR_CODES, TOURNAMENT_PREFIX
+from server.runtime.analysis_query import ANALYSIS
 from server.runtime.view_at import VIEW_AT
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contract"))  # game_examples
@@ -125,7 +127,7 @@ class SessionArgumentShapesTests(ShellTestCase):
                 "create_table", refusals, game=name, table=table, options=valid_options(name)
             )
             assert reply["type"] == "table_created", reply
-            queries = [VIEW_AT, *getattr(game, "QUERIES", {}), UNKNOWN_QUERY]
+            queries = [VIEW_AT, ANALYSIS, *getattr(game, "QUERIES", {}), UNKNOWN_QUERY]
             names = argument_names(name, game) | {"seq"}
             for query in queries:
                 for arg in sorted(names):

@@ -51,7 +51,9 @@ def test_the_feed_hides_what_the_viewer_may_not_see():
     table = Table.dealt("9C", "2D", "8C")
     names = screen.seat_names(tjugoett.view(table.state, SPECTATOR))
     dealt = tjugoett.event_view(table.events[-1], SPECTATOR)
-    assert PART.describe_event(dealt.type, dealt.data, names) == "Ada gets a card (2 cards)"
+    assert (
+        PART.describe_event(dealt.type, dealt.data, names) == "Ada gets a card face down (2 cards)"
+    )
     mine = tjugoett.event_view(table.events[-1], player("s1"))
     assert PART.describe_event(mine.type, mine.data, names) == "Ada gets 8♣ (17)"
     (stood,) = table.do("stand", player("s1"))
@@ -79,7 +81,7 @@ def test_keys_send_only_the_viewers_open_commands():
     officials = tjugoett.view(table.state, DIRECTOR)
     assert keys.press(state, "e", officials)[1] == [Send("end_table", {}, "end_table")]
     assert keys.replied(state, "stand", "no", "dealer_turn")[1] == [
-        Notice("stand refused: no", True)
+        Notice("could not stand: no", True)
     ]
     assert PART.controls("play") is not None and PART.controls("watch") is None
 

@@ -322,6 +322,7 @@ def test_the_view_after_round_one_whole_and_the_cards_only_for_officials():
         "tie_breaks": [],
         "champions": {},
         "finished": False,
+        "tables_not_created": {},
     }
     assert seen["rounds"][0] == {
         "round": 1,

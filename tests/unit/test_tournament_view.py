@@ -86,6 +86,7 @@ def test_the_tournament_snapshot_as_a_player_reads_it():
         "standings": standings(tourney.state),  # its own tests: test_tournament_advancement
         "champions": {},
         "finished": False,
+        "tables_not_created": {},
     }
     ranked = [row["student"] for row in snapshot["standings"]["4th"]["qualifying"]]
     assert ranked == seated[::-1]  # scored 0, 1, 2, 3 in seating order
@@ -131,7 +132,7 @@ def test_the_options_of_a_round_table_whole_and_of_an_unknown_table():
         "stumped_cards": "replay_at_end",  # R-PLAY-7 under the Official Rules
         "round": 1,
         "seats": [{"seat": s, "name": tourney.state.students[s].name} for s in table.students],
-        "wait_for_students": True,  # decision 14: no card before the students are there
+        "wait_for_students": True,  # decision 15: no card before the students are there
     }  # four students: the table's own `min_seats` (3) stands
     assert options["deck"] == [dict(card) for card in tourney.state.round(1).deck]
     with pytest.raises(KeyError) as unknown:

@@ -63,6 +63,9 @@ class GamePart:
     compact: Callable[[View, Style], list[str]] = _compact_line  # `t24 replay` lines
     deadline_words: Mapping[str, str] = field(default_factory=dict)  # command -> words
     describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words
+    # ALL the game's words, one table (clients/reference_cli/words.py says its keys): the
+    # refusals are said from it (`refusal.<code>`), the part's functions take the rest.
+    words: Mapping[str, Any] = field(default_factory=dict)
     event_kind: Callable[[str, Mapping[str, Any]], str] = lambda kind, data: "info"
     # The feed's time stamp: a small fold over every event push (history too), e.g. the
     # time since the card in play was revealed. (feed state, type, data) -> (state, µs|None)
@@ -105,6 +108,7 @@ PART_MODULES: dict[str, str] = {
     "pocket": "clients.reference_cli.games.pocket",
     "deck40": "clients.reference_cli.games.deck40",
     "tjugoett": "clients.reference_cli.games.tjugoett",
+    "practice": "clients.reference_cli.games.practice",
 }
 
 
@@ -134,10 +138,13 @@ class Move:
 
 @dataclass(frozen=True)
 class LineInput:
-    """The line being typed; Enter sends what the game's `parse_line` makes of it."""
+    """The line being typed; Enter sends what the game's `parse_line` makes of it, for the
+    view on screen when the line's first key was typed (`view`): an answer typed at one card
+    is for that card (refused `stale_set` if someone won it meanwhile), never for the next."""
 
     line: str = ""
     help: str = ""
+    view: Any = None
 
     def prompt(self) -> str:
         return f"> {self.line}"
@@ -159,17 +166,20 @@ def line_controls(
         if key == CTRL_D or (key == "q" and not state.line):
             return state, [Quit()]
         if key in ENTER:
-            parsed = parse_line(state.line, view)
+            parsed = parse_line(state.line, state.view if state.view is not None else view)
             cleared = LineInput("", state.help)
             if parsed is None:
                 return cleared, []
             name, args = parsed
             return cleared, [Send(name, dict(args), tag=name)]
         edited = edit_line(state.line, key)
-        return (state if edited is None else LineInput(edited, state.help)), []
+        if edited is None:
+            return state, []
+        typed_at = (view if not state.line else state.view) if edited else None
+        return LineInput(edited, state.help, typed_at), []
 
     def replied(state: LineInput, tag: str, error: str | None, code: str | None = None):
-        return state, [] if error is None else [Notice(f"{tag}: {error}", True)]
+        return state, [] if error is None else [Notice(error, True)]
 
     return Controls(
         LineInput("", help_text), press, replied, lambda state, view, me: state, game=game

@@ -1,6 +1,6 @@
 """A table that waits for its students: no card is placed before they are there.
 
-What this module keeps (docs/rules.md, decision 30; docs/tournament.md, decision 14): a table
+What this module keeps (docs/rules.md, decision 30; docs/tournament.md, decision 15): a table
 created with the option `wait_for_students` (a tournament's tables are) starts its round
 *waiting*: `RoundStarted` is recorded, but no card may be placed, by hand or by
 `auto_proctor`, and no timer runs, until play begins (`PlayBegan`). Play begins

@@ -42,20 +42,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import (
+    MAX_SECONDS,
+    MICROSECONDS,
+    RuleViolation,
+    SeatInfo,
+    seconds_us,
+    short_duration,
+)
 from server.puzzles.editions import TournamentCard
 from server.puzzles.round_decks import DOCUMENTS, edition_choices, round_deck, round_plan
 from server.puzzles.solver import solvable
 from server.puzzles.variables import WHEEL_SIZE, WHEELS, has_solution
 
-MICROSECONDS = 1_000_000
 MODES = ("networked", "proctored")
 STUMPED_POLICIES = ("replay_at_end", "set_aside")  # the first is the default (R-PLAY-7)
 SIDES = ("red", "white")
 MIN_SEATS, MAX_SEATS = 3, 4  # R-ROUND-2: "three or four to a table"
 MAX_DECK = 200
 MAX_NUMBER = 99  # R-DECK-2: Single Digits 1-9, Double Digits up to 24; 99 leaves headroom
-MAX_SECONDS = 3600
 MAX_NAME = 64
 MAX_CREDIT_MS = 250  # issue 19: more credit than this would hold every first touch too long
 
@@ -179,15 +184,10 @@ def _is_int(value: object) -> bool:
 
 def _seconds(raw: Mapping[str, Any], name: str) -> int:
     value = raw.get(name)
-    if not isinstance(value, int | float) or isinstance(value, bool):
+    us = seconds_us(value)
+    if us is None:
         raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
-    if not 0 < value <= MAX_SECONDS:
-        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
-    return round(value * MICROSECONDS)
-
-
-def _optional_seconds(raw: Mapping[str, Any], name: str) -> int | None:
-    return None if raw.get(name) is None else _seconds(raw, name)
+    return us
 
 
 def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
@@ -263,12 +263,64 @@ def _read_deck(value: object) -> tuple[Card, ...]:
     return deck
 
 
+# The duration options (seconds); the last two may be None: no such timer.
+DURATIONS = (
+    "pattern_seconds",
+    "solution_seconds",
+    "no_touch_seconds",
+    "auto_proctor",
+    "auto_reveal_seconds",
+    "round_seconds",
+)
+OPTIONAL_TIMERS = ("auto_proctor", "round_seconds")
+
+
+def _settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The table's timers, `stumped_cards` and `mode` read (defaults filled in), as
+    `TableOptions` fields: what a tournament passes on to its tables too (`check_settings`).
+    Read in the order of the module's table, so a refusal names the first bad option."""
+    raw = {**DEFAULT_OPTIONS, **raw}
+
+    def duration(name: str) -> int | None:
+        if raw[name] is None and name in OPTIONAL_TIMERS:
+            return None
+        return _seconds(raw, name)
+
+    return {
+        "pattern_us": duration("pattern_seconds"),
+        "solution_us": duration("solution_seconds"),
+        "no_touch_us": duration("no_touch_seconds"),
+        "stumped_cards": _choice(raw, "stumped_cards", STUMPED_POLICIES),
+        "mode": _choice(raw, "mode", MODES),
+        "auto_proctor_us": duration("auto_proctor"),
+        "auto_reveal_us": duration("auto_reveal_seconds"),
+        "round_us": duration("round_seconds"),
+    }
+
+
+def _short_duration(raw: Mapping[str, Any]) -> None:
+    problem = short_duration(raw, DURATIONS)
+    if problem:
+        raise RuleViolation("bad_options", problem)
+
+
+def check_settings(raw: Mapping[str, Any]) -> None:
+    """The checks a new table's options get, on its settings alone (the options of
+    `DURATIONS`, `stumped_cards`, `mode`): what a tournament passes on to every table of its
+    rounds (`table_options`), checked when the tournament is created
+    (server/tournament/options.py) so that no round starts tables that cannot be created.
+    Raises `bad_options` naming the option; other options are not looked at."""
+    _settings({name: raw[name] for name in raw if name in DEFAULT_OPTIONS})
+    _short_duration(raw)
+
+
 def check_new_table(raw: Mapping[str, Any]) -> None:
     """Rules a table must meet to be *created*, which its recorded options are not re-judged
-    by: R-PUZ-4, "every card has at least one solution". A tournament table refuses a deck
+    by: durations of at least `base.MIN_SECONDS` (docs/protocol.md, "Durations"), and
+    R-PUZ-4, "every card has at least one solution". A tournament table refuses a deck
     given by hand with a card that has none (three binary steps, R-PUZ-2), naming it; a
-    `casual` table may play it. Raises `bad_options` (rule R-PUZ-4); the options must read
-    (`table_options`).
+    `casual` table may play it. Raises `bad_options` (rule R-PUZ-4 for a card); the options
+    must read (`table_options`).
 
     Why at creation only (the contract's optional `check_new_table`, called by the shell's
     `create_table` and never when a log is replayed): the recorded `TableCreated` is the
@@ -278,6 +330,7 @@ def check_new_table(raw: Mapping[str, Any]) -> None:
     would be stumped by everyone and could never be won.
     """
     read = table_options(raw)
+    _short_duration(raw)
     if read.casual:
         return
     for card in read.deck:
@@ -336,17 +389,10 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         seats=_read_seats(raw.get("seats"), min_seats),
         deck=deck,
         round=round_number,
-        pattern_us=_seconds(raw, "pattern_seconds"),
-        solution_us=_seconds(raw, "solution_seconds"),
-        no_touch_us=_seconds(raw, "no_touch_seconds"),
-        stumped_cards=_choice(raw, "stumped_cards", STUMPED_POLICIES),
-        mode=_choice(raw, "mode", MODES),
         flag_limit=flag_limit,
-        auto_proctor_us=_optional_seconds(raw, "auto_proctor"),
-        auto_reveal_us=_seconds(raw, "auto_reveal_seconds"),
         casual=casual,
-        round_us=_optional_seconds(raw, "round_seconds"),
         min_seats=min_seats,
+        **_settings(raw),
         touch_compensation=compensation,
         max_credit_us=max_credit * 1000,
         wait_for_students=wait,

@@ -51,7 +51,7 @@ from server.games.pocket.checks import (
     phase_refusal,
     refuse,
 )
-from server.games.pocket.options import DEFAULT_OPTIONS, the_stack
+from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, the_stack
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
@@ -83,6 +83,7 @@ __all__ = [
     "RECOVERY_COMMAND",
     "SEED_OPTION",
     "REFUSALS",
+    "check_new_table",
     "decide",
     "deadlines",
     "event_view",

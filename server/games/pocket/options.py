@@ -28,14 +28,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import (
+    MAX_SECONDS,
+    MICROSECONDS,
+    RuleViolation,
+    SeatInfo,
+    seconds_us,
+    short_duration,
+)
 from server.puzzles.editions import EDITIONS, tournament_deck
 
-MICROSECONDS = 1_000_000
 MIN_SEATS, MAX_SEATS = 1, 8
 MAX_STACK = 96  # both sides of an edition's 48 cards
 MAX_NUMBER = 99
-MAX_SECONDS = 3600
 MAX_NAME = 64
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
@@ -112,11 +117,10 @@ def read_seconds(raw: Mapping[str, Any], name: str, default: float | None) -> in
     value = raw.get(name, default)
     if value is None:
         return None
-    if not isinstance(value, int | float) or isinstance(value, bool):
+    us = seconds_us(value)
+    if us is None:
         raise invalid(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
-    if not 0 < value <= MAX_SECONDS:  # NaN fails this too
-        raise invalid(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
-    return round(value * MICROSECONDS)
+    return us
 
 
 def read_seats(
@@ -212,6 +216,19 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
         answer_us=answer_us,
         stumped_us=read_seconds(raw, "stumped_seconds", None),
     )
+
+
+DURATIONS = ("answer_seconds", "stumped_seconds")
+
+
+def check_new_table(raw: Mapping[str, Any]) -> None:
+    """What a *new* table must meet that its recorded options are not judged by again:
+    durations of at least `base.MIN_SECONDS` (docs/protocol.md, "Durations"). Raises
+    `invalid_options`; the options must read (`table_options`)."""
+    table_options(raw)
+    problem = short_duration(raw, DURATIONS)
+    if problem:
+        raise RuleViolation("invalid_options", problem, OPTIONS_RULE)
 
 
 def stack_from_edition(

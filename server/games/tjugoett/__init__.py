@@ -76,7 +76,7 @@ from server.games.tjugoett.checks import (
     phase_refusal,
     refuse,
 )
-from server.games.tjugoett.options import DEFAULT_OPTIONS
+from server.games.tjugoett.options import DEFAULT_OPTIONS, check_new_table
 from server.games.tjugoett.state import (
     BETWEEN_ROUNDS,
     DEADLINE_COMMANDS,
@@ -105,6 +105,8 @@ __all__ = [
     "RECOVERY_COMMAND",
     "SEED_OPTION",
     "REFUSALS",
+    "UNATTENDED_HOLD",
+    "check_new_table",
     "decide",
     "deadlines",
     "event_view",
@@ -122,6 +124,9 @@ __all__ = [
 # stands as soon as it is back. A table that cannot accept that should not set it.
 RECOVERY_COMMAND: str | None = None
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
+# `next_round_seconds` starts round after round; with nobody seated the shell holds it
+# (base.py, `UNATTENDED_HOLD`): the round in play ends, then the table waits for a player.
+UNATTENDED_HOLD = frozenset({DEADLINE_COMMANDS["round"]})
 
 
 class _Batch(EventBatch[TjugoettState]):

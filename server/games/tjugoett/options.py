@@ -37,13 +37,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import (
+    MAX_SECONDS,
+    MICROSECONDS,
+    RuleViolation,
+    SeatInfo,
+    seconds_us,
+    short_duration,
+)
 
-MICROSECONDS = 1_000_000
 MIN_PLAYERS, MAX_PLAYERS = 1, 7
 MIN_SEED, MAX_SEED = 8, 128
 MAX_NAME = 64
-MAX_SECONDS = 3600
 SERVER_DEALER = "server"
 PUBLIC_HANDS = ("turn_over", "live")
 
@@ -109,11 +114,10 @@ def _seconds(raw: Mapping[str, Any], name: str) -> int | None:
     value: object = raw[name]
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    us = seconds_us(value)
+    if us is None:
         raise _bad(name, f"seconds in (0, {MAX_SECONDS}], or null, not {value!r}")
-    if not 0 < value <= MAX_SECONDS:
-        raise _bad(name, f"seconds in (0, {MAX_SECONDS}], or null, not {value!r}")
-    return round(value * MICROSECONDS)
+    return us
 
 
 def _seat(name: str, entry: object) -> SeatInfo:
@@ -195,3 +199,16 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         turn_us=_seconds(raw, "turn_seconds"),
         next_round_us=_seconds(raw, "next_round_seconds"),
     )
+
+
+DURATIONS = ("dealer_seconds", "turn_seconds", "next_round_seconds")
+
+
+def check_new_table(raw: Mapping[str, Any]) -> None:
+    """What a *new* table must meet that its recorded options are not judged by again:
+    durations of at least `base.MIN_SECONDS` (docs/protocol.md, "Durations"). Raises
+    `bad_options`; the options must read (`table_options`)."""
+    table_options(raw)
+    problem = short_duration(raw, DURATIONS)
+    if problem:
+        raise RuleViolation("bad_options", problem)

@@ -16,6 +16,7 @@ from clients.reference_cli.games import GamePart
 from clients.reference_cli.games.challenge import bot as brain
 from clients.reference_cli.games.challenge import event_words, hearing, render
 from clients.reference_cli.games.challenge.phases import ENDED
+from clients.reference_cli.games.challenge.words import WORDS
 
 # The events after which no card is in play (the feed's "since the reveal" stops).
 CARD_LEAVES = ("CardWon", "CardReturnedToDeck", "CardStumped", "RoundEnded")
@@ -66,6 +67,9 @@ def controls(kind: str) -> Any:
             play_input.reconcile,
             lost_notice=play_input.lost_card_notice,
             game="challenge",
+            picking=play_input.picking,
+            picked=play_input.picked,
+            pick=play_input.pick,
         )
     if kind == "proctor":
         return Controls(
@@ -109,6 +113,7 @@ PART = GamePart(
     compact=render.compact,
     deadline_words=render.DEADLINE_WORDS,
     describe_event=event_words.describe_event,
+    words=WORDS,
     event_kind=event_words.event_kind,
     stamp_start=stamp_start,
     stamp=stamp,

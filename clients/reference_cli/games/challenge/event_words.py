@@ -13,25 +13,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from clients.reference_cli.games.challenge.hearing import describe_hearing
+from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
 
 
 def _count(value: Any) -> int:
     return len(value) if isinstance(value, list) else int(value or 0)
 
 
-FLAG_CAUSE_WORDS = {
-    "no_pattern": "no pattern within the time (R-PLAY-4)",
-    "no_solution": "no solution within the time (R-PLAY-5)",
-    "incorrect_solution": "incorrect solution (R-PLAY-5)",
-    "too_many_fingertips": "more than three fingertips (R-PLAY-3)",
-    "touched_before_reveal": "touched before the reveal (R-PLAY-3)",
-}
-END_REASON_WORDS = {
-    "deck_empty": "the deck is played out",
-    "all_disqualified": "every student is disqualified",
-    "ended_by_proctor": "the proctor ended it",
-}
-STUMPED_WORDS = {"no_touch": "nobody touched it in time", "all_stumped": "everyone is stumped"}
+def _code_words(code: Any) -> str:
+    """A reason or cause code inside an event in words (`reason.<code>`); a free text (a
+    pause's cause as the proctor typed it) as it is."""
+    key = f"reason.{code}"
+    return say(WORDS, key) if key in WORDS else str(code)
 
 
 def event_kind(kind: str, data: Mapping[str, Any]) -> str:
@@ -51,125 +45,114 @@ def event_kind(kind: str, data: Mapping[str, Any]) -> str:
     return "info"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
-
-
 def card_label(data: Mapping[str, Any]) -> str:
     """`card SD-02 (play 5)`: the card by its own id, which it keeps when it returns under
     the deck, and the play (the table's count of cards put in play); `a card (play 5)`
     while its id is hidden (a cupped card, R-PLAY-1)."""
     play, card_id = data.get("play"), data.get("card_id")
-    name = f"card {card_id}" if card_id is not None else "a card"
-    return name + (f" (play {play})" if play is not None else "")
+    key = "card" if card_id is not None else "card.hidden"
+    if play is None:
+        key = "card.no_play" if card_id is not None else "card.hidden_no_play"
+    return say(WORDS, key, card_id=card_id, play=play)
 
 
 def _ms(microseconds: Any) -> str:
-    return f"{microseconds / 1000:g} ms" if isinstance(microseconds, int) else "none (stale)"
+    if isinstance(microseconds, int):
+        return say(WORDS, "lag", ms=f"{microseconds / 1000:g}")
+    return say(WORDS, "lag.none")
 
 
-def describe_claim(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """A compensated touch (R-PLAY-2, issue 19): its timing, so a replay shows the decision."""
-    seat = data.get("seat")
-    who = names.get(seat, str(seat))
-    return (
-        f"{who} touched: arrived {data.get('arrival')}, lag {_ms(data.get('delay_us'))}, "
-        f"credit {_ms(data.get('credit_us'))}, compensated {data.get('compensated_at')} "
-        "(R-PLAY-2)"
-    )
+def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """One event in words (`words.WORDS`, key `event.<type>[.<variant>]`), e.g. `Bo touched
+    (2 fingertips)`; an event type this client does not know says so, never by its name."""
+
+    def who(key: str = "seat") -> str:
+        seat = data.get(key)
+        return names.get(seat, str(seat)) if seat is not None else say(WORDS, "nobody")
+
+    hearing = describe_hearing(kind, data, names)  # R-ROUND-7/8: protests and corrections
+    if hearing is not None:
+        return hearing
+    numbers = data.get("numbers")
+    fields: dict[str, Any] = {
+        "who": who(),
+        "card": card_label(data),
+        "numbers": " ".join(map(str, numbers)) if numbers else "",
+    }
+    key = f"event.{kind}"
+    if kind == "TableCreated":
+        options = data.get("options", {})
+        seats = options.get("seats", []) if isinstance(options, Mapping) else []
+        fields["count"] = len(seats)
+        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+    elif kind == "RoundStarted":
+        fields.update(round=data.get("round", "?"), count=_count(data.get("deck")))
+        removed = _count(data.get("removed"))
+        if removed:
+            text = say(WORDS, key, **fields)
+            return f"{text}, {say(WORDS, 'event.RoundStarted.removed', count=removed)}"
+    elif kind == "CardPlaced":
+        key += ".shown" if numbers else ""
+    elif kind == "CardRevealed":
+        fields["count"] = data.get("dots") or 0
+    elif kind == "CardTouched":
+        fields["count"] = data.get("fingertips", 1)
+    elif kind == "TouchRefused":
+        fields["toucher"] = who("toucher")
+    elif kind == "TouchClaimed":
+        fields.update(
+            arrival=data.get("arrival"),
+            lag=_ms(data.get("delay_us")),
+            credit=_ms(data.get("credit_us")),
+            compensated=data.get("compensated_at"),
+        )
+    elif kind == "FirstTouchGranted":
+        fields.update(grant_orders(data, names))
+    elif kind == "FirstTouchOverridden":
+        fields["previous"] = who("previous")
+    elif kind == "PatternDeclared":
+        fields["pattern"] = data.get("pattern")
+    elif kind in ("StepsStated", "SolutionFixed"):
+        fields["steps"] = "; ".join(data.get("steps", []))
+    elif kind == "SolutionJudged":
+        key += ".right" if data.get("ok") else ".wrong"
+        fields["why"] = data.get("message") or answer_reason(str(data.get("reason")))
+    elif kind == "CardWon":
+        fields["dots"] = data.get("dots", 0)
+    elif kind == "FlagIssued":
+        fields.update(cause=_code_words(data.get("cause")), flags=data.get("flags", "?"))
+    elif kind == "PlayerDisqualified":
+        key += ".slap" if data.get("cause") == "slap" else ""
+        fields["count"] = data.get("flags", 0)
+    elif kind == "CardStumped":
+        fields["why"] = _code_words(data.get("reason"))
+    elif kind == "StumpedCardsReturned":
+        fields["count"] = _count(data.get("cards"))
+    elif kind == "TablePaused":
+        fields["cause"] = _code_words(data.get("cause", "?"))
+    elif kind == "RoundEnded":
+        scores = data.get("scores", {})
+        fields["why"] = _code_words(data.get("reason"))
+        fields["scores"] = ", ".join(
+            f"{names.get(seat, seat)} {points}" for seat, points in scores.items()
+        )
+    return say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
 
 
-def describe_grant(data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """The arbitration's result with both orders: by compensated time and by arrival."""
+def end_reason_words(reason: Any) -> str:
+    """Why a round ended (a view's `end_reason`, RoundEnded's `reason`), in words."""
+    return _code_words(reason)
+
+
+def grant_orders(data: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]:
+    """The arbitration's two orders (R-PLAY-2, issue 19): by compensated time and by arrival."""
 
     def name(seat: Any) -> str:
         return names.get(seat, str(seat))
 
     considered = data.get("considered") or []
     by_time = sorted(considered, key=lambda c: (c.get("compensated_at", 0), c.get("arrival", 0)))
-    by_arrival = ", ".join(name(c.get("seat")) for c in considered)
-    compensated = ", ".join(name(c.get("seat")) for c in by_time)
-    return (
-        f"{name(data.get('seat'))} touched first, lag compensated (R-PLAY-2): "
-        f"compensated order {compensated}; arrival order {by_arrival}"
-    )
-
-
-def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One event in words, e.g. `Bo touched (2 fingertips)`; unknown types by name."""
-
-    def who(key: str = "seat") -> str:
-        seat = data.get(key)
-        return names.get(seat, str(seat)) if seat is not None else "nobody"
-
-    hearing = describe_hearing(kind, data, names)  # R-ROUND-7/8: protests and corrections
-    if hearing is not None:
-        return hearing
-    numbers = data.get("numbers")
-    shown = " ".join(map(str, numbers)) if numbers else ""
-    if kind == "TableCreated":
-        options = data.get("options", {})
-        seats = options.get("seats", []) if isinstance(options, Mapping) else []
-        return f"table created ({data.get('game', '?')}, {_plural(len(seats), 'seat')})"
-    if kind == "RoundStarted":
-        cards = _plural(_count(data.get("deck")), "card")
-        text = f"round {data.get('round', '?')} started: {cards}"
-        removed = _count(data.get("removed"))
-        if removed:
-            text += f", {_plural(removed, 'two-dot card')} removed (R-DECK-4)"
-        return text
-    if kind == "CardPlaced":
-        hidden = f" ({shown}, hidden from players)" if shown else ""
-        return f"{card_label(data)} placed, cupped{hidden}"
-    if kind == "CardRevealed":
-        dots = data.get("dots")
-        worth = f"  ({_plural(dots, 'dot')})" if dots else ""
-        return f"{card_label(data)} revealed: {shown}{worth}"
-    if kind == "CardTouched":
-        return f"{who()} touched ({_plural(data.get('fingertips', 1), 'fingertip')})"
-    if kind == "TouchRefused":
-        return f"{who()} touched too, but {who('toucher')} was first (R-PLAY-2)"
-    if kind == "TouchClaimed":
-        return describe_claim(data, names)
-    if kind == "FirstTouchGranted":
-        return describe_grant(data, names)
-    if kind == "FirstTouchOverridden":
-        return f"ruling: {who()} touched first, not {who('previous')} (R-PLAY-2)"
-    if kind == "PatternDeclared":
-        return f"{who()} declared the pattern {data.get('pattern')}"
-    if kind == "StepsStated":
-        return f"{who()} stated: " + "; ".join(data.get("steps", []))
-    if kind == "SolutionFixed":
-        return f"{who()} fixed the solution: " + "; ".join(data.get("steps", []))
-    if kind == "SolutionJudged":
-        if data.get("ok"):
-            return f"{who()}'s solution is right"
-        return f"{who()}'s solution is wrong: {data.get('message') or data.get('reason')}"
-    if kind == "StumpedDeclared":
-        return f"{who()} is stumped"
-    if kind == "CardWon":
-        return f"{who()} won {card_label(data)} (+{data.get('dots', 0)})"
-    if kind == "FlagIssued":
-        cause = FLAG_CAUSE_WORDS.get(data.get("cause"), str(data.get("cause")))
-        return f"penalty flag for {who()}: {cause}, flag {data.get('flags', '?')}"
-    if kind == "PlayerDisqualified":
-        if data.get("cause") == "slap":
-            return f"{who()} is disqualified: a slap with the whole hand (R-PLAY-3)"
-        return f"{who()} is disqualified ({_plural(data.get('flags', 0), 'flag')}, R-FLAG-3)"
-    if kind == "CardReturnedToDeck":
-        return f"{card_label(data)} goes back under the deck (R-FLAG-2)"
-    if kind == "CardStumped":
-        why = STUMPED_WORDS.get(data.get("reason"), str(data.get("reason")))
-        return f"{card_label(data)} set aside as stumped: {why} (R-PLAY-7)"
-    if kind == "StumpedCardsReturned":
-        return f"{_plural(_count(data.get('cards')), 'stumped card')} back in play (R-PLAY-7)"
-    if kind == "TablePaused":
-        return f"table paused ({data.get('cause', '?')})"
-    if kind == "TableResumed":
-        return "table resumed: the windows start again in full"
-    if kind == "RoundEnded":
-        why = END_REASON_WORDS.get(data.get("reason"), str(data.get("reason")))
-        scores = data.get("scores", {})
-        board = ", ".join(f"{names.get(seat, seat)} {points}" for seat, points in scores.items())
-        return f"round over: {why}. Scores: {board}"
-    return kind
+    return {
+        "compensated": ", ".join(name(c.get("seat")) for c in by_time),
+        "arrival": ", ".join(name(c.get("seat")) for c in considered),
+    }

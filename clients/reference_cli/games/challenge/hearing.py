@@ -18,6 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.words import say
+
 
 class HearingLineError(ValueError):
     """A hearing line that cannot become a command; the message says why, in words."""
@@ -126,57 +129,61 @@ def hearing_line(
 
 
 def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) -> str:
-    kind, seat = correction.get("kind"), who(correction.get("seat"))
-    if kind == "rescind_flag":
-        return f"rescind {seat}'s flag #{correction.get('flag')}"
-    if kind == "award_card":
-        return f"award card {correction.get('card')} to {seat}"
-    if kind == "revoke_card":
-        return f"revoke card {correction.get('card')} from {seat}"
-    if kind == "adjust_score":
-        return f"{seat} {correction.get('delta', 0):+d} ({correction.get('why')})"
-    return str(kind)
+    key = f"correction.{correction.get('kind')}"
+    if key not in WORDS:
+        return "a correction this client cannot show yet"
+    return say(
+        WORDS,
+        key,
+        who=who(correction.get("seat")),
+        flag=correction.get("flag"),
+        card=correction.get("card"),
+        delta=f"{correction.get('delta', 0):+d}",
+        why=correction.get("why"),
+    )
 
 
 def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
-    """A hearing event in words (None for any other event)."""
+    """A hearing event in words (None for any other event), from the game's table."""
+    if kind not in HEARING_EVENTS:
+        return None
 
     def who(seat: Any) -> str:
-        return names.get(seat, str(seat)) if seat is not None else "nobody"
+        return names.get(seat, str(seat)) if seat is not None else say(WORDS, "nobody")
 
-    seat, dots = who(data.get("seat")), data.get("dots", 0)
+    fields: dict[str, Any] = {
+        "who": who(data.get("by") if kind == "ProtestFiled" else data.get("seat")),
+        "dots": data.get("dots", 0),
+        "card": data.get("card"),
+        "flag": data.get("flag"),
+        "protest": data.get("protest"),
+        "reason": data.get("reason"),
+    }
+    key = f"event.{kind}"
     if kind == "ProtestFiled":
-        seqs = ", ".join(f"#{seq}" for seq in data.get("seqs", []))
-        return (
-            f"PROTEST {data.get('protest')} by {who(data.get('by'))} disputes {seqs}: "
-            f"{data.get('reason')} (R-ROUND-8)"
-        )
-    if kind == "ProtestRuled":
-        verdict = "UPHELD" if data.get("upheld") else "REJECTED"
+        fields["seqs"] = ", ".join(f"#{seq}" for seq in data.get("seqs", []))
+    elif kind == "ProtestRuled":
+        key += ".upheld" if data.get("upheld") else ".rejected"
+        ruling = say(WORDS, key, protest=data.get("protest"), text=data.get("ruling_text"))
         fixes = [_correction_words(c, who) for c in data.get("corrections", [])]
-        tail = f"; corrections: {', '.join(fixes)}" if fixes else ""
-        return (
-            f"ruling on protest {data.get('protest')}: {verdict}: {data.get('ruling_text')}{tail}"
+        if not fixes:
+            return ruling
+        return say(
+            WORDS, "event.ProtestRuled.corrections", ruling=ruling, corrections=", ".join(fixes)
         )
-    if kind == "FlagRescinded":
-        return f"CORRECTION: {seat}'s flag #{data.get('flag')} rescinded, {data.get('flags')} left"
-    if kind == "PlayerReinstated":
-        return (
-            f"CORRECTION: {who(data.get('seat'))} is reinstated from card {data.get('from_play')}"
-        )
-    if kind == "CardAwarded":
-        return f"CORRECTION: {seat} is awarded card {data.get('card')} (+{dots})"
-    if kind == "CardAwardRevoked":
-        return f"CORRECTION: card {data.get('card')} taken from {seat} (-{dots})"
-    if kind == "ScoreAdjusted":
-        return f"CORRECTION: {who(data.get('seat'))} {data.get('delta', 0):+d}: {data.get('why')}"
-    if kind == "ScoreCardSigned":
+    elif kind == "FlagRescinded":
+        fields["flags"] = data.get("flags")
+    elif kind == "PlayerReinstated":
+        fields["from_play"] = data.get("from_play")
+    elif kind == "ScoreAdjusted":
+        fields.update(delta=f"{data.get('delta', 0):+d}", why=data.get("why"))
+    elif kind == "ScoreCardSigned":
         scores = data.get("scores", {})
-        board = ", ".join(f"{who(seat_id)} {points}" for seat_id, points in scores.items())
-        return f"score card signed by {data.get('initials')}: {board} (R-ROUND-7)"
-    if kind == "ScoreCardReopened":
-        return f"score card reopened by the {data.get('by', 'director')}: {data.get('reason')}"
-    return None
+        fields["initials"] = data.get("initials")
+        fields["scores"] = ", ".join(f"{who(seat)} {points}" for seat, points in scores.items())
+    elif kind == "ScoreCardReopened":
+        fields["by"] = data.get("by", "director")
+    return say(WORDS, key, **fields)
 
 
 def describe_preview(result: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -18,9 +18,11 @@ The rules it follows (shared/rules/24-challenge.md):
   replaces the step; Enter on an empty line keeps it) until Enter fixes the solution. The
   pattern cannot change once declared.
 - R-PLAY-7: `s` declares stumped while the card is revealed and nobody holds it.
-- R-ROUND-8: `p` opens the protest line (`SEQ[,SEQ] REASON`: the seqs the feed shows on the
-  left), during the round or after it until the score card is signed; Enter files the protest
-  for the player's own seat, Esc leaves the line. The proctor rules on it.
+- R-ROUND-8: `p` opens the protest line, during the round or after it until the score card
+  is signed: ↑ and ↓ pick the disputed event in the feed (every feed line shows its number,
+  `#12`; the picked one is marked ▶), then the reason is typed; or the numbers are typed
+  first (`12,13 REASON`, as piped lines do). Enter files the protest for the player's own
+  seat, Esc leaves the line. The proctor rules on it.
 
 States (`mode`): `idle` (keys are commands), `fingertips` (after `f`: the count),
 `pattern`, `step` (with `index` 0..2), `review` (all three steps typed) and `protest` (the
@@ -60,6 +62,7 @@ TOUCH_KEYS = {" ": 1, "t": 1}
 FINGERTIPS_KEY = "f"
 FINGERTIP_COUNTS = {str(n): n for n in range(1, 6)}  # 5: a whole hand (a slap, R-PLAY-3)
 DIGIT_HINT = "a digit alone does not touch the card: press space, then type the pattern"
+NO_PICK_HINT = "which event? press ↑ to pick it in the feed, or type its #number first"
 
 
 @dataclass(frozen=True)
@@ -74,6 +77,7 @@ class PlayInput:
     touching: bool = False  # a touch is on its way; its reply has not come yet
     declaring: bool = False  # the pattern is on its way; its reply has not come yet
     fixing: bool = False  # the fix is on its way: a second Enter must not send it twice
+    pick: int | None = None  # the feed's event picked for the protest (its seq)
 
     def prompt(self) -> str:
         """The input line under the table, cursor at its end."""
@@ -89,14 +93,21 @@ class PlayInput:
         if self.mode == "review":
             return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
         if self.mode == "protest":
-            return f"protest> {self.buffer}▌"
+            picked = f" #{self.pick}" if self.pick is not None else ""
+            return f"protest{picked}> {self.buffer}▌"
         return ""
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The key help line for the current state."""
         if self.mode == "protest":
+            if self.pick is None:
+                return (
+                    "protest: ↑ ↓ pick the disputed event in the feed (or type its #number"
+                    " first) · then why · Enter files · Esc cancels"
+                )
             return (
-                "protest: SEQ[,SEQ] REASON (the seqs on the left of the feed) · Enter files · Esc"
+                f"protest against #{self.pick}: type why · ↑ ↓ pick another event · Enter files"
+                " · Esc cancels"
             )
         if view is not None and view.get("mode") == "proctored":
             return (
@@ -193,11 +204,30 @@ def _protest_key(state: PlayInput, key: str) -> tuple[PlayInput, list]:
         return replace(state, buffer=edited), []
     if key not in ENTER or not state.buffer.strip():
         return state, []
+    words = state.buffer.split()
+    if state.pick is not None and not words[0][:1].isdigit():
+        words = [str(state.pick), *words]  # the picked event, then the reason typed
+    elif not words[0][:1].isdigit():
+        return state, [Notice(NO_PICK_HINT, True)]
     try:
-        args = protest_args(state.buffer.split(), None)
+        args = protest_args(words, None)
     except HearingLineError as error:
         return state, [Notice(str(error), True)]
     return PlayInput(), [Send("file_protest", args, "protest")]
+
+
+def pick(state: PlayInput, seq: int | None) -> PlayInput:
+    """The feed's event `seq` picked for the protest being typed (the shell's ↑ ↓)."""
+    return replace(state, pick=seq)
+
+
+def picking(state: PlayInput) -> bool:
+    """Whether the protest line is open, where ↑ ↓ pick an event of the feed."""
+    return state.mode == "protest"
+
+
+def picked(state: PlayInput) -> int | None:
+    return state.pick
 
 
 def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput, list]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from clients.reference_cli.games.challenge.event_words import END_REASON_WORDS
+from clients.reference_cli.games.challenge.event_words import end_reason_words
 from clients.reference_cli.games.challenge.hearing import hearing_lines
 from clients.reference_cli.games.challenge.phases import BETWEEN, ENDED, PLACED, SECOND, SETUP
 from clients.reference_cli.styling import Style
@@ -91,7 +91,7 @@ def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
 def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
     """The results of a round that is over: the seats ranked by score, the winner(s), the
     flags of the limit (R-FLAG-3) and who was disqualified (R-FLAG-4)."""
-    reason = END_REASON_WORDS.get(view.get("end_reason"), str(view.get("end_reason")))
+    reason = end_reason_words(view.get("end_reason"))
     limit = view.get("flag_limit", "?")
     seats = list(view.get("seats", []))
     standing = [seat for seat in seats if not seat.get("disqualified")]
@@ -135,7 +135,9 @@ def card_lines(view: Mapping[str, Any], style: Style, role: str = "player") -> l
     lines: list[str] = []
     if view.get("paused"):
         lines.append(
-            style.yellow(f"PAUSED ({view.get('pause_cause') or 'proctor'}): no clock runs")
+            style.yellow(
+                f"PAUSED ({end_reason_words(view.get('pause_cause') or 'proctor')}): no clock runs"
+            )
             + " · the proctor resumes the table"
         )
     if phase == SETUP:

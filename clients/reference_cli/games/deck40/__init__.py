@@ -10,6 +10,8 @@ from typing import Any
 
 from clients.reference_cli.games import GamePart, typed_controls
 from clients.reference_cli.games.deck40 import brain, screen
+from clients.reference_cli.games.deck40.words import WORDS
+from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
@@ -19,38 +21,60 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
     options = view.get("options", {})
-    return [f"set {view.get('set', 0)}", str(options.get("scoring", "?"))]
+    return [f"set {view.get('set', 0)}", f"scoring {options.get('scoring', '?')}"]
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One event in words, citing its rule."""
-    who = names.get(data.get("seat", ""), data.get("seat", ""))
-    words = {
-        "GameStarted": lambda: "the cards are shuffled and dealt",
-        "CardsTurnedUp": lambda: (
-            "turned up: " + " ".join(screen.card_text(c) for c in data["cards"])
-        ),
-        "SolutionCalled": lambda: (
-            f"{who}: 24! {data['expression']} is "
-            + ("right" if data["ok"] else f"wrong ({data['reason']})")
-        ),
-        "PlayerExcluded": lambda: f"{who} is out of these cards",
-        "NoSolutionCalled": lambda: f"{who}: no solution",
-        "NoSolutionAgreed": lambda: (
-            "no solution, agreed"
-            + (
-                ""
-                if data["solvable"] is None
-                else f"; the server says solvable: {data['solvable']}"
-            )
-        ),
-        "RoundWon": lambda: f"{who} takes the four cards ({data['points']} points)",
-        "CardsReturned": lambda: (
-            "back to the piles: " + " ".join(entry["card"] for entry in data["returns"])
-        ),
-        "GameEnded": lambda: f"the game ends ({data['reason']})",
-    }.get(kind)
-    text = words() if words else kind
+    """One event in words (`words.WORDS`, key `event.<type>[.<variant>]`), citing its rule;
+    an event type this client does not know reads as "something new happened"."""
+    seat = data.get("seat")
+    fields: dict[str, Any] = {
+        "who": names.get(seat, seat) if seat is not None else "nobody",
+        "set": data.get("set"),
+    }
+    key = f"event.{kind}"
+    if kind == "TableCreated":
+        seats = (data.get("options") or {}).get("seats", [])
+        fields["count"] = len(seats)
+        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+    elif kind == "GameStarted":
+        key += f".{data.get('layout')}"
+    elif kind == "CardsTurnedUp":
+        fields["cards"] = "  ".join(
+            screen.card_text(card)
+            + (f" ({names.get(card['seat'], card['seat'])})" if card.get("seat") else "")
+            for card in data["cards"]
+        )
+    elif kind == "SolutionCalled":
+        key += ".right" if data["ok"] else ".wrong"
+        fields.update(
+            expression=data["expression"],
+            why=answer_reason(data.get("reason", ""), data.get("message", "")),
+        )
+    elif kind == "NoSolutionCalled":
+        if data.get("returns"):
+            fields["card"] = screen.name_text(data["returns"])
+        else:
+            key += ".common"
+    elif kind == "NoSolutionAgreed":
+        if data.get("solvable") is None:
+            key += f".{data.get('reason')}"
+        else:
+            key += ".solvable" if data["solvable"] else ".unsolvable"
+            fields["example"] = data.get("example")
+    elif kind == "RoundWon":
+        if data.get("taken_by"):
+            key += ".house"
+            fields["loser"] = names.get(data["taken_by"], data["taken_by"])
+        elif not data.get("points"):
+            key += ".cards"
+        fields["count"] = data.get("points")
+    elif kind == "CardsReturned":
+        fields["cards"] = "  ".join(screen.name_text(entry["card"]) for entry in data["returns"])
+    elif kind == "GameEnded":
+        key += f".{data.get('reason')}"
+        fields["names"] = names_list([names.get(s, s) for s in data.get("winners", [])])
+    text = say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
     return f"{text} ({data['rule']})" if data.get("rule") else text
 
 
@@ -66,8 +90,9 @@ PART = GamePart(
     board=lambda view, style, role: screen.board_lines(view),
     side=lambda view, me, style, presence: screen.seat_lines(view),
     results=lambda view, style: screen.result_lines(view),
-    compact=lambda view, style: [screen.compact(view)],
+    compact=lambda view, style: ["    " + style.dim(screen.compact(view))],
     describe_event=describe_event,
+    words=WORDS,
     finished=lambda view: view.get("phase") == "ended",
     bot=brain.bot_moves,
     controls=controls,

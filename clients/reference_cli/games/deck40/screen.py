@@ -7,6 +7,7 @@ the result (a tie is shown as a tie). `parse_line(text)` turns a typed line into
 `start`, `n` or `n 7H` ("no solution", returning that card), `end` (the director); anything
 else is a "24!" with that solution. A call names the set on screen (`set`, the view's): one
 that crosses the next deal is refused (`stale_set`), never judged on cards not yet drawn.
+Every word comes from the game's table (`words.WORDS`).
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clients.reference_cli.games.deck40.words import WORDS
+from clients.reference_cli.words import names_list, say
+
 SUIT_SIGNS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
-HELP = "type 24! with a solution, e.g. (8-4)*(7-1) · n [card] no solution · start · q quit"
+LETTER_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+HELP = say(WORDS, "screen.help")
 
 
 def card_text(card: Mapping[str, Any]) -> str:
@@ -24,40 +29,64 @@ def card_text(card: Mapping[str, Any]) -> str:
     return f"{rank}{SUIT_SIGNS.get(card['suit'], '?')}"
 
 
+def name_text(name: str) -> str:
+    """A card's name as the server records it (`10D`, `AS`) -> `10♦`, `A♠`."""
+    return name[:-1] + LETTER_SIGNS.get(name[-1:], name[-1:])
+
+
+def _say(key: str, **fields: Any) -> str:
+    return say(WORDS, key, **fields)
+
+
+def _label(kind: str, code: Any) -> str:
+    """A phase, layout or end reason in words (`screen.<kind>.<code>`); an unknown code as
+    it is (a newer server's)."""
+    key = f"screen.{kind}.{code}"
+    return _say(key) if key in WORDS else str(code)
+
+
 def board_lines(view: Mapping[str, Any]) -> list[str]:
     """The four cards face up and whose pile each came from, the common pile, who called
     "no solution" and who is out of these cards (R-DECK40-1..5)."""
     names = _names(view)
     lines = []
     if view.get("common_pile"):
-        lines.append(f"   common pile: {view['common_pile']}")
+        lines.append("   " + _say("screen.common_pile", count=view["common_pile"]))
     table = view.get("table") or []
     if table:
         shown = "  ".join(
-            card_text(card)
-            + (f" ({names.get(card['seat'], card['seat'])})" if card["seat"] else "")
+            _say(
+                "screen.card_from", card=card_text(card), who=names.get(card["seat"], card["seat"])
+            )
+            if card["seat"]
+            else card_text(card)
             for card in table
         )
-        lines.append(f"   table: {shown}")
+        lines.append("   " + _say("screen.table", cards=shown))
     elif view.get("phase") == "setup":
-        lines.append("   waiting for `start` (any player or the director)")
+        lines.append("   " + _say("screen.waiting"))
     if view.get("no_solution"):
-        lines.append("   no solution: " + ", ".join(names.get(s, s) for s in view["no_solution"]))
+        called = names_list([names.get(s, s) for s in view["no_solution"]])
+        lines.append("   " + _say("screen.no_solution", names=called))
     if view.get("excluded"):
-        lines.append(
-            "   out of these cards: " + ", ".join(names.get(s, s) for s in view["excluded"])
-        )
+        out = names_list([names.get(s, s) for s in view["excluded"]])
+        lines.append("   " + _say("screen.excluded", names=out))
     return lines
 
 
 def seat_lines(view: Mapping[str, Any]) -> list[str]:
     """Each player's pile size (never its cards), won cards and points."""
     names, me = _names(view), view.get("you")
-    return [
-        f"   {names[seat['seat']]}{' (you)' if seat['seat'] == me else ''}: pile {seat['pile']}"
-        f" · won {len(seat['won'])} · {seat['score']} points"
-        for seat in view.get("seats", [])
-    ]
+    lines = []
+    for seat in view.get("seats", []):
+        name = names[seat["seat"]]
+        who = _say("screen.you", name=name) if seat["seat"] == me else name
+        if view.get("phase") == "setup":  # no pile is dealt yet: "pile 0" would mislead
+            lines.append("   " + _say("screen.seat.setup", who=who))
+            continue
+        fields = {"who": who, "pile": seat["pile"], "won": len(seat["won"]), "count": seat["score"]}
+        lines.append("   " + _say("screen.seat", **fields))
+    return lines
 
 
 def result_lines(view: Mapping[str, Any]) -> list[str]:
@@ -66,17 +95,22 @@ def result_lines(view: Mapping[str, Any]) -> list[str]:
     if not result:
         return []
     names = _names(view)
-    winners = ", ".join(names.get(s, s) for s in result["winners"])
-    return [f"{'tie' if result['tie'] else 'winner'}: {winners} ({result['reason']})"]
+    winners = names_list([names.get(s, s) for s in result["winners"]])
+    key = "screen.tie" if result["tie"] else "screen.winner"
+    return [_say(key, names=winners, why=_label("ended", result["reason"]))]
 
 
 def header(view: Mapping[str, Any]) -> str:
+    """`deck40 · playing · set 3 · two cards from each pile · scoring simple · to 10 points`."""
     options = view.get("options", {})
-    target = options.get("target_points")
-    return (
-        f"deck40 · {view.get('phase')} · set {view.get('set', 0)} · {options.get('layout')}"
-        f" · scoring {options.get('scoring')}" + (f" · to {target} points" if target else "")
-    )
+    parts = [_say("screen.title"), _label("phase", view.get("phase"))]
+    if view.get("set"):
+        parts.append(_say("screen.set", set=view["set"]))
+    parts.append(_label("layout", options.get("layout")))
+    parts.append(_say("screen.scoring", scoring=options.get("scoring")))
+    if options.get("target_points"):
+        parts.append(_say("screen.target", target=options["target_points"]))
+    return " · ".join(parts)
 
 
 def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
@@ -87,9 +121,12 @@ def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
 
 def compact(view: Mapping[str, Any]) -> str:
     """One line: the table and the points (`t24 replay`)."""
+    names = _names(view)
     cards = " ".join(card_text(card) for card in view.get("table") or []) or "-"
-    scores = " · ".join(f"{seat} {score}" for seat, score in view.get("scores", {}).items())
-    return f"set {view.get('set', 0)}: {cards} · {scores}"
+    scores = " · ".join(
+        f"{names.get(seat, seat)} {score}" for seat, score in view.get("scores", {}).items()
+    )
+    return _say("screen.compact", set=view.get("set", 0), cards=cards, scores=scores)
 
 
 def _names(view: Mapping[str, Any]) -> dict[str, str]:
@@ -106,7 +143,8 @@ def parse_line(
     text: str, view: Mapping[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]] | None:
     """The command a typed line sends, or None for an empty line; a call carries the set of
-    `view`, the view on screen when the line was sent (`drawn_set`)."""
+    `view`: the view on screen when the line's typing began (the caller keeps it), so a call
+    typed at one set is judged on it or refused `stale_set`, never judged on the next."""
     line = text.strip()
     if not line:
         return None

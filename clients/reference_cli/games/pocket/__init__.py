@@ -11,6 +11,8 @@ from typing import Any
 
 from clients.reference_cli.games import GamePart, typed_controls
 from clients.reference_cli.games.pocket import brain, screen
+from clients.reference_cli.games.pocket.words import WORDS
+from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
@@ -18,33 +20,45 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
     return {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
 
 
+DEADLINES = ("answer_deadline", "stumped_deadline")
+
+
 def header_words(view: Mapping[str, Any]) -> list[str]:
-    return [f"card {view.get('turned', 0)}", f"{view.get('stack_left', 0)} in the stack"]
+    return [f"card {view.get('turned', 0)} of {screen.stack_size(view)}"]
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One event in words, citing its rule."""
-    who = names.get(data.get("seat", ""), data.get("seat", ""))
-    words = {
-        "GameStarted": lambda: "the stack is counted off",
-        "CardTurnedUp": lambda: f"card {data['number']}: {' '.join(map(str, data['numbers']))}",
-        "ClaimMade": lambda: f"{who}: I got it!",
-        "AnswerJudged": lambda: (
-            f"{who}: {data['expression']} is "
-            + ("right" if data["ok"] else f"wrong ({data['reason']})")
-        ),
-        "PlayerExcluded": lambda: f"{who} is out of this card ({data['reason']})",
-        "StumpedDeclared": lambda: f"{who} is stumped",
-        "CardWon": lambda: (
-            f"{who} wins {data['points']} points"
-            + (f" with {len(data['bonus'])} bonus cards" if data["bonus"] else "")
-        ),
-        "CardSetAside": lambda: f"card {data['number']} is a bonus card ({data['reason']})",
-        "GamePaused": lambda: f"paused ({data['cause']})",
-        "GameResumed": lambda: "resumed",
-        "GameEnded": lambda: f"the game ends ({data['reason']})",
-    }.get(kind)
-    text = words() if words else kind
+    """One event in words (`words.WORDS`, key `event.<type>[.<variant>]`), citing its rule;
+    an event type this client does not know reads as "something new happened"."""
+    seat = data.get("seat")
+    fields: dict[str, Any] = {
+        "who": names.get(seat, seat) if seat is not None else "nobody",
+        "number": data.get("number"),
+    }
+    key = f"event.{kind}"
+    if kind == "TableCreated":
+        seats = (data.get("options") or {}).get("seats", [])
+        fields["count"] = len(seats)
+        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+    elif kind == "GameStarted":
+        stack = data.get("stack")
+        fields["count"] = len(stack) if isinstance(stack, list) else stack
+    elif kind == "CardTurnedUp":
+        fields.update(numbers=" ".join(map(str, data["numbers"])), count=data["dots"])
+    elif kind == "AnswerJudged":
+        key += ".right" if data["ok"] else ".wrong"
+        fields.update(
+            expression=data["expression"],
+            why=answer_reason(data.get("reason", ""), data.get("message", "")),
+        )
+    elif kind in ("PlayerExcluded", "CardSetAside", "GameEnded"):
+        key += f".{data.get('reason')}"
+    elif kind == "CardWon":
+        key += ".bonus" if data.get("bonus") else ""
+        fields["count"] = data["points"]
+    elif kind == "GamePaused":
+        fields["cause"] = screen.cause_words(data.get("cause"))
+    text = say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
     return f"{text} ({data['rule']})" if data.get("rule") else text
 
 
@@ -60,9 +74,10 @@ PART = GamePart(
     board=lambda view, style, role: screen.board_lines(view, view.get("clock", 0)),
     side=lambda view, me, style, presence: screen.score_lines(view),
     results=lambda view, style: screen.result_lines(view),
-    compact=lambda view, style: [screen.compact(view)],
-    deadline_words={"answer_deadline": "answer due in", "stumped_deadline": "stumped in"},
+    compact=lambda view, style: ["    " + style.dim(screen.compact(view))],
+    deadline_words={name: say(WORDS, f"deadline.{name}") for name in DEADLINES},
     describe_event=describe_event,
+    words=WORDS,
     finished=lambda view: view.get("phase") == "ended",
     bot=brain.bot_moves,
     controls=controls,

@@ -4,9 +4,10 @@
 the top card with its dots, who claimed it and the answer countdown, who is excluded or
 stumped, the bonus cards waiting, the scores, and at the end the winners (a tie is shown as a
 tie). `parse_line(text)` turns a typed line into a command: `start`, `c` (claim "I got it"),
-`s` (stumped), `end` (the director), anything else is an answer expression. A claim, an
-answer or "stumped" names the card on screen (`set`, the view's card `number`): one that
-crosses the next card's turn-up is refused (`stale_set`), never judged on that card.
+`s` (stumped), `resume`, `end` (the director), anything else is an answer expression. A claim,
+an answer or "stumped" names the card on screen (`set`, the view's card `number`): one that
+crosses the next card's turn-up is refused (`stale_set`), never judged on that card. Every
+word comes from the game's table (`words.WORDS`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-HELP = "type an answer, e.g. (5+3-2)*4, and Enter · c claim · s stumped · start · q quit"
+from clients.reference_cli.games.pocket.words import WORDS
+from clients.reference_cli.words import names_list, say
+
+HELP = say(WORDS, "screen.help")
 SECOND = 1_000_000
 
 
@@ -24,48 +28,60 @@ def _names(view: Mapping[str, Any]) -> dict[str, str]:
 
 def _who(view: Mapping[str, Any], seats: list[str]) -> str:
     names = _names(view)
-    return ", ".join(names.get(seat, seat) for seat in seats) or "—"
+    return names_list([names.get(seat, seat) for seat in seats])
 
 
 def board_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
     """The top card with its dots, the claim and its countdown, who is out or stumped, the
     bonus cards waiting (R-POCKET-2..4)."""
-    names = _names(view)
     lines = []
     card = view.get("card")
     if card:
         numbers = "  ".join(str(n) for n in card["numbers"])
-        lines.append(f"   [ {numbers} ]   {'●' * card['dots']} ({card['dots']} dots)")
+        drawn = "●" * card["dots"]
+        lines.append(
+            "   " + say(WORDS, "screen.card", numbers=numbers, dots_drawn=drawn, count=card["dots"])
+        )
         if card.get("claimer"):
             due = next(
                 (d["at"] for d in view.get("deadlines", []) if d["command"] == "answer_deadline"),
                 None,
             )
-            left = "" if due is None else f", answer within {max(0, due - now_us) / SECOND:.0f} s"
-            lines.append(f"   claimed by {names.get(card['claimer'], card['claimer'])}{left}")
+            who = _who(view, [card["claimer"]])
+            if due is None:
+                lines.append("   " + say(WORDS, "screen.claimed", who=who))
+            else:
+                seconds = f"{max(0, due - now_us) / SECOND:.0f}"
+                lines.append("   " + say(WORDS, "screen.claimed.due", who=who, seconds=seconds))
         if card.get("excluded"):
-            lines.append(f"   out of this card: {_who(view, card['excluded'])}")
+            lines.append("   " + say(WORDS, "screen.excluded", names=_who(view, card["excluded"])))
         if card.get("stumped"):
-            lines.append(f"   stumped: {_who(view, card['stumped'])}")
+            lines.append("   " + say(WORDS, "screen.stumped", names=_who(view, card["stumped"])))
     elif view.get("phase") == "setup":
-        lines.append("   waiting for `start` (any player or the director)")
+        lines.append("   " + say(WORDS, "screen.waiting"))
     if view.get("paused"):
-        lines.append(f"   paused ({view.get('pause_cause')}): a player resumes it")
+        lines.append(
+            "   " + say(WORDS, "screen.paused", cause=cause_words(view.get("pause_cause")))
+        )
     bonus = view.get("bonus") or []
     if bonus:
         dots = sum(entry["dots"] for entry in bonus)
-        lines.append(f"   bonus cards waiting: {len(bonus)} ({dots} dots) for the next winner")
+        lines.append("   " + say(WORDS, "screen.bonus", count=len(bonus), dots=dots))
     return lines
+
+
+def cause_words(cause: Any) -> str:
+    """A pause's cause: the server's own causes in words, a typed cause as typed."""
+    key = f"reason.{cause}"
+    return say(WORDS, key) if key in WORDS else str(cause or "")
 
 
 def score_lines(view: Mapping[str, Any]) -> list[str]:
     """The scores in one line."""
     names = _names(view)
     scores = view.get("scores", {})
-    return [
-        "scores: "
-        + " · ".join(f"{names.get(seat, seat)} {score}" for seat, score in scores.items())
-    ]
+    shown = " · ".join(f"{names.get(seat, seat)} {score}" for seat, score in scores.items())
+    return [say(WORDS, "screen.scores", scores=shown)]
 
 
 def result_lines(view: Mapping[str, Any]) -> list[str]:
@@ -73,30 +89,53 @@ def result_lines(view: Mapping[str, Any]) -> list[str]:
     result = view.get("result")
     if not result:
         return []
-    lines = [("tie: " if result["tie"] else "winner: ") + _who(view, result["winners"])]
+    key = "screen.tie" if result["tie"] else "screen.winner"
+    lines = [say(WORDS, key, names=_who(view, result["winners"]))]
     if result.get("unclaimed_bonus"):
-        lines.append(f"unclaimed bonus cards: {len(result['unclaimed_bonus'])}")
+        lines.append(say(WORDS, "screen.unclaimed", count=len(result["unclaimed_bonus"])))
     return lines
+
+
+def stack_size(view: Mapping[str, Any]) -> int:
+    """How many cards the game plays: those turned and those left once it runs, the
+    options' `size` before (the view's count of cards left is 0 until the start)."""
+    if view.get("phase") == "setup":
+        return int((view.get("options") or {}).get("size", 0))
+    return int(view.get("turned", 0)) + int(view.get("stack_left", 0))
+
+
+def header_line(view: Mapping[str, Any]) -> str:
+    """`pocket · playing · card 3 of 12 · you are Ada`."""
+    names = _names(view)
+    me = view.get("you")
+    phase = f"screen.phase.{view.get('phase')}"
+    fields = {
+        "phase": say(WORDS, phase) if phase in WORDS else str(view.get("phase")),
+        "turned": view.get("turned", 0),
+        "size": stack_size(view),
+    }
+    if me:
+        return say(WORDS, "screen.header", me=names.get(me, me), **fields)
+    return say(WORDS, "screen.header.watching", **fields)
 
 
 def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
     """The lines of the screen for a pocket view."""
-    names = _names(view)
-    me = view.get("you")
-    header = (
-        f"pocket · {view.get('phase')} · card {view.get('turned', 0)}"
-        f" · {view.get('stack_left', 0)} left in the stack"
-        + (f" · you are {names.get(me, me)}" if me else "")
-    )
     ending = result_lines(view) or [HELP]
-    return [header, *board_lines(view, now_us), *score_lines(view), *ending]
+    return [header_line(view), *board_lines(view, now_us), *score_lines(view), *ending]
 
 
 def compact(view: Mapping[str, Any]) -> str:
     """One line: the card and the scores (`t24 replay`)."""
     card = view.get("card")
     shown = " ".join(str(n) for n in card["numbers"]) if card else "-"
-    return f"card {view.get('turned', 0)}: {shown} · " + score_lines(view)[0]
+    return say(
+        WORDS,
+        "screen.compact",
+        turned=view.get("turned", 0),
+        numbers=shown,
+        scores=score_lines(view)[0],
+    )
 
 
 def drawn_card(view: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -110,7 +149,9 @@ def parse_line(
     text: str, view: Mapping[str, Any] | None = None
 ) -> tuple[str, dict[str, Any]] | None:
     """The command a typed line sends, or None for an empty line; a claim, an answer or
-    "stumped" carries the card of `view`, the view on screen when it was sent (`drawn_card`)."""
+    "stumped" carries the card of `view`: the view on screen when the line's typing began
+    (the caller keeps it), so an answer typed at a card is judged on that card or refused
+    `stale_set`, never judged on a card turned up while it was typed."""
     line = text.strip()
     if not line:
         return None
@@ -121,6 +162,8 @@ def parse_line(
         return "claim", drawn_card(view)
     if word in ("s", "stumped"):
         return "declare_stumped", drawn_card(view)
+    if word in ("resume", "resume_game"):
+        return "resume_game", {}
     if word in ("end", "end_game"):
         return "end_game", {}
     return "answer", {"expression": line, **drawn_card(view)}

@@ -14,6 +14,7 @@ from typing import Any
 
 from clients.reference_cli.games import GamePart
 from clients.reference_cli.games.tjugoett import bot, screen
+from clients.reference_cli.games.tjugoett.words import WORDS
 
 
 def controls(kind: str) -> Any:
@@ -37,6 +38,7 @@ PART = GamePart(
     compact=screen.compact,
     deadline_words=screen.DEADLINE_WORDS,
     describe_event=screen.describe_event,
+    words=WORDS,
     event_kind=screen.event_kind,
     controls=controls,
     finished=lambda view: view.get("phase") == "table_over",

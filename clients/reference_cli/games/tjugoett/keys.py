@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from clients.reference_cli.games.tjugoett.words import WORDS
 from clients.reference_cli.keyboard import CTRL_D, Effect, Notice, Quit, Send
+from clients.reference_cli.words import say
 
 # key -> the commands it may send, in the order they are tried.
 KEYS: dict[str, tuple[str, ...]] = {
@@ -21,14 +23,6 @@ KEYS: dict[str, tuple[str, ...]] = {
     "s": ("stand", "dealer_stand"),
     "n": ("start_round",),
     "e": ("end_table",),
-}
-WORDS = {
-    "draw_card": "draw a card",
-    "dealer_draw": "draw for the dealer",
-    "stand": "stand",
-    "dealer_stand": "stand for the dealer",
-    "start_round": "start the next round",
-    "end_table": "end the table",
 }
 
 
@@ -47,12 +41,12 @@ class TjugoettInput:
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """`[d] draw a card  [s] stand  [q] quit` for what is open now."""
-        offered = [f"[{key}] {WORDS[name]}" for key, name in open_keys(view)]
+        offered = [f"[{key}] {say(WORDS, f'key.{name}')}" for key, name in open_keys(view)]
         if view is not None and view.get("phase") == "table_over":
-            offered = ["the table is over"]
+            offered = [say(WORDS, "key.table_over")]
         elif not offered:
-            offered = ["waiting"]
-        return "  ".join([*offered, "[q] quit"])
+            offered = [say(WORDS, "key.waiting")]
+        return "  ".join([*offered, f"[q] {say(WORDS, 'key.quit')}"])
 
 
 def press(
@@ -65,7 +59,7 @@ def press(
         if offered_key == key:
             return state, [Send(name, {}, name)]
     if key in KEYS:
-        return state, [Notice(f"not now: {state.keys_help(view)}")]
+        return state, [Notice(say(WORDS, "key.not_now", keys=state.keys_help(view)))]
     return state, []
 
 
@@ -73,7 +67,11 @@ def replied(
     state: TjugoettInput, tag: str, error: str | None, code: str | None = None
 ) -> tuple[TjugoettInput, list[Effect]]:
     """A refusal is shown; an accepted move shows itself in the feed."""
-    return state, [] if error is None else [Notice(f"{tag} refused: {error}", True)]
+    if error is None:
+        return state, []
+    return state, [
+        Notice(say(WORDS, "key.refused", what=say(WORDS, f"key.{tag}"), why=error), True)
+    ]
 
 
 def reconcile(

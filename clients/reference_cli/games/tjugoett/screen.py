@@ -12,30 +12,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clients.reference_cli.games.tjugoett.words import WORDS
 from clients.reference_cli.styling import Style
+from clients.reference_cli.words import names_list, say, unknown_event
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-REASONS = {
-    "twenty_one": "21",
-    "five_cards": "five cards under 21",
-    "bust": "bust",
-    "dealer_twenty_one": "the dealer has 21",
-    "dealer_five_cards": "the dealer has five cards under 21",
-    "dealer_bust": "the dealer is bust",
-    "dealer_at_or_above": "the dealer stood at or above",
-    "dealer_below": "the dealer stood below",
-}
-PHASES = {
-    "between_rounds": "between rounds",
-    "player_turn": "a player's turn",
-    "dealer_turn": "the dealer's turn",
-    "table_over": "table over",
-}
 DEADLINE_WORDS = {
-    "dealer_play": "the dealer moves in",
-    "turn_deadline": "time to move:",
-    "start_round": "next round in",
+    name: say(WORDS, f"deadline.{name}") for name in ("dealer_play", "turn_deadline", "start_round")
 }
+
+
+def _label(kind: str, code: Any) -> str:
+    """A phase in words (`screen.<kind>.<code>`); an unknown code (a newer server's) as is."""
+    key = f"screen.{kind}.{code}"
+    return say(WORDS, key) if key in WORDS else str(code)
 
 
 def card_text(card: str | None) -> str:
@@ -57,7 +47,11 @@ def hand_text(cards: Sequence[str] | None, total: int | None, count: int) -> str
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
     """`tjugoett`, the round, the phase (the header of every screen)."""
-    return ["tjugoett", f"round {view.get('round', 0)}", PHASES.get(view.get("phase", ""), "")]
+    return [
+        say(WORDS, "screen.title"),
+        say(WORDS, "screen.round", round=view.get("round", 0)),
+        _label("phase", view.get("phase", "")),
+    ]
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
@@ -65,8 +59,8 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
     named = {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
     dealer = view.get("dealer") or {}
     if dealer.get("seat"):
-        named[dealer["seat"]] = dealer.get("name") or "the dealer"
-    named["dealer"] = "the dealer"
+        named[dealer["seat"]] = dealer.get("name") or say(WORDS, "screen.the_dealer")
+    named["dealer"] = say(WORDS, "screen.the_dealer")
     return named
 
 
@@ -74,30 +68,55 @@ def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
     """`Ada (s1)`; the person dealer's seat says so."""
     name = seat_names(view).get(seat_id, str(seat_id))
     dealer = (view.get("dealer") or {}).get("seat")
-    return f"{name} ({seat_id}, the dealer)" if seat_id == dealer else f"{name} ({seat_id})"
+    key = "screen.seat_label.dealer" if seat_id == dealer else "screen.seat_label"
+    return say(WORDS, key, name=name, seat=seat_id)
+
+
+def settled_why(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """Why a turn was won or lost, in a whole sentence: `the dealer stood at 18, at or above
+    17` (a `TurnSettled` event, or a result of the view: the same fields)."""
+    key = f"reason.{result.get('reason')}"
+    if key not in WORDS:
+        return str(result.get("reason"))
+    seat = result.get("seat")
+    return say(
+        WORDS,
+        key,
+        who=names.get(seat, str(seat)),
+        player_sum=result.get("player_sum"),
+        dealer_sum=result.get("dealer_sum"),
+    )
 
 
 def board_lines(view: Mapping[str, Any], style: Style, role: str = "") -> list[str]:
     """The dealer's hand, then each seat's as the viewer may see it, then the piles."""
+    named = seat_names(view)
     dealer = view["dealer"]
-    who = dealer["name"] if dealer["seat"] else f"the server, stands at {dealer['stands_at']}"
     cards = dealer["cards"]
-    lines = [f"Dealer ({who}): {hand_text(cards, dealer['sum'], len(cards))}"]
+    hand = hand_text(cards, dealer["sum"], len(cards))
+    if dealer["seat"]:
+        lines = [say(WORDS, "screen.dealer.person", name=dealer["name"], hand=hand)]
+    else:
+        lines = [say(WORDS, "screen.dealer.server", stands_at=dealer["stands_at"], hand=hand)]
     results = {result["seat"]: result for result in view.get("results", [])}
     for seat in view["seats"]:
         playing = seat["facing_dealer"] and view["phase"] in ("player_turn", "dealer_turn")
         marker = "▶" if playing else " "
-        you = "  (you)" if seat["seat"] == view.get("you") else ""
+        you = "  " + say(WORDS, "screen.you") if seat["seat"] == view.get("you") else ""
         if seat["seat"] in results:
             result = results[seat["seat"]]
             won = result["winner"] == "player"
             hand = hand_text(result["player_cards"], result["player_sum"], 0)
-            words = f"{'won' if won else 'lost'}: {REASONS.get(result['reason'], result['reason'])}"
+            words = say(
+                WORDS, "screen.won" if won else "screen.lost", why=settled_why(result, named)
+            )
             text = f"{hand}  {style.green(words) if won else style.red(words)}"
         else:
             text = hand_text(seat["cards"], seat["sum"], seat["count"])
         lines.append(f" {marker} {seat['seat']:>4} {seat['name'] or '':<12} {text}{you}")
-    lines.append(f"draw pile {view['draw_pile']} · discard pile {len(view['discard_pile'])}")
+    lines.append(
+        say(WORDS, "screen.piles", draw=view["draw_pile"], count=len(view["discard_pile"]))
+    )
     return lines
 
 
@@ -108,7 +127,7 @@ def tally_line(view: Mapping[str, Any]) -> str:
         f"{named.get(seat, seat)} {entry['won']}-{entry['lost']}"
         for seat, entry in view.get("tally", {}).items()
     ]
-    return "tally (won-lost): " + "  ".join(parts)
+    return say(WORDS, "screen.tally", tally="  ".join(parts))
 
 
 def side_lines(view: Mapping[str, Any], me: Any, style: Style, presence: Any) -> list[str]:
@@ -118,14 +137,15 @@ def side_lines(view: Mapping[str, Any], me: Any, style: Style, presence: Any) ->
 
 def results_lines(view: Mapping[str, Any], style: Style) -> list[str]:
     """What is printed when a finished table's screen is left: the rounds and the tally."""
-    return [f"table over after {view.get('round', 0)} round(s)", tally_line(view)]
+    return [say(WORDS, "screen.over", count=view.get("round", 0)), tally_line(view)]
 
 
 def compact(view: Mapping[str, Any], style: Style) -> list[str]:
     """One line per seat under each event of `t24 replay`."""
     named = seat_names(view)
     dealer = view["dealer"]
-    parts = [f"dealer {hand_text(dealer['cards'], dealer['sum'], len(dealer['cards']))}"]
+    dealer_hand = hand_text(dealer["cards"], dealer["sum"], len(dealer["cards"]))
+    parts = [say(WORDS, "screen.compact.dealer", hand=dealer_hand)]
     for seat in view.get("seats", []):
         hand = hand_text(seat["cards"], seat["sum"], seat["count"])
         parts.append(f"{named.get(seat['seat'], seat['seat'])} {hand}")
@@ -144,40 +164,45 @@ def event_kind(kind: str, data: Mapping[str, Any]) -> str:
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """One event in words, e.g. `Ada gets 8♣ (16)` or `Bo gets a card (2 cards)`."""
-    seat = names.get(data.get("seat", ""), str(data.get("seat", "")))
+    """One event in words (`words.WORDS`, key `event.<type>[.<variant>]`), e.g. `Ada gets 8♣
+    (16)` or `Bo gets a card face down (2 cards)`; the rule it applies is not cited (the
+    events of this game carry theirs, the docs list them)."""
+    seat = data.get("seat")
+    fields: dict[str, Any] = {"who": names.get(seat, str(seat)), "sum": data.get("sum")}
+    key = f"event.{kind}"
     if kind == "TableCreated":
         seats = (data.get("options") or {}).get("seats", [])
-        return f"table created (tjugoett, {len(seats)} players)"
-    if kind == "RoundStarted":
-        return f"round {data['round']}: the deck is shuffled; one card to each player"
-    if kind == "TurnStarted":
-        return f"{seat} faces the dealer"
-    if kind == "CardDealt":
+        fields["count"] = len(seats)
+        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+    elif kind == "RoundStarted":
+        fields["round"] = data["round"]
+    elif kind == "CardDealt":
         if data.get("card") is None:
-            count = data["cards"]
-            return f"{seat} gets a card ({count} card{'' if count == 1 else 's'})"
-        return f"{seat} gets {card_text(data['card'])} ({data['sum']})"
-    if kind == "PlayerStood":
-        total = "" if data.get("sum") is None else f" at {data['sum']}"
-        return f"{seat} stands{total}"
-    if kind == "DealerCardDealt":
-        return f"the dealer draws {card_text(data['card'])} ({data['sum']})"
-    if kind == "DealerStood":
-        return f"the dealer stands at {data['sum']}"
-    if kind == "TurnSettled":
-        outcome = "wins" if data["winner"] == "player" else "loses"
-        hand = hand_text(data["player_cards"], data["player_sum"], 0)
-        return f"{seat} {outcome} ({REASONS.get(data['reason'], data['reason'])}): {hand}"
-    if kind == "CardsDiscarded":
-        holder = names.get(data["holder"], data["holder"])
-        return f"{holder}'s cards go to the discard pile"
-    if kind == "DiscardsReshuffled":
-        return f"one card left: {data['added']} discards shuffled into the draw pile"
-    if kind == "DrawFailed":
-        return f"error: {data['message']}"
-    if kind == "RoundEnded":
-        return f"round {data['round']} over ({data['reason'].replace('_', ' ')})"
-    if kind == "TableEnded":
-        return f"the table is over after {data['rounds']} round(s)"
-    return kind
+            key += ".hidden"
+            fields["count"] = data["cards"]
+        else:
+            fields["card"] = card_text(data["card"])
+    elif kind == "PlayerStood":
+        timeout = data.get("cause") == "turn_seconds"
+        hidden = data.get("sum") is None
+        key += {(False, False): "", (False, True): ".hidden", (True, False): ".timeout"}.get(
+            (timeout, hidden), ".timeout_hidden"
+        )
+    elif kind == "DealerCardDealt":
+        fields["card"] = card_text(data["card"])
+    elif kind == "TurnSettled":
+        key += ".won" if data["winner"] == "player" else ".lost"
+        fields["why"] = settled_why(data, names)
+        fields["hand"] = hand_text(data["player_cards"], data["player_sum"], 0)
+    elif kind == "CardsDiscarded":
+        fields["who"] = names.get(data["holder"], str(data["holder"]))
+    elif kind == "DiscardsReshuffled":
+        fields["count"] = data["added"]
+    elif kind == "DrawFailed":
+        fields["who"] = names.get(data["for_whom"], str(data["for_whom"]))
+    elif kind == "RoundEnded":
+        key += f".{data['reason']}"
+        fields["round"] = data["round"]
+    elif kind == "TableEnded":
+        fields["count"] = data["rounds"]
+    return say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)

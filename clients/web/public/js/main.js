@@ -1,8 +1,10 @@
 // Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
 // says who this is; `page` and `table` (or `tournament`) in the fragment pick the console,
-// the scoreboard, a replay, the director's console or its printed sheets. A player gets the
-// student page, a proctor the console, a spectator and an auditor the scoreboard, and the
-// director the director's console (js/director/).
+// the scoreboard, a replay, a table's analysis after the round (`page=analysis`), the director's
+// console or its printed sheets. A player gets the student page, a proctor the console, a
+// spectator and an auditor the scoreboard, and the director the director's console
+// (js/director/).
+import { analysisPage } from "./analysis.js";
 import { boardFilter, boardPage } from "./board.js";
 import { consolePage } from "./console.js";
 import { directorPage } from "./director/index.js";
@@ -73,6 +75,7 @@ if (!token) {
       else if (director && (wanted === "director" || (!wanted && !params.get("table")))) {
         page = directorPage(root, connection, welcome, params);
       }
+      else if (wanted === "analysis" && table) page = analysisPage(root, connection, welcome, table);
       else if (wanted === "console" && table) live = table;
       else if (wanted === "board" || !table) {
         const shown = boardFilter({ table: params.get("table"), tournament: params.get("tournament") });

@@ -5,6 +5,7 @@
 // winners are the students in play with the most points, when that is more than none; equal
 // points share a place. Only the view's seats and scores: nothing is judged here.
 import { h, seatsTable } from "./draw.js";
+import { pageLink } from "./links.js";
 import { RESULT_WORDS, seatName } from "./words.js";
 
 /** The seats ranked: [{seat, place (null when disqualified), winner}], best first. */
@@ -43,6 +44,8 @@ export function drawResults(view, you = null, ranking = true) {
     lines.push(h("p", { class: "own-result", id: "own-result" }, text));
   }
   if (!ranking) return lines;
+  // the analysis after the round (js/analysis.js): a student's own, a proctor's every student
+  lines.push(h("p", { class: "analysis-link" }, h("a", { id: "analysis-link", href: pageLink("analysis") }, RESULT_WORDS.analysis)));
   const rows = ranked.map((row) => h("tr", {
     "data-seat": row.seat.seat, "data-place": row.place === null ? "" : row.place,
     class: [row.winner ? "winner" : "", row.seat.seat === you ? "you" : ""].filter(Boolean).join(" ") || null,

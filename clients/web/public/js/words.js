@@ -15,6 +15,7 @@ const ERROR_WORDS = {
   forbidden: "Your role may not do that.",
   unknown_table: "There is no such table (yet).",
   table_exists: "That table already exists.",
+  reserved_table: "That table name belongs to a tournament: only the tournament creates its tables.",
   unknown_game: "The server does not run that game.",
   invalid_options: "The table options were refused.",
   not_joined: "Not joined to that table.",
@@ -62,6 +63,7 @@ const ERROR_WORDS = {
   already_stumped: "You already declared stumped.",
   foul_touch: "That touch was a foul: that student cannot hold the card.",
   not_yet_reinstated: "A reinstated student plays again from the next card.",
+  no_x: "Say the value of x first: a Variables card's solution names it.",
   unknown_seq: "The protest names an event that is not at this table.",
   too_many_protests: "Too many open protests.",
   unknown_protest: "There is no such protest.",
@@ -110,6 +112,7 @@ const ERROR_WORDS = {
   unknown_student: "There is no such student.",
   already_withdrawn: "That student has already withdrawn.",
   cannot_seat: "That section cannot sit 3 or 4 to a table: merge it with another.",
+  no_students: "Nobody is registered: register students before closing registration.",
   bad_round: "A round is 1, 2, 3 or 4.",
   round_not_seated: "That round has no seating yet.",
   round_started: "The round has started: its seating is fixed.",
@@ -129,6 +132,97 @@ const ERROR_WORDS = {
   result_unchanged: "That result is already recorded.",
   bad_result: "That result does not match the table's seats.",
   tournament_over: "The tournament is over: the champions are declared.",
+  // a practice table refused (docs/games/practice.md)
+  practice_over: "The practice is over.",
+  practice_paused: "The practice is paused: resume it first.",
+  card_in_play: "Your card is still in play: answer it or give up first.",
+  no_card: "You have no card in play: ask for the next one.",
+  all_cards_played: "You have played all the cards of this practice.",
+  touch_first: "Touch the card before answering.",
+};
+
+/** "1 card", "2 cards": a count with its noun. */
+function count(number, one, many = `${one}s`) {
+  return `${number} ${number === 1 ? one : many}`;
+}
+
+/** The analysis page's words (js/analysis.js, docs/analysis.md). */
+export const ANALYSIS_WORDS = {
+  title: (table) => (table.startsWith("tournament/")
+    ? `The analysis of the tournament ${table.slice("tournament/".length)}, grade by grade`
+    : `The analysis of table ${table}`),
+  loading: "Reading the table's log…",
+  yours: "Your round",
+  summary: (points, won, touches, level) => `${count(points, "point")}, ${count(won, "card")} won, `
+    + `${count(touches, "touch", "touches")}; level ${level} (the difficulty of the hardest card solved).`,
+  touchPlot: "Time to touch against the card's difficulty",
+  touchHint: "Each dot is a touch: right is harder, up is slower; filled when it held the card.",
+  touchHintAll: "Each dot is a touch, one colour per student: right is harder, up is slower; filled when it held the card.",
+  difficultyAxis: "difficulty (docs/puzzles.md: higher is harder)",
+  timelinePlot: "The table's timeline",
+  timelineHint: "Each band is a card from its reveal to its end (green won, grey stumped, red back to the deck after a flag); each mark a touch on its student's row.",
+  play: "Play",
+  cards: "The cards",
+  cardsCaption: "Every card of the round",
+  cardsHeadings: ["Card", "Dots", "Difficulty", "First touch", "Solved by", "Simplest solution"],
+  stumped: "stumped",
+  notSolved: "not solved",
+  difficulty: "difficulty",
+  wonBy: (name) => `won by ${name}`,
+  outcomes: { won: "won", stumped: "stumped", returned: "back to the deck (a flag)", void: "void (the round ended)", open: "in play" },
+  missed: "Cards at or below your level that got away, and how they go",
+  missedOf: "Cards at or below their level that got away, and how they go",
+  noMissed: "None: every card at or below this level was won.",
+  wrong: "Wrong answers",
+  couldBe: "It could be:",
+  flags: "Flags",
+  on: "on",
+  rescinded: "rescinded by a ruling",
+  grade: (grade) => `Grade ${grade}`,
+  gradePlot: "Each student's level against their time to a first touch",
+  gradeHint: "Right: harder cards solved; down: quicker to touch first.",
+  levelAxis: "level: the difficulty of the hardest card solved",
+  gradeCaption: "Every student of the grade, over every table they sat at",
+  gradeHeadings: ["Student", "Points", "Won", "First touches", "Median touch", "Level", "Missed", "Wrong", "Rating", "Flags"],
+};
+
+/** The practice page's words (js/games/practice.js): why a card was missed, the page's
+ * headings and sentences. Only wording: what happened is always the server's word. */
+export const PRACTICE_WORDS = {
+  title: "Practice",
+  missReasons: {
+    wrong: "a wrong answer",
+    no_touch: "not touched in time",
+    no_answer: "no answer in time",
+    gave_up: "given up",
+  },
+  ended: { all_played: "every card is played", ended: "ended early" },
+  deadlines: { touch_deadline: "Touch within", answer_deadline: "Answer within" },
+  next: "Next card (N)",
+  touch: "Touch the card (space)",
+  giveUp: "Give up",
+  answer: "Equals 24",
+  pattern: "Pattern (the last step, e.g. 3*8)",
+  step: (n) => `Step ${n}`,
+  rating: "Your rating",
+  provisional: "provisional: it settles as you play",
+  cardRating: "this card's rating",
+  history: "Your rating, card after card",
+  historyHint: "Each dot is a card: filled solved, hollow missed; the line is your rating after it.",
+  misses: "Cards you missed, and how they go",
+  noMisses: "No card missed so far.",
+  solvedIn: (seconds) => `Solved in ${seconds} s.`,
+  missed: (reason) => `Missed (${reason}). It goes:`,
+  played: (solved, played, total) => `${solved} of ${played} solved (${total} cards in this practice).`,
+  waiting: "Press Next card for a card at your level.",
+  over: (reason) => `The practice is over (${reason}).`,
+  class: "The class",
+  ratings: "Everyone's rating at this table",
+  allPlayed: "All your cards are played.",
+  resume: "Resume",
+  end: "End the practice",
+  confirmEnd: "End the practice now?",
+  columns: ["Student", "Rating", "Solved", "Played"],
 };
 
 /** An error reply in words: the code's sentence, then the server's own message. */
@@ -204,6 +298,7 @@ export const RESULT_WORDS = {
   you_disqualified: (cause, score) => `You were disqualified (${flagCause(cause)}), with ${points(score)}.`,
   ranking_caption: "Ranking",
   ranking_headings: ["Place", "Student", "Points", "Flags", "Cards won"],
+  analysis: "The analysis of this round: every card, who touched first, the solutions",
   winner_mark: "winner",
   disqualified_mark: "disqualified",
 };

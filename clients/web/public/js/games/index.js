@@ -7,10 +7,11 @@ import { statusInWords } from "../words.js";
 import { deck40Game } from "./deck40.js";
 import { gameShell } from "./shell.js";
 import { pocketGame } from "./pocket.js";
+import { practiceGame } from "./practice.js";
 import { tjugoettGame } from "./tjugoett.js";
 
 /** Game name (the snapshot's `game`) -> its page's parts. */
-export const CASUAL_GAMES = { pocket: pocketGame, deck40: deck40Game, tjugoett: tjugoettGame };
+export const CASUAL_GAMES = { pocket: pocketGame, deck40: deck40Game, tjugoett: tjugoettGame, practice: practiceGame };
 
 // The games' own style sheet, beside the client's (so the shared style.css stays as it is).
 if (typeof document !== "undefined" && !document.getElementById("games-css")) {

@@ -1,0 +1,204 @@
+"""`t24 analyse`: the analysis after a round, from a bundle, an export or a store.
+
+What it reads (docs/analysis.md): an officials' bundle directory (`t24 audit bundle`): every
+grade's per-student summary; an audit export of one table (`t24 log export`): the table's
+cards and students; or a store and a stream (`--store URL table/ID` or `tournament/ID`). The
+analysis itself is `server.analysis`, a pure function of the events: this module only reads
+them. An export's or a bundle's chains are checked first (`check_export`), and only events
+that verify are analysed; `t24 audit verify` checks a bundle's signature and figures.
+
+Exit codes: 0 analysed; 1 a chain breaks (nothing is analysed past a broken link, and the
+command says so); 2 bad input (no such file, stream, grade or student; not a 24 Challenge
+table or a tournament).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from clients.reference_cli import exit_codes
+from protocol.messages import TABLE_STREAM_PREFIX
+
+EXAMPLES = """\
+examples:
+  t24 analyse var/spring-bundle                       every grade's per-student summary
+  t24 analyse var/spring-bundle --table r1.s1.t01 --student p3
+  t24 analyse var/first.t24export                     one table's cards and students
+  t24 analyse var/first.t24export --student s1        one student's own report
+  t24 analyse --store sqlite:///var/t24.sqlite tournament/spring --json
+"""
+
+
+class AnalyseError(Exception):
+    """What the command cannot analyse, and why (exit 2)."""
+
+
+class BrokenChain(Exception):
+    """A chain did not verify (exit 1)."""
+
+
+def _checked_file(path: Path) -> tuple[str, list[Any]]:
+    from server.audit.export import ExportError, check_export
+
+    try:
+        with path.open(encoding="utf-8") as handle:
+            checked = check_export(handle)
+    except (OSError, UnicodeDecodeError, ExportError) as error:
+        raise AnalyseError(f"{path}: {error}") from None
+    if not checked.report.ok:
+        raise BrokenChain(f"{path}: {checked.report.describe()}")
+    return str(checked.header.get("stream", "")), list(checked.events)
+
+
+def _from_bundle(directory: Path) -> tuple[list[Any], dict[str, list[Any]]]:
+    from server.analysis.grades import replay_tournament
+    from server.audit.bundle import MANIFEST, export_name, table_streams
+
+    try:
+        manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
+        tournament = str(manifest["tournament"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise AnalyseError(f"{directory}: not an officials' bundle ({error})") from None
+    _stream, events = _checked_file(directory / export_name(f"tournament/{tournament}"))
+    state = replay_tournament(events)
+    tables = {}
+    for name, stream in table_streams(state, tournament).items():
+        _table_stream, tables[name] = _checked_file(directory / export_name(stream))
+    return events, tables
+
+
+def _from_store(url: str, stream: str) -> tuple[str, list[Any], dict[str, list[Any]]]:
+    from server.analysis.grades import replay_tournament
+    from server.audit.bundle import table_streams
+    from server.eventlog.store import EventLogError, open_blocking_store
+
+    try:
+        store = open_blocking_store(url, create=False)
+    except EventLogError as error:
+        raise AnalyseError(str(error)) from None
+    try:
+        report = store.verify(stream)
+        if not report.ok:
+            raise BrokenChain(report.describe())
+        events = store.load(stream)
+        if not events:
+            raise AnalyseError(f"no stream {stream!r} in this store")
+        tables = {}
+        if stream.startswith("tournament/"):
+            tournament = stream.removeprefix("tournament/")
+            for name, table in table_streams(replay_tournament(events), tournament).items():
+                tables[name] = store.load(table)
+        return stream, events, tables
+    except EventLogError as error:
+        raise AnalyseError(str(error)) from None
+    finally:
+        store.close()
+
+
+def _table_output(args: argparse.Namespace, title: str, events: list[Any]) -> list[str]:
+    from clients.reference_cli.analysis_render import student_lines, table_lines
+    from server.analysis.table import analyse_table
+
+    try:
+        analysis = analyse_table(events)
+    except (ValueError, KeyError) as error:
+        raise AnalyseError(f"{title}: {error}") from None
+    if args.student and args.student not in dict(analysis.seats):
+        raise AnalyseError(f"{title}: no student {args.student!r} at this table")
+    if args.json:
+        data = analysis.as_data()
+        if args.student:
+            data = {**data, "students": [analysis.student(args.student).as_data()]}
+        return [json.dumps(data, ensure_ascii=False, indent=1)]
+    if args.student:
+        return student_lines(analysis, args.student, title)
+    return table_lines(analysis, title)
+
+
+def _tournament_output(
+    args: argparse.Namespace, events: list[Any], tables: dict[str, list[Any]]
+) -> list[str]:
+    from clients.reference_cli.analysis_render import tournament_lines
+    from server.analysis.grades import analyse_tournament
+
+    if args.table:
+        if args.table not in tables:
+            known = ", ".join(sorted(tables)) or "none"
+            raise AnalyseError(f"no table {args.table!r} in this tournament (tables: {known})")
+        return _table_output(args, args.table, tables[args.table])
+    analysis = analyse_tournament(events, tables)
+    grades = [grade for grade, _ in analysis.grades]
+    if args.grade and args.grade not in grades:
+        raise AnalyseError(f"no grade {args.grade!r} (grades: {', '.join(grades)})")
+    if args.student:
+        raise AnalyseError("--student needs --table (a student's own report is per table)")
+    if args.json:
+        data = analysis.as_data()
+        if args.grade:
+            data["grades"] = [g for g in data["grades"] if g["grade"] == args.grade]
+        return [json.dumps(data, ensure_ascii=False, indent=1)]
+    return tournament_lines(analysis, args.grade)
+
+
+def _analyse(args: argparse.Namespace) -> int:
+    try:
+        if args.store:
+            if not args.source:
+                raise AnalyseError("--store needs a stream: table/ID or tournament/ID")
+            stream, events, tables = _from_store(args.store, args.source)
+            if stream.startswith("tournament/"):
+                lines = _tournament_output(args, events, tables)
+            else:
+                lines = _table_output(args, stream, events)
+        elif args.source is None:
+            raise AnalyseError("name a bundle directory, an export file, or --store URL STREAM")
+        else:
+            source = Path(args.source)
+            if source.is_dir():
+                events, tables = _from_bundle(source)
+                lines = _tournament_output(args, events, tables)
+            elif source.is_file():
+                stream, events = _checked_file(source)
+                if not stream.startswith(TABLE_STREAM_PREFIX):
+                    raise AnalyseError(
+                        f"{source}: an export of {stream}, not of a table; "
+                        "a tournament is analysed from its bundle"
+                    )
+                lines = _table_output(args, stream, events)
+            else:
+                raise AnalyseError(f"no file or directory {source}")
+    except AnalyseError as error:
+        print(f"t24 analyse: {error}", file=sys.stderr)
+        return exit_codes.BAD_INPUT
+    except BrokenChain as error:
+        print(f"t24 analyse: the chain breaks, nothing analysed: {error}", file=sys.stderr)
+        return exit_codes.NEGATIVE
+    print("\n".join(lines))
+    return exit_codes.OK
+
+
+def add_parsers(subparsers: argparse._SubParsersAction) -> None:
+    """Register `analyse`."""
+    parser = subparsers.add_parser(
+        "analyse",
+        help="the analysis after a round: cards, students, grades",
+        description="t24 analyse: per card, per student and per grade, from the log alone.",
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "source",
+        nargs="?",
+        help="a bundle directory, an export file, or "
+        "with --store a stream (table/ID, tournament/ID)",
+    )
+    parser.add_argument("--store", help="read the stream from this store URL")
+    parser.add_argument("--grade", help="only this grade's summary")
+    parser.add_argument("--table", help="one table of the tournament (its name)")
+    parser.add_argument("--student", help="one student's own report (their seat id)")
+    parser.add_argument("--json", action="store_true", help="the analysis as JSON")
+    parser.set_defaults(func=_analyse)

@@ -1,0 +1,502 @@
+"""Recorded events in words for the officials' report: one sentence per event type.
+
+What it keeps: for each event type of the 24 Challenge table (`table_sentence`) and of the
+tournament (`tournament_sentence`), which entry of server/audit/report_words.py words it and
+the values it fills in: students by name (never a seat id where the name is known), roles in
+words, cards as four separated numbers (`21 16 8 21`), codes (flag causes, end reasons) in
+words. Nothing here writes an English word of its own: it only picks keys and values, so the
+tables can move to a catalogue as they are.
+
+An event type the tables lack is worded as "an event this report cannot word" (never by its
+name): the report is for people, the stream's export keeps every byte for the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from server.audit.report_words import CHALLENGE, TOURNAMENT, Words, say
+
+SECOND = 1_000_000  # microseconds
+
+
+@dataclass(frozen=True)
+class Names:
+    """Who is who: student id -> name (the seat id at every table, docs/tournament.md)."""
+
+    students: Mapping[str, str]
+
+    def of(self, words: Words, who: Any) -> str:
+        """A student by name, a role in words (`the proctor`), else `an unknown seat`."""
+        if who is None:
+            return say(words, "nobody")
+        if who in self.students:
+            return self.students[who]
+        role = f"role.{who}"
+        return say(words, role) if role in words else say(words, "unknown_seat")
+
+    def many(self, words: Words, ids: Iterable[Any]) -> str:
+        return ", ".join(self.of(words, who) for who in ids) or say(words, "nobody")
+
+    def scores(self, words: Words, scores: Mapping[str, Any]) -> str:
+        return ", ".join(
+            say(words, "score", name=self.of(words, seat), points=points)
+            for seat, points in scores.items()
+        )
+
+
+def numbers_text(numbers: Sequence[Any] | None) -> str:
+    """A card's numbers, each on its own, one space apart: `21 16 8 21`."""
+    return " ".join(str(number) for number in numbers or ())
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What a table's sentence needs besides the event: names, the flag limit (R-FLAG-3, from
+    `RoundStarted.options`), and the time of the current card's reveal."""
+
+    names: Names
+    flag_limit: int | None = None
+    revealed_at: int | None = None
+
+
+# -- the 24 Challenge table -------------------------------------------------------------------
+
+C = CHALLENGE
+
+
+def _seat(data: Mapping[str, Any], ctx: TableContext, key: str = "seat") -> str:
+    return ctx.names.of(C, data.get(key))
+
+
+def _count(value: Any) -> int:
+    return len(value) if isinstance(value, list | tuple) else int(value or 0)
+
+
+def _since_reveal(at: Any, ctx: TableContext) -> str:
+    if not isinstance(at, int) or ctx.revealed_at is None:
+        return say(C, "stale")
+    return say(C, "at_reveal", seconds=f"{(at - ctx.revealed_at) / SECOND:.3f}")
+
+
+def _ms(microseconds: Any) -> str:
+    if not isinstance(microseconds, int):
+        return say(C, "stale")
+    return say(C, "ms", ms=f"{microseconds / 1000:g}")
+
+
+def _steps(data: Mapping[str, Any]) -> str:
+    return "; ".join(str(step) for step in data.get("steps") or ())
+
+
+def _code(kind: str, value: Any) -> str:
+    key = f"{kind}.{value}"
+    return say(C, key) if key in C else say(C, "code.other", value=value)
+
+
+def _correction(correction: Mapping[str, Any], ctx: TableContext) -> str:
+    kind = correction.get("kind")
+    key = f"correction.{kind}"
+    if key not in C:
+        return say(C, "correction.unknown")
+    delta = correction.get("delta", 0)
+    return say(
+        C,
+        key,
+        seat=_seat(correction, ctx),
+        flag=correction.get("flag"),
+        card=correction.get("card"),
+        delta=f"{delta:+d}" if isinstance(delta, int) else delta,
+        why=correction.get("why"),
+    )
+
+
+def _table_created(data: Mapping[str, Any], ctx: TableContext) -> str:
+    options = data.get("options") or {}
+    seats = [seat.get("seat") for seat in options.get("seats", []) if isinstance(seat, Mapping)]
+    return say(C, "TableCreated", len(seats), seats=ctx.names.many(C, seats))
+
+
+def _round_started(data: Mapping[str, Any], ctx: TableContext) -> str:
+    text = say(C, "RoundStarted", _count(data.get("deck")), round=data.get("round"))
+    removed = _count(data.get("removed"))
+    if removed:
+        text += "; " + say(C, "RoundStarted.removed", removed)
+    return text
+
+
+def _card(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
+    def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
+        return say(
+            C,
+            kind,
+            _count(data.get("dots")),
+            card=data.get("card_id"),
+            numbers=numbers_text(data.get("numbers")),
+        )
+
+    return sentence
+
+
+def _seat_only(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
+    def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
+        return say(C, kind, seat=_seat(data, ctx))
+
+    return sentence
+
+
+def _touched(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "CardTouched", _count(data.get("fingertips", 1)), seat=_seat(data, ctx))
+
+
+def _touch_refused(data: Mapping[str, Any], ctx: TableContext) -> str:
+    if data.get("toucher") is None:
+        return say(C, "TouchRefused.claimed", seat=_seat(data, ctx))
+    return say(C, "TouchRefused", seat=_seat(data, ctx), toucher=_seat(data, ctx, "toucher"))
+
+
+def _touch_claimed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        C,
+        "TouchClaimed",
+        _count(data.get("fingertips", 1)),
+        seat=_seat(data, ctx),
+        arrival=_since_reveal(data.get("arrival"), ctx),
+        delay=_ms(data.get("delay_us")),
+        credit=_ms(data.get("credit_us")),
+        compensated=_since_reveal(data.get("compensated_at"), ctx),
+    )
+
+
+def _first_touch_granted(data: Mapping[str, Any], ctx: TableContext) -> str:
+    considered = [c for c in data.get("considered") or () if isinstance(c, Mapping)]
+    by_time = sorted(considered, key=lambda c: (c.get("compensated_at", 0), c.get("arrival", 0)))
+    return say(
+        C,
+        "FirstTouchGranted",
+        seat=_seat(data, ctx),
+        by_time=ctx.names.many(C, (c.get("seat") for c in by_time)),
+        by_arrival=ctx.names.many(C, (c.get("seat") for c in considered)),
+    )
+
+
+def _overridden(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        C, "FirstTouchOverridden", seat=_seat(data, ctx), previous=_seat(data, ctx, "previous")
+    )
+
+
+def _pattern(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "PatternDeclared", seat=_seat(data, ctx), pattern=data.get("pattern"))
+
+
+def _stated(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
+    def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
+        return say(C, kind, seat=_seat(data, ctx), steps=_steps(data))
+
+    return sentence
+
+
+def _judged(data: Mapping[str, Any], ctx: TableContext) -> str:
+    if data.get("ok"):
+        return say(C, "SolutionJudged.right", seat=_seat(data, ctx))
+    # the judge's message is already words (server/puzzles/expressions.py, `Verdict.message`)
+    return say(C, "SolutionJudged.wrong", seat=_seat(data, ctx), why=data.get("message"))
+
+
+def _won(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        C, "CardWon", _count(data.get("dots")), seat=_seat(data, ctx), card=data.get("card_id")
+    )
+
+
+def _flag(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        C,
+        "FlagIssued",
+        seat=_seat(data, ctx),
+        cause=_code("flag_cause", data.get("cause")),
+        flags=data.get("flags"),
+        limit=ctx.flag_limit if ctx.flag_limit is not None else say(C, "flag_limit.unknown"),
+    )
+
+
+def _disqualified(data: Mapping[str, Any], ctx: TableContext) -> str:
+    if data.get("cause") == "slap":
+        return say(C, "PlayerDisqualified.slap", seat=_seat(data, ctx))
+    return say(C, "PlayerDisqualified.flag_limit", _count(data.get("flags")), seat=_seat(data, ctx))
+
+
+def _returned(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "CardReturnedToDeck", card=data.get("card_id"))
+
+
+def _stumped(data: Mapping[str, Any], ctx: TableContext) -> str:
+    reason = _code("stumped_reason", data.get("reason"))
+    return say(C, "CardStumped", card=data.get("card_id"), reason=reason)
+
+
+def _stumped_returned(data: Mapping[str, Any], ctx: TableContext) -> str:
+    cards = data.get("cards")
+    shown = ", ".join(map(str, cards)) if isinstance(cards, list) else ""
+    return say(C, "StumpedCardsReturned", _count(cards), cards=shown)
+
+
+def _paused(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "TablePaused", cause=_code("pause_cause", data.get("cause")))
+
+
+def _resumed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "TableResumed")
+
+
+def _round_ended(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        C,
+        "RoundEnded",
+        reason=_code("end_reason", data.get("reason")),
+        scores=ctx.names.scores(C, data.get("scores") or {}),
+    )
+
+
+def _protest_filed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    seqs = ", ".join(say(C, "seq", seq=seq) for seq in data.get("seqs") or ())
+    return say(
+        C,
+        "ProtestFiled",
+        protest=data.get("protest"),
+        by=_seat(data, ctx, "by"),
+        seqs=seqs,
+        reason=data.get("reason"),
+    )
+
+
+def _protest_ruled(data: Mapping[str, Any], ctx: TableContext) -> str:
+    key = "ProtestRuled.upheld" if data.get("upheld") else "ProtestRuled.rejected"
+    text = say(
+        C, key, protest=data.get("protest"), by=_seat(data, ctx, "by"), text=data.get("ruling_text")
+    )
+    fixes = [_correction(c, ctx) for c in data.get("corrections") or () if isinstance(c, Mapping)]
+    if fixes:
+        text += say(C, "ProtestRuled.corrections", corrections=", ".join(fixes))
+    return text
+
+
+def _rescinded(data: Mapping[str, Any], ctx: TableContext) -> str:
+    flags = _count(data.get("flags"))
+    return say(C, "FlagRescinded", flags, seat=_seat(data, ctx), flag=data.get("flag"))
+
+
+def _reinstated(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "PlayerReinstated", seat=_seat(data, ctx), from_play=data.get("from_play"))
+
+
+def _awarded(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
+    def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
+        return say(C, kind, _count(data.get("dots")), seat=_seat(data, ctx), card=data.get("card"))
+
+    return sentence
+
+
+def _adjusted(data: Mapping[str, Any], ctx: TableContext) -> str:
+    delta = data.get("delta", 0)
+    shown = f"{delta:+d}" if isinstance(delta, int) else delta
+    return say(C, "ScoreAdjusted", seat=_seat(data, ctx), delta=shown, why=data.get("why"))
+
+
+def _signed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    scores = ctx.names.scores(C, data.get("scores") or {})
+    return say(C, "ScoreCardSigned", initials=data.get("initials"), scores=scores)
+
+
+def _reopened(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(C, "ScoreCardReopened", by=_seat(data, ctx, "by"), reason=data.get("reason"))
+
+
+TABLE_SENTENCES: dict[str, Callable[[Mapping[str, Any], TableContext], str]] = {
+    "TableCreated": _table_created,
+    "RoundStarted": _round_started,
+    "CardPlaced": lambda data, ctx: say(
+        C, "CardPlaced", card=data.get("card_id"), numbers=numbers_text(data.get("numbers"))
+    ),
+    "CardRevealed": _card("CardRevealed"),
+    "CardTouched": _touched,
+    "TouchRefused": _touch_refused,
+    "TouchClaimed": _touch_claimed,
+    "FirstTouchGranted": _first_touch_granted,
+    "FirstTouchOverridden": _overridden,
+    "PatternDeclared": _pattern,
+    "StepsStated": _stated("StepsStated"),
+    "SolutionFixed": _stated("SolutionFixed"),
+    "SolutionJudged": _judged,
+    "StumpedDeclared": _seat_only("StumpedDeclared"),
+    "CardWon": _won,
+    "FlagIssued": _flag,
+    "PlayerDisqualified": _disqualified,
+    "CardReturnedToDeck": _returned,
+    "CardStumped": _stumped,
+    "StumpedCardsReturned": _stumped_returned,
+    "TablePaused": _paused,
+    "TableResumed": _resumed,
+    "RoundEnded": _round_ended,
+    "ProtestFiled": _protest_filed,
+    "ProtestRuled": _protest_ruled,
+    "FlagRescinded": _rescinded,
+    "PlayerReinstated": _reinstated,
+    "CardAwarded": _awarded("CardAwarded"),
+    "CardAwardRevoked": _awarded("CardAwardRevoked"),
+    "ScoreAdjusted": _adjusted,
+    "ScoreCardSigned": _signed,
+    "ScoreCardReopened": _reopened,
+}
+
+
+def table_sentence(kind: str, data: Mapping[str, Any], ctx: TableContext) -> str:
+    """One event of a 24 Challenge table in words."""
+    sentence = TABLE_SENTENCES.get(kind)
+    return sentence(data, ctx) if sentence else say(C, "unknown")
+
+
+# -- the tournament ---------------------------------------------------------------------------
+
+T = TOURNAMENT
+
+
+def _who(names: Names, who: Any) -> str:
+    return names.of(T, who)
+
+
+def _students(names: Names, ids: Iterable[Any]) -> str:
+    return names.many(T, ids)
+
+
+def _tournament_created(data: Mapping[str, Any], names: Names) -> str:
+    options = data.get("options") or {}
+    rules = options.get("rules", "official")
+    return say(
+        T,
+        "TableCreated",
+        name=options.get("name"),
+        date=options.get("date"),
+        rules=say(T, f"rules.{rules}") if f"rules.{rules}" in T else rules,
+        grades=", ".join(map(str, options.get("grades", []))),
+    )
+
+
+def _registered(data: Mapping[str, Any], names: Names) -> str:
+    key = "StudentsRegistered.csv" if data.get("source") == "csv" else "StudentsRegistered"
+    return say(T, key, _count(data.get("students")))
+
+
+def _round_started_t(data: Mapping[str, Any], names: Names) -> str:
+    edition, half, side = data.get("edition"), data.get("half"), data.get("side")
+    return say(
+        T,
+        "RoundStarted",
+        _count(data.get("tables")),
+        round=data.get("round"),
+        edition=say(T, f"edition.{edition}") if f"edition.{edition}" in T else edition,
+        half=say(T, f"half.{half}") if f"half.{half}" in T else half,
+        side=say(T, f"side.{side}") if f"side.{side}" in T else side,
+    )
+
+
+def _recorded(data: Mapping[str, Any], names: Names) -> str:
+    return say(
+        T,
+        "TableResultRecorded",
+        table=data.get("table"),
+        initials=data.get("initials"),
+        seq=data.get("seq"),
+        scores=names.scores(T, data.get("scores") or {}),
+    )
+
+
+def _tie_break(data: Mapping[str, Any], names: Names) -> str:
+    return say(
+        T,
+        "TieBreakSeated",
+        _count(data.get("places")),
+        number=data.get("number"),
+        section=data.get("section"),
+        round=data.get("round"),
+        students=_students(names, data.get("students") or ()),
+    )
+
+
+def _advanced(data: Mapping[str, Any], names: Names) -> str:
+    parts = [
+        say(T, "Advanced.section", section=section, students=_students(names, ids))
+        for section, ids in (data.get("advancing") or {}).items()
+    ]
+    parts += [
+        say(T, "Advanced.champion", section=section, student=_who(names, student))
+        for section, student in (data.get("champions") or {}).items()
+    ]
+    return say(T, "Advanced", round=data.get("round"), advancing="; ".join(parts))
+
+
+def _finished(data: Mapping[str, Any], names: Names) -> str:
+    champions = "; ".join(
+        say(T, "Advanced.champion", section=section, student=_who(names, student))
+        for section, student in (data.get("champions") or {}).items()
+    )
+    return say(T, "TournamentFinished", champions=champions)
+
+
+TOURNAMENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
+    "TableCreated": _tournament_created,
+    "GradesMerged": lambda data, names: say(
+        T,
+        "GradesMerged",
+        grades=", ".join(map(str, data.get("grades", []))),
+        section=data.get("section"),
+    ),
+    "StudentsRegistered": _registered,
+    "StudentWithdrawn": lambda data, names: say(
+        T, "StudentWithdrawn", student=_who(names, data.get("student"))
+    ),
+    "RegistrationClosed": lambda data, names: say(
+        T, "RegistrationClosed", _count(data.get("students"))
+    ),
+    "RoundSeated": lambda data, names: say(
+        T, "RoundSeated", _count(data.get("tables")), round=data.get("round")
+    ),
+    "SeatsSwapped": lambda data, names: say(
+        T,
+        "SeatsSwapped",
+        round=data.get("round"),
+        a=_who(names, data.get("a")),
+        b=_who(names, data.get("b")),
+    ),
+    "ProctorAssigned": lambda data, names: say(
+        T,
+        "ProctorAssigned",
+        name=data.get("name"),
+        initials=data.get("initials"),
+        table=data.get("table"),
+    ),
+    "RoundStarted": _round_started_t,
+    "TableResultRecorded": _recorded,
+    "RoundClosed": lambda data, names: say(T, "RoundClosed", round=data.get("round")),
+    "TieBreakSeated": _tie_break,
+    "Advanced": _advanced,
+    "RoundReopened": lambda data, names: say(
+        T,
+        "RoundReopened",
+        round=data.get("round"),
+        sections=", ".join(map(str, data.get("sections", []))),
+    ),
+    "TournamentFinished": _finished,
+    "TableCreationFailed": lambda data, names: say(
+        T, "TableCreationFailed", table=data.get("table"), reason=data.get("reason")
+    ),
+}
+
+
+def tournament_sentence(kind: str, data: Mapping[str, Any], names: Names) -> str:
+    """One event of the tournament's stream in words."""
+    sentence = TOURNAMENT_SENTENCES.get(kind)
+    return sentence(data, names) if sentence else say(T, "unknown")
