@@ -35,12 +35,12 @@ from clients.reference_cli.connect_options import (
     resolve_target,
 )
 from clients.reference_cli.connection import ServerRefused, TableLink
+from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 from clients.reference_cli.tournament_words import (
     NOTHING_TO_DO,
     command_words,
     created_words,
 )
-from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 
 PREFIX = "tournament/"
 # The director's token as `make run` (t24-server --demo) writes it.

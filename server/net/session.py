@@ -65,8 +65,8 @@ from server.games.base import Actor
 from server.metrics import Metrics
 from server.net.errors import INTERNAL_MESSAGE, error_for
 from server.net.lag import PROBE_INTERVAL_S, LagEstimator
-from server.net.output import OrderedOutput
 from server.net.links import LinkMaker
+from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.requests import TableRequests
 from server.net.tokens import Claims, TokenError, TokenSigner
