@@ -98,7 +98,11 @@ def stream_of(tournament_id: str) -> str:
 
 # The tournament's own options that have a flag of their own: a `--table-option` naming one
 # is pointed at its flag (the server would refuse it as no table option).
-OWN_FLAGS = {"cards_per_round": "--cards-per-round", "tie_break_seconds": "--tie-break-seconds"}
+OWN_FLAGS = {
+    "cards_per_round": "--cards-per-round",
+    "tie_break_seconds": "--tie-break-seconds",
+    "advance_count": "--advance-count",
+}
 
 
 def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
@@ -134,6 +138,8 @@ def create_options(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.cards_per_round is not None:  # left out: the tournament's own default (48)
         options["cards_per_round"] = args.cards_per_round
+    if args.advance_count is not None:  # left out: the tournament's own default (16)
+        options["advance_count"] = args.advance_count
     return options
 
 
@@ -336,6 +342,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="cards a round: 48 by the rules (R-ROUND-1); 4..48 for a practice tournament",
+    )
+    p.add_argument(
+        "--advance-count",
+        type=int,
+        metavar="N",
+        help="how many of each grade go to the semi-finals: 16 by the rules (R-ROUND-3); 3..16",
     )
     p.add_argument(
         "--table-option",

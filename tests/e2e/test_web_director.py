@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -50,10 +51,11 @@ NAMES += ["Ida", "Jo", "Kim", "Lu", "Max", "Ned", "Oda", "Pia"]
 
 def roster(bad: bool = False) -> str:
     rows = [(name, "Hill" if i % 2 else "Dale", GRADES[i // 8]) for i, name in enumerate(NAMES)]
-    lines = ["name,school,grade", *(",".join(row) for row in rows)]
+    lines = ["name;school;grade", *(";".join(row) for row in rows)]
     if bad:
-        lines.insert(2, "Zed,Hill,9th")  # line 3: a grade the tournament does not have
-    return "\r\n".join(lines) + "\r\n"  # as a spreadsheet saves it
+        lines.insert(2, "Zed;Hill;9th")  # line 3: a grade the tournament does not have
+    # as a spreadsheet in Europe saves it: a byte order mark, `;`, Windows line endings
+    return "\ufeff" + "\r\n".join(lines) + "\r\n"
 
 
 def settle(page: Any) -> None:
@@ -134,8 +136,17 @@ def open_step(page: Any, step: str) -> None:
     page.locator(f'main[data-step="{step}"]').wait_for(timeout=WAIT)
 
 
-def print_slips(pages: Pages, page: Any, link_id: str, name: str | None) -> dict[str, str]:
-    """Open a printed plan; each student's name -> their slip's link (what its QR holds)."""
+def printed_pages(page: Any) -> int:
+    """How many pages the page prints on (Chromium's print to PDF, A4, print CSS)."""
+    return len(re.findall(rb"/Type\s*/Page[^s]", page.pdf(format="A4")))
+
+
+def print_slips(
+    pages: Pages, page: Any, link_id: str, name: str | None, pdf_pages: int = 0
+) -> dict[str, str]:
+    """Open a printed plan; each student's name -> their slip's link (what its QR holds).
+    `pdf_pages`: the sheets printed (Chromium's print to PDF, A4) are that many pages: a
+    page per table for its proctor, a page of slips per table."""
     reloaded(page, lambda: page.click(link_id))
     page.locator("#sheets[data-ready]").wait_for(timeout=WAIT)
     slips = page.eval_on_selector_all(
@@ -149,6 +160,8 @@ def print_slips(pages: Pages, page: Any, link_id: str, name: str | None) -> dict
     proctors = page.eval_on_selector_all(".proctor-qr a.qr", "links => links.map(a => a.href)")
     assert len(proctors) == page.locator(".proctor-sheet").count()
     assert "t24v1." not in page.inner_text("body")  # no token as text on paper
+    if pdf_pages:
+        assert printed_pages(page) == pdf_pages
     if name:
         look(pages, page, name)
     reloaded(page, page.go_back)
@@ -203,23 +216,23 @@ def advance(pages, page, bots, number, looked: list[str]) -> None:
         assert "tie" in text.lower(), text
         ties = page.locator(".tie-break")
         ties.first.wait_for(timeout=WAIT)
-        for index in range(ties.count()):
-            tie = ties.nth(index).get_attribute("data-tie")
-            if tie in played:
-                continue
+        seated = [ties.nth(i).get_attribute("data-tie") for i in range(ties.count())]
+        fresh = [tie for tie in seated if tie not in played]
+        assert fresh, f"advance refused, yet no tie-break is left to play: {text}"
+        for tie in fresh:  # every tie-break seated: their bots play them side by side
             played.add(tie)
             links = print_slips(pages, page, f'.tie-break[data-tie="{tie}"] a', None)
             page.locator(f'.tie-break[data-tie="{tie}"] .table-card').first.wait_for(timeout=WAIT)
             for link in links.values():
                 bots.start(link)
-            if "tie-breaks" not in looked:
-                looked.append("tie-breaks")
-                page.locator(
-                    f'.tie-break[data-tie="{tie}"] .table-card[data-state="playing"]'
-                ).first.wait_for(timeout=WAIT)
-                look(pages, page, "board-tie-break")
-            bots.wait()
-            sign_every_table(page)
+        if "tie-breaks" not in looked:
+            looked.append("tie-breaks")
+            page.locator('.tie-break .table-card[data-state="playing"]').first.wait_for(
+                timeout=WAIT
+            )
+            look(pages, page, "board-tie-break")
+        bots.wait()
+        sign_every_table(page)
 
 
 def protest_upheld(pages: Pages, token: str, http: str, hub: str) -> None:
@@ -254,9 +267,10 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     page.fill("#new-name", "Spring Cup")
     page.fill("#new-grades", ", ".join(GRADES))
     page.fill("#new-cards", "60")
-    page.fill("#new-auto", "1")
+    page.fill("#new-auto", "0.5")
     page.click("details summary")
-    page.fill("#new-tie-seconds", "20")
+    page.fill("#new-reveal", "0.3")
+    page.fill("#new-tie-seconds", "12")
     page.fill("#new-advance", "4")
     page.click("#create")
     say(page, "cards_per_round")  # the server's refusal, in words, nothing recorded
@@ -312,7 +326,7 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     page.click("#swap")
     say(page, "changed seats")
     assert second.locator(f'tr[data-student="{a}"]').count() == 1
-    links = print_slips(pages, page, "#print-plan", "round-1-print")
+    links = print_slips(pages, page, "#print-plan", "round-1-print", pdf_pages=8)
     assert len(links) == 16 and "Ada Lovelace" in links
     look(pages, page, "seating")
     reloaded(page, lambda: page.click("#start-round"))
@@ -380,6 +394,7 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     reloaded(page, lambda: page.click("#print-certificates"))
     page.locator("#sheets[data-ready]").wait_for(timeout=WAIT)
     assert page.locator(".certificate").count() == 2
+    assert printed_pages(page) == 2  # a page per champion
     look(pages, page, "certificates")
     reloaded(page, page.go_back)
     page.locator("#download-bundle").wait_for(timeout=WAIT)

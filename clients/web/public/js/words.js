@@ -478,6 +478,7 @@ export const DIRECTOR_WORDS = {
   field_mode: "Tables",
   field_auto: "Cards placed by the server: seconds between cards (empty: a proctor places them)",
   field_more: "More table options",
+  field_reveal: "Seconds from placing a card to its reveal (server-placed cards)",
   field_pattern: "Seconds to say the pattern",
   field_solution: "Seconds to fix the solution",
   field_no_touch: "Seconds before an untouched card is set aside",

@@ -27,7 +27,9 @@ export function formOptions() {
   const tableOptions = { mode: valueOf("new-mode") };
   const auto = numberOf("new-auto");
   if (auto !== null) tableOptions.auto_proctor = auto;
-  for (const [id, option] of [["new-pattern", "pattern_seconds"], ["new-solution", "solution_seconds"], ["new-no-touch", "no_touch_seconds"]]) {
+  const timers = [["new-reveal", "auto_reveal_seconds"], ["new-pattern", "pattern_seconds"],
+    ["new-solution", "solution_seconds"], ["new-no-touch", "no_touch_seconds"]];
+  for (const [id, option] of timers) {
     const seconds = numberOf(id);
     if (seconds !== null) tableOptions[option] = seconds;
   }
@@ -85,6 +87,7 @@ export function createSection(connection) {
       field("new-auto", W.field_auto, { type: "number", min: 0.05, max: 3600, step: "any", value: 3 }),
       h("details", {},
         h("summary", {}, W.field_more),
+        field("new-reveal", W.field_reveal, { type: "number", min: 0.05, step: "any", placeholder: "1" }),
         field("new-pattern", W.field_pattern, { type: "number", min: 0.05, step: "any", placeholder: "3" }),
         field("new-solution", W.field_solution, { type: "number", min: 0.05, step: "any", placeholder: "15" }),
         field("new-no-touch", W.field_no_touch, { type: "number", min: 0.05, step: "any", placeholder: "15" }),

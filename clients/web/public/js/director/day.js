@@ -142,6 +142,7 @@ export function boardStep(main, connection, tid, stream) {
 
   function seatRows(hub, table, presence) {
     const here = new Set((presence && presence.seats) || []);
+    const over = table.phase === "ended"; // who is connected no longer matters
     return (table.seats || []).map((seat) => {
       const name = seatName(table, seat.seat);
       const mark = (table.attendance || {})[seat.seat];
@@ -153,7 +154,7 @@ export function boardStep(main, connection, tid, stream) {
         ? [h("span", { class: "marks" }, markButton("present", W.mark_present), markButton("absent", W.mark_absent))] : [];
       return h("tr", { "data-seat": seat.seat, "data-connected": String(connected), "data-mark": mark || "" },
         h("th", { scope: "row" }, name, seat.disqualified ? ` (${flagCause(seat.disqualified_cause)})` : ""),
-        h("td", { class: connected ? "here" : "away" }, connected ? W.connected : W.not_connected,
+        h("td", { class: connected ? "here" : over ? "left" : "away" }, connected ? W.connected : W.not_connected,
           mark ? ` · ${W.marked[mark]}` : "", ...marks),
         h("td", { class: "score", "data-score": seat.score }, seat.score),
         h("td", { class: "flags" }, String(seat.flags)));

@@ -24,7 +24,7 @@ export function printPage(root, connection, params) {
   let started = false;
 
   root.replaceChildren(
-    h("header", { class: "no-print" },
+    h("header", { class: "no-print print-header" },
       h("h1", {}, W.title),
       h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting")),
       h("div", { class: "row" },

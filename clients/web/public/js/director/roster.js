@@ -7,6 +7,17 @@ import { fill, h, seatsTable } from "../draw.js";
 import { DIRECTOR_WORDS as W, errorInWords } from "../words.js";
 import { act, choice, field, say, studentName, valueOf } from "./common.js";
 
+/** A file's text: UTF-8 (a byte order mark stays, for the server to drop), or Windows-1252
+ * when it is not UTF-8 (what Excel's plain "CSV" saves on Windows), as `t24 tournament
+ * import` reads it. */
+function decoded(bytes) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
 export function registrationStep(main, connection, tid, stream) {
   let view = null;
   let preview = null; // {text, answer}: the file shown, and what the server said of it
@@ -44,7 +55,7 @@ export function registrationStep(main, connection, tid, stream) {
   async function read(input) {
     const file = input.files && input.files[0];
     if (!file) return;
-    const text = await file.text(); // UTF-8; a byte order mark stays for the server to drop
+    const text = decoded(await file.arrayBuffer());
     try {
       const answer = await connection.request("query", { table: stream, name: "preview_import", args: { csv: text } });
       preview = { text, answer: answer.result };
