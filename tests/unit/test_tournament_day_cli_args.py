@@ -44,5 +44,7 @@ def test_create_takes_advance_count():
 
 
 def test_the_bundle_is_fetched_from_the_server_the_url_names():
-    assert bundle_url("ws://127.0.0.1:8024/ws", "cup") == "http://127.0.0.1:8024/bundle?tournament=cup"
+    assert (
+        bundle_url("ws://127.0.0.1:8024/ws", "cup") == "http://127.0.0.1:8024/bundle?tournament=cup"
+    )
     assert bundle_url("wss://t24.example/ws", "cup").startswith("https://t24.example/bundle?")
