@@ -206,6 +206,7 @@ class TableActor:
         self._idle_waiters: list[Deferred] = []
         self._timers = TableTimers(self)
         self._asked: Command | None = None  # the presence command in flight (`_on_presence`)
+        self._asks_presence = getattr(game, "presence_command", None) is not None
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -341,8 +342,9 @@ class TableActor:
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
             if viewer.role == "player":
                 self._timers.seats_changed()
-            # in a later turn: the joiner's snapshot goes out before any event it causes
-            self.clock.callLater(0, self._on_presence)
+                if self._asks_presence:  # a seat joined: it may be the last one awaited
+                    # in a later turn: the joiner's snapshot goes out before any event it causes
+                    self.clock.callLater(0, self._on_presence)
         view = self.view(viewer)
         self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
         return Snapshot(self.seq, view, catch_up, self.deadline_data(), older)
@@ -383,7 +385,7 @@ class TableActor:
         """Submit the command the game asks for now that who is joined (or the state) changed
         (`presence.presence_command`), once at a time; a refusal (the state moved meanwhile)
         is dropped like a stale deadline's."""
-        if self.closed or self._asked is not None:
+        if self.closed or self._asked is not None or not self._asks_presence:
             return
         command = presence_command(self.game, self.state, (s.viewer for s in self.subscribers))
         if command is None:

@@ -237,19 +237,27 @@ def decide(state: TournamentState, command: Command, now: int) -> list[Event]:
     return batch.events
 
 
+PREVIEW_STUDENTS, PREVIEW_PROBLEMS, PREVIEW_TEXT = 500, 100, 240  # a preview's bounds
+
+
 def _preview_import(
     state: TournamentState, args: Mapping[str, Any], viewer: Actor, now: int
 ) -> dict[str, Any]:
     """What `import_students` with this file would register, and every bad row by its line,
-    before anything is recorded (the director's console shows it, then imports)."""
+    before anything is recorded (the director's console shows it, then imports). Why the
+    answer is bounded (`PREVIEW_STUDENTS`, `PREVIEW_PROBLEMS`, each problem cut to
+    `PREVIEW_TEXT` characters): a reply must never grow with what a client sent, as an
+    error's message does not (a bad header is quoted in its problem)."""
     text = args.get("csv")
     if not isinstance(text, str):
         raise refuse("bad_args", "preview_import: 'csv' is the file's text")
     rows, problems = roster.read_csv(state, text)
+    cut = [p if len(p) <= PREVIEW_TEXT else p[: PREVIEW_TEXT - 3] + "..." for p in problems]
     return {
-        "students": roster.new_entries(state, rows) if not problems else [],
+        "students": roster.new_entries(state, rows)[:PREVIEW_STUDENTS] if not problems else [],
         "rows": len(rows),
-        "problems": problems,
+        "problems": cut[:PREVIEW_PROBLEMS],
+        "problem_count": len(problems),
         "registration_open": state.registration_open,
     }
 

@@ -30,6 +30,7 @@ def test_a_preview_lists_the_students_an_import_would_register_and_records_nothi
         ],
         "rows": 2,
         "problems": [],
+        "problem_count": 0,
         "registration_open": True,
     }
     assert len(t.state.students) == 1  # a preview records nothing
@@ -45,6 +46,19 @@ def test_a_preview_names_every_bad_row_by_its_line_and_lists_no_student():
     assert [p.split(":")[0] for p in answer["problems"]] == ["line 4", "line 5", "line 6"]
     assert "9th" in answer["problems"][0]
     assert t.refused("import_students", csv=text).code == "bad_rows"
+
+
+def test_a_preview_is_bounded_whatever_the_file():
+    """A reply never grows with what the client sent: a header quoted in its problem is cut,
+    and at most `PREVIEW_PROBLEMS` problems (`problem_count` says how many there are)."""
+    t = Tourney()
+    answer = ask(t, "preview_import", csv="x" * 20_000)
+    (problem,) = answer["problems"]
+    assert problem.startswith("line 1:") and len(problem) == tournament.PREVIEW_TEXT
+    many = "name,school,grade\n" + "".join(f"S{i},Hill,9th\n" for i in range(300))
+    answer = ask(t, "preview_import", csv=many)
+    assert len(answer["problems"]) == tournament.PREVIEW_PROBLEMS
+    assert answer["problem_count"] == 300 and answer["rows"] == 0
 
 
 def test_only_the_director_asks_and_only_known_queries():

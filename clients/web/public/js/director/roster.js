@@ -75,9 +75,10 @@ export function registrationStep(main, connection, tid, stream) {
       return;
     }
     const { students, problems, rows } = preview.answer;
+    const count = preview.answer.problem_count || problems.length;
     const parts = [h("h3", {}, W.preview_heading)];
     if (problems.length) {
-      parts.push(h("p", { class: "problems-line" }, W.preview_bad(problems.length)),
+      parts.push(h("p", { class: "problems-line" }, W.preview_bad(count)),
         h("ul", { id: "preview-problems", class: "problems" }, problems.map((p) => h("li", {}, p))));
     } else {
       parts.push(h("p", {}, W.preview_good(rows)),
