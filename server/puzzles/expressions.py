@@ -4,8 +4,9 @@ What this module keeps (R-PUZ-1 .. R-PUZ-3):
 - Every value is a `fractions.Fraction`; no float ever decides whether an answer is right
   (`8/(3-8/3)` is 23.999999999999996 in floats and exactly 24 here).
 - A *free-form expression* (casual games, R-POCKET-2, R-DECK40) is an ordinary formula with
-  brackets and the usual precedence. `check_expression` accepts it when it uses exactly the
-  card's numbers (as a multiset), joins no digits and makes 24.
+  brackets and the usual precedence, optionally followed by `= 24`. `check_expression`
+  accepts it when it uses exactly the card's numbers (as a multiset), joins no digits and
+  makes 24.
 - A *tournament solution* (R-PUZ-2, R-PUZ-3) is a pattern (the last step, `3 × 8`) and exactly
   three steps `a op b [= r]`. Each step combines two *available* values (card numbers not yet
   used, or results of earlier steps); its result becomes available; after the third step
@@ -40,6 +41,7 @@ from server.puzzles.notation import (
     parse_pattern,
     parse_step,
     tokenize,
+    without_stated_target,
 )
 
 __all__ = [
@@ -179,7 +181,7 @@ def check_expression(card: Sequence[int], text: str) -> Verdict:
     """
     _validate_card(card)
     try:
-        tokens = tokenize(text)
+        text, tokens = without_stated_target(text, tokenize(text))
         tree = FreeFormParser(text, tokens).parse()
     except PuzzleSyntaxError as error:
         return Verdict(False, error.reason, error.message)
@@ -240,6 +242,9 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
 
     pool = _Pool(card)
     available = pool.has_both
+    # The card's own numbers not used yet: only these can be "joined" (`33` on 3 3 8 8); a
+    # number made of earlier results (1 and 2 made by steps, then `12`) is simply not there.
+    unused_card = Counter(card)
 
     value: Fraction | None = None
     step: Step | None = None
@@ -249,7 +254,7 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
             step = parse_step(text, available, label=label)
         except PuzzleSyntaxError as error:
             return Verdict(False, error.reason, error.message)
-        missing = _missing_operand(step, pool, card, label)
+        missing = _missing_operand(step, pool, unused_card, label)
         if missing is not None:
             return missing
         try:
@@ -267,6 +272,8 @@ def check_solution(card: Sequence[int], pattern: str | Pattern, steps: Sequence[
         pool.take(step.left)
         pool.take(step.right)
         pool.add(value)
+        for operand in (step.left, step.right):
+            _use_card_number(unused_card, operand)
     assert value is not None and step is not None
     pool.take(value)
     left_over = pool.values()
@@ -322,17 +329,28 @@ class _Pool:
         return sorted(Fraction(n, d) for (n, d), count in self.counts.items() for _ in range(count))
 
 
-def _missing_operand(step: Step, pool: _Pool, card: Sequence[int], label: str) -> Verdict | None:
+def _use_card_number(unused_card: Counter[int], operand: Fraction) -> None:
+    """Count a step's operand as a card number used when it can be one. Why a card number
+    first, when a result of the same value is also there: "joined" is then claimed only of
+    numbers that are certainly still unused on the card."""
+    if operand.denominator == 1 and unused_card[operand.numerator]:
+        unused_card[operand.numerator] -= 1
+
+
+def _missing_operand(
+    step: Step, pool: _Pool, unused_card: Counter[int], label: str
+) -> Verdict | None:
+    """Why a step's operands are not both available: `joined_digits` when the missing one is
+    unused *card* numbers written together (`33` on 3 3 8 8), else `value_not_available`."""
     if pool.has_both(step.left, step.right):
         return None
     left_key = (step.left.numerator, step.left.denominator)
     operand = step.left if step.left == step.right or left_key not in pool.counts else step.right
-    unused_card = Counter(int(v) for v in pool.values() if v.denominator == 1)
     if operand.denominator == 1 and operand > 0 and _is_joined(int(operand), unused_card):
         return Verdict(
             False,
             "joined_digits",
-            f"{label}: {format_value(operand)} joins numbers together; "
+            f"{label}: {format_value(operand)} joins card numbers together; "
             "each number must stand alone",
         )
     shown = ", ".join(format_value(v) for v in pool.values()) or "nothing"

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from server.puzzles.spoken import words_to_symbols
+
 TARGET = Fraction(24)
 MAX_TEXT = 200  # longer input is refused before parsing (bounded work per answer)
 # Brackets open at once in a free-form expression: a card of four numbers needs three at most.
@@ -238,10 +240,7 @@ class FreeFormParser:
                 )
             if token.kind == "(":
                 raise PuzzleSyntaxError("syntax", f"missing operator before {_where(token)}")
-            if token.kind == "=":
-                raise PuzzleSyntaxError(
-                    "syntax", f"write only the expression, without '=' ({_where(token)})"
-                )
+            # an `=` never gets here: `without_stated_target` and `_split_stated` take it first
             raise PuzzleSyntaxError("syntax", f"unexpected {_where(token)}")
         return node
 
@@ -292,6 +291,22 @@ class FreeFormParser:
                 f"{_where(token)} has no number on its left; negative numbers are not allowed",
             )
         raise PuzzleSyntaxError("syntax", f"a number is expected at {_where(token)}")
+
+
+def without_stated_target(text: str, tokens: list[_Token]) -> tuple[str, list[_Token]]:
+    """A free-form answer may end with `= 24`, as people and other solvers write it
+    (`(5 + 3 - 2) × 4 = 24`): returns the expression's text and tokens without it. Anything
+    else after an `=` is `syntax` (an answer states no other result)."""
+    equals = next((index for index, token in enumerate(tokens) if token.kind == "="), None)
+    if equals is None:
+        return text, tokens
+    rest = tokens[equals + 1 :]
+    if len(rest) != 1 or rest[0].kind != "num" or int(rest[0].text) != TARGET:
+        raise PuzzleSyntaxError(
+            "syntax",
+            f"only '= 24' may follow the expression ({_where(tokens[equals])}), or nothing",
+        )
+    return text[: tokens[equals].start], tokens[:equals]
 
 
 def numbers_of(node: Node) -> list[int]:
@@ -410,13 +425,18 @@ def parse_step(
     fraction bars, and finally the leftmost operator. Raises PuzzleSyntaxError.
     """
     check_length(text)
+    said = text
+    fast = _fast_step(said)  # the usual step, in symbols: no word table to read
+    if fast is not None:
+        return fast
+    text = words_to_symbols(said)  # "8 divided by 3 equals 8/3" (`spoken.py`)
     fast = _fast_step(text)
     if fast is not None:
         return fast
     two = _two_slash_readings(text)
     if two is not None:
         return _choose_step(two[0], two[1], available, label, prefer_value)
-    return _parse_step_tokens(text, tokenize(text), available, label, prefer_value)
+    return _parse_step_tokens(said, tokenize(text), available, label, prefer_value)
 
 
 # The common steps have exactly one reading, so nothing is to be chosen: `a op b [= r]` with a
@@ -488,7 +508,8 @@ def _parse_step_tokens(
         raise PuzzleSyntaxError("syntax", f"{label} is empty")
     shape = "".join([token.shape for token in tokens])
     body, stated_tokens = _split_stated(shape, tokens, label)
-    if "(" in shape or ")" in shape:
+    body_shape = shape[: len(body)]
+    if "(" in body_shape or ")" in body_shape:
         bracketed = _bracketed_readings(body)
         if bracketed:
             return _choose_step(
@@ -524,7 +545,7 @@ def _stated_value(
     """The result stated after '=' (None when there is no '=')."""
     if not stated_tokens and len(tokens) == len(body):
         return None
-    result = _operand(stated_tokens)
+    result = _operand(_unbracketed_fraction(stated_tokens))
     if result is None:
         if _readings(stated_tokens) or _looks_run_on(stated_tokens):
             raise PuzzleSyntaxError(
@@ -534,6 +555,17 @@ def _stated_value(
     if result[0] is None:
         raise PuzzleSyntaxError("division_by_zero", f"{label} states a result over 0")
     return result[0]
+
+
+def _unbracketed_fraction(tokens: list[_Token]) -> list[_Token]:
+    """A stated result in brackets is one value when it is a fraction (R-PUZ-2, as for an
+    operand): `3 − 8/3 = (1/3)` states 1/3. Anything else is returned as it is (`(8)` stays
+    unreadable, as around an operand)."""
+    if tokens and tokens[0].kind == "(" and tokens[-1].kind == ")":
+        inner = tokens[1:-1]
+        if any(token.text == "/" for token in inner):
+            return inner
+    return tokens
 
 
 def _bracketed_readings(tokens: Sequence[_Token]) -> list[_Reading]:
@@ -625,6 +657,7 @@ def parse_pattern(text: str) -> Pattern:
     Raises PuzzleSyntaxError (reason "syntax", "too_long", "run_on" or "division_by_zero").
     """
     check_length(text)
+    said, text = text, words_to_symbols(text)  # "3 times 8", "15 plus 9" (`spoken.py`)
     if "=" in text:
         raise PuzzleSyntaxError("syntax", "a pattern is 'a op b' without '=' (e.g. 3 × 8)")
     step = _fast_step(text)
@@ -633,5 +666,5 @@ def parse_pattern(text: str) -> Pattern:
         if two is not None:
             step = _choose_step(two[0], two[1], None, "the pattern", TARGET)
         else:
-            step = _parse_step_tokens(text, tokenize(text), None, "the pattern", TARGET)
+            step = _parse_step_tokens(said, tokenize(text), None, "the pattern", TARGET)
     return step.pattern

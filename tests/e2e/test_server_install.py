@@ -52,10 +52,11 @@ UPGRADED = f"{project_version()}.post1"
 
 
 def section_blocks() -> dict[str, str]:
-    """The fenced blocks of "Installing on a server" before "Import names", by name: a shell
-    block by its first line's comment (`# build`), the others by their language."""
+    """The fenced blocks of "Installing on a server" before its first subsection ("With
+    pipx": tests/e2e/test_pipx_install.py), by name: a shell block by its first line's
+    comment (`# build`), the others by their language."""
     text = DOC.read_text().split("### Installing on a server\n", 1)[1]
-    text = text.split("#### Import names", 1)[0]
+    text = text.split("\n#### ", 1)[0]
     blocks: dict[str, str] = {}
     for language, body in re.findall(r"```(\w+)\n(.*?)```", text, re.DOTALL):
         body = "\n".join(line.removeprefix("   ") for line in body.splitlines()) + "\n"

@@ -14,6 +14,7 @@ import secrets
 
 import pytest
 
+from server import tournament
 from server.tournament import decks
 
 pytestmark = pytest.mark.e2e
@@ -59,7 +60,8 @@ def test_a_spectator_of_a_tournament_gets_no_deck_seed_nor_card_from_seq_0(serve
     official = everything_after(director, stream)
     started = next(m for m in official if m.get("event_type") == "RoundStarted")
     assert official[1]["data"]["options"]["deck_seed"] == DECK_SEED
-    assert started["data"]["deck"] == decks.round_cards(DECK_SEED, "official", 1)[:CARDS]
+    dealt = decks.round_cards(tournament.initial_state(options).options, 1)
+    assert started["data"]["deck"] == dealt[:CARDS]
     card_ids = [card["card_id"] for card in started["data"]["deck"]]
     table = f"{tid}.{started['data']['tables'][0]}"
 

@@ -544,9 +544,128 @@ CHALLENGE: Examples = _with_at(
     }
 )
 
+_RATED = {"mu": 1500.0, "sigma": 350.0}
+_SOLUTION = {
+    "expression": "8 / (3 - 8 / 3)",
+    "pattern": "8 ÷ 1/3",
+    "steps": ["8 / 3 = 8/3", "3 - 8/3 = 1/3", "8 / 1/3 = 24"],
+}
+_SECOND_WAY = {
+    "expression": "1 * 2 * 3 * 4",
+    "pattern": "6 × 4",
+    "steps": ["1 * 2 = 2", "2 * 3 = 6", "6 * 4 = 24"],
+}
+_THIRD_WAY = {
+    "expression": "(1 + 2 + 3) * 4",
+    "pattern": "6 × 4",
+    "steps": ["1 + 2 = 3", "3 + 3 = 6", "6 * 4 = 24"],
+}
+_MISSED = {"seat": "s1", "number": 2, "card_id": "3 3 8 8", "message": "", "after_us": 15_000_000}
+PRACTICE: Examples = _with_at(
+    {
+        "TableCreated": [CREATED, CREATED_ONE],
+        "CardDealt": [
+            {
+                "seat": "s1",
+                "number": 1,
+                "card_id": "3 3 8 8",
+                "numbers": [3, 8, 3, 8],
+                "score": 41.2,
+                "card_rating": {"mu": 2210.4, "sigma": 120.0},
+                "rating": _RATED,
+            }
+        ],
+        "CardTouched": [{"seat": "s2", "number": 4, "rule": "R-PLAY-2"}],
+        "AnswerJudged": [
+            {
+                "seat": "s1",
+                "number": 1,
+                "pattern": "3 × 8",
+                "steps": ["1 + 1 = 2", "1 + 2 = 3", "3 * 8 = 24"],
+                "ok": True,
+                "reason": "",
+                "message": "correct",
+                "rule": "R-PUZ-2",
+            },
+            {
+                "seat": "s1",
+                "number": 2,
+                "pattern": "3*8",
+                "steps": ["1+1=2", "2+1=3"],
+                "ok": False,
+                "reason": "wrong_step_count",
+                "message": "2 steps given; a solution has exactly 3 (R-PUZ-2)",
+                "rule": "R-PUZ-2",
+            },
+            {
+                "seat": "s2",
+                "number": 2,
+                "pattern": "3*8",
+                "steps": ["1+1=2", "2+1=3", "3*8=24"],
+                "ok": False,
+                "reason": "value_not_available",
+                "message": "",
+                "rule": "R-PUZ-2",
+            },
+        ],
+        "CardSolved": [
+            {
+                "seat": "s2",
+                "number": 1,
+                "card_id": "1 1 1 8",
+                "after_us": 7_420_000,
+                "touch_us": 2_100_000,
+            }
+        ],
+        "CardMissed": [
+            {
+                **_MISSED,
+                "reason": "wrong",
+                "message": "step 1: 1 is not available (available: 3, 3, 8, 8)",
+                "solutions": [_SOLUTION],
+            },
+            {
+                **_MISSED,
+                "card_id": "1 2 3 4",
+                "reason": "no_touch",
+                "solutions": [_SECOND_WAY, _THIRD_WAY],
+            },
+            {**_MISSED, "reason": "no_answer", "solutions": [_SOLUTION]},
+            {**_MISSED, "reason": "gave_up", "solutions": []},
+        ],
+        "RatingUpdated": [
+            {
+                "seat": "s1",
+                "number": 2,
+                "card_id": "3 3 8 8",
+                "solved": solved,
+                "before": _RATED,
+                "after": {"mu": 1500.0 + (150.0 if solved else -150.0), "sigma": 290.5},
+                "card_before": {"mu": 2210.4, "sigma": 120.0},
+                "card_after": {"mu": 2210.4 + (-25.0 if solved else 8.0), "sigma": 118.0},
+            }
+            for solved in (True, False)
+        ],
+        "PracticePaused": [
+            {"cause": cause}
+            for cause in ("server_restart", "failover", "director", "proctor", "tea")
+        ],
+        "PracticeResumed": [{"cause": "tea"}],
+        "PracticeEnded": [
+            {
+                "reason": reason,
+                "ratings": {"s1": {"mu": 1642.7, "sigma": 180.0}, "s2": _RATED},
+                "played": {"s1": 20, "s2": 1},
+            }
+            for reason in ("all_played", "ended")
+        ],
+    }
+)
+
 EXAMPLES: dict[str, Examples] = {
     "pocket": POCKET,
     "deck40": DECK40,
     "tjugoett": TJUGOETT,
     "challenge": CHALLENGE,
+    "practice": PRACTICE,
 }

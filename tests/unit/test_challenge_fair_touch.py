@@ -157,23 +157,46 @@ def test_r_play_2_a_seat_claims_once():
     assert caught.value.code == "already_touched"
 
 
-def test_r_play_3_a_foul_touch_on_the_free_card_is_flagged_after_a_claim_it_is_a_later_touch():
+def test_r_play_3_a_foul_touch_on_the_free_card_takes_it_after_a_claim_it_is_a_later_touch():
+    """Given a compensated table, when a foul touch (four fingertips) comes first, then it is
+    flagged and the card leaves play (R-PLAY-3, R-FLAG-2); when it comes after a claim, it is
+    a later touch: recorded, flagged too (decision 3), and the card stays with the claims."""
     table = compensated()
     flagged = touch(table, "s1", 10, fingertips=4)
-    assert "FlagIssued" in types(flagged)  # nobody had claimed it: R-PLAY-3 as always
+    assert types(flagged) == ["CardTouched", "FlagIssued", "CardReturnedToDeck"]
     table.next_card()
     touch(table, "s2", 10)
-    (later,) = touch(table, "s3", 10, fingertips=4)
-    assert later.type == "TouchRefused" and later.data["fingertips"] == 4
+    later = touch(table, "s3", 10, fingertips=4)
+    assert types(later) == ["TouchRefused", "FlagIssued"]
+    assert later[0].data["fingertips"] == 4
+    assert later[1].data["cause"] == "too_many_fingertips" and later[1].data["play"] is None
     table.fire("grant_first_touch")
     assert table.state.card.toucher == "s2" and "s3" in table.state.card.fouls
 
 
-def test_r_play_3_a_slap_during_the_arbitration_disqualifies():
+def test_r_play_3_a_slap_during_the_arbitration_disqualifies_and_leaves_the_card_to_the_claims():
+    """Given s1's claim, when s2 slaps the card, then s2 is disqualified (R-PLAY-3) as a later
+    touch: the card stays in play and the arbitration grants it to s1 (R-PLAY-2)."""
     table = compensated()
     touch(table, "s1", 10)
     slapped = touch(table, "s2", 10, fingertips=5)
-    assert "PlayerDisqualified" in types(slapped)
+    assert types(slapped) == ["TouchRefused", "PlayerDisqualified"]
+    assert slapped[1].data["cause"] == "slap"
+    table.fire("grant_first_touch")
+    assert table.state.card.toucher == "s1"
+
+
+def test_r_flag_2_a_flag_on_a_claimant_during_the_arbitration_takes_the_card():
+    """Given s1's and s2's claims, when the proctor flags s3 (who has not touched), then the
+    card stays with the claims; when the proctor flags the claimant s2, then it leaves play:
+    the claimants hold it together (decision 5)."""
+    table = compensated()
+    touch(table, "s1", 10)
+    touch(table, "s2", 10)
+    assert types(table.do("issue_flag", PROCTOR, seat="s3", cause="no_pattern")) == ["FlagIssued"]
+    taken = table.do("issue_flag", PROCTOR, seat="s2", cause="touched_before_reveal")
+    assert types(taken) == ["FlagIssued", "CardReturnedToDeck"]
+    assert table.state.card is None
 
 
 def test_r_play_2_without_compensation_arrival_order_decides_and_events_are_unchanged():
@@ -357,7 +380,20 @@ def test_r_play_3_a_foul_after_a_claim_is_a_later_touch_recorded_whole():
                 "toucher": None,  # nobody holds the card during the arbitration
                 "rule": "R-PLAY-2",
             },
-        )
+        ),
+        Event(
+            "FlagIssued",
+            {
+                "at": table.now,
+                "seat": "s2",
+                "cause": "too_many_fingertips",
+                "rule": "R-PLAY-3",
+                "flags": 1,
+                "card_id": "c1",
+                "revealed": True,
+                "play": None,  # the card stays with s1's claim
+            },
+        ),
     ]
 
 

@@ -199,6 +199,8 @@ class Run:
         if seat_state.flag_seqs:
             flag = seat_state.flag_seqs[detail % len(seat_state.flag_seqs)]
             mix.append({"kind": "rescind_flag", "seat": seat, "flag": flag})
+        if seat_state.disqualified_cause == "slap" or detail % 7 == 3:  # R-PLAY-3 lifted
+            mix.append({"kind": "rescind_slap", "seat": seat})
         if seat_state.cards_won and detail % 3 == 0:
             mix.append({"kind": "revoke_card", "seat": seat, "card": seat_state.cards_won[0]})
         if detail % 2:

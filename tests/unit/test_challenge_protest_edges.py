@@ -166,7 +166,7 @@ def test_the_corrections_are_a_list_of_0_to_MAX_CORRECTIONS_maps_of_a_known_kind
     table = won_by_s2()
     listed = f"'corrections' is a list of 0..{MAX_CORRECTIONS} maps"
     kinds = "a correction is a map whose 'kind' is one of "
-    kinds += "rescind_flag, award_card, revoke_card, adjust_score"
+    kinds += "rescind_flag, rescind_slap, award_card, revoke_card, adjust_score"
     adjust = {"kind": "adjust_score", "seat": "s3", "delta": 1, "why": "x"}
     assert refused_ruling(table, corrections={"kind": "adjust_score"}) == bad_correction(listed)
     assert refused_ruling(table, *[adjust] * (MAX_CORRECTIONS + 1)) == bad_correction(listed)

@@ -84,7 +84,7 @@ def stumped() -> Table:
 
 
 def foul_later_touch() -> Table:
-    """s1 holds c1; s2 touched after it with four fingertips (a foul, R-PLAY-3)."""
+    """s1 holds c1; s2 touched after it with four fingertips (a foul and a flag, R-PLAY-3)."""
     table = solving()
     table.do("touch_card", player("s2"), fingertips=4)
     return table
@@ -491,6 +491,18 @@ REFUSED: list[tuple[Callable[[], Table], str, object, dict, tuple[str, str, str]
             "corrections": [{"kind": "rescind_flag", "seat": "s1", "flag": 2}],
         },
         ("unknown_flag", "R-ROUND-8", "seat s1 has no standing flag at seq 2"),
+    ),
+    (
+        protested,
+        "rule_protest",
+        PROCTOR,
+        {
+            "protest": 1,
+            "upheld": True,
+            "ruling_text": "y",
+            "corrections": [{"kind": "rescind_slap", "seat": "s1"}],
+        },
+        ("no_slap", "R-ROUND-8", "seat s1 is not disqualified for a slap"),
     ),
     (
         protested,

@@ -80,7 +80,7 @@ def test_override_never_hands_the_card_to_a_foul_touch_R_PLAY_2():
     table = Table.started(cards=["c1", "c2"])
     table.next_card()
     table.do("touch_card", player("s1"))
-    table.do("touch_card", player("s2"), fingertips=4)  # later, and a foul: recorded, no flag
+    table.do("touch_card", player("s2"), fingertips=4)  # later, and a foul: recorded, flagged
     refused = table.refused("override_first_touch", PROCTOR, seat="s2")
     assert refused.code == "foul_touch" and refused.rule == "R-PLAY-2"
     table.do("touch_card", player("s3"), fingertips=3)  # three fingertips are fine

@@ -51,7 +51,10 @@ class HearingPromptTests(ShellTestCase):
                 "protest Bo 7,9 the touch was late",
             )
         ]
-        line = "rule 1 uphold the steps were right | rescind 2 7; award Ada c3; adjust s1 -1 tie"
+        line = (
+            "rule 1 uphold the steps were right | rescind 2 7; award Ada c3; adjust s1 -1 tie;"
+            " rescind Bo SLAP"
+        )
         _state, (effect,) = typed(proctor_input.press, state, line)
         assert isinstance(effect, Send) and effect.name == "rule_protest"
         assert effect.args == {
@@ -62,6 +65,7 @@ class HearingPromptTests(ShellTestCase):
                 {"kind": "rescind_flag", "seat": "s2", "flag": 7},
                 {"kind": "award_card", "seat": "s1", "card": "c3"},
                 {"kind": "adjust_score", "seat": "s1", "delta": -1, "why": "tie"},
+                {"kind": "rescind_slap", "seat": "s2"},  # R-PLAY-3: a slap ruled wrong
             ],
         }
         _state, (effect,) = typed(proctor_input.press, state, "preview 1 reject no")
@@ -163,6 +167,17 @@ class HearingWordsTests(ShellTestCase):
         assert words["ScoreCardReopened"] == "score card reopened by the director: a late protest"
         slap = describe_event("PlayerDisqualified", {"seat": "s1", "cause": "slap"}, names)
         assert slap == "Ada is disqualified: a slap with the whole hand (R-PLAY-3)"
+        lifted = describe_event(
+            "ProtestRuled",
+            {
+                "protest": 2,
+                "upheld": True,
+                "ruling_text": "a typing error",
+                "corrections": [{"kind": "rescind_slap", "seat": "s1"}],
+            },
+            names,
+        )
+        assert lifted == "ruling on protest 2: UPHELD: a typing error; corrections: lift Ada's slap"
 
     def test_the_preview_answer_reads_as_what_would_change(self):
         table = Table.started(seats=3, cards=["c1", "c2"], flag_limit=1)

@@ -122,6 +122,13 @@ def test_r_deck40_1_bad_options_are_refused(bad):
 # -- R-DECK40-2: "24!" with a spoken solution; wrong excludes from these four cards ----------
 
 
+def test_r_deck40_2_a_call_ending_with_equals_24_takes_the_four_cards():
+    """Issue 28: `... = 24`, as people write it, is a right solution, not `syntax`."""
+    table = started(2, ["2345", "3388"])
+    events = table.do("call_24", S1, expression="(5 + 3 - 2) × 4 = 24")
+    assert one(events, "RoundWon")["seat"] == "s1"
+
+
 def test_r_deck40_2_a_right_call_takes_the_four_cards():
     table = started(2, ["3388", "4187"])
     events = table.do("call_24", S2, expression="8 ÷ (3 − 8 ÷ 3)")

@@ -67,7 +67,7 @@ def test_float_trap_is_exactly_24():
         (CARD, "3 + 3.5", "syntax", "decimals"),
         (CARD, "3 ^ 3", "syntax", "'^' at position 3"),
         (CARD, "8(3 - 8/3)", "syntax", "missing operator"),
-        (CARD, "8/(3-8/3) = 24", "syntax", "without '='"),
+        (CARD, "8/(3-8/3) = 25", "syntax", "only '= 24' may follow"),
         (CARD, "8 * * 3", "syntax", "a number is expected"),
         (CARD, "1" * 201, "too_long", "at most 200"),
         (CARD, "3 3 + 8 + 8", "joined_digits", "may not be joined"),

@@ -187,7 +187,9 @@ SOLUTIONS = [
         (1, 2, 3, 4),
         "36 − 12",
         ["12 × 3 = 36", "36 − 4 = 32", "32 − 8 = 24"],
-        refused("joined_digits", "step 1: 12 joins numbers together; each number must stand alone"),
+        refused(
+            "joined_digits", "step 1: 12 joins card numbers together; each number must stand alone"
+        ),
     ),
     (
         (1, 1, 3, 4),

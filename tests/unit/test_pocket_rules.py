@@ -131,6 +131,16 @@ def test_r_pocket_2_a_wrong_answer_is_recorded_with_its_reason(text, reason):
     assert (judged["ok"], judged["reason"]) == (False, reason)
 
 
+def test_r_pocket_2_an_answer_ending_with_equals_24_wins_the_card():
+    """Given the card 2 3 4 5, when a player answers `(5 + 3 - 2) × 4 = 24` (as people and
+    other solvers write it), then the answer is right and wins the card (issue 28: it was
+    `syntax`, and excluded the player)."""
+    table = started(3, ["p4", "p1"])
+    events = table.do("answer", S1, expression="(5 + 3 - 2) × 4 = 24")
+    assert one(events, "AnswerJudged")["ok"] is True
+    assert one(events, "CardWon")["seat"] == "s1"
+
+
 # -- R-POCKET-3: claim, answer in time, wrong or late excludes from this card only -----------
 
 

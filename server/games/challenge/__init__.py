@@ -201,20 +201,20 @@ def _reveal_card(batch: Batch, command: Command, seat: str | None) -> None:
 
 def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-2 (first touch holds the card, later ones are recorded and refused) and
-    R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag)."""
+    R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag; a
+    slap disqualifies), judged for every touch, first or later (decision 3)."""
     assert seat is not None
     fingertips = int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
     phase, card = batch.state.phase, batch.card
-    if (
-        phase == REVEALED
-        and batch.state.options.touch_compensation
-        and fingertips < SLAP_FINGERTIPS
-        and _compensated_touch(batch, command, seat, fingertips)
-    ):
+    if seat in card.touches:  # a later touch, or a claim awaiting the arbitration
+        raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+    compensated = phase == REVEALED and batch.state.options.touch_compensation
+    if compensated and fingertips <= 3:
+        claim_touch(batch, seat, fingertips, command)  # R-PLAY-2 under compensation
         return
-    if phase == SOLVING:
-        if seat in card.touches:
-            raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
+    if phase == SOLVING or (compensated and card.claims):
+        # Somebody holds the card (or has claimed it: the arbitration decides between the
+        # claims only): a later touch is recorded and refused.
         batch.emit(
             "TouchRefused",
             seat=seat,
@@ -226,38 +226,20 @@ def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
         )
     else:
         batch.emit("CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2")
+    _judge_fingertips(batch, seat, fingertips, phase)
+
+
+def _judge_fingertips(batch: Batch, seat: str, fingertips: int, phase: str) -> None:
+    """R-PLAY-3, for any student's touch: the seed's causes name no first touch ("Student
+    touches card with more than 3 fingertips", "Student touches proctor's hand before it is
+    withdrawn"). A penalty on a bystander leaves the card with the student who holds it
+    (decision 5, `batch._taken_from`)."""
     if fingertips >= SLAP_FINGERTIPS:
         disqualify_for_slap(batch, seat)
     elif phase == PLACED:
         flag(batch, seat, "touched_before_reveal")
-    elif fingertips > 3 and phase == REVEALED:
+    elif fingertips > 3:
         flag(batch, seat, "too_many_fingertips")
-
-
-def _compensated_touch(batch: Batch, command: Command, seat: str, fingertips: int) -> bool:
-    """R-PLAY-2 under compensation (challenge/arbitration.py): a valid touch on the free card
-    is a claim for the arbitration. A foul touch (R-PLAY-3) is judged on arrival as at any
-    table: before any claim it is a foul on a free card (False: the usual rules follow); after
-    one, the card is claimed and it is a later touch, recorded without a flag, as a foul that
-    arrives after the first touch at a table without compensation."""
-    card = batch.card
-    if seat in card.touches:
-        raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
-    if fingertips <= 3:
-        claim_touch(batch, seat, fingertips, command)
-        return True
-    if not card.claims:
-        return False
-    batch.emit(
-        "TouchRefused",
-        seat=seat,
-        fingertips=fingertips,
-        play=card.play,
-        reason="not_first",
-        toucher=None,
-        rule="R-PLAY-2",
-    )
-    return True
 
 
 def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:

@@ -64,12 +64,13 @@ def end_round_now(batch: Batch, reason: str) -> None:
 def flag(batch: Batch, seat_id: str, cause: str) -> None:
     """R-FLAG-1..3: a penalty flag; the threshold disqualifies. R-FLAG-2: the card goes back to
     the bottom of the deck when the flagged student holds it or nobody does yet (a flag on a
-    bystander does not take the card from its toucher). The flag names the card in play when
-    it was issued (`card_id`, None between cards), so a protest can point at it."""
+    bystander does not take the card from its toucher: `_taken_from`). The flag names the
+    card in play when it was issued (`card_id`, None between cards), so a protest can point
+    at it."""
     seat = batch.state.seat(seat_id)
     assert seat is not None
     card = batch.state.card
-    taken = card if card is not None and card.toucher in (None, seat_id) else None
+    taken = _taken_from(card, seat_id)
     flags = seat.flags + 1
     batch.emit(
         "FlagIssued",
@@ -95,11 +96,24 @@ def disqualify_for_slap(batch: Batch, seat_id: str) -> None:
     card leaves play when the slapper holds it or nobody does yet."""
     seat = batch.state.seat(seat_id)
     assert seat is not None
-    card = batch.state.card
-    taken = card if card is not None and card.toucher in (None, seat_id) else None
+    taken = _taken_from(batch.state.card, seat_id)
     batch.emit("PlayerDisqualified", seat=seat_id, flags=seat.flags, cause="slap", rule="R-PLAY-3")
     _return_card(batch, taken)
     settle(batch)
+
+
+def _taken_from(card: CardInPlay | None, seat_id: str) -> CardInPlay | None:
+    """The card a penalty on `seat_id` takes out of play (R-FLAG-2, decision 5): the card the
+    student holds, or the card nobody holds yet; never a card another student holds. During a
+    compensated touch's arbitration (R-PLAY-2) the students who claimed it hold it together:
+    a penalty on one of them takes it, a penalty on anyone else does not."""
+    if card is None:
+        return None
+    if card.toucher is not None:
+        return card if card.toucher == seat_id else None
+    if card.claims and all(claim.seat != seat_id for claim in card.claims):
+        return None
+    return card
 
 
 def _return_card(batch: Batch, taken: CardInPlay | None) -> None:

@@ -82,6 +82,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "already_ruled": ("R-ROUND-8", "the protest is already ruled on"),
     "bad_correction": ("R-ROUND-8", "a correction is malformed, or a rejected protest has some"),
     "unknown_flag": ("R-ROUND-8", "that seat has no standing flag with this seq"),
+    "no_slap": ("R-ROUND-8", "that seat is not disqualified for a slap"),
     "unknown_card": ("R-ROUND-8", "no card of this table's deck has this id"),
     "card_already_won": ("R-ROUND-8", "the card is already won (revoke it first)"),
     "card_not_won": ("R-ROUND-8", "that seat has not won this card"),

@@ -9,7 +9,8 @@ Rules this file keeps:
 - The proctor (or director) rules once on each protest (`ProtestRuled`). A ruling never edits
   history: an upheld protest appends its corrections as events of their own, in the order
   given, each judged on the state the earlier ones produced: `FlagRescinded` (a student back
-  under the flag limit is reinstated from the next card: `PlayerReinstated`), `CardAwarded`,
+  under the flag limit is reinstated from the next card: `PlayerReinstated`), a slap's
+  disqualification lifted (`rescind_slap`: `PlayerReinstated` too), `CardAwarded`,
   `CardAwardRevoked`, `ScoreAdjusted`. Scores, flags and disqualifications are only ever
   derived by replay, corrections included.
 - The score card is signed with the proctor's initials once the round has ended and no protest
@@ -42,6 +43,7 @@ MAX_INITIALS = 16
 # taken, since a ruling's corrections are recorded and pushed to every viewer of the table.
 CORRECTION_FIELDS: dict[str, tuple[str, ...]] = {
     "rescind_flag": ("seat", "flag"),
+    "rescind_slap": ("seat",),
     "award_card": ("seat", "card"),
     "revoke_card": ("seat", "card"),
     "adjust_score": ("seat", "delta", "why"),
@@ -135,7 +137,7 @@ def _never_negative(seat: SeatState, delta: int) -> None:
 def _rescind_flag(batch: Batch, correction: Mapping[str, Any]) -> None:
     """`FlagRescinded`; a student disqualified by flags and now under the limit plays again
     from the next card (`PlayerReinstated`). A slap's disqualification (R-PLAY-3) is not a
-    flag's and stays."""
+    flag's and stays (`rescind_slap` lifts it)."""
     seat = _correction_seat(batch.state, correction)
     flag_seq = _whole(correction, "flag")
     if flag_seq not in seat.flag_seqs:
@@ -151,6 +153,23 @@ def _rescind_flag(batch: Batch, correction: Mapping[str, Any]) -> None:
             from_play=batch.state.plays + 1,
             rule="R-ROUND-8",
         )
+
+
+def _rescind_slap(batch: Batch, correction: Mapping[str, Any]) -> None:
+    """R-PLAY-3, R-ROUND-8: a slap is "grounds for" disqualification, and the proctor settles
+    protests: a slap ruled wrong (a typing error, a client's bug, a hand the proctor misread)
+    is lifted, and the student plays again from the next card (`PlayerReinstated`, as after
+    a rescinded flag). Flags the student held stay; a slap never added one."""
+    seat = _correction_seat(batch.state, correction)
+    if not seat.disqualified or seat.disqualified_cause != "slap":
+        raise refuse("no_slap", f"seat {seat.seat} is not disqualified for a slap")
+    batch.emit(
+        "PlayerReinstated",
+        seat=seat.seat,
+        flags=seat.flags,
+        from_play=batch.state.plays + 1,
+        rule="R-ROUND-8",
+    )
 
 
 def _award_card(batch: Batch, correction: Mapping[str, Any]) -> None:
@@ -205,6 +224,7 @@ def _adjust_score(batch: Batch, correction: Mapping[str, Any]) -> None:
 
 CORRECTIONS = {
     "rescind_flag": _rescind_flag,
+    "rescind_slap": _rescind_slap,
     "award_card": _award_card,
     "revoke_card": _revoke_card,
     "adjust_score": _adjust_score,

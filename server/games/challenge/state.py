@@ -21,7 +21,8 @@ Theory of operation:
 - Every event carries its time in `data["at"]` (microseconds), because `evolve` never sees
   the log's envelope. One anchor, `timer_from`, is the start of every live window: it is set
   by the events that start a window (round started, card placed, revealed, touched, a first
-  touch overridden, a card resolved, the table resumed) and each deadline is
+  touch overridden or granted, a card resolved, the table resumed; not a ruling's
+  corrections, nor the stumped pile's return) and each deadline is
   `timer_from + window`. A resume or a ruling therefore restarts the windows in full.
 - A deadline's key is `kind:play:timer_from`; it changes whenever the window does, so a
   deadline the shell fires after the state moved on no longer matches and is refused as stale.
@@ -250,12 +251,15 @@ def _card_stumped(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSt
 
 
 def _stumped_returned(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # Not a window's start (decision 14: the next card is placed `auto_proctor` after the
+    # previous one was *resolved*): after a card leaves play the pile returns at that same
+    # time, and after a ruling whose award emptied the deck the next placing stays due from
+    # the last resolution, as after any award that leaves cards in the deck.
     return replace(
         state,
         deck=state.deck + tuple(data["cards"]),
         stumped=tuple(card for card in state.stumped if card not in data["cards"]),
         stumped_returned=True,
-        timer_from=data["at"],
     )
 
 

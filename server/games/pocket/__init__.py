@@ -4,10 +4,11 @@ card at once; first right answer wins its dots.
 This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md and
 `server.games.base.Game`): `NAME`, `DEFAULT_OPTIONS`, `initial_state`, `decide`, `evolve`,
 `deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
-`COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`. It holds `decide`, the one place that judges a
-command. The state and `evolve` live in `pocket/state.py`, the options and the stack in
-`pocket/options.py`, refusal codes and argument readers in `pocket/checks.py`, what each
-viewer sees in `pocket/view.py`.
+`COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`, and `check_new_table` (R-PUZ-4: a given stack's
+cards have a solution, judged when a table is created, `pocket/options.py`). It holds
+`decide`, the one place that judges a command. The state and `evolve` live in
+`pocket/state.py`, the options and the stack in `pocket/options.py`, refusal codes and
+argument readers in `pocket/checks.py`, what each viewer sees in `pocket/view.py`.
 
 Rules this file keeps (each cited where it is enforced):
 - R-POCKET-1: `start_game` records the stack (given, or drawn from an edition) and turns up

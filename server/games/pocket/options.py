@@ -5,6 +5,9 @@ What this module keeps:
 - Options are plain msgpack-able data recorded in `TableCreated`. `table_options(raw)` reads
   them into a frozen `PocketOptions` or refuses them with `RuleViolation("invalid_options")`
   naming the field, before anything is recorded.
+- A given stack must hold only cards with a solution (R-PUZ-4, the card text's "every card
+  has at least one solution"): `check_new_table`, run when a table is created, never when its
+  recorded options are read back.
 - The stack is either given in order (`stack`: a list of `{card_id, numbers, dots}`, top
   first) or drawn by `stack_from_edition` from an edition, a seed, a size and the dot values
   wanted. Either way `start_game` records the stack, in order, in `GameStarted`, so a replay
@@ -37,6 +40,7 @@ from server.games.base import (
     short_duration,
 )
 from server.puzzles.editions import EDITIONS, tournament_deck
+from server.puzzles.solver import solvable
 
 MIN_SEATS, MAX_SEATS = 1, 8
 MAX_STACK = 96  # both sides of an edition's 48 cards
@@ -222,13 +226,31 @@ DURATIONS = ("answer_seconds", "stumped_seconds")
 
 
 def check_new_table(raw: Mapping[str, Any]) -> None:
-    """What a *new* table must meet that its recorded options are not judged by again:
-    durations of at least `base.MIN_SECONDS` (docs/protocol.md, "Durations"). Raises
-    `invalid_options`; the options must read (`table_options`)."""
-    table_options(raw)
+    """Rules a table must meet to be *created*, which its recorded options are not re-judged
+    by: durations of at least `base.MIN_SECONDS` (docs/protocol.md, "Durations"), and every
+    card of a given `stack` has a solution (R-PUZ-4: the pocket edition's card text says
+    "every card has at least one solution"). Raises `invalid_options` naming the option or
+    the card; the options must read (`table_options`).
+
+    Why at creation only (the contract's optional `check_new_table`, called by the shell's
+    `create_table` and never at replay): the recorded `TableCreated` is the truth a replay
+    trusts, so a log recorded before these checks still loads and plays its card (stumped by
+    all, set aside as any other). Why no opt-out: unlike a tournament table (`casual`), the
+    pocket game *is* the card text's game, and an edition's stack is solvable anyway.
+    """
+    options = table_options(raw)
     problem = short_duration(raw, DURATIONS)
     if problem:
         raise RuleViolation("invalid_options", problem, OPTIONS_RULE)
+    for card in options.stack or ():
+        if not solvable(card.numbers):
+            numbers = " ".join(map(str, card.numbers))
+            raise RuleViolation(
+                "invalid_options",
+                f"option 'stack': card {card.card_id!r} ({numbers}) has no solution (R-PUZ-4); "
+                "every card of the pocket edition has one",
+                "R-PUZ-4",
+            )
 
 
 def stack_from_edition(

@@ -9,8 +9,9 @@ The language (the same at the student's `protest>` line and the proctor's prompt
     sign INITIALS                               sign the score card (proctor, after the round)
     reopen REASON                               reopen a signed score card (director)
 
-A correction is `rescind SEAT FLAG_SEQ`, `award SEAT CARD`, `revoke SEAT CARD` or
-`adjust SEAT +N|-N WHY`. The seqs are the numbers the feed and `t24 replay` show on the left.
+A correction is `rescind SEAT FLAG_SEQ`, `rescind SEAT slap` (a slap's disqualification
+lifted, R-PLAY-3), `award SEAT CARD`, `revoke SEAT CARD` or `adjust SEAT +N|-N WHY`. The seqs
+are the numbers the feed and `t24 replay` show on the left.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class HearingLineError(ValueError):
 HEARING_USAGE = (
     ("protest [SEAT] SEQ[,SEQ] REASON", "dispute recorded events by seq (R-ROUND-8)"),
     ("rule N uphold|reject TEXT [| FIX; FIX]", "rule on protest N; FIX: rescind SEAT FLAG_SEQ,"),
-    ("", "award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
+    ("", "rescind SEAT slap, award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
     ("preview N uphold|reject TEXT [| FIX]", "what that ruling would do (never recorded)"),
     ("sign INITIALS", "sign the score card: the result is final (R-ROUND-7)"),
     ("reopen REASON", "the director reopens a signed score card"),
@@ -73,6 +74,8 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
         raise HearingLineError(f"{text!r}: no seat {seat_word!r} at this table")
     if kind == "rescind" and value.isdigit():
         return {"kind": "rescind_flag", "seat": seat, "flag": int(value)}
+    if kind == "rescind" and value.lower() == "slap":
+        return {"kind": "rescind_slap", "seat": seat}
     if kind in ("award", "revoke"):
         card: Any = int(value) if value.isdigit() else value
         return {"kind": f"{kind}_card", "seat": seat, "card": card}
@@ -84,7 +87,8 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
             "why": " ".join(words[3:]),
         }
     raise HearingLineError(
-        f"{text!r}: rescind SEAT FLAG_SEQ, award SEAT CARD, revoke SEAT CARD or adjust SEAT +N WHY"
+        f"{text!r}: rescind SEAT FLAG_SEQ, rescind SEAT slap, award SEAT CARD, revoke SEAT CARD "
+        "or adjust SEAT +N WHY"
     )
 
 

@@ -133,7 +133,7 @@ export function correctionsBuilder(events) {
     document.getElementById("correction-delta-row").hidden = kind !== "adjust_score";
     document.getElementById("correction-why-row").hidden = kind !== "adjust_score";
     const ready = seat && (kind === "rescind_flag" ? value("correction-flag") !== ""
-      : kind === "adjust_score" ? true : value("correction-card") !== "");
+      : kind === "adjust_score" || kind === "rescind_slap" ? true : value("correction-card") !== "");
     setDisabled("add-correction", !ready);
   }
 
@@ -143,6 +143,7 @@ export function correctionsBuilder(events) {
     const cardId = (key) => [...events.revealed.keys(), ...(lastView.seats || []).flatMap((s) => s.cards_won || [])]
       .find((id) => String(id) === key); // a card id keeps its type (a number stays a number)
     const correction = kind === "rescind_flag" ? { kind, seat, flag: Number(value("correction-flag")) }
+      : kind === "rescind_slap" ? { kind, seat }
       : kind === "adjust_score" ? { kind, seat, delta: Number(value("correction-delta")), why: value("correction-why").trim() }
       : { kind, seat, card: cardId(value("correction-card")) };
     pending.push(correction);

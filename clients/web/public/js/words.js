@@ -70,6 +70,7 @@ const ERROR_WORDS = {
   already_ruled: "That protest is already ruled on.",
   bad_correction: "A correction is malformed.",
   unknown_flag: "That seat has no such standing flag.",
+  no_slap: "That seat is not disqualified for a slap.",
   unknown_card: "There is no such card in this deck.",
   card_already_won: "That card is already won.",
   card_not_won: "That seat has not won that card.",
@@ -344,6 +345,7 @@ export function hintInWords(code) {
 // The corrections of an upheld protest (R-ROUND-8, docs/rules.md), keyed by `kind`.
 export const CORRECTION_WORDS = {
   rescind_flag: "Rescind a flag",
+  rescind_slap: "Lift a slap's disqualification",
   award_card: "Award a card",
   revoke_card: "Take back a card",
   adjust_score: "Adjust a score",
@@ -355,6 +357,7 @@ export function correctionInWords(correction, view, cards = new Map()) {
   const card = (id) => (cards.has(id) ? `the card ${cards.get(id).join(" ")}` : `card ${id}`);
   switch (correction.kind) {
     case "rescind_flag": return `Rescind ${who}'s flag of event ${correction.flag}.`;
+    case "rescind_slap": return `Lift ${who}'s disqualification for a slap.`;
     case "award_card": return `Award ${card(correction.card)} to ${who}.`;
     case "revoke_card": return `Take ${card(correction.card)} back from ${who}.`;
     case "adjust_score": return `Change ${who}'s score by ${correction.delta > 0 ? "+" : ""}${correction.delta}: ${correction.why}.`;
