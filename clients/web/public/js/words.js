@@ -522,6 +522,7 @@ export const DIRECTOR_WORDS = {
   preview_bad: (count) => `${countOf(count, "row")} must be fixed first; nothing can be imported:`,
   preview_headings: ["Name", "School", "Grade"],
   import_button: (count) => `Import ${countOf(count, "student")}`,
+  import_idle: "Import (choose a file first)",
   imported: (count) => `${countOf(count, "student")} registered.`,
   close_heading: "Close registration",
   close_intro: "Once it is closed nobody can register, and round 1 can be seated. A student can still be renamed or withdrawn.",

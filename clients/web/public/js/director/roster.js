@@ -32,7 +32,7 @@ export function registrationStep(main, connection, tid, stream) {
       h("p", {}, W.import_intro),
       field("roster-file", W.field_file, { type: "file", accept: ".csv,text/csv,text/plain", onchange: (e) => read(e.target) }),
       h("div", { id: "preview", "aria-live": "polite" }),
-      h("button", { id: "import", type: "button", disabled: true, onclick: () => importRoster() }, W.import_button(0))),
+      h("button", { id: "import", type: "button", disabled: true, onclick: () => importRoster() }, W.import_idle)),
     h("section", { "aria-labelledby": "add-heading" },
       h("h2", { id: "add-heading" }, W.add_heading),
       h("form", { id: "add-form", onsubmit: (e) => { e.preventDefault(); add(); } },
@@ -72,6 +72,7 @@ export function registrationStep(main, connection, tid, stream) {
     if (!preview) {
       fill("preview");
       button.disabled = true;
+      button.textContent = W.import_idle;
       return;
     }
     const { students, problems, rows } = preview.answer;
