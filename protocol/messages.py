@@ -30,6 +30,8 @@ GAME_ROLES = ("director", "proctor", "player")  # may send `command`
 # (docs/tournament.md); its stream is `tournament/<id>` instead of `table/<id>`.
 TOURNAMENT_PREFIX = "tournament/"
 TABLE_ID_PATTERN = r"(?:tournament/)?[A-Za-z0-9][A-Za-z0-9_.-]{0,63}"
+TOURNAMENT_ID_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}"  # docs/tournament.md, "Options"
+TOURNAMENT_TABLE_PATTERN = r"r[1-4]\.s\d{1,3}\.t\d{2,3}|tb\d{1,4}\.t\d{1,3}"
 _TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 
@@ -75,6 +77,7 @@ ERROR_CODES: dict[str, str] = {
     "conflict": "Another writer extended the table's log; the command was not applied. Retry.",
     "unavailable": "The event store failed or the server is shutting down; nothing was written.",
     "internal": "An unexpected server fault (a bug); nothing was written; the connection stays.",
+    "day_over": "`table_links`: the tournament's day is over, so a printed link would be expired.",
 }
 """Protocol error codes. A command refused by the game's rules carries the game's own
 `RuleViolation` code instead (listed in docs/rules.md) together with its `rule` id."""
@@ -190,6 +193,25 @@ MESSAGES: tuple[MessageSpec, ...] = (
         "Sign a token for someone else (players need table and seat, proctors a table).",
         roles=("director",),
         replies=("token", "error"),
+    ),
+    MessageSpec(
+        "table_links",
+        "client",
+        (
+            _ID,
+            Field("tournament", "str", pattern=TOURNAMENT_ID_PATTERN, doc="the tournament's id"),
+            Field(
+                "table",
+                "str",
+                pattern=TOURNAMENT_TABLE_PATTERN,
+                doc="one of its tables: a round's `r1.s1.t01` or a tie-break's `tb1.t1`",
+            ),
+        ),
+        "The printed links of one table of a tournament: its proctor's and each student's, "
+        "each with its own token, valid until the end of the tournament's day, and as a QR "
+        'code (docs/tournament.md, "Printing the day").',
+        roles=("director",),
+        replies=("links", "error"),
     ),
     MessageSpec(
         "list_tables",
@@ -310,6 +332,22 @@ MESSAGES: tuple[MessageSpec, ...] = (
             Field("expires", "int", doc="expiry, Unix seconds"),
         ),
         "Reply to `issue_token`.",
+    ),
+    MessageSpec(
+        "links",
+        "server",
+        (
+            _ID,
+            Field("tournament", "str"),
+            Field("table", "str", doc="the tournament's name of the table (`r1.s1.t01`)"),
+            Field("hub_table", "str", doc="the table's id on the server (`spring.r1.s1.t01`)"),
+            Field("section", "str", doc="the grade or section it seats"),
+            Field("expires", "int", doc="when every link expires, Unix seconds: the day's end"),
+            Field("proctor", "map", doc="{name, url, qr}: the proctor's link"),
+            Field("seats", "list", doc="[{seat, name, url, qr}] in seat order"),
+        ),
+        "Reply to `table_links`: `url` is a web-client address holding its person's token in "
+        "the fragment; `qr` that address as an SVG QR code, a `data:image/svg+xml` URI.",
     ),
     MessageSpec(
         "tables",

@@ -40,6 +40,7 @@ from server.eventlog.threaded import ThreadedStore
 from server.metrics import Metrics
 from server.net.http import build_site
 from server.net.limits import ConnectionGate, descriptors_short
+from server.net.links import LinkMaker
 from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory
 from server.runtime.hub import Hub
@@ -92,6 +93,8 @@ class T24Server:
             raise
         port = self.listening.getHost().port
         self.url = config.public_url or f"ws://{_url_host(config.host)}:{port}{WS_PATH}"
+        if self.factory is not None:  # the printed links name the public address
+            self.factory.links = LinkMaker(signer, self.url)
         if self.ownership is not None:  # same reactor turn as the bind: no client yet
             # default id: the host and the *configured* port, stable across restarts, so a
             # restarted node takes its own tables back at once (docs/operations.md)
@@ -164,6 +167,7 @@ class T24Server:
             self.metrics,
             self.reactor,
             idle_timeout=config.open_handshake_timeout,
+            signing_key_file=config.signing_key_file,
         )
         short = descriptors_short(config.max_connections)
         if short is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from protocol.codec import Limits
+from server.audit.signing import DEFAULT_KEY_FILE
 from server.cluster.leases import DEFAULT_LEASE_SECONDS
 from server.eventlog.store import DEFAULT_STORE_URL
 from server.net.rate_limits import NetConfig
@@ -38,6 +39,7 @@ class ServerConfig:
     port: int = 8024
     public_url: str = ""  # the ws:// URL clients are told; default ws://HOST:PORT/ws
     secret_file: str = "var/t24.secret"
+    signing_key_file: str = DEFAULT_KEY_FILE  # the officials' bundle's Ed25519 key (/bundle)
     ready_file: str = ""  # written (JSON: url, port, pid) once listening; for scripts/tests
     demo: bool = False
     demo_tokens_dir: str = "var/demo-tokens"

@@ -203,7 +203,8 @@ def browser_lines(files: Mapping[str, Mapping[str, Any]]) -> list[str]:
     director = files.get("director.json")
     if director is not None:
         lines.append(
-            f"- director (yours only: every table): {page_url(url, str(director['director']))}"
+            f"- director's console (yours only: tournaments, every table): "
+            f"{page_url(url, str(director['director']))}"
         )
     return [*lines, ""]
 

@@ -4,7 +4,9 @@ What it keeps: each student has a skill (`strong`, `average`, `weak`) that scale
 solving time of bots.py (a log-normal law fitted on people's times) and the chance of a wrong
 answer. On each revealed card the quickest student still in play touches, says the pattern and
 fixes the solution (or a wrong one: a flag, R-FLAG-1); a card nobody would solve within the
-no-touch window is left to be stumped (R-PLAY-7). When the round ends the proctor signs the
+no-touch window is left to be stumped (R-PLAY-7). Nobody connects to a seat of a proctored
+table, so the proctor begins play (a tournament table waits for its students, docs/rules.md
+decision 30). When the round ends the proctor signs the
 score card (R-ROUND-7). The time from sending a touch to receiving its event is recorded
 (`latencies`, seconds) for the tournament benchmark.
 """
@@ -95,6 +97,10 @@ class TableBots:
         for seat in view.get("seats", []):
             if seat.get("disqualified"):
                 self.out.add(seat["seat"])
+        if view.get("waiting") and not self.forfeit:
+            # a tournament table waits for its students (docs/rules.md decision 30); these
+            # play at a proctored table, where nobody connects: the proctor begins play
+            self.link.command("begin_play", {}).addErrback(lambda _failure: None)
         if view.get("phase") == "ended":
             self.sign()
         elif self.forfeit:

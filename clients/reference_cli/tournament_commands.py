@@ -35,6 +35,7 @@ from clients.reference_cli.connect_options import (
     resolve_target,
 )
 from clients.reference_cli.connection import ServerRefused, TableLink
+from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 from clients.reference_cli.tournament_words import (
     NOTHING_TO_DO,
     command_words,
@@ -82,6 +83,7 @@ SUB_EXAMPLES = {
     "proctor": f'{_T} proctor --id spring --table r1.s1.t01 --name "Grace Hopper"',
     "standings": f"{_T} standings --id spring",
     "simulate": "t24 tournament simulate --students 20 --grades 3 --seed 7 --fast",
+    **DAY_EXAMPLES,  # the day's subcommands (tournament_day_commands.py)
 }
 
 # The choices of --rules and --edition: server.puzzles.round_decks' DOCUMENTS and
@@ -96,7 +98,11 @@ def stream_of(tournament_id: str) -> str:
 
 # The tournament's own options that have a flag of their own: a `--table-option` naming one
 # is pointed at its flag (the server would refuse it as no table option).
-OWN_FLAGS = {"cards_per_round": "--cards-per-round", "tie_break_seconds": "--tie-break-seconds"}
+OWN_FLAGS = {
+    "cards_per_round": "--cards-per-round",
+    "tie_break_seconds": "--tie-break-seconds",
+    "advance_count": "--advance-count",
+}
 
 
 def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
@@ -132,6 +138,8 @@ def create_options(args: argparse.Namespace) -> dict[str, Any]:
     }
     if args.cards_per_round is not None:  # left out: the tournament's own default (48)
         options["cards_per_round"] = args.cards_per_round
+    if args.advance_count is not None:  # left out: the tournament's own default (16)
+        options["advance_count"] = args.advance_count
     return options
 
 
@@ -336,6 +344,12 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         help="cards a round: 48 by the rules (R-ROUND-1); 4..48 for a practice tournament",
     )
     p.add_argument(
+        "--advance-count",
+        type=int,
+        metavar="N",
+        help="how many of each grade go to the semi-finals: 16 by the rules (R-ROUND-3); 3..16",
+    )
+    p.add_argument(
         "--table-option",
         action="append",
         metavar="KEY=VALUE",
@@ -371,6 +385,7 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--name", required=True)
     p.add_argument("--initials")
     sub("standings", standings, "print the standings, one table per grade")
+    add_day_parsers(sub)  # preview, rename, begin, mark, sign, links, bundle
     p = sub("simulate", None, "run a whole tournament with bots on a server of its own")
     p.set_defaults(func=run_simulate)
     p.add_argument("--students", type=int, default=20, help="students per grade")

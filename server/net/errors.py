@@ -13,6 +13,7 @@ from server.cluster.leases import LeaseLost
 from server.eventlog.envelope import EventLogError
 from server.eventlog.store import ConcurrencyError
 from server.games.base import RuleViolation
+from server.net.links import DayOver, UnknownTournamentTable
 from server.runtime.hub import (
     InvalidOptions,
     ReservedTable,
@@ -49,6 +50,8 @@ def error_for(failure: Failure) -> tuple[str, str, str | None]:
         (ReservedTable, "reserved_table"),
         (UnknownGame, "unknown_game"),
         (BadSeq, "bad_seq"),
+        (UnknownTournamentTable, "unknown_table"),
+        (DayOver, "day_over"),
     ):
         if isinstance(exc, kind):
             return code, str(exc), None

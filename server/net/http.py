@@ -1,11 +1,13 @@
-"""HTTP beside the WebSocket, on the same port (twisted.web): `/ws`, `/healthz`, `/metrics`.
+"""HTTP beside the WebSocket, on the same port (twisted.web): `/ws`, `/healthz`, `/metrics`,
+`/bundle`.
 
 What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketResource`
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
 answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds and no table
 is retrying an append the store failed (`Hub.store_failing`), 503 otherwise (a node of
 several adds the line `owned_tables: ...`); `/metrics` is the Prometheus exposition
-(`server.metrics`).
+(`server.metrics`); `/bundle?tournament=ID` the officials' bundle as a zip, for a director's
+token (`server.net.bundle_http`).
 Every other path is a file of the web client (`server.net.static`, `clients/web/public/`),
 or 404.
 
@@ -28,7 +30,9 @@ from twisted.web.resource import Resource
 
 from protocol.messages import WS_PATH
 from server import SERVER_HEADER
+from server.audit.signing import DEFAULT_KEY_FILE
 from server.metrics import Metrics
+from server.net.bundle_http import BundleResource
 from server.net.static import web_root
 
 HEALTH_TIMEOUT = 2.0
@@ -128,10 +132,15 @@ class T24Request(server.Request):
 
 
 def build_site(
-    ws_factory: Any, store: Any, metrics: Metrics, clock: Any, idle_timeout: float = 30.0
+    ws_factory: Any,
+    store: Any,
+    metrics: Metrics,
+    clock: Any,
+    idle_timeout: float = 30.0,
+    signing_key_file: str = DEFAULT_KEY_FILE,
 ) -> server.Site:
-    """The one `Site` serving `/ws`, `/healthz`, `/metrics` and the web client on the
-    server's port."""
+    """The one `Site` serving `/ws`, `/healthz`, `/metrics`, `/bundle` and the web client on
+    the server's port."""
     root = web_root()
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
     hub = getattr(ws_factory, "hub", None)
@@ -139,6 +148,9 @@ def build_site(
     owned = hub.owned if getattr(hub, "ownership", None) is not None else None
     root.putChild(b"healthz", HealthResource(store, clock, failing, owned))
     root.putChild(b"metrics", MetricsResource(metrics))
+    signer = getattr(ws_factory, "signer", None)
+    if signer is not None:
+        root.putChild(b"bundle", BundleResource(store, signer, signing_key_file, clock))
     site = server.Site(root, timeout=idle_timeout)
     site.requestFactory = T24Request
     site.displayTracebacks = False

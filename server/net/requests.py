@@ -13,21 +13,24 @@ one after it breaks the session (`_delivering`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from twisted.internet.defer import Deferred
 from twisted.internet.interfaces import IReactorTime
+from twisted.internet.threads import deferToThreadPool
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
-from protocol.messages import Request, make
+from protocol.messages import TOURNAMENT_PREFIX, Request, make
 from server.games.base import Actor, Command
+from server.net.links import LinkMaker
 from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
-from server.runtime.hub import Hub, TableMoved
+from server.runtime.hub import Hub, TableMoved, UnknownTable
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -51,6 +54,7 @@ class TableRequests:
 
     hub: Hub
     signer: TokenSigner
+    links: LinkMaker | None
     clock: IReactorTime
     config: NetConfig
     claims: Claims | None
@@ -104,6 +108,38 @@ class TableRequests:
                 expires=claims.expires,
             )
         )
+
+    def _table_links(self, request: Request, arrival: int) -> None:
+        """The printed links of one table of a tournament (server/net/links.py), read from
+        the tournament's state (a replica serves it on a node of several: it writes
+        nothing)."""
+        links = self.links
+        if links is None:
+            self.reply_error(request.id, "unavailable", "this server prints no links")
+            return
+        tournament = request.get("tournament")
+        stream = TOURNAMENT_PREFIX + tournament
+        d = self.hub.get(stream)
+        d.addErrback(self._replica, stream)
+
+        def draw(actor: TableActor) -> Any:
+            if actor.game.NAME != "tournament":
+                raise UnknownTable(f"no tournament {tournament}")
+            now = self.clock.seconds()
+            # a QR code takes tens of milliseconds to draw: on a thread, off the reactor
+            # (the state is immutable; a test clock without threads draws in place)
+            make_links = partial(links.table_links, actor.state, tournament, request.get("table"))
+            pool = getattr(self.clock, "getThreadPool", None)
+            if pool is None:
+                return make_links(now)
+            return deferToThreadPool(self.clock, pool(), make_links, now)
+
+        def answer(fields: dict[str, Any]) -> None:
+            self.send(make("links", id=request.id, tournament=tournament, **fields))
+
+        d.addCallback(draw)
+        d.addCallback(answer)
+        d.addErrback(self._fail, request.id)
 
     def _list_tables(self, request: Request, arrival: int) -> None:
         """One page of the visible tables, in id order, after the cursor `after`.
@@ -294,6 +330,7 @@ class TableRequests:
     REQUEST_HANDLERS: ClassVar[dict[str, Callable[[TableRequests, Request, int], None]]] = {
         "create_table": _create_table,
         "issue_token": _issue_token,
+        "table_links": _table_links,
         "list_tables": _list_tables,
         "join": _join,
         "leave": _leave,

@@ -71,6 +71,7 @@ from server.net.lag import (
     STALE_AFTER_US,
     LagEstimator,
 )
+from server.net.links import LinkMaker
 from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.requests import TableRequests
@@ -119,9 +120,11 @@ class Session(TableRequests):
         unread_limit: int = 0,
         on_unread: Callable[[int], None] | None = None,
         keepalive_interval: float = 0.0,
+        links: LinkMaker | None = None,
     ) -> None:
         self.hub = hub
         self.signer = signer
+        self.links = links  # the printed links of a tournament's tables (`table_links`)
         self.clock = clock
         self._send = send
         self._send_push = send_push or (lambda push: send(push.frame))

@@ -34,6 +34,7 @@ from server import SERVER_HEADER
 from server.metrics import Metrics
 from server.net import masking
 from server.net.backpressure import OutputBound
+from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
 from server.net.tokens import TokenSigner
@@ -150,6 +151,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
             unread_limit=factory.config.max_unread_bytes,
             on_unread=self._unread_overflow,
             keepalive_interval=factory.config.auto_ping_interval,
+            links=factory.links,
         )
         factory.sessions.add(self.session)
         self._output = OutputBound.install(
@@ -346,6 +348,8 @@ class T24WebSocketFactory(WebSocketServerFactory):
         self.ids = itertools.count(1)
         self.closing = False
         self.turn_writes = TurnWrites(reactor)
+        # the printed links (server/net/links.py): set once the server knows its public URL
+        self.links: LinkMaker | None = None
         rate = self.config.server_rate_per_second
         self.budget = TokenBucket(rate, rate, reactor.seconds()) if rate > 0 else None
         self.setProtocolOptions(**transport_options(self.config))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from server.games.base import Actor
+from server.games.base import Actor, Command
 
 RUNNERS = ("proctor", "director")  # the roles that can run a table
 WATCHERS = ("spectator", "auditor")
@@ -46,3 +46,21 @@ def presence_of(
     if lag:
         message["lag"] = {seat: lag[seat] for seat in sorted(lag) if seat in seats}
     return message
+
+
+def presence_command(game: Any, state: Any, viewers: Iterable[Actor]) -> Command | None:
+    """The command the game asks the server to send now that these viewers are joined (its
+    optional `presence_command(state, connected_seats)`), or None.
+
+    Why the game decides: what connections mean for play is a rule (a 24 Challenge table
+    that waits for its students begins when every seat is there, docs/rules.md decision
+    30); the shell only knows who is joined, and the command it submits is judged by
+    `decide` like any other, so the moment play began is recorded with the seats connected
+    then, and nothing else about connections is.
+    """
+    ask = getattr(game, "presence_command", None)
+    if ask is None or state is None:
+        return None
+    seats = frozenset(viewer.id for viewer in viewers if viewer.role == "player")
+    command: Command | None = ask(state, seats)
+    return command

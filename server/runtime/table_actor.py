@@ -44,7 +44,9 @@ table is paused with cause `store_failure` (`timers.py`); `store_failing_since` 
 
 Presence (who is connected, `presence.py`) is pushed to the subscribers that asked for it
 (`join {presence: true}`) whenever a join or a leave changes it; it is never an event, so
-the log holds only what happened at the table.
+the log holds only what happened at the table. A game may ask for a command when it changes
+(`presence_command`: a 24 Challenge table that waits for its students begins play when every
+seat is there); the actor submits it as the server after a join and after each append.
 
 Recovery: for a table with live timers (mid-card), `start(recovering=True)` first submits
 the game's `RECOVERY_COMMAND` (the 24 Challenge's `pause_table`; args `{"cause":
@@ -87,7 +89,7 @@ from server.games.base import (
 )
 from server.metrics import Metrics
 from server.runtime.catch_up import OlderPushes, join_table
-from server.runtime.presence import presence_of
+from server.runtime.presence import presence_command, presence_of
 from server.runtime.pushes import (
     CHUNK_EVENTS,
     EncodedEvents,
@@ -206,6 +208,8 @@ class TableActor:
         self._in_flight = False
         self._idle_waiters: list[Deferred] = []
         self._timers = TableTimers(self)
+        self._asked: Command | None = None  # the presence command in flight (`_on_presence`)
+        self._asks_presence = getattr(game, "presence_command", None) is not None
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -345,6 +349,9 @@ class TableActor:
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
             if viewer.role == "player":
                 self._timers.seats_changed()
+                if self._asks_presence:  # a seat joined: it may be the last one awaited
+                    # in a later turn: the joiner's snapshot goes out before any event it causes
+                    self.clock.callLater(0, self._on_presence)
         view = self.view(viewer)
         self._views.setdefault(self._view_group(viewer), (viewer, view))  # a group's views
         return Snapshot(self.seq, view, catch_up, self.deadline_data(), older)
@@ -380,6 +387,23 @@ class TableActor:
         }
         message = presence_of(self.table, (s.viewer for s in self.subscribers), lag)
         return Push(message, encode(message))
+
+    def _on_presence(self) -> None:
+        """Submit the command the game asks for now that who is joined (or the state) changed
+        (`presence.presence_command`), once at a time; a refusal (the state moved meanwhile)
+        is dropped like a stale deadline's."""
+        if self.closed or self._asked is not None or not self._asks_presence:
+            return
+        command = presence_command(self.game, self.state, (s.viewer for s in self.subscribers))
+        if command is None:
+            return
+        self._asked = command
+
+        def done(_result: object) -> None:
+            self._asked = None
+
+        d = self.submit(command, now_us(self.clock), "presence", from_deadline=True)
+        d.addBoth(done)
 
     def lag_changed(self) -> None:
         """A subscriber's lag estimate moved (issue 19): tell the presence listeners."""
@@ -593,6 +617,7 @@ class TableActor:
         self._publish(recorded)
         self._reschedule()
         self._resolve(batch, recorded)
+        self._on_presence()  # a mark may have made every seat there
 
     def _append_failed(self, failure: Failure, batch: _Batch) -> Deferred | None:
         attempts = max(pending.attempts for pending, _ in batch.items) + 1

@@ -83,6 +83,7 @@ __all__ = [
     "evolve",
     "initial_state",
     "is_over",
+    "query",
     "secrets",
     "standings",
     "view",
@@ -127,6 +128,24 @@ def _import_students(batch: Batch, command: Command) -> None:
     if problems:
         raise refuse("bad_rows", "; ".join(problems))
     batch.emit("StudentsRegistered", students=roster.new_entries(state, rows), source="csv")
+
+
+def _rename(batch: Batch, command: Command) -> None:
+    """A student's name corrected (a typo in the roster): the id, school, grade, seats and
+    points stay; every table seated from now on shows the new name (a table already created
+    keeps the name its options recorded)."""
+    state = batch.state
+    student_id = command.args.get("student")
+    student = state.students.get(student_id) if isinstance(student_id, str) else None
+    if student is None:
+        raise refuse("unknown_student", f"rename_student: no student {student_id!r}")
+    name = text_arg(command, "name")
+    row = {"name": name, "school": student.school, "grade": student.grade}
+    others = roster.registered_keys(state) - {roster.key_of(student)}
+    problem = roster.row_problem(state, row, others)
+    if problem:
+        raise refuse(problem[0], f"rename_student: {problem[1]}")
+    batch.emit("StudentRenamed", student=student.student_id, name=name, previous=student.name)
 
 
 def _withdraw(batch: Batch, command: Command) -> None:
@@ -184,6 +203,7 @@ COMMANDS: dict[str, CommandRule] = {
     "merge_grades": CommandRule(DIRECTOR, _merge_grades),
     "register": CommandRule(DIRECTOR, _register),
     "import_students": CommandRule(DIRECTOR, _import_students),
+    "rename_student": CommandRule(DIRECTOR, _rename),
     "withdraw": CommandRule(DIRECTOR, _withdraw),
     "close_registration": CommandRule(DIRECTOR, _close_registration),
     "seat_round": CommandRule(DIRECTOR, rounds.seat_round),
@@ -215,6 +235,49 @@ def decide(state: TournamentState, command: Command, now: int) -> list[Event]:
     batch = Batch(state, max(now, state.clock))
     rule.handler(batch, command)
     return batch.events
+
+
+PREVIEW_STUDENTS, PREVIEW_PROBLEMS, PREVIEW_TEXT = 500, 100, 240  # a preview's bounds
+
+
+def _preview_import(
+    state: TournamentState, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
+    """What `import_students` with this file would register, and every bad row by its line,
+    before anything is recorded (the director's console shows it, then imports). Why the
+    answer is bounded (`PREVIEW_STUDENTS`, `PREVIEW_PROBLEMS`, each problem cut to
+    `PREVIEW_TEXT` characters): a reply must never grow with what a client sent, as an
+    error's message does not (a bad header is quoted in its problem)."""
+    text = args.get("csv")
+    if not isinstance(text, str):
+        raise refuse("bad_args", "preview_import: 'csv' is the file's text")
+    rows, problems = roster.read_csv(state, text)
+    cut = [p if len(p) <= PREVIEW_TEXT else p[: PREVIEW_TEXT - 3] + "..." for p in problems]
+    return {
+        "students": roster.new_entries(state, rows)[:PREVIEW_STUDENTS] if not problems else [],
+        "rows": len(rows),
+        "problems": cut[:PREVIEW_PROBLEMS],
+        "problem_count": len(problems),
+        "registration_open": state.registration_open,
+    }
+
+
+Query = Callable[[TournamentState, Mapping[str, Any], Actor, int], dict[str, Any]]
+QUERIES: dict[str, Query] = {"preview_import": _preview_import}
+
+
+def query(
+    state: TournamentState, name: str, args: Mapping[str, Any], viewer: Actor, now: int
+) -> dict[str, Any]:
+    """Answer query `name` (never recorded); only the director asks the tournament."""
+    answer = QUERIES.get(name)
+    if answer is None:
+        raise refuse("unknown_query", f"unknown query {name!r}")
+    if viewer.role not in DIRECTOR:
+        raise refuse("not_allowed", f"{viewer.role!r} may not ask {name}")
+    if not isinstance(args, Mapping):
+        raise refuse("bad_args", f"{name}: arguments are a map")
+    return answer(state, args, viewer, now)
 
 
 def deadlines(state: TournamentState) -> list[Deadline]:

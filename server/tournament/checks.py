@@ -17,6 +17,7 @@ MAX_TEXT = 64
 # Every refusal code and what it means (docs/tournament.md lists them; a test checks it).
 REFUSALS: dict[str, tuple[str, str]] = {
     "unknown_command": ("", "no such tournament command"),
+    "unknown_query": ("", "no such tournament query"),
     "not_allowed": ("", "this role may not send this command"),
     "bad_args": ("", "an argument is missing or of the wrong kind"),
     "bad_options": ("", "the tournament's creation options are invalid"),

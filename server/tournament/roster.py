@@ -22,7 +22,7 @@ import io
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from server.tournament.state import TournamentState
+from server.tournament.state import Student, TournamentState
 
 MAX_TEXT = 64
 MAX_CSV = 512 * 1024
@@ -56,8 +56,13 @@ def row_problem(
     return None
 
 
+def key_of(student: Student) -> tuple[str, str, str]:
+    """What makes two registrations the same student: name, school (any case) and grade."""
+    return (student.name.casefold(), student.school.casefold(), student.grade)
+
+
 def registered_keys(state: TournamentState) -> set[tuple[str, str, str]]:
-    return {(s.name.casefold(), s.school.casefold(), s.grade) for s in state.students.values()}
+    return {key_of(s) for s in state.students.values()}
 
 
 def new_entries(state: TournamentState, rows: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:

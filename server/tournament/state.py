@@ -189,6 +189,12 @@ def _registered(state: TournamentState, data: Mapping[str, Any]) -> TournamentSt
     return replace(state, students=students)
 
 
+def _renamed(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
+    students = dict(state.students)
+    students[data["student"]] = replace(students[data["student"]], name=data["name"])
+    return replace(state, students=students)
+
+
 def _withdrawn(state: TournamentState, data: Mapping[str, Any]) -> TournamentState:
     students = dict(state.students)
     students[data["student"]] = replace(students[data["student"]], withdrawn=True)
@@ -278,6 +284,7 @@ Evolver = Callable[[TournamentState, Mapping[str, Any]], TournamentState]
 EVOLVERS: dict[str, Evolver] = {
     "GradesMerged": _merged,
     "StudentsRegistered": _registered,
+    "StudentRenamed": _renamed,
     "StudentWithdrawn": _withdrawn,
     "RegistrationClosed": lambda s, d: replace(s, registration_open=False),
     "RoundSeated": _seated,

@@ -7,7 +7,9 @@ options of each table are a pure function of the tournament's recorded state: th
 student ids and names), the round (R-FLAG-3 thresholds follow it), the round's cards in the
 order `RoundStarted` recorded (R-DECK-1/5), the tournament's pass-through table options (with
 the rules document's stumped-card policy, R-PLAY-7, unless they name one), and
-for a tie-break (R-ROUND-6) the timed round (`round_seconds`) with 2 to 4 seats.
+for a tie-break (R-ROUND-6) the timed round (`round_seconds`) with 2 to 4 seats. Every table
+waits for its students (`wait_for_students`, docs/tournament.md decision 15): the tournament
+creates it started, and no card is placed before they are there.
 """
 
 from __future__ import annotations
@@ -82,4 +84,5 @@ def table_options_for(state: TournamentState, name: str) -> dict[str, Any]:
             options["min_seats"] = 2
     options["seats"] = _seats(state, table)
     options["deck"] = [dict(card) for card in deck]
+    options["wait_for_students"] = True  # decision 15: no card before they are there
     return options

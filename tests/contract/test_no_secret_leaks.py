@@ -279,6 +279,7 @@ class Tourney:
         for name in names:
             hub_id = table_id(self.TID, name)
             for command, args in [
+                ("begin_play", {}),  # the director begins play (no student joined)
                 ("place_card", {}),
                 ("reveal_card", {}),
                 ("end_round", {}),

@@ -282,7 +282,9 @@ def test_the_tournament_completes_after_a_node_holding_its_tables_is_killed(tmp_
         on_a = [name for name in semis if served[f"{TID}.{name}"] == "a"]
         assert len(on_b) == 1 and len(on_a) == 1, served
         doomed, safe = f"{TID}.{on_b[0]}", f"{TID}.{on_a[0]}"
-        # mid-card on b: placed, revealed, touched by a student
+        # mid-card on b: placed, revealed, touched by a student (the director begins play:
+        # nobody joins a seat here, docs/rules.md decision 30)
+        director.command(doomed, "begin_play")
         director.command(doomed, "place_card")
         director.command(doomed, "reveal_card")
         winner_b = semis[on_b[0]][0]
@@ -300,6 +302,7 @@ def test_the_tournament_completes_after_a_node_holding_its_tables_is_killed(tmp_
         director.command(doomed, "resume_table")  # served by a now
         win_card(director, doomed, winner_b, card_in_play(store, doomed))
         # the other semi-final, on a all along
+        director.command(safe, "begin_play")
         director.command(safe, "place_card")
         director.command(safe, "reveal_card")
         winner_a = semis[on_a[0]][1]
@@ -343,6 +346,7 @@ def test_the_tournament_goes_on_when_its_own_node_is_killed(tmp_path, store):
         winners = {}
         for table in view["rounds"][2]["tables"]:
             name, winner = f"{TID}.{table['table']}", table["students"][0]
+            director.command(name, "begin_play")
             director.command(name, "place_card")
             director.command(name, "reveal_card")
             director.command(name, "touch_card", seat=winner)

@@ -128,7 +128,7 @@ def test_the_board_watches_another_node_s_tables_on_one_connection(two_nodes, pa
         time.sleep(0.1)
 
     sockets: list = []
-    board = pages.open(b.http, b.token("director", name="dir"))
+    board = pages.open(b.http, b.token("director", name="dir"), page="board")
     # `goto` returns before the page's module opens its socket: wait for that first
     # connection, or it may be counted too, then count the reload's
     board.locator("#status", has_text="Connected").wait_for(timeout=WAIT * 1000)

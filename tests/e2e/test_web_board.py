@@ -63,7 +63,7 @@ def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_se
         options = {"seats": SEATS, "stack": stack}
         reply = director.request("create_table", table=table, game="pocket", options=options)
         assert reply["type"] == "table_created", reply
-    board = pages.open(process.http, process.token("director", name="dir"))
+    board = pages.open(process.http, process.token("director", name="dir"), page="board")
     for table in tables:  # every one drawn from its live view (scores), none only listed
         board.locator(f'[data-table="{table}"] tr[data-seat="s1"] td.score').wait_for(timeout=WAIT)
     assert board.locator("text=Loading:").count() == 0
@@ -140,6 +140,7 @@ def test_a_tournament_board_shows_its_tables_live_and_the_standings_per_grade(
     proctor = client(process.token("proctor", name="p", table=table))
     player = client(process.token("player", table=table, seat=seat))
     assert player.request("join", table=table)["type"] == "snapshot"
+    accepted(proctor, table, "begin_play")  # one student of three joined: the proctor begins
     accepted(proctor, table, "place_card")
     accepted(proctor, table, "reveal_card")
     numbers = player.event("CardRevealed")["data"]["numbers"]

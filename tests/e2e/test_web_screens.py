@@ -307,13 +307,14 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     # the console's table of phases is the server's (commands.js)
     copied = console.evaluate(
         """async () => { const m = await import("/js/commands.js");
-        return { phases: m.COMMAND_PHASES, paused: m.WHILE_PAUSED }; }"""
+        return { phases: m.COMMAND_PHASES, paused: m.WHILE_PAUSED, waiting: m.WHILE_WAITING }; }"""
     )
     sent_by_people = {name for name, rule in COMMANDS.items() if rule.roles != TIMER}
     assert set(copied["phases"]) == sent_by_people
     for name in sent_by_people:
         assert set(copied["phases"][name]) == set(COMMANDS[name].phases), name
         assert (name in copied["paused"]) == COMMANDS[name].while_paused, name
+        assert (name in copied["waiting"]) == COMMANDS[name].while_waiting, name
 
 
 @pytest.fixture
@@ -373,7 +374,8 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     numbers = " ".join(map(str, deck[0]["numbers"]))
     assert any(n >= 10 for n in deck[0]["numbers"])  # a Double Digits card
 
-    board = pages.open(process.http, process.token("director", name="dir"), width=1280)
+    director = process.token("director", name="dir")
+    board = pages.open(process.http, director, width=1280, page="board")
     board.locator(f'[data-table="{table}"] .card.up[data-numbers="{numbers}"]').wait_for(
         timeout=WAIT
     )

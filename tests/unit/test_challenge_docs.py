@@ -71,6 +71,11 @@ def every_event_of_a_scripted_round() -> list:
     )
     table.do("sign_score_card", initials="PK")
     table.do("reopen_score_card", DIRECTOR, reason="a late protest")
+    # decision 30: a table that waits for its students
+    waits = Table(options(wait_for_students=True))
+    waits.do("start_round")
+    waits.do("mark_seat", seat="s4", mark="absent")
+    waits.do("begin_play")
     # R-PLAY-2 under compensation (issue 19): its two events
     fair = Table.started(touch_compensation=True)
     fair.next_card()
@@ -85,7 +90,7 @@ def every_event_of_a_scripted_round() -> list:
     variables.do("declare_pattern", player("s1"), pattern="12 + 12")
     variables.do("state_steps", player("s1"), steps=["6 * 2 = 12"], x=2)
     variables.do("fix_solution", player("s1"))
-    return table.events + fair.events + variables.events
+    return table.events + fair.events + variables.events + waits.events
 
 
 def test_every_rule_id_has_its_enforcing_code_listed():
@@ -132,7 +137,7 @@ def test_flag_causes_and_options_are_documented():
         assert f"`{cause}` ({rule})" in commands.replace("\n", " ")
     documented = set(table_rows(section("Options")))
     # `touch_compensation` and `max_credit_ms` are recorded only when the compensation is on.
-    recorded = table_options(options(touch_compensation=True)).as_data()
+    recorded = table_options(options(touch_compensation=True, wait_for_students=True)).as_data()
     assert documented == set(recorded) | {"deck"}
 
 

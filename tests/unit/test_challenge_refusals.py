@@ -145,6 +145,19 @@ def signed() -> Table:
     return table
 
 
+def waiting() -> Table:
+    """Decision 30: the round started, the table waits for its students."""
+    table = Table(options(wait_for_students=True))
+    table.do("start_round", PROCTOR)
+    return table
+
+
+def begun() -> Table:
+    table = waiting()
+    table.do("begin_play", PROCTOR)
+    return table
+
+
 PLAYER1, PLAYER2 = player("s1"), player("s2")
 # (given, command, actor, args) -> (code, rule, message)
 REFUSED: list[tuple[Callable[[], Table], str, object, dict, tuple[str, str, str]]] = [
@@ -566,6 +579,31 @@ REFUSED: list[tuple[Callable[[], Table], str, object, dict, tuple[str, str, str]
         DIRECTOR,
         {"reason": "late"},
         ("not_signed", "R-ROUND-7", "reopen_score_card: the score card is not signed"),
+    ),
+    (
+        waiting,
+        "place_card",
+        PROCTOR,
+        {},
+        (
+            "waiting_for_students",
+            "",
+            "place_card: the table waits for its students (begin_play starts it)",
+        ),
+    ),
+    (
+        waiting,
+        "begin_play",
+        SERVER_ACTOR,
+        {"seats": ["s1", "s2", "s3"]},
+        ("students_missing", "", "begin_play: waiting for Di"),
+    ),
+    (
+        begun,
+        "begin_play",
+        PROCTOR,
+        {},
+        ("play_begun", "", "begin_play: play has begun at this table"),
     ),
 ]
 

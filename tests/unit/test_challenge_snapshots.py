@@ -60,6 +60,9 @@ def test_the_proctor_sees_a_ruling_restart_the_windows_and_drop_the_answer():
         "phase": "solving",
         "paused": False,
         "pause_cause": None,
+        "waiting": False,  # decision 30: a table without wait_for_students never waits
+        "attendance": {},
+        "cards_total": 2,
         "end_reason": None,
         "flag_limit": 3,
         "seats": seats(),
@@ -87,7 +90,7 @@ def test_the_proctor_sees_a_ruling_restart_the_windows_and_drop_the_answer():
         "clock": ruled,
         "seq": table.last_seq(),
         "protests": [],  # R-ROUND-8
-        "score_card": {"signed": False, "initials": None, "at": None},  # R-ROUND-7
+        "score_card": {"signed": False, "initials": None, "at": None, "by": None},  # R-ROUND-7
         "deck": ["c2"],
         "removed": [],
     }

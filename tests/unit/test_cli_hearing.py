@@ -226,7 +226,12 @@ class HearingReplayTests(ShellTestCase):
         assert cli.main(["replay", "--store", url, "h1", "--json"]) == 0
         records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
         assert records[flag - 1]["mark"] == "<- disputed by protest 1"
-        assert records[-1]["table"]["score_card"] == {"signed": False, "initials": None, "at": None}
+        assert records[-1]["table"]["score_card"] == {
+            "signed": False,
+            "initials": None,
+            "at": None,
+            "by": None,
+        }
 
     def test_an_audit_export_shows_protests_and_rulings(self):
         """Protests and rulings are ordinary events: `t24 log export` carries them and

@@ -132,6 +132,7 @@ def test_the_options_of_a_round_table_whole_and_of_an_unknown_table():
         "stumped_cards": "replay_at_end",  # R-PLAY-7 under the Official Rules
         "round": 1,
         "seats": [{"seat": s, "name": tourney.state.students[s].name} for s in table.students],
+        "wait_for_students": True,  # decision 15: no card before the students are there
     }  # four students: the table's own `min_seats` (3) stands
     assert options["deck"] == [dict(card) for card in tourney.state.round(1).deck]
     with pytest.raises(KeyError) as unknown:
@@ -163,6 +164,7 @@ def test_a_final_of_two_and_a_tie_break_table_seat_two():
         "round": 4,
         "round_seconds": 300,
         "min_seats": 2,
+        "wait_for_students": True,
         "seats": [
             {"seat": s, "name": tourney.state.students[s].name} for s in tie.tables[0].students
         ],

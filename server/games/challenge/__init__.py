@@ -9,7 +9,8 @@ The records live in `challenge/records.py`, `evolve` in `challenge/state.py`, th
 the deck in `challenge/options.py`, the actor and argument checks with every refusal code in
 `challenge/checks.py`, what each viewer may see in `challenge/view.py`, the consequences
 several commands share (a flag, a slap, the end of the round) in `challenge/batch.py`, and the
-protests, rulings, corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`.
+protests, rulings, corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`,
+the wait for the students before the first card (`wait_for_students`) in `challenge/arrival.py`.
 `query` answers questions that are never recorded (`preview_ruling`); `check_new_table` the
 rules only a new table must meet (R-PUZ-4, `challenge/options.py`).
 
@@ -45,8 +46,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import SERVER, Actor, Command, Event, due_deadline
-from server.games.challenge import variables_play
+from server.games.challenge import arrival, variables_play
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
+from server.games.challenge.arrival import presence_command
 from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
 from server.games.challenge.checks import (
     FLAG_CAUSES,
@@ -112,6 +114,7 @@ __all__ = [
     "initial_state",
     "is_over",
     "measures_lag",
+    "presence_command",
     "query",
     "redaction_group",
     "secrets",
@@ -447,10 +450,23 @@ class CommandRule:
     phases: tuple[str, ...]
     handler: Handler
     while_paused: bool = False
+    while_waiting: bool = False  # taken before play begins (challenge/arrival.py)
 
 
 COMMANDS: dict[str, CommandRule] = {
     "start_round": CommandRule(PROCTORS, (SETUP,), _start_round),
+    # no card before the students are there (challenge/arrival.py): the server begins play
+    # when every seat is connected or marked, a proctor or the director at once
+    "begin_play": CommandRule(
+        PROCTORS | TIMER,
+        RUNNING_PHASES,
+        arrival.begin_play,
+        while_paused=True,
+        while_waiting=True,
+    ),
+    "mark_seat": CommandRule(
+        PROCTORS, RUNNING_PHASES, arrival.mark_seat, while_paused=True, while_waiting=True
+    ),
     "place_card": CommandRule(PROCTORS, (BETWEEN,), _place_card),
     "reveal_card": CommandRule(PROCTORS, (PLACED,), _reveal_card),
     "touch_card": CommandRule(STUDENT, (PLACED, REVEALED, SOLVING), _touch_card),
@@ -460,7 +476,9 @@ COMMANDS: dict[str, CommandRule] = {
     "declare_stumped": CommandRule(STUDENT, (REVEALED,), _declare_stumped),
     "override_first_touch": CommandRule(PROCTORS, (SOLVING,), _override_first_touch),
     "issue_flag": CommandRule(PROCTORS, RUNNING_PHASES, _issue_flag, while_paused=True),
-    "end_round": CommandRule(PROCTORS, RUNNING_PHASES, _end_round, while_paused=True),
+    "end_round": CommandRule(
+        PROCTORS, RUNNING_PHASES, _end_round, while_paused=True, while_waiting=True
+    ),
     "pause_table": CommandRule(PROCTORS | TIMER, RUNNING_PHASES, _pause_table, while_paused=True),
     "resume_table": CommandRule(PROCTORS, RUNNING_PHASES, _resume_table, while_paused=True),
     "rule_slap": CommandRule(PROCTORS, RUNNING_PHASES, _rule_slap, while_paused=True),
@@ -517,6 +535,11 @@ def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
             raise phase_refusal(command.name, state.phase)
         if state.paused and not rule.while_paused:
             raise refuse("table_paused", f"{command.name}: the table is paused")
+        if state.waiting and not rule.while_waiting:
+            raise refuse(
+                "waiting_for_students",
+                f"{command.name}: the table waits for its students (begin_play starts it)",
+            )
     batch = Batch(state, now)
     rule.handler(batch, command, seat)
     return batch.events

@@ -33,6 +33,7 @@ What this module keeps:
 | min_seats | 3; 2 at a tie-break table (R-ROUND-6) or a final of two | R-ROUND-2 |
 | touch_compensation | false: who touched first by arrival; true: by compensated time | R-PLAY-2 |
 | max_credit_ms | 100 (0..250): the most lag credited; the arbitration window | R-PLAY-2 |
+| wait_for_students | false; true: no card before the students are there (arrival.py) | (decision) |
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "min_seats": MIN_SEATS,
     "touch_compensation": False,
     "max_credit_ms": 100,
+    "wait_for_students": False,
 }
 
 
@@ -132,6 +134,7 @@ class TableOptions:
     min_seats: int = MIN_SEATS
     touch_compensation: bool = False  # R-PLAY-2 over the network (issue 19)
     max_credit_us: int = 100_000
+    wait_for_students: bool = False  # no card before the students are there (arrival.py)
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -167,6 +170,7 @@ class TableOptions:
                 if self.touch_compensation
                 else {}
             ),
+            **({"wait_for_students": True} if self.wait_for_students else {}),
         }
 
 
@@ -377,6 +381,9 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         raise _bad("touch_compensation", "true or false (R-PLAY-2)")
     if not _is_int(max_credit) or not 0 <= max_credit <= MAX_CREDIT_MS:
         raise _bad("max_credit_ms", f"whole milliseconds 0..{MAX_CREDIT_MS} (R-PLAY-2)")
+    wait = raw["wait_for_students"]
+    if not isinstance(wait, bool):
+        raise _bad("wait_for_students", "true or false")
     deck = _read_deck(raw.get("deck"))
     return TableOptions(
         seats=_read_seats(raw.get("seats"), min_seats),
@@ -388,6 +395,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         **_settings(raw),
         touch_compensation=compensation,
         max_credit_us=max_credit * 1000,
+        wait_for_students=wait,
     )
 
 

@@ -8,7 +8,8 @@ a reader holds in mind.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from server.games.challenge.options import Card, CardId, TableOptions
@@ -105,13 +106,18 @@ class ChallengeState:
     ended: bool = False
     end_reason: str | None = None
     deck: tuple[CardId, ...] = ()
+    round_cards: int = 0  # the cards the round plays (`RoundStarted.deck`, after R-DECK-4)
     removed: tuple[CardId, ...] = ()  # R-DECK-4
     card: CardInPlay | None = None
     stumped: tuple[CardId, ...] = ()  # the stumped pile (R-PLAY-7)
     revealed_cards: tuple[CardId, ...] = ()  # every card revealed so far (R-ROUND-8 awards)
     stumped_returned: bool = False  # replay_at_end: the pile went back to the deck once
     plays: int = 0
-    started_at: int = 0  # when `RoundStarted` was recorded: a timed round runs from it
+    started_at: int = (
+        0  # when play began (`RoundStarted`, or `PlayBegan`): a timed round runs from it
+    )
+    waiting: bool = False  # the round started, play has not begun (challenge/arrival.py)
+    attendance: Mapping[str, str] = field(default_factory=dict)  # seat -> "present" | "absent"
     clock: int = 0  # the latest time recorded by an event
     timer_from: int = 0  # the start of the live windows (see the module docstring)
     paused: bool = False
@@ -120,6 +126,7 @@ class ChallengeState:
     protests: tuple[Protest, ...] = ()  # R-ROUND-8, in the order filed
     signed_by: str | None = None  # the proctor's initials on the score card (R-ROUND-7)
     signed_at: int | None = None
+    signer_role: str | None = None  # who signed: "proctor" or "director" (R-ROUND-7)
 
     @property
     def signed(self) -> bool:

@@ -15,7 +15,9 @@ Theory of operation:
   | `revealed` | revealed, nobody holds it | the first touch (R-PLAY-2); stumped (R-PLAY-7) |
   | `solving` | held by the first toucher | pattern (3 s), steps, fix (15 s) (R-PLAY-4/5) |
 
-- Pausing is not a phase: a paused table keeps its phase and has no live timer.
+- Pausing is not a phase: a paused table keeps its phase and has no live timer. Nor is
+  waiting for the students (`wait_for_students`, challenge/arrival.py): a waiting table is
+  `between_cards` with no live timer until `PlayBegan`.
 - Every event carries its time in `data["at"]` (microseconds), because `evolve` never sees
   the log's envelope. One anchor, `timer_from`, is the start of every live window: it is set
   by the events that start a window (round started, card placed, revealed, touched, a first
@@ -109,9 +111,20 @@ def _round_started(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeS
         started=True,
         started_at=data["at"],
         deck=tuple(data["deck"]),
+        round_cards=len(data["deck"]),
         removed=tuple(data["removed"]),
         timer_from=data["at"],
+        waiting=state.options.wait_for_students,
     )
+
+
+def _play_began(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    # challenge/arrival.py: the windows and a timed round run from the moment play began.
+    return replace(state, waiting=False, started_at=data["at"], timer_from=data["at"])
+
+
+def _seat_marked(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
+    return replace(state, attendance={**state.attendance, data["seat"]: data["mark"]})
 
 
 def _card_placed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
@@ -267,6 +280,7 @@ def _round_ended(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeSta
         deck=tuple(data["unplayed"]),
         card=None,
         paused=False,
+        waiting=False,  # a round ended while it waited (arrival.py) waits no more
     )
 
 
@@ -335,11 +349,13 @@ def _score_adjusted(state: ChallengeState, data: Mapping[str, Any]) -> Challenge
 
 
 def _score_card_signed(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return replace(state, signed_by=data["initials"], signed_at=data["at"])
+    return replace(
+        state, signed_by=data["initials"], signed_at=data["at"], signer_role=data.get("by")
+    )
 
 
 def _score_card_reopened(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
-    return replace(state, signed_by=None, signed_at=None)
+    return replace(state, signed_by=None, signed_at=None, signer_role=None)
 
 
 def _unchanged(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState:
@@ -348,6 +364,8 @@ def _unchanged(state: ChallengeState, data: Mapping[str, Any]) -> ChallengeState
 
 EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState]] = {
     "RoundStarted": _round_started,
+    "PlayBegan": _play_began,
+    "SeatMarked": _seat_marked,
     "CardPlaced": _card_placed,
     "CardRevealed": _card_revealed,
     "CardTouched": _card_touched,
@@ -428,7 +446,7 @@ def deadlines(state: ChallengeState) -> list[Deadline]:
 
 
 def _live_deadlines(state: ChallengeState) -> list[Deadline]:
-    if not state.started or state.ended or state.paused:
+    if not state.started or state.ended or state.paused or state.waiting:
         return []
     options = state.options
     if options.round_us is None:

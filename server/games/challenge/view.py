@@ -126,6 +126,8 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
         "phase": state.phase,
         "paused": state.paused,
         "pause_cause": state.pause_cause,
+        "waiting": state.waiting,  # the students are awaited (challenge/arrival.py)
+        "attendance": dict(state.attendance),
         "end_reason": state.end_reason,
         "flag_limit": options.flag_limit,
         "seats": [
@@ -154,11 +156,17 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
             for deadline in deadlines(state)
         ],
         "cards_left": len(state.deck),
+        "cards_total": state.round_cards,  # the round's cards (after R-DECK-4)
         "stumped": list(state.stumped),
         "clock": state.clock,
         "seq": state.seq,
         "protests": [_protest_view(protest) for protest in state.protests],
-        "score_card": {"signed": state.signed, "initials": state.signed_by, "at": state.signed_at},
+        "score_card": {
+            "signed": state.signed,
+            "initials": state.signed_by,
+            "at": state.signed_at,
+            "by": state.signer_role,  # "proctor", or "director" (R-ROUND-7)
+        },
     }
     if full:
         snapshot["deck"] = list(state.deck)

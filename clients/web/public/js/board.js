@@ -16,7 +16,7 @@ import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
 import { drawResults } from "./results.js";
-import { BOARD_WORDS, errorInWords, eventInWords, statusInWords } from "./words.js";
+import { BOARD_WORDS, DIRECTOR_WORDS, errorInWords, eventInWords, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
@@ -57,9 +57,12 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
   let link = "online";
   let listed = false;
 
+  const director = welcome && welcome.role === "director";
   root.replaceChildren(
     h("header", {},
       h("h1", {}, "Scoreboard"),
+      director ? h("p", {}, h("a", { id: "director-console", href: "#" + new URLSearchParams(
+        [["token", connection.token], ["page", "director"]]).toString() }, DIRECTOR_WORDS.console_link)) : null,
       h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…"),
       h("button", { id: "projector", type: "button", "aria-pressed": "false",
         onclick: () => setProjector(!document.documentElement.classList.contains("projector")) }, BOARD_WORDS.projector_on)),

@@ -9,6 +9,8 @@ const HEARING = [...RUNNING, "ended"]; // protests are heard until the score car
 
 export const COMMAND_PHASES = {
   start_round: ["setup"],
+  begin_play: RUNNING,
+  mark_seat: RUNNING,
   place_card: ["between_cards"],
   reveal_card: ["placed"],
   touch_card: ["placed", "revealed", "solving"],
@@ -30,7 +32,10 @@ export const COMMAND_PHASES = {
 
 /** The commands a paused table still takes. */
 export const WHILE_PAUSED = ["issue_flag", "end_round", "pause_table", "resume_table", "rule_slap",
-  "file_protest", "rule_protest"];
+  "file_protest", "rule_protest", "begin_play", "mark_seat"];
+
+/** The commands a table that waits for its students takes (docs/rules.md decision 30). */
+export const WHILE_WAITING = ["begin_play", "mark_seat", "end_round"];
 
 /** A student's own commands: at a proctored table the proctor records them for a seat; at a
  * networked one the students send them and the console does not. */
@@ -41,6 +46,8 @@ export const STUDENT_COMMANDS = ["touch_card", "declare_pattern", "state_steps",
 export function canApply(view, name) {
   if (!view || !(COMMAND_PHASES[name] || []).includes(view.phase)) return false;
   if (view.paused && !WHILE_PAUSED.includes(name)) return false;
+  if (view.waiting && !WHILE_WAITING.includes(name)) return false;
+  if (!view.waiting && WHILE_WAITING.includes(name) && name !== "end_round") return false;
   if (STUDENT_COMMANDS.includes(name) && view.mode !== "proctored") return false;
   const signed = Boolean(view.score_card && view.score_card.signed);
   const open = (view.protests || []).some((protest) => protest.status === "open");

@@ -9,13 +9,13 @@ import { feedSection, fill, h, setDisabled } from "./draw.js";
 import { TableEvents, addEventChoice, clearPicked, correctionsBuilder, eventPicker, pickedSeqs } from "./protest.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
-import { doneInWords, errorInWords, flagCause, seatName } from "./words.js";
+import { WAITING_WORDS, doneInWords, errorInWords, flagCause, seatName } from "./words.js";
 
 const CAUSES = ["no_pattern", "no_solution", "incorrect_solution", "too_many_fingertips", "touched_before_reveal"];
 
 // Each command button: its id and the command whose state enables it.
 const BUTTONS = {
-  start: "start_round", place: "place_card", reveal: "reveal_card", "pause-table": "pause_table",
+  start: "start_round", begin: "begin_play", "mark-present": "mark_seat", "mark-absent": "mark_seat", place: "place_card", reveal: "reveal_card", "pause-table": "pause_table",
   resume: "resume_table", end: "end_round", "touch-for": "touch_card", override: "override_first_touch",
   "stumped-for": "declare_stumped", slap: "rule_slap", "declare-for": "declare_pattern",
   "pattern-for": "declare_pattern", "steps-for": "state_steps", "steps-record": "state_steps",
@@ -59,6 +59,7 @@ export function consolePage(root, connection, table) {
         h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
         h("div", { class: "row", role: "group", "aria-label": "Round" },
           button("start", "Start the round", () => send("start_round")),
+          button("begin", WAITING_WORDS.begin, () => send("begin_play")),
           button("place", "Place a card", () => send("place_card")),
           button("reveal", "Reveal the card", () => send("reveal_card")),
           button("pause-table", "Pause", () => send("pause_table", { cause: "proctor" })),
@@ -68,6 +69,8 @@ export function consolePage(root, connection, table) {
         h("h2", { id: "seat-heading" }, "For a student"),
         h("p", {}, h("label", { for: "seat" }, "Student"), h("select", { id: "seat", name: "seat" })),
         h("div", { class: "row", role: "group", "aria-label": "Student actions" },
+          button("mark-present", WAITING_WORDS.mark_present, () => send("mark_seat", { seat: seat(), mark: "present" })),
+          button("mark-absent", WAITING_WORDS.mark_absent, () => send("mark_seat", { seat: seat(), mark: "absent" })),
           button("touch-for", "Record a touch", () => send("touch_card", { seat: seat(), fingertips: 1 })),
           button("override", "First touch was this student", () => send("override_first_touch", { seat: seat() })),
           button("stumped-for", "Stumped", () => send("declare_stumped", { seat: seat() })),
@@ -177,6 +180,7 @@ export function consolePage(root, connection, table) {
     const running = frame.link === "online";
     for (const [id, command] of Object.entries(BUTTONS)) setDisabled(id, !(running && canApply(view, command)));
     setDisabled("seat", !running || view.phase === "ended" || view.phase === "setup");
+    if (view.waiting) setDisabled("seat", !running); // a student is marked present or absent
     fill("protests", drawProtests(view));
     corrections.draw(view, running && canApply(view, "rule_protest"));
     document.getElementById("protest-events-set").disabled = !(running && canApply(view, "file_protest"));

@@ -2,7 +2,7 @@
 // countdowns, the pause banner and the feed (its section and its entries), and the link's
 // state the status line shows. They draw a view the server sent, nothing more.
 import { replayLink } from "./links.js";
-import { STANDINGS_HEADINGS, advancedInWords, eventInWords, flagCause, seatName } from "./words.js";
+import { STANDINGS_HEADINGS, WAITING_WORDS, advancedInWords, eventInWords, flagCause, seatName } from "./words.js";
 
 /** document.createElement with attributes and children (strings become text). */
 export function h(tag, attrs = {}, ...children) {
@@ -136,6 +136,7 @@ export function drawPause(view, connection) {
       : connection === "moving" ? "Moving to the server that holds this table…"
       : "Connection lost: reconnecting…");
   }
+  if (view && view.waiting) lines.push(WAITING_WORDS.banner);
   if (view && view.paused) {
     const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
     lines.push(`Paused (${cause}): waiting for the proctor to resume.`);

@@ -1,16 +1,19 @@
 // Which page: the token in the URL's fragment (#token=..., never sent to the server's log)
 // says who this is; `page` and `table` (or `tournament`) in the fragment pick the console,
-// the scoreboard, a replay or a table's analysis after the round (`page=analysis`). A player
-// gets the student page, a proctor the console, a spectator, an auditor and the director the
-// scoreboard.
+// the scoreboard, a replay, a table's analysis after the round (`page=analysis`), the director's
+// console or its printed sheets. A player gets the student page, a proctor the console, a
+// spectator and an auditor the scoreboard, and the director the director's console
+// (js/director/).
 import { analysisPage } from "./analysis.js";
 import { boardFilter, boardPage } from "./board.js";
 import { consolePage } from "./console.js";
+import { directorPage } from "./director/index.js";
+import { printPage } from "./director/print.js";
 import { pageByGame } from "./games/index.js";
 import { replayPage } from "./replay.js";
 import { studentPage } from "./student.js";
 import { Connection, serverUrl } from "./wire.js";
-import { errorInWords } from "./words.js";
+import { WAITING_WORDS, errorInWords } from "./words.js";
 import { h } from "./draw.js";
 
 const root = document.getElementById("app");
@@ -33,6 +36,29 @@ function showFatal(text) {
     h("h1", {}, "Cannot open this page"), h("p", {}, text)));
 }
 
+const NOT_OPEN_RETRY_MS = 3000; // a tournament's table opens when its round starts
+
+/** Joins the page's table; a table not created yet (a slip scanned before the round
+ * started: its token names the table the tournament creates then) is tried again. */
+function joinWhenOpen(table) {
+  const connection = window.t24;
+  connection.join(table, { presence: true, afterSeq: 0 }).catch((error) => {
+    if (error.code === "unknown_table") {
+      connection.tables.delete(table); // joined afresh, from seq 0, once it exists
+      showNotOpen();
+      setTimeout(() => joinWhenOpen(table), NOT_OPEN_RETRY_MS);
+    } else if (error.code !== "disconnected") {
+      showFatal(errorInWords(error));
+    }
+  });
+}
+
+function showNotOpen() {
+  const node = document.getElementById("not-open") || h("p", { id: "not-open", class: "pause", role: "status" });
+  node.textContent = WAITING_WORDS.not_open;
+  if (!node.isConnected) root.prepend(node);
+}
+
 if (!token) {
   showFatal("This link holds no token. Open the link your proctor or director gave you (it ends in #token=…).");
 } else {
@@ -43,7 +69,12 @@ if (!token) {
       const wanted = params.get("page");
       const table = params.get("table") || welcome.table;
       let live = null; // the table this page follows live (the board and replay join their own)
+      const director = welcome.role === "director";
       if (wanted === "replay" && table) page = replayPage(root, connection, table);
+      else if (wanted === "print" && director) page = printPage(root, connection, params);
+      else if (director && (wanted === "director" || (!wanted && !params.get("table")))) {
+        page = directorPage(root, connection, welcome, params);
+      }
       else if (wanted === "analysis" && table) page = analysisPage(root, connection, welcome, table);
       else if (wanted === "console" && table) live = table;
       else if (wanted === "board" || !table) {
@@ -57,7 +88,7 @@ if (!token) {
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
           // the table's game (in its first snapshot) picks the page: games/index.js
           page = pageByGame(root, connection, welcome, live, challengePage);
-          connection.join(live, { presence: true, afterSeq: 0 }).catch((error) => showFatal(errorInWords(error)));
+          joinWhenOpen(live);
         } else {
           page = boardPage(root, connection, welcome, undefined, Boolean(params.get("projector")));
         }

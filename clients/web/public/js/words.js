@@ -27,6 +27,7 @@ const ERROR_WORDS = {
   internal: "The server hit an internal fault; the request was not applied.",
   disconnected: "Not connected: the page is reconnecting.",
   moved: "That table is served by another server; open it from a page of its own.",
+  day_over: "The tournament's day is over: links printed now would already be expired.",
   // the 24 Challenge table's refusals (docs/rules.md)
   unknown_command: "The table does not know that command.",
   bad_args: "Something was missing in that request.",
@@ -38,6 +39,9 @@ const ERROR_WORDS = {
   round_already_started: "The round has already started.",
   round_over: "The round is over.",
   table_paused: "The table is paused.",
+  waiting_for_students: "The table is waiting for its students: play has not begun.",
+  students_missing: "Play cannot begin by itself yet: a student is not there.",
+  play_begun: "Play has already begun at this table.",
   already_paused: "The table is already paused.",
   not_paused: "The table is not paused.",
   card_in_play: "A card is already in play.",
@@ -75,7 +79,7 @@ const ERROR_WORDS = {
   protests_open: "A protest is open: rule on it before signing.",
   score_card_signed: "The score card is signed.",
   not_signed: "The score card is not signed.",
-  unknown_query: "The table does not know that question.",
+  unknown_query: "The server does not know that question.",
   // the casual games' refusals (docs/games/pocket.md, deck40.md, tjugoett.md)
   bad_options: "The table options were refused.",
   game_not_started: "The game has not started yet.",
@@ -303,6 +307,8 @@ export const RESULT_WORDS = {
 // A command the console sent, done (the server accepted it): keyed by the command's name.
 const DONE_WORDS = {
   start_round: "The round has started.",
+  begin_play: "Play has begun.",
+  mark_seat: "The student is marked.",
   place_card: "The card is placed face down.",
   reveal_card: "The card is revealed.",
   pause_table: "The table is paused.",
@@ -366,6 +372,9 @@ export function eventInWords(push, view) {
   switch (push.event_type) {
     case "TableCreated": return "Table created.";
     case "RoundStarted": return `Round ${d.round} started.`;
+    case "PlayBegan": return d.by === "students" ? "Every student is here: play begins."
+      : `The ${d.by} began play.`;
+    case "SeatMarked": return `${who(d.seat)} is marked ${d.mark}.`;
     case "CardPlaced": return `Card ${d.play} placed face down.`;
     case "CardRevealed": return `Card ${d.play} revealed: ${(d.numbers || []).join(" ")}.`;
     case "CardTouched": return `${who(d.seat)} touched the card.`;
@@ -394,7 +403,7 @@ export function eventInWords(push, view) {
     case "CardAwarded": return `${who(d.seat)} is awarded a card.`;
     case "CardAwardRevoked": return `A card of ${who(d.seat)} is taken back.`;
     case "ScoreAdjusted": return `${who(d.seat)}'s score changes by ${d.delta}.`;
-    case "ScoreCardSigned": return `Score card signed by ${d.initials}.`;
+    case "ScoreCardSigned": return `Score card signed by ${d.initials}${d.by === "director" ? " (the director)" : ""}.`;
     case "ScoreCardReopened": return `The director reopened the score card: ${d.reason}`;
     default: return `${push.event_type}.`;
   }
@@ -442,3 +451,184 @@ export function statusInWords(state, detail) {
   if (state === "error") return errorInWords(detail);
   return String(state);
 }
+
+/** A count in words: 1 student, 2 students (`plural` when it is not `one` + "s"). */
+export function countOf(count, one, plural = `${one}s`) {
+  return `${count} ${count === 1 ? one : plural}`;
+}
+
+// The director's console (js/director/): its labels, headings and sentences, keyed by what
+// they name. The pages draw the tournament's view and send its commands; nothing is decided
+// here.
+export const DIRECTOR_WORDS = {
+  title: "Director's console",
+  home_heading: "Your tournaments",
+  no_tournaments: "No tournament yet: create one below.",
+  open_tournament: (name, date) => `Open ${name} (${date})`,
+  all_tables: "Every table (scoreboard)",
+  console_link: "Director's console",
+  create_heading: "Create a tournament",
+  create_intro: "Everything here can be changed only by creating another tournament: check the date and the grades.",
+  field_id: "Short name for links (letters, digits, - _ .)",
+  field_name: "Name",
+  field_date: "Date",
+  field_grades: "Grades or sections (separate with commas)",
+  field_rules: "Rules document",
+  field_edition: "Deck (Official Rules only)",
+  field_cards: "Cards per round",
+  field_cards_hint: "48 by the rules; a practice event plays fewer (4 to 48), e.g. 6.",
+  field_seed: "Deck seed (keep it secret until the day is over)",
+  field_mode: "Tables",
+  field_auto: "Cards placed by the server: seconds between cards (empty: a proctor places them)",
+  field_more: "More table options",
+  field_reveal: "Seconds from placing a card to its reveal (server-placed cards)",
+  field_pattern: "Seconds to say the pattern",
+  field_solution: "Seconds to fix the solution",
+  field_no_touch: "Seconds before an untouched card is set aside",
+  field_tie_seconds: "Tie-break length in seconds",
+  field_advance: "How many of each grade go to the semi-finals (3 to 16)",
+  rules_choices: { official: "Official Tournament Rules", guidelines: "Proctor Guidelines", special_instructions: "Special Instructions (with Variables cards)" },
+  edition_choices: { "": "Single Digits (the default)", "single-digits": "Single Digits", "double-digits": "Double Digits" },
+  mode_choices: { networked: "Students play on their own screens", proctored: "A proctor records for the students" },
+  create_button: "Create the tournament",
+  bad_id: "The short name is 1 to 40 letters, digits, '-', '_' or '.', starting with a letter or digit: it goes into every link of the day.",
+  created: (name) => `${name} is created. Now register its students.`,
+  steps: { registration: "Registration", seating: "Seating", board: "Tables", results: "Results" },
+  header_line: (view) => `${view.date} · ${view.grades.join(", ")} · ${view.registration_open ? "registration open" : "registration closed"}`,
+  // registration
+  roster_heading: "Students",
+  roster_count: (students, grades) => `${countOf(students, "student")} in ${countOf(grades, "grade")}.`,
+  roster_caption: (grade, count) => `${grade}: ${countOf(count, "student")}`,
+  roster_headings: ["Name", "School", "Status"],
+  withdrawn: "withdrawn",
+  registered: "registered",
+  no_students: "Nobody is registered yet.",
+  add_heading: "Add one student",
+  field_student_name: "Name",
+  field_school: "School",
+  field_grade: "Grade",
+  add_button: "Register",
+  rename_heading: "Rename or withdraw a student",
+  field_student: "Student",
+  field_new_name: "New name",
+  rename_button: "Rename",
+  withdraw_button: "Withdraw",
+  withdraw_confirm: (name) => `Withdraw ${name}? They keep no place still to be decided.`,
+  import_heading: "Import a roster (CSV)",
+  import_intro: "A spreadsheet saved as CSV: a first line naming the columns name, school and grade; commas or semicolons; with or without a byte order mark. Nothing is recorded until you press Import.",
+  field_file: "CSV file",
+  preview_heading: "What would be imported",
+  preview_good: (count) => `${countOf(count, "student")} would be registered:`,
+  preview_bad: (count) => `${countOf(count, "row")} must be fixed first; nothing can be imported:`,
+  preview_headings: ["Name", "School", "Grade"],
+  import_button: (count) => `Import ${countOf(count, "student")}`,
+  import_idle: "Import (choose a file first)",
+  imported: (count) => `${countOf(count, "student")} registered.`,
+  close_heading: "Close registration",
+  close_intro: "Once it is closed nobody can register, and round 1 can be seated. A student can still be renamed or withdrawn.",
+  close_button: (count) => `Close registration (${countOf(count, "student")})`,
+  registration_closed: (count) => `Registration is closed with ${countOf(count, "student")}.`,
+  // seating
+  round_heading: (number) => `Round ${number}`,
+  round_state: (round) => round.advanced ? "advanced" : round.closed ? "closed" : round.started ? "started" : round.tables.length || round.seated ? "seated" : "not seated yet",
+  seat_button: (number) => `Seat round ${number}`,
+  reseat_button: (number) => `Seat round ${number} again`,
+  plan_heading: "Table plan",
+  plan_caption: (table, section) => `Table ${table} · ${section}`,
+  plan_headings: ["Student", "School"],
+  no_plan: "This round is not seated yet.",
+  swap_heading: "Swap two students (before the round starts)",
+  field_swap_a: "Student",
+  field_swap_b: "changes seats with",
+  swap_button: "Swap",
+  print_plan: (number) => `Print round ${number}: a page per table and a slip per student`,
+  print_tie: (number) => `Print tie-break ${number}: a page per table and a slip per student`,
+  start_button: (number) => `Start round ${number}`,
+  start_intro: "Starting creates the tables. No card is placed at a table before all its students are there (or you begin it).",
+  // the board
+  board_heading: (number) => `Round ${number}: the tables`,
+  initials_label: "Your initials, for the score cards you sign",
+  begin_all: (count) => `Begin every waiting table (${count})`,
+  close_round: (number) => `Close round ${number}`,
+  advance_round: (number) => `Advance round ${number}`,
+  seat_next: (number) => `Seat round ${number}`,
+  tie_heading: (tie) => `Tie-break ${tie.number}: ${tie.section}, round ${tie.round}, for ${countOf(tie.places, "place")}`,
+  table_heading: (table, section) => `${table} · ${section}`,
+  waiting_count: (here, all) => `Waiting for its students: ${here} of ${all} here`,
+  table_paused: (cause) => `Paused (${String(cause || "proctor").replaceAll("_", " ")})`,
+  table_playing: (played, total) => `${played} of ${countOf(total, "card")} played`,
+  table_not_open: "Not open yet",
+  table_ended: "Round over: the score card is not signed",
+  table_signed: (initials, by) => `Signed by ${initials}${by === "director" ? " (the director)" : ""}`,
+  attention: { paused: "paused", protest: "a protest is open", unsigned: "to sign", away: "a student is not connected" },
+  seat_headings: ["Student", "Here", "Points", "Flags"],
+  connected: "connected",
+  not_connected: "not connected",
+  marked: { present: "marked present", absent: "marked absent" },
+  mark_short: { present: "Here", absent: "Absent" },
+  mark_present: (name) => `${name} is here`,
+  mark_absent: (name) => `${name} is absent`,
+  begin_button: "Begin play now",
+  sign_button: "Sign as director",
+  console_of: (table) => `Console of ${table}`,
+  replay_of: (table) => `Replay of ${table}`,
+  no_tables: "No table in this round yet.",
+  initials_first: "Type your initials above first: they go on the score card.",
+  // results
+  results_heading: "Standings",
+  champions_heading: "Champions",
+  champion_line: (section, name, school) => `${section}: ${name} (${school})`,
+  no_champions: "No champion yet.",
+  print_certificates: "Print a certificate per champion",
+  bundle_heading: "The officials' bundle",
+  bundle_intro: "Every table's log, the score cards, the standings and a report, signed by this server. Officials check it with: t24 audit verify FOLDER --key KEY",
+  bundle_button: "Download the bundle",
+  bundle_done: (name) => `Downloaded ${name}.`,
+  bundle_key: "The key to pin (the server signs with it; t24-server key prints it on the server):",
+  bundle_failed: (code, text) => `The bundle could not be downloaded (${code}): ${text}`,
+  // printing
+  print_button: "Print",
+  back_to_console: "Back to the console",
+  print_proctor_heading: (table, section) => `Table ${table} · ${section}`,
+  print_proctor_intro: (round) => `${round}. Proctor: scan the code to open this table's console.`,
+  print_round: (number) => `Round ${number}`,
+  print_tie_round: (tie) => `Tie-break ${tie.number} (round ${tie.round})`,
+  print_seats_caption: "Who sits at this table",
+  print_valid: (date) => `The codes on this sheet work until the end of the tournament's day, ${date}.`,
+  slip_intro: "Scan the code with your tablet: it opens your page.",
+  slip_table: (table) => `Table ${table}`,
+  qr_alt: (who) => `The link of ${who}, as a QR code`,
+  proctor_who: (table) => `the proctor of table ${table}`,
+  printing: (done, all) => `Preparing the sheets: ${done} of ${countOf(all, "table")}…`,
+  certificate_heading: "Certificate of achievement",
+  certificate_line: (section) => `Champion, ${section}`,
+  certificate_event: (name, date) => `${name}, ${date}`,
+  nothing_to_print: "Nothing to print yet.",
+};
+
+// Done words of the director's tournament commands (a reply `accepted`), keyed by command.
+export const TOURNAMENT_DONE_WORDS = {
+  register: "The student is registered.",
+  import_students: "The roster is imported.",
+  rename_student: "The student is renamed.",
+  withdraw: "The student has withdrawn.",
+  close_registration: "Registration is closed.",
+  seat_round: "The round is seated.",
+  swap_seats: "The two students changed seats.",
+  start_round: "The round has started: its tables wait for their students.",
+  close_round: "The round is closed.",
+  advance: "The round is advanced.",
+  reopen_round: "The round is reopened.",
+  begin_play: "Play has begun at the table.",
+  mark_seat: "The student is marked.",
+  sign_score_card: "The score card is signed.",
+};
+
+// A table that waits for its students (docs/rules.md decision 30), as its pages say it.
+export const WAITING_WORDS = {
+  banner: "Waiting for every student of the table: the first card comes once all are here.",
+  not_open: "Your table is not open yet: it opens when the director starts the round. This page tries again by itself.",
+  begin: "Begin play now",
+  mark_present: "Mark present",
+  mark_absent: "Mark absent",
+};
