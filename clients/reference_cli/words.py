@@ -75,6 +75,7 @@ PROTOCOL: Table = {
     "refusal.too_large": "that request is too large",
     "refusal.hello_required": "the client must say hello first",
     "refusal.already_authenticated": "this connection has already said hello",
+    "refusal.day_over": "the tournament's day is over: its printed links would have expired",
     "refusal.unauthorized": "the token is not valid (forged, expired, or for another table)",
     "refusal.forbidden": "this token's role may not do that",
     "refusal.unknown_table": "there is no such table",

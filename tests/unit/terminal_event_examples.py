@@ -501,6 +501,13 @@ CHALLENGE: Examples = _with_at(
             {**_CARD, "reason": "all_stumped"},
         ],
         "StumpedCardsReturned": [{"cards": ["c1", "c2"]}, {"cards": ["c1"]}],
+        "PlayBegan": [
+            {"by": "students", "connected": ["s1", "s2"], "attendance": {}},
+            {"by": "proctor", "connected": ["s1"], "attendance": {"s2": "absent"}},
+            {"by": "director", "connected": [], "attendance": {}},
+            {"by": "someone", "connected": [], "attendance": {}},
+        ],
+        "SeatMarked": [{"seat": "s2", "mark": "absent"}, {"seat": "s1", "mark": "present"}],
         "TablePaused": [
             {"cause": "server_restart"},
             {"cause": "failover"},

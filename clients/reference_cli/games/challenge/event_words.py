@@ -130,6 +130,11 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         fields["count"] = _count(data.get("cards"))
     elif kind == "TablePaused":
         fields["cause"] = _code_words(data.get("cause", "?"))
+    elif kind == "PlayBegan":  # decision 30: the students, the proctor or the director
+        by = data.get("by")
+        key += f".{by}" if by in ("students", "proctor", "director") else ""
+    elif kind == "SeatMarked":
+        key += ".absent" if data.get("mark") == "absent" else ".present"
     elif kind == "RoundEnded":
         scores = data.get("scores", {})
         fields["why"] = _code_words(data.get("reason"))
