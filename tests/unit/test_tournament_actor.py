@@ -10,7 +10,7 @@ from tournament_support import csv_of, tournament_options
 from twisted.internet import defer
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub, InvalidOptions
 from server.runtime.tournament_actor import TournamentActor
