@@ -15,10 +15,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# lint-imports: the layers' contracts (pyproject.toml, docs/architecture.md "Layers, checked");
+# no cache: the whole graph is read in about a second, and no cache folder is left behind.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -q
 
 run: $(STAMP)
@@ -48,6 +51,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 format: $(STAMP)
 	$(BIN)/ruff format .
