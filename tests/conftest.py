@@ -32,7 +32,7 @@ MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one (0: no cap)
 def pytest_configure(config: pytest.Config) -> None:
     """On `-n`, the controller's part of tests/suite_plan.py (xdist calls its hooks)."""
     controller = not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist")
-    if controller and config.getoption("dist", "no") != "no":
+    if controller and config.getoption("dist", "no") != "no" and config.getoption("tx", None):
         config.pluginmanager.register(suite_plan.ControllerPlan(config), "t24-suite-plan")
 
 
