@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
+# The suite on two workers (pytest-xdist): a file per worker at a time, slowest first
+# (tests/suite_plan.py; docs/testing.md, "Suite time"). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
+PYTEST_WORKERS := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
 BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/burst.py bench/tournament.py bench/fair_touch.py bench/cluster.py
 
 .PHONY: install test run bench soak mutate lint format clean web
@@ -15,11 +19,14 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+# lint-imports: the layers' contracts (pyproject.toml, docs/architecture.md "Layers, checked");
+# no cache: the whole graph is read in about a second, and no cache folder is left behind.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/python -m pytest -q $(PYTEST_WORKERS)
 
 run: $(STAMP)
 	$(BIN)/t24-server --demo
@@ -48,6 +55,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 format: $(STAMP)
 	$(BIN)/ruff format .

@@ -39,8 +39,8 @@ sys.path.insert(0, str(ROOT))
 from perfdoc import write_section  # noqa: E402
 
 from server.eventlog import engine as engine_module  # noqa: E402
+from server.eventlog.backends import open_blocking_store, open_store  # noqa: E402
 from server.eventlog.envelope import NewEvent, chain_hash, encode_body, genesis_hash  # noqa: E402
-from server.eventlog.store import open_blocking_store, open_store  # noqa: E402
 
 POSTGRES_URL = os.environ.get(
     "T24_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/postgres"

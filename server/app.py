@@ -35,7 +35,7 @@ from server.cluster.ownership import LeaseManager
 from server.cluster.store_lock import StoreLock, acquire_store_lock
 from server.config import ServerConfig
 from server.demo import setup_demo
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.eventlog.threaded import ThreadedStore
 from server.metrics import Metrics
 from server.net.http import build_site

@@ -12,6 +12,9 @@ times. During such a run (bench/mutate.py sets `T24_MUTATING`), each property te
 Outside a mutation run every property test runs as written.
 
 And each test starts with the solver's memo tables empty (`_solver_memo_per_test`).
+
+On several workers (`make test`: `pytest -n 2`), the order and grouping of the tests and the
+controller's start of the whole-tournament run are tests/suite_plan.py's.
 """
 
 from __future__ import annotations
@@ -20,13 +23,25 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import suite_plan
 
 MUTATING = "T24_MUTATING"  # bench/mutate.py sets it for mutmut's runs
 MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one (0: no cap)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Set each property test's mutation-run settings (see the module's docstring)."""
+def pytest_configure(config: pytest.Config) -> None:
+    """On `-n`, the controller's part of tests/suite_plan.py (xdist calls its hooks)."""
+    controller = not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist")
+    if controller and config.getoption("dist", "no") != "no" and config.getoption("tx", None):
+        config.pluginmanager.register(suite_plan.ControllerPlan(config), "t24-suite-plan")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups set here
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """On a worker, tests/suite_plan.py's order and groups; during a mutation run, each
+    property test's settings (see the module's docstring)."""
+    if hasattr(config, "workerinput"):
+        suite_plan.plan_order(items, config.rootpath)
     if not os.environ.get(MUTATING):
         return
     from hypothesis import Phase, settings

@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import server.tournament as tournament
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event
 from server.puzzles.solver import solve

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from clients.reference_cli.cli import main
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 
 PLAYER = {"role": "player", "id": "seat-1"}
 

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from server.audit.export import ExportError
 from server.audit.signing import DEFAULT_KEY_FILE, SigningKeyError, load_or_create_signing_key
-from server.eventlog.store import EventLogError, open_blocking_store
+from server.eventlog.backends import open_blocking_store
+from server.eventlog.store import EventLogError
 
 EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT = 0, 1, 2
 

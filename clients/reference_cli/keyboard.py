@@ -6,12 +6,15 @@ meaning (Enter, Backspace, Esc, Ctrl-D), a one-line editor (`edit_line`), and th
 input handler asks the shell to carry out (`Send` a command, `Quit`, show a `Notice`).
 
 Input handlers are pure: `(state, key, view) -> (state, effects)`. The shell owns the
-socket and the screen, so every handler is tested with plain strings.
+socket and the screen, so every handler is tested with plain strings. A handler and its
+state travel as `Controls`, here and not in the shell (table_app.py) so that the games'
+parts, which the shell imports, build theirs without importing the shell.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,3 +91,23 @@ class Notice:
 
 
 Effect = Send | Ask | Quit | Notice
+
+
+@dataclass
+class Controls:
+    """An input handler: its state and its three pure functions (see `play_input`). `game`:
+    the game it was made for (its part's name), "" for the game-free watch handler."""
+
+    state: Any
+    press: Callable[..., tuple[Any, list]]
+    replied: Callable[..., tuple[Any, list]]
+    reconcile: Callable[[Any, Mapping[str, Any] | None, str | None], Any]
+    quit_on_eof: bool = True
+    lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
+    game: str = ""
+    # Picking an event of the feed (a protest names the events it disputes, R-ROUND-8):
+    # whether the state picks now, the seq it has picked (None: none), and the state with
+    # another seq picked. The shell moves the pick with ↑ and ↓ over the feed it holds.
+    picking: Callable[[Any], bool] = lambda state: False
+    picked: Callable[[Any], int | None] = lambda state: None
+    pick: Callable[[Any, int | None], Any] = lambda state, seq: state

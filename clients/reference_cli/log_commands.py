@@ -32,14 +32,9 @@ from server.audit.export import (
     readable_event,
     trusted_head,
 )
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import RecordedEvent
-from server.eventlog.store import (
-    DEFAULT_STORE_URL,
-    BlockingStore,
-    CorruptStream,
-    EventLogError,
-    open_blocking_store,
-)
+from server.eventlog.store import DEFAULT_STORE_URL, BlockingStore, CorruptStream, EventLogError
 
 EXIT_OK, EXIT_BROKEN, EXIT_BAD_INPUT = 0, 1, 2
 

@@ -254,7 +254,8 @@ def run_replay(args: argparse.Namespace) -> int:
 
 def _from_store(args: argparse.Namespace) -> TableReplay:
     from server.audit.replay import ReplayError, replay_table
-    from server.eventlog.store import EventLogError, open_blocking_store
+    from server.eventlog.backends import open_blocking_store
+    from server.eventlog.store import EventLogError
 
     if not args.stream:
         raise ReplayError("name the table's stream (or give --export FILE)")

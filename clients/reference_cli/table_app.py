@@ -32,7 +32,7 @@ from twisted.internet.task import LoopingCall
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connection import close_then_stop, refusal_words
 from clients.reference_cli.games import part_for
-from clients.reference_cli.keyboard import CTRL_D, Ask, Notice, Quit, Send, split_keys
+from clients.reference_cli.keyboard import CTRL_D, Ask, Controls, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render, results_lines
 from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, strip_ansi
@@ -64,26 +64,6 @@ class ServerClock:
     def now_us(self, local_us: int) -> int:
         """The server's clock now, as well as it can be told."""
         return local_us - (min(self.delays) if self.delays else 0)
-
-
-@dataclass
-class Controls:
-    """An input handler: its state and its three pure functions (see `play_input`). `game`:
-    the game it was made for (its part's name), "" for the game-free watch handler."""
-
-    state: Any
-    press: Callable[..., tuple[Any, list]]
-    replied: Callable[..., tuple[Any, list]]
-    reconcile: Callable[[Any, Mapping[str, Any] | None, str | None], Any]
-    quit_on_eof: bool = True
-    lost_notice: Callable[[Any, Any, Mapping[str, Any]], str] | None = None
-    game: str = ""
-    # Picking an event of the feed (a protest names the events it disputes, R-ROUND-8):
-    # whether the state picks now, the seq it has picked (None: none), and the state with
-    # another seq picked. The shell moves the pick with ↑ and ↓ over the feed it holds.
-    picking: Callable[[Any], bool] = lambda state: False
-    picked: Callable[[Any], int | None] = lambda state: None
-    pick: Callable[[Any, int | None], Any] = lambda state, seq: state
 
 
 @dataclass(frozen=True)

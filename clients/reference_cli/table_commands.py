@@ -24,11 +24,11 @@ from clients.reference_cli.connect_options import (
 from clients.reference_cli.connection import TableLink
 from clients.reference_cli.games import part_for
 from clients.reference_cli.games.challenge import play_input, proctor_input
+from clients.reference_cli.keyboard import Controls
 from clients.reference_cli.render import results_lines
 from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_app import (
-    Controls,
     FullScreen,
     PlainOutput,
     TableApp,

@@ -23,9 +23,9 @@ from typing import Any
 
 import server.tournament as tournament
 from server.analysis.log import log_events
-from server.analysis.ratings import Rating, rate_table
 from server.analysis.table import TableAnalysis, analyse_table
 from server.games.base import Event
+from server.ratings import Rating, rate_table
 from server.tournament.results import table_result
 from server.tournament.state import TournamentState
 

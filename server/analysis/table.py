@@ -4,9 +4,9 @@ What it keeps: one fold over a table's stream (the events a store, an export or 
 holds) into the figures a student and a coach read after the round:
 
 - per card (`CardReport`): its numbers and dots, what the solver and the difficulty model
-  say of it (`cards.facts`), each time it was played (`PlayReport`: revealed when, who
-  touched first and how long after the reveal, how the play ended), who solved it and how
-  fast, and whether it was stumped;
+  say of it (`server.puzzles.card_facts.facts`), each time it was played (`PlayReport`:
+  revealed when, who touched first and how long after the reveal, how the play ended), who
+  solved it and how fast, and whether it was stumped;
 - per student (`StudentReport`): cards won and points, each of their touches against the
   card's difficulty, the level they showed (the hardest card they solved), the cards at or
   below that level they did not win (`missed`, with the solutions), their wrong answers and
@@ -28,8 +28,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.analysis.cards import CardFacts, facts
 from server.analysis.log import LogEvent, created, log_events
+from server.puzzles.card_facts import CardFacts, facts
 
 # How a play ended: won; stumped (R-PLAY-7); returned to the deck after a flag (R-FLAG-2);
 # void (the round ended with it in play); or still open (a table analysed mid-round).

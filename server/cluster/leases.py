@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
-from server.eventlog.store import EventLogError
+from server.eventlog.store import EventLogError, LeaseLost
 
 DEFAULT_LEASE_SECONDS = 3.0  # failover within lease + one sweep (lease / 3): 4 s < 5 s
 HANDOFF_CHANNEL = "t24_handoff"  # NOTIFY payload `<schema> <node>`: a lease was handed to it
@@ -46,10 +46,6 @@ _LEASES_LOCK = 0x7432_6C65_6173  # pg_advisory_xact_lock key for creating the le
 if TYPE_CHECKING:
     import psycopg
     from psycopg import sql
-
-
-class LeaseLost(EventLogError):
-    """This node does not hold the table's lease (any more): the append was refused."""
 
 
 @dataclass(frozen=True)

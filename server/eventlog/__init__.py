@@ -1,9 +1,11 @@
 """The event log: hash-chained, append-only event streams and their stores.
 
 See docs/eventlog.md. `envelope` defines the event and its canonical bytes, `store` the
-contract and `open_store(url)`; `memory`, `sqlite` and `postgres` are the backends.
+contract, `backends` opens the store a URL names (`open_store(url)`); `memory`, `sqlite` and
+`postgres` are the backends.
 """
 
+from server.eventlog.backends import open_blocking_store, open_store
 from server.eventlog.envelope import EventLogError, InvalidEvent, NewEvent, RecordedEvent
 from server.eventlog.store import (
     ConcurrencyError,
@@ -15,8 +17,6 @@ from server.eventlog.store import (
     UpcastError,
     Upcasters,
     VerifyReport,
-    open_blocking_store,
-    open_store,
 )
 
 __all__ = [

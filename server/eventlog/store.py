@@ -5,14 +5,17 @@ What this file keeps:
   and `BlockingStore`, the same operations as plain calls (the engines underneath, and what
   the `t24 log` CLI uses). One contract test suite (tests/contract/) runs both against
   every backend.
-- The errors: `ConcurrencyError` (stale `expected_seq`), `InvalidEvent` (refused input,
-  nothing written), `CorruptStream` (a chain that does not verify), `StoreClosed`,
+- The errors: `ConcurrencyError` (stale `expected_seq`), `LeaseLost` (a node's fence refused
+  the append), `InvalidEvent` (refused input, nothing written), `CorruptStream` (a chain that
+  does not verify), `StoreClosed`,
   `StoreURLError`, `StoreUnavailable`, `UpcastError`; all are `EventLogError`s.
 - `VerifyReport`, the answer of an audit of one stream.
 - `Upcasters`, the registry of `(type, schema) -> step` applied on read: recorded bytes are
   never rewritten, old events are lifted to the current schema as they are read.
-- `open_store(url)` / `open_blocking_store(url)`: `memory:`, `sqlite:///relative/path`,
-  `sqlite:////absolute/path`, `postgresql://user@host:port/db?schema=name`.
+- `parse_store_url(url)`: `memory:`, `sqlite:///relative/path`, `sqlite:////absolute/path`,
+  `postgresql://user@host:port/db?schema=name`. Opening the store a URL names is
+  server/eventlog/backends.py's (`open_store`): every backend imports this contract, so the
+  contract imports no backend.
 
 The guarantees (docs/eventlog.md): `append` is atomic, all or nothing, and refuses a stale
 `expected_seq` (the stream's last seq, 0 for a new stream), so two writers can never both
@@ -22,8 +25,6 @@ stamped by the store from its injected clock and never goes backwards within a s
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -44,6 +45,7 @@ __all__ = [
     "EventLogError",
     "EventStore",
     "InvalidEvent",
+    "LeaseLost",
     "StoreClosed",
     "StoreURL",
     "StoreURLError",
@@ -51,8 +53,6 @@ __all__ = [
     "UpcastError",
     "Upcasters",
     "VerifyReport",
-    "open_blocking_store",
-    "open_store",
     "parse_store_url",
 ]
 
@@ -70,6 +70,13 @@ class ConcurrencyError(EventLogError):
         self.stream = stream
         self.expected_seq = expected_seq
         self.actual_seq = actual_seq
+
+
+class LeaseLost(EventLogError):
+    """This node does not hold the table's lease (any more): the append was refused, nothing
+    written. Raised by a node's fence inside the append (server/cluster/leases.py, `Fence`);
+    defined with the store's other refusals so that the network layer maps it to its code
+    without importing the cluster (docs/architecture.md, "Layers, checked")."""
 
 
 class StoreClosed(EventLogError):
@@ -330,69 +337,3 @@ def _parse_postgres(url: str) -> StoreURL:
     except Exception as error:  # psycopg.ProgrammingError, with libpq's own words
         raise StoreURLError(f"malformed PostgreSQL URL {url!r}: {error}") from error
     return StoreURL("postgresql", target, options)
-
-
-def open_blocking_store(
-    url: str = DEFAULT_STORE_URL,
-    *,
-    clock: Clock = time.time,
-    upcasters: Upcasters | None = None,
-    create: bool = True,
-) -> BlockingStore:
-    """Open the store named by `url` with plain blocking calls (CLI, tools, child processes).
-
-    With `create=False` a missing SQLite file or PostgreSQL schema is `StoreUnavailable`
-    instead of being created: a reader must not leave empty databases behind.
-    """
-    parsed = parse_store_url(url)
-    upcasters = upcasters if upcasters is not None else Upcasters()
-    if parsed.kind == "memory":
-        from server.eventlog.memory import MemoryEngine
-
-        return MemoryEngine(clock=clock, upcasters=upcasters)
-    if parsed.kind == "sqlite":
-        from server.eventlog.sqlite import SQLiteEngine
-
-        if not create and not os.path.exists(parsed.target):
-            raise StoreUnavailable(f"no SQLite event log at {parsed.target!r}")
-        return SQLiteEngine(
-            parsed.target,
-            synchronous=parsed.options["synchronous"],
-            clock=clock,
-            upcasters=upcasters,
-        )
-    from server.eventlog.postgres import PostgresEngine
-
-    return PostgresEngine(
-        parsed.target,
-        schema=parsed.options["schema"],
-        clock=clock,
-        upcasters=upcasters,
-        create=create,
-    )
-
-
-def open_store(
-    url: str = DEFAULT_STORE_URL,
-    *,
-    clock: Clock = time.time,
-    upcasters: Upcasters | None = None,
-    reactor: Any = None,
-    read_threads: int = 2,
-) -> EventStore:
-    """Open the store named by `url` for the shell: every method returns a Deferred.
-
-    `memory:` answers with already-fired Deferreds (no reactor needed, so tests with
-    `task.Clock` stay synchronous). SQLite and PostgreSQL run their blocking calls in two
-    Twisted thread pools (one writer thread doing group commit, `read_threads` readers);
-    `reactor` (default: the global one) only needs `callFromThread`. Opening connects and
-    creates the schema synchronously: call it at start-up.
-    """
-    engine = open_blocking_store(url, clock=clock, upcasters=upcasters)
-    if parse_store_url(url).kind == "memory":
-        from server.eventlog.memory import MemoryStore
-
-        return MemoryStore(engine)
-    from server.eventlog.threaded import ThreadedStore
-
-    return ThreadedStore(engine, reactor=reactor, read_threads=read_threads)

@@ -9,9 +9,8 @@ from __future__ import annotations
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from server.cluster.leases import LeaseLost
 from server.eventlog.envelope import EventLogError
-from server.eventlog.store import ConcurrencyError
+from server.eventlog.store import ConcurrencyError, LeaseLost
 from server.games.base import RuleViolation
 from server.net.links import DayOver, UnknownTournamentTable
 from server.runtime.hub import (

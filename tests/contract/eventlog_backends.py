@@ -28,7 +28,8 @@ from shell_testcase import ShellTestCase
 from twisted.internet import defer, task
 from twisted.python.failure import Failure
 
-from server.eventlog.store import EventStore, Upcasters, open_blocking_store, open_store
+from server.eventlog.backends import open_blocking_store, open_store
+from server.eventlog.store import EventStore, Upcasters
 
 START = 1_700_000_000.0  # the test clock's epoch seconds (2023-11-14)
 

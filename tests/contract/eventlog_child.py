@@ -18,8 +18,9 @@ import sys
 
 from twisted.internet import defer, task
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import ConcurrencyError, open_store
+from server.eventlog.store import ConcurrencyError
 
 
 def say(line: str) -> None:

@@ -31,7 +31,7 @@ from shell_testcase import ShellTestCase
 from test_game_contract import example_of
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import games
 from server.games.base import Actor, Command, Secrets
 from server.runtime.hub import Hub

@@ -13,16 +13,11 @@ from shell_testcase import ShellTestCase
 
 from server.eventlog import engine as engine_module
 from server.eventlog import postgres as postgres_module
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.memory import MemoryEngine
 from server.eventlog.sqlite import SQLiteEngine
-from server.eventlog.store import (
-    ConcurrencyError,
-    CorruptStream,
-    StoreClosed,
-    StoreUnavailable,
-    open_blocking_store,
-)
+from server.eventlog.store import ConcurrencyError, CorruptStream, StoreClosed, StoreUnavailable
 
 
 def event(n: int = 1) -> NewEvent:

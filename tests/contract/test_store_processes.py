@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from postgres_schemas import fresh_schema
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 CHILD = str(Path(__file__).with_name("eventlog_child.py"))
 ROOT = str(Path(__file__).resolve().parents[2])

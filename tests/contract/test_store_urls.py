@@ -8,13 +8,12 @@ import pytest
 from postgres_schemas import fresh_schema
 from shell_testcase import ShellTestCase
 
+from server.eventlog.backends import open_blocking_store, open_store
 from server.eventlog.memory import MemoryEngine, MemoryStore
 from server.eventlog.store import (
     DEFAULT_STORE_URL,
     StoreUnavailable,
     StoreURLError,
-    open_blocking_store,
-    open_store,
     parse_store_url,
 )
 

@@ -22,8 +22,8 @@ from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent, RecordedEvent
-from server.eventlog.store import open_store
 from server.games.base import Actor, Command, Event, RuleViolation
 from server.runtime import view_at as view_at_module
 from server.runtime.table_actor import TableActor

@@ -28,7 +28,16 @@ CARD = re.compile(r"play (\d+) · card \S+ · (\d+) (\d+) (\d+) (\d+) ·")
 
 
 def environment() -> dict[str, str]:
-    env = {key: value for key, value in os.environ.items() if not key.startswith("T24_")}
+    """The test run's environment, less our own settings and a terminal size: the CLI must
+    see the pty's 120x50, and rich reads `COLUMNS`/`LINES` before the terminal's. A pytest-xdist
+    worker's environment has them (80x24, set in the worker process at its start): a screen cut
+    to 24 lines hid the lines the tests wait for, and three tests timed out on `-n 2` only."""
+    dropped = {"COLUMNS", "LINES"}
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith("T24_") and key not in dropped
+    }
     env.update(NO_COLOR="1", TERM="xterm", LANG="C.UTF-8", PYTHONPATH=str(ROOT))
     return env
 

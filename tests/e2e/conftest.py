@@ -11,7 +11,10 @@ abuse cool-down (every test connects from the same address).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import suite_plan
 import tournament_run
 from cli_pty import T24Cli
 from server_process import ServerProcess
@@ -40,10 +43,11 @@ SIMULATION = pytest.StashKey[tournament_run.Simulation]()
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the whole-tournament run now if its tests are to run (tests/e2e/tournament_run.py)."""
-    if session.config.option.collectonly:
+    """Start the whole-tournament run now if its tests are to run (tests/e2e/tournament_run.py);
+    on several workers the controller does (tests/suite_plan.py), not each worker."""
+    if session.config.option.collectonly or hasattr(session.config, "workerinput"):
         return
-    if any(item.path.name == tournament_run.MODULE for item in session.items):
+    if any(item.path.name in tournament_run.MODULES for item in session.items):
         directory = session.config._tmp_path_factory.mktemp("tournament")
         session.config.stash[SIMULATION] = tournament_run.Simulation(directory)
 
@@ -55,9 +59,13 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 
 
 @pytest.fixture(scope="session")
-def tournament_simulation(request, tmp_path_factory) -> tournament_run.Simulation:
-    """The run started with the session, or (when it was not) one started now."""
+def tournament_simulation(request, tmp_path_factory):
+    """The run started with the session (by this process, or on several workers by the
+    controller), or (when it was not) one started now."""
     started = request.config.stash.get(SIMULATION, None)
+    elsewhere = getattr(request.config, "workerinput", {}).get(suite_plan.TOURNAMENT_RUN)
+    if elsewhere is not None:
+        return tournament_run.FinishedElsewhere(Path(elsewhere))
     return started or tournament_run.Simulation(tmp_path_factory.mktemp("tournament"))
 
 

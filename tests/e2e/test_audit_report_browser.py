@@ -104,5 +104,9 @@ def test_the_simulated_tournaments_report_is_a_document_not_a_scroll(
     # measured: 99 tables (54 at tie-breaks): 18 A4 pages of at most 21, 24,748 px tall at
     # 1280 px (the report before was 98,792 px); 139 tables (94): 22 pages of 27, 34,406 px
     assert seen["pages"] <= few_pages(text), (seen["pages"], tie_break_tables(text))
-    tables = text.count('<article class="scorecard"')  # 250 px a table, was 1,000
-    assert seen["height"][1280] < 300 * tables, (seen["height"], tables)
+    # 250 px a table, was 1,000. Not a bound per table alone: how many tie-break tables the
+    # bots play depends on their timing (the load), and the standings and headings do not
+    # shrink with them: 65 tables took 19,576 px (301 a table) in a loaded two-worker run,
+    # ~150 px for each table more. The old report (98,792 px for 99 tables) fails it still.
+    tables = text.count('<article class="scorecard"')
+    assert seen["height"][1280] < 12_000 + 200 * tables, (seen["height"], tables)

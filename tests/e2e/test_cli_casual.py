@@ -13,7 +13,7 @@ import re
 import pexpect
 import pytest
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e

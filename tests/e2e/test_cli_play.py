@@ -15,7 +15,7 @@ import pexpect
 import pytest
 from cli_pty import answer, revealed_card, win_card
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

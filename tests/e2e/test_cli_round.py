@@ -22,7 +22,7 @@ import pytest
 from cli_pty import revealed_card, win_card
 from server_process import ServerProcess
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

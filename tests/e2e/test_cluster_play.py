@@ -27,7 +27,7 @@ from twisted.internet.threads import blockingCallFromThread
 from wsclients import AutobahnClient, reactor_thread
 
 from clients.reference_cli.connection import Backoff, NotConnected, TableLink
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

@@ -26,7 +26,7 @@ from server_process import ServerProcess
 from wsclients import AutobahnClient, Closed
 
 from clients.reference_cli.games.challenge.bot import best_answer
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,7 @@ from websockets.sync.client import connect as ws_connect
 from wsclients import AutobahnClient, HandshakeRefused
 
 from protocol.client import ClientSession
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

@@ -15,7 +15,7 @@ from server_process import ServerProcess
 from test_server_lifecycle import accepted, start_table
 from wsclients import AutobahnClient
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 pytestmark = pytest.mark.e2e
 

@@ -17,7 +17,7 @@ from server_process import ServerProcess
 from wsclients import AutobahnClient
 
 from clients.reference_cli.games.tjugoett.bot import TjugoettBot
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 from server.games.tjugoett.cards import DECK
 
 pytestmark = pytest.mark.e2e

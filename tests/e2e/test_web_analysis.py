@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 from web_browser import Pages, send, unlabelled_controls
 
-from server.analysis.cards import facts
+from server.puzzles.card_facts import facts
 
 pytestmark = pytest.mark.e2e
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from web_browser import Pages, unlabelled_controls
 
-from server.eventlog.store import open_blocking_store
+from server.eventlog.backends import open_blocking_store
 
 WAIT = 15_000  # ms, Playwright's unit
 DECK = [

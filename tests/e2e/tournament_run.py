@@ -8,6 +8,12 @@ beside the tests that come first and is over long before its own tests' turn; th
 longer waits for it. It shares nothing with the other tests: its own server process, its own
 SQLite file, its own port. Its tests are unchanged: they read its summary and bundle.
 `pytest tests/e2e/test_tournament_e2e.py` alone starts it the same way, and waits for it.
+
+On several workers (`make test`, pytest-xdist) the controller starts it, once, when the first
+worker has collected the tests (tests/suite_plan.py), and writes its exit code to a file when
+it ends; the workers whose tests read it wait for that file (`FinishedElsewhere`). A worker
+cannot start it: the worker that did might end its share of the tests, and kill the run,
+while another still waits for it.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +30,7 @@ from server.games import challenge
 
 PROTESTS = "file_protest" in challenge.COMMANDS  # issue 10 (protests and rulings)
 ROOT = Path(__file__).resolve().parents[2]  # the run's working directory, as the tests' own
-MODULE = "test_tournament_e2e.py"  # the tests that read the run
+MODULES = ("test_tournament_e2e.py", "test_audit_report_browser.py")  # the tests that read it
 TIMEOUT = 600.0  # seconds, from the start: the simulation's own rounds time out at 600 s each
 
 
@@ -76,3 +83,41 @@ class Simulation:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait(timeout=10)
+
+    def announce_exit(self) -> None:
+        """Write the run's exit code to `exit_code_file(directory)` when it ends, from a
+        thread: for the other processes that read the run (`FinishedElsewhere`)."""
+
+        def wait() -> None:
+            returncode = self.process.wait()
+            partial = exit_code_file(self.directory).with_suffix(".partial")
+            partial.write_text(str(returncode))
+            partial.rename(exit_code_file(self.directory))  # whole, or not there at all
+
+        threading.Thread(target=wait, name="tournament-run-exit", daemon=True).start()
+
+
+def exit_code_file(directory: Path) -> Path:
+    return directory / "exit_code"
+
+
+class FinishedElsewhere:
+    """A run another process started in `directory` (on several workers: the controller's):
+    `result()` waits for its exit code file, then reads the same outputs as `Simulation`."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.bundle = directory / "bundle"
+        self.stdout = directory / "simulate.out"
+        self.stderr = directory / "simulate.err"
+        self.started = time.monotonic()
+
+    def result(self) -> tuple[dict[str, Any], Path]:
+        """Wait for the run to end; its JSON summary and its bundle directory."""
+        exit_code = exit_code_file(self.directory)
+        deadline = self.started + TIMEOUT
+        while not exit_code.exists():
+            assert time.monotonic() < deadline, f"the run in {self.directory} did not end"
+            time.sleep(0.1)
+        assert exit_code.read_text() == "0", self.stderr.read_text()
+        return json.loads(self.stdout.read_text().strip().splitlines()[-1]), self.bundle

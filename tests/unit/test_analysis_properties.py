@@ -169,7 +169,7 @@ def test_the_analysis_reads_nothing_but_the_log_and_the_solver(monkeypatch, seed
     options, events = random_round(seed)
     log = [Event("TableCreated", {"game": "challenge", "options": options}), *events]
     expected = analyse_table(log).as_data()  # imports done, caches warm or not: either way
-    from server.analysis import cards
+    from server.puzzles import card_facts as cards
 
     cards._card_facts.cache_clear()  # the solver runs again, sealed
     cards._variables_facts.cache_clear()

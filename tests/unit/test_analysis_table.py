@@ -15,11 +15,11 @@ from challenge_tables import (
     player,
 )
 
-from server.analysis.cards import facts
 from server.analysis.table import analyse_table
 from server.games import challenge
 from server.games.base import Actor, Command, Event
 from server.puzzles import difficulty
+from server.puzzles.card_facts import facts
 from server.puzzles.solver import solve
 from server.puzzles.variables import variable_values
 

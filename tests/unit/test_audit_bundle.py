@@ -18,8 +18,8 @@ from server.audit.bundle import (
     write_bundle,
 )
 from server.audit.signing import load_or_create_signing_key, public_key_hex
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.tournament.tables import table_id, table_options_for
 
 TID = "spring"

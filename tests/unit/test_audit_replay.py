@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from server.audit.export import ExportError, check_export, export_stream
 from server.audit.replay import ReplayError, fold_table, replay_export, replay_table
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games.base import Actor
 
 STREAM = "table/protest"

@@ -16,8 +16,8 @@ from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
 from server.audit.replay import replay_table
+from server.eventlog.backends import open_blocking_store, open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store, open_store
 from server.games.base import Actor, Command
 from server.net.errors import error_for
 from server.runtime.hub import Hub, InvalidOptions

@@ -39,8 +39,8 @@ from clients.reference_cli.table_app import (
 from clients.reference_cli.table_commands import controls_for
 from protocol.token_files import person_files, write_token_files
 from protocol.views import view_change
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games import challenge
 from server.games.base import Event
 

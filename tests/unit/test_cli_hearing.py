@@ -24,8 +24,8 @@ from clients.reference_cli.games.challenge.hearing import (
 )
 from clients.reference_cli.keyboard import Ask, Notice, Send
 from server.audit.export import export_stream
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games import challenge
 
 VIEW = {"seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}], "toucher": None}

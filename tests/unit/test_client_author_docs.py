@@ -13,7 +13,7 @@ from shell_testcase import ShellTestCase
 from test_net import make_session, say, token
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import challenge
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub

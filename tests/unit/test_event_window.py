@@ -17,7 +17,8 @@ from test_runtime import OPTIONS, PROCTOR, SPECTATOR, Recorder, make_clock, resu
 from twisted.internet import defer
 
 from protocol.codec import decode
-from server.eventlog.store import StoreUnavailable, open_store
+from server.eventlog.backends import open_store
+from server.eventlog.store import StoreUnavailable
 from server.games import challenge
 from server.games.base import Actor, Command, Event
 from server.runtime import view_at as view_at_module

@@ -17,7 +17,7 @@ from twisted.internet.testing import StringTransport
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.net.limits import READ_SLICE, TURN_BUDGET, ConnectionGate, GatedConnection
 from server.net.rate_limits import NetConfig
 from server.net.session import RATE_LIMITED_PAUSE, Session

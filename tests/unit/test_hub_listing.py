@@ -18,7 +18,7 @@ from twisted.internet.task import Clock
 
 from server.cluster.leases import Acquired
 from server.cluster.ownership import LeaseManager
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.runtime.hub import Hub
 
 

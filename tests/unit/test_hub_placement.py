@@ -15,7 +15,7 @@ from twisted.internet.defer import succeed
 from twisted.internet.task import Clock
 
 from server.cluster.leases import Acquired
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub, InvalidOptions
 

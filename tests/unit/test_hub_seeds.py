@@ -14,7 +14,7 @@ from challenge_tables import options as challenge_options
 from shell_testcase import ShellTestCase, fired
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import challenge
 from server.games.base import SEED_BITS, Actor
 from server.runtime.hub import Hub

@@ -16,14 +16,13 @@ from shell_testcase import ShellTestCase
 from server.cluster.leases import (
     Fence,
     LeaseBook,
-    LeaseLost,
     deal_tables,
     failover_order,
     failover_share,
 )
 from server.eventlog.envelope import NewEvent
 from server.eventlog.postgres import PostgresEngine
-from server.eventlog.store import parse_store_url
+from server.eventlog.store import LeaseLost, parse_store_url
 
 
 def open_two_nodes(case: ShellTestCase) -> dict:

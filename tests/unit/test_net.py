@@ -22,7 +22,8 @@ from twisted.web.server import NOT_DONE_YET
 from twisted.web.test.requesthelper import DummyRequest
 
 from protocol.codec import Limits, decode, encode
-from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
+from server.eventlog.backends import open_store
+from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable
 from server.games.base import RuleViolation
 from server.metrics import Metrics
 from server.net.http import HealthResource, MetricsResource, build_site

@@ -229,7 +229,7 @@ class StoreOwnershipTests(ShellTestCase):
         """A ThreadedStore closes itself before reactor shutdown unless its owner takes that
         over: the server does, and closes it after its tables drained (T24Server.stop)."""
         tmp_path = self.tmp_path
-        from server.eventlog.store import open_store
+        from server.eventlog.backends import open_store
 
         reactor = TriggerReactor()
         store = open_store(f"sqlite:///{tmp_path / 't.sqlite'}", reactor=reactor)

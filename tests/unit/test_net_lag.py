@@ -10,7 +10,7 @@ from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Command
 from server.metrics import Metrics
 from server.net.lag import (

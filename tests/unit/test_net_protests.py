@@ -8,7 +8,7 @@ from shell_testcase import ShellTestCase
 from test_net import OPTIONS, TOY_OPTIONS, make_session, say, token
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import games
 from server.runtime.hub import Hub
 

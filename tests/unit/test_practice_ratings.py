@@ -1,4 +1,4 @@
-"""The ratings (server/analysis/ratings.py) and the practice pool (server/games/practice/pool.py),
+"""The ratings (server/ratings.py) and the practice pool (server/games/practice/pool.py),
 issue 31: the lessons of lichess's puzzle ratings, each as a test."""
 
 from __future__ import annotations
@@ -6,7 +6,10 @@ from __future__ import annotations
 import random
 from itertools import combinations_with_replacement
 
-from server.analysis.ratings import (
+from server.games.practice.pool import pool
+from server.puzzles import difficulty
+from server.puzzles.solver import solvable
+from server.ratings import (
     CARD_MAX_SHIFT,
     CARD_MAX_STEP,
     CARD_MIN_SIGMA,
@@ -16,9 +19,6 @@ from server.analysis.ratings import (
     rate_attempt,
     rate_table,
 )
-from server.games.practice.pool import pool
-from server.puzzles import difficulty
-from server.puzzles.solver import solvable
 
 
 def test_a_card_played_very_often_does_not_drift():

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from server.analysis.cards import facts
-from server.analysis.ratings import MAX_PROVISIONAL_STEP, card_prior
 from server.games import practice
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
 from server.games.practice.choice import NEAREST, card_id_of
 from server.games.practice.pool import pool
+from server.puzzles.card_facts import facts
+from server.ratings import MAX_PROVISIONAL_STEP, card_prior
 
 T0 = 1_700_000_000_000_000
 S = 1_000_000

@@ -8,7 +8,7 @@ from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
 from protocol.codec import decode, encode
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Actor
 from server.net.session import NetConfig, Session
 from server.net.tokens import TokenSigner

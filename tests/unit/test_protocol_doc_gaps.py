@@ -16,8 +16,8 @@ from test_protocol_doc import DOC, section, table_rows
 from twisted.internet.task import Clock
 
 from protocol.messages import table_stream
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games import games
 from server.games.challenge.protests import MAX_REASON
 from server.runtime.hub import Hub

@@ -14,7 +14,8 @@ from twisted.internet import defer
 from twisted.internet.task import Clock
 
 from protocol.codec import decode
-from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable, open_store
+from server.eventlog.backends import open_store
+from server.eventlog.store import ConcurrencyError, StoreClosed, StoreUnavailable
 from server.games import challenge
 from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation
 from server.metrics import COMMAND_OUTCOMES

@@ -7,7 +7,7 @@ from __future__ import annotations
 from shell_testcase import ShellTestCase
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub
 

@@ -9,7 +9,7 @@ from test_runtime import DIRECTOR, PROCTOR, new_table, run
 from twisted.internet.task import Clock
 from twisted.logger import globalLogPublisher
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.runtime.hub import Hub
 
 T0 = 1_700_000_000.0

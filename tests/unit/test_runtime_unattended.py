@@ -15,8 +15,8 @@ from shell_testcase import ShellTestCase
 from test_runtime import Recorder, result_of
 from twisted.internet.task import Clock
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games.base import MIN_SECONDS, Actor, Command
 from server.runtime.hub import Hub, InvalidOptions
 from server.runtime.table_actor import TABLE_CREATED

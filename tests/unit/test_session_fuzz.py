@@ -33,7 +33,7 @@ import server.tournament as tournament
 from protocol.codec import decode, encode
 from protocol.messages import CLIENT_TYPES, CLOSE_CODES, ERROR_CODES, validate_message
 from server.audit.replay import replay_table
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import games
 from server.games.base import Event, replay
 from server.games.challenge import COMMANDS

@@ -21,8 +21,9 @@ from twisted.internet import reactor, task, threads
 from twisted.internet.defer import inlineCallbacks
 from twisted.logger import globalLogPublisher
 
-from server.cluster.leases import LeaseBook, LeaseLost
-from server.eventlog.store import open_blocking_store
+from server.cluster.leases import LeaseBook
+from server.eventlog.backends import open_blocking_store
+from server.eventlog.store import LeaseLost
 from server.net.errors import LEASE_LOST_MESSAGE
 
 LEASE = 1.0  # seconds: short, and still three renewals per lease on a loaded machine

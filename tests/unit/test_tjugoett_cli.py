@@ -16,8 +16,8 @@ from clients.reference_cli.games.tjugoett.bot import bot_moves
 from clients.reference_cli.keyboard import Notice, Quit, Send
 from clients.reference_cli.render import Frame, render
 from clients.reference_cli.table_model import from_snapshot
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games import tjugoett
 
 PART = part_for("tjugoett")

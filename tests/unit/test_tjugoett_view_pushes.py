@@ -14,7 +14,7 @@ from clients.reference_cli.games.tjugoett.bot import TjugoettBot
 from protocol.codec import decode
 from protocol.messages import validate_message
 from protocol.views import apply_view_message
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import games
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub

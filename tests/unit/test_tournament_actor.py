@@ -11,7 +11,7 @@ from twisted.internet import defer
 from twisted.internet.defer import Deferred
 from twisted.internet.task import Clock
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub, InvalidOptions
 from server.runtime.tournament_actor import TournamentActor

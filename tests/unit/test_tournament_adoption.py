@@ -17,8 +17,8 @@ from test_tournament_actor import DIRECTOR, PROCTOR, TID, command, make_clock, r
 from tournament_support import csv_of, tournament_options
 from twisted.logger import globalLogPublisher
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games.base import SERVER_ACTOR, RuleViolation
 from server.runtime.hub import Hub, ReservedTable
 

@@ -13,8 +13,8 @@ from tournament_support import tournament_options
 from twisted.internet.task import Clock
 
 import server.tournament as tournament
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games.base import RuleViolation
 from server.runtime.hub import Hub, InvalidOptions
 from server.runtime.table_actor import TABLE_CREATED

@@ -16,8 +16,8 @@ from tournament_support import csv_of, tournament_options
 from twisted.internet.task import Clock
 
 import server.tournament as tournament
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games.base import SERVER_ACTOR, Command, RuleViolation
 from server.runtime.hub import Hub
 from server.runtime.table_actor import TABLE_CREATED

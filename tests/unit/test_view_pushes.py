@@ -15,7 +15,7 @@ from twisted.internet.task import Clock
 from protocol.codec import decode
 from protocol.messages import validate_message
 from protocol.views import apply_view_message, view_change
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.games import games
 from server.games.base import Actor, Command, RuleViolation
 from server.runtime.hub import Hub

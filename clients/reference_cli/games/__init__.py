@@ -74,7 +74,7 @@ class GamePart:
     )
     # The feed state for a join without history, from the snapshot's view.
     stamp_start: Callable[[View], Any] = lambda view: None
-    # The input handler for `play` / `proctor` (a table_app.Controls), None: watch only.
+    # The input handler for `play` / `proctor` (a keyboard.Controls), None: watch only.
     controls: Callable[[str], Any] = lambda kind: None
     # Whether the view shows a finished game (the bot leaves, `play` scripts end).
     finished: Callable[[View], bool] = lambda view: False
@@ -159,8 +159,15 @@ def line_controls(
     """An input handler from a game's pure `parse_line(text, view) -> (command, args) |
     None`: `q` on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words.
     `game`: the part it was made for (`Controls.game`)."""
-    from clients.reference_cli.keyboard import CTRL_D, ENTER, Notice, Quit, Send, edit_line
-    from clients.reference_cli.table_app import Controls
+    from clients.reference_cli.keyboard import (
+        CTRL_D,
+        ENTER,
+        Controls,
+        Notice,
+        Quit,
+        Send,
+        edit_line,
+    )
 
     def press(state: LineInput, key: str, view: View | None) -> tuple[LineInput, list[Any]]:
         if key == CTRL_D or (key == "q" and not state.line):

@@ -7,7 +7,7 @@ This module is the game's face for the shell (`server.games.base.Game`). The sta
 `evolve` live in `practice/state.py`, the options in `practice/options.py`, the choice of the
 next card in `practice/choice.py` (the pool of cards in `practice/pool.py`), the refusals
 and argument readers in `practice/checks.py`, what each viewer sees in `practice/view.py`;
-the rating arithmetic is `server.analysis.ratings` (openskill).
+the rating arithmetic is `server.ratings` (openskill).
 
 How a card goes (docs/games/practice.md):
 - `next_card`: the student's next card is dealt face up (`CardDealt`, with its difficulty
@@ -18,7 +18,7 @@ How a card goes (docs/games/practice.md):
 - Right: `CardSolved`. Wrong, no touch in time, no answer in time, or `give_up`: `CardMissed`
   with the reason and the card's simplest solutions (from the solver), shown at once.
 - Then `RatingUpdated`: the student's rating and the card's before and after, computed once
-  here and recorded, so a replay reads them (server/analysis/ratings.py).
+  here and recorded, so a replay reads them (server/ratings.py).
 - When every student has played the table's `cards`, `PracticeEnded` (also `end_practice`).
 
 HIDDEN: the seed (`TableCreated.options.seed`), which with the pool would tell which cards
@@ -32,8 +32,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from server.analysis.cards import facts
-from server.analysis.ratings import card_prior, rate_attempt
 from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
 from server.games.practice.checks import (
     REFUSALS,
@@ -58,7 +56,9 @@ from server.games.practice.state import (
     is_over,
 )
 from server.games.practice.view import event_view, redaction_group, secrets, view, view_group
+from server.puzzles.card_facts import facts
 from server.puzzles.expressions import check_solution
+from server.ratings import card_prior, rate_attempt
 
 NAME = "practice"
 RECOVERY_COMMAND: str | None = "pause_practice"

@@ -19,9 +19,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from server.analysis.ratings import Rating, card_prior
 from server.games.practice.pool import pool
 from server.games.practice.state import PracticeState, SeatPractice
+from server.ratings import Rating, card_prior
 
 NEAREST = 8  # the candidates the seeded pick chooses among
 

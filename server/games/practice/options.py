@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.analysis.ratings import START_SIGMA, Rating
 from server.games.base import RuleViolation, SeatInfo
+from server.ratings import START_SIGMA, Rating
 
 MICROSECONDS = 1_000_000
 MAX_SEATS = 40

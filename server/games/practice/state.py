@@ -18,9 +18,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.analysis.ratings import Rating
 from server.games.base import SERVER_ACTOR, Command, Deadline, Event
 from server.games.practice.options import PracticeOptions, practice_options
+from server.ratings import Rating
 
 SOLVED = "solved"
 # Why a card was missed: a wrong answer, no touch in time, no answer in time, given up.

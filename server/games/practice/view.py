@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from server.analysis.ratings import Rating
 from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
 from server.games.practice.state import SOLVED, Attempt, PracticeState
+from server.ratings import Rating
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 SECRET_KEYS = frozenset({"seed"})

@@ -6,11 +6,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from server.analysis.cards import facts
 from server.games import practice
 from server.games.base import Actor, Command, Event
 from server.games.practice.state import PracticeState
 from server.games.practice.view import sees_everything
+from server.puzzles.card_facts import facts
 
 GAME = practice
 DIRECTOR = Actor("director", "d1")

@@ -57,7 +57,7 @@ def stamp(revealed_at: int | None, kind: str, data: Mapping[str, Any]) -> tuple[
 def controls(kind: str) -> Any:
     """The keys of `t24 play` (a student's seat) or `t24 proctor` (the command line)."""
     from clients.reference_cli.games.challenge import play_input, proctor_input
-    from clients.reference_cli.table_app import Controls
+    from clients.reference_cli.keyboard import Controls
 
     if kind == "play":
         return Controls(

@@ -20,7 +20,7 @@ from clients.reference_cli.games.tjugoett.words import WORDS
 def controls(kind: str) -> Any:
     """The keys of `t24 play` (a player's or the dealer's seat) and `t24 proctor`."""
     from clients.reference_cli.games.tjugoett import keys
-    from clients.reference_cli.table_app import Controls
+    from clients.reference_cli.keyboard import Controls
 
     if kind not in ("play", "proctor"):
         return None

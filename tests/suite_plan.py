@@ -1,0 +1,121 @@
+"""How `make test` spreads the suite over two workers (pytest-xdist; docs/testing.md, "Suite
+time"): `pytest -n 2 --dist loadgroup --no-loadscope-reorder`.
+
+- **A file is one unit of work**, run whole by one worker in its order (each test gets an
+  `xdist_group` named after its file): the module-scoped fixtures (a node pair, a twin
+  server, a built wheel) start once, and the e2e tests' Autobahn reactor thread is handed
+  back after each module as in one process (tests/e2e/conftest.py).
+- **Slowest first** (`SLOWEST_FIRST`, measured): a long file started last would keep one
+  worker busy while the other has nothing left; the many small files at the end even the
+  two out. Then every other file in collection order. xdist's own reordering (by the
+  number of tests in a unit) is off.
+- **The whole-tournament run** (tests/e2e/tournament_run.py) is started by the controller
+  once a worker has collected the tests, not by each worker (`ControllerPlan`).
+
+Without `-n` (`pytest tests/unit/test_x.py`) none of this applies: one process, the files in
+collection order, the tournament run started by that process.
+
+Shared by the workers, and made safe for it: ports (every server listens on port 0 and says
+which in its ready file), files (each worker has its own `tmp_path` folder, under the
+controller's), PostgreSQL (one fresh schema per test, named with a random id:
+tests/postgres_schemas.py), the environment and module state (a process each).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's folder
+
+# The files that take longest, longest first: each file's seconds (setup, call and teardown
+# of its tests) in a whole one-process run at load 6-9 (docs/testing.md, "Suite time"; on
+# two workers a file's time also holds the other worker's load, which inflated the CPU-heavy
+# ones, pip's builds, 3-5 times at load 12-16). Files not named here follow in collection
+# order (all under 10 s). But for the two files that read the whole-tournament run
+# (`READ_THE_RUN`): they come after the first ten, when the run (20-40 s of wall time on a
+# quiet machine, started with the session) is over, so no worker waits for it (first in
+# collection order, test_audit_report_browser.py waited 86 s of a loaded run).
+SLOWEST_FIRST: tuple[str, ...] = (
+    "tests/e2e/test_web_client.py",  # 75
+    "tests/e2e/test_web_casual.py",  # 45
+    "tests/contract/test_game_contract.py",  # 42
+    "tests/e2e/test_server_install.py",  # 39
+    "tests/unit/test_tournament_properties.py",  # 38
+    "tests/e2e/test_installed_package.py",  # 38
+    "tests/e2e/test_cli_casual.py",  # 30
+    "tests/e2e/test_cli_round.py",  # 30
+    "tests/e2e/test_web_screens.py",  # 29
+    "tests/e2e/test_server_floods.py",  # 29
+    "tests/e2e/test_audit_report_browser.py",  # 29
+    "tests/e2e/test_tournament_e2e.py",  # 26
+    "tests/e2e/test_cli_play.py",  # 28
+    "tests/unit/test_session_fuzz.py",  # 27
+    "tests/e2e/test_cluster_tournament.py",  # 26
+    "tests/e2e/test_server_lifecycle.py",  # 24
+    "tests/e2e/test_cluster_failover.py",  # 22
+    "tests/e2e/test_cluster_listing.py",  # 22
+    "tests/e2e/test_casual_bots.py",  # 20
+    "tests/e2e/test_tournament_cli.py",  # 20
+    "tests/contract/test_argument_shapes.py",  # 18
+    "tests/e2e/test_server_abuse.py",  # 18
+    "tests/e2e/test_web_board.py",  # 17
+    "tests/e2e/test_cluster.py",  # 16
+    "tests/e2e/test_server_store_faults.py",  # 15
+    "tests/e2e/test_simulate_key.py",  # 12
+    "tests/e2e/test_web_moved.py",  # 12
+    "tests/e2e/test_web_deck40_variants.py",  # 12
+    "tests/e2e/test_tjugoett_server.py",  # 11
+    "tests/e2e/test_cluster_play.py",  # 11
+    "tests/e2e/test_cluster_watch.py",  # 10
+    "tests/contract/test_store_processes.py",  # 10
+)
+
+READ_THE_RUN = ("tests/e2e/test_audit_report_browser.py", "tests/e2e/test_tournament_e2e.py")
+
+
+def plan_order(items: list[pytest.Item], root: Path) -> None:
+    """Put `items` in the order described above, each file's tests one group (the module doc)."""
+    first = {name: index for index, name in enumerate(SLOWEST_FIRST)}
+
+    def place(item: pytest.Item) -> int:
+        return first.get(file_of(item, root), len(first))
+
+    items.sort(key=place)  # stable: a file's tests keep their order
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(file_of(item, root)))
+
+
+def file_of(item: pytest.Item, root: Path) -> str:
+    return item.path.relative_to(root).as_posix()
+
+
+class ControllerPlan:
+    """The controller's part (registered by tests/conftest.py on `-n`): the tournament run."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.directory: Path | None = None
+        self.simulation: Any = None
+
+    def pytest_configure_node(self, node: Any) -> None:
+        """Tell each worker where the run writes (it may not be started: see below)."""
+        if self.directory is None:
+            self.directory = self.config._tmp_path_factory.mktemp("tournament")  # type: ignore[attr-defined]
+        node.workerinput[TOURNAMENT_RUN] = str(self.directory)
+
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """Start the run when the first worker's collection holds a test that reads it."""
+        from e2e import tournament_run
+
+        if self.simulation is not None or self.directory is None:
+            return
+        if any(Path(nodeid.split("::")[0]).name in tournament_run.MODULES for nodeid in ids):
+            self.simulation = tournament_run.Simulation(self.directory)
+            self.simulation.announce_exit()
+
+    def pytest_sessionfinish(self) -> None:
+        if self.simulation is not None:
+            self.simulation.stop()
