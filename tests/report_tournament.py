@@ -260,6 +260,15 @@ class Tournament:
     def open_table(self, name: str) -> PlayedTable:
         table = PlayedTable(name, table_options_for(self.t.state, name), self.t.now)
         table.do("start_round", DIRECTOR)
+        # A tournament's tables wait for their students: the very first table is begun
+        # by the server once its students are there (one marked present by the proctor), every
+        # other by its proctor at once.
+        seats = [seat.seat for seat in table.state.seats]
+        if not self.tables:
+            table.do("mark_seat", seat=seats[0], mark="present")
+            table.do("begin_play", SERVER_ACTOR, seats=seats)
+        else:
+            table.do("begin_play")
         self.tables[name] = table
         return table
 

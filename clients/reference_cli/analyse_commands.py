@@ -74,7 +74,8 @@ def _from_bundle(directory: Path) -> tuple[list[Any], dict[str, list[Any]]]:
 def _from_store(url: str, stream: str) -> tuple[str, list[Any], dict[str, list[Any]]]:
     from server.analysis.grades import replay_tournament
     from server.audit.bundle import table_streams
-    from server.eventlog.store import EventLogError, open_blocking_store
+    from server.eventlog.backends import open_blocking_store
+    from server.eventlog.store import EventLogError
 
     try:
         store = open_blocking_store(url, create=False)

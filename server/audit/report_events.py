@@ -315,6 +315,16 @@ def _reopened(data: Mapping[str, Any], ctx: TableContext) -> str:
     return say(C, "ScoreCardReopened", by=_seat(data, ctx, "by"), reason=data.get("reason"))
 
 
+def _play_began(data: Mapping[str, Any], ctx: TableContext) -> str:
+    key = f"PlayBegan.{data.get('by')}"
+    return say(C, key if key in C else "PlayBegan.unknown")
+
+
+def _seat_marked(data: Mapping[str, Any], ctx: TableContext) -> str:
+    key = f"SeatMarked.{data.get('mark')}"
+    return say(C, key, seat=_seat(data, ctx)) if key in C else say(C, "unknown")
+
+
 TABLE_SENTENCES: dict[str, Callable[[Mapping[str, Any], TableContext], str]] = {
     "TableCreated": _table_created,
     "RoundStarted": _round_started,
@@ -350,6 +360,8 @@ TABLE_SENTENCES: dict[str, Callable[[Mapping[str, Any], TableContext], str]] = {
     "ScoreAdjusted": _adjusted,
     "ScoreCardSigned": _signed,
     "ScoreCardReopened": _reopened,
+    "PlayBegan": _play_began,
+    "SeatMarked": _seat_marked,
 }
 
 
@@ -455,6 +467,9 @@ TOURNAMENT_SENTENCES: dict[str, Callable[[Mapping[str, Any], Names], str]] = {
         section=data.get("section"),
     ),
     "StudentsRegistered": _registered,
+    "StudentRenamed": lambda data, names: say(
+        T, "StudentRenamed", previous=data.get("previous"), name=data.get("name")
+    ),
     "StudentWithdrawn": lambda data, names: say(
         T, "StudentWithdrawn", student=_who(names, data.get("student"))
     ),

@@ -99,6 +99,12 @@ CHALLENGE: Words = {
     "ScoreAdjusted": "Correction: {seat} {delta}: {why}",
     "ScoreCardSigned": "Score card signed by {initials}: {scores} (R-ROUND-7)",
     "ScoreCardReopened": "Score card reopened by {by}: “{reason}”",
+    "PlayBegan.students": "Play begins: every student is at the table",
+    "PlayBegan.proctor": "Play begins: the proctor starts it",
+    "PlayBegan.director": "Play begins: the director starts it",
+    "PlayBegan.unknown": "Play begins",
+    "SeatMarked.present": "{seat} is marked present",
+    "SeatMarked.absent": "{seat} is marked absent: play does not wait for them",
     "unknown": "An event this report cannot word (see the stream's export)",
     # -- the parts of a sentence ----------------------------------------------------------------
     "score": "{name} {points}",
@@ -151,6 +157,7 @@ TOURNAMENT: Words = {
         "{n} students registered from a CSV file",
     ),
     "StudentWithdrawn": "{student} withdrew",
+    "StudentRenamed": "{previous} is now written {name}",
     "RegistrationClosed": (
         "Registration closed with {n} student",
         "Registration closed with {n} students",

@@ -10,8 +10,9 @@ from eventlog_backends import START, ThreadReturns
 from shell_testcase import ShellTestCase
 from twisted.internet import defer, task
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import ConcurrencyError, open_store
+from server.eventlog.store import ConcurrencyError
 from server.eventlog.threaded import BULK_BYTES_PER_COMMIT
 
 ACTOR = {"role": "server", "id": "server"}

@@ -25,8 +25,8 @@ from test_server_play import DECK, SEATS
 from twisted.internet.task import Clock
 
 from protocol.messages import table_stream
+from server.eventlog.backends import open_blocking_store, open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store, open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub
 

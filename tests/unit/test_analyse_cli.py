@@ -11,8 +11,8 @@ from challenge_tables import PROCTOR, T0, Table
 
 from clients.reference_cli.cli import main
 from server.audit.export import export_stream
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 
 STREAM = "table/first"
 

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from server.analysis.table import analyse_table
 from server.audit.export import check_export, export_stream
+from server.eventlog.backends import open_blocking_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_blocking_store
 from server.games import challenge
 from server.games.base import Actor, Event, RuleViolation
 

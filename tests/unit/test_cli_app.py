@@ -751,6 +751,7 @@ def test_the_cli_offers_every_rules_document_and_official_edition_R_DECK_5():
             per_table_shuffle=False,
             tie_break_seconds=300,
             cards_per_round=None,
+            advance_count=None,
             table_option=None,
         )
     )

@@ -8,7 +8,7 @@ from __future__ import annotations
 from test_net import OPTIONS, TOY_OPTIONS, say
 from test_net_view_at import ViewAtCase, connected, one
 
-from server.eventlog.store import open_store
+from server.eventlog.backends import open_store
 from server.runtime.hub import Hub
 
 

@@ -10,6 +10,8 @@ answers in words with its documented code.
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -138,8 +140,14 @@ def get_bundle(resource: BundleResource, auth: str | None, query: str | None = "
 
 
 class BundleHTTPTests(DirectorServerCase):
+    def scratch(self) -> Path:
+        """A folder removed after the test (trial's mktemp would leave it under the checkout)."""
+        folder = tempfile.mkdtemp(prefix="t24-bundle-")
+        self.addCleanup(shutil.rmtree, folder, True)
+        return Path(folder)
+
     def resource(self) -> BundleResource:
-        key = Path(self.mktemp()) / "signing.key"
+        key = self.scratch() / "signing.key"
         return BundleResource(self.hub.store, TokenSigner(SECRET), str(key), self.clock)
 
     def test_a_director_downloads_the_bundle_as_a_zip_that_verifies_with_the_key_shown(self):
@@ -150,7 +158,7 @@ class BundleHTTPTests(DirectorServerCase):
         assert headers.getRawHeaders(b"content-type") == [b"application/zip"]
         assert b"spring-bundle.zip" in headers.getRawHeaders(b"content-disposition")[0]
         key = headers.getRawHeaders(KEY_HEADER)[0].decode()
-        out = Path(self.mktemp())
+        out = self.scratch()
         with zipfile.ZipFile(io.BytesIO(b"".join(request.written))) as archive:
             assert {name.split("/")[0] for name in archive.namelist()} == {"spring-bundle"}
             archive.extractall(out)

@@ -14,8 +14,8 @@ from shell_testcase import ShellTestCase, fired
 from twisted.internet.task import Clock
 from twisted.python.failure import Failure
 
+from server.eventlog.backends import open_store
 from server.eventlog.envelope import NewEvent
-from server.eventlog.store import open_store
 from server.games import pocket
 from server.games.base import Actor, Command, RuleViolation
 from server.net.errors import error_for

@@ -34,7 +34,7 @@ def test_the_demo_banner_prints_one_browser_link_per_person():
         "- player s1 (Ada): http://127.0.0.1:8024/#token=T1",
         "- player s2 (Bo): http://127.0.0.1:8024/#token=T2",
         "- spectator scoreboard: http://127.0.0.1:8024/#token=S",
-        "- director (yours only: every table): http://127.0.0.1:8024/#token=D",
+        "- director's console (yours only: tournaments, every table): http://127.0.0.1:8024/#token=D",
     ]
     # no token on a command line: the terminal commands still read the files
     assert not any("#token=" in line for line in lines if line.startswith("  "))
