@@ -4,8 +4,9 @@ This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md a
 `server.games.base.Game`): `NAME`, `DEFAULT_OPTIONS`, `initial_state`, `decide`, `evolve`,
 `deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
 `COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`. It holds `decide`, the one place that judges a
-command. The state and `evolve` live in `deck40/state.py`, the cards, options and layouts in
-`deck40/options.py`, refusal codes in `deck40/checks.py`, what each viewer sees in
+command (built by the game kit, `server.games.kit`, from the table `COMMANDS` below). The
+state and its evolvers live in `deck40/state.py`, the cards, options and layouts in
+`deck40/options.py`, refusal codes in `deck40/refusals.py`, what each viewer sees in
 `deck40/view.py`.
 
 Rules this file keeps (each cited where it is enforced):
@@ -42,32 +43,23 @@ on the table and won cards are face up. Proctor, director, auditors and the serv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import Command, Event, EventBatch
-from server.games.deck40.checks import (
-    REFUSALS,
-    acting_seat,
-    check_set,
-    expression_arg,
-    phase_refusal,
-    refuse,
-)
+from server.games.base import Command, EventBatch
 from server.games.deck40.options import DEFAULT_OPTIONS, card_data, rank, the_deck
+from server.games.deck40.refusals import REFUSALS, phase_refusal, refuse
 from server.games.deck40.state import (
     EVENT_TYPES,
+    EVOLVERS,
     FINAL_EVENTS,
     PLAYING,
     SETUP,
     Deck40State,
     deadlines,
     deal,
-    evolve,
     initial_state,
     is_over,
 )
 from server.games.deck40.view import event_view, secrets, view
+from server.games.kit import PLAYER, Kit, Rule
 from server.puzzles.expressions import check_expression
 from server.puzzles.solver import solve
 
@@ -96,11 +88,7 @@ __all__ = [
 ]
 
 
-class _Batch(EventBatch[Deck40State]):
-    """A deck40 command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: Deck40State, now: int) -> None:
-        super().__init__(state, now, evolve)
+_Batch = EventBatch[Deck40State]
 
 
 # -- consequences shared by several commands --------------------------------------------------
@@ -229,13 +217,13 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes.
-    A call for another set than the one on the table is refused (`check_set`)."""
+    A call for another set than the one on the table is refused (`Refusals.current`)."""
     assert seat is not None
     state, options = batch.state, batch.state.options
-    check_set(command, state.set_number)
+    refuse.current(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
-    expression = expression_arg(command)
+    expression = refuse.text(command, "expression")
     cards = [on.card for on in state.table]
     verdict = check_expression([rank(card) for card in cards], expression)
     batch.emit(
@@ -276,10 +264,10 @@ def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-DECK40-3/4: "no solution", with the card this player will return if all agree; one
-    sent for another set than the one on the table is refused (`check_set`)."""
+    sent for another set than the one on the table is refused (`Refusals.current`)."""
     assert seat is not None
     state = batch.state
-    check_set(command, state.set_number)
+    refuse.current(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
     if seat in state.no_solution:
@@ -305,47 +293,25 @@ def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
-PLAYER = "player"
 STEWARDS = frozenset({"proctor", "director"})
+SEATED = frozenset({PLAYER})
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command and in which phases."""
-
-    roles: frozenset[str]
-    phases: tuple[str, ...]
-    handler: Handler
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
-    "call_24": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_24),
-    "call_no_solution": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_no_solution),
-    "end_game": CommandRule(STEWARDS, (SETUP, PLAYING), _end_game_command),
+COMMANDS: dict[str, Rule[_Batch]] = {
+    "start_game": Rule(STEWARDS | SEATED, (SETUP,), _start_game, seated=True),
+    "call_24": Rule(SEATED, (PLAYING,), _call_24, seated=True),
+    "call_no_solution": Rule(SEATED, (PLAYING,), _call_no_solution, seated=True),
+    "end_game": Rule(STEWARDS, (SETUP, PLAYING), _end_game_command),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: Deck40State, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    seat = acting_seat(state, command) if command.actor.role == PLAYER else None
-    if state.phase not in rule.phases:
-        raise phase_refusal(command.name, state.phase)
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, a player's seat, the
+# phase, then the handler's own.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    batch=_Batch,
+    steps=("args", "sender", "seat", "phase"),
+    phase=lambda state: state.phase,
+    phase_refusal=phase_refusal,
+    has_seat=lambda state, seat: state.seat(seat) is not None,
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

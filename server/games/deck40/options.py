@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import RuleViolation, SeatInfo
-from server.games.pocket.options import invalid as pocket_invalid
-from server.games.pocket.options import is_int, read_seats
+from server.games.table_options import invalid as shared_invalid
+from server.games.table_options import is_int, read_seats
 from server.puzzles.editions import SUITS, playing_card_deck
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -72,7 +72,7 @@ OPTIONS_RULE = "R-DECK40-1"
 
 def invalid(name: str, why: str) -> RuleViolation:
     """The refusal of one option, naming it and citing R-DECK40-1."""
-    return pocket_invalid(name, why, OPTIONS_RULE)
+    return shared_invalid(name, why, OPTIONS_RULE)
 
 
 def rank(card: str) -> int:
