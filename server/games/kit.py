@@ -79,7 +79,7 @@ class Refusals:
         """A RuleViolation with a code of the table, citing its rule unless `rule` says better."""
         return RuleViolation(code, message, self.table[code][0] if rule is None else rule)
 
-    def text(
+    def text_arg(
         self, command: Command, name: str, limit: int = MAX_TEXT, default: str | None = None
     ) -> str:
         """A non-blank text argument of at most `limit` characters, stripped."""
@@ -88,14 +88,14 @@ class Refusals:
             raise self("bad_args", f"{command.name}: {name!r} is a text of 1..{limit} characters")
         return value.strip()
 
-    def whole(self, command: Command, name: str, low: int, high: int, default: int) -> int:
+    def int_arg(self, command: Command, name: str, low: int, high: int, default: int) -> int:
         """A whole-number argument in [low, high] (a bool is not a number here)."""
         value = command.args.get(name, default)
         if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
             raise self("bad_args", f"{command.name}: {name!r} is a whole number {low}..{high}")
         return value
 
-    def steps(self, command: Command, most: int, required: bool = True) -> tuple[str, ...]:
+    def steps_arg(self, command: Command, most: int, required: bool = True) -> tuple[str, ...]:
         """The `steps` argument: 1..`most` texts, stripped (R-PUZ-2: three make a solution;
         what they say is the judge's to say, not the reader's)."""
         value = command.args.get("steps")
@@ -113,7 +113,7 @@ class Refusals:
             )
         return tuple(step.strip() for step in value)
 
-    def cause(self, command: Command, default: str) -> str:
+    def cause_arg(self, command: Command, default: str) -> str:
         """Why a table pauses: a text of 1..MAX_CAUSE characters, as given (not stripped: the
         shell's `server_restart` is compared as it is)."""
         value = command.args.get("cause", default)
@@ -123,7 +123,7 @@ class Refusals:
             )
         return value
 
-    def current(self, command: Command, current: int, what: str) -> None:
+    def set_arg(self, command: Command, current: int, what: str) -> None:
         """A command for what its player saw: the optional `set` names the `what` (a card, a
         set of four) by its number. Why: one sent for a card can arrive after the next card
         came up (another player won it first); judged on what its player never saw, a right

@@ -217,13 +217,13 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes.
-    A call for another set than the one on the table is refused (`Refusals.current`)."""
+    A call for another set than the one on the table is refused (`Refusals.set_arg`)."""
     assert seat is not None
     state, options = batch.state, batch.state.options
-    refuse.current(command, state.set_number, "set")
+    refuse.set_arg(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
-    expression = refuse.text(command, "expression")
+    expression = refuse.text_arg(command, "expression")
     cards = [on.card for on in state.table]
     verdict = check_expression([rank(card) for card in cards], expression)
     batch.emit(
@@ -264,10 +264,10 @@ def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-DECK40-3/4: "no solution", with the card this player will return if all agree; one
-    sent for another set than the one on the table is refused (`Refusals.current`)."""
+    sent for another set than the one on the table is refused (`Refusals.set_arg`)."""
     assert seat is not None
     state = batch.state
-    refuse.current(command, state.set_number, "set")
+    refuse.set_arg(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
     if seat in state.no_solution:

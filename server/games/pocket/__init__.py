@@ -6,9 +6,10 @@ This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md a
 `deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
 `COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`, and `check_new_table` (R-PUZ-4: a given stack's
 cards have a solution, judged when a table is created, `pocket/options.py`). It holds
-`decide`, the one place that judges a command. The state and `evolve` live in
-`pocket/state.py`, the options and the stack in `pocket/options.py`, refusal codes and
-argument readers in `pocket/checks.py`, what each viewer sees in `pocket/view.py`.
+`decide`, the one place that judges a command (built by the game kit, `server.games.kit`,
+from the table `COMMANDS` below). The state and its evolvers live in `pocket/state.py`, the
+options and the stack in `pocket/options.py`, refusal codes in `pocket/refusals.py`, what
+each viewer sees in `pocket/view.py`.
 
 Rules this file keeps (each cited where it is enforced):
 - R-POCKET-1: `start_game` records the stack (given, or drawn from an edition) and turns up
@@ -40,30 +41,21 @@ the server see everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
-from server.games.pocket.checks import (
-    REFUSALS,
-    acting_seat,
-    check_set,
-    expression_arg,
-    phase_refusal,
-    refuse,
-)
+from server.games.base import Command, EventBatch
+from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, decks_drawn, the_stack
+from server.games.pocket.refusals import REFUSALS, phase_refusal, refuse
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
     EVENT_TYPES,
+    EVOLVERS,
     FINAL_EVENTS,
     OPEN,
     SETUP,
     PocketState,
     TopCard,
     deadlines,
-    evolve,
     initial_state,
     is_over,
 )
@@ -96,14 +88,9 @@ __all__ = [
     "view",
 ]
 
-MAX_CAUSE = 64
-
 
 class _Batch(EventBatch[PocketState]):
     """A pocket command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: PocketState, now: int) -> None:
-        super().__init__(state, now, evolve)
 
     @property
     def card(self) -> TopCard:
@@ -214,9 +201,9 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`; a claim
-    for another card than the one up is refused (`check_set`)."""
+    for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    check_set(command, batch.card.number)
+    refuse.set_arg(command, batch.card.number, "card")
     card = _claimable(batch, seat)
     batch.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
 
@@ -224,10 +211,10 @@ def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
 def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-POCKET-2/3: the claimer's answer (claiming first if nobody holds the card), judged
     exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes.
-    An answer for another card than the one up is refused (`check_set`)."""
+    An answer for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    check_set(command, batch.card.number)
-    expression = expression_arg(command)
+    refuse.set_arg(command, batch.card.number, "card")
+    expression = refuse.text_arg(command, "expression")
     card = batch.card
     if card.claimer == seat:
         if batch.now >= card.claim_at + batch.state.options.answer_us:
@@ -268,10 +255,10 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
 
 def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
     """R-POCKET-4: "all players must agree": each still in the card declares it; a
-    declaration for another card than the one up is refused (`check_set`)."""
+    declaration for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
     card = batch.card
-    check_set(command, card.number)
+    refuse.set_arg(command, card.number, "card")
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
     if seat in card.stumped:
@@ -304,10 +291,7 @@ def _pause_game(batch: _Batch, command: Command, seat: str | None) -> None:
     nobody is excluded for the time the server was down; the director may pause too."""
     if batch.state.paused:
         raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    cause = command.args.get("cause", "director")
-    if not isinstance(cause, str) or not 0 < len(cause) <= MAX_CAUSE:
-        raise refuse("bad_args", f"pause_game: 'cause' is a text of 1..{MAX_CAUSE} characters")
-    batch.emit("GamePaused", cause=cause)
+    batch.emit("GamePaused", cause=refuse.cause_arg(command, "director"))
 
 
 def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
@@ -319,67 +303,36 @@ def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
-PLAYER = "player"
+PLAYERS = frozenset({PLAYER})
 STEWARDS = frozenset({"proctor", "director"})
-TIMER = frozenset({SERVER})
 PLAYING = (OPEN, CLAIMED)
+PAUSED = ("paused",)
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command (a player for its own seat, or these roles), in which phases,
-    and whether a paused game accepts it."""
-
-    roles: frozenset[str]
-    phases: tuple[str, ...]
-    handler: Handler
-    while_paused: bool = False
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
-    "claim": CommandRule(frozenset({PLAYER}), PLAYING, _claim),
-    "answer": CommandRule(frozenset({PLAYER}), PLAYING, _answer),
-    "declare_stumped": CommandRule(frozenset({PLAYER}), PLAYING, _declare_stumped),
-    "end_game": CommandRule(STEWARDS, (SETUP, *PLAYING), _end_game_command, while_paused=True),
-    "pause_game": CommandRule(STEWARDS | TIMER, PLAYING, _pause_game, while_paused=True),
-    "resume_game": CommandRule(STEWARDS | {PLAYER}, PLAYING, _resume_game, while_paused=True),
-    "answer_deadline": CommandRule(TIMER, (CLAIMED,), _answer_deadline),
-    "stumped_deadline": CommandRule(TIMER, (OPEN,), _stumped_deadline),
+COMMANDS: dict[str, Rule[_Batch]] = {
+    "start_game": Rule(STEWARDS | PLAYERS, (SETUP,), _start_game),
+    "claim": Rule(PLAYERS, PLAYING, _claim, seated=True),
+    "answer": Rule(PLAYERS, PLAYING, _answer, seated=True),
+    "declare_stumped": Rule(PLAYERS, PLAYING, _declare_stumped, seated=True),
+    "end_game": Rule(STEWARDS, (SETUP, *PLAYING), _end_game_command, passes=PAUSED),
+    "pause_game": Rule(STEWARDS | TIMER, PLAYING, _pause_game, passes=PAUSED),
+    "resume_game": Rule(STEWARDS | PLAYERS, PLAYING, _resume_game, passes=PAUSED),
+    "answer_deadline": Rule(TIMER, (CLAIMED,), _answer_deadline),
+    "stumped_deadline": Rule(TIMER, (OPEN,), _stumped_deadline),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-SEATED = frozenset({"claim", "answer", "declare_stumped"})
-
-
-def decide(state: PocketState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat: str | None = None
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if command.name in SEATED:
-        seat = acting_seat(state, command)
-    elif command.actor.role == PLAYER and state.seat(command.actor.id) is None:
-        raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    else:
-        if state.phase not in rule.phases:
-            raise phase_refusal(command.name, state.phase)
-        if state.paused and not rule.while_paused:
-            raise refuse("game_paused", f"{command.name}: the game is paused")
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, a player's seat, a
+# timer's key (which implies the phase and no pause), the phase, the pause, then the
+# handler's own.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    batch=_Batch,
+    steps=("args", "sender", "seat", "deadline", "phase", "paused"),
+    holds=(Hold("paused", lambda state: state.paused, "game_paused", "the game is paused"),),
+    phase=lambda state: state.phase,
+    phase_refusal=phase_refusal,
+    has_seat=lambda state, seat: state.seat(seat) is not None,
+    deadlines=deadlines,
+    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role
