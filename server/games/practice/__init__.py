@@ -6,7 +6,8 @@ student plays their own stream of cards.
 This module is the game's face for the shell (`server.games.base.Game`). The state and
 `evolve` live in `practice/state.py`, the options in `practice/options.py`, the choice of the
 next card in `practice/choice.py` (the pool of cards in `practice/pool.py`), the refusals
-and argument readers in `practice/checks.py`, what each viewer sees in `practice/view.py`;
+in `practice/refusals.py`, what each viewer sees in `practice/view.py`; `decide` and `evolve`
+are built by the game kit (`server.games.kit`) from the table `COMMANDS` below;
 the rating arithmetic is `server.ratings` (openskill).
 
 How a card goes (docs/games/practice.md):
@@ -29,29 +30,20 @@ auditors and the server see everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
-from server.games.practice.checks import (
-    REFUSALS,
-    acting_seat,
-    cause_arg,
-    refuse,
-    steps_arg,
-    text_arg,
-)
+from server.games.base import Command, EventBatch
+from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.practice.choice import choose
 from server.games.practice.options import DEFAULT_OPTIONS
+from server.games.practice.refusals import MAX_STEPS, REFUSALS, refuse
 from server.games.practice.state import (
     DEADLINE_COMMANDS,
     EVENT_TYPES,
+    EVOLVERS,
     FINAL_EVENTS,
     Attempt,
     PracticeState,
     SeatPractice,
     deadlines,
-    evolve,
     initial_state,
     is_over,
 )
@@ -88,10 +80,9 @@ __all__ = [
 
 
 class _Batch(EventBatch[PracticeState]):
-    def __init__(self, state: PracticeState, now: int) -> None:
-        super().__init__(state, now, evolve)
-
-    def seat(self, seat_id: str) -> SeatPractice:
+    def seat(self, seat_id: str | None) -> SeatPractice:
+        """A seat of the table (the command's acting seat: the kit's seat reader found it)."""
+        assert seat_id is not None
         seat = self.state.seat(seat_id)
         assert seat is not None
         return seat
@@ -156,8 +147,8 @@ def _end(batch: _Batch, reason: str) -> None:
 # -- handlers ---------------------------------------------------------------------------------
 
 
-def _next_card(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _next_card(batch: _Batch, command: Command, seat_id: str | None) -> None:
+    seat = batch.seat(seat_id)
     if seat.current is not None:
         raise refuse("card_in_play", f"seat {seat.seat}: answer the card in play or give up")
     if batch.state.done(seat):
@@ -175,22 +166,22 @@ def _next_card(batch: _Batch, command: Command, seat: SeatPractice | None) -> No
     )
 
 
-def _touch(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _touch(batch: _Batch, command: Command, seat_id: str | None) -> None:
+    seat = batch.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is not None:
         raise refuse("already_touched", f"card {attempt.number} is touched already (R-PLAY-2)")
     batch.emit("CardTouched", seat=seat.seat, number=attempt.number, rule="R-PLAY-2")
 
 
-def _answer(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _answer(batch: _Batch, command: Command, seat_id: str | None) -> None:
+    seat = batch.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is None:
         raise refuse("touch_first", "touch the card before answering (R-PLAY-4)")
     if batch.now >= attempt.window_from + batch.state.options.answer_us:
         raise refuse("too_late", f"card {attempt.number}: the answer came after its window")
-    pattern, steps = text_arg(command, "pattern"), steps_arg(command)
+    pattern, steps = refuse.text_arg(command, "pattern"), refuse.steps_arg(command, MAX_STEPS)
     verdict = check_solution(attempt.numbers, pattern, steps)
     batch.emit(
         "AnswerJudged",
@@ -217,8 +208,8 @@ def _answer(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
     _finish(batch, batch.seat(seat.seat), attempt, solved=True)
 
 
-def _give_up(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _give_up(batch: _Batch, command: Command, seat_id: str | None) -> None:
+    seat = batch.seat(seat_id)
     _current(seat)
     _miss(batch, seat, "gave_up")
 
@@ -229,27 +220,27 @@ def _deadline_seat(batch: _Batch, command: Command) -> SeatPractice:
     return batch.seat(seat_id)
 
 
-def _touch_deadline(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
+def _touch_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
     _miss(batch, _deadline_seat(batch, command), "no_touch")
 
 
-def _answer_deadline(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
+def _answer_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
     _miss(batch, _deadline_seat(batch, command), "no_answer")
 
 
-def _pause(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
+def _pause(batch: _Batch, command: Command, seat: str | None) -> None:
     if batch.state.paused:
         raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    batch.emit("PracticePaused", cause=cause_arg(command, command.actor.role))
+    batch.emit("PracticePaused", cause=refuse.cause_arg(command, command.actor.role))
 
 
-def _resume(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
+def _resume(batch: _Batch, command: Command, seat: str | None) -> None:
     if not batch.state.paused:
         raise refuse("not_paused", "the practice is not paused")
     batch.emit("PracticeResumed", cause=batch.state.pause_cause)
 
 
-def _end_practice(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
+def _end_practice(batch: _Batch, command: Command, seat: str | None) -> None:
     if command.actor.role == PLAYER and len(batch.state.seats) > 1:
         raise refuse("not_allowed", "a student ends only a practice of their own")
     _end(batch, "ended")
@@ -257,63 +248,35 @@ def _end_practice(batch: _Batch, command: Command, seat: SeatPractice | None) ->
 
 # -- the table of commands --------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "SeatPractice | None"], None]
-PLAYER = "player"
+PLAYERS = frozenset({PLAYER})
 STEWARDS = frozenset({"proctor", "director"})
-TIMER = frozenset({SERVER})
+PAUSED = ("paused",)
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command, whether it acts for the sender's seat, and whether a paused
-    practice accepts it."""
-
-    roles: frozenset[str]
-    handler: Handler
-    seated: bool = False
-    while_paused: bool = False
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "next_card": CommandRule(frozenset({PLAYER}), _next_card, seated=True),
-    "touch": CommandRule(frozenset({PLAYER}), _touch, seated=True),
-    "answer": CommandRule(frozenset({PLAYER}), _answer, seated=True),
-    "give_up": CommandRule(frozenset({PLAYER}), _give_up, seated=True),
-    "end_practice": CommandRule(STEWARDS | {PLAYER}, _end_practice, while_paused=True),
-    "pause_practice": CommandRule(STEWARDS | TIMER, _pause, while_paused=True),
-    "resume_practice": CommandRule(STEWARDS | {PLAYER}, _resume, while_paused=True),
-    "touch_deadline": CommandRule(TIMER, _touch_deadline),
-    "answer_deadline": CommandRule(TIMER, _answer_deadline),
+COMMANDS: dict[str, Rule[_Batch]] = {
+    "next_card": Rule(PLAYERS, (), _next_card, seated=True),
+    "touch": Rule(PLAYERS, (), _touch, seated=True),
+    "answer": Rule(PLAYERS, (), _answer, seated=True),
+    "give_up": Rule(PLAYERS, (), _give_up, seated=True),
+    "end_practice": Rule(STEWARDS | PLAYERS, (), _end_practice, passes=PAUSED),
+    "pause_practice": Rule(STEWARDS | TIMER, (), _pause, passes=PAUSED),
+    "resume_practice": Rule(STEWARDS | PLAYERS, (), _resume, passes=PAUSED),
+    "touch_deadline": Rule(TIMER, (), _touch_deadline),
+    "answer_deadline": Rule(TIMER, (), _answer_deadline),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-
-
-def decide(state: PracticeState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, role, the game's end, the seat, a
-    deadline's key or the pause, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if state.ended:
-        raise refuse("practice_over", f"{command.name}: the practice has ended")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat = acting_seat(state, command) if rule.seated else None
-    if command.actor.role == PLAYER and seat is None and state.seat(command.actor.id) is None:
-        raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    elif state.paused and not rule.while_paused:
-        raise refuse("practice_paused", f"{command.name}: the practice is paused")
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, the practice's end, a
+# player's seat, a timer's key (which implies no pause) or the pause, then the handler's own.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    batch=_Batch,
+    steps=("args", "sender", "over", "seat", "deadline", "paused"),
+    holds=(
+        Hold("over", lambda state: state.ended, "practice_over", "the practice has ended"),
+        Hold("paused", lambda state: state.paused, "practice_paused", "the practice is paused"),
+    ),
+    has_seat=lambda state, seat: state.seat(seat) is not None,
+    deadlines=deadlines,
+    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role
