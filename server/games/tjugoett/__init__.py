@@ -3,10 +3,12 @@
 This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
 `FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
-holds `decide`, the only place that judges whether a command may happen and what follows.
-The cards, hand values, verdicts and the shuffle live in `tjugoett/cards.py`, the options in
-`tjugoett/options.py`, the state and `evolve` in `tjugoett/state.py`, the senders and every
-refusal code in `tjugoett/checks.py`, what each viewer may see in `tjugoett/view.py`.
+holds `decide`, the only place that judges whether a command may happen and what follows
+(built by the game kit, `server.games.kit`, from the table `COMMANDS` below). The cards, hand
+values, verdicts and the shuffle live in `tjugoett/cards.py`, the options in
+`tjugoett/options.py`, the state and its evolvers in `tjugoett/state.py`, the senders in
+`tjugoett/senders.py`, every refusal code in `tjugoett/refusals.py`, what each viewer may see
+in `tjugoett/view.py`.
 
 How a round goes (each step cites its rule where it is decided below):
 1. `start_round` (the director, the proctor, a person dealer, or the server after
@@ -45,10 +47,10 @@ the dealer's cards are public.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
+from server.games.base import Command, EventBatch
+from server.games.kit import Kit, Rule
 from server.games.tjugoett.cards import (
     DECK,
     MIN_STAND_CARDS,
@@ -63,31 +65,29 @@ from server.games.tjugoett.cards import (
     shuffled,
     stand_verdict,
 )
-from server.games.tjugoett.checks import (
+from server.games.tjugoett.options import DEFAULT_OPTIONS, check_new_table
+from server.games.tjugoett.refusals import REFUSALS, phase_refusal, refuse
+from server.games.tjugoett.senders import (
     OFFICIAL,
     OFFICIAL_OR_DEALER,
     OFFICIALS,
     PERSON_DEALER,
-    REFUSALS,
     SENDER_ROLES,
     TIMER,
     TURN_PLAYER,
     acting_seat,
-    phase_refusal,
-    refuse,
 )
-from server.games.tjugoett.options import DEFAULT_OPTIONS, check_new_table
 from server.games.tjugoett.state import (
     BETWEEN_ROUNDS,
     DEADLINE_COMMANDS,
     DEALER,
     DEALER_TURN,
     EVENT_TYPES,
+    EVOLVERS,
     FINAL_EVENTS,
     PLAYER_TURN,
     TjugoettState,
     deadlines,
-    evolve,
     initial_state,
     is_over,
 )
@@ -129,11 +129,7 @@ SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPT
 UNATTENDED_HOLD = frozenset({DEADLINE_COMMANDS["round"]})
 
 
-class _Batch(EventBatch[TjugoettState]):
-    """A Tjugoett command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: TjugoettState, now: int) -> None:
-        super().__init__(state, now, evolve)
+_Batch = EventBatch[TjugoettState]
 
 
 # -- drawing (R-21-20, R-21-21, R-21-22) ----------------------------------------------------
@@ -366,58 +362,37 @@ def _end_table(batch: _Batch, command: Command, seat: str | None) -> None:
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
 PLAYING = (PLAYER_TURN, DEALER_TURN)
+Handler = Callable[[_Batch, Command, "str | None"], None]
 
 
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command (a sender kind of `checks`) and in which phases."""
-
-    sender: str
-    phases: tuple[str, ...]
-    handler: Handler
+def _sent_by(sender: str, phases: tuple[str, ...], handler: Handler) -> Rule[_Batch]:
+    """A command a kind of sender sends (`tjugoett/senders.py`), in these phases."""
+    return Rule(SENDER_ROLES[sender], phases, handler, sender=sender)
 
 
-COMMANDS: dict[str, CommandRule] = {
-    "start_round": CommandRule(OFFICIAL_OR_DEALER, (BETWEEN_ROUNDS,), _start_round),
-    "draw_card": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _draw_card),
-    "stand": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _stand),
-    "dealer_draw": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_draw),
-    "dealer_stand": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_stand),
-    "dealer_play": CommandRule(TIMER, (DEALER_TURN,), _dealer_play),
-    "turn_deadline": CommandRule(TIMER, (PLAYER_TURN,), _turn_deadline),
-    "end_table": CommandRule(OFFICIAL, (BETWEEN_ROUNDS, *PLAYING), _end_table),
+COMMANDS: dict[str, Rule[_Batch]] = {
+    "start_round": _sent_by(OFFICIAL_OR_DEALER, (BETWEEN_ROUNDS,), _start_round),
+    "draw_card": _sent_by(TURN_PLAYER, (PLAYER_TURN,), _draw_card),
+    "stand": _sent_by(TURN_PLAYER, (PLAYER_TURN,), _stand),
+    "dealer_draw": _sent_by(PERSON_DEALER, (DEALER_TURN,), _dealer_draw),
+    "dealer_stand": _sent_by(PERSON_DEALER, (DEALER_TURN,), _dealer_stand),
+    "dealer_play": _sent_by(TIMER, (DEALER_TURN,), _dealer_play),
+    "turn_deadline": _sent_by(TIMER, (PLAYER_TURN,), _turn_deadline),
+    "end_table": _sent_by(OFFICIAL, (BETWEEN_ROUNDS, *PLAYING), _end_table),
 }
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: SENDER_ROLES[rule.sender] | (frozenset({SERVER}) if name in FIRED_BY_DEADLINE else set())
-    for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: TjugoettState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: the command, the sender (a deadline by its key alone), the
-    phase, then the handler's own checks.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat: str | None = None
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        # A live key implies the phase. A timer fired a hair early happens at its own time.
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    else:
-        if rule.sender == TIMER:
-            raise refuse("not_allowed", f"{command.name} is the server's, fired by a deadline")
-        seat = acting_seat(state, rule.sender, command)
-        if state.phase not in rule.phases:
-            raise phase_refusal(command.name, state.phase)
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, a timer's key (which implies the
+# phase), the sender (`senders.acting_seat`), the phase, then the handler's own.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    batch=_Batch,
+    steps=("args", "deadline", "sender", "phase"),
+    phase=lambda state: state.phase,
+    phase_refusal=phase_refusal,
+    sender=acting_seat,
+    deadlines=deadlines,
+    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -26,7 +26,7 @@ from typing import Any
 
 from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
 from server.games.tjugoett.cards import hand_value
-from server.games.tjugoett.checks import may_send
+from server.games.tjugoett.senders import may_send
 from server.games.tjugoett.state import Hand, TjugoettState, deadlines
 
 FULL_VIEW_ROLES = frozenset({"director", "proctor", "auditor", SERVER})
