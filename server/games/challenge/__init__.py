@@ -3,13 +3,14 @@
 This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
 `FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
-holds `decide`, the only place that judges whether a command may happen
-and what follows from it.
-The records live in `challenge/records.py`, `evolve` in `challenge/state.py`, the options and
-the deck in `challenge/options.py`, the actor and argument checks with every refusal code in
-`challenge/checks.py`, what each viewer may see in `challenge/view.py`, the consequences
-several commands share (a flag, a slap, the end of the round) in `challenge/batch.py`, and the
-protests, rulings, corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`,
+holds the command table `COMMANDS` the game kit (`server.games.kit`) builds `decide` from, the
+only place that judges whether a command may happen and what follows from it.
+The state's records live in `challenge/state.py`, the evolvers and the timers in
+`challenge/evolvers.py`, the options and the deck in `challenge/options.py`, every refusal
+code in `challenge/refusals.py`, who sends a student's command in `challenge/senders.py`, what
+each viewer may see in `challenge/view.py`, the consequences several commands share (a flag,
+a slap, the end of the round) in `challenge/consequences.py`, and the protests, rulings,
+corrections and score card (R-ROUND-7, R-ROUND-8) in `challenge/protests.py`,
 the wait for the students before the first card (`wait_for_students`) in `challenge/arrival.py`.
 `query` answers questions that are never recorded (`preview_ruling`); `check_new_table` the
 rules only a new table must meet (R-PUZ-4, `challenge/options.py`).
@@ -17,7 +18,7 @@ rules only a new table must meet (R-PUZ-4, `challenge/options.py`).
 Rules this file keeps (every one of them is cited where it is enforced):
 - Who may send what: the table `COMMANDS` below. In a `networked` table students send their
   own touches and answers; in a `proctored` table the proctor records them for a seat.
-- When: each command names the phases it is allowed in (see `challenge.state`); a paused
+- When: each command names the phases it is allowed in (see `challenge/state.py`); a paused
   table refuses everything but resume, end, and a proctor's flag.
 - The shell fires deadlines as ordinary commands from the `server` actor carrying the
   deadline's `key`; a key that is no longer live is refused as `stale_deadline`.
@@ -28,9 +29,10 @@ Rules this file keeps (every one of them is cited where it is enforced):
   card to the earliest touch corrected for each connection's lag, after a short arbitration
   window (`challenge/arbitration.py`, issue 19).
 
-How it works: a handler per command appends events to a `Batch`, which evolves its own copy
-of the state as it goes, so follow-ups (a flag that disqualifies, a last card that ends the
-round) are judged on the state the earlier events of the same command produced.
+How it works: a handler per command appends events to a `Batch` (the kit's `EventBatch`),
+which evolves its own copy of the state as it goes, so follow-ups (a flag that disqualifies,
+a last card that ends the round) are judged on the state the earlier events of the same
+command produced.
 
 HIDDEN (what the game hides from whom, checked by tests/contract/test_game_contract.py):
 players and spectators never see the deck order, the cards removed under R-DECK-4, the
@@ -42,26 +44,29 @@ server see everything (`challenge/view.py`).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import SERVER, Actor, Command, Event, due_deadline
+from server.games.base import Actor, Command
 from server.games.challenge import arrival, variables_play
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
 from server.games.challenge.arrival import presence_command
-from server.games.challenge.batch import Batch, disqualify_for_slap, end_round_now, flag, settle
-from server.games.challenge.checks import (
+from server.games.challenge.consequences import (
     FLAG_CAUSES,
-    PROCTORS,
-    REFUSALS,
-    STUDENT,
-    acting_seat,
-    int_arg,
-    named_seat,
-    phase_refusal,
-    refuse,
-    steps_arg,
-    text_arg,
+    Batch,
+    disqualify_for_slap,
+    end_round_now,
+    flag,
+    settle,
+)
+from server.games.challenge.evolvers import (
+    DEADLINE_COMMANDS,
+    EVENT_TYPES,
+    EVOLVERS,
+    FINAL_EVENTS,
+    counted,
+    deadlines,
+    initial_state,
+    is_over,
 )
 from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME, check_new_table
 from server.games.challenge.protests import (
@@ -71,12 +76,17 @@ from server.games.challenge.protests import (
     rule_protest,
     sign_score_card,
 )
+from server.games.challenge.refusals import REFUSALS, phase_refusal, refuse
+from server.games.challenge.senders import (
+    PROCTORS,
+    STUDENT,
+    STUDENT_SENDERS,
+    acting_seat,
+    named_seat,
+)
 from server.games.challenge.state import (
     BETWEEN,
-    DEADLINE_COMMANDS,
     ENDED,
-    EVENT_TYPES,
-    FINAL_EVENTS,
     PLACED,
     REVEALED,
     RUNNING_PHASES,
@@ -84,12 +94,9 @@ from server.games.challenge.state import (
     SOLVING,
     CardInPlay,
     ChallengeState,
-    deadlines,
-    evolve,
-    initial_state,
-    is_over,
 )
 from server.games.challenge.view import event_view, redaction_group, secrets, view, view_group
+from server.games.kit import TIMER, Handler, Hold, Kit, Rule
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, parse_pattern
 
 NAME = "challenge"
@@ -122,7 +129,6 @@ __all__ = [
     "view_group",
 ]
 
-TIMER = frozenset({SERVER})
 DIRECTOR = frozenset({"director"})
 PROTESTERS = frozenset({"player"}) | PROCTORS  # a student for its own seat (R-ROUND-8)
 HEARING = (*RUNNING_PHASES, ENDED)  # protests are heard until the score card is signed
@@ -211,7 +217,7 @@ def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
     R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag; a
     slap disqualifies), judged for every touch, first or later (decision 3)."""
     assert seat is not None
-    fingertips = int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
+    fingertips = refuse.int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
     phase, card = batch.state.phase, batch.card
     if seat in card.touches:  # a later touch, or a claim awaiting the arbitration
         raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
@@ -256,7 +262,7 @@ def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:
     if card.pattern is not None:
         raise refuse("pattern_cannot_change", f"the pattern {card.pattern!r} is declared")
     _before(batch, batch.state.options.pattern_us, "the pattern", "R-PLAY-4")
-    text = text_arg(command, "pattern", MAX_TEXT)
+    text = refuse.text_arg(command, "pattern", MAX_TEXT)
     try:
         parsed = parse_pattern(text)
     except PuzzleSyntaxError as error:
@@ -284,7 +290,7 @@ def _answering(batch: Batch, seat: str | None) -> CardInPlay:
 def _state_steps(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
     card = _answering(batch, seat)
-    steps = steps_arg(command, required=True, most=variables_play.most_steps(card.card))
+    steps = refuse.steps_arg(command, variables_play.most_steps(card.card))
     x = variables_play.x_arg(command, card.card)
     batch.emit(
         "StepsStated",
@@ -300,7 +306,7 @@ def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
     """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
     dots, wrong draws a flag (R-FLAG-1)."""
     card = _answering(batch, seat)
-    steps = steps_arg(command, required=False, most=variables_play.most_steps(card.card))
+    steps = refuse.steps_arg(command, variables_play.most_steps(card.card), required=False)
     steps = steps or card.steps
     if not steps:
         raise refuse("no_steps", "state the steps before fixing the solution")
@@ -402,7 +408,7 @@ def _pause_table(batch: Batch, command: Command, seat: str | None) -> None:
     """No deadline is live while paused; the shell pauses a table mid-card after a restart."""
     if batch.state.paused:
         raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    cause = text_arg(command, "cause", MAX_NAME, default="proctor")
+    cause = refuse.text_arg(command, "cause", MAX_NAME, default="proctor")
     batch.emit("TablePaused", cause=cause)
 
 
@@ -438,111 +444,78 @@ def _round_deadline(batch: Batch, command: Command, seat: str | None) -> None:
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[Batch, Command, "str | None"], None]
+PAUSED, WAITING = ("paused",), ("paused", "waiting")
 
 
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command (roles, or STUDENT: see `acting_seat`), in which phases, and
-    whether a paused table accepts it."""
-
-    roles: frozenset[str] | None
-    phases: tuple[str, ...]
-    handler: Handler
-    while_paused: bool = False
-    while_waiting: bool = False  # taken before play begins (challenge/arrival.py)
+def _student(phases: tuple[str, ...], handler: Handler[Batch]) -> Rule[Batch]:
+    """A student's own command: the player's at a networked table, recorded by the proctor at
+    a proctored one (`senders.acting_seat`)."""
+    return Rule(STUDENT_SENDERS, phases, handler, sender=STUDENT)
 
 
-COMMANDS: dict[str, CommandRule] = {
-    "start_round": CommandRule(PROCTORS, (SETUP,), _start_round),
+COMMANDS: dict[str, Rule[Batch]] = {
+    "start_round": Rule(PROCTORS, (SETUP,), _start_round),
     # no card before the students are there (challenge/arrival.py): the server begins play
     # when every seat is connected or marked, a proctor or the director at once
-    "begin_play": CommandRule(
-        PROCTORS | TIMER,
-        RUNNING_PHASES,
-        arrival.begin_play,
-        while_paused=True,
-        while_waiting=True,
-    ),
-    "mark_seat": CommandRule(
-        PROCTORS, RUNNING_PHASES, arrival.mark_seat, while_paused=True, while_waiting=True
-    ),
-    "place_card": CommandRule(PROCTORS, (BETWEEN,), _place_card),
-    "reveal_card": CommandRule(PROCTORS, (PLACED,), _reveal_card),
-    "touch_card": CommandRule(STUDENT, (PLACED, REVEALED, SOLVING), _touch_card),
-    "declare_pattern": CommandRule(STUDENT, (SOLVING,), _declare_pattern),
-    "state_steps": CommandRule(STUDENT, (SOLVING,), _state_steps),
-    "fix_solution": CommandRule(STUDENT, (SOLVING,), _fix_solution),
-    "declare_stumped": CommandRule(STUDENT, (REVEALED,), _declare_stumped),
-    "override_first_touch": CommandRule(PROCTORS, (SOLVING,), _override_first_touch),
-    "issue_flag": CommandRule(PROCTORS, RUNNING_PHASES, _issue_flag, while_paused=True),
-    "end_round": CommandRule(
-        PROCTORS, RUNNING_PHASES, _end_round, while_paused=True, while_waiting=True
-    ),
-    "pause_table": CommandRule(PROCTORS | TIMER, RUNNING_PHASES, _pause_table, while_paused=True),
-    "resume_table": CommandRule(PROCTORS, RUNNING_PHASES, _resume_table, while_paused=True),
-    "rule_slap": CommandRule(PROCTORS, RUNNING_PHASES, _rule_slap, while_paused=True),
-    "file_protest": CommandRule(PROTESTERS, HEARING, file_protest, while_paused=True),
-    "rule_protest": CommandRule(PROCTORS, HEARING, rule_protest, while_paused=True),
-    "sign_score_card": CommandRule(PROCTORS, (ENDED,), sign_score_card),
-    "reopen_score_card": CommandRule(DIRECTOR, (ENDED,), reopen_score_card),
-    "no_touch_deadline": CommandRule(TIMER, (REVEALED,), _no_touch_deadline),
-    "grant_first_touch": CommandRule(TIMER, (REVEALED,), grant_first_touch),
-    "pattern_deadline": CommandRule(TIMER, (SOLVING,), _pattern_deadline),
-    "solution_deadline": CommandRule(TIMER, (SOLVING,), _solution_deadline),
-    "round_deadline": CommandRule(TIMER, RUNNING_PHASES, _round_deadline),
-}
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-# A student's own command is sent by the player (networked) or recorded by a proctor
-# (proctored); `acting_seat` tells which applies at a table.
-STUDENT_SENDERS = frozenset({"player"}) | PROCTORS
-# The server sends every command a deadline fires (`auto_proctor` places and reveals too).
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: (STUDENT_SENDERS if rule.roles is STUDENT else rule.roles)
-    | (TIMER if name in FIRED_BY_DEADLINE else frozenset())
-    for name, rule in COMMANDS.items()
+    "begin_play": Rule(PROCTORS | TIMER, RUNNING_PHASES, arrival.begin_play, passes=WAITING),
+    "mark_seat": Rule(PROCTORS, RUNNING_PHASES, arrival.mark_seat, passes=WAITING),
+    "place_card": Rule(PROCTORS, (BETWEEN,), _place_card),
+    "reveal_card": Rule(PROCTORS, (PLACED,), _reveal_card),
+    "touch_card": _student((PLACED, REVEALED, SOLVING), _touch_card),
+    "declare_pattern": _student((SOLVING,), _declare_pattern),
+    "state_steps": _student((SOLVING,), _state_steps),
+    "fix_solution": _student((SOLVING,), _fix_solution),
+    "declare_stumped": _student((REVEALED,), _declare_stumped),
+    "override_first_touch": Rule(PROCTORS, (SOLVING,), _override_first_touch),
+    "issue_flag": Rule(PROCTORS, RUNNING_PHASES, _issue_flag, passes=PAUSED),
+    "end_round": Rule(PROCTORS, RUNNING_PHASES, _end_round, passes=WAITING),
+    "pause_table": Rule(PROCTORS | TIMER, RUNNING_PHASES, _pause_table, passes=PAUSED),
+    "resume_table": Rule(PROCTORS, RUNNING_PHASES, _resume_table, passes=PAUSED),
+    "rule_slap": Rule(PROCTORS, RUNNING_PHASES, _rule_slap, passes=PAUSED),
+    "file_protest": Rule(PROTESTERS, HEARING, file_protest, passes=PAUSED),
+    "rule_protest": Rule(PROCTORS, HEARING, rule_protest, passes=PAUSED),
+    "sign_score_card": Rule(PROCTORS, (ENDED,), sign_score_card),
+    "reopen_score_card": Rule(DIRECTOR, (ENDED,), reopen_score_card),
+    "no_touch_deadline": Rule(TIMER, (REVEALED,), _no_touch_deadline),
+    "grant_first_touch": Rule(TIMER, (REVEALED,), grant_first_touch),
+    "pattern_deadline": Rule(TIMER, (SOLVING,), _pattern_deadline),
+    "solution_deadline": Rule(TIMER, (SOLVING,), _solution_deadline),
+    "round_deadline": Rule(TIMER, RUNNING_PHASES, _round_deadline),
 }
 # After a restart mid-card the shell pauses the table (cause `server_restart`); the proctor
 # resumes it and the windows restart in full.
 RECOVERY_COMMAND: str | None = "pause_table"
 SEED_OPTION: str | None = None  # the deck comes in whole (`deck`), shuffled by its creator
 
-
-def decide(state: ChallengeState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Why checks run in this order (command, actor, phase, pause, arguments): the first refusal
-    a student sees is the one that matters most to them (a disqualified student hears that
-    first, a stale deadline is recognised by its key alone).
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat: str | None = None
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        # A live key implies the phase and no pause. A timer fired a hair early (float
-        # seconds in the shell) happens at its own time, so the log shows the exact deadline.
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    else:
-        if rule.roles is STUDENT:
-            seat = acting_seat(state, command)
-        elif command.actor.role not in rule.roles:
-            raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-        if state.phase not in rule.phases:
-            raise phase_refusal(command.name, state.phase)
-        if state.paused and not rule.while_paused:
-            raise refuse("table_paused", f"{command.name}: the table is paused")
-        if state.waiting and not rule.while_waiting:
-            raise refuse(
-                "waiting_for_students",
-                f"{command.name}: the table waits for its students (begin_play starts it)",
-            )
-    batch = Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Why checks run in this order (the command, its arguments map, a timer's key, the sender,
+# the phase, the pause, the wait for the students, then the handler's own): the first
+# refusal a student sees is the one that matters most to them (a disqualified student hears
+# that first, a stale deadline is recognised by its key alone, which implies the phase and
+# no pause). The server sends every command a deadline fires (`auto_proctor` places and
+# reveals too): the kit's `commands_by_role` names it.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    every_event=counted,
+    batch=Batch,
+    steps=("args", "deadline", "sender", "phase", "paused", "waiting"),
+    holds=(
+        Hold("paused", lambda state: state.paused, "table_paused", "the table is paused"),
+        Hold(
+            "waiting",
+            lambda state: state.waiting,
+            "waiting_for_students",
+            "the table waits for its students (begin_play starts it)",
+        ),
+    ),
+    phase=lambda state: state.phase,
+    phase_refusal=phase_refusal,
+    sender=acting_seat,
+    deadlines=deadlines,
+    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role
 
 
 # -- queries: answered from the state, never recorded -----------------------------------------

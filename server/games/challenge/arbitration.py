@@ -28,8 +28,8 @@ arrival), so a protest can replay it and see both orders.
 from __future__ import annotations
 
 from server.games.base import Command
-from server.games.challenge.batch import Batch
-from server.games.challenge.records import CardInPlay, TouchClaim
+from server.games.challenge.consequences import Batch
+from server.games.challenge.state import CardInPlay, TouchClaim
 
 
 def credit_for(command: Command, max_credit_us: int) -> tuple[int | None, int]:

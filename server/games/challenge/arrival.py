@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from server.games.base import SERVER, SERVER_ACTOR, Command
-from server.games.challenge.batch import Batch
-from server.games.challenge.checks import refuse
+from server.games.challenge.consequences import Batch
+from server.games.challenge.refusals import refuse
 from server.games.challenge.state import ChallengeState
 
 BEGIN = "begin_play"

@@ -28,9 +28,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.games.base import Command, Event
-from server.games.challenge.batch import Batch, settle
-from server.games.challenge.checks import refuse, text_arg
-from server.games.challenge.records import ENDED, ChallengeState, SeatState
+from server.games.challenge.consequences import Batch, settle
+from server.games.challenge.refusals import refuse
+from server.games.challenge.state import ENDED, ChallengeState, SeatState
 
 MAX_SEQS = 16  # events one protest may dispute
 MAX_OPEN_PER_FILER = 3  # open protests per filer: bounds the log
@@ -95,7 +95,7 @@ def file_protest(batch: Batch, command: Command, seat: str | None) -> None:
     _not_signed(state, command)
     by = _filer(state, command)
     seqs = _seqs_arg(state, command)
-    reason = text_arg(command, "reason", MAX_REASON)
+    reason = refuse.text_arg(command, "reason", MAX_REASON)
     if len(state.protests) >= MAX_PROTESTS:
         raise refuse("too_many_protests", f"this table has {MAX_PROTESTS} protests")
     if sum(1 for protest in state.open_protests() if protest.by == by) >= MAX_OPEN_PER_FILER:
@@ -275,7 +275,7 @@ def rule_protest(batch: Batch, command: Command, seat: str | None) -> None:
     upheld = command.args.get("upheld")
     if not isinstance(upheld, bool):
         raise refuse("bad_args", "rule_protest: 'upheld' is true or false")
-    ruling_text = text_arg(command, "ruling_text", MAX_REASON)
+    ruling_text = refuse.text_arg(command, "ruling_text", MAX_REASON)
     corrections = _corrections_arg(command, upheld)
     batch.emit(
         "ProtestRuled",
@@ -332,7 +332,7 @@ def sign_score_card(batch: Batch, command: Command, seat: str | None) -> None:
     open_ = [protest.protest for protest in state.open_protests()]
     if open_:
         raise refuse("protests_open", f"protest(s) {open_} are open: rule on them first")
-    initials = text_arg(command, "initials", MAX_INITIALS)
+    initials = refuse.text_arg(command, "initials", MAX_INITIALS)
     batch.emit(
         "ScoreCardSigned",
         initials=initials,
@@ -346,7 +346,7 @@ def reopen_score_card(batch: Batch, command: Command, seat: str | None) -> None:
     """After the signature only the director reopens the score card (a late protest)."""
     if not batch.state.signed:
         raise refuse("not_signed", "reopen_score_card: the score card is not signed")
-    reason = text_arg(command, "reason", MAX_REASON)
+    reason = refuse.text_arg(command, "reason", MAX_REASON)
     batch.emit("ScoreCardReopened", reason=reason, by=command.actor.role, rule="R-ROUND-8")
 
 

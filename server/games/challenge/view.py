@@ -17,7 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets, hidden_card_values
-from server.games.challenge.state import ChallengeState, Protest, deadlines
+from server.games.challenge.evolvers import deadlines
+from server.games.challenge.state import ChallengeState, Protest
 
 FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 

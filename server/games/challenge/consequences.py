@@ -1,6 +1,6 @@
-"""How a command's events are built (`Batch`), and the consequences several commands share:
-a flag (R-FLAG-1..3), a slap (R-PLAY-3), and the end of the round (R-ROUND-1, R-FLAG-4,
-R-PLAY-7).
+"""The consequences several commands share: a flag (R-FLAG-1..3, and its five causes,
+`FLAG_CAUSES`), a slap (R-PLAY-3), and the end of the round (R-ROUND-1, R-FLAG-4, R-PLAY-7);
+and `Batch`, the events of one command so far, which they append to.
 
 Why a module of its own: the play commands (`challenge/__init__.py`) and the protests and
 rulings (`challenge/protests.py`) both append events this way, and a correction can have the
@@ -10,15 +10,20 @@ same follow-ups as play (an awarded card that empties the deck ends the round).
 from __future__ import annotations
 
 from server.games.base import EventBatch
-from server.games.challenge.checks import FLAG_CAUSES
-from server.games.challenge.state import CardInPlay, ChallengeState, evolve
+from server.games.challenge.state import CardInPlay, ChallengeState
+
+# R-FLAG-1: the five causes of a penalty flag, each with the rule it enforces.
+FLAG_CAUSES: dict[str, str] = {
+    "no_pattern": "R-PLAY-4",
+    "no_solution": "R-PLAY-5",
+    "incorrect_solution": "R-PLAY-5",
+    "too_many_fingertips": "R-PLAY-3",
+    "touched_before_reveal": "R-PLAY-3",
+}
 
 
 class Batch(EventBatch[ChallengeState]):
     """A 24 Challenge command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: ChallengeState, now: int) -> None:
-        super().__init__(state, now, evolve)
 
     @property
     def card(self) -> CardInPlay:
