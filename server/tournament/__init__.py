@@ -3,7 +3,8 @@
 The stream `tournament/<id>` follows `server.games.base.Game` like a table does: its first
 event is the shell's `TableCreated {game: "tournament", options}` (options:
 `tournament/options.py`), then the events `decide` produces. This file holds `decide` and the
-registration commands; `rounds.py` the round commands, `checks.py` the refusal codes. Modules:
+registration commands (the game kit, `server.games.kit`, builds `decide` and `evolve` from
+its table); `rounds.py` the round commands, `refusals.py` the refusal codes. Modules:
 `state.py` (state, evolve), `roster.py` (registration, CSV), `seating.py` (R-ROUND-2),
 `decks.py` (R-DECK), `ranking.py` (advancement, ties), `tables.py` (the tables' options),
 `standings.py` (score cards and standings, R-ROUND-7), `results.py` (a table's result from
@@ -28,7 +29,6 @@ meet (a real date; table options a new table takes).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import (
@@ -41,23 +41,24 @@ from server.games.base import (
     Secrets,
     hidden_card_values,
 )
+from server.games.kit import TIMER, Hold, Kit, Rule
 from server.tournament import decks, roster, rounds
-from server.tournament.checks import (
+from server.tournament.options import DEFAULT_OPTIONS
+from server.tournament.options import check_new_tournament as check_new_table
+from server.tournament.refusals import (
+    MAX_TEXT,
     REFUSALS,
-    Batch,
     open_registration,
     refuse,
     seatable,
-    text_arg,
 )
-from server.tournament.options import DEFAULT_OPTIONS
-from server.tournament.options import check_new_tournament as check_new_table
 from server.tournament.standings import standings, view
 from server.tournament.state import (
     EVENT_TYPES,
+    EVOLVERS,
     FINAL_EVENTS,
+    Batch,
     TournamentState,
-    evolve,
     initial_state,
 )
 
@@ -65,7 +66,6 @@ NAME = "tournament"
 RECOVERY_COMMAND = None
 SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
-TIMER = frozenset({SERVER})
 
 __all__ = [
     "COMMANDS_BY_ROLE",
@@ -97,7 +97,7 @@ def _merge_grades(batch: Batch, command: Command) -> None:
     state = batch.state
     open_registration(state, command)
     grades = command.args.get("grades")
-    section = text_arg(command, "section")
+    section = refuse.text_arg(command, "section", MAX_TEXT)
     if not isinstance(grades, list) or len(grades) < 2:
         raise refuse("bad_args", "merge_grades: 'grades' lists two or more grades")
     for grade in grades:
@@ -139,7 +139,7 @@ def _rename(batch: Batch, command: Command) -> None:
     student = state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
         raise refuse("unknown_student", f"rename_student: no student {student_id!r}")
-    name = text_arg(command, "name")
+    name = refuse.text_arg(command, "name", MAX_TEXT)
     row = {"name": name, "school": student.school, "grade": student.grade}
     others = roster.registered_keys(state) - {roster.key_of(student)}
     problem = roster.row_problem(state, row, others)
@@ -190,51 +190,42 @@ def _report_table_failure(batch: Batch, command: Command) -> None:
     batch.emit("TableCreationFailed", table=name, reason=reason)
 
 
-Handler = Callable[[Batch, Command], None]
+def _sent_by(roles: frozenset[str], handler: Callable[[Batch, Command], None]) -> Rule[Batch]:
+    """A tournament command: no phases (each handler says what a round's state allows) and no
+    seats (the tournament's senders are the director and the shell)."""
+    return Rule(roles, (), lambda batch, command, _seat: handler(batch, command))
 
 
-@dataclass(frozen=True)
-class CommandRule:
-    roles: frozenset[str]
-    handler: Handler
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "merge_grades": CommandRule(DIRECTOR, _merge_grades),
-    "register": CommandRule(DIRECTOR, _register),
-    "import_students": CommandRule(DIRECTOR, _import_students),
-    "rename_student": CommandRule(DIRECTOR, _rename),
-    "withdraw": CommandRule(DIRECTOR, _withdraw),
-    "close_registration": CommandRule(DIRECTOR, _close_registration),
-    "seat_round": CommandRule(DIRECTOR, rounds.seat_round),
-    "swap_seats": CommandRule(DIRECTOR, rounds.swap_seats),
-    "assign_proctor": CommandRule(DIRECTOR, rounds.assign_proctor),
-    "start_round": CommandRule(DIRECTOR, rounds.start_round),
-    "close_round": CommandRule(DIRECTOR, rounds.close_round),
-    "advance": CommandRule(DIRECTOR, rounds.advance),
-    "reopen_round": CommandRule(DIRECTOR, rounds.reopen_round),
-    "record_result": CommandRule(TIMER, rounds.record_result),
-    "report_table_failure": CommandRule(TIMER, _report_table_failure),
+COMMANDS: dict[str, Rule[Batch]] = {
+    "merge_grades": _sent_by(DIRECTOR, _merge_grades),
+    "register": _sent_by(DIRECTOR, _register),
+    "import_students": _sent_by(DIRECTOR, _import_students),
+    "rename_student": _sent_by(DIRECTOR, _rename),
+    "withdraw": _sent_by(DIRECTOR, _withdraw),
+    "close_registration": _sent_by(DIRECTOR, _close_registration),
+    "seat_round": _sent_by(DIRECTOR, rounds.seat_round),
+    "swap_seats": _sent_by(DIRECTOR, rounds.swap_seats),
+    "assign_proctor": _sent_by(DIRECTOR, rounds.assign_proctor),
+    "start_round": _sent_by(DIRECTOR, rounds.start_round),
+    "close_round": _sent_by(DIRECTOR, rounds.close_round),
+    "advance": _sent_by(DIRECTOR, rounds.advance),
+    "reopen_round": _sent_by(DIRECTOR, rounds.reopen_round),
+    "record_result": _sent_by(TIMER, rounds.record_result),
+    "report_table_failure": _sent_by(TIMER, _report_table_failure),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: TournamentState, command: Command, now: int) -> list[Event]:
-    """The events a tournament command causes at `now`, or a RuleViolation saying why not."""
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    if state.finished:
-        raise refuse("tournament_over", f"{command.name}: the tournament is over")
-    batch = Batch(state, max(now, state.clock))
-    rule.handler(batch, command)
-    return batch.events
+# Checks run in this order: the command, the sender, its arguments map, the tournament's end,
+# then the handler's own.
+GAME = Kit(
+    commands=COMMANDS,
+    refuse=refuse,
+    evolvers=EVOLVERS,
+    batch=Batch,
+    steps=("sender", "args", "over"),
+    holds=(
+        Hold("over", lambda state: state.finished, "tournament_over", "the tournament is over"),
+    ),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role
 
 
 PREVIEW_STUDENTS, PREVIEW_PROBLEMS, PREVIEW_TEXT = 500, 100, 240  # a preview's bounds

@@ -1,7 +1,7 @@
 """The round commands of a tournament: seat, swap, proctor, start, close, tie-breaks, advance,
 reopen, and the results the shell records (R-ROUND-1..8, R-DECK-1/5, R-FLAG-4).
 
-Each handler appends events to a `Batch` (tournament/checks.py) and raises `RuleViolation`
+Each handler appends events to a `Batch` (tournament/state.py) and raises `RuleViolation`
 with a code of `REFUSALS` when the command may not happen. Who advances and which ties must
 be played off is `ranking`'s; this module turns it into events.
 """
@@ -13,8 +13,8 @@ from typing import Any
 
 from server.games.base import Command
 from server.tournament import decks, ranking, seating
-from server.tournament.checks import Batch, refuse, round_arg, text_arg
-from server.tournament.state import TournamentState
+from server.tournament.refusals import MAX_TEXT, refuse, round_arg
+from server.tournament.state import Batch, TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
 
@@ -97,7 +97,7 @@ def assign_proctor(batch: Batch, command: Command) -> None:
     table = command.args.get("table")
     if not isinstance(table, str) or batch.state.table(table) is None:
         raise refuse("unknown_table", f"assign_proctor: no table {table!r}")
-    name = text_arg(command, "name")
+    name = refuse.text_arg(command, "name", MAX_TEXT)
     initials = command.args.get("initials") or "".join(w[0] for w in name.split()).upper()
     # Never empty: left out or empty, they are the first letters of a name (1..64 characters,
     # stripped, so at least one word).
