@@ -1,13 +1,13 @@
 """The option readers games share: a refused option, a whole number, the `seats` list.
 
 Why here and not in one game: Kortspillet 24 read its seats with the pocket edition's reader,
-one plug-in importing another; a game folder now imports only `server.games` itself (the
-kit, the contract) and the puzzles.
+one plug-in importing another, and the 24 Challenge and practice each wrote the reader again;
+a game folder now imports only `server.games` itself (the kit, the contract) and the puzzles.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from server.games.base import RuleViolation, SeatInfo
 
@@ -24,22 +24,27 @@ def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def read_seats(value: object, low: int, high: int, rule: str) -> tuple[SeatInfo, ...]:
-    """`low`..`high` seats `{"seat", "name"}` with distinct ids; a refusal cites `rule`."""
+def read_seats(
+    value: object,
+    low: int,
+    high: int,
+    refuse: Callable[[str, str], RuleViolation],
+    count: str = "",
+) -> tuple[SeatInfo, ...]:
+    """`low`..`high` seats `{"seat", "name"}` with distinct ids; `refuse(option, why)` is the
+    game's refusal of an option (its code and rule), `count` its words for a wrong count."""
     if not isinstance(value, list | tuple) or not low <= len(value) <= high:
-        raise invalid("seats", f"a list of {low}..{high} seats", rule)
+        raise refuse("seats", count or f"a list of {low}..{high} seats")
     seats = []
     for entry in value:
         if not isinstance(entry, Mapping):
-            raise invalid(
-                "seats", f"each seat is a map with 'seat' and 'name', not {entry!r}", rule
-            )
+            raise refuse("seats", f"each seat is a map with 'seat' and 'name', not {entry!r}")
         seat, name = entry.get("seat"), entry.get("name", "")
         if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise invalid("seats", f"a seat id is a string of 1..{MAX_NAME} characters", rule)
+            raise refuse("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
         if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise invalid("seats", f"a name is a string of at most {MAX_NAME} characters", rule)
+            raise refuse("seats", f"a name is a string of at most {MAX_NAME} characters")
         seats.append(SeatInfo(seat, name))
     if len({seat.seat for seat in seats}) != len(seats):
-        raise invalid("seats", "seat ids must be distinct", rule)
+        raise refuse("seats", "seat ids must be distinct")
     return tuple(seats)

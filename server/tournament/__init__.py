@@ -43,51 +43,23 @@ from server.games.base import (
 )
 from server.games.kit import TIMER, Hold, Kit, Rule
 from server.tournament import decks, roster, rounds
-from server.tournament.options import DEFAULT_OPTIONS
-from server.tournament.options import check_new_tournament as check_new_table
-from server.tournament.refusals import (
-    MAX_TEXT,
-    REFUSALS,
-    open_registration,
-    refuse,
-    seatable,
-)
-from server.tournament.standings import standings, view
-from server.tournament.state import (
-    EVENT_TYPES,
-    EVOLVERS,
-    FINAL_EVENTS,
-    Batch,
-    TournamentState,
-    initial_state,
-)
+from server.tournament.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.tournament.options import check_new_tournament
+from server.tournament.refusals import MAX_TEXT, open_registration, refuse, seatable
+from server.tournament.refusals import REFUSALS as REFUSALS
+from server.tournament.standings import standings as standings
+from server.tournament.standings import view as view
+from server.tournament.state import EVENT_TYPES as EVENT_TYPES
+from server.tournament.state import EVOLVERS, Batch, TournamentState
+from server.tournament.state import FINAL_EVENTS as FINAL_EVENTS
+from server.tournament.state import initial_state as initial_state
 
 NAME = "tournament"
+check_new_table = check_new_tournament  # what only a new tournament must meet
 RECOVERY_COMMAND = None
 SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
 
-__all__ = [
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "query",
-    "secrets",
-    "standings",
-    "view",
-]
 
 # -- registration ------------------------------------------------------------------------------
 

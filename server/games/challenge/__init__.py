@@ -49,26 +49,24 @@ from typing import Any
 from server.games.base import Actor, Command
 from server.games.challenge import arrival, variables_play
 from server.games.challenge.arbitration import claim_touch, grant_first_touch
-from server.games.challenge.arrival import presence_command
+from server.games.challenge.arrival import presence_command as presence_command
+from server.games.challenge.consequences import FLAG_CAUSES as FLAG_CAUSES
 from server.games.challenge.consequences import (
-    FLAG_CAUSES,
     Batch,
     disqualify_for_slap,
     end_round_now,
     flag,
     settle,
 )
-from server.games.challenge.evolvers import (
-    DEADLINE_COMMANDS,
-    EVENT_TYPES,
-    EVOLVERS,
-    FINAL_EVENTS,
-    counted,
-    deadlines,
-    initial_state,
-    is_over,
-)
-from server.games.challenge.options import DEFAULT_OPTIONS, MAX_NAME, check_new_table
+from server.games.challenge.evolvers import DEADLINE_COMMANDS, EVOLVERS, counted
+from server.games.challenge.evolvers import EVENT_TYPES as EVENT_TYPES
+from server.games.challenge.evolvers import FINAL_EVENTS as FINAL_EVENTS
+from server.games.challenge.evolvers import deadlines as deadlines
+from server.games.challenge.evolvers import initial_state as initial_state
+from server.games.challenge.evolvers import is_over as is_over
+from server.games.challenge.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.challenge.options import MAX_NAME
+from server.games.challenge.options import check_new_table as check_new_table
 from server.games.challenge.protests import (
     file_protest,
     preview_of,
@@ -76,7 +74,8 @@ from server.games.challenge.protests import (
     rule_protest,
     sign_score_card,
 )
-from server.games.challenge.refusals import REFUSALS, phase_refusal, refuse
+from server.games.challenge.refusals import REFUSALS as REFUSALS
+from server.games.challenge.refusals import phase_refusal, refuse
 from server.games.challenge.senders import (
     PROCTORS,
     STUDENT,
@@ -95,39 +94,16 @@ from server.games.challenge.state import (
     CardInPlay,
     ChallengeState,
 )
-from server.games.challenge.view import event_view, redaction_group, secrets, view, view_group
+from server.games.challenge.view import event_view as event_view
+from server.games.challenge.view import redaction_group as redaction_group
+from server.games.challenge.view import secrets as secrets
+from server.games.challenge.view import view as view
+from server.games.challenge.view import view_group as view_group
 from server.games.kit import TIMER, Handler, Hold, Kit, Rule
 from server.puzzles.expressions import MAX_TEXT, PuzzleSyntaxError, parse_pattern
 
 NAME = "challenge"
 
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "FLAG_CAUSES",
-    "NAME",
-    "QUERIES",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "measures_lag",
-    "presence_command",
-    "query",
-    "redaction_group",
-    "secrets",
-    "view",
-    "view_group",
-]
 
 DIRECTOR = frozenset({"director"})
 PROTESTERS = frozenset({"player"}) | PROCTORS  # a student for its own seat (R-ROUND-8)

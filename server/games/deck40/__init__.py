@@ -44,21 +44,19 @@ on the table and won cards are face up. Proctor, director, auditors and the serv
 from __future__ import annotations
 
 from server.games.base import Command, EventBatch
-from server.games.deck40.options import DEFAULT_OPTIONS, card_data, rank, the_deck
-from server.games.deck40.refusals import REFUSALS, phase_refusal, refuse
-from server.games.deck40.state import (
-    EVENT_TYPES,
-    EVOLVERS,
-    FINAL_EVENTS,
-    PLAYING,
-    SETUP,
-    Deck40State,
-    deadlines,
-    deal,
-    initial_state,
-    is_over,
-)
-from server.games.deck40.view import event_view, secrets, view
+from server.games.deck40.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.deck40.options import card_data, rank, the_deck
+from server.games.deck40.refusals import REFUSALS as REFUSALS
+from server.games.deck40.refusals import phase_refusal, refuse
+from server.games.deck40.state import EVENT_TYPES as EVENT_TYPES
+from server.games.deck40.state import EVOLVERS, PLAYING, SETUP, Deck40State, deal
+from server.games.deck40.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.deck40.state import deadlines as deadlines
+from server.games.deck40.state import initial_state as initial_state
+from server.games.deck40.state import is_over as is_over
+from server.games.deck40.view import event_view as event_view
+from server.games.deck40.view import secrets as secrets
+from server.games.deck40.view import view as view
 from server.games.kit import PLAYER, Kit, Rule
 from server.puzzles.expressions import check_expression
 from server.puzzles.solver import solve
@@ -66,26 +64,6 @@ from server.puzzles.solver import solve
 NAME = "deck40"
 RECOVERY_COMMAND: str | None = None  # no timers: nothing to pause or restart after a server restart
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
 
 _Batch = EventBatch[Deck40State]

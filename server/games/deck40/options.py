@@ -160,7 +160,7 @@ def table_options(raw: Mapping[str, Any]) -> Deck40Options:
     unknown = sorted(str(name) for name in raw if name not in KNOWN)
     if unknown:
         raise invalid(unknown[0], "unknown option")
-    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, OPTIONS_RULE)
+    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, invalid)
     seed = raw.get("seed", 0)
     if not is_int(seed) or not 0 <= seed < 2**63:
         raise invalid("seed", "a whole number >= 0")

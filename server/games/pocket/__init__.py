@@ -43,50 +43,34 @@ from __future__ import annotations
 
 from server.games.base import Command, EventBatch
 from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
-from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, decks_drawn, the_stack
-from server.games.pocket.refusals import REFUSALS, phase_refusal, refuse
+from server.games.pocket.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.pocket.options import check_new_table as check_new_table
+from server.games.pocket.options import decks_drawn as decks_drawn
+from server.games.pocket.options import the_stack
+from server.games.pocket.refusals import REFUSALS as REFUSALS
+from server.games.pocket.refusals import phase_refusal, refuse
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
-    EVENT_TYPES,
     EVOLVERS,
-    FINAL_EVENTS,
     OPEN,
     SETUP,
     PocketState,
     TopCard,
-    deadlines,
-    initial_state,
-    is_over,
 )
-from server.games.pocket.view import event_view, secrets, view
+from server.games.pocket.state import EVENT_TYPES as EVENT_TYPES
+from server.games.pocket.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.pocket.state import deadlines as deadlines
+from server.games.pocket.state import initial_state as initial_state
+from server.games.pocket.state import is_over as is_over
+from server.games.pocket.view import event_view as event_view
+from server.games.pocket.view import secrets as secrets
+from server.games.pocket.view import view as view
 from server.puzzles.expressions import check_expression
 
 NAME = "pocket"
 RECOVERY_COMMAND: str | None = "pause_game"
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "decks_drawn",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
 
 class _Batch(EventBatch[PocketState]):

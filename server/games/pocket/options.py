@@ -182,7 +182,7 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     if answer_us is None:  # a claim always has its time (R-POCKET-3); None is for stumped
         raise invalid("answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None")
     return PocketOptions(
-        seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, OPTIONS_RULE),
+        seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, invalid),
         stack=_read_stack(raw.get("stack")),
         edition=edition,
         seed=seed,

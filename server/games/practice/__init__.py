@@ -33,21 +33,26 @@ from __future__ import annotations
 from server.games.base import Command, EventBatch
 from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.practice.choice import choose
-from server.games.practice.options import DEFAULT_OPTIONS
-from server.games.practice.refusals import MAX_STEPS, REFUSALS, refuse
+from server.games.practice.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.practice.refusals import MAX_STEPS, refuse
+from server.games.practice.refusals import REFUSALS as REFUSALS
 from server.games.practice.state import (
     DEADLINE_COMMANDS,
-    EVENT_TYPES,
     EVOLVERS,
-    FINAL_EVENTS,
     Attempt,
     PracticeState,
     SeatPractice,
-    deadlines,
-    initial_state,
-    is_over,
 )
-from server.games.practice.view import event_view, redaction_group, secrets, view, view_group
+from server.games.practice.state import EVENT_TYPES as EVENT_TYPES
+from server.games.practice.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.practice.state import deadlines as deadlines
+from server.games.practice.state import initial_state as initial_state
+from server.games.practice.state import is_over as is_over
+from server.games.practice.view import event_view as event_view
+from server.games.practice.view import redaction_group as redaction_group
+from server.games.practice.view import secrets as secrets
+from server.games.practice.view import view as view
+from server.games.practice.view import view_group as view_group
 from server.puzzles.card_facts import facts
 from server.puzzles.expressions import check_solution
 from server.ratings import card_prior, rate_attempt
@@ -55,28 +60,6 @@ from server.ratings import card_prior, rate_attempt
 NAME = "practice"
 RECOVERY_COMMAND: str | None = "pause_practice"
 SEED_OPTION: str | None = "seed"
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "REFUSALS",
-    "SEED_OPTION",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "redaction_group",
-    "secrets",
-    "view",
-    "view_group",
-]
 
 
 class _Batch(EventBatch[PracticeState]):

@@ -65,8 +65,10 @@ from server.games.tjugoett.cards import (
     shuffled,
     stand_verdict,
 )
-from server.games.tjugoett.options import DEFAULT_OPTIONS, check_new_table
-from server.games.tjugoett.refusals import REFUSALS, phase_refusal, refuse
+from server.games.tjugoett.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.tjugoett.options import check_new_table as check_new_table
+from server.games.tjugoett.refusals import REFUSALS as REFUSALS
+from server.games.tjugoett.refusals import phase_refusal, refuse
 from server.games.tjugoett.senders import (
     OFFICIAL,
     OFFICIAL_OR_DEALER,
@@ -82,40 +84,20 @@ from server.games.tjugoett.state import (
     DEADLINE_COMMANDS,
     DEALER,
     DEALER_TURN,
-    EVENT_TYPES,
     EVOLVERS,
-    FINAL_EVENTS,
     PLAYER_TURN,
     TjugoettState,
-    deadlines,
-    initial_state,
-    is_over,
 )
-from server.games.tjugoett.view import event_view, secrets, view
+from server.games.tjugoett.state import EVENT_TYPES as EVENT_TYPES
+from server.games.tjugoett.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.tjugoett.state import deadlines as deadlines
+from server.games.tjugoett.state import initial_state as initial_state
+from server.games.tjugoett.state import is_over as is_over
+from server.games.tjugoett.view import event_view as event_view
+from server.games.tjugoett.view import secrets as secrets
+from server.games.tjugoett.view import view as view
 
 NAME = "tjugoett"
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "UNATTENDED_HOLD",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
 
 # Nothing to pause after a restart: the live timers (the server dealer's pace, the next
