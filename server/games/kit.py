@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from server.games.base import (
     SERVER,
@@ -57,11 +57,47 @@ class Clocked(Protocol):
     def clock(self) -> int: ...
 
 
+class Phased(Protocol):
+    """A state with phases (`Kit.steps` names `phase`): the phase it is in."""
+
+    @property
+    def phase(self) -> str: ...
+
+
+class Seated(Protocol):
+    """A state with seats (`Kit.steps` names `seat`): a seat's record, or None."""
+
+    def seat(self, seat_id: str) -> object | None: ...
+
+
 S = TypeVar("S", bound=Clocked)
 B = TypeVar("B", bound="EventBatch[Any]")
 
 Handler = Callable[[B, Command, "str | None"], None]
 Evolver = Callable[[S, Mapping[str, Any]], S]
+
+
+def kit_refusals(
+    where: str, *, seats: bool = False, seated: bool = False, deadlines: bool = False
+) -> dict[str, tuple[str, str]]:
+    """The refusal codes the kit's `decide` raises, for a game's table (`{**kit_refusals(...),
+    ...the game's own}`): `seats` when it reads a player's seat (`unknown_seat`), `seated`
+    when a command acts for the sender's own seat (`not_your_seat`), `deadlines` when it has
+    timers (`stale_deadline`, `deadline_not_due`). A game that cites a rule for one of them
+    overrides its entry."""
+    table = {
+        "unknown_command": ("", f"no such command at {where}"),
+        "bad_args": ("", "a command argument is missing or of the wrong type"),
+        "not_allowed": ("", "this role may not send this command"),
+    }
+    if seated:
+        table["not_your_seat"] = ("", "a player acts only for its own seat")
+    if seats or seated:
+        table["unknown_seat"] = ("", "no such seat at this table")
+    if deadlines:
+        table["stale_deadline"] = ("", "the deadline is no longer live (the shell ignores it)")
+        table["deadline_not_due"] = ("", "the deadline's time has not come")
+    return table
 
 
 class Refusals:
@@ -78,6 +114,16 @@ class Refusals:
     def __call__(self, code: str, message: str, rule: str | None = None) -> RuleViolation:
         """A RuleViolation with a code of the table, citing its rule unless `rule` says better."""
         return RuleViolation(code, message, self.table[code][0] if rule is None else rule)
+
+    def by_phase(self, codes: Mapping[str, str]) -> Callable[[str, str], RuleViolation]:
+        """A game's `phase_refusal` from a table phase -> code: a command sent in a phase it is
+        not taken in is refused with that phase's code and the code's meaning."""
+
+        def refusal(name: str, phase: str) -> RuleViolation:
+            code = codes[phase]
+            return self(code, f"{name}: {self.table[code][1]}")
+
+        return refusal
 
     def text_arg(
         self, command: Command, name: str, limit: int = MAX_TEXT, default: str | None = None
@@ -192,12 +238,10 @@ class Kit(Generic[S, B]):
         batch: Callable[[S, int, Callable[[S, Event], S]], B],
         steps: tuple[str, ...],
         holds: tuple[Hold[S], ...] = (),
-        phase: Callable[[S], str] | None = None,
         phase_refusal: Callable[[str, str], RuleViolation] | None = None,
-        has_seat: Callable[[S, str], bool] | None = None,
         sender: Callable[[S, Command, str], str | None] | None = None,
         deadlines: Callable[[S], list[Deadline]] | None = None,
-        fired_by_deadline: frozenset[str] = frozenset(),
+        deadline_commands: Mapping[str, str] | None = None,
         every_event: Callable[[S], S] | None = None,
     ) -> None:
         self.commands = commands
@@ -207,21 +251,20 @@ class Kit(Generic[S, B]):
         self.holds = {hold.name: hold for hold in holds}
         unknown = [step for step in steps if step not in STEP_WORDS and step not in self.holds]
         assert not unknown, f"steps the kit does not know: {unknown}"
-        assert ("phase" not in steps) or (phase is not None and phase_refusal is not None)
-        assert ("seat" not in steps) or has_seat is not None
+        assert ("phase" not in steps) or phase_refusal is not None
         assert ("deadline" not in steps) or deadlines is not None
         self.steps = steps
-        self.phase = phase
         self.phase_refusal = phase_refusal
-        self.has_seat = has_seat
         self.sender = sender
         self.deadlines = deadlines
-        self.fired_by_deadline = fired_by_deadline
+        # The commands the shell fires for a deadline (kind -> command, the game's
+        # DEADLINE_COMMANDS): judged by their key when the server sends them.
+        self.fired_by_deadline = frozenset((deadline_commands or {}).values())
         self.every_event = every_event
         # Every command -> the roles that may send it: a command a deadline fires is the
         # server's too (base.Game.COMMANDS_BY_ROLE).
         self.commands_by_role: Mapping[str, frozenset[str]] = {
-            name: rule.roles | (TIMER if name in fired_by_deadline else frozenset())
+            name: rule.roles | (TIMER if name in self.fired_by_deadline else frozenset())
             for name, rule in commands.items()
         }
 
@@ -285,14 +328,13 @@ class Kit(Generic[S, B]):
                 raise self.refuse(
                     "not_your_seat", f"player {actor.id!r} cannot act for seat {named!r}"
                 )
-        assert self.has_seat is not None
-        if not self.has_seat(state, actor.id):
+        if cast(Seated, state).seat(actor.id) is None:
             raise self.refuse("unknown_seat", f"no seat {actor.id!r} at this table")
         return actor.id if rule.seated else None
 
     def _phase(self, state: S, command: Command, rule: Rule[B]) -> None:
-        assert self.phase is not None and self.phase_refusal is not None
-        phase = self.phase(state)
+        assert self.phase_refusal is not None
+        phase = cast(Phased, state).phase
         if rule.phases and phase not in rule.phases:
             raise self.phase_refusal(command.name, phase)
 

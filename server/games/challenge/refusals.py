@@ -11,20 +11,18 @@ from __future__ import annotations
 
 from server.games.base import RuleViolation
 from server.games.challenge.state import BETWEEN, ENDED, PLACED, REVEALED, SETUP, SOLVING
-from server.games.kit import Refusals
+from server.games.kit import Refusals, kit_refusals
 
 SCORE_CARD_COMMANDS = frozenset({"sign_score_card", "reopen_score_card"})  # R-ROUND-7
 MAX_STEPS = 3  # R-PUZ-2: a solution is three steps; more is refused before it is recorded
 
 # Every refusal code: the rule it cites and what it means. Stable: clients act on them.
 REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a 24 Challenge table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    **kit_refusals("a 24 Challenge table", seated=True, deadlines=True),
     "bad_options": ("", "the table options are invalid (from initial_state)"),
     "not_allowed": ("R-PLAY-2", "this role may not send this command at this table"),
     "not_your_seat": ("R-PLAY-2", "a player acts only for its own seat"),
     "seat_required": ("R-PLAY-2", "the proctor must name the seat it records for"),
-    "unknown_seat": ("", "no such seat at this table"),
     "round_not_started": ("R-ROUND-1", "the round has not started"),
     "round_already_started": ("R-ROUND-1", "the round has already started"),
     "round_over": ("R-ROUND-1", "the round has ended"),
@@ -73,8 +71,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "score_card_signed": ("R-ROUND-7", "the score card is signed: only the director may reopen it"),
     "not_signed": ("R-ROUND-7", "the score card is not signed"),
     "unknown_query": ("", "no such query at a 24 Challenge table"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
 }
 
 

@@ -288,8 +288,6 @@ GAME = Kit(
     evolvers=EVOLVERS,
     batch=_Batch,
     steps=("args", "sender", "seat", "phase"),
-    phase=lambda state: state.phase,
     phase_refusal=phase_refusal,
-    has_seat=lambda state, seat: state.seat(seat) is not None,
 )
 decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

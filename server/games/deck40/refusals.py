@@ -8,19 +8,14 @@ may send what is the command table's (`deck40/__init__.py`), the seat reader the
 
 from __future__ import annotations
 
-from server.games.base import RuleViolation
 from server.games.deck40.options import OPTIONS_RULE
-from server.games.deck40.state import ENDED, SETUP
-from server.games.kit import Refusals
+from server.games.deck40.state import ENDED, PLAYING, SETUP
+from server.games.kit import Refusals, kit_refusals
 
 # Every refusal code: the rule it cites and what it means. Stable: clients act on them.
 REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a deck40 table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    **kit_refusals("a deck40 table", seated=True),
     "invalid_options": (OPTIONS_RULE, "the table options are invalid (from initial_state)"),
-    "not_allowed": ("", "this role may not send this command"),
-    "not_your_seat": ("", "a player acts only for its own seat"),
-    "unknown_seat": ("", "no such seat at this table"),
     "game_not_started": ("R-DECK40-1", "the game has not started"),
     "game_already_started": ("R-DECK40-1", "the game has already started"),
     "game_over": ("R-DECK40-6", "the game has ended"),
@@ -33,11 +28,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
 
 refuse = Refusals(REFUSALS)
 
-
-def phase_refusal(name: str, phase: str) -> RuleViolation:
-    """The refusal for command `name` sent in `phase`."""
-    if phase == ENDED:
-        return refuse("game_over", f"{name}: the game has ended")
-    if phase == SETUP:
-        return refuse("game_not_started", f"{name}: the game has not started")
-    return refuse("game_already_started", f"{name}: the game has already started")
+# The refusal for a command sent in a phase it is not taken in (the kit's `Refusals.by_phase`).
+phase_refusal = refuse.by_phase(
+    {SETUP: "game_not_started", PLAYING: "game_already_started", ENDED: "game_over"}
+)

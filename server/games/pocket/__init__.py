@@ -313,10 +313,8 @@ GAME = Kit(
     batch=_Batch,
     steps=("args", "sender", "seat", "deadline", "phase", "paused"),
     holds=(Hold("paused", lambda state: state.paused, "game_paused", "the game is paused"),),
-    phase=lambda state: state.phase,
     phase_refusal=phase_refusal,
-    has_seat=lambda state, seat: state.seat(seat) is not None,
     deadlines=deadlines,
-    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+    deadline_commands=DEADLINE_COMMANDS,
 )
 decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

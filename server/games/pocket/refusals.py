@@ -8,19 +8,14 @@ send what is the command table's (`pocket/__init__.py`), the seat reader the kit
 
 from __future__ import annotations
 
-from server.games.base import RuleViolation
-from server.games.kit import Refusals
+from server.games.kit import Refusals, kit_refusals
 from server.games.pocket.options import OPTIONS_RULE
 from server.games.pocket.state import CLAIMED, ENDED, OPEN, SETUP
 
 # Every refusal code: the rule it cites and what it means. Stable: clients act on them.
 REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a pocket table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    **kit_refusals("a pocket table", seated=True, deadlines=True),
     "invalid_options": (OPTIONS_RULE, "the table options are invalid (from initial_state)"),
-    "not_allowed": ("", "this role may not send this command"),
-    "not_your_seat": ("", "a player acts only for its own seat"),
-    "unknown_seat": ("", "no such seat at this table"),
     "game_not_started": ("R-POCKET-1", "the game has not started"),
     "game_already_started": ("R-POCKET-1", "the game has already started"),
     "game_over": ("R-POCKET-5", "the game has ended"),
@@ -33,19 +28,17 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "game_paused": ("", "the game is paused: resume it first"),
     "already_paused": ("", "the game is already paused"),
     "not_paused": ("", "the game is not paused"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
 }
 
 
 refuse = Refusals(REFUSALS)
 
-
-def phase_refusal(name: str, phase: str) -> RuleViolation:
-    """The refusal for command `name` sent in `phase`."""
-    if phase == ENDED:
-        return refuse("game_over", f"{name}: the game has ended")
-    if phase == SETUP:
-        return refuse("game_not_started", f"{name}: the game has not started")
-    assert phase in (OPEN, CLAIMED)
-    return refuse("game_already_started", f"{name}: the game has already started")
+# The refusal for a command sent in a phase it is not taken in (the kit's `Refusals.by_phase`).
+phase_refusal = refuse.by_phase(
+    {
+        SETUP: "game_not_started",
+        OPEN: "game_already_started",
+        CLAIMED: "game_already_started",
+        ENDED: "game_over",
+    }
+)

@@ -258,8 +258,7 @@ GAME = Kit(
         Hold("over", lambda state: state.ended, "practice_over", "the practice has ended"),
         Hold("paused", lambda state: state.paused, "practice_paused", "the practice is paused"),
     ),
-    has_seat=lambda state, seat: state.seat(seat) is not None,
     deadlines=deadlines,
-    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+    deadline_commands=DEADLINE_COMMANDS,
 )
 decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -4,19 +4,15 @@ arguments (`server.games.kit.Refusals`); who may send what is the command table'
 
 from __future__ import annotations
 
-from server.games.kit import Refusals
+from server.games.kit import Refusals, kit_refusals
 
 STEP_COUNT = 3  # R-PUZ-2: exactly three steps; fewer or more are judged wrong, not refused
 MAX_STEPS = 6
 
 # Every refusal code: the rule it cites and what it means. Stable: clients act on them.
 REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a practice table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    **kit_refusals("a practice table", seated=True, deadlines=True),
     "bad_options": ("", "the table options are invalid (from initial_state)"),
-    "not_allowed": ("", "this role may not send this command"),
-    "not_your_seat": ("", "a player acts only for its own seat"),
-    "unknown_seat": ("", "no such seat at this table"),
     "practice_over": ("", "the practice has ended"),
     "practice_paused": ("", "the practice is paused: resume it first"),
     "card_in_play": ("", "this student's card is still in play: answer it or give up"),
@@ -27,8 +23,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "too_late": ("R-PLAY-5", "the time to answer has run out (the deadline misses the card)"),
     "already_paused": ("", "the practice is already paused"),
     "not_paused": ("", "the practice is not paused"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
 }
 
 

@@ -371,10 +371,9 @@ GAME = Kit(
     evolvers=EVOLVERS,
     batch=_Batch,
     steps=("args", "deadline", "sender", "phase"),
-    phase=lambda state: state.phase,
     phase_refusal=phase_refusal,
     sender=acting_seat,
     deadlines=deadlines,
-    fired_by_deadline=frozenset(DEADLINE_COMMANDS.values()),
+    deadline_commands=DEADLINE_COMMANDS,
 )
 decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -9,16 +9,13 @@ may send what is `tjugoett/senders.py`'s.
 from __future__ import annotations
 
 from server.games.base import RuleViolation
-from server.games.kit import Refusals
+from server.games.kit import Refusals, kit_refusals
 from server.games.tjugoett.state import BETWEEN_ROUNDS, DEALER_TURN, TABLE_OVER
 
 # Every refusal code: the rule it cites and what it means. Stable: clients act on them.
 REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a Tjugoett table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
+    **kit_refusals("a Tjugoett table", seats=True, deadlines=True),
     "bad_options": ("", "the table options are invalid (from initial_state)"),
-    "not_allowed": ("", "this role may not send this command"),
-    "unknown_seat": ("", "no such seat at this table"),
     "not_your_turn": ("R-21-5", "the players face the dealer one at a time, in seat order"),
     "not_dealer": ("R-21-14", "only the dealer draws and stands for the dealer"),
     "server_dealer": ("R-21-14", "the server deals at this table; its moves are its own"),
@@ -28,8 +25,6 @@ REFUSALS: dict[str, tuple[str, str]] = {
     "player_turn": ("R-21-14", "the dealer draws only after the player has stood"),
     "too_few_cards": ("R-21-11", "the dealer stands with at least two cards"),
     "table_over": ("", "the director has ended the table"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
 }
 
 
