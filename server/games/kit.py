@@ -36,6 +36,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 
 from server.games.base import (
     SERVER,
+    Actor,
     Command,
     Deadline,
     Event,
@@ -47,6 +48,8 @@ from server.puzzles.expressions import MAX_TEXT
 
 PLAYER = "player"
 TIMER = frozenset({SERVER})
+# The officials and the machines, who see a table whole: a game's view redacts for the others.
+FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 MAX_CAUSE = 64  # a pause's cause: the shell's `server_restart`, or a steward's word
 
 
@@ -75,6 +78,12 @@ B = TypeVar("B", bound="EventBatch[Any]")
 
 Handler = Callable[[B, Command, "str | None"], None]
 Evolver = Callable[[S, Mapping[str, Any]], S]
+
+
+def sees_everything(viewer: Actor) -> bool:
+    """Proctors, directors, auditors and the server see a table whole; players and
+    spectators see what its game's view leaves them."""
+    return viewer.role in FULL_VIEW_ROLES
 
 
 def kit_refusals(
@@ -231,12 +240,12 @@ class Kit(Generic[S, B]):
 
     def __init__(
         self,
-        *,
         commands: Mapping[str, Rule[B]],
         refuse: Refusals,
         evolvers: Mapping[str, Evolver[S]],
         batch: Callable[[S, int, Callable[[S, Event], S]], B],
         steps: tuple[str, ...],
+        *,
         holds: tuple[Hold[S], ...] = (),
         phase_refusal: Callable[[str, str], RuleViolation] | None = None,
         sender: Callable[[S, Command, str], str | None] | None = None,

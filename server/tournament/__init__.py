@@ -188,11 +188,11 @@ COMMANDS: dict[str, Rule[Batch]] = {
 # Checks run in this order: the command, the sender, its arguments map, the tournament's end,
 # then the handler's own.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
-    batch=Batch,
-    steps=("sender", "args", "over"),
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    Batch,
+    ("sender", "args", "over"),
     holds=(
         Hold("over", lambda state: state.finished, "tournament_over", "the tournament is over"),
     ),

@@ -470,12 +470,12 @@ SEED_OPTION: str | None = None  # the deck comes in whole (`deck`), shuffled by 
 # no pause). The server sends every command a deadline fires (`auto_proctor` places and
 # reveals too): the kit's `commands_by_role` names it.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    Batch,
+    ("args", "deadline", "sender", "phase", "paused", "waiting"),
     every_event=counted,
-    batch=Batch,
-    steps=("args", "deadline", "sender", "phase", "paused", "waiting"),
     holds=(
         Hold("paused", lambda state: state.paused, "table_paused", "the table is paused"),
         Hold(

@@ -283,11 +283,11 @@ COMMANDS: dict[str, Rule[_Batch]] = {
 # Checks run in this order: the command, its arguments map, the sender, a player's seat, the
 # phase, then the handler's own.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
-    batch=_Batch,
-    steps=("args", "sender", "seat", "phase"),
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Batch,
+    ("args", "sender", "seat", "phase"),
     phase_refusal=phase_refusal,
 )
 decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -307,11 +307,11 @@ COMMANDS: dict[str, Rule[_Batch]] = {
 # timer's key (which implies the phase and no pause), the phase, the pause, then the
 # handler's own.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
-    batch=_Batch,
-    steps=("args", "sender", "seat", "deadline", "phase", "paused"),
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Batch,
+    ("args", "sender", "seat", "deadline", "phase", "paused"),
     holds=(Hold("paused", lambda state: state.paused, "game_paused", "the game is paused"),),
     phase_refusal=phase_refusal,
     deadlines=deadlines,

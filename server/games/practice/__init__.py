@@ -249,11 +249,11 @@ COMMANDS: dict[str, Rule[_Batch]] = {
 # Checks run in this order: the command, its arguments map, the sender, the practice's end, a
 # player's seat, a timer's key (which implies no pause) or the pause, then the handler's own.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
-    batch=_Batch,
-    steps=("args", "sender", "over", "seat", "deadline", "paused"),
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Batch,
+    ("args", "sender", "over", "seat", "deadline", "paused"),
     holds=(
         Hold("over", lambda state: state.ended, "practice_over", "the practice has ended"),
         Hold("paused", lambda state: state.paused, "practice_paused", "the practice is paused"),

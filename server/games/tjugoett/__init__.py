@@ -366,11 +366,11 @@ COMMANDS: dict[str, Rule[_Batch]] = {
 # Checks run in this order: the command, its arguments map, a timer's key (which implies the
 # phase), the sender (`senders.acting_seat`), the phase, then the handler's own.
 GAME = Kit(
-    commands=COMMANDS,
-    refuse=refuse,
-    evolvers=EVOLVERS,
-    batch=_Batch,
-    steps=("args", "deadline", "sender", "phase"),
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Batch,
+    ("args", "deadline", "sender", "phase"),
     phase_refusal=phase_refusal,
     sender=acting_seat,
     deadlines=deadlines,
