@@ -351,8 +351,8 @@ class EventBatch(Generic[State]):
     Why: one command may cause several events (a flag that disqualifies, a last card that ends
     the round), and each follow-up is judged on the state the earlier events of the same
     command produced; so a Decider's `decide` emits into a batch that evolves its own copy of
-    the state as it goes. Every game and the tournament build `decide` on it (each with its
-    own `evolve`, and its own helpers in a subclass).
+    the state as it goes. The game kit's `decide` (server/games/kit.py) builds one per
+    command for every game and the tournament (a game may add helpers in a subclass).
     """
 
     def __init__(self, state: State, now: int, evolve: Callable[[State, Event], State]) -> None:
