@@ -345,12 +345,12 @@ def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> A
 State = TypeVar("State")
 
 
-class EventBatch(Generic[State]):
+class Decision(Generic[State]):
     """The events one command produces so far, and the state they lead to.
 
     Why: one command may cause several events (a flag that disqualifies, a last card that ends
     the round), and each follow-up is judged on the state the earlier events of the same
-    command produced; so a Decider's `decide` emits into a batch that evolves its own copy of
+    command produced; so a Decider's `decide` emits into a decision that evolves its own copy of
     the state as it goes. The game kit's `decide` (server/games/kit.py) builds one per
     command for every game and the tournament (a game may add helpers in a subclass).
     """
@@ -362,7 +362,7 @@ class EventBatch(Generic[State]):
         self._evolve = evolve
 
     def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
+        """Record one event at the decision's time and evolve the decision's state by it."""
         event = Event(type_, {"at": self.now, **data})
         self.events.append(event)
         self.state = self._evolve(self.state, event)

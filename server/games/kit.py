@@ -16,7 +16,7 @@ here declares:
 
 The kit then builds what every game used to write again: `decide` (look the command up, check
 its arguments map, its sender, its seat, a timer's key, its phase and holds, then run its
-handler on an `EventBatch`), `evolve` (the clock rule: the table's clock never runs
+handler on a `Decision`), `evolve` (the clock rule: the table's clock never runs
 backwards; then the event's evolver; an unknown event type changes nothing but the clock),
 `COMMANDS_BY_ROLE` (a command a deadline fires is the server's too), `refuse` and the
 argument readers, and the seat reader (a player acts only for its own seat).
@@ -39,8 +39,8 @@ from server.games.base import (
     Actor,
     Command,
     Deadline,
+    Decision,
     Event,
-    EventBatch,
     RuleViolation,
     due_deadline,
 )
@@ -74,7 +74,7 @@ class Seated(Protocol):
 
 
 S = TypeVar("S", bound=Clocked)
-B = TypeVar("B", bound="EventBatch[Any]")
+B = TypeVar("B", bound="Decision[Any]")
 
 Handler = Callable[[B, Command, "str | None"], None]
 Evolver = Callable[[S, Mapping[str, Any]], S]
@@ -243,7 +243,7 @@ class Kit(Generic[S, B]):
         commands: Mapping[str, Rule[B]],
         refuse: Refusals,
         evolvers: Mapping[str, Evolver[S]],
-        batch: Callable[[S, int, Callable[[S, Event], S]], B],
+        decision: Callable[[S, int, Callable[[S, Event], S]], B],
         steps: tuple[str, ...],
         *,
         holds: tuple[Hold[S], ...] = (),
@@ -256,7 +256,7 @@ class Kit(Generic[S, B]):
         self.commands = commands
         self.refuse = refuse
         self.evolvers = evolvers
-        self.batch = batch
+        self.decision = decision
         self.holds = {hold.name: hold for hold in holds}
         unknown = [step for step in steps if step not in STEP_WORDS and step not in self.holds]
         assert not unknown, f"steps the kit does not know: {unknown}"
@@ -312,9 +312,9 @@ class Kit(Generic[S, B]):
                 hold = self.holds[step]
                 if step not in rule.passes and hold.holds(state):
                     raise self.refuse(hold.code, f"{command.name}: {hold.says}")
-        batch = self.batch(state, now, self.evolve)
-        rule.handler(batch, command, seat)
-        return batch.events
+        decision = self.decision(state, now, self.evolve)
+        rule.handler(decision, command, seat)
+        return decision.events
 
     def _sender(self, state: S, command: Command, rule: Rule[B]) -> str | None:
         """The role check, or the game's own sender kind (which may name the seat acted for)."""

@@ -50,7 +50,7 @@ from server.tournament.refusals import REFUSALS as REFUSALS
 from server.tournament.standings import standings as standings
 from server.tournament.standings import view as view
 from server.tournament.state import EVENT_TYPES as EVENT_TYPES
-from server.tournament.state import EVOLVERS, Batch, TournamentState
+from server.tournament.state import EVOLVERS, TournamentDecision, TournamentState
 from server.tournament.state import FINAL_EVENTS as FINAL_EVENTS
 from server.tournament.state import initial_state as initial_state
 
@@ -64,9 +64,9 @@ DIRECTOR = frozenset({"director"})
 # -- registration ------------------------------------------------------------------------------
 
 
-def _merge_grades(batch: Batch, command: Command) -> None:
+def _merge_grades(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2: "by grade level or section level (i.e. 4th & 5th grades combined)"."""
-    state = batch.state
+    state = decision.state
     open_registration(state, command)
     grades = command.args.get("grades")
     section = refuse.text_arg(command, "section", MAX_TEXT)
@@ -75,23 +75,23 @@ def _merge_grades(batch: Batch, command: Command) -> None:
     for grade in grades:
         if grade not in state.options.grades:
             raise refuse("unknown_grade", f"merge_grades: no grade {grade!r}")
-    batch.emit("GradesMerged", grades=list(grades), section=section, rule="R-ROUND-2")
+    decision.emit("GradesMerged", grades=list(grades), section=section, rule="R-ROUND-2")
 
 
-def _register(batch: Batch, command: Command) -> None:
-    state = batch.state
+def _register(decision: TournamentDecision, command: Command) -> None:
+    state = decision.state
     open_registration(state, command)
     row: dict[str, Any] = {column: command.args.get(column) for column in roster.COLUMNS}
     problem = roster.row_problem(state, row, roster.registered_keys(state))
     if problem:
         code, why = problem
         raise refuse(code, f"register: {why}")
-    batch.emit("StudentsRegistered", students=roster.new_entries(state, [row]))
+    decision.emit("StudentsRegistered", students=roster.new_entries(state, [row]))
 
 
-def _import_students(batch: Batch, command: Command) -> None:
+def _import_students(decision: TournamentDecision, command: Command) -> None:
     """Every bad row reported by line; nothing imported if any row is bad."""
-    state = batch.state
+    state = decision.state
     open_registration(state, command)
     text = command.args.get("csv")
     if not isinstance(text, str):
@@ -99,14 +99,14 @@ def _import_students(batch: Batch, command: Command) -> None:
     rows, problems = roster.read_csv(state, text)
     if problems:
         raise refuse("bad_rows", "; ".join(problems))
-    batch.emit("StudentsRegistered", students=roster.new_entries(state, rows), source="csv")
+    decision.emit("StudentsRegistered", students=roster.new_entries(state, rows), source="csv")
 
 
-def _rename(batch: Batch, command: Command) -> None:
+def _rename(decision: TournamentDecision, command: Command) -> None:
     """A student's name corrected (a typo in the roster): the id, school, grade, seats and
     points stay; every table seated from now on shows the new name (a table already created
     keeps the name its options recorded)."""
-    state = batch.state
+    state = decision.state
     student_id = command.args.get("student")
     student = state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
@@ -117,58 +117,60 @@ def _rename(batch: Batch, command: Command) -> None:
     problem = roster.row_problem(state, row, others)
     if problem:
         raise refuse(problem[0], f"rename_student: {problem[1]}")
-    batch.emit("StudentRenamed", student=student.student_id, name=name, previous=student.name)
+    decision.emit("StudentRenamed", student=student.student_id, name=name, previous=student.name)
 
 
-def _withdraw(batch: Batch, command: Command) -> None:
+def _withdraw(decision: TournamentDecision, command: Command) -> None:
     """A withdrawn student keeps their seat at tables already seated (they no longer play)
     and takes no place still to be decided (`ranking`); a tie they were part of becomes a
     tie of the others, seated at once (R-ROUND-6)."""
     student_id = command.args.get("student")
-    student = batch.state.students.get(student_id) if isinstance(student_id, str) else None
+    student = decision.state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
         raise refuse("unknown_student", f"withdraw: no student {command.args.get('student')!r}")
     if student.withdrawn:
         raise refuse("already_withdrawn", f"withdraw: {student.student_id} has withdrawn")
-    batch.emit("StudentWithdrawn", student=student.student_id)
-    rounds.seat_tie_breaks(batch)
+    decision.emit("StudentWithdrawn", student=student.student_id)
+    rounds.seat_tie_breaks(decision)
 
 
-def _close_registration(batch: Batch, command: Command) -> None:
+def _close_registration(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2: students sit 3 or 4 to a table; a tournament of nobody would close and
     seat round 1 with no table, then refuse to start it, so it is refused here."""
-    open_registration(batch.state, command)
-    if not batch.state.active():
+    open_registration(decision.state, command)
+    if not decision.state.active():
         raise refuse(
             "no_students",
             "close_registration: nobody is registered (or everyone has withdrawn); register "
             "students first: they sit 3 or 4 to a table (R-ROUND-2)",
         )
-    seatable(batch.state)
-    batch.emit("RegistrationClosed", students=len(batch.state.active()))
+    seatable(decision.state)
+    decision.emit("RegistrationClosed", students=len(decision.state.active()))
 
 
 MAX_REASON = 500  # a creation failure's words, as the shell gives them
 
 
-def _report_table_failure(batch: Batch, command: Command) -> None:
+def _report_table_failure(decision: TournamentDecision, command: Command) -> None:
     """The shell could not create a table of a started round or tie-break: say so in the
     stream the director follows (the table's round cannot close without it, R-ROUND-7)."""
     name, reason = command.args.get("table"), command.args.get("reason")
-    if not isinstance(name, str) or batch.state.table(name) is None:
+    if not isinstance(name, str) or decision.state.table(name) is None:
         raise refuse("unknown_table", f"report_table_failure: no table {name!r}")
     if not isinstance(reason, str) or not 0 < len(reason) <= MAX_REASON:
         raise refuse("bad_args", f"report_table_failure: 'reason' is a text of 1..{MAX_REASON}")
-    batch.emit("TableCreationFailed", table=name, reason=reason)
+    decision.emit("TableCreationFailed", table=name, reason=reason)
 
 
-def _sent_by(roles: frozenset[str], handler: Callable[[Batch, Command], None]) -> Rule[Batch]:
+def _sent_by(
+    roles: frozenset[str], handler: Callable[[TournamentDecision, Command], None]
+) -> Rule[TournamentDecision]:
     """A tournament command: no phases (each handler says what a round's state allows) and no
     seats (the tournament's senders are the director and the shell)."""
-    return Rule(roles, (), lambda batch, command, _seat: handler(batch, command))
+    return Rule(roles, (), lambda decision, command, _seat: handler(decision, command))
 
 
-COMMANDS: dict[str, Rule[Batch]] = {
+COMMANDS: dict[str, Rule[TournamentDecision]] = {
     "merge_grades": _sent_by(DIRECTOR, _merge_grades),
     "register": _sent_by(DIRECTOR, _register),
     "import_students": _sent_by(DIRECTOR, _import_students),
@@ -191,7 +193,7 @@ GAME = Kit(
     COMMANDS,
     refuse,
     EVOLVERS,
-    Batch,
+    TournamentDecision,
     ("sender", "args", "over"),
     holds=(
         Hold("over", lambda state: state.finished, "tournament_over", "the tournament is over"),

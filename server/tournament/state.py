@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.games.base import EventBatch
+from server.games.base import Decision
 from server.tournament.options import TournamentOptions, tournament_options
 
 
@@ -303,6 +303,6 @@ EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"TournamentFinished"})
 
 
-# The events one command produces so far, and the state they lead to (`base.EventBatch`): a
+# The events one command produces so far, and the state they lead to (`base.Decision`): a
 # follow-up is judged on the state the earlier events of the same command produced.
-Batch = EventBatch[TournamentState]
+TournamentDecision = Decision[TournamentState]

@@ -29,7 +29,7 @@ Rules this file keeps (every one of them is cited where it is enforced):
   card to the earliest touch corrected for each connection's lag, after a short arbitration
   window (`challenge/arbitration.py`, issue 19).
 
-How it works: a handler per command appends events to a `Batch` (the kit's `EventBatch`),
+How it works: a handler per command appends events to a `ChallengeDecision` (the kit's `Decision`),
 which evolves its own copy of the state as it goes, so follow-ups (a flag that disqualifies,
 a last card that ends the round) are judged on the state the earlier events of the same
 command produced.
@@ -52,7 +52,7 @@ from server.games.challenge.arbitration import claim_touch, grant_first_touch
 from server.games.challenge.arrival import presence_command as presence_command
 from server.games.challenge.consequences import FLAG_CAUSES as FLAG_CAUSES
 from server.games.challenge.consequences import (
-    Batch,
+    ChallengeDecision,
     disqualify_for_slap,
     end_round_now,
     flag,
@@ -120,25 +120,25 @@ def measures_lag(state: ChallengeState) -> bool:
     return state.options.touch_compensation
 
 
-def _require_toucher(batch: Batch, seat: str) -> CardInPlay:
-    card = batch.card
+def _require_toucher(decision: ChallengeDecision, seat: str) -> CardInPlay:
+    card = decision.card
     if card.toucher != seat:
         raise refuse("not_toucher", f"seat {seat} did not touch first; {card.toucher} did")
     return card
 
 
-def _before(batch: Batch, window_us: int, what: str, rule: str) -> None:
+def _before(decision: ChallengeDecision, window_us: int, what: str, rule: str) -> None:
     """Refuse an answer that arrives when its window has closed (the deadline will fire)."""
-    if batch.now >= batch.state.timer_from + window_us:
+    if decision.now >= decision.state.timer_from + window_us:
         raise refuse("too_late", f"{what} came after {window_us / 1e6:g} s ({rule})", rule)
 
 
-# -- handlers (batch, command, acting seat or None) ----------------------------------------
+# -- handlers (decision, command, acting seat or None) ----------------------------------------
 
 
-def _start_round(batch: Batch, command: Command, seat: str | None) -> None:
+def _start_round(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-DECK-4: a 3-student table removes two 2-dot cards (the two nearest the bottom)."""
-    options = batch.state.options
+    options = decision.state.options
     order = command.args.get("order")
     ids = [card.card_id for card in options.deck]
     if order is None:
@@ -150,7 +150,7 @@ def _start_round(batch: Batch, command: Command, seat: str | None) -> None:
         for card_id in reversed(order):
             if len(removed) < 2 and options.card(card_id).dots == 2:
                 removed.append(card_id)
-    batch.emit(
+    decision.emit(
         "RoundStarted",
         round=options.round,
         deck=[card_id for card_id in order if card_id not in removed],
@@ -159,26 +159,26 @@ def _start_round(batch: Batch, command: Command, seat: str | None) -> None:
         options=options.as_data(),
         rule="R-DECK-4" if removed else "R-ROUND-1",
     )
-    settle(batch)
+    settle(decision)
 
 
-def _place_card(batch: Batch, command: Command, seat: str | None) -> None:
+def _place_card(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-1: the top card goes into play, cupped (its numbers hidden from players)."""
-    card = batch.state.options.card(batch.state.deck[0])
-    batch.emit(
+    card = decision.state.options.card(decision.state.deck[0])
+    decision.emit(
         "CardPlaced",
         card_id=card.card_id,
         **card.shown(),
         dots=card.dots,
-        play=batch.state.plays + 1,
+        play=decision.state.plays + 1,
         rule="R-PLAY-1",
     )
 
 
-def _reveal_card(batch: Batch, command: Command, seat: str | None) -> None:
+def _reveal_card(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-1: the proctor withdraws the hand; the no-touch window (R-PLAY-7) opens."""
-    card = batch.card
-    batch.emit(
+    card = decision.card
+    decision.emit(
         "CardRevealed",
         card_id=card.card.card_id,
         **card.card.shown(),
@@ -188,23 +188,23 @@ def _reveal_card(batch: Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
+def _touch_card(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-2 (first touch holds the card, later ones are recorded and refused) and
     R-PLAY-3 (a touch before the reveal, or with more than three fingertips, draws a flag; a
     slap disqualifies), judged for every touch, first or later (decision 3)."""
     assert seat is not None
     fingertips = refuse.int_arg(command, "fingertips", 1, MAX_FINGERTIPS, 1)
-    phase, card = batch.state.phase, batch.card
+    phase, card = decision.state.phase, decision.card
     if seat in card.touches:  # a later touch, or a claim awaiting the arbitration
         raise refuse("already_touched", f"seat {seat}'s touch on this card is recorded")
-    compensated = phase == REVEALED and batch.state.options.touch_compensation
+    compensated = phase == REVEALED and decision.state.options.touch_compensation
     if compensated and fingertips <= 3:
-        claim_touch(batch, seat, fingertips, command)  # R-PLAY-2 under compensation
+        claim_touch(decision, seat, fingertips, command)  # R-PLAY-2 under compensation
         return
     if phase == SOLVING or (compensated and card.claims):
         # Somebody holds the card (or has claimed it: the arbitration decides between the
         # claims only): a later touch is recorded and refused.
-        batch.emit(
+        decision.emit(
             "TouchRefused",
             seat=seat,
             fingertips=fingertips,
@@ -214,36 +214,38 @@ def _touch_card(batch: Batch, command: Command, seat: str | None) -> None:
             rule="R-PLAY-2",
         )
     else:
-        batch.emit("CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2")
-    _judge_fingertips(batch, seat, fingertips, phase)
+        decision.emit(
+            "CardTouched", seat=seat, fingertips=fingertips, play=card.play, rule="R-PLAY-2"
+        )
+    _judge_fingertips(decision, seat, fingertips, phase)
 
 
-def _judge_fingertips(batch: Batch, seat: str, fingertips: int, phase: str) -> None:
+def _judge_fingertips(decision: ChallengeDecision, seat: str, fingertips: int, phase: str) -> None:
     """R-PLAY-3, for any student's touch: the seed's causes name no first touch ("Student
     touches card with more than 3 fingertips", "Student touches proctor's hand before it is
     withdrawn"). A penalty on a bystander leaves the card with the student who holds it
-    (decision 5, `batch._taken_from`)."""
+    (decision 5, `decision._taken_from`)."""
     if fingertips >= SLAP_FINGERTIPS:
-        disqualify_for_slap(batch, seat)
+        disqualify_for_slap(decision, seat)
     elif phase == PLACED:
-        flag(batch, seat, "touched_before_reveal")
+        flag(decision, seat, "touched_before_reveal")
     elif fingertips > 3:
-        flag(batch, seat, "too_many_fingertips")
+        flag(decision, seat, "too_many_fingertips")
 
 
-def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:
+def _declare_pattern(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-4: the toucher announces the pattern within 3 s; R-PLAY-5: it cannot change."""
     assert seat is not None
-    card = _require_toucher(batch, seat)
+    card = _require_toucher(decision, seat)
     if card.pattern is not None:
         raise refuse("pattern_cannot_change", f"the pattern {card.pattern!r} is declared")
-    _before(batch, batch.state.options.pattern_us, "the pattern", "R-PLAY-4")
+    _before(decision, decision.state.options.pattern_us, "the pattern", "R-PLAY-4")
     text = refuse.text_arg(command, "pattern", MAX_TEXT)
     try:
         parsed = parse_pattern(text)
     except PuzzleSyntaxError as error:
         raise refuse("bad_pattern", f"pattern: {error.message}") from None
-    batch.emit(
+    decision.emit(
         "PatternDeclared",
         seat=seat,
         pattern=text,
@@ -253,22 +255,22 @@ def _declare_pattern(batch: Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _answering(batch: Batch, seat: str | None) -> CardInPlay:
+def _answering(decision: ChallengeDecision, seat: str | None) -> CardInPlay:
     """The card a toucher answers for, refused before the pattern or after 15 s (R-PLAY-5)."""
     assert seat is not None
-    card = _require_toucher(batch, seat)
+    card = _require_toucher(decision, seat)
     if card.pattern is None:
         raise refuse("pattern_first", "announce the pattern before the steps (R-PLAY-4)")
-    _before(batch, batch.state.options.solution_us, "the solution", "R-PLAY-5")
+    _before(decision, decision.state.options.solution_us, "the solution", "R-PLAY-5")
     return card
 
 
-def _state_steps(batch: Batch, command: Command, seat: str | None) -> None:
+def _state_steps(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-5: steps may be stated and restated (each statement replaces the last)."""
-    card = _answering(batch, seat)
+    card = _answering(decision, seat)
     steps = refuse.steps_arg(command, variables_play.most_steps(card.card))
     x = variables_play.x_arg(command, card.card)
-    batch.emit(
+    decision.emit(
         "StepsStated",
         seat=seat,
         steps=list(steps),
@@ -278,17 +280,17 @@ def _state_steps(batch: Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
+def _fix_solution(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-5/6, R-PUZ-2/3: the fixed solution is judged exactly; right wins the card's
     dots, wrong draws a flag (R-FLAG-1)."""
-    card = _answering(batch, seat)
+    card = _answering(decision, seat)
     steps = refuse.steps_arg(command, variables_play.most_steps(card.card), required=False)
     steps = steps or card.steps
     if not steps:
         raise refuse("no_steps", "state the steps before fixing the solution")
     x = variables_play.fixed_x(command, card.card, card.x)
     assert seat is not None and card.pattern is not None
-    batch.emit(
+    decision.emit(
         "SolutionFixed",
         seat=seat,
         steps=list(steps),
@@ -297,7 +299,7 @@ def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
         rule="R-PLAY-5",
     )
     verdict = variables_play.judge(card.card, x, card.pattern, steps)
-    batch.emit(
+    decision.emit(
         "SolutionJudged",
         seat=seat,
         ok=verdict.ok,
@@ -308,9 +310,9 @@ def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
         rule="R-PUZ-2",
     )
     if not verdict.ok:
-        flag(batch, seat, "incorrect_solution")
+        flag(decision, seat, "incorrect_solution")
         return
-    batch.emit(
+    decision.emit(
         "CardWon",
         seat=seat,
         card_id=card.card.card_id,
@@ -318,40 +320,40 @@ def _fix_solution(batch: Batch, command: Command, seat: str | None) -> None:
         play=card.play,
         rule="R-PLAY-6",
     )
-    settle(batch)
+    settle(decision)
 
 
-def _declare_stumped(batch: Batch, command: Command, seat: str | None) -> None:
+def _declare_stumped(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-7: when every student still in play agrees, the card is stumped."""
     assert seat is not None
-    card = batch.card
+    card = decision.card
     if seat in card.stumped:
         raise refuse("already_stumped", f"seat {seat} already declared stumped")
-    batch.emit("StumpedDeclared", seat=seat, play=card.play, rule="R-PLAY-7")
-    if set(batch.state.seats_on_card()) <= set(batch.card.stumped):
-        _card_stumped(batch, "all_stumped")
+    decision.emit("StumpedDeclared", seat=seat, play=card.play, rule="R-PLAY-7")
+    if set(decision.state.seats_on_card()) <= set(decision.card.stumped):
+        _card_stumped(decision, "all_stumped")
 
 
-def _card_stumped(batch: Batch, reason: str) -> None:
-    card = batch.card
-    batch.emit(
+def _card_stumped(decision: ChallengeDecision, reason: str) -> None:
+    card = decision.card
+    decision.emit(
         "CardStumped", card_id=card.card.card_id, play=card.play, reason=reason, rule="R-PLAY-7"
     )
-    settle(batch)
+    settle(decision)
 
 
-def _override_first_touch(batch: Batch, command: Command, seat: str | None) -> None:
+def _override_first_touch(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-2: "the proctor decides who was first": a logged ruling; the new toucher's
     windows start at the ruling, and the previous toucher's pattern and steps are dropped."""
-    target = named_seat(batch.state, command)
-    card = batch.card
+    target = named_seat(decision.state, command)
+    card = decision.card
     if target == card.toucher:
         raise refuse("already_first", f"seat {target} already holds the card")
     if target in card.fouls:
         raise refuse(
             "foul_touch", f"seat {target} touched with more than three fingertips (R-PLAY-3)"
         )
-    batch.emit(
+    decision.emit(
         "FirstTouchOverridden",
         seat=target,
         previous=card.toucher,
@@ -360,62 +362,62 @@ def _override_first_touch(batch: Batch, command: Command, seat: str | None) -> N
     )
 
 
-def _issue_flag(batch: Batch, command: Command, seat: str | None) -> None:
+def _issue_flag(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-FLAG-1: a proctor's flag for one of the five causes (e.g. a touch of the proctor's
     hand seen at a physical table)."""
-    target = named_seat(batch.state, command)
+    target = named_seat(decision.state, command)
     cause = command.args.get("cause")
     if not isinstance(cause, str) or cause not in FLAG_CAUSES:  # a list is not even hashable
         raise refuse("bad_args", f"issue_flag: 'cause' is one of {', '.join(FLAG_CAUSES)}")
-    flag(batch, target, cause)
+    flag(decision, target, cause)
 
 
-def _rule_slap(batch: Batch, command: Command, seat: str | None) -> None:
+def _rule_slap(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-3: the proctor saw a slap (a physical table): the student is disqualified."""
-    disqualify_for_slap(batch, named_seat(batch.state, command))
+    disqualify_for_slap(decision, named_seat(decision.state, command))
 
 
-def _end_round(batch: Batch, command: Command, seat: str | None) -> None:
+def _end_round(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """The proctor or director ends the round early (a timed tournament, an emergency)."""
-    end_round_now(batch, "ended_by_proctor")
+    end_round_now(decision, "ended_by_proctor")
 
 
-def _pause_table(batch: Batch, command: Command, seat: str | None) -> None:
+def _pause_table(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """No deadline is live while paused; the shell pauses a table mid-card after a restart."""
-    if batch.state.paused:
-        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
+    if decision.state.paused:
+        raise refuse("already_paused", f"paused since: {decision.state.pause_cause}")
     cause = refuse.text_arg(command, "cause", MAX_NAME, default="proctor")
-    batch.emit("TablePaused", cause=cause)
+    decision.emit("TablePaused", cause=cause)
 
 
-def _resume_table(batch: Batch, command: Command, seat: str | None) -> None:
+def _resume_table(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """The live windows restart in full from now: nobody loses time to the pause."""
-    if not batch.state.paused:
+    if not decision.state.paused:
         raise refuse("not_paused", "the table is not paused")
-    batch.emit("TableResumed", cause=batch.state.pause_cause)
+    decision.emit("TableResumed", cause=decision.state.pause_cause)
 
 
-def _no_touch_deadline(batch: Batch, command: Command, seat: str | None) -> None:
+def _no_touch_deadline(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-7: nobody touched within 15 s of the reveal."""
-    _card_stumped(batch, "no_touch")
+    _card_stumped(decision, "no_touch")
 
 
-def _pattern_deadline(batch: Batch, command: Command, seat: str | None) -> None:
+def _pattern_deadline(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-4 / R-FLAG-1: no pattern within 3 s of the touch."""
-    assert batch.card.toucher is not None
-    flag(batch, batch.card.toucher, "no_pattern")
+    assert decision.card.toucher is not None
+    flag(decision, decision.card.toucher, "no_pattern")
 
 
-def _solution_deadline(batch: Batch, command: Command, seat: str | None) -> None:
+def _solution_deadline(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-5 / R-FLAG-1: no fixed solution within 15 s of the touch."""
-    assert batch.card.toucher is not None
-    flag(batch, batch.card.toucher, "no_solution")
+    assert decision.card.toucher is not None
+    flag(decision, decision.card.toucher, "no_solution")
 
 
-def _round_deadline(batch: Batch, command: Command, seat: str | None) -> None:
+def _round_deadline(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-ROUND-6: a timed round's time is up; the card in play (if any) is void: it scores
     for nobody and is listed with the unplayed cards."""
-    end_round_now(batch, "time_up")
+    end_round_now(decision, "time_up")
 
 
 # -- the table of commands -------------------------------------------------------------------
@@ -423,13 +425,15 @@ def _round_deadline(batch: Batch, command: Command, seat: str | None) -> None:
 PAUSED, WAITING = ("paused",), ("paused", "waiting")
 
 
-def _student(phases: tuple[str, ...], handler: Handler[Batch]) -> Rule[Batch]:
+def _student(
+    phases: tuple[str, ...], handler: Handler[ChallengeDecision]
+) -> Rule[ChallengeDecision]:
     """A student's own command: the player's at a networked table, recorded by the proctor at
     a proctored one (`senders.acting_seat`)."""
     return Rule(STUDENT_SENDERS, phases, handler, sender=STUDENT)
 
 
-COMMANDS: dict[str, Rule[Batch]] = {
+COMMANDS: dict[str, Rule[ChallengeDecision]] = {
     "start_round": Rule(PROCTORS, (SETUP,), _start_round),
     # no card before the students are there (challenge/arrival.py): the server begins play
     # when every seat is connected or marked, a proctor or the director at once
@@ -473,7 +477,7 @@ GAME = Kit(
     COMMANDS,
     refuse,
     EVOLVERS,
-    Batch,
+    ChallengeDecision,
     ("args", "deadline", "sender", "phase", "paused", "waiting"),
     every_event=counted,
     holds=(

@@ -41,7 +41,7 @@ the server see everything.
 
 from __future__ import annotations
 
-from server.games.base import Command, EventBatch
+from server.games.base import Command, Decision
 from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.pocket.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
 from server.games.pocket.options import check_new_table as check_new_table
@@ -73,8 +73,8 @@ RECOVERY_COMMAND: str | None = "pause_game"
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
 
-class _Batch(EventBatch[PocketState]):
-    """A pocket command's events so far (`base.EventBatch`)."""
+class _Decision(Decision[PocketState]):
+    """A pocket command's events so far (`base.Decision`)."""
 
     @property
     def card(self) -> TopCard:
@@ -86,14 +86,14 @@ class _Batch(EventBatch[PocketState]):
 # -- consequences shared by several commands --------------------------------------------------
 
 
-def _next_card(batch: _Batch) -> None:
+def _next_card(decision: _Decision) -> None:
     """After a card is resolved: turn up the next one, or end the game (R-POCKET-5)."""
-    state = batch.state
+    state = decision.state
     if not state.stack:
-        _end_game(batch, "stack_used_up")
+        _end_game(decision, "stack_used_up")
         return
     top = state.stack[0]
-    batch.emit(
+    decision.emit(
         "CardTurnedUp",
         card_id=top.card_id,
         numbers=list(top.numbers),
@@ -104,14 +104,14 @@ def _next_card(batch: _Batch) -> None:
     )
 
 
-def _end_game(batch: _Batch, reason: str) -> None:
+def _end_game(decision: _Decision, reason: str) -> None:
     """R-POCKET-5: most points wins; every seat with the top score is a winner (a tie)."""
-    state = batch.state
+    state = decision.state
     scores = state.scores()
     best = max(scores.values())
     winners = [seat for seat, score in scores.items() if score == best]
     unplayed = ([state.card.card.card_id] if state.card else []) + [c.card_id for c in state.stack]
-    batch.emit(
+    decision.emit(
         "GameEnded",
         reason=reason,
         scores=scores,
@@ -123,10 +123,10 @@ def _end_game(batch: _Batch, reason: str) -> None:
     )
 
 
-def _set_aside(batch: _Batch, reason: str) -> None:
+def _set_aside(decision: _Decision, reason: str) -> None:
     """R-POCKET-4: the card stumped everybody; it waits as a bonus card."""
-    card = batch.card
-    batch.emit(
+    card = decision.card
+    decision.emit(
         "CardSetAside",
         card_id=card.card.card_id,
         dots=card.card.dots,
@@ -134,31 +134,31 @@ def _set_aside(batch: _Batch, reason: str) -> None:
         reason=reason,
         rule="R-POCKET-4",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _settle(batch: _Batch) -> None:
+def _settle(decision: _Decision) -> None:
     """After an exclusion or a stumped declaration: nobody left to play the card, or every
     player still in it agrees it stumps them, sets it aside (R-POCKET-3, R-POCKET-4)."""
-    card = batch.card
+    card = decision.card
     if card.claimer is not None:
         return
-    playing = batch.state.still_playing()
+    playing = decision.state.still_playing()
     if not playing:
-        _set_aside(batch, "all_excluded")
+        _set_aside(decision, "all_excluded")
     elif set(playing) <= set(card.stumped):
-        _set_aside(batch, "all_stumped")
+        _set_aside(decision, "all_stumped")
 
 
-def _exclude(batch: _Batch, seat: str, reason: str) -> None:
-    batch.emit(
-        "PlayerExcluded", seat=seat, reason=reason, number=batch.card.number, rule="R-POCKET-3"
+def _exclude(decision: _Decision, seat: str, reason: str) -> None:
+    decision.emit(
+        "PlayerExcluded", seat=seat, reason=reason, number=decision.card.number, rule="R-POCKET-3"
     )
-    _settle(batch)
+    _settle(decision)
 
 
-def _claimable(batch: _Batch, seat: str) -> TopCard:
-    card = batch.card
+def _claimable(decision: _Decision, seat: str) -> TopCard:
+    card = decision.card
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
     if card.claimer == seat:
@@ -168,47 +168,47 @@ def _claimable(batch: _Batch, seat: str) -> TopCard:
     return card
 
 
-# -- handlers (batch, command, acting seat or None) ----------------------------------------
+# -- handlers (decision, command, acting seat or None) ----------------------------------------
 
 
-def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _start_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-1: the stack is counted off and recorded in order; its top card turns up."""
-    options = batch.state.options
-    batch.emit(
+    options = decision.state.options
+    decision.emit(
         "GameStarted",
         stack=[card.as_data() for card in the_stack(options)],
         options=options.public_data(),
         rule="R-POCKET-1",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
+def _claim(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`; a claim
     for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    refuse.set_arg(command, batch.card.number, "card")
-    card = _claimable(batch, seat)
-    batch.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
+    refuse.set_arg(command, decision.card.number, "card")
+    card = _claimable(decision, seat)
+    decision.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
 
 
-def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
+def _answer(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-2/3: the claimer's answer (claiming first if nobody holds the card), judged
     exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes.
     An answer for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    refuse.set_arg(command, batch.card.number, "card")
+    refuse.set_arg(command, decision.card.number, "card")
     expression = refuse.text_arg(command, "expression")
-    card = batch.card
+    card = decision.card
     if card.claimer == seat:
-        if batch.now >= card.claim_at + batch.state.options.answer_us:
+        if decision.now >= card.claim_at + decision.state.options.answer_us:
             late = f"card {card.number}: the answer came after its window (R-POCKET-3)"
             raise refuse("too_late", late)
     else:
-        _claim(batch, command, seat)
-        card = batch.card
+        _claim(decision, command, seat)
+        card = decision.card
     verdict = check_expression(card.card.numbers, expression)
-    batch.emit(
+    decision.emit(
         "AnswerJudged",
         seat=seat,
         expression=expression,
@@ -219,11 +219,11 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
         rule="R-POCKET-2",
     )
     if not verdict.ok:
-        _exclude(batch, seat, "wrong")
+        _exclude(decision, seat, "wrong")
         return
-    bonus = batch.state.bonus
+    bonus = decision.state.bonus
     bonus_dots = sum(c.dots for c in bonus)
-    batch.emit(
+    decision.emit(
         "CardWon",
         seat=seat,
         card_id=card.card.card_id,
@@ -234,14 +234,14 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
         number=card.number,
         rule="R-POCKET-4" if bonus else "R-POCKET-2",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
+def _declare_stumped(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-4: "all players must agree": each still in the card declares it; a
     declaration for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    card = batch.card
+    card = decision.card
     refuse.set_arg(command, card.number, "card")
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
@@ -249,40 +249,40 @@ def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
         raise refuse("already_stumped", f"seat {seat} already declared stumped")
     if card.claimer == seat:
         raise refuse("already_claimed", f"seat {seat}'s claim is running; answer it")
-    batch.emit("StumpedDeclared", seat=seat, number=card.number, rule="R-POCKET-4")
-    _settle(batch)
+    decision.emit("StumpedDeclared", seat=seat, number=card.number, rule="R-POCKET-4")
+    _settle(decision)
 
 
-def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None:
+def _end_game_command(decision: _Decision, command: Command, seat: str | None) -> None:
     """The director (or proctor) ends the game early; the scores so far stand."""
-    _end_game(batch, "ended_by_director")
+    _end_game(decision, "ended_by_director")
 
 
-def _answer_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _answer_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-3: no answer in time: the claimer is out of this card."""
-    claimer = batch.card.claimer
+    claimer = decision.card.claimer
     assert claimer is not None
-    _exclude(batch, claimer, "late")
+    _exclude(decision, claimer, "late")
 
 
-def _stumped_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _stumped_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-4 (table option `stumped_seconds`): nobody solved it in time."""
-    _set_aside(batch, "timeout")
+    _set_aside(decision, "timeout")
 
 
-def _pause_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _pause_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """No timer runs while paused: the shell pauses after a restart (`RECOVERY_COMMAND`), so
     nobody is excluded for the time the server was down; the director may pause too."""
-    if batch.state.paused:
-        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    batch.emit("GamePaused", cause=refuse.cause_arg(command, "director"))
+    if decision.state.paused:
+        raise refuse("already_paused", f"paused since: {decision.state.pause_cause}")
+    decision.emit("GamePaused", cause=refuse.cause_arg(command, "director"))
 
 
-def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _resume_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """Any player (or the director) resumes; the live windows restart in full."""
-    if not batch.state.paused:
+    if not decision.state.paused:
         raise refuse("not_paused", "the game is not paused")
-    batch.emit("GameResumed", cause=batch.state.pause_cause)
+    decision.emit("GameResumed", cause=decision.state.pause_cause)
 
 
 # -- the table of commands -------------------------------------------------------------------
@@ -292,7 +292,7 @@ STEWARDS = frozenset({"proctor", "director"})
 PLAYING = (OPEN, CLAIMED)
 PAUSED = ("paused",)
 
-COMMANDS: dict[str, Rule[_Batch]] = {
+COMMANDS: dict[str, Rule[_Decision]] = {
     "start_game": Rule(STEWARDS | PLAYERS, (SETUP,), _start_game),
     "claim": Rule(PLAYERS, PLAYING, _claim, seated=True),
     "answer": Rule(PLAYERS, PLAYING, _answer, seated=True),
@@ -310,7 +310,7 @@ GAME = Kit(
     COMMANDS,
     refuse,
     EVOLVERS,
-    _Batch,
+    _Decision,
     ("args", "sender", "seat", "deadline", "phase", "paused"),
     holds=(Hold("paused", lambda state: state.paused, "game_paused", "the game is paused"),),
     phase_refusal=phase_refusal,

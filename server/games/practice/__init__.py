@@ -30,7 +30,7 @@ auditors and the server see everything.
 
 from __future__ import annotations
 
-from server.games.base import Command, EventBatch
+from server.games.base import Command, Decision
 from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.practice.choice import choose
 from server.games.practice.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
@@ -62,7 +62,7 @@ RECOVERY_COMMAND: str | None = "pause_practice"
 SEED_OPTION: str | None = "seed"
 
 
-class _Batch(EventBatch[PracticeState]):
+class _Decision(Decision[PracticeState]):
     def seat(self, seat_id: str | None) -> SeatPractice:
         """A seat of the table (the command's acting seat: the kit's seat reader found it)."""
         assert seat_id is not None
@@ -81,13 +81,13 @@ def _current(seat: SeatPractice) -> Attempt:
 # -- consequences -----------------------------------------------------------------------------
 
 
-def _finish(batch: _Batch, seat: SeatPractice, attempt: Attempt, solved: bool) -> None:
+def _finish(decision: _Decision, seat: SeatPractice, attempt: Attempt, solved: bool) -> None:
     """After a card is solved or missed: both ratings move (recorded), then the table ends
     when every student has played their cards."""
     after, card_after = rate_attempt(
         attempt.rating, attempt.card_rating, solved, card_prior(attempt.score).mu
     )
-    batch.emit(
+    decision.emit(
         "RatingUpdated",
         seat=seat.seat,
         number=attempt.number,
@@ -98,14 +98,14 @@ def _finish(batch: _Batch, seat: SeatPractice, attempt: Attempt, solved: bool) -
         card_before=attempt.card_rating.as_data(),
         card_after=card_after.as_data(),
     )
-    state = batch.state
+    state = decision.state
     if all(state.done(s) for s in state.seats):
-        _end(batch, "all_played")
+        _end(decision, "all_played")
 
 
-def _miss(batch: _Batch, seat: SeatPractice, reason: str, message: str = "") -> None:
+def _miss(decision: _Decision, seat: SeatPractice, reason: str, message: str = "") -> None:
     attempt = _current(seat)
-    batch.emit(
+    decision.emit(
         "CardMissed",
         seat=seat.seat,
         number=attempt.number,
@@ -113,31 +113,31 @@ def _miss(batch: _Batch, seat: SeatPractice, reason: str, message: str = "") -> 
         reason=reason,
         message=message,
         solutions=[dict(s) for s in facts(attempt.numbers).solutions],
-        after_us=batch.now - attempt.dealt_at,
+        after_us=decision.now - attempt.dealt_at,
     )
-    _finish(batch, batch.seat(seat.seat), attempt, solved=False)
+    _finish(decision, decision.seat(seat.seat), attempt, solved=False)
 
 
-def _end(batch: _Batch, reason: str) -> None:
-    batch.emit(
+def _end(decision: _Decision, reason: str) -> None:
+    decision.emit(
         "PracticeEnded",
         reason=reason,
-        ratings={seat.seat: seat.rating.as_data() for seat in batch.state.seats},
-        played={seat.seat: seat.played for seat in batch.state.seats},
+        ratings={seat.seat: seat.rating.as_data() for seat in decision.state.seats},
+        played={seat.seat: seat.played for seat in decision.state.seats},
     )
 
 
 # -- handlers ---------------------------------------------------------------------------------
 
 
-def _next_card(batch: _Batch, command: Command, seat_id: str | None) -> None:
-    seat = batch.seat(seat_id)
+def _next_card(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     if seat.current is not None:
         raise refuse("card_in_play", f"seat {seat.seat}: answer the card in play or give up")
-    if batch.state.done(seat):
+    if decision.state.done(seat):
         raise refuse("all_cards_played", f"seat {seat.seat} played all {seat.played} cards")
-    chosen = choose(batch.state, seat)
-    batch.emit(
+    chosen = choose(decision.state, seat)
+    decision.emit(
         "CardDealt",
         seat=seat.seat,
         number=seat.played + 1,
@@ -149,24 +149,24 @@ def _next_card(batch: _Batch, command: Command, seat_id: str | None) -> None:
     )
 
 
-def _touch(batch: _Batch, command: Command, seat_id: str | None) -> None:
-    seat = batch.seat(seat_id)
+def _touch(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is not None:
         raise refuse("already_touched", f"card {attempt.number} is touched already (R-PLAY-2)")
-    batch.emit("CardTouched", seat=seat.seat, number=attempt.number, rule="R-PLAY-2")
+    decision.emit("CardTouched", seat=seat.seat, number=attempt.number, rule="R-PLAY-2")
 
 
-def _answer(batch: _Batch, command: Command, seat_id: str | None) -> None:
-    seat = batch.seat(seat_id)
+def _answer(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is None:
         raise refuse("touch_first", "touch the card before answering (R-PLAY-4)")
-    if batch.now >= attempt.window_from + batch.state.options.answer_us:
+    if decision.now >= attempt.window_from + decision.state.options.answer_us:
         raise refuse("too_late", f"card {attempt.number}: the answer came after its window")
     pattern, steps = refuse.text_arg(command, "pattern"), refuse.steps_arg(command, MAX_STEPS)
     verdict = check_solution(attempt.numbers, pattern, steps)
-    batch.emit(
+    decision.emit(
         "AnswerJudged",
         seat=seat.seat,
         number=attempt.number,
@@ -178,55 +178,55 @@ def _answer(batch: _Batch, command: Command, seat_id: str | None) -> None:
         rule="R-PUZ-2",
     )
     if not verdict.ok:
-        _miss(batch, seat, "wrong", verdict.message)
+        _miss(decision, seat, "wrong", verdict.message)
         return
-    batch.emit(
+    decision.emit(
         "CardSolved",
         seat=seat.seat,
         number=attempt.number,
         card_id=attempt.card_id,
-        after_us=batch.now - attempt.dealt_at,
+        after_us=decision.now - attempt.dealt_at,
         touch_us=attempt.touched_at - attempt.dealt_at,
     )
-    _finish(batch, batch.seat(seat.seat), attempt, solved=True)
+    _finish(decision, decision.seat(seat.seat), attempt, solved=True)
 
 
-def _give_up(batch: _Batch, command: Command, seat_id: str | None) -> None:
-    seat = batch.seat(seat_id)
+def _give_up(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     _current(seat)
-    _miss(batch, seat, "gave_up")
+    _miss(decision, seat, "gave_up")
 
 
-def _deadline_seat(batch: _Batch, command: Command) -> SeatPractice:
+def _deadline_seat(decision: _Decision, command: Command) -> SeatPractice:
     key = command.args.get("key")
     seat_id = str(key).split(":")[1]
-    return batch.seat(seat_id)
+    return decision.seat(seat_id)
 
 
-def _touch_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
-    _miss(batch, _deadline_seat(batch, command), "no_touch")
+def _touch_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
+    _miss(decision, _deadline_seat(decision, command), "no_touch")
 
 
-def _answer_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
-    _miss(batch, _deadline_seat(batch, command), "no_answer")
+def _answer_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
+    _miss(decision, _deadline_seat(decision, command), "no_answer")
 
 
-def _pause(batch: _Batch, command: Command, seat: str | None) -> None:
-    if batch.state.paused:
-        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    batch.emit("PracticePaused", cause=refuse.cause_arg(command, command.actor.role))
+def _pause(decision: _Decision, command: Command, seat: str | None) -> None:
+    if decision.state.paused:
+        raise refuse("already_paused", f"paused since: {decision.state.pause_cause}")
+    decision.emit("PracticePaused", cause=refuse.cause_arg(command, command.actor.role))
 
 
-def _resume(batch: _Batch, command: Command, seat: str | None) -> None:
-    if not batch.state.paused:
+def _resume(decision: _Decision, command: Command, seat: str | None) -> None:
+    if not decision.state.paused:
         raise refuse("not_paused", "the practice is not paused")
-    batch.emit("PracticeResumed", cause=batch.state.pause_cause)
+    decision.emit("PracticeResumed", cause=decision.state.pause_cause)
 
 
-def _end_practice(batch: _Batch, command: Command, seat: str | None) -> None:
-    if command.actor.role == PLAYER and len(batch.state.seats) > 1:
+def _end_practice(decision: _Decision, command: Command, seat: str | None) -> None:
+    if command.actor.role == PLAYER and len(decision.state.seats) > 1:
         raise refuse("not_allowed", "a student ends only a practice of their own")
-    _end(batch, "ended")
+    _end(decision, "ended")
 
 
 # -- the table of commands --------------------------------------------------------------------
@@ -235,7 +235,7 @@ PLAYERS = frozenset({PLAYER})
 STEWARDS = frozenset({"proctor", "director"})
 PAUSED = ("paused",)
 
-COMMANDS: dict[str, Rule[_Batch]] = {
+COMMANDS: dict[str, Rule[_Decision]] = {
     "next_card": Rule(PLAYERS, (), _next_card, seated=True),
     "touch": Rule(PLAYERS, (), _touch, seated=True),
     "answer": Rule(PLAYERS, (), _answer, seated=True),
@@ -252,7 +252,7 @@ GAME = Kit(
     COMMANDS,
     refuse,
     EVOLVERS,
-    _Batch,
+    _Decision,
     ("args", "sender", "over", "seat", "deadline", "paused"),
     holds=(
         Hold("over", lambda state: state.ended, "practice_over", "the practice has ended"),
