@@ -1,8 +1,8 @@
-"""The records of a 24 Challenge table: the phases, a seat, a protest, the card in play, and
-the table itself, all frozen; `replace` copies one with changes.
+"""The state of a 24 Challenge table: the phases, a seat, a protest, the card in play, and
+the table itself, all frozen records; `replace` copies one with changes.
 
-Why a module of their own: `state.py` (what each event does to them) and the modules that
-read them (`checks`, `view`, `protests`) share one definition, and no module grows past what
+Why a module of their own: `evolvers.py` (what each event does to them) and the modules that
+read them (`senders`, `view`, `protests`) share one definition, and no module grows past what
 a reader holds in mind.
 """
 
