@@ -58,8 +58,9 @@ class Table:
         self.now += round(seconds * S)
         return self
 
-    def do(self, name: str, actor: Actor | None = None, **args: Any) -> list[Event]:
-        """When: `name` is decided at `now`; its events are recorded. Returns them."""
+    def do(self, name: str, actor: Actor | None = None, /, **args: Any) -> list[Event]:
+        """When: `name` is decided at `now`; its events are recorded. Returns them. (`name`
+        and `actor` are positional: a command may take arguments of those names.)"""
         command = Command(name, args, actor or self.default_actor)
         new = self.game.decide(self.state, command, self.now)
         for event in new:
@@ -67,7 +68,7 @@ class Table:
         self.events.extend(new)
         return new
 
-    def refused(self, name: str, actor: Actor | None = None, **args: Any) -> RuleViolation:
+    def refused(self, name: str, actor: Actor | None = None, /, **args: Any) -> RuleViolation:
         """When `name` is sent, then it is refused and nothing changes. Returns the refusal."""
         before = self.state
         with pytest.raises(RuleViolation) as caught:
