@@ -21,7 +21,7 @@ backwards; then the event's evolver; an unknown event type changes nothing but t
 `COMMANDS_BY_ROLE` (a command a deadline fires is the server's too), `refuse` and the
 argument readers, and the seat reader (a player acts only for its own seat).
 
-Why: five deciders (the four games and the tournament) wrote the same preamble, each with its
+Why: six deciders (the five games and the tournament) wrote the same preamble, each with its
 own small differences nobody had chosen; now a difference is a line of a table, and a fix to
 the preamble is made once. The options and views stay each game's own (a game's options are
 its rules; `table_options.py` holds the option readers games share).
