@@ -10,6 +10,8 @@ ratings, and the seed of the choice among equally fitting cards.
 | aim | 0 | rating points above (or below) the student's rating the cards are chosen at, -600..600 |
 | ratings | {} | a seat's start rating `{"mu", "sigma"}`; else 1500 +/- 350 |
 | seed | 0 | the choice among the cards nearest the rating (hidden from players) |
+| stream | own | `own`: each student's cards follow their own rating; `class`: the class plays one
+|        |     | stream, card n the same for everyone (chosen at the class's mean rating) |
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ MAX_AIM = 600
 MAX_NAME = 64
 SEED_LIMIT = 2**63
 RATING_RANGE = (0.0, 4000.0)
+OWN_STREAM, CLASS_STREAM = "own", "class"
+STREAMS = (OWN_STREAM, CLASS_STREAM)
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "cards": 20,
@@ -37,6 +41,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "aim": 0,
     "ratings": {},
     "seed": 0,
+    "stream": OWN_STREAM,
 }
 
 
@@ -51,6 +56,7 @@ class PracticeOptions:
     aim: int = 0
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     seed: int = 0
+    stream: str = OWN_STREAM
 
     def public_data(self) -> dict[str, Any]:
         """The options a player may see (all but the seed)."""
@@ -60,6 +66,7 @@ class PracticeOptions:
             "touch_seconds": self.touch_us / MICROSECONDS,
             "answer_seconds": self.answer_us / MICROSECONDS,
             "aim": self.aim,
+            "stream": self.stream,
         }
 
 
@@ -142,4 +149,11 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         aim=_whole(raw, "aim", -MAX_AIM, MAX_AIM),
         ratings=_ratings(raw.get("ratings"), seats),
         seed=_whole(raw, "seed", 0, SEED_LIMIT - 1),
+        stream=_stream(raw.get("stream")),
     )
+
+
+def _stream(value: object) -> str:
+    if value not in STREAMS:
+        raise _bad("stream", f"one of {', '.join(STREAMS)}, not {value!r}")
+    return str(value)
