@@ -344,8 +344,8 @@ def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
     for o in found:
         if o.kind == RESULT:
             keys = [key for key, _name, _seat in o.players]
-            after = rate_table([ratings.get(k, Rating()) for k in keys], o.scores)
-            for (key, name, seat), rating, score in zip(o.players, after, o.scores, strict=True):
+            table = rate_table([ratings.get(k, Rating()) for k in keys], o.scores)
+            for (key, name, seat), rating, score in zip(o.players, table, o.scores, strict=True):
                 place = 1 + sum(1 for other in o.scores if other > score)
                 entry = {
                     "at": o.at,
@@ -359,7 +359,7 @@ def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
                 }
                 record(key, name, rating, entry)
         elif o.kind == PRACTICE:
-            after = card_step(o)
+            student = card_step(o)
             key, name, seat = o.student
             entry = {
                 "at": o.at,
@@ -370,7 +370,7 @@ def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
                 "card": o.card,
                 "solved": o.solved,
             }
-            record(key, name, after, entry)
+            record(key, name, student, entry)
         else:
             card_step(o)
     students = {
