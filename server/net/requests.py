@@ -31,6 +31,7 @@ from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
+from server.runtime.ratings_query import RATINGS, ratings
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -288,8 +289,9 @@ class TableRequests:
 
     def _query(self, request: Request, arrival: int) -> None:
         """A question to a table's game, answered from its state and never recorded; or the
-        shell's own `view_at` (server/runtime/view_at.py) or `analysis`
-        (server/runtime/analysis_query.py), charged by the events they fold."""
+        shell's own `view_at` (server/runtime/view_at.py), `analysis`
+        (server/runtime/analysis_query.py) or `ratings` (server/runtime/ratings_query.py),
+        charged by the events they fold."""
         table = request.get("table")
         d = self.hub.get(table)
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
@@ -300,6 +302,8 @@ class TableRequests:
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
             if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
                 return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            if request.get("name") == RATINGS:  # every table's log, folded into ratings
+                return ratings(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival
             )

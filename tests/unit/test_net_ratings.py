@@ -1,0 +1,90 @@
+"""The `ratings` query over a session (server/runtime/ratings_query.py, docs/protocol.md
+`query`): a student's rating across every table of the store, by the name their seat has; a
+player asks for their own, an official names the student; every refusal path; nothing
+recorded."""
+
+from __future__ import annotations
+
+from test_net import say
+from test_net_view_at import ViewAtCase, connected, one
+
+from server.eventlog.envelope import NewEvent
+from server.ratings import Rating, rate_table
+
+T0 = 1_700_000_000_000_000
+PRACTICE = {"seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": ""}], "cards": 5}
+
+
+def ask(session, wire, table="pr", args=None, request_id=9):
+    say(session, "query", id=request_id, table=table, name="ratings", args=args or {})
+    return one(wire)
+
+
+class RatingsQueryTests(ViewAtCase):
+    def given_a_practice(self):
+        director, wire = connected(self.hub, self.clock, "director")
+        say(director, "create_table", id=10, table="pr", game="practice", options=PRACTICE)
+        assert wire.messages()[0]["type"] == "table_created"
+        return director, wire
+
+    def given_a_pocket_game_ada_won(self):
+        """A finished pocket game in the store (its log written out): Ada (as s2) beat Bo."""
+        seats = [{"seat": "s1", "name": "Bo"}, {"seat": "s2", "name": "ada"}]
+        events = [
+            NewEvent("TableCreated", {"game": "pocket", "options": {"seats": seats}}),
+            NewEvent(
+                "GameEnded", {"at": T0, "reason": "stack_used_up", "scores": {"s1": 1, "s2": 5}}
+            ),
+        ]
+        self.successResultOf(self.hub.store.append("table/pk", 0, events))
+
+    def test_a_student_new_to_the_log_is_1500_with_no_history(self):
+        self.given_a_practice()
+        ada, wire = connected(self.hub, self.clock, "player", table="pr", seat="s1")
+        answer = ask(ada, wire)
+        assert answer["type"] == "answer" and answer["name"] == "ratings", answer
+        result = answer["result"]
+        assert (result["name"], result["history"], result["tables"]) == ("Ada", [], 0)
+        assert result["rating"] == {"mu": 1500.0, "sigma": 350.0, "provisional": True}
+
+    def test_a_students_rating_joins_her_casual_game_and_her_practice_by_name(self):
+        self.given_a_pocket_game_ada_won()
+        director, _ = self.given_a_practice()
+        ada, wire = connected(self.hub, self.clock, "player", table="pr", seat="s1")
+        for request_id, name in enumerate(("next_card", "give_up"), 20):
+            say(ada, "command", id=request_id, table="pr", name=name)
+        assert [m["type"] for m in wire.messages()] == ["accepted", "accepted"]
+        seq = self.hub.actors["pr"].seq
+        result = ask(ada, wire)["result"]
+        assert [(h["table"], h["kind"]) for h in result["history"]] == [
+            ("pk", "result"),
+            ("pr", "practice"),
+        ]
+        _bo, won = rate_table([Rating(), Rating()], [1, 5])
+        assert (result["history"][0]["mu"], result["history"][0]["place"]) == (won.mu, 1)
+        assert result["history"][1]["solved"] is False and result["tables"] == 2
+        assert result["rating"]["mu"] == result["history"][-1]["mu"] < won.mu
+        assert self.hub.actors["pr"].seq == seq  # nothing recorded
+        # an official names her, any case
+        proctor, proctor_wire = connected(self.hub, self.clock, "proctor", table="pr")
+        named = ask(proctor, proctor_wire, args={"name": "ADA"})["result"]
+        assert named["history"] == result["history"]
+        bo = ask(director, _, args={"name": "Bo"}, request_id=11)["result"]
+        assert [h["place"] for h in bo["history"]] == [2]
+
+    def test_a_seat_without_a_name_a_spectator_and_bad_args_are_refused(self):
+        director, director_wire = self.given_a_practice()
+        nameless, wire = connected(self.hub, self.clock, "player", table="pr", seat="s2")
+        refused = ask(nameless, wire)
+        assert (refused["type"], refused["code"]) == ("error", "forbidden")
+        ada, ada_wire = connected(self.hub, self.clock, "player", table="pr", seat="s1")
+        assert ask(ada, ada_wire, args={"name": "Bo"})["code"] == "bad_message"  # only her own
+        spectator, watcher = connected(self.hub, self.clock, "spectator", table="pr")
+        assert ask(spectator, watcher)["code"] == "forbidden"
+        for request_id, args in enumerate(
+            ({}, {"name": 3}, {"name": "  "}, {"name": "x" * 65}), 30
+        ):
+            refused = ask(director, director_wire, args=args, request_id=request_id)
+            assert refused["code"] == "bad_message", (args, refused)
+        say(director, "query", id=40, table="pr", name="ratings", args=[1])
+        assert one(director_wire)["code"] == "bad_message"
