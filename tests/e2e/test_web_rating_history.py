@@ -104,4 +104,5 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
     box = phone.locator("#rating-history-plot svg").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
     pages.shot(phone, "rating-history-390")
-    phone.locator("#rating-history").screenshot(path=str(pages.shots / "rating-history-390-plot.png"))
+    plot_shot = pages.shots / "rating-history-390-plot.png"  # the plot alone, to look at
+    phone.locator("#rating-history").screenshot(path=str(plot_shot))
