@@ -56,6 +56,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from protocol.messages import stream_table
 from server.analysis.log import LogEvent, created, log_events
 from server.puzzles.card_facts import facts
 from server.ratings import Rating, card_prior, rate_attempt, rate_table
@@ -304,10 +305,6 @@ class LogRatings:
         return self.students.get(identity(name))
 
 
-def _table_name(stream: str) -> str:
-    return stream.removeprefix("table/")
-
-
 def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
     """Every rating the log implies (see the module doc): `streams` maps a stream's name
     (`table/<id>`) to its events, as a store, an export or a bundle gives them."""
@@ -349,7 +346,7 @@ def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
                 place = 1 + sum(1 for other in o.scores if other > score)
                 entry = {
                     "at": o.at,
-                    "table": _table_name(o.stream),
+                    "table": stream_table(o.stream),
                     "game": o.game,
                     "kind": RESULT,
                     "seat": seat,
@@ -363,7 +360,7 @@ def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
             key, name, seat = o.student
             entry = {
                 "at": o.at,
-                "table": _table_name(o.stream),
+                "table": stream_table(o.stream),
                 "game": o.game,
                 "kind": PRACTICE,
                 "seat": seat,

@@ -7,7 +7,9 @@ at other tables:
   made them, as a real SQLite store gives them back, and as audit exports checked from the
   file alone (what a bundle holds) give the same students, histories and cards;
 - they do not depend on the order the streams are handed over in (only the log's time);
-- every student's history ends at their rating, in time order.
+- every student's history ends at their rating, in time order;
+- it reads nothing but the log and the solver (no file, socket, process, database, clock or
+  random generator: the analysis's own seal, tests/unit/test_analysis_properties.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import random
 import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_analysis_properties import T0, S, random_round
+from test_analysis_properties import T0, S, random_round, sealed
 from test_practice_rules import Practice
 
 from server.analysis.log_ratings import rate_log
@@ -128,3 +130,21 @@ def test_the_ratings_of_a_replayed_log_equal_the_live_ones(tmp_path_factory, see
         h["table"] for s in live.students.values() for h in s.history if h["kind"] == "result"
     }
     assert len(results) == signed
+
+
+@settings(
+    max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**32))
+def test_the_ratings_read_nothing_but_the_log_and_the_solver(monkeypatch, seed):
+    streams = {
+        stream: [Event("TableCreated", {"game": game, "options": options}), *events]
+        for stream, (game, options, events) in random_log(seed).items()
+    }
+    expected = rate_log(streams)
+    from server.puzzles import card_facts as cards
+
+    cards._card_facts.cache_clear()  # the solver runs again, sealed
+    with sealed(monkeypatch):
+        again = rate_log(streams)
+    assert again == expected
