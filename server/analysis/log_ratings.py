@@ -308,10 +308,16 @@ class LogRatings:
 def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
     """Every rating the log implies (see the module doc): `streams` maps a stream's name
     (`table/<id>`) to its events, as a store, an export or a bundle gives them."""
-    found = sorted(
-        (o for stream, events in streams.items() for o in occurrences(stream, events)),
-        key=lambda o: o.order,
+    return rate_occurrences(
+        o for stream, events in streams.items() for o in occurrences(stream, events)
     )
+
+
+def rate_occurrences(occurred: Iterable[Occurrence]) -> LogRatings:
+    """The ratings of the streams these `occurrences` were read from, in any order (they
+    are folded in the log's time order): what `rate_log` folds, for a reader that keeps
+    each stream's occurrences between two questions (server/runtime/ratings_query.py)."""
+    found = sorted(occurred, key=lambda o: o.order)
     ratings: dict[str, Rating] = {}
     names: dict[str, str] = {}
     history: dict[str, list[dict[str, Any]]] = {}

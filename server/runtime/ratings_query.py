@@ -8,19 +8,37 @@ seat's name (docs/analysis.md, "A student's rating across the log"): a player as
 and is answered for the name their seat has at the table they ask on; a proctor, the
 director or an auditor names the student (`{"name": N}`).
 
-Why the work is charged: the answer reads and folds every table's events, so the session
-charges it like a join's catch-up, one request more per 50 events (`ViewAt.folded`).
+What is kept between two questions (`LogCache`, one per store): each table stream's
+occurrences (what moves a rating, `log_ratings.occurrences`) and its seats' names, with the
+stream's last seq they were read at, and the last fold with the seqs it folded. A question
+asks the store for the table streams and their last seqs, reads again only the streams that
+grew (a page opened by every student of a grade at the end of a round reads the log once),
+and folds again only when one did. Why: the answer is a fold over every table of the store;
+read and folded afresh for each of a grade's students it would read the whole log as many
+times.
+
+Why the work is charged: the events read (only those of the streams that grew) are charged
+like a join's catch-up, one request more per 50 events (`ViewAt.folded`).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from twisted.internet.defer import Deferred, gatherResults
 
 from protocol.messages import TABLE_STREAM_PREFIX
-from server.analysis.log_ratings import StudentRatings, identity, rate_log
+from server.analysis.log_ratings import (
+    LogRatings,
+    Occurrence,
+    StudentRatings,
+    identity,
+    occurrences,
+    rate_occurrences,
+)
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, RuleViolation
 from server.ratings import Rating
@@ -31,16 +49,53 @@ OFFICIALS = frozenset({"proctor", "director", "auditor"})
 MAX_NAME = 64
 
 
-def _seat_name(events: Sequence[RecordedEvent], seat: str) -> str | None:
-    """The name `seat` was created with at the table whose events these are."""
+def _seat_names(events: Sequence[RecordedEvent]) -> dict[str, str]:
+    """seat -> the name it was created with, at the table whose events these are."""
     if not events or events[0].type != "TableCreated":
-        return None
+        return {}
     options = events[0].data.get("options")
     seats = options.get("seats") if isinstance(options, Mapping) else None
+    names = {}
     for entry in seats if isinstance(seats, list | tuple) else ():
-        if isinstance(entry, Mapping) and entry.get("seat") == seat:
-            return str(entry.get("name") or "")
-    return None
+        if isinstance(entry, Mapping) and isinstance(entry.get("seat"), str):
+            names[entry["seat"]] = str(entry.get("name") or "")
+    return names
+
+
+@dataclass
+class Read:
+    """One table stream as last read: its last seq then, what moves a rating, its seats."""
+
+    seq: int
+    occurrences: list[Occurrence]
+    seats: dict[str, str]
+
+
+@dataclass
+class LogCache:
+    """What a store's ratings questions keep between them (see the module doc)."""
+
+    streams: dict[str, Read] = field(default_factory=dict)
+    folded: tuple[tuple[tuple[str, int], ...], LogRatings] | None = None
+
+    def rated(self, names: Sequence[str]) -> LogRatings:
+        """The fold of these streams' occurrences, again only if one of them grew."""
+        key = tuple((name, self.streams[name].seq) for name in names)
+        if self.folded is None or self.folded[0] != key:
+            found = (o for name in names for o in self.streams[name].occurrences)
+            self.folded = (key, rate_occurrences(found))
+        return self.folded[1]
+
+
+_CACHES: weakref.WeakKeyDictionary[Any, LogCache] = weakref.WeakKeyDictionary()
+
+
+def cache_of(store: Any) -> LogCache:
+    """The store's cache (kept while the store lives)."""
+    cache = _CACHES.get(store)
+    if cache is None:
+        cache = _CACHES[store] = LogCache()
+    return cache
 
 
 def _who(args: Any, viewer: Actor) -> str | None:
@@ -81,20 +136,39 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
     RuleViolation."""
     asked = _who(args, viewer)
     last = actor.seq
+    store = actor.store
+    cache = cache_of(store)
 
-    def load(names: list[str]) -> Deferred:
-        reads = [actor.store.load(name) for name in names]
-        return gatherResults(reads).addCallback(lambda found: dict(zip(names, found, strict=True)))
+    def seqs(names: list[str]) -> Deferred:
+        reads = [store.last_seq(name) for name in names]
+        return gatherResults(reads).addCallback(lambda found: (names, found))
 
-    def answer(streams: dict[str, list[RecordedEvent]]) -> ViewAt:
+    def load(listed: tuple[list[str], list[int]]) -> Deferred:
+        names, last_seqs = listed
+        grown = [
+            name
+            for name, seq in zip(names, last_seqs, strict=True)
+            if name not in cache.streams or cache.streams[name].seq != seq
+        ]
+        reads = [store.load(name) for name in grown]
+        return gatherResults(reads).addCallback(
+            lambda found: (names, dict(zip(grown, found, strict=True)))
+        )
+
+    def answer(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> ViewAt:
+        names, loaded = read
+        for name, events in loaded.items():
+            seq = events[-1].seq if events else 0
+            cache.streams[name] = Read(seq, occurrences(name, events), _seat_names(events))
         name = asked
         if name is None:
-            name = _seat_name(streams.get(actor.stream, []), str(viewer.id))
+            here = cache.streams.get(actor.stream)
+            name = here.seats.get(str(viewer.id)) if here is not None else None
             if not name or not identity(name):
                 raise RuleViolation("forbidden", "ratings: this seat has no name to be rated by")
-        found = rate_log(streams).student(name)
-        folded = sum(len(events) for events in streams.values())
+        found = cache.rated([n for n in names if n in cache.streams]).student(name)
+        folded = sum(len(events) for events in loaded.values())
         return ViewAt(last, answer_data(found, name), folded)
 
-    d = actor.store.streams(TABLE_STREAM_PREFIX)
-    return d.addCallback(load).addCallback(answer)
+    d = store.streams(TABLE_STREAM_PREFIX)
+    return d.addCallback(seqs).addCallback(load).addCallback(answer)

@@ -88,3 +88,26 @@ class RatingsQueryTests(ViewAtCase):
             assert refused["code"] == "bad_message", (args, refused)
         say(director, "query", id=40, table="pr", name="ratings", args=[1])
         assert one(director_wire)["code"] == "bad_message"
+
+    def test_a_second_question_reads_again_only_the_tables_that_grew(self):
+        self.given_a_pocket_game_ada_won()
+        self.given_a_practice()
+        ada, wire = connected(self.hub, self.clock, "player", table="pr", seat="s1")
+        store, loaded = self.hub.store, []
+        load = store.load
+
+        def counted(stream):
+            loaded.append(stream)
+            return load(stream)
+
+        store.load = counted
+        first = ask(ada, wire)["result"]
+        assert sorted(loaded) == ["table/pk", "table/pr"]
+        loaded.clear()
+        assert ask(ada, wire, request_id=10)["result"] == first
+        assert loaded == []  # nothing grew: nothing read, nothing folded again
+        say(ada, "command", id=20, table="pr", name="next_card")
+        say(ada, "command", id=21, table="pr", name="give_up")
+        assert [m["type"] for m in wire.messages()] == ["accepted", "accepted"]
+        again = ask(ada, wire, request_id=11)["result"]
+        assert loaded == ["table/pr"] and len(again["history"]) == len(first["history"]) + 1
