@@ -6,7 +6,8 @@ What it keeps:
 - `occurrences(stream, events)`: what one table's log says that moves a rating: a table's
   result (a 24 Challenge table's signed score card, a pocket or deck40 game's end), an
   attempt at a practice card (`RatingUpdated`), and an attempt at a 24 Challenge card (a
-  card won, a wrong answer, a card stumped by everyone still playing);
+  card won, a wrong answer, a card stumped: a miss for every seat still playing that showed
+  it was there, by an act of its own or connected or marked present when play began);
 - `rate_log(streams)`: all of them in the log's time order, folded into ratings
   (`server.ratings`: Plackett-Luce for a table's players ranked by their scores,
   Bradley-Terry for a student against a card).
@@ -64,6 +65,10 @@ from server.ratings import Rating, card_prior, rate_attempt, rate_table
 RESULT, PRACTICE, CARD = "result", "practice", "card"
 SIGNED, REOPENED = "ScoreCardSigned", "ScoreCardReopened"
 GAME_ENDED = "GameEnded"  # pocket and deck40
+# A seat's own acts at a 24 Challenge table: a stumped card is a miss only for the seats that
+# showed they were playing (by one of these, or connected or marked present when play began),
+# never for a student who was absent all along.
+ACTS = frozenset({"CardTouched", "PatternDeclared", "SolutionJudged", "CardWon", "StumpedDeclared"})
 TEACHING_SIGMA = 150.0  # a card learns from a student whose deviation is at most this
 RESULT_GAMES = frozenset({"challenge", "pocket", "deck40"})
 
@@ -148,6 +153,7 @@ def _challenge_cards(
     cards: dict[Any, tuple[str, float] | None] = {}  # play -> (card key, score)
     tried: set[tuple[Any, str]] = set()  # (play, seat): one attempt a play
     out: set[str] = set()  # seats disqualified now
+    there: set[str] = set()  # seats that showed they were playing (`ACTS`, `PlayBegan`)
     found = []
 
     def attempt(event: LogEvent, play: Any, seat: str, solved: bool) -> None:
@@ -171,6 +177,8 @@ def _challenge_cards(
 
     for event in log:
         data = event.data
+        if event.type in ACTS and isinstance(data.get("seat"), str):
+            there.add(data["seat"])
         if event.type == "CardRevealed":
             numbers = data.get("numbers")
             known = None
@@ -184,8 +192,13 @@ def _challenge_cards(
             attempt(event, data.get("play"), str(data.get("seat")), solved=True)
         elif event.type == "CardStumped":
             for seat in keys:
-                if seat not in out:
+                if seat in there and seat not in out:
                     attempt(event, data.get("play"), seat, solved=False)
+        elif event.type == "PlayBegan":
+            there.update(str(seat) for seat in data.get("connected") or ())
+            marks = data.get("attendance")
+            if isinstance(marks, Mapping):
+                there.update(str(seat) for seat, mark in marks.items() if mark == "present")
         elif event.type == "PlayerDisqualified":
             out.add(str(data.get("seat")))
         elif event.type == "PlayerReinstated":

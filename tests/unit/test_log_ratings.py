@@ -127,15 +127,39 @@ def test_every_attempt_at_a_challenge_card_rates_the_card_and_only_the_card():
     found = occurrences("table/t", challenge_log(table))
     attempts = [(o.student[2], o.card, o.solved) for o in found if o.kind == CARD]
     assert attempts[:2] == [("s2", "1 1 1 8", True), ("s1", "4 4 4 4", False)]
-    # stumped on its second play: every seat still playing misses it, Ada again
-    assert sorted(attempts[2:]) == [(s, "4 4 4 4", False) for s in ("s1", "s2", "s3", "s4")]
+    # stumped on its second play: a miss for every seat that showed it was playing, Ada
+    # again; Cy and Di never did a thing at this table
+    assert sorted(attempts[2:]) == [(s, "4 4 4 4", False) for s in ("s1", "s2")]
     rated = rate_log({"table/t": challenge_log(table)})
     assert rated.students == {}  # no signed result: no student moved
     easy, hard = rated.cards["1 1 1 8"], rated.cards["4 4 4 4"]
-    assert (easy.attempts, easy.solved, hard.attempts, hard.solved) == (1, 1, 5, 0)
+    assert (easy.attempts, easy.solved, hard.attempts, hard.solved) == (1, 1, 3, 0)
     assert easy.prior == card_prior(facts((1, 1, 1, 8)).score)
     # four students new to the log: provisional, so the cards learn nothing from them yet
     assert easy.rated == hard.rated == 0 and easy.rating == easy.prior
+
+
+def test_a_stumped_card_is_missed_by_the_seats_there_when_play_began_never_the_absent():
+    seats = [{"seat": f"s{i}", "name": n} for i, n in enumerate(["Ada", "Bo", "Cy", "Di"], 1)]
+    log = [
+        Event("TableCreated", {"game": "challenge", "options": {"seats": seats}, "at": T0}),
+        Event(
+            "PlayBegan",
+            {
+                "at": T0,
+                "by": "proctor",
+                "connected": ["s1"],
+                "attendance": {"s2": "present", "s4": "absent"},
+            },
+        ),
+        Event(
+            "CardRevealed",
+            {"at": T0, "play": 1, "card_id": "c", "numbers": [4, 4, 4, 4], "wheels": None},
+        ),
+        Event("CardStumped", {"at": T0 + S, "play": 1, "card_id": "c", "reason": "no_touch"}),
+    ]
+    missed = [(o.student[2], o.solved) for o in occurrences("table/t", log)]
+    assert missed == [("s1", False), ("s2", False)]
 
 
 def test_practice_moves_the_student_and_the_card_as_the_practice_table_did_from_the_same_start():
