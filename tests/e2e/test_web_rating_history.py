@@ -5,11 +5,14 @@ Ada practises three cards (raw client: two solved, one given up), then plays a 2
 round at another table and wins both its cards. Her round page shows the history plot of
 her rating from the log: the three practice cards; when the proctor signs the score card the
 page reads it again and the round's result is the fourth step, her rating now its last
-point. Screenshots at 1280 and 390 px (kept with `T24_SCREENSHOTS=DIR`), every element
+point. Her practice page (a casual game's page) draws the same history, and again after her
+fourth card. Screenshots at 1280 and 390 px (kept with `T24_SCREENSHOTS=DIR`), every element
 within the viewport. Each step waits for what the page shows, never a fixed sleep.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pytest
 from web_browser import Pages, layout_problems, send, unlabelled_controls
@@ -26,9 +29,10 @@ DECK = [
 ]
 
 
-def practise(server, connect, director) -> None:
-    """Ada's three practice cards at table rh-practice: solved, solved, given up."""
-    options = {"seats": [{"seat": "s1", "name": "Ada"}], "cards": 3, "answer_seconds": 60}
+def practise(server, connect, director) -> Any:
+    """Ada's first three practice cards at table rh-practice (of four): solved, solved,
+    given up. Returns her raw client there."""
+    options = {"seats": [{"seat": "s1", "name": "Ada"}], "cards": 4, "answer_seconds": 60}
     reply = director.request("create_table", table="rh-practice", game="practice", options=options)
     assert reply["type"] == "table_created", reply
     ada = connect(server.token("player", table="rh-practice", seat="s1"))
@@ -43,6 +47,7 @@ def practise(server, connect, director) -> None:
         else:
             send(ada, "rh-practice", "give_up")
         ada.event("RatingUpdated", timeout=10)
+    return ada
 
 
 def win(client, table: str, numbers: tuple[int, ...]) -> None:
@@ -56,7 +61,7 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
     server, connect, pages: Pages
 ):
     director = connect(server.token("director", name="dir"))
-    practise(server, connect, director)
+    ada_practising = practise(server, connect, director)
     table = "rh-round"
     options = {"seats": SEATS, "deck": DECK}
     assert director.request("create_table", table=table, options=options)["type"] == "table_created"
@@ -106,3 +111,16 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
     pages.shot(phone, "rating-history-390")
     plot_shot = pages.shots / "rating-history-390-plot.png"  # the plot alone, to look at
     phone.locator("#rating-history").screenshot(path=str(plot_shot))
+
+    # her practice page (a casual game's page) draws the same history under the practice
+    practice = pages.open(server.http, server.token("player", table="rh-practice", seat="s1"))
+    practice.locator("#rating-now[data-steps='4']").wait_for(timeout=WAIT)
+    assert practice.locator("#rating-history-plot circle.step").count() == 4
+    assert float(practice.locator("#rating-now").get_attribute("data-mu")) == now
+    assert layout_problems(practice) == []
+    # a fourth card, given up: the page reads her rating again as it moves
+    send(ada_practising, "rh-practice", "next_card")
+    send(ada_practising, "rh-practice", "give_up")
+    practice.locator("#rating-now[data-steps='5']").wait_for(timeout=WAIT)
+    assert float(practice.locator("#rating-now").get_attribute("data-mu")) < now
+    pages.shot(practice, "rating-history-practice-1280")
