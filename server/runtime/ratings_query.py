@@ -91,10 +91,14 @@ _CACHES: weakref.WeakKeyDictionary[Any, LogCache] = weakref.WeakKeyDictionary()
 
 
 def cache_of(store: Any) -> LogCache:
-    """The store's cache (kept while the store lives)."""
-    cache = _CACHES.get(store)
-    if cache is None:
-        cache = _CACHES[store] = LogCache()
+    """The store's cache (kept while the store lives; a store that cannot be referred to
+    weakly gets a fresh one each time: slower, never wrong)."""
+    try:
+        cache = _CACHES.get(store)
+        if cache is None:
+            cache = _CACHES[store] = LogCache()
+    except TypeError:
+        return LogCache()
     return cache
 
 
