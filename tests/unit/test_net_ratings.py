@@ -10,6 +10,7 @@ from test_net_view_at import ViewAtCase, connected, one
 
 from server.eventlog.envelope import NewEvent
 from server.ratings import Rating, rate_table
+from server.runtime.ratings_query import cache_of
 
 T0 = 1_700_000_000_000_000
 PRACTICE = {"seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": ""}], "cards": 5}
@@ -111,3 +112,13 @@ class RatingsQueryTests(ViewAtCase):
         assert [m["type"] for m in wire.messages()] == ["accepted", "accepted"]
         again = ask(ada, wire, request_id=11)["result"]
         assert loaded == ["table/pr"] and len(again["history"]) == len(first["history"]) + 1
+
+
+def test_a_store_without_weak_references_gets_a_fresh_cache_each_time():
+    class Slotted:
+        __slots__ = ()  # no __weakref__: a WeakKeyDictionary cannot keep it
+
+    store = Slotted()
+    assert cache_of(store) is not cache_of(store)
+    kept = RatingsQueryTests  # any ordinary object keeps its cache
+    assert cache_of(kept) is cache_of(kept)
