@@ -152,7 +152,8 @@ def _tournament_output(
 
 
 def _all_tables(url: str) -> dict[str, list[Any]]:
-    """Every table stream of a store, each chain verified."""
+    """Every table stream of a store and every tournament's (its students' names now),
+    each chain verified."""
     from server.eventlog.backends import open_blocking_store
     from server.eventlog.store import EventLogError
 
@@ -162,7 +163,7 @@ def _all_tables(url: str) -> dict[str, list[Any]]:
         raise AnalyseError(str(error)) from None
     try:
         streams = {}
-        for stream in store.streams(TABLE_STREAM_PREFIX):
+        for stream in store.streams(TABLE_STREAM_PREFIX) + store.streams("tournament/"):
             report = store.verify(stream)
             if not report.ok:
                 raise BrokenChain(f"{stream}: {report.describe()}")
@@ -198,6 +199,7 @@ def _ratings_output(args: argparse.Namespace) -> list[str]:
             manifest = json.loads((source / MANIFEST).read_text(encoding="utf-8"))
             names = table_streams(replay_tournament(events), str(manifest["tournament"]))
             streams = {names[name]: table for name, table in tables.items()}
+            streams[f"tournament/{manifest['tournament']}"] = events
         elif source.is_file():
             stream, events = _checked_file(source)
             streams = {stream: events}

@@ -21,7 +21,9 @@ student's tournament rounds, their casual tables and their practice join under t
 director typed; a director who has two students of one name gives them names a class list
 would tell apart ("Ada L.", "Ada K."). Two seats of one table with the same name are two
 students: the later ones are rated apart, under their table and seat. A seat without a name
-is rated on its own, for its opponents' sake, and never joined to another table.
+is rated on its own, for its opponents' sake, and never joined to another table. A
+tournament's table is read under its students' names now, when the tournament's stream is
+read too (a `StudentRenamed` after the table was created): a renamed student stays one.
 
 What moves what, and why:
 - a table's result moves its players' ratings, never a card's (the cards of a round are a
@@ -54,13 +56,14 @@ bundle, or the live store (tests/unit/test_log_ratings.py).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from protocol.messages import stream_table
+from protocol.messages import TOURNAMENT_PREFIX, stream_table
 from server.analysis.log import LogEvent, created, log_events
 from server.puzzles.card_facts import facts
 from server.ratings import Rating, card_prior, rate_attempt, rate_table
+from server.tournament.tables import reserving_tournament
 
 RESULT, PRACTICE, CARD = "result", "practice", "card"
 SIGNED, REOPENED = "ScoreCardSigned", "ScoreCardReopened"
@@ -318,19 +321,70 @@ class LogRatings:
         return self.students.get(identity(name))
 
 
+def tournament_names(events: Iterable[Any]) -> dict[str, str]:
+    """student id -> their name now, from a tournament's stream (registered, renamed)."""
+    names: dict[str, str] = {}
+    for event in log_events(events):
+        if event.type == "StudentsRegistered":
+            for entry in event.data.get("students") or ():
+                if isinstance(entry, Mapping) and isinstance(entry.get("student"), str):
+                    names[entry["student"]] = str(entry.get("name") or "")
+        elif event.type == "StudentRenamed" and isinstance(event.data.get("student"), str):
+            names[event.data["student"]] = str(event.data.get("name") or "")
+    return names
+
+
+def _renamed(occurred: Occurrence, renamed: Mapping[str, Mapping[str, str]]) -> Occurrence:
+    """A tournament table's occurrence under its students' names now (their tournament's
+    `StudentRenamed`), so a renamed student stays one student."""
+    tournament = reserving_tournament(stream_table(occurred.stream))
+    names = renamed.get(tournament) if tournament is not None else None
+    if not names:
+        return occurred
+
+    def now(who: tuple[str, str, str]) -> tuple[str, str, str]:
+        _key, _name, seat = who
+        name = names.get(seat, "")
+        return (identity(name), name, seat) if identity(name) else who
+
+    if occurred.kind != RESULT:
+        return replace(occurred, student=now(occurred.student))
+    players = tuple(now(player) for player in occurred.players)
+    if len({key for key, _name, _seat in players}) < len(players):
+        return occurred  # two students of one name now: as the table was created
+    return replace(occurred, players=players)
+
+
 def rate_log(streams: Mapping[str, Iterable[Any]]) -> LogRatings:
     """Every rating the log implies (see the module doc): `streams` maps a stream's name
-    (`table/<id>`) to its events, as a store, an export or a bundle gives them."""
+    (`table/<id>`; a tournament's `tournament/<id>` for its students' names now) to its
+    events, as a store, an export or a bundle gives them."""
+    renamed = {
+        stream.removeprefix(TOURNAMENT_PREFIX): tournament_names(events)
+        for stream, events in streams.items()
+        if stream.startswith(TOURNAMENT_PREFIX)
+    }
     return rate_occurrences(
-        o for stream, events in streams.items() for o in occurrences(stream, events)
+        (
+            o
+            for stream, events in streams.items()
+            if not stream.startswith(TOURNAMENT_PREFIX)
+            for o in occurrences(stream, events)
+        ),
+        renamed,
     )
 
 
-def rate_occurrences(occurred: Iterable[Occurrence]) -> LogRatings:
+def rate_occurrences(
+    occurred: Iterable[Occurrence], renamed: Mapping[str, Mapping[str, str]] | None = None
+) -> LogRatings:
     """The ratings of the streams these `occurrences` were read from, in any order (they
     are folded in the log's time order): what `rate_log` folds, for a reader that keeps
-    each stream's occurrences between two questions (server/runtime/ratings_query.py)."""
-    found = sorted(occurred, key=lambda o: o.order)
+    each stream's occurrences between two questions (server/runtime/ratings_query.py).
+    `renamed`: per tournament id, its students' names now (`tournament_names`)."""
+    found = sorted(
+        (_renamed(o, renamed) if renamed else o for o in occurred), key=lambda o: o.order
+    )
     ratings: dict[str, Rating] = {}
     names: dict[str, str] = {}
     history: dict[str, list[dict[str, Any]]] = {}

@@ -9,8 +9,9 @@ and is answered for the name their seat has at the table they ask on; a proctor,
 director or an auditor names the student (`{"name": N}`).
 
 What is kept between two questions (`LogCache`, one per store): each table stream's
-occurrences (what moves a rating, `log_ratings.occurrences`) and its seats' names, with the
-stream's last seq they were read at, and the last fold with the seqs it folded. A question
+occurrences (what moves a rating, `log_ratings.occurrences`) and its seats' names, each
+tournament's students' names now (a renamed student stays one), with the stream's last seq
+they were read at, and the last fold with the seqs it folded. A question
 asks the store for the table streams and their last seqs, reads again only the streams that
 grew (a page opened by every student of a grade at the end of a round reads the log once),
 and folds again only when one did. Why: the answer is a fold over every table of the store;
@@ -30,7 +31,7 @@ from typing import Any
 
 from twisted.internet.defer import Deferred, gatherResults
 
-from protocol.messages import TABLE_STREAM_PREFIX
+from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
 from server.analysis.log_ratings import (
     LogRatings,
     Occurrence,
@@ -38,6 +39,7 @@ from server.analysis.log_ratings import (
     identity,
     occurrences,
     rate_occurrences,
+    tournament_names,
 )
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, RuleViolation
@@ -64,11 +66,13 @@ def _seat_names(events: Sequence[RecordedEvent]) -> dict[str, str]:
 
 @dataclass
 class Read:
-    """One table stream as last read: its last seq then, what moves a rating, its seats."""
+    """One stream as last read: its last seq then, and for a table what moves a rating and
+    its seats' names, for a tournament its students' names now."""
 
     seq: int
     occurrences: list[Occurrence]
     seats: dict[str, str]
+    students: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -83,7 +87,12 @@ class LogCache:
         key = tuple((name, self.streams[name].seq) for name in names)
         if self.folded is None or self.folded[0] != key:
             found = (o for name in names for o in self.streams[name].occurrences)
-            self.folded = (key, rate_occurrences(found))
+            renamed = {
+                name.removeprefix(TOURNAMENT_PREFIX): self.streams[name].students
+                for name in names
+                if name.startswith(TOURNAMENT_PREFIX)
+            }
+            self.folded = (key, rate_occurrences(found, renamed))
         return self.folded[1]
 
 
@@ -163,7 +172,10 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
         names, loaded = read
         for name, events in loaded.items():
             seq = events[-1].seq if events else 0
-            cache.streams[name] = Read(seq, occurrences(name, events), _seat_names(events))
+            if name.startswith(TOURNAMENT_PREFIX):
+                cache.streams[name] = Read(seq, [], {}, tournament_names(events))
+            else:
+                cache.streams[name] = Read(seq, occurrences(name, events), _seat_names(events))
         name = asked
         if name is None:
             here = cache.streams.get(actor.stream)
@@ -174,5 +186,6 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
         folded = sum(len(events) for events in loaded.values())
         return ViewAt(last, answer_data(found, name), folded)
 
-    d = store.streams(TABLE_STREAM_PREFIX)
+    listed = gatherResults([store.streams(TABLE_STREAM_PREFIX), store.streams(TOURNAMENT_PREFIX)])
+    d = listed.addCallback(lambda both: both[0] + both[1])
     return d.addCallback(seqs).addCallback(load).addCallback(answer)

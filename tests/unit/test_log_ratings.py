@@ -193,6 +193,29 @@ def test_a_students_rating_carries_across_a_tournament_round_a_casual_game_and_p
     assert ada.as_data()["tables"] == 3 and ada.as_data()["rating"]["mu"] == ada.rating.mu
 
 
+def test_a_student_renamed_in_a_tournament_stays_one_student_when_its_stream_is_read():
+    round_ = round_won_by("s1", start=T0)
+    seated = challenge_log(round_, names=["Ada", "Bo", "Cy", "Di"])
+    registered = [
+        {"student": f"s{i}", "name": n, "school": "Hill", "grade": "4th"}
+        for i, n in enumerate(["Ada", "Bo", "Cy", "Di"], 1)
+    ]
+    tournament = [
+        Event("TableCreated", {"game": "tournament", "options": {}, "at": T0 - HOUR}),
+        Event("StudentsRegistered", {"at": T0 - HOUR, "students": registered}),
+        Event("StudentRenamed", {"at": T0 + HOUR, "student": "s1", "name": "Ada Lovelace"}),
+    ]
+    pocket = pocket_log(["Bo", "Ada Lovelace"], [1, 4], at=T0 + 2 * HOUR)
+    tables = {"table/spring.r1.s1.t01": seated, "table/pk": pocket}
+    apart = rate_log(tables)
+    assert len(apart.student("Ada").history) == len(apart.student("Ada Lovelace").history) == 1
+    joined = rate_log({**tables, "tournament/spring": tournament})
+    assert joined.student("Ada") is None
+    ada = joined.student("ada lovelace")
+    assert [h["table"] for h in ada.history] == ["spring.r1.s1.t01", "pk"]
+    assert ada.name == "Ada Lovelace" and len(joined.student("Bo").history) == 2
+
+
 def test_two_seats_of_one_name_at_a_table_are_two_students_and_a_nameless_seat_is_its_own():
     log = pocket_log(["Ada", "ada", ""], [3, 1, 2], at=T0)
     rated = rate_log({"table/pk": log})

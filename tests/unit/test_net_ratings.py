@@ -73,6 +73,32 @@ class RatingsQueryTests(ViewAtCase):
         bo = ask(director, _, args={"name": "Bo"}, request_id=11)["result"]
         assert [h["place"] for h in bo["history"]] == [2]
 
+    def test_a_student_renamed_in_a_tournament_joins_her_later_tables_under_her_new_name(self):
+        seats = [{"seat": "p1", "name": "Ada"}, {"seat": "p2", "name": "Bo"}]
+        signed = {"at": T0, "scores": {"p1": 3, "p2": 0}, "initials": "PK"}
+        table = [
+            NewEvent("TableCreated", {"game": "challenge", "options": {"seats": seats}}),
+            NewEvent("ScoreCardSigned", signed),
+        ]
+        self.successResultOf(self.hub.store.append("table/spring.r1.s1.t01", 0, table))
+        students = [{"student": "p1", "name": "Ada"}, {"student": "p2", "name": "Bo"}]
+        renamed = {"student": "p1", "name": "Ada Lovelace", "previous": "Ada"}
+        tournament = [
+            NewEvent("TableCreated", {"game": "tournament", "options": {}}),
+            NewEvent("StudentsRegistered", {"students": students}),
+            NewEvent("StudentRenamed", renamed),
+        ]
+        self.successResultOf(self.hub.store.append("tournament/spring", 0, tournament))
+        director, wire = connected(self.hub, self.clock, "director")
+        options = {"seats": [{"seat": "s1", "name": "Ada Lovelace"}]}
+        say(director, "create_table", id=10, table="pr", game="practice", options=options)
+        wire.messages()
+        ada, ada_wire = connected(self.hub, self.clock, "player", table="pr", seat="s1")
+        result = ask(ada, ada_wire)["result"]
+        assert [h["table"] for h in result["history"]] == ["spring.r1.s1.t01"]
+        assert result["history"][0]["seat"] == "p1" and result["name"] == "Ada Lovelace"
+        assert ask(director, wire, args={"name": "Ada"})["result"]["history"] == []
+
     def test_a_seat_without_a_name_a_spectator_and_bad_args_are_refused(self):
         director, director_wire = self.given_a_practice()
         nameless, wire = connected(self.hub, self.clock, "player", table="pr", seat="s2")
