@@ -31,7 +31,7 @@ from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
-from server.runtime.ratings_query import RATINGS, ratings
+from server.runtime.ratings_query import RATINGS, ratings, with_log_ratings
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -67,12 +67,19 @@ class TableRequests:
     output: OrderedOutput
 
     def _create_table(self, request: Request, arrival: int) -> None:
-        d = self.hub.create_table(
-            request.get("table"),
-            request.get("game", "challenge"),
-            request.get("options"),
-            self.viewer,
-            causation=f"conn-{self.conn_id}:req-{request.id}",
+        name = request.get("game", "challenge")
+        game = self.hub.games.get(name) if isinstance(name, str) else None
+        # a game's option asking for the log's ratings (practice's `from_log`) is filled
+        # here, from the store, and recorded as numbers (server/runtime/ratings_query.py)
+        d = with_log_ratings(self.hub.store, game, request.get("options"))
+        d.addCallback(
+            lambda options: self.hub.create_table(
+                request.get("table"),
+                name,
+                options,
+                self.viewer,
+                causation=f"conn-{self.conn_id}:req-{request.id}",
+            )
         )
         d.addCallbacks(
             self._delivering(

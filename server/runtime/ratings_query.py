@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from twisted.internet.defer import Deferred, gatherResults
+from twisted.internet.defer import Deferred, fail, gatherResults, succeed
 
 from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
 from server.analysis.log_ratings import (
@@ -44,6 +44,7 @@ from server.analysis.log_ratings import (
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, RuleViolation
 from server.ratings import Rating
+from server.runtime.hub import InvalidOptions
 from server.runtime.view_at import ViewAt
 
 RATINGS = "ratings"  # the query's name: answered by the shell, never by a game
@@ -143,13 +144,9 @@ def answer_data(found: StudentRatings | None, name: str) -> dict[str, Any]:
     }
 
 
-def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
-    """The answer to `ratings` on `actor` (a `TableActor`) for `viewer`: a Deferred of a
-    `ViewAt` whose result is the student's rating as data. Raises the protocol's
-    RuleViolation."""
-    asked = _who(args, viewer)
-    last = actor.seq
-    store = actor.store
+def read_log(store: Any) -> Deferred:
+    """The ratings across the store's log: a Deferred of `(LogRatings, the cache, events
+    read)`, reading again only the streams that grew since the last time (the module doc)."""
     cache = cache_of(store)
 
     def seqs(names: list[str]) -> Deferred:
@@ -168,7 +165,7 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
             lambda found: (names, dict(zip(grown, found, strict=True)))
         )
 
-    def answer(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> ViewAt:
+    def fold(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> tuple[Any, ...]:
         names, loaded = read
         for name, events in loaded.items():
             seq = events[-1].seq if events else 0
@@ -176,16 +173,64 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
                 cache.streams[name] = Read(seq, [], {}, tournament_names(events))
             else:
                 cache.streams[name] = Read(seq, occurrences(name, events), _seat_names(events))
+        rated = cache.rated([n for n in names if n in cache.streams])
+        return rated, cache, sum(len(events) for events in loaded.values())
+
+    listed = gatherResults([store.streams(TABLE_STREAM_PREFIX), store.streams(TOURNAMENT_PREFIX)])
+    d = listed.addCallback(lambda both: both[0] + both[1])
+    return d.addCallback(seqs).addCallback(load).addCallback(fold)
+
+
+def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
+    """The answer to `ratings` on `actor` (a `TableActor`) for `viewer`: a Deferred of a
+    `ViewAt` whose result is the student's rating as data. Raises the protocol's
+    RuleViolation."""
+    asked = _who(args, viewer)
+    last = actor.seq
+
+    def answer(read: tuple[LogRatings, LogCache, int]) -> ViewAt:
+        rated, cache, folded = read
         name = asked
         if name is None:
             here = cache.streams.get(actor.stream)
             name = here.seats.get(str(viewer.id)) if here is not None else None
             if not name or not identity(name):
                 raise RuleViolation("forbidden", "ratings: this seat has no name to be rated by")
-        found = cache.rated([n for n in names if n in cache.streams]).student(name)
-        folded = sum(len(events) for events in loaded.values())
-        return ViewAt(last, answer_data(found, name), folded)
+        return ViewAt(last, answer_data(rated.student(name), name), folded)
 
-    listed = gatherResults([store.streams(TABLE_STREAM_PREFIX), store.streams(TOURNAMENT_PREFIX)])
-    d = listed.addCallback(lambda both: both[0] + both[1])
-    return d.addCallback(seqs).addCallback(load).addCallback(answer)
+    return read_log(actor.store).addCallback(answer)
+
+
+def _log_options(rated: LogRatings, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options a game's `LOG_RATINGS_OPTION` stands for: each seat's rating across the
+    log (by its name; a rating the creator gave wins) and every card the log has moved."""
+    given = options.get("ratings")
+    ratings = {}
+    seats = options.get("seats")
+    for entry in seats if isinstance(seats, list | tuple) else ():
+        if isinstance(entry, Mapping) and isinstance(entry.get("seat"), str):
+            found = rated.student(str(entry.get("name") or "")) if entry.get("name") else None
+            if found is not None:
+                ratings[entry["seat"]] = found.rating.as_data()
+    if isinstance(given, Mapping):
+        ratings.update(given)
+    cards = {card.card: card.rating.as_data() for card in rated.cards.values() if card.rated}
+    return {"ratings": ratings, "card_ratings": cards}
+
+
+def with_log_ratings(store: Any, game: Any, options: Any) -> Deferred:
+    """`options` for a new table of `game` with the log's ratings in place of the game's
+    `LOG_RATINGS_OPTION` (practice's `from_log`): true fills `ratings` and `card_ratings`
+    from the store's log (`_log_options`), false drops it; anything else is refused as the
+    game refuses options (`InvalidOptions`). What is filled is recorded in `TableCreated`,
+    so a replay reads the same numbers, never the log again."""
+    name = getattr(game, "LOG_RATINGS_OPTION", None)
+    if name is None or not isinstance(options, Mapping) or name not in options:
+        return succeed(options)
+    value = options[name]
+    rest = {key: value for key, value in options.items() if key != name}
+    if value is False:
+        return succeed(rest)
+    if value is not True:
+        return fail(InvalidOptions(f"option {name!r}: true or false, not {value!r}"))
+    return read_log(store).addCallback(lambda read: {**rest, **_log_options(read[0], rest)})

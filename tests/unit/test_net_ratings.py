@@ -99,6 +99,78 @@ class RatingsQueryTests(ViewAtCase):
         assert result["history"][0]["seat"] == "p1" and result["name"] == "Ada Lovelace"
         assert ask(director, wire, args={"name": "Ada"})["result"]["history"] == []
 
+    def given_a_settled_bo_who_tried_one_card(self):
+        """A practice log written out: Bo tries 1 1 1 8 forty times (settling as he goes:
+        its later tries move it), then solves 2 4 10 11 once, settled."""
+        events = [
+            NewEvent(
+                "TableCreated",
+                {"game": "practice", "options": {"seats": [{"seat": "s1", "name": "Bo"}]}},
+            )
+        ]
+        for number in range(1, 42):
+            card_id = "2 4 10 11" if number == 41 else "1 1 1 8"
+            card = {"seat": "s1", "number": number, "card_id": card_id}
+            events.append(NewEvent("CardDealt", {**card, "at": T0 + number, "score": 22.0}))
+            solved = number % 2 == 0 or number == 41
+            events.append(NewEvent("RatingUpdated", {**card, "at": T0 + number, "solved": solved}))
+        self.successResultOf(self.hub.store.append("table/bo-before", 0, events))
+
+    def test_from_log_starts_a_practice_at_the_students_and_the_cards_ratings_across_the_log(self):
+        self.given_a_pocket_game_ada_won()
+        self.given_a_settled_bo_who_tried_one_card()
+        director, wire = connected(self.hub, self.clock, "director")
+        options = {**PRACTICE, "from_log": True}
+        say(director, "create_table", id=10, table="pr", game="practice", options=options)
+        assert wire.messages()[0]["type"] == "table_created"
+        recorded = self.hub.actors["pr"].events[0].data["options"]
+        assert "from_log" not in recorded  # the numbers are recorded, never the flag
+        ada = recorded["ratings"]["s1"]
+        _bo, won = rate_table([Rating(), Rating()], [1, 5])
+        assert ada == won.as_data() and "s2" not in recorded["ratings"]  # s2 has no name
+        # the cards a settled student's try moved; none else (the pool's other cards)
+        assert set(recorded["card_ratings"]) == {"1 1 1 8", "2 4 10 11"}
+        assert (
+            self.hub.actors["pr"].state.card_ratings["2 4 10 11"].mu
+            == (recorded["card_ratings"]["2 4 10 11"]["mu"])
+        )
+        # a rating the director gives wins over the log's; false asks nothing
+        given = {**PRACTICE, "from_log": True, "ratings": {"s1": {"mu": 900, "sigma": 80}}}
+        say(director, "create_table", id=11, table="pr2", game="practice", options=given)
+        assert wire.messages()[0]["type"] == "table_created"
+        assert self.hub.actors["pr2"].events[0].data["options"]["ratings"]["s1"]["mu"] == 900
+        say(
+            director,
+            "create_table",
+            id=12,
+            table="pr3",
+            game="practice",
+            options={**PRACTICE, "from_log": False},
+        )
+        assert wire.messages()[0]["type"] == "table_created"
+        assert "ratings" not in self.hub.actors["pr3"].events[0].data["options"]
+
+    def test_from_log_other_than_true_or_false_and_on_another_game_are_refused(self):
+        director, wire = connected(self.hub, self.clock, "director")
+        say(
+            director,
+            "create_table",
+            id=10,
+            table="pr",
+            game="practice",
+            options={**PRACTICE, "from_log": "yes"},
+        )
+        refused = one(wire)
+        assert (refused["type"], refused["code"]) == ("error", "invalid_options")
+        assert "from_log" in refused["message"] and "pr" not in self.hub.actors
+        pocket = {
+            "seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}],
+            "from_log": True,
+        }
+        say(director, "create_table", id=11, table="pk2", game="pocket", options=pocket)
+        refused = one(wire)
+        assert refused["code"] == "invalid_options" and "from_log" in refused["message"]
+
     def test_a_seat_without_a_name_a_spectator_and_bad_args_are_refused(self):
         director, director_wire = self.given_a_practice()
         nameless, wire = connected(self.hub, self.clock, "player", table="pr", seat="s2")
