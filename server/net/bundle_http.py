@@ -38,6 +38,7 @@ from protocol.messages import TOURNAMENT_ID_PATTERN
 from server.audit.export import ExportError
 from server.audit.signing import SigningKeyError, load_or_create_signing_key, public_key_hex
 from server.eventlog.envelope import EventLogError
+from server.eventlog.store import EventStore
 from server.net.tokens import TokenError, TokenSigner
 
 log = Logger(namespace="t24.http")
@@ -75,7 +76,7 @@ class BundleResource(Resource):
 
     isLeaf = True
 
-    def __init__(self, store: Any, signer: TokenSigner, key_file: str, reactor: Any) -> None:
+    def __init__(self, store: EventStore, signer: TokenSigner, key_file: str, reactor: Any) -> None:
         super().__init__()
         self.store = store
         self.signer = signer
@@ -111,7 +112,7 @@ class BundleResource(Resource):
         )
         if hasattr(self.store, "hand_over_shutdown"):  # a threaded store: read on a thread
             pool = self.reactor.getThreadPool()
-            d: Deferred = deferToThreadPool(self.reactor, pool, build)
+            d: Deferred[tuple[bytes, str]] = deferToThreadPool(self.reactor, pool, build)
         else:
             d = maybeDeferred(build)
         d.addCallbacks(
