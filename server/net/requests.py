@@ -160,9 +160,7 @@ class TableRequests:
         def answer(fields: dict[str, Any]) -> None:
             self.send(make("links", id=request.id, tournament=tournament, **fields))
 
-        d.addCallback(draw)
-        d.addCallback(answer)
-        d.addErrback(self._fail, request.id)
+        d.addCallback(draw).addCallback(answer).addErrback(self._fail, request.id)
 
     def _list_tables(self, request: Request, arrival: int) -> None:
         """One page of the visible tables, in id order, after the cursor `after`.
