@@ -25,7 +25,7 @@ import io
 import re
 import zipfile
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.threads import deferToThreadPool
@@ -38,7 +38,7 @@ from protocol.messages import TOURNAMENT_ID_PATTERN
 from server.audit.export import ExportError
 from server.audit.signing import SigningKeyError, load_or_create_signing_key, public_key_hex
 from server.eventlog.envelope import EventLogError
-from server.eventlog.store import EventStore
+from server.eventlog.store import BlockingStore, EventStore
 from server.net.tokens import TokenError, TokenSigner
 
 log = Logger(namespace="t24.http")
@@ -61,7 +61,7 @@ def bundle_zip(files: Mapping[str, bytes], folder: str) -> bytes:
     return out.getvalue()
 
 
-def build_zip(engine: Any, tournament: str, key_file: str) -> tuple[bytes, str]:
+def build_zip(engine: BlockingStore, tournament: str, key_file: str) -> tuple[bytes, str]:
     """The zip of `tournament`'s bundle read from `engine`, and the signing key's public
     half (blocking: run on a thread)."""
     from server.audit.bundle import build_bundle  # the tournament core and the report
@@ -106,7 +106,8 @@ class BundleResource(Resource):
         tournament = raw.removeprefix("tournament/")
         if not _TOURNAMENT.fullmatch(tournament):
             return _words(request, 400, "name the tournament: /bundle?tournament=ID")
-        engine = getattr(self.store, "engine", self.store)
+        # the blocking engine under the store (memory or threaded), read on a thread or at once
+        engine = cast("BlockingStore", getattr(self.store, "engine", self.store))
         build: Callable[[], tuple[bytes, str]] = lambda: build_zip(  # noqa: E731
             engine, tournament, self.key_file
         )
