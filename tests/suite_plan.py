@@ -55,12 +55,12 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_cli_play.py",  # 28
     "tests/unit/test_session_fuzz.py",  # 27
     "tests/e2e/test_cluster_tournament.py",  # 26
+    "tests/e2e/test_web_director_day.py",  # 25
     "tests/e2e/test_server_lifecycle.py",  # 24
     "tests/e2e/test_cluster_failover.py",  # 22
     "tests/e2e/test_cluster_listing.py",  # 22
     "tests/e2e/test_casual_bots.py",  # 20
     "tests/e2e/test_tournament_cli.py",  # 20
-    "tests/e2e/test_web_director_day.py",  # 20
     "tests/contract/test_argument_shapes.py",  # 18
     "tests/e2e/test_server_abuse.py",  # 18
     "tests/e2e/test_web_board.py",  # 17

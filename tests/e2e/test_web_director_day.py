@@ -5,12 +5,13 @@ and the bundle checked as README.md says. Real Chromium, a real server of the te
 The rounds before are scripted over the protocol (the whole day through the console, with
 bots, is tests/e2e/test_web_director.py, two minutes): four students of one grade, all of
 whom advance; every table ended at once and signed, so the semi-final ends 0-0-0-0 and its
-four students tie for champion (R-ROUND-6). The director begins the tie-break from the board:
-its card shows the cards played and its time counting down; it is looked at 1280, 768 and
-390 px wide and in projector mode (tests/e2e/layout_check.js: nothing off the screen or out
-of its box). A card won there by one student makes them champion; the director signs as
-director from the board and advances; the champion is on the board and on the one page the
-certificates print on; the downloaded bundle is unzipped and checked with README's own line.
+four students tie for champion (R-ROUND-6). On the board the director marks two of them
+(one absent, one present) and begins the tie-break: its card shows the cards played and its
+time counting down; it is looked at 1280, 768 and 390 px wide and in projector mode
+(tests/e2e/layout_check.js: nothing off the screen or out of its box). A card won there by
+one student makes them champion; the director signs as director from the board and
+advances; the champion is on the board and on the one page the certificates print on; the
+downloaded bundle is unzipped and checked with README's own lines.
 """
 
 from __future__ import annotations
@@ -131,6 +132,12 @@ def test_a_tie_break_for_the_champion_on_the_board_then_the_certificate_and_the_
     assert "0 of 4 here" in tie.inner_text()
     assert board.locator(f'[data-time="{TIE}"]').count() == 0  # its time runs from play's start
     assert board.locator(".tie-break a", has_text="Print tie-break 1").count() == 1
+    # checking in by hand: Bo is absent (not waited for), Cy is here though not connected
+    for seat, mark in (("p2", "absent"), ("p3", "present")):
+        tie.locator(f'tr[data-seat="{seat}"] button[data-mark="{mark}"]').click()
+        tie.locator(f'tr[data-seat="{seat}"][data-mark="{mark}"]').wait_for(timeout=WAIT)
+    assert "2 of 4 here" in tie.locator(".table-state").inner_text()
+    assert tie.get_attribute("data-state") == "waiting"  # Ada and Di are awaited still
     board.click(f'[data-begin="{TIE}"]')
 
     # playing: the cards played and the time left, counted down each second in place
