@@ -58,6 +58,7 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_web_director_day.py",  # 25
     "tests/e2e/test_server_lifecycle.py",  # 24
     "tests/e2e/test_cluster_failover.py",  # 22
+    "tests/e2e/test_web_analysis.py",  # 22 (its pages looked at three widths)
     "tests/e2e/test_cluster_listing.py",  # 22
     "tests/e2e/test_casual_bots.py",  # 20
     "tests/e2e/test_tournament_cli.py",  # 20
