@@ -7,7 +7,8 @@ bots, is tests/e2e/test_web_director.py, two minutes): four students of one grad
 whom advance; every table ended at once and signed, so the semi-final ends 0-0-0-0 and its
 four students tie for champion (R-ROUND-6). On the board the director marks two of them
 (one absent, one present) and begins the tie-break: its card shows the cards played and its
-time counting down; it is looked at 1280, 768 and 390 px wide and in projector mode
+time counting down (and on the room's scoreboard of the table, in projector mode); it is
+looked at 1280, 768 and 390 px wide and in projector mode
 (tests/e2e/layout_check.js: nothing off the screen or out of its box). A card won there by
 one student makes them champion; the director signs as director from the board and
 advances; the champion is on the board and on the one page the certificates print on; the
@@ -165,6 +166,25 @@ def test_a_tie_break_for_the_champion_on_the_board_then_the_certificate_and_the_
     look(pages, board, "board-tie-break-projector")
     board.click("#projector")
     board.wait_for_function("() => !document.documentElement.classList.contains('projector')")
+    # the room's projector: the tie-break's scoreboard counts its time down too
+    room = pages.open(
+        server.http,
+        server.token("spectator", name="room", table=TIE),
+        page="board",
+        table=TIE,
+        projector="1",
+    )
+    clock = room.locator(f'.round-time[data-time="{TIE}"]')
+    clock.wait_for(timeout=WAIT)
+    shown_then = int(clock.get_attribute("data-seconds"))
+    assert clock.inner_text() == f"The round ends in {shown_then} s"
+    room.wait_for_function(
+        "([hub, then]) => Number(document.querySelector(`.round-time[data-time='${hub}']`)"
+        ".dataset.seconds) < then",
+        arg=[TIE, shown_then],
+        timeout=WAIT,
+    )
+    look(pages, room, "scoreboard-tie-break-projector")
 
     # Ada wins a card at the tie-break: she is the champion
     ada = client(server.token("player", table=TIE, seat="p1"))

@@ -425,6 +425,7 @@ export function advancedInWords(advanced) {
 export const BOARD_WORDS = {
   projector_on: "Projector mode",
   projector_off: "Leave projector mode",
+  round_ends: (seconds) => `The round ends in ${seconds} s`, // a timed round (a tie-break)
 };
 
 /** One of the student's own events, said to them ("You won the card (3 points)."): the
