@@ -214,6 +214,8 @@ def test_a_tie_break_for_the_champion_on_the_board_then_the_certificate_and_the_
     assert champion.inner_text() == "4th: Ada (Hill)"
     # the day is over: the board stays at the round played last, not an empty round 4
     assert board.inner_text("#board-heading") == "Round 3: the tables"
+    rounds = board.locator("#rounds a").all_inner_texts()
+    assert rounds == ["Round 1", "Round 2", "Round 3"], rounds  # no round 4 to play
     assert tie.get_attribute("data-state") == "signed"
     look(pages, board, "board-champion")
 

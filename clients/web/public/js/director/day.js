@@ -221,7 +221,8 @@ export function boardStep(main, connection, tid, stream) {
     if (!view) return;
     const round = view.rounds.find((r) => r.round === number);
     fill("board-heading", W.board_heading(number));
-    fill("rounds", view.rounds.map((r) => h("a", { href: consoleLink({ page: "director", step: "board", round: r.round }),
+    const shown = view.finished ? view.rounds.filter((r) => r.started) : view.rounds; // no round to come
+    fill("rounds", shown.map((r) => h("a", { href: consoleLink({ page: "director", step: "board", round: r.round }),
       "aria-current": r.round === number ? "page" : null }, W.round_heading(r.round))));
     const cards = round.started ? round.tables.map((t) => tableCard(`${tid}.${t.table}`, t.table, t.section)) : [];
     fill("day-tables", cards.length ? cards : [h("p", {}, W.no_tables)]);
