@@ -144,16 +144,21 @@ def answer_data(found: StudentRatings | None, name: str) -> dict[str, Any]:
     }
 
 
-def read_log(store: Any) -> Deferred:
+Folded = tuple[LogRatings, "LogCache", int]  # the ratings, the cache, the events read
+
+
+def read_log(store: Any) -> Deferred[Folded]:
     """The ratings across the store's log: a Deferred of `(LogRatings, the cache, events
     read)`, reading again only the streams that grew since the last time (the module doc)."""
     cache = cache_of(store)
 
-    def seqs(names: list[str]) -> Deferred:
+    def seqs(names: list[str]) -> Deferred[tuple[list[str], list[int]]]:
         reads = [store.last_seq(name) for name in names]
         return gatherResults(reads).addCallback(lambda found: (names, found))
 
-    def load(listed: tuple[list[str], list[int]]) -> Deferred:
+    def load(
+        listed: tuple[list[str], list[int]],
+    ) -> Deferred[tuple[list[str], dict[str, list[RecordedEvent]]]]:
         names, last_seqs = listed
         grown = [
             name
@@ -165,7 +170,7 @@ def read_log(store: Any) -> Deferred:
             lambda found: (names, dict(zip(grown, found, strict=True)))
         )
 
-    def fold(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> tuple[Any, ...]:
+    def fold(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> Folded:
         names, loaded = read
         for name, events in loaded.items():
             seq = events[-1].seq if events else 0
@@ -181,14 +186,14 @@ def read_log(store: Any) -> Deferred:
     return d.addCallback(seqs).addCallback(load).addCallback(fold)
 
 
-def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred:
+def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred[ViewAt]:
     """The answer to `ratings` on `actor` (a `TableActor`) for `viewer`: a Deferred of a
     `ViewAt` whose result is the student's rating as data. Raises the protocol's
     RuleViolation."""
     asked = _who(args, viewer)
     last = actor.seq
 
-    def answer(read: tuple[LogRatings, LogCache, int]) -> ViewAt:
+    def answer(read: Folded) -> ViewAt:
         rated, cache, folded = read
         name = asked
         if name is None:
@@ -218,7 +223,7 @@ def _log_options(rated: LogRatings, options: Mapping[str, Any]) -> dict[str, Any
     return {"ratings": ratings, "card_ratings": cards}
 
 
-def with_log_ratings(store: Any, game: Any, options: Any) -> Deferred:
+def with_log_ratings(store: Any, game: Any, options: Any) -> Deferred[Any]:
     """`options` for a new table of `game` with the log's ratings in place of the game's
     `LOG_RATINGS_OPTION` (practice's `from_log`): true fills `ratings` and `card_ratings`
     from the store's log (`_log_options`), false drops it; anything else is refused as the

@@ -38,22 +38,30 @@ which tables exist or are listened to; it is the only place that decides it.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
 from protocol.messages import TOURNAMENT_PREFIX, table_stream
 from server.eventlog.envelope import RecordedEvent
-from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.eventlog.store import EventStore
+from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, Game, RuleViolation
+from server.metrics import Metrics
 from server.runtime.pushes import Push
 from server.runtime.slices import Slices
-from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
+from server.runtime.table_actor import TABLE_CREATED, TableActor
+from server.runtime.timers import TableClosed, now_us
 from server.tournament import MAX_REASON
 from server.tournament.decks import draws_ahead
 from server.tournament.results import SIGNED, table_result
 from server.tournament.tables import table_id, table_options_for
+
+if TYPE_CHECKING:
+    from server.runtime.hub import Hub
 
 log = Logger(namespace="t24.tournament")
 
@@ -86,20 +94,29 @@ class _TableListener:
 class TournamentActor(TableActor):
     """The actor of one tournament stream (see the module doc)."""
 
-    def __init__(self, table: str, game: Any, store: Any, clock: Any, metrics=None, *, hub) -> None:
+    def __init__(
+        self,
+        table: str,
+        game: Game,
+        store: EventStore,
+        clock: IReactorTime,
+        metrics: Metrics | None = None,
+        *,
+        hub: Hub,
+    ) -> None:
         super().__init__(table, game, store, clock, metrics, getattr(hub, "chunks", None))
         self.hub = hub
         self.tournament_id = table[len(TOURNAMENT_PREFIX) :]
         self._known: dict[str, str] = {}  # name -> "opening" | "open" | "done" | "failed"
         self._listeners: dict[str, _TableListener] = {}
         self._warmed: set[tuple[str, int, int]] = set()  # (edition, seed, half) drawn ahead
-        self._warming: Deferred | None = None  # the worker's draws not done yet
+        self._warming: Deferred[None] | None = None  # the worker's draws not done yet
         self._wanted_of: tuple[Any, dict[str, bool]] | None = None  # `_wanted`, per state
         self._slices = Slices(clock)  # table creations, a slice of each reactor turn
 
     # -- the table actor's hooks -------------------------------------------------------------
 
-    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred[None]:
         d = super().start(recovering, cause)
         self._warm_decks()
         self._sync()
@@ -141,14 +158,14 @@ class TournamentActor(TableActor):
 
     def submit(
         self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
-    ) -> Deferred:
+    ) -> Deferred[list[RecordedEvent]]:
         """A command waits for the decks being drawn (`_warm_decks`), so that `decide` finds
         them in the cache instead of drawing them on the reactor; its arrival stays its own,
         and the commands that wait keep their order."""
         warming = self._warming
         if warming is None:
             return super().submit(command, arrival_us, causation, from_deadline)
-        result: Deferred = Deferred()
+        result: Deferred[list[RecordedEvent]] = Deferred()
 
         def go(_: object) -> None:
             super(TournamentActor, self).submit(
@@ -215,7 +232,7 @@ class TournamentActor(TableActor):
             d.addCallback(self._place, new)
             d.addErrback(self._failed, "placing tables")
 
-    def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
+    def _place(self, nodes: Sequence[tuple[str, str] | None], names: list[str]) -> None:
         """Open the round's tables, `OPENING_AT_ONCE` in flight, in order.
 
         Why not all at once: each creation reads its options (a 48-card deck), checks every
@@ -240,18 +257,18 @@ class TournamentActor(TableActor):
         for _ in range(OPENING_AT_ONCE):
             next_one()
 
-    def _open(self, name: str, node: tuple[str, str] | None) -> Deferred:
+    def _open(self, name: str, node: tuple[str, str] | None) -> Deferred[Any]:
         """Create the table started, on `node` (None: here), unless it exists (a restart);
         then listen to it wherever it is served."""
         hub_id = table_id(self.tournament_id, name)
         d = self.store.last_seq(table_stream(hub_id))
 
-        def create(last_seq: int) -> Deferred | None:
+        def create(last_seq: int) -> Deferred[Any] | None:
             if last_seq > 0:  # created before (a restart, or this stream's previous node)
                 return None
             return self._slices.run(lambda: create_now() if not self.closed else None)
 
-        def create_now() -> Deferred:
+        def create_now() -> Deferred[TableActor | None]:
             options = table_options_for(self.state, name)
             start = Command("start_round", {}, Actor("director", self.table))
             return self.hub.create_table(
@@ -283,7 +300,7 @@ class TournamentActor(TableActor):
         if failure.check(TableClosed) or self.closed:
             return
         self._known[name] = "failed"
-        reason = failure.getErrorMessage()[:MAX_REASON] or failure.type.__name__
+        reason = failure.getErrorMessage()[:MAX_REASON] or type(failure.value).__name__
         log.warn(
             "{tournament}: table {table} not created: {why}",
             tournament=self.table,
@@ -305,7 +322,7 @@ class TournamentActor(TableActor):
         d = succeed(actor) if actor is not None else self.hub.get(hub_id)
         d.addCallback(self._start_if_needed)
 
-        def elsewhere(failure: Failure) -> Deferred:
+        def elsewhere(failure: Failure) -> Deferred[TableActor]:
             from server.runtime.hub import TableMoved
 
             failure.trap(TableMoved)  # another live node serves it: watch it from here
@@ -396,7 +413,7 @@ class TournamentActor(TableActor):
         d.addErrback(self._not_recorded, f"the result of {name}")
 
     def _not_recorded(self, failure: Failure, what: str) -> None:
-        if failure.check(RuleViolation):
+        if isinstance(failure.value, RuleViolation):
             log.info(
                 "{tournament}: {what} not recorded: {why}",
                 tournament=self.table,
