@@ -33,6 +33,7 @@ from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
 from server.runtime.pushes import Push
+from server.runtime.ratings_query import RATINGS, ratings, with_log_ratings
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -88,12 +89,19 @@ class TableRequests:
         ) -> Callable[[Any], None]: ...
 
     def _create_table(self, request: Request, arrival: int) -> None:
-        d = self.hub.create_table(
-            request.get("table"),
-            request.get("game", "challenge"),
-            request.get("options"),
-            self.viewer,
-            causation=f"conn-{self.conn_id}:req-{request.id}",
+        name = request.get("game", "challenge")
+        game = self.hub.games.get(name) if isinstance(name, str) else None
+        # a game's option asking for the log's ratings (practice's `from_log`) is filled
+        # here, from the store, and recorded as numbers (server/runtime/ratings_query.py)
+        d = with_log_ratings(self.hub.store, game, request.get("options"))
+        d.addCallback(
+            lambda options: self.hub.create_table(
+                request.get("table"),
+                name,
+                options,
+                self.viewer,
+                causation=f"conn-{self.conn_id}:req-{request.id}",
+            )
         )
         d.addCallbacks(
             self._delivering(
@@ -310,8 +318,9 @@ class TableRequests:
 
     def _query(self, request: Request, arrival: int) -> None:
         """A question to a table's game, answered from its state and never recorded; or the
-        shell's own `view_at` (server/runtime/view_at.py) or `analysis`
-        (server/runtime/analysis_query.py), charged by the events they fold."""
+        shell's own `view_at` (server/runtime/view_at.py), `analysis`
+        (server/runtime/analysis_query.py) or `ratings` (server/runtime/ratings_query.py),
+        charged by the events they fold."""
         table = request.get("table")
         d = self.hub.get(table)
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
@@ -322,6 +331,8 @@ class TableRequests:
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
             if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
                 return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            if request.get("name") == RATINGS:  # every table's log, folded into ratings
+                return ratings(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival
             )

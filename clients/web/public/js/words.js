@@ -226,6 +226,24 @@ export const PRACTICE_WORDS = {
   columns: ["Student", "Rating", "Solved", "Played"],
 };
 
+/** The student's rating across every table they played (js/rating_history.js, the
+ * `ratings` query): the section's heading, the rating now, the plot's words. */
+export const RATING_WORDS = {
+  heading: "Your rating over all your tables",
+  loading: "Reading your rating…",
+  now: (name, mu, sigma, provisional, tables) =>
+    `${name}: ${mu} ± ${sigma}${provisional ? " (provisional: it settles as you play)" : ""}, from ${countOf(tables, "table")}.`,
+  none: "No table has rated you yet: your first signed round, casual game or practice will.",
+  plot: "Your rating, step after step",
+  caption: "Each dot moved your rating: a big one a table's result, a small one a practice card (filled solved, hollow missed); the band is how sure the rating is.",
+  steps: (count) => countOf(count, "step"),
+  games: { challenge: "24 Challenge", pocket: "pocket 24", deck40: "deck of 40", practice: "practice" },
+  resultStep: (game, table, place, players, score, mu) =>
+    `${game} at table ${table}: ${place} of ${players} with ${score} points; rating ${mu}`,
+  practiceStep: (table, card, solved, mu) =>
+    `practice at table ${table}: ${card} ${solved ? "solved" : "missed"}; rating ${mu}`,
+};
+
 /** An error reply in words: the code's sentence, then the server's own message. */
 export function errorInWords(error) {
   if (!error || typeof error !== "object") return String(error);
