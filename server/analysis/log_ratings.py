@@ -466,9 +466,7 @@ class RatingsFold:
     def _record(self, key: str, name: str, rating: Rating, entry: dict[str, Any]) -> None:
         self._ratings[key] = rating
         self._names.setdefault(key, name)
-        self._history.setdefault(key, []).append(
-            {**entry, "mu": rating.mu, "sigma": rating.sigma}
-        )
+        self._history.setdefault(key, []).append({**entry, "mu": rating.mu, "sigma": rating.sigma})
         self._moved[key] = None
 
     def ratings(self) -> LogRatings:
