@@ -108,14 +108,14 @@ class LogCache:
         self.runs = 0  # reads of the log (questions asked together share one)
         self._asking: list[Deferred[Folded]] = []
         self._busy = False
-        self._slices: Slices | None = None
+        self.slices: Slices | None = None  # on the first question's clock
 
     def ask(self, store: Any, clock: IReactorTime) -> Deferred[Folded]:
         """The ratings across the store's log as it is now, or later: a question asked while
         a read is under way waits for the next read, which every question asked meanwhile
         shares (see the module doc)."""
-        if self._slices is None:
-            self._slices = Slices(clock)
+        if self.slices is None:
+            self.slices = Slices(clock)
         asked: Deferred[Folded] = Deferred()
         self._asking.append(asked)
         if not self._busy:
@@ -141,8 +141,8 @@ class LogCache:
 
     def _read(self, store: Any) -> Deferred[Folded]:
         """Read the streams that grew, then fold (module doc)."""
-        assert self._slices is not None
-        slices, reads = self._slices, DeferredSemaphore(READS_AT_ONCE)
+        assert self.slices is not None
+        slices, reads = self.slices, DeferredSemaphore(READS_AT_ONCE)
         read_events = [0]
 
         def seqs(names: list[str]) -> Deferred[tuple[list[str], list[int]]]:
@@ -205,7 +205,7 @@ class LogCache:
         self.fold, self.folded = None, {}  # until this fold is whole
         steps = heapq.merge(*tails, key=lambda o: o.order)
         count = sum(len(tail) for tail in tails)
-        done = _in_slices(self._slices, fold, steps, count)
+        done = _in_slices(self.slices, fold, steps, count)
 
         def whole(rated: LogRatings) -> LogRatings:
             self.fold, self.folded = fold, reads
