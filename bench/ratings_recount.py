@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -173,6 +174,7 @@ async def main(tables: int, cards: int) -> None:
     measured = await measure(store, cache, 0.005)
     print(report("signed", measured), f"(folds afresh: {cache.recounts})")
     await store.close()
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def run() -> None:

@@ -10,7 +10,10 @@ What it keeps:
   it was there, by an act of its own or connected or marked present when play began);
 - `rate_log(streams)`: all of them in the log's time order, folded into ratings
   (`server.ratings`: Plackett-Luce for a table's players ranked by their scores,
-  Bradley-Terry for a student against a card).
+  Bradley-Terry for a student against a card);
+- `RatingsFold`: that fold a step at a time, for a reader that folds in slices of the
+  reactor's turns and goes on from its last fold when the log only grew after it
+  (server/runtime/ratings_query.py, issue 32).
 
 Who is who across tables (`identity`): the seat's name as the table was created with it,
 case and spaces folded ("Ada  Lovelace" and "ada lovelace" are one student). Why the name: a

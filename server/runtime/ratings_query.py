@@ -9,17 +9,42 @@ and is answered for the name their seat has at the table they ask on; a proctor,
 director or an auditor names the student (`{"name": N}`).
 
 What is kept between two questions (`LogCache`, one per store): each table stream's
-occurrences (what moves a rating, `log_ratings.occurrences`) and its seats' names, each
-tournament's students' names now (a renamed student stays one), with the stream's last seq
-they were read at, and the last fold with the seqs it folded. A question
-asks the store for the table streams and their last seqs, reads again only the streams that
-grew (a page opened by every student of a grade at the end of a round reads the log once),
-and folds again only when one did. Why: the answer is a fold over every table of the store;
-read and folded afresh for each of a grade's students it would read the whole log as many
-times.
+occurrences (what moves a rating, `log_ratings.occurrences`, in the log's time order) and its
+seats' names, each tournament's students' names now (a renamed student stays one), with the
+stream's last seq they were read at, and the last fold (`RatingsFold`) with the reads it
+folded. A read of the log asks the store for the table streams and their last seqs, reads
+again only the streams that grew (a page opened by every student of a grade at the end of a
+round reads the log once), and then: answers with the last fold if nothing grew; goes on
+with the last fold if the log only grew after its last step (a score card signed, a card
+tried: the common case, a few steps); folds afresh otherwise (the first question, a score
+card reopened, a student renamed, a result recorded before the last step).
+
+Why off the reactor's long turns (issue 32, "nothing CPU-heavy on the reactor"): a fold step
+is 70 to 300 us (openskill's arithmetic), and the log of a 2,000-student tournament's end is
+some 100,000 steps: 8 to 12 s, which used to run in one reactor turn at every question after
+the log grew, while every table of the node waited. Now:
+- the store is read through its own threads (`ThreadedStore`'s readers), at most
+  `READS_AT_ONCE` reads at a time, so their results come back to the reactor a few at a
+  time, and other tables' reads (a join's catch-up, a table loaded) are not queued behind
+  thousands;
+- every piece of pure work runs in slices of the reactor's turns (server/runtime/slices.py,
+  5 ms a turn): each stream read turned into its occurrences, the fold `FOLD_STEPS` steps a
+  piece, the students' and cards' ratings `BUILD_STEPS` a piece: another table's command
+  waits at most about a slice, while the recount takes as many turns as it needs;
+- the questions asked while a read is under way wait for the next read, which all of them
+  share (a grade's pages asking at once after a signing: one read, not one each), and which
+  starts only when the one under way is over: an answer is never older than its question.
+Why slices and not the deck worker's process (server/runtime/offload.py): the fold is many
+cheap steps over state kept between questions (the streams' occurrences, the last fold); in
+a process that state would be sent each time (pickling 100,000 occurrences costs the
+reactor 0.8 s, a tenth of the fold, and unpickling the answer as much again) or kept in a
+worker that also draws the decks (a recount would hold the deck draws behind it). Not a
+thread: a CPU-bound thread holds the GIL (offload.py's doc). Under a test's `task.Clock`,
+which does not move while work runs, every piece runs at once, as before.
 
 Why the work is charged: the events read (only those of the streams that grew) are charged
-like a join's catch-up, one request more per 50 events (`ViewAt.folded`).
+like a join's catch-up, one request more per 50 events (`ViewAt.folded`), to the question
+that began the read; the questions that share it are charged nothing more.
 """
 
 from __future__ import annotations
