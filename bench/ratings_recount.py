@@ -85,9 +85,10 @@ Measured = tuple[float, list[float], list[float], Any, float]
 
 
 class Collections:
-    """The longest garbage collection (ms of wall time) since `reset`: a full collection
-    walks every object the process holds, the ratings cache's too, on whatever thread
-    allocates, so it is reported beside the stretches it may be part of."""
+    """The longest garbage collection since `reset` (ms of the collecting thread's CPU, as
+    the probe's stretches): a full collection walks every object the process holds, the
+    ratings cache's too, on whatever thread allocates, so it is reported beside the
+    stretches it may be part of."""
 
     def __init__(self) -> None:
         self.longest = 0.0
@@ -96,9 +97,9 @@ class Collections:
 
     def _seen(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = time.thread_time()
         else:
-            self.longest = max(self.longest, (time.perf_counter() - self._started) * 1000)
+            self.longest = max(self.longest, (time.thread_time() - self._started) * 1000)
 
     def reset(self) -> None:
         self.longest = 0.0
@@ -139,7 +140,7 @@ def report(label: str, measured: Measured) -> str:
         f"{label:>9}: {took:6.2f} s; probe late p99 {percentile(late, 0.99):6.1f} ms, "
         f"max {max(late, default=0):6.1f} ms; reactor CPU between probes p99 "
         f"{percentile(held, 0.99):6.1f} ms, max {max(held, default=0):6.1f} ms; "
-        f"longest garbage collection {collection:6.1f} ms"
+        f"longest garbage collection, CPU {collection:6.1f} ms"
     )
 
 
