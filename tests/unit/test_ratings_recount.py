@@ -6,16 +6,24 @@ and every answer is the one `rate_log` gives for the store's streams."""
 
 from __future__ import annotations
 
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_log_ratings_properties import random_log
 from test_net import say
 from test_net_ratings import PRACTICE, T0
 from test_net_view_at import ViewAtCase, connected
 from twisted.internet.defer import fail
 from twisted.internet.task import Clock
+from twisted.python.failure import Failure
 
 from protocol.messages import TABLE_STREAM_PREFIX
 from server.analysis.log_ratings import rate_log
 from server.eventlog.envelope import NewEvent
+from server.eventlog.memory import MemoryStore
 from server.eventlog.store import StoreUnavailable
+from server.games.base import Actor
 from server.runtime import ratings_query
 from server.runtime.ratings_query import cache_of
 from server.runtime.slices import Slices
@@ -176,3 +184,42 @@ class RecountTests(ViewAtCase):
 
 def test_a_fold_piece_is_a_few_steps():
     assert 0 < ratings_query.FOLD_STEPS <= 64
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_a_log_read_as_it_grows_is_rated_as_the_whole_log_each_time(seed):
+    """The random logs of test_log_ratings_properties.py (24 Challenge rounds, some signed,
+    and practices), appended to a store a few events of a table at a time in a random
+    interleaving: after each append, the ratings read (folded on or afresh) are `rate_log`'s
+    of the store's streams then."""
+    rng = random.Random(seed)
+    store = MemoryStore()
+    left = {}
+    for stream, (game, options, events) in random_log(seed).items():
+        created = NewEvent("TableCreated", {"game": game, "options": options})
+        proctor = Actor("proctor", "p1")
+        left[stream] = [created] + [NewEvent(e.type, dict(e.data), proctor) for e in events]
+    seqs = dict.fromkeys(left, 0)
+    clock = Clock()
+    while left:
+        stream = rng.choice(sorted(left))
+        taken = rng.randint(1, 12)
+        part, left[stream] = left[stream][:taken], left[stream][taken:]
+        recorded = successful(store.append(stream, seqs[stream], part))
+        seqs[stream] = recorded[-1].seq
+        if not left[stream]:
+            del left[stream]
+        rated, _cache, _read = successful(ratings_query.read_log(store, clock))
+        streams = {name: successful(store.load(name)) for name in seqs if seqs[name]}
+        assert rated == rate_log(streams)
+
+
+def successful(d):
+    """The result of a Deferred that has fired (a memory store's, on a test's clock)."""
+    found = []
+    d.addBoth(found.append)
+    (result,) = found
+    if isinstance(result, Failure):
+        result.raiseException()
+    return result
