@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from twisted.internet import reactor, task  # noqa: E402
 from twisted.internet.defer import Deferred, ensureDeferred  # noqa: E402
 
+from protocol.messages import table_stream  # noqa: E402
 from server.eventlog.backends import open_blocking_store, open_store  # noqa: E402
 from server.eventlog.envelope import NewEvent  # noqa: E402
 from server.runtime.ratings_query import LogCache  # noqa: E402
@@ -54,7 +55,7 @@ def write_log(url: str, tables: int, cards: int) -> None:
         at += 1000
         scores = {f"s{k}": rng.randint(0, 12) for k in range(4)}
         store.append(
-            f"table/g{n}",
+            table_stream(f"g{n}"),
             0,
             [
                 NewEvent("TableCreated", {"game": "pocket", "options": {"seats": seats}}),
@@ -72,7 +73,7 @@ def write_log(url: str, tables: int, cards: int) -> None:
             events.append(
                 NewEvent("RatingUpdated", {"at": at, "card_id": f"c{number % 300}", **solved})
             )
-        store.append(f"table/p{n}", 0, events)
+        store.append(table_stream(f"p{n}"), 0, events)
     store.close()
 
 
@@ -165,7 +166,7 @@ async def main(tables: int, cards: int) -> None:
     seats = [{"seat": f"s{k}", "name": f"Student {k}"} for k in range(4)]
     signed = {"at": T0 + 10**12, "reason": "stack_used_up", "scores": {"s0": 3, "s1": 1}}
     await store.append(
-        "table/last",
+        table_stream("last"),
         0,
         [
             NewEvent("TableCreated", {"game": "pocket", "options": {"seats": seats}}),
