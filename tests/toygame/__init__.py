@@ -23,7 +23,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.base import SERVER, SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
+from server.games.base import (
+    NO_SECRETS,
+    SERVER,
+    SERVER_ACTOR,
+    Actor,
+    Command,
+    Deadline,
+    Event,
+    RuleViolation,
+    Secrets,
+)
 
 NAME = "toy"
 DEFAULT_OPTIONS: Mapping[str, Any] = {"turn_seconds": 10}
@@ -177,6 +187,14 @@ def is_over(state: ToyState) -> bool:
 
 def _sees_secret(viewer: Actor) -> bool:
     return viewer.role in FULL_VIEW_ROLES
+
+
+def secrets(state: ToyState, viewer: Actor) -> Secrets:
+    """HIDDEN as data: the `secret` key until the game is over (its value, a number 1..100,
+    is also every guess's, so only the key is listed)."""
+    if _sees_secret(viewer) or state.over:
+        return NO_SECRETS
+    return Secrets(keys=frozenset({"secret"}))
 
 
 def view(state: ToyState, viewer: Actor) -> dict[str, Any]:
