@@ -52,6 +52,21 @@ EVENT_TYPES = frozenset({"Started", "Guessed", "Won", "TurnSkipped", "Paused", "
 FINAL_EVENTS = frozenset({"Won", "Ended"})
 FULL_VIEW_ROLES = PROCTORS | {"auditor", SERVER}
 MAX_SECRET = 100
+# Every refusal code `decide` and `initial_state` raise -> (rule id, meaning): what the
+# argument-shape sweep (tests/contract/test_argument_shapes.py) lets come back.
+REFUSALS: Mapping[str, tuple[str, str]] = {
+    "bad_options": ("", "the table's options are invalid"),
+    "unknown_command": ("", "no such command"),
+    "not_allowed": ("", "this role may not send this command"),
+    "bad_args": ("", "an argument is missing or of the wrong type"),
+    "game_over": ("", "the game is over"),
+    "already_started": ("", "the game has started"),
+    "not_started": ("", "the game has not started"),
+    "not_paused": ("", "the game is not paused"),
+    "paused": ("", "the game is paused"),
+    "stale_deadline": ("", "the deadline is no longer live"),
+    "not_your_turn": ("", "another seat guesses now"),
+}
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ def played(name: str, seed: int, steps: int = 25):
     return game, options, state
 
 
-def test_the_games_with_a_part_of_their_own():
-    for name in ("challenge", "pocket", "deck40", "tjugoett"):
+def test_every_game_has_a_part_of_its_own_found_by_its_folder():
+    for name in games():
         assert part_for(name).name == name
     assert part_for("a-game-from-the-future") is GENERIC
 

@@ -1,8 +1,9 @@
 """Every game's page, found by the game's folder (docs/architecture.md, "How to add a game"):
 `docs/games/<name>.md` for each game of the registry (the 24 Challenge's is docs/rules.md),
-and no page without its game. The page lists, in tables of one row each, every command, every
-event type and every refusal code of the game, and names each of its options, so a new game's page cannot fall behind its code nor be forgotten. The
-sweep reads the registry and the folder only: a new game needs no line here.
+and no page without its game. The page lists, in tables of one row each, every command,
+every event type and every refusal code of the game, and names each of its options, so a
+new game's page cannot fall behind its code nor be forgotten. The sweep reads the registry
+and the folder only: a new game needs no line here.
 
 The pages of pocket and deck40 are checked further (every event's data fields, the rule ids'
 code and tests) by test_casual_docs.py, Tjugoett's by test_tjugoett_docs.py.

@@ -102,6 +102,7 @@ def test_a_game_page_may_say_its_own_refusals(tmp_path):
 SAY_REFUSAL = """
 const { refusalInWords } = await import(process.argv[1]);
 const game = { errorWords: { not_your_turn: "It is not your turn." } };
-console.log(refusalInWords({ code: "not_your_turn", rule: "R-TOY-1", message: "s2 plays now" }, game));
+const refused = { code: "not_your_turn", rule: "R-TOY-1", message: "s2 plays now" };
+console.log(refusalInWords(refused, game));
 console.log(refusalInWords({ code: "rate_limited" }, game));
 """
