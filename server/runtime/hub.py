@@ -47,21 +47,20 @@ from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
-from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_table, table_stream
+from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent
 from server.eventlog.store import ConcurrencyError
 from server.games import games as all_games
 from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, RuleViolation
 from server.metrics import Metrics
 from server.runtime.offload import NoOffload
+from server.runtime.process_actor import ProcessActor, ProcessManager
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
-from server.tournament.tables import reserving_tournament
-
-TOURNAMENT_GAME = "tournament"
-MAX_TOURNAMENT_ID = 40
-MAX_TOURNAMENT_STREAM = len(TOURNAMENT_PREFIX) + MAX_TOURNAMENT_ID
+from server.runtime.table_errors import TableExists as TableExists
+from server.runtime.table_errors import TableMoved as TableMoved
+from server.tournament import process as tournament_process
 
 log = Logger(namespace="t24.hub")
 
@@ -70,22 +69,9 @@ class UnknownTable(Exception):
     """No stream holds this table."""
 
 
-class TableExists(Exception):
-    """`create_table` named an id that is taken."""
-
-
-class TableMoved(Exception):
-    """Another live node owns the table: ask it (`url`), not this one."""
-
-    def __init__(self, table: str, url: str) -> None:
-        super().__init__(f"table {table} is served by {url}")
-        self.table = table
-        self.url = url
-
-
 class ReservedTable(Exception):
-    """`create_table` named an id of a tournament's tables (`<id>.r1.s1.t01`, `<id>.tb1.t1`):
-    only that tournament creates it (`server.tournament.tables.reserving_tournament`)."""
+    """`create_table` named an id of a process manager's tables (a tournament's
+    `<id>.r1.s1.t01`, `<id>.tb1.t1`): only that process creates it (`ProcessManager.reserving`)."""
 
 
 class UnknownGame(Exception):
@@ -118,10 +104,11 @@ def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**options, name: secrets.randbelow(2**SEED_BITS)}
 
 
-def _tournament() -> dict[str, Any]:
-    from server import tournament
-
-    return {tournament.NAME: tournament}
+def default_processes() -> dict[str, ProcessManager]:
+    """The process managers a server runs unless told otherwise: the tournament's
+    (server/tournament/process.py), by its stream's game. The one place the runtime names
+    one; nothing else here knows what a process manager does."""
+    return {tournament_process.NAME: tournament_process}
 
 
 class Hub:
@@ -137,6 +124,7 @@ class Hub:
         ownership: Any = None,
         catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES,
         offload: Any = None,
+        processes: Mapping[str, ProcessManager] | None = None,
     ) -> None:
         self.store = store
         # Where decks a table will draw are drawn first: a worker process on a real server
@@ -144,8 +132,15 @@ class Hub:
         self.offload = offload if offload is not None else NoOffload()
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
         self.clock = clock
-        # The games, and the tournament: its stream runs like a table (docs/tournament.md).
-        self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
+        # The streams that run other tables (a tournament's), by their game: each runs like
+        # a table, in a `ProcessActor` that opens and listens to its tables.
+        self.processes = dict(processes) if processes is not None else default_processes()
+        # The games, and the process managers' own: their streams run like tables.
+        self.games = (
+            dict(games)
+            if games is not None
+            else {**all_games(), **{name: p.GAME for name, p in self.processes.items()}}
+        )
         self.metrics = metrics or Metrics()
         # The older events' pushes of every table here, bounded by bytes (pushes.py).
         self.chunks = PushChunks(catch_up_cache_bytes)
@@ -163,17 +158,53 @@ class Hub:
         self.closing = False
 
     def _actor(self, table: str, game: Any) -> TableActor:
-        if table.startswith(TOURNAMENT_PREFIX):  # the tournament's shell: docs/tournament.md
-            from server.runtime.tournament_actor import TournamentActor
-
-            return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
+        process = self._process_of(table)
+        if process is not None:  # a stream that runs tables (docs/tournament.md)
+            return ProcessActor(
+                table, game, self.store, self.clock, self.metrics, hub=self, process=process
+            )
         return TableActor(table, game, self.store, self.clock, self.metrics, self.chunks)
+
+    def _process_of(self, table: str) -> ProcessManager | None:
+        """The process manager whose stream `table` is (by its id's prefix), or None."""
+        for process in self.processes.values():
+            if table.startswith(process.STREAM_PREFIX):
+                return process
+        return None
 
     def _game(self, name: object) -> Any:
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
             raise UnknownGame(f"this server does not run the game {name!r}")
         return game
+
+    def _reserved(self, table: str, actor: Actor, causation: str) -> ReservedTable | None:
+        """Refused: `table` is an id of a process's tables, and the creator is not that
+        process (the server, caused by its stream)."""
+        for process in self.processes.values():
+            owner = process.reserving(table)
+            if owner is not None and (actor, causation) != (SERVER_ACTOR, owner):
+                named = f"the {process.NAME} {owner.removeprefix(process.STREAM_PREFIX)}"
+                return ReservedTable(
+                    f"table {table} is an id of {named}'s tables: only the {process.NAME} "
+                    "creates it"
+                )
+        return None
+
+    def _check_process_id(self, table: str, game_name: str) -> None:
+        """A process's stream, and only it, has an id of its prefix, of the length it allows
+        (ValueError, said as `InvalidOptions`)."""
+        process = self._process_of(table)
+        wanted = self.processes.get(game_name)
+        if process is not wanted:
+            shown = wanted or process
+            assert shown is not None
+            raise ValueError(
+                f"a {shown.NAME}, and only a {shown.NAME}, has an id {shown.STREAM_PREFIX}<id>"
+            )
+        refusal = process.id_refusal(table) if process is not None else None
+        if refusal is not None:
+            raise ValueError(refusal)
 
     # -- creating ----------------------------------------------------------------------------
 
@@ -204,26 +235,12 @@ class Hub:
         """
         if self.closing:
             return fail(TableClosed("the server is shutting down"))
-        tournament = reserving_tournament(str(table))
-        if tournament is not None and (actor, causation) != (
-            SERVER_ACTOR,
-            TOURNAMENT_PREFIX + tournament,
-        ):
-            return fail(
-                ReservedTable(
-                    f"table {table} is an id of the tournament {tournament}'s tables: only "
-                    "the tournament creates it"
-                )
-            )
+        reserved = self._reserved(str(table), actor, causation)
+        if reserved is not None:
+            return fail(reserved)
         try:
             game = self._game(game_name)
-            if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):
-                raise ValueError(
-                    f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
-                )
-            if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
-                # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
-                raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
+            self._check_process_id(str(table), game_name)
             options = with_drawn_seed(game, options)
             # refuses bad options before anything is recorded; read once (issue 32: a round
             # start reads 500 tables' options of 48 cards each), for the start and the load
@@ -465,11 +482,13 @@ class Hub:
         the tables in play, not every round the server has ever run.
         """
         d = self.store.streams(TABLE_STREAM_PREFIX)
-        d.addCallback(  # and the tournaments (docs/tournament.md): they run their tables
-            lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
-                lambda tournaments: [*tables, *tournaments]
+        for process in self.processes.values():  # and the streams that run tables
+            d.addCallback(
+                lambda found, prefix: self.store.streams(prefix).addCallback(
+                    lambda more: [*found, *more]
+                ),
+                process.STREAM_PREFIX,
             )
-        )
 
         def load(streams: list[str]) -> Deferred:
             tables = [stream_table(stream) for stream in streams]
