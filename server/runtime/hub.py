@@ -39,7 +39,7 @@ without a recovery pause (docs/tournament.md, "Several nodes").
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from twisted.internet.defer import Deferred, DeferredList, fail, inlineCallbacks, succeed
@@ -48,18 +48,19 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 
 from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
-from server.eventlog.envelope import InvalidEvent, NewEvent
-from server.eventlog.store import ConcurrencyError
+from server.eventlog.envelope import InvalidEvent, NewEvent, RecordedEvent
+from server.eventlog.store import ConcurrencyError, EventStore
 from server.games import games as all_games
-from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, Game, RuleViolation
 from server.metrics import Metrics
 from server.runtime.offload import NoOffload
 from server.runtime.process_actor import ProcessActor, ProcessManager
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
-from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
+from server.runtime.table_actor import TABLE_CREATED, TableActor
 from server.runtime.table_errors import TableExists as TableExists
 from server.runtime.table_errors import TableMoved as TableMoved
+from server.runtime.timers import TableClosed, now_us
 from server.tournament import process as tournament_process
 
 log = Logger(namespace="t24.hub")
@@ -89,7 +90,7 @@ class InvalidOptions(Exception):
         self.rule = rule
 
 
-def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
+def with_drawn_seed(game: Game, options: Mapping[str, Any]) -> Mapping[str, Any]:
     """`options` with a fresh secret seed in the game's `SEED_OPTION` when the creator left it
     out (a seed that is there, even a bad one, is the game's to judge).
 
@@ -116,9 +117,9 @@ class Hub:
 
     def __init__(
         self,
-        store: Any,
+        store: EventStore,
         clock: IReactorTime,
-        games: Mapping[str, Any] | None = None,
+        games: Mapping[str, Game] | None = None,
         metrics: Metrics | None = None,
         evict_after: float | None = None,
         ownership: Any = None,
@@ -152,12 +153,12 @@ class Hub:
         self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
         self._quiet_since: dict[str, float] = {}
         self._sweeper: LoopingCall | None = None
-        self._loading: dict[str, list[Deferred]] = {}
-        self._creating: set[Deferred] = set()  # TableCreated appends in flight
-        self._creating_ids: dict[str, list[Deferred]] = {}  # table -> `get`s waiting for it
+        self._loading: dict[str, list[Deferred[Any]]] = {}
+        self._creating: set[Deferred[Any]] = set()  # TableCreated appends in flight
+        self._creating_ids: dict[str, list[Deferred[Any]]] = {}  # table -> `get`s waiting for it
         self.closing = False
 
-    def _actor(self, table: str, game: Any) -> TableActor:
+    def _actor(self, table: str, game: Game) -> TableActor:
         process = self._process_of(table)
         if process is not None:  # a stream that runs tables (docs/tournament.md)
             return ProcessActor(
@@ -172,7 +173,7 @@ class Hub:
                 return process
         return None
 
-    def _game(self, name: object) -> Any:
+    def _game(self, name: object) -> Game:
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
             raise UnknownGame(f"this server does not run the game {name!r}")
@@ -218,7 +219,7 @@ class Hub:
         start: Command | None = None,
         start_causation: str = "",
         node: tuple[str, str] | None = None,
-    ) -> Deferred:
+    ) -> Deferred[Any]:
         """Record `TableCreated` for a new table and make it live; fires with its actor.
 
         Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` or its optional
@@ -275,15 +276,17 @@ class Hub:
 
         # a table's first append goes in the store's bulk lane, where it has one (a round
         # start creates 500 at once: server/eventlog/threaded.py)
-        append = getattr(self.store, "append_bulk", self.store.append)
+        append: Callable[..., Deferred[list[RecordedEvent]]] = getattr(
+            self.store, "append_bulk", self.store.append
+        )
 
-        def record(_drawn: object = None) -> Deferred:
+        def record(_drawn: object = None) -> Deferred[Any]:
             if self.ownership is None:
                 return append(stream, 0, created)
             # the creating node owns the table: lease first, then record it (fenced)
-            acquiring = self.ownership.acquire(stream)
+            acquiring: Deferred[Any] = self.ownership.acquire(stream)
 
-            def leased(acquired: Any, first: list[NewEvent] = created) -> Deferred:
+            def leased(acquired: Any, first: list[NewEvent] = created) -> Deferred[Any]:
                 if not acquired.held:
                     raise TableExists(f"table {table_id} exists")
                 return append(stream, 0, first)
@@ -296,7 +299,7 @@ class Hub:
         decks = drawn(options) if drawn is not None else []
         d = self.offload.draw_decks(decks).addCallback(record) if decks else record()
 
-        def live(recorded: list) -> TableActor:
+        def live(recorded: list[RecordedEvent]) -> TableActor:
             actor_ = self._actor(table_id, game).load(recorded, initial)
             self.actors[table_id] = actor_
             if self.closing:  # recorded, but the server is stopping: no commands any more
@@ -323,7 +326,9 @@ class Hub:
 
         return d.addBoth(settled)
 
-    def _placed(self, recorded: list, stream: str, node: tuple[str, str] | None, live: Any) -> Any:
+    def _placed(
+        self, recorded: list[RecordedEvent], stream: str, node: tuple[str, str] | None, live: Any
+    ) -> Any:
         """A new table is recorded (and leased) here: serve it, or hand it to `node`. A
         hand-off that did not happen (the node registry or the lease failed) serves it here."""
         if node is None or self.ownership is None or node[0] == self.ownership.owner:
@@ -342,27 +347,28 @@ class Hub:
         handed.addCallback(settled)
         return handed
 
-    def placements(self, count: int) -> Deferred:
+    def placements(self, count: int) -> Deferred[Any]:
         """Where `count` new tables go: a list of `(node id, url)` (`LeaseManager.place`:
         the least loaded live nodes), or of None on a single node (they stay here)."""
         if self.ownership is None:
             return succeed([None] * count)
-        return self.ownership.place(count)
+        placed: Deferred[list[tuple[str, str]]] = self.ownership.place(count)
+        return placed
 
     # -- loading -----------------------------------------------------------------------------
 
-    def get(self, table: str) -> Deferred:
+    def get(self, table: str) -> Deferred[Any]:
         """The live actor of `table`, loading it from its log on first use."""
         actor = self.actors.get(table)
         if actor is not None:
             return succeed(actor)
         creating = self._creating_ids.get(table)
         if creating is not None:  # its creation is in flight: ask again once it settled
-            after: Deferred = Deferred()
+            after: Deferred[Any] = Deferred()
             creating.append(after)
             return after.addCallback(lambda _: self.get(table))
         waiters = self._loading.get(table)
-        d: Deferred = Deferred()
+        d: Deferred[Any] = Deferred()
         if waiters is not None:
             waiters.append(d)
             return d
@@ -376,14 +382,14 @@ class Hub:
         read.addBoth(self._fan_out, table)
         return d
 
-    def _leased(self, acquired: Any, table: str) -> Deferred:
+    def _leased(self, acquired: Any, table: str) -> Deferred[Any]:
         """The lease answered: load the table we now own, or point at its owner."""
         if not acquired.held:
             self.ownership.counts["redirects"] += 1
             raise TableMoved(table, acquired.owner_url)
         failover = self.ownership.is_failover(acquired)
         cause = "failover" if failover else "server_restart"
-        read = self.store.load(table_stream(table))
+        read: Deferred[Any] = self.store.load(table_stream(table))
         # A table handed to this node (placed here) goes live as recorded, its timers
         # scheduled at their recorded deadlines: its node did not fail, nobody lost time.
         read.addCallback(self._loaded, table, cause, recovering=not acquired.handed_from)
@@ -399,12 +405,12 @@ class Hub:
             read.addCallback(self._failed_over, table)
         return read
 
-    def _failed_over(self, actor: Any, table: str) -> Any:
+    def _failed_over(self, actor: TableActor, table: str) -> TableActor:
         self.ownership.counts["failovers"] += 1
         log.warn("table {table} taken over (failover)", table=table, event="failover")
         return actor
 
-    def take_over(self, stream: str) -> Deferred:
+    def take_over(self, stream: str) -> Deferred[Any]:
         """Load a table whose owner is gone (the lease sweep's failover); never fails."""
         d = self.get(stream_table(stream))
         d.addErrback(
@@ -414,7 +420,7 @@ class Hub:
 
     # -- replicas: read-only copies of other nodes' tables (server/runtime/replicas.py) ----
 
-    def replica(self, table: str) -> Deferred:
+    def replica(self, table: str) -> Deferred[Any]:
         """A read-only copy of a table another node serves, for its watchers here."""
         return self.replicas.get(table)
 
@@ -446,8 +452,12 @@ class Hub:
             )
 
     def _loaded(
-        self, recorded: list, table: str, cause: str = "server_restart", recovering: bool = True
-    ) -> Deferred:
+        self,
+        recorded: list[RecordedEvent],
+        table: str,
+        cause: str = "server_restart",
+        recovering: bool = True,
+    ) -> Deferred[Any]:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
@@ -472,7 +482,7 @@ class Hub:
             else:
                 waiter.errback(result)
 
-    def load_all(self) -> Deferred:
+    def load_all(self) -> Deferred[Any]:
         """Rebuild every table in the store that is in play (start-up recovery); fires with
         their count.
 
@@ -490,7 +500,7 @@ class Hub:
                 process.STREAM_PREFIX,
             )
 
-        def load(streams: list[str]) -> Deferred:
+        def load(streams: list[str]) -> Deferred[Any]:
             tables = [stream_table(stream) for stream in streams]
             loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
@@ -513,7 +523,7 @@ class Hub:
         actor = yield self.get(table)  # an unknown game or an empty stream fails here
         return actor
 
-    def _report(self, results: list, tables: list[str]) -> int:
+    def _report(self, results: list[tuple[bool, Any]], tables: list[str]) -> int:
         for (ok, value), table in zip(results, tables, strict=True):
             if not ok and value.check(TableMoved):
                 log.info("table {table}: {why}", table=table, why=value.getErrorMessage())
@@ -595,7 +605,7 @@ class Hub:
 
     # -- shutting down -----------------------------------------------------------------------
 
-    def shutdown(self) -> Deferred:
+    def shutdown(self) -> Deferred[Any]:
         """Close every table to new commands; fire when every queued command is decided and
         every in-flight append (a `create_table`'s too) has finished and been answered.
 
@@ -622,9 +632,9 @@ def _actor_row(table: str, actor: TableActor) -> dict[str, Any]:
     return _row(table, actor.game.NAME, actor.seq, actor.is_over())
 
 
-def _settled(d: Deferred) -> Deferred:
+def _settled(d: Deferred[Any]) -> Deferred[Any]:
     """A Deferred that fires (with None) once `d` has, without taking or changing its result."""
-    done: Deferred = Deferred()
+    done: Deferred[Any] = Deferred()
 
     def fire(result: Any) -> Any:
         done.callback(None)

@@ -50,12 +50,14 @@ from twisted.python.failure import Failure
 
 from protocol.messages import table_stream
 from server.eventlog.envelope import RecordedEvent
+from server.eventlog.store import EventStore
 from server.games.base import RECOVERY_CAUSE, SERVER_ACTOR, Actor, Command, Game, RuleViolation
 from server.metrics import Metrics
 from server.runtime.pushes import Push
 from server.runtime.slices import Slices
-from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
+from server.runtime.table_actor import TABLE_CREATED, TableActor
 from server.runtime.table_errors import TableExists, TableMoved
+from server.runtime.timers import TableClosed, now_us
 
 if TYPE_CHECKING:
     from server.runtime.hub import Hub
@@ -129,6 +131,11 @@ class ProcessManager(Protocol):
         """The decks its next commands will draw, drawn off the reactor first."""
 
 
+def _dropped_if(failure: Failure, *kinds: type[BaseException]) -> Failure | None:
+    """An errback: a failure of one of `kinds` is dropped, any other goes on."""
+    return None if isinstance(failure.value, kinds) else failure
+
+
 class _TableListener:
     """Subscribed to one table: tells the process when an event it reads is recorded."""
 
@@ -154,8 +161,8 @@ class ProcessActor(TableActor):
     def __init__(
         self,
         table: str,
-        game: Any,
-        store: Any,
+        game: Game,
+        store: EventStore,
         clock: IReactorTime,
         metrics: Metrics | None = None,
         *,
@@ -168,13 +175,13 @@ class ProcessActor(TableActor):
         self._known: dict[str, str] = {}  # name -> "opening" | "open" | "done" | "failed"
         self._listeners: dict[str, _TableListener] = {}
         self._warmed: set[Hashable] = set()  # decks drawn ahead
-        self._warming: Deferred | None = None  # the worker's draws not done yet
+        self._warming: Deferred[Any] | None = None  # the worker's draws not done yet
         self._wanted_of: tuple[Any, Mapping[str, bool]] | None = None  # `_wanted`, per state
         self._slices = Slices(clock)  # table creations, a slice of each reactor turn
 
     # -- the table actor's hooks -------------------------------------------------------------
 
-    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred[Any]:
         d = super().start(recovering, cause)
         self._warm_decks()
         self._sync()
@@ -215,14 +222,14 @@ class ProcessActor(TableActor):
 
     def submit(
         self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
-    ) -> Deferred:
+    ) -> Deferred[Any]:
         """A command waits for the decks being drawn (`_warm_decks`), so that `decide` finds
         them in the cache instead of drawing them on the reactor; its arrival stays its own,
         and the commands that wait keep their order."""
         warming = self._warming
         if warming is None:
             return super().submit(command, arrival_us, causation, from_deadline)
-        result: Deferred = Deferred()
+        result: Deferred[Any] = Deferred()
 
         def go(_: object) -> None:
             super(ProcessActor, self).submit(
@@ -305,18 +312,21 @@ class ProcessActor(TableActor):
         for _ in range(OPENING_AT_ONCE):
             next_one()
 
-    def _open(self, name: str, node: tuple[str, str] | None) -> Deferred:
+    def _open(self, name: str, node: tuple[str, str] | None) -> Deferred[None]:
         """Create the table started, on `node` (None: here), unless it exists (a restart);
         then listen to it wherever it is served."""
         hub_id = self.process.table_of(self.table, name)
-        d = self.store.last_seq(table_stream(hub_id))
+        d: Deferred[Any] = self.store.last_seq(table_stream(hub_id))
 
-        def create(last_seq: int) -> Deferred | None:
+        def create(last_seq: int) -> Deferred[Any] | None:
             if last_seq > 0:  # created before (a restart, or this stream's previous node)
                 return None
-            return self._slices.run(lambda: create_now() if not self.closed else None)
+            made: Deferred[Any] = self._slices.run(
+                lambda: create_now() if not self.closed else None
+            )
+            return made
 
-        def create_now() -> Deferred:
+        def create_now() -> Deferred[TableActor | None]:
             table = self.process.new_table(self.state, self.table, name)
             return self.hub.create_table(
                 hub_id,
@@ -329,8 +339,8 @@ class ProcessActor(TableActor):
                 node=node,
             )
 
-        def exists(failure: Failure) -> None:
-            failure.trap(TableExists)
+        def exists(failure: Failure) -> Failure | None:
+            return None if isinstance(failure.value, TableExists) else failure
 
         d.addCallback(create)
         d.addErrback(exists)
@@ -341,10 +351,10 @@ class ProcessActor(TableActor):
         """The table could not be created (the hub refused its options, the store failed):
         tell the process's stream (`process.failure_command`, once per reason), never only
         the log. The next `_sync` tries it again (a restart, the next round's start)."""
-        if failure.check(TableClosed) or self.closed:
+        if isinstance(failure.value, TableClosed) or self.closed:
             return
         self._known[name] = "failed"
-        reason = failure.getErrorMessage() or failure.type.__name__
+        reason = failure.getErrorMessage() or type(failure.value).__name__
         log.warn(
             "{process}: table {table} not created: {why}",
             process=self.table,
@@ -363,12 +373,14 @@ class ProcessActor(TableActor):
         its node is gone), else a replica fed from the store (server/cluster/feed.py)."""
         hub_id = self.process.table_of(self.table, name)
         actor = self.hub.actors.get(hub_id)
-        d = succeed(actor) if actor is not None else self.hub.get(hub_id)
+        d: Deferred[Any] = succeed(actor) if actor is not None else self.hub.get(hub_id)
         d.addCallback(self._start_if_needed)
 
-        def elsewhere(failure: Failure) -> Deferred:
-            failure.trap(TableMoved)  # another live node serves it: watch it from here
-            return self.hub.replica(hub_id)
+        def elsewhere(failure: Failure) -> Deferred[Any] | Failure:
+            if not isinstance(failure.value, TableMoved):
+                return failure
+            replica: Deferred[Any] = self.hub.replica(hub_id)  # watched from here
+            return replica
 
         d.addErrback(elsewhere)
         d.addCallback(self._subscribe, name)
@@ -391,7 +403,7 @@ class ProcessActor(TableActor):
         if self.process.needs_start(actor.last_events) and self._created_here(actor):
             start = self.process.start_command(self.table)
             started = actor.submit(start, now_us(self.clock), f"{self.table}:start")
-            started.addErrback(lambda f: f.trap(RuleViolation, TableClosed))
+            started.addErrback(_dropped_if, RuleViolation, TableClosed)
         return actor
 
     def _subscribe(self, actor: TableActor, name: str) -> None:
@@ -452,17 +464,18 @@ class ProcessActor(TableActor):
         d.addErrback(self._not_recorded, f"the result of {name}")
 
     def _not_recorded(self, failure: Failure, what: str) -> None:
-        if failure.check(RuleViolation):
+        refusal = failure.value
+        if isinstance(refusal, RuleViolation):
             log.info(
                 "{process}: {what} not recorded: {why}",
                 process=self.table,
                 what=what,
-                why=failure.value.code,
+                why=refusal.code,
             )
             return
         self._failed(failure, f"recording {what}")
 
     def _failed(self, failure: Failure, what: str) -> None:
-        if failure.check(TableClosed):
+        if isinstance(failure.value, TableClosed):
             return
         log.failure("{process}: {what} failed", failure, process=self.table, what=what)
