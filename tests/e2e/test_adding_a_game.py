@@ -34,16 +34,57 @@ THE_FOUR = (
     f"docs/games/{GAME}.md",
 )
 
-CLI_PART = '''"""The reference client's part for guess the number: the guesses so far in words."""
+CLI_PART = '''"""The reference client's part for guess the number: its events, refusals in words."""
 
 from clients.reference_cli.games import GamePart
+from clients.reference_cli.words import Plural, names_list, say, unknown_event
+
+WORDS = {
+    "event.TableCreated": Plural(
+        "a table of guess the number for {count} player: {names}",
+        "a table of guess the number for {count} players: {names}",
+    ),
+    "event.Started": "the game starts: {who} guesses first",
+    "event.Guessed.higher": "{who} guesses {number}: higher",
+    "event.Guessed.lower": "{who} guesses {number}: lower",
+    "event.Guessed.right": "{who} guesses {number}: right",
+    "event.Won": "{who} wins: the number was {secret}",
+    "event.TurnSkipped": "{who} let the turn run out",
+    "event.Paused": "the game is paused",
+    "event.Resumed": "the game goes on",
+    "event.Ended": "the game is ended: the number was {secret}",
+    "refusal.bad_options": "those settings do not make a game of guess the number",
+    "refusal.unknown_command": "this table does not know that command",
+    "refusal.not_allowed": "you may not do that at this table",
+    "refusal.bad_args": "a guess is a whole number from 1 to 100",
+    "refusal.game_over": "the game is over",
+    "refusal.already_started": "the game has started already",
+    "refusal.not_started": "the game has not started yet",
+    "refusal.not_paused": "the game is not paused",
+    "refusal.paused": "the game is paused",
+    "refusal.stale_deadline": "that turn is over already",
+    "refusal.not_your_turn": "another player guesses now",
+}
 
 
 def header_words(view):
     return [f"{len(view.get('guesses', []))} guesses so far"]
 
 
-PART = GamePart("guess", header_words=header_words)
+def describe_event(kind, data, names):
+    seat = data.get("seat") or data.get("first")
+    fields = {"who": names.get(seat, "a player"), **data}
+    key = f"event.{kind}"
+    if kind == "TableCreated":
+        seats = (data.get("options") or {}).get("seats", [])
+        named = [s.get("name") or "a player" for s in seats]
+        fields.update(count=len(seats), names=names_list(named))
+    elif kind == "Guessed":
+        key += f".{data.get('hint')}"
+    return say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
+
+
+PART = GamePart("guess", header_words=header_words, describe_event=describe_event, words=WORDS)
 '''
 
 WEB_PAGE = """// Guess the number's page: the generic page's drawing, its own title and words.
@@ -272,6 +313,8 @@ def test_the_sweeps_over_every_game_take_it_as_it_is(copy: Path) -> None:
     done = pytest_in(
         copy,
         "tests/unit/test_readme_games.py",
+        "tests/unit/test_cli_words.py",
+        "tests/unit/test_base.py",
         "tests/unit/test_web_words.py",
         "tests/unit/test_mutation_config.py",
         "tests/unit/test_protocol_doc_gaps.py",

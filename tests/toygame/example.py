@@ -51,3 +51,8 @@ def view_leaks(viewer: Actor, view: Mapping[str, Any], state: ToyState) -> bool:
 def event_leaks(viewer: Actor, event: Event, state: ToyState) -> bool:
     hidden = viewer.role in ("player", "spectator") and event.type not in FINAL_EVENTS
     return hidden and _has_secret(event.data)
+
+
+# What the play above rarely reaches, for the terminal's words check (an ended game: a right
+# guess usually ends it first; tests/unit/terminal_event_examples.py).
+EVENT_EXAMPLES: dict[str, list[dict[str, Any]]] = {"Ended": [{"secret": 42}]}
