@@ -287,7 +287,7 @@ class ProcessActor(TableActor):
             d.addCallback(self._place, new)
             d.addErrback(self._failed, "placing tables")
 
-    def _place(self, nodes: list[tuple[str, str] | None], names: list[str]) -> None:
+    def _place(self, nodes: Sequence[tuple[str, str] | None], names: list[str]) -> None:
         """Open the round's tables, `OPENING_AT_ONCE` in flight, in order.
 
         Why not all at once: each creation reads its options (a 48-card deck), checks every

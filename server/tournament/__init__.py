@@ -62,8 +62,8 @@ from server.tournament.state import (
 )
 
 NAME = "tournament"
-RECOVERY_COMMAND = None
-SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
+RECOVERY_COMMAND: str | None = None
+SEED_OPTION: str | None = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
 TIMER = frozenset({SERVER})
 
