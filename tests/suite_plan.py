@@ -46,6 +46,7 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_server_install.py",  # 39
     "tests/unit/test_tournament_properties.py",  # 38
     "tests/e2e/test_installed_package.py",  # 38
+    "tests/e2e/test_adding_a_game.py",  # 35 (a copy of the tree, its suites in children)
     "tests/e2e/test_cli_casual.py",  # 30
     "tests/e2e/test_cli_round.py",  # 30
     "tests/e2e/test_web_screens.py",  # 29

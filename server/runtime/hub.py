@@ -48,7 +48,7 @@ from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_table, table_stream
+from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
 from server.eventlog.envelope import InvalidEvent, NewEvent, RecordedEvent
 from server.eventlog.store import ConcurrencyError, EventStore
 from server.games import games as all_games
@@ -56,15 +56,14 @@ from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, Game, Rul
 from server.metrics import Metrics
 from server.runtime.offload import NoOffload, Offload
 from server.runtime.ownership import Lease, Ownership
+from server.runtime.process_actor import ProcessActor, ProcessManager
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
 from server.runtime.table_actor import TABLE_CREATED, TableActor
+from server.runtime.table_errors import TableExists as TableExists
+from server.runtime.table_errors import TableMoved as TableMoved
 from server.runtime.timers import TableClosed, now_us
-from server.tournament.tables import reserving_tournament
-
-TOURNAMENT_GAME = "tournament"
-MAX_TOURNAMENT_ID = 40
-MAX_TOURNAMENT_STREAM = len(TOURNAMENT_PREFIX) + MAX_TOURNAMENT_ID
+from server.tournament import process as tournament_process
 
 log = Logger(namespace="t24.hub")
 
@@ -73,22 +72,9 @@ class UnknownTable(Exception):
     """No stream holds this table."""
 
 
-class TableExists(Exception):
-    """`create_table` named an id that is taken."""
-
-
-class TableMoved(Exception):
-    """Another live node owns the table: ask it (`url`), not this one."""
-
-    def __init__(self, table: str, url: str) -> None:
-        super().__init__(f"table {table} is served by {url}")
-        self.table = table
-        self.url = url
-
-
 class ReservedTable(Exception):
-    """`create_table` named an id of a tournament's tables (`<id>.r1.s1.t01`, `<id>.tb1.t1`):
-    only that tournament creates it (`server.tournament.tables.reserving_tournament`)."""
+    """`create_table` named an id of a process manager's tables (a tournament's
+    `<id>.r1.s1.t01`, `<id>.tb1.t1`): only that process creates it (`ProcessManager.reserving`)."""
 
 
 class UnknownGame(Exception):
@@ -121,10 +107,11 @@ def with_drawn_seed(game: Game, options: Mapping[str, Any]) -> Mapping[str, Any]
     return {**options, name: secrets.randbelow(2**SEED_BITS)}
 
 
-def _tournament() -> dict[str, Game]:
-    from server import tournament
-
-    return {tournament.NAME: tournament}
+def default_processes() -> dict[str, ProcessManager]:
+    """The process managers a server runs unless told otherwise: the tournament's
+    (server/tournament/process.py), by its stream's game. The one place the runtime names
+    one; nothing else here knows what a process manager does."""
+    return {tournament_process.NAME: tournament_process}
 
 
 class Hub:
@@ -140,6 +127,7 @@ class Hub:
         ownership: Ownership | None = None,
         catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES,
         offload: Offload | None = None,
+        processes: Mapping[str, ProcessManager] | None = None,
     ) -> None:
         self.store = store
         # Where decks a table will draw are drawn first: a worker process on a real server
@@ -147,8 +135,15 @@ class Hub:
         self.offload: Offload = offload if offload is not None else NoOffload()
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
         self.clock = clock
-        # The games, and the tournament: its stream runs like a table (docs/tournament.md).
-        self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
+        # The streams that run other tables (a tournament's), by their game: each runs like
+        # a table, in a `ProcessActor` that opens and listens to its tables.
+        self.processes = dict(processes) if processes is not None else default_processes()
+        # The games, and the process managers' own: their streams run like tables.
+        self.games = (
+            dict(games)
+            if games is not None
+            else {**all_games(), **{name: p.GAME for name, p in self.processes.items()}}
+        )
         self.metrics = metrics or Metrics()
         # The older events' pushes of every table here, bounded by bytes (pushes.py).
         self.chunks = PushChunks(catch_up_cache_bytes)
@@ -167,17 +162,53 @@ class Hub:
         self.closing = False
 
     def _actor(self, table: str, game: Game) -> TableActor:
-        if table.startswith(TOURNAMENT_PREFIX):  # the tournament's shell: docs/tournament.md
-            from server.runtime.tournament_actor import TournamentActor
-
-            return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
+        process = self._process_of(table)
+        if process is not None:  # a stream that runs tables (docs/tournament.md)
+            return ProcessActor(
+                table, game, self.store, self.clock, self.metrics, hub=self, process=process
+            )
         return TableActor(table, game, self.store, self.clock, self.metrics, self.chunks)
+
+    def _process_of(self, table: str) -> ProcessManager | None:
+        """The process manager whose stream `table` is (by its id's prefix), or None."""
+        for process in self.processes.values():
+            if table.startswith(process.STREAM_PREFIX):
+                return process
+        return None
 
     def _game(self, name: object) -> Game:
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
             raise UnknownGame(f"this server does not run the game {name!r}")
         return game
+
+    def _reserved(self, table: str, actor: Actor, causation: str) -> ReservedTable | None:
+        """Refused: `table` is an id of a process's tables, and the creator is not that
+        process (the server, caused by its stream)."""
+        for process in self.processes.values():
+            owner = process.reserving(table)
+            if owner is not None and (actor, causation) != (SERVER_ACTOR, owner):
+                named = f"the {process.NAME} {owner.removeprefix(process.STREAM_PREFIX)}"
+                return ReservedTable(
+                    f"table {table} is an id of {named}'s tables: only the {process.NAME} "
+                    "creates it"
+                )
+        return None
+
+    def _check_process_id(self, table: str, game_name: str) -> None:
+        """A process's stream, and only it, has an id of its prefix, of the length it allows
+        (ValueError, said as `InvalidOptions`)."""
+        process = self._process_of(table)
+        wanted = self.processes.get(game_name)
+        if process is not wanted:
+            shown = wanted if wanted is not None else process
+            assert shown is not None  # one of the two is a process: they differ
+            raise ValueError(
+                f"a {shown.NAME}, and only a {shown.NAME}, has an id {shown.STREAM_PREFIX}<id>"
+            )
+        refusal = process.id_refusal(table) if process is not None else None
+        if refusal is not None:
+            raise ValueError(refusal)
 
     # -- creating ----------------------------------------------------------------------------
 
@@ -208,26 +239,12 @@ class Hub:
         """
         if self.closing:
             return fail(TableClosed("the server is shutting down"))
-        tournament = reserving_tournament(str(table))
-        if tournament is not None and (actor, causation) != (
-            SERVER_ACTOR,
-            TOURNAMENT_PREFIX + tournament,
-        ):
-            return fail(
-                ReservedTable(
-                    f"table {table} is an id of the tournament {tournament}'s tables: only "
-                    "the tournament creates it"
-                )
-            )
+        reserved = self._reserved(str(table), actor, causation)
+        if reserved is not None:
+            return fail(reserved)
         try:
             game = self._game(game_name)
-            if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):
-                raise ValueError(
-                    f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
-                )
-            if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
-                # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
-                raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
+            self._check_process_id(str(table), game_name)
             options = with_drawn_seed(game, options)
             # refuses bad options before anything is recorded; read once (issue 32: a round
             # start reads 500 tables' options of 48 cards each), for the start and the load
@@ -479,6 +496,10 @@ class Hub:
             else:
                 waiter.errback(result)
 
+    def _and_streams(self, found: list[str], prefix: str) -> Deferred[list[str]]:
+        """`found`, and the streams named with `prefix` (a process manager's)."""
+        return self.store.streams(prefix).addCallback(lambda more: [*found, *more])
+
     def load_all(self) -> Deferred[int]:
         """Rebuild every table in the store that is in play (start-up recovery); fires with
         their count.
@@ -489,11 +510,8 @@ class Hub:
         the tables in play, not every round the server has ever run.
         """
         d = self.store.streams(TABLE_STREAM_PREFIX)
-        d.addCallback(  # and the tournaments (docs/tournament.md): they run their tables
-            lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
-                lambda tournaments: [*tables, *tournaments]
-            )
-        )
+        for process in self.processes.values():  # and the streams that run tables
+            d.addCallback(self._and_streams, process.STREAM_PREFIX)
 
         def load(streams: list[str]) -> Deferred[int]:
             tables = [stream_table(stream) for stream in streams]

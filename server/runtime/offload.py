@@ -19,7 +19,7 @@ How the result reaches the game, which stays pure: the worker runs the same pure
 (`tournament_deck.remember`), before the command that draws it is decided: the hub waits for
 a new table's decks before it records the table (`Hub.create_table`, the game's optional
 `decks_drawn`), the tournament draws the decks of its next rounds as soon as it knows them
-(`TournamentActor._warm_decks`). Whatever was not drawn ahead (a deck evicted from the cache,
+(`ProcessActor._warm_decks`). Whatever was not drawn ahead (a deck evicted from the cache,
 a worker that failed) is drawn by the game itself, as before: slower, never wrong.
 
 `NoOffload` draws nothing ahead: the game draws what it needs when it decides, on the

@@ -3,7 +3,7 @@
 What it keeps: table id -> a closed `TableActor` (no timers, no commands) loaded from the
 store, and which copies have a catch-up read in flight. Who uses it: a spectator or auditor
 who joins a table another node serves (server/net/requests.py), and a tournament listening
-to its tables wherever they are served (server/runtime/tournament_actor.py).
+to its tables wherever they are served (server/runtime/process_actor.py).
 
 How a copy stays current (server/cluster/feed.py): every append on any node sends
 `NOTIFY t24_events` with its stream and seq; `remote_event` then reads the events after the

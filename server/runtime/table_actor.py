@@ -437,6 +437,14 @@ class TableActor:
         return self.game.view(self.state, viewer)
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
+        self._push(recorded)
+        self.published(recorded)
+
+    def published(self, recorded: list[RecordedEvent]) -> None:
+        """After each batch of recorded events is pushed: nothing for a table; a process
+        manager's actor (process_actor.py) opens and listens to its tables from here."""
+
+    def _push(self, recorded: list[RecordedEvent]) -> None:
         """Push each event to every subscriber, redacted for its viewer; the append's last
         event also carries each viewer's view after the append (server/runtime/views.py).
 

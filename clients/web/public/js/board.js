@@ -11,7 +11,7 @@
 // follows the new ones; and again, a little later each time, while a table its started rounds
 // or tie-breaks name is not listed yet (the tournament creates them after the push that
 // started the round, and another node's table is listed a refresh later).
-import { casualEventInWords, casualSummary } from "./games/index.js";
+import { casualEventInWords, casualSummary, whenGameLoads } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
@@ -164,6 +164,8 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
       document.getElementById("message").textContent = errorInWords(error);
     }
   }
+
+  whenGameLoads(() => render()); // a casual table drawn before its game's module loaded
 
   function render() {
     document.getElementById("status").textContent = statusInWords(link);

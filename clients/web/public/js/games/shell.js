@@ -77,6 +77,15 @@ export function gameOverInWords(view, result, reasons) {
   return `The game is over (${reasons[result.reason] || result.reason}). ${winnersInWords(view, result)}`;
 }
 
+/** A refusal in words: the game's own sentence for its code (a game module's optional
+ * `errorWords`, so a new game's refusals need no line in words.js), else words.js's. */
+export function refusalInWords(error, game) {
+  const own = error && typeof error === "object" && game.errorWords && game.errorWords[error.code];
+  if (!own) return errorInWords(error);
+  const rule = error.rule ? ` (${error.rule})` : "";
+  return `${own}${rule}${error.message ? ` — ${error.message}` : ""}`;
+}
+
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
 export function gameShell(root, connection, welcome, table, game) {
   const ctx = {
@@ -91,7 +100,7 @@ export function gameShell(root, connection, welcome, table, game) {
     send(name, args = {}) {
       return connection.command(table, name, args).then(
         () => { ctx.say(""); return true; },
-        (error) => { ctx.say(errorInWords(error)); return false; });
+        (error) => { ctx.say(refusalInWords(error, game)); return false; });
     },
     say(text) { fill("message", text); },
     /** May the page act now (connected, a view to act on)? */
