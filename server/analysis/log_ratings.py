@@ -10,7 +10,10 @@ What it keeps:
   it was there, by an act of its own or connected or marked present when play began);
 - `rate_log(streams)`: all of them in the log's time order, folded into ratings
   (`server.ratings`: Plackett-Luce for a table's players ranked by their scores,
-  Bradley-Terry for a student against a card).
+  Bradley-Terry for a student against a card);
+- `RatingsFold`: that fold a step at a time, for a reader that folds in slices of the
+  reactor's turns and goes on from its last fold when the log only grew after it
+  (server/runtime/ratings_query.py, issue 32).
 
 Who is who across tables (`identity`): the seat's name as the table was created with it,
 case and spaces folded ("Ada  Lovelace" and "ada lovelace" are one student). Why the name: a
@@ -55,6 +58,7 @@ bundle, or the live store (tests/unit/test_log_ratings.py).
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
@@ -379,42 +383,51 @@ def rate_occurrences(
     occurred: Iterable[Occurrence], renamed: Mapping[str, Mapping[str, str]] | None = None
 ) -> LogRatings:
     """The ratings of the streams these `occurrences` were read from, in any order (they
-    are folded in the log's time order): what `rate_log` folds, for a reader that keeps
-    each stream's occurrences between two questions (server/runtime/ratings_query.py).
+    are folded in the log's time order): what `rate_log` folds.
     `renamed`: per tournament id, its students' names now (`tournament_names`)."""
-    found = sorted(
-        (_renamed(o, renamed) if renamed else o for o in occurred), key=lambda o: o.order
-    )
-    ratings: dict[str, Rating] = {}
-    names: dict[str, str] = {}
-    history: dict[str, list[dict[str, Any]]] = {}
-    cards: dict[str, Rating] = {}
-    priors: dict[str, Rating] = {}
-    tries: dict[str, list[int]] = {}
+    fold = RatingsFold(renamed)
+    for o in sorted(occurred, key=lambda o: o.order):
+        fold.add(o)
+    return fold.ratings()
 
-    def card_step(o: Occurrence) -> Rating:
-        prior = priors.setdefault(o.card, card_prior(o.score))
-        student = ratings.get(o.student[0], Rating())
-        card = cards.get(o.card, prior)
-        after, card_after = rate_attempt(student, card, o.solved, prior.mu)
-        counts = tries.setdefault(o.card, [0, 0, 0])
-        counts[0] += 1
-        counts[1] += int(o.solved)
-        if student.sigma <= TEACHING_SIGMA:  # a card learns from settling students only
-            counts[2] += 1
-            card = card_after
-        cards[o.card] = card
-        return after
 
-    def record(key: str, name: str, rating: Rating, entry: dict[str, Any]) -> None:
-        ratings[key] = rating
-        names.setdefault(key, name)
-        history.setdefault(key, []).append({**entry, "mu": rating.mu, "sigma": rating.sigma})
+class RatingsFold:
+    """`rate_occurrences`'s fold, a step at a time: `add` each occurrence in the log's time
+    order, `ratings()` whenever. Why a step at a time (issue 32): a live store's reader
+    (server/runtime/ratings_query.py) folds a log of 100,000 occurrences (a 2,000-student
+    tournament; some 120 us each, 12 s) in slices of the reactor's turns, and when the log
+    has only grown after the last occurrence folded (a score card signed) goes on from where
+    it was instead of folding it all again. `ratings()` builds again only the students and
+    cards the steps since the last call moved: the others are the same objects."""
 
-    for o in found:
+    def __init__(self, renamed: Mapping[str, Mapping[str, str]] | None = None) -> None:
+        self.renamed = renamed or {}
+        self.last: tuple[int, str, int] | None = None  # the order of the last step
+        self._ratings: dict[str, Rating] = {}
+        self._names: dict[str, str] = {}
+        self._history: dict[str, list[dict[str, Any]]] = {}
+        self._cards_now: dict[str, Rating] = {}
+        self._priors: dict[str, Rating] = {}
+        self._tries: dict[str, list[int]] = {}
+        # students moved and cards tried since `ratings()`, in the order first moved (as
+        # `rate_occurrences` always listed them: a dict, an ordered set)
+        self._moved: dict[str, None] = {}
+        self._tried: dict[str, None] = {}
+        self._built = LogRatings(students={}, cards={})
+        # a build under way (`build`): what is left of it, and what it has built so far
+        self._todo_students: deque[str] = deque()
+        self._todo_cards: deque[str] = deque()
+        self._students: dict[str, StudentRatings] | None = None
+        self._cards: dict[str, CardRatings] | None = None
+
+    def add(self, occurred: Occurrence) -> None:
+        """Fold one more occurrence: none before it in the log's time order may follow."""
+        assert self.last is None or occurred.order >= self.last, "folded out of order"
+        self.last = occurred.order
+        o = _renamed(occurred, self.renamed) if self.renamed else occurred
         if o.kind == RESULT:
             keys = [key for key, _name, _seat in o.players]
-            table = rate_table([ratings.get(k, Rating()) for k in keys], o.scores)
+            table = rate_table([self._ratings.get(k, Rating()) for k in keys], o.scores)
             for (key, name, seat), rating, score in zip(o.players, table, o.scores, strict=True):
                 place = 1 + sum(1 for other in o.scores if other > score)
                 entry = {
@@ -427,9 +440,9 @@ def rate_occurrences(
                     "place": place,
                     "players": len(keys),
                 }
-                record(key, name, rating, entry)
+                self._record(key, name, rating, entry)
         elif o.kind == PRACTICE:
-            student = card_step(o)
+            student = self._card_step(o)
             key, name, seat = o.student
             entry = {
                 "at": o.at,
@@ -440,14 +453,65 @@ def rate_occurrences(
                 "card": o.card,
                 "solved": o.solved,
             }
-            record(key, name, student, entry)
+            self._record(key, name, student, entry)
         else:
-            card_step(o)
-    students = {
-        key: StudentRatings(key, names[key], ratings[key], tuple(history[key])) for key in history
-    }
-    rated_cards = {
-        card: CardRatings(card, priors[card], rating, *tries[card])
-        for card, rating in cards.items()
-    }
-    return LogRatings(students=students, cards=rated_cards)
+            self._card_step(o)
+
+    def _card_step(self, o: Occurrence) -> Rating:
+        prior = self._priors.setdefault(o.card, card_prior(o.score))
+        student = self._ratings.get(o.student[0], Rating())
+        card = self._cards_now.get(o.card, prior)
+        after, card_after = rate_attempt(student, card, o.solved, prior.mu)
+        counts = self._tries.setdefault(o.card, [0, 0, 0])
+        counts[0] += 1
+        counts[1] += int(o.solved)
+        if student.sigma <= TEACHING_SIGMA:  # a card learns from settling students only
+            counts[2] += 1
+            card = card_after
+        self._cards_now[o.card] = card
+        self._tried[o.card] = None
+        return after
+
+    def _record(self, key: str, name: str, rating: Rating, entry: dict[str, Any]) -> None:
+        self._ratings[key] = rating
+        self._names.setdefault(key, name)
+        self._history.setdefault(key, []).append({**entry, "mu": rating.mu, "sigma": rating.sigma})
+        self._moved[key] = None
+
+    def build(self, limit: int | None = None) -> bool:
+        """Build up to `limit` (None: all) of the students and cards the steps since the
+        last whole build moved; True once every one is built (`ratings()` then costs
+        nothing more). Why in pieces: 2,000 students' histories take a good part of a
+        reactor turn's slice (server/runtime/ratings_query.py builds a few at a time)."""
+        if self._students is None:
+            if not (self._moved or self._tried):
+                return True
+            self._students, self._cards = dict(self._built.students), dict(self._built.cards)
+        assert self._cards is not None
+        self._todo_students.extend(self._moved)
+        self._todo_cards.extend(self._tried)
+        self._moved, self._tried = {}, {}
+        budget = len(self._todo_students) + len(self._todo_cards) if limit is None else limit
+        for _ in range(budget):
+            if self._todo_students:
+                key = self._todo_students.popleft()
+                self._students[key] = StudentRatings(
+                    key, self._names[key], self._ratings[key], tuple(self._history[key])
+                )
+            elif self._todo_cards:
+                card = self._todo_cards.popleft()
+                self._cards[card] = CardRatings(
+                    card, self._priors[card], self._cards_now[card], *self._tries[card]
+                )
+            else:
+                break
+        if self._todo_students or self._todo_cards:
+            return False
+        self._built = LogRatings(students=self._students, cards=self._cards)
+        self._students = self._cards = None
+        return True
+
+    def ratings(self) -> LogRatings:
+        """Every rating folded so far (see the class doc)."""
+        self.build()
+        return self._built

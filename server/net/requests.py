@@ -93,7 +93,7 @@ class TableRequests:
         game = self.hub.games.get(name) if isinstance(name, str) else None
         # a game's option asking for the log's ratings (practice's `from_log`) is filled
         # here, from the store, and recorded as numbers (server/runtime/ratings_query.py)
-        d = with_log_ratings(self.hub.store, game, request.get("options"))
+        d = with_log_ratings(self.hub.store, self.clock, game, request.get("options"))
         d.addCallback(
             lambda options: self.hub.create_table(
                 request.get("table"),

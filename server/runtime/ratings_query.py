@@ -9,47 +9,88 @@ and is answered for the name their seat has at the table they ask on; a proctor,
 director or an auditor names the student (`{"name": N}`).
 
 What is kept between two questions (`LogCache`, one per store): each table stream's
-occurrences (what moves a rating, `log_ratings.occurrences`) and its seats' names, each
-tournament's students' names now (a renamed student stays one), with the stream's last seq
-they were read at, and the last fold with the seqs it folded. A question
-asks the store for the table streams and their last seqs, reads again only the streams that
-grew (a page opened by every student of a grade at the end of a round reads the log once),
-and folds again only when one did. Why: the answer is a fold over every table of the store;
-read and folded afresh for each of a grade's students it would read the whole log as many
-times.
+occurrences (what moves a rating, `log_ratings.occurrences`, in the log's time order) and its
+seats' names, each tournament's students' names now (a renamed student stays one), with the
+stream's last seq they were read at, and the last fold (`RatingsFold`) with the reads it
+folded. A read of the log asks the store for the table streams and their last seqs, reads
+again only the streams that grew (a page opened by every student of a grade at the end of a
+round reads the log once), and then: answers with the last fold if nothing grew; goes on
+with the last fold if the log only grew after its last step (a score card signed, a card
+tried: the common case, a few steps); folds afresh otherwise (the first question, a score
+card reopened, a student renamed, a result recorded before the last step).
+
+Why off the reactor's long turns (issue 32, "nothing CPU-heavy on the reactor"): a fold step
+is 70 to 300 us (openskill's arithmetic), and the log of a 2,000-student tournament's end is
+some 100,000 steps: 8 to 12 s, which used to run in one reactor turn at every question after
+the log grew, while every table of the node waited. Now:
+- the store is read through its own threads (`ThreadedStore`'s readers), at most
+  `READS_AT_ONCE` reads at a time, so their results come back to the reactor a few at a
+  time, and other tables' reads (a join's catch-up, a table loaded) are not queued behind
+  thousands;
+- every piece of pure work runs in slices of the reactor's turns (server/runtime/slices.py,
+  5 ms a turn): each stream read turned into its occurrences, the fold `FOLD_STEPS` steps a
+  piece, the students' and cards' ratings `BUILD_STEPS` a piece: another table's command
+  waits at most about a slice, while the recount takes as many turns as it needs;
+- the questions asked while a read is under way wait for the next read, which all of them
+  share (a grade's pages asking at once after a signing: one read, not one each), and which
+  starts only when the one under way is over: an answer is never older than its question.
+Why slices and not the deck worker's process (server/runtime/offload.py): the fold is many
+cheap steps over state kept between questions (the streams' occurrences, the last fold); in
+a process that state would be sent each time (pickling 100,000 occurrences costs the
+reactor 0.8 s, a tenth of the fold, and unpickling the answer as much again) or kept in a
+worker that also draws the decks (a recount would hold the deck draws behind it). Not a
+thread: a CPU-bound thread holds the GIL (offload.py's doc). Under a test's `task.Clock`,
+which does not move while work runs, every piece runs at once, as before.
 
 Why the work is charged: the events read (only those of the streams that grew) are charged
-like a join's catch-up, one request more per 50 events (`ViewAt.folded`).
+like a join's catch-up, one request more per 50 events (`ViewAt.folded`), to the question
+that began the read; the questions that share it are charged nothing more.
 """
 
 from __future__ import annotations
 
+import heapq
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
-from twisted.internet.defer import Deferred, fail, gatherResults, succeed
+from twisted.internet.defer import (
+    Deferred,
+    DeferredSemaphore,
+    FirstError,
+    fail,
+    gatherResults,
+    succeed,
+)
+from twisted.internet.interfaces import IReactorTime
+from twisted.python.failure import Failure
 
 from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX
 from server.analysis.log_ratings import (
     LogRatings,
     Occurrence,
+    RatingsFold,
     StudentRatings,
     identity,
     occurrences,
-    rate_occurrences,
     tournament_names,
 )
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, RuleViolation
 from server.ratings import Rating
 from server.runtime.hub import InvalidOptions
+from server.runtime.slices import Slices
 from server.runtime.view_at import ViewAt
 
 RATINGS = "ratings"  # the query's name: answered by the shell, never by a game
 OFFICIALS = frozenset({"proctor", "director", "auditor"})
 MAX_NAME = 64
+READS_AT_ONCE = 8  # store reads one read of the log keeps in flight (module doc)
+FOLD_STEPS = 8  # occurrences folded a slice item: 1 to 3 ms (120 to 300 us a step)
+BUILD_STEPS = 64  # students or cards built a slice item, about 1 ms
+Folded = tuple[LogRatings, "LogCache", int]  # the ratings, the cache, the events read
 
 
 def _seat_names(events: Sequence[RecordedEvent]) -> dict[str, str]:
@@ -67,8 +108,8 @@ def _seat_names(events: Sequence[RecordedEvent]) -> dict[str, str]:
 
 @dataclass
 class Read:
-    """One stream as last read: its last seq then, and for a table what moves a rating and
-    its seats' names, for a tournament its students' names now."""
+    """One stream as last read: its last seq then, and for a table what moves a rating (in
+    the log's time order) and its seats' names, for a tournament its students' names now."""
 
     seq: int
     occurrences: list[Occurrence]
@@ -76,25 +117,208 @@ class Read:
     students: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass
+def _first_error(failure: Failure) -> Failure:
+    """A read's own failure, not `gatherResults`' wrapper of it (`error_for` maps it)."""
+    return failure.value.subFailure if isinstance(failure.value, FirstError) else failure
+
+
 class LogCache:
-    """What a store's ratings questions keep between them (see the module doc)."""
+    """What a store's ratings questions keep between them, and the one recount under way
+    (see the module doc)."""
 
-    streams: dict[str, Read] = field(default_factory=dict)
-    folded: tuple[tuple[tuple[str, int], ...], LogRatings] | None = None
+    def __init__(self) -> None:
+        self.streams: dict[str, Read] = {}
+        self.fold: RatingsFold | None = None
+        self.folded: dict[str, Read] = {}  # the reads `fold` has folded, by stream
+        self.recounts = 0  # folds begun afresh (a fold gone on from where it was is not one)
+        self.runs = 0  # reads of the log (questions asked together share one)
+        self._asking: list[Deferred[Folded]] = []
+        self._busy = False
+        self.slices: Slices | None = None  # on the first question's clock
 
-    def rated(self, names: Sequence[str]) -> LogRatings:
-        """The fold of these streams' occurrences, again only if one of them grew."""
-        key = tuple((name, self.streams[name].seq) for name in names)
-        if self.folded is None or self.folded[0] != key:
-            found = (o for name in names for o in self.streams[name].occurrences)
-            renamed = {
-                name.removeprefix(TOURNAMENT_PREFIX): self.streams[name].students
-                for name in names
-                if name.startswith(TOURNAMENT_PREFIX)
-            }
-            self.folded = (key, rate_occurrences(found, renamed))
-        return self.folded[1]
+    def ask(self, store: Any, clock: IReactorTime) -> Deferred[Folded]:
+        """The ratings across the store's log as it is now, or later: a question asked while
+        a read is under way waits for the next read, which every question asked meanwhile
+        shares (see the module doc)."""
+        if self.slices is None:
+            self.slices = Slices(clock)
+        asked: Deferred[Folded] = Deferred()
+        self._asking.append(asked)
+        if not self._busy:
+            self._next(store)
+        return asked
+
+    def _next(self, store: Any) -> None:
+        waiting, self._asking = self._asking, []
+        self._busy = True
+        self.runs += 1
+
+        def answer(result: Folded | Failure) -> None:
+            self._busy = False
+            for n, asked in enumerate(waiting):
+                if isinstance(result, Failure):
+                    asked.errback(result)
+                else:  # the read is charged to the first question only, as it always was
+                    asked.callback(result if n == 0 else (result[0], result[1], 0))
+            if self._asking and not self._busy:
+                self._next(store)
+
+        self._read(store).addBoth(answer)
+
+    def _read(self, store: Any) -> Deferred[Folded]:
+        """Read the streams that grew, then fold (module doc)."""
+        assert self.slices is not None
+        slices, reads = self.slices, DeferredSemaphore(READS_AT_ONCE)
+        read_events = [0]
+
+        def seqs(names: list[str]) -> Deferred[tuple[list[str], list[int]]]:
+            found = [reads.run(store.last_seq, name) for name in names]
+            return gatherResults(found, consumeErrors=True).addCallback(lambda s: (names, s))
+
+        def load(listed: tuple[list[str], list[int]]) -> Deferred[list[str]]:
+            names, last_seqs = listed
+            grown = [
+                name
+                for name, seq in zip(names, last_seqs, strict=True)
+                if name not in self.streams or self.streams[name].seq != seq
+            ]
+
+            def keep(events: list[RecordedEvent], name: str) -> Deferred[None]:
+                read_events[0] += len(events)
+                return slices.run(lambda: self._keep(name, events))
+
+            loads = [reads.run(store.load, name).addCallback(keep, name) for name in grown]
+            return gatherResults(loads, consumeErrors=True).addCallback(lambda _: names)
+
+        def fold(names: list[str]) -> Deferred[Folded]:
+            rated = self._rated([name for name in names if name in self.streams])
+            return rated.addCallback(lambda found: (found, self, read_events[0]))
+
+        listed = gatherResults(
+            [store.streams(TABLE_STREAM_PREFIX), store.streams(TOURNAMENT_PREFIX)],
+            consumeErrors=True,
+        )
+        d = listed.addCallback(lambda both: both[0] + both[1]).addCallback(seqs)
+        return d.addCallback(load).addCallback(fold).addErrback(_first_error)
+
+    def _keep(self, name: str, events: list[RecordedEvent]) -> None:
+        """One stream read: what moves a rating in it, sorted once, here."""
+        seq = events[-1].seq if events else 0
+        if name.startswith(TOURNAMENT_PREFIX):
+            self.streams[name] = Read(seq, [], {}, tournament_names(events))
+        else:
+            found = sorted(occurrences(name, events), key=lambda o: o.order)
+            self.streams[name] = Read(seq, found, _seat_names(events))
+
+    def _rated(self, names: list[str]) -> Deferred[LogRatings]:
+        """The fold of these streams' occurrences: the last one if none of them changed; the
+        last one gone on with what came after it if the log only grew after it; else a fold
+        afresh (`recounts`). The steps run in slices (module doc)."""
+        reads = {name: self.streams[name] for name in names}
+        renamed = {
+            name.removeprefix(TOURNAMENT_PREFIX): read.students
+            for name, read in reads.items()
+            if name.startswith(TOURNAMENT_PREFIX)
+        }
+        fold, folded = self.fold, self.folded
+        if fold is not None and folded.keys() == reads.keys():
+            if all(folded[name] is read for name, read in reads.items()):
+                return succeed(fold.ratings())
+        tails = None if fold is None or fold.renamed != renamed else _after(fold, folded, reads)
+        if fold is None or tails is None:
+            fold, tails = RatingsFold(renamed), [read.occurrences for read in reads.values()]
+            self.recounts += 1
+        self.fold, self.folded = None, {}  # until this fold is whole
+        steps = heapq.merge(*tails, key=lambda o: o.order)
+        done = _in_slices(self.slices, fold, steps)
+
+        def whole(rated: LogRatings) -> LogRatings:
+            self.fold, self.folded = fold, reads
+            return rated
+
+        return done.addCallback(whole)
+
+
+def _after(
+    fold: RatingsFold, folded: Mapping[str, Read], reads: Mapping[str, Read]
+) -> list[list[Occurrence]] | None:
+    """What each stream has after what `fold` folded of it, if every stream folded is still
+    read, has still what was folded of it, and has nothing new before the fold's last step
+    (a score card signed, a card tried); else None (a card reopened, a stream gone, a clock
+    that went back: a fold afresh)."""
+    if not folded.keys() <= reads.keys():
+        return None
+    tails = []
+    for name, read in reads.items():
+        before = folded.get(name)
+        if before is read:
+            continue
+        old = before.occurrences if before is not None else []
+        new = read.occurrences
+        if new[: len(old)] != old:
+            return None
+        tail = new[len(old) :]
+        if tail and fold.last is not None and tail[0].order <= fold.last:
+            return None
+        tails.append(tail)
+    return tails
+
+
+def _in_slices(
+    slices: Slices | None, fold: RatingsFold, steps: Iterator[Occurrence]
+) -> Deferred[LogRatings]:
+    """`fold` taken through `steps`, `FOLD_STEPS` a slice item, then its ratings built,
+    `BUILD_STEPS` students or cards an item: one item after the other, each when the one
+    before has run (a failure fails the whole, and nothing after it runs)."""
+    assert slices is not None
+    left = [True]  # steps may be left
+    built = [False]  # every student and card moved is built
+
+    def step() -> None:
+        taken = 0
+        for occurred in islice(steps, FOLD_STEPS):
+            fold.add(occurred)
+            taken += 1
+        left[0] = taken == FOLD_STEPS
+
+    def build() -> None:
+        built[0] = fold.build(BUILD_STEPS)
+
+    def pieces() -> Iterator[Callable[[], None]]:
+        while left[0]:
+            yield step
+        while not built[0]:
+            yield build
+
+    return _one_by_one(slices, pieces()).addCallback(lambda _: fold.ratings())
+
+
+def _one_by_one(slices: Slices, pieces: Iterator[Callable[[], None]]) -> Deferred[None]:
+    """Each piece a slice item, the next one once it has run: in a loop while they run at
+    once (a test's clock, a turn with time left), from the callback when one waits for a
+    later turn, so that no stack grows with the number of pieces."""
+    done: Deferred[None] = Deferred()
+
+    def go() -> None:
+        for piece in pieces:
+            now = [True, False]  # [running this call, fired during it]
+
+            def fired(outcome: object, now: list[bool] = now) -> None:
+                if isinstance(outcome, Failure):
+                    done.errback(outcome)
+                elif now[0]:
+                    now[1] = True
+                else:
+                    go()
+
+            slices.run(piece).addBoth(fired)
+            now[0] = False
+            if not now[1]:
+                return  # failed (done has fired), or waits: `fired` goes on
+        done.callback(None)
+
+    go()
+    return done
 
 
 _CACHES: weakref.WeakKeyDictionary[Any, LogCache] = weakref.WeakKeyDictionary()
@@ -144,46 +368,11 @@ def answer_data(found: StudentRatings | None, name: str) -> dict[str, Any]:
     }
 
 
-Folded = tuple[LogRatings, "LogCache", int]  # the ratings, the cache, the events read
-
-
-def read_log(store: Any) -> Deferred[Folded]:
+def read_log(store: Any, clock: IReactorTime) -> Deferred[Folded]:
     """The ratings across the store's log: a Deferred of `(LogRatings, the cache, events
-    read)`, reading again only the streams that grew since the last time (the module doc)."""
-    cache = cache_of(store)
-
-    def seqs(names: list[str]) -> Deferred[tuple[list[str], list[int]]]:
-        reads = [store.last_seq(name) for name in names]
-        return gatherResults(reads).addCallback(lambda found: (names, found))
-
-    def load(
-        listed: tuple[list[str], list[int]],
-    ) -> Deferred[tuple[list[str], dict[str, list[RecordedEvent]]]]:
-        names, last_seqs = listed
-        grown = [
-            name
-            for name, seq in zip(names, last_seqs, strict=True)
-            if name not in cache.streams or cache.streams[name].seq != seq
-        ]
-        reads = [store.load(name) for name in grown]
-        return gatherResults(reads).addCallback(
-            lambda found: (names, dict(zip(grown, found, strict=True)))
-        )
-
-    def fold(read: tuple[list[str], dict[str, list[RecordedEvent]]]) -> Folded:
-        names, loaded = read
-        for name, events in loaded.items():
-            seq = events[-1].seq if events else 0
-            if name.startswith(TOURNAMENT_PREFIX):
-                cache.streams[name] = Read(seq, [], {}, tournament_names(events))
-            else:
-                cache.streams[name] = Read(seq, occurrences(name, events), _seat_names(events))
-        rated = cache.rated([n for n in names if n in cache.streams])
-        return rated, cache, sum(len(events) for events in loaded.values())
-
-    listed = gatherResults([store.streams(TABLE_STREAM_PREFIX), store.streams(TOURNAMENT_PREFIX)])
-    d = listed.addCallback(lambda both: both[0] + both[1])
-    return d.addCallback(seqs).addCallback(load).addCallback(fold)
+    read)`, reading again only the streams that grew since the last time, folding in slices
+    of `clock`'s reactor turns, one read for the questions asked together (the module doc)."""
+    return cache_of(store).ask(store, clock)
 
 
 def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred[ViewAt]:
@@ -203,7 +392,7 @@ def ratings(actor: Any, args: Any, viewer: Actor) -> Deferred[ViewAt]:
                 raise RuleViolation("forbidden", "ratings: this seat has no name to be rated by")
         return ViewAt(last, answer_data(rated.student(name), name), folded)
 
-    return read_log(actor.store).addCallback(answer)
+    return read_log(actor.store, actor.clock).addCallback(answer)
 
 
 def _log_options(rated: LogRatings, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -223,7 +412,7 @@ def _log_options(rated: LogRatings, options: Mapping[str, Any]) -> dict[str, Any
     return {"ratings": ratings, "card_ratings": cards}
 
 
-def with_log_ratings(store: Any, game: Any, options: Any) -> Deferred[Any]:
+def with_log_ratings(store: Any, clock: IReactorTime, game: Any, options: Any) -> Deferred[Any]:
     """`options` for a new table of `game` with the log's ratings in place of the game's
     `LOG_RATINGS_OPTION` (practice's `from_log`): true fills `ratings` and `card_ratings`
     from the store's log (`_log_options`), false drops it; anything else is refused as the
@@ -238,4 +427,5 @@ def with_log_ratings(store: Any, game: Any, options: Any) -> Deferred[Any]:
         return succeed(rest)
     if value is not True:
         return fail(InvalidOptions(f"option {name!r}: true or false, not {value!r}"))
-    return read_log(store).addCallback(lambda read: {**rest, **_log_options(read[0], rest)})
+    d = read_log(store, clock)
+    return d.addCallback(lambda read: {**rest, **_log_options(read[0], rest)})
