@@ -36,7 +36,7 @@ checks every message the server sends a viewer (snapshot, catch-up, push, `view_
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite
 (tests/contract/test_game_contract.py) checks the game against all of it. The one registry of
-games is `server.games.games()`.
+games is `server.games.games()`, which finds each game by its folder.
 
 Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
 recorded as event data), so folding the recorded events with `evolve` gives the live state on

@@ -56,8 +56,8 @@ from server.tournament.state import initial_state as initial_state
 
 NAME = "tournament"
 check_new_table = check_new_tournament  # what only a new tournament must meet
-RECOVERY_COMMAND = None
-SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
+RECOVERY_COMMAND: str | None = None
+SEED_OPTION: str | None = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
 
 

@@ -60,6 +60,9 @@ from server.ratings import card_prior, rate_attempt
 NAME = "practice"
 RECOVERY_COMMAND: str | None = "pause_practice"
 SEED_OPTION: str | None = "seed"
+# `from_log: true` at create_table: the shell fills `ratings` and `card_ratings` from the
+# ratings across the log (server/runtime/ratings_query.py) and records them, never the flag.
+LOG_RATINGS_OPTION: str | None = "from_log"
 
 
 class _Decision(Decision[PracticeState]):

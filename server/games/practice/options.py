@@ -10,6 +10,13 @@ ratings, and the seed of the choice among equally fitting cards.
 | aim | 0 | rating points above (or below) the student's rating the cards are chosen at, -600..600 |
 | ratings | {} | a seat's start rating `{"mu", "sigma"}`; else 1500 +/- 350 |
 | seed | 0 | the choice among the cards nearest the rating (hidden from players) |
+| stream | own | `own`: each student's cards follow their own rating; `class`: the class plays one
+|        |     | stream, card n the same for everyone (chosen at the class's mean rating) |
+| card_ratings | {} | a card's start rating `{"mu", "sigma"}` by card id ("1 1 1 8"); else |
+|              |    | its prior |
+
+`from_log: true` (`LOG_RATINGS_OPTION`) is the shell's, never recorded: it fills `ratings` and
+`card_ratings` from the ratings across the log (server/runtime/ratings_query.py).
 """
 
 from __future__ import annotations
@@ -29,6 +36,9 @@ MAX_SECONDS = 600
 MAX_AIM = 600
 SEED_LIMIT = 2**63
 RATING_RANGE = (0.0, 4000.0)
+MAX_CARD_RATINGS = 2000  # more than the pool's 1,362 cards
+OWN_STREAM, CLASS_STREAM = "own", "class"
+STREAMS = (OWN_STREAM, CLASS_STREAM)
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "cards": 20,
@@ -37,6 +47,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "aim": 0,
     "ratings": {},
     "seed": 0,
+    "stream": OWN_STREAM,
+    "card_ratings": {},
 }
 
 
@@ -51,6 +63,8 @@ class PracticeOptions:
     aim: int = 0
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     seed: int = 0
+    stream: str = OWN_STREAM
+    card_ratings: Mapping[str, Rating] = field(default_factory=dict)
 
     def public_data(self) -> dict[str, Any]:
         """The options a player may see (all but the seed)."""
@@ -60,6 +74,7 @@ class PracticeOptions:
             "touch_seconds": self.touch_us / MICROSECONDS,
             "answer_seconds": self.answer_us / MICROSECONDS,
             "aim": self.aim,
+            "stream": self.stream,
         }
 
 
@@ -87,6 +102,26 @@ def _number(value: object, low: float, high: float) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high:
         return float(value)
     return None
+
+
+def _rating(value: object) -> Rating | None:
+    if not isinstance(value, Mapping):
+        return None
+    mu = _number(value.get("mu"), *RATING_RANGE)
+    sigma = _number(value.get("sigma"), 1.0, START_SIGMA)
+    return None if mu is None or sigma is None else Rating(mu, sigma)
+
+
+def _card_ratings(value: object) -> dict[str, Rating]:
+    if not isinstance(value, Mapping) or len(value) > MAX_CARD_RATINGS:
+        raise _bad("card_ratings", f"a map of at most {MAX_CARD_RATINGS} card ids to {{mu, sigma}}")
+    read = {}
+    for card, rating in value.items():
+        found = _rating(rating)
+        if not isinstance(card, str) or not 0 < len(card) <= MAX_NAME or found is None:
+            raise _bad("card_ratings", f"card {card!r}: {{mu: 0..4000, sigma: 1..{START_SIGMA:g}}}")
+        read[card] = found
+    return read
 
 
 def _ratings(value: object, seats: tuple[SeatInfo, ...]) -> dict[str, Rating]:
@@ -124,4 +159,12 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         aim=_whole(raw, "aim", -MAX_AIM, MAX_AIM),
         ratings=_ratings(raw.get("ratings"), seats),
         seed=_whole(raw, "seed", 0, SEED_LIMIT - 1),
+        stream=_stream(raw.get("stream")),
+        card_ratings=_card_ratings(raw.get("card_ratings")),
     )
+
+
+def _stream(value: object) -> str:
+    if value not in STREAMS:
+        raise _bad("stream", f"one of {', '.join(STREAMS)}, not {value!r}")
+    return str(value)

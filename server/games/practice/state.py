@@ -90,7 +90,7 @@ class SeatPractice:
 class PracticeState:
     options: PracticeOptions
     seats: tuple[SeatPractice, ...]
-    card_ratings: Mapping[str, Rating]  # every card rated at this table so far
+    card_ratings: Mapping[str, Rating]  # every card rated so far: the options', then this table's
     paused: bool = False
     pause_cause: str | None = None
     ended: bool = False
@@ -119,7 +119,7 @@ def initial_state(options: Mapping[str, Any]) -> PracticeState:
         SeatPractice(seat.seat, seat.name, read.ratings.get(seat.seat, Rating()))
         for seat in read.seats
     )
-    return PracticeState(options=read, seats=seats, card_ratings={})
+    return PracticeState(options=read, seats=seats, card_ratings=dict(read.card_ratings))
 
 
 def _with_attempt(state: PracticeState, seat_id: str, **changes: Any) -> PracticeState:

@@ -239,3 +239,5 @@ export const tjugoettGame = {
   summary,
   feedClass: (push) => (push.event_type === "TurnSettled" ? (push.data.winner === "player" ? "won" : "flag") : ""),
 };
+
+export default tjugoettGame; // its parts, found by games/index.js by this file's name
