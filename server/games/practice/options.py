@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation, SeatInfo
-from server.games.table_options import read_seats
+from server.games.table_options import MAX_NAME, read_seats
 from server.ratings import START_SIGMA, Rating
 
 MICROSECONDS = 1_000_000
