@@ -13,7 +13,7 @@ from pathlib import Path
 
 from protocol.messages import ERROR_CODES
 from server.games import games
-from server.tournament.checks import REFUSALS as TOURNAMENT_REFUSALS
+from server.tournament.refusals import REFUSALS as TOURNAMENT_REFUSALS
 
 WORDS_JS = Path(__file__).resolve().parents[2] / "clients" / "web" / "public" / "js" / "words.js"
 GAME_PAGES = WORDS_JS.parent / "games"

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import RuleViolation, SeatInfo
+from server.games.table_options import MAX_NAME, read_seats
 from server.ratings import START_SIGMA, Rating
 
 MICROSECONDS = 1_000_000
@@ -33,7 +34,6 @@ MAX_SEATS = 40
 MAX_CARDS = 200
 MAX_SECONDS = 600
 MAX_AIM = 600
-MAX_NAME = 64
 SEED_LIMIT = 2**63
 RATING_RANGE = (0.0, 4000.0)
 MAX_CARD_RATINGS = 2000  # more than the pool's 1,362 cards
@@ -98,24 +98,6 @@ def _seconds(raw: Mapping[str, Any], name: str) -> int:
     return round(value * MICROSECONDS)
 
 
-def _seats(value: object) -> tuple[SeatInfo, ...]:
-    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_SEATS:
-        raise _bad("seats", f"a list of 1..{MAX_SEATS} seats")
-    seats = []
-    for entry in value:
-        if not isinstance(entry, Mapping):
-            raise _bad("seats", "each seat is a map with 'seat' and 'name'")
-        seat, name = entry.get("seat"), entry.get("name", "")
-        if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise _bad("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise _bad("seats", f"a name is a string of at most {MAX_NAME} characters")
-        seats.append(SeatInfo(seat, name))
-    if len({seat.seat for seat in seats}) != len(seats):
-        raise _bad("seats", "seat ids must be distinct")
-    return tuple(seats)
-
-
 def _number(value: object, low: float, high: float) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high:
         return float(value)
@@ -168,7 +150,7 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
     if unknown:
         raise _bad(unknown[0], "unknown option")
     raw = {**DEFAULT_OPTIONS, **raw}
-    seats = _seats(raw.get("seats"))
+    seats = read_seats(raw.get("seats"), 1, MAX_SEATS, _bad)
     return PracticeOptions(
         seats=seats,
         cards=_whole(raw, "cards", 1, MAX_CARDS),
