@@ -25,6 +25,7 @@ entry's count is `{n}` (callers may still pass it as `count`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +42,19 @@ def set_language(lang: str | None, explicit: bool = True) -> str:
     _LANGUAGE["chosen"] = pick_language(lang)
     _LANGUAGE["explicit"] = bool(explicit and lang)
     return str(_LANGUAGE["chosen"])
+
+
+def environment_language() -> str | None:
+    """The language the environment names (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) when
+    a catalogue speaks it, else None (`C`, `POSIX`, unset, or a language not present)."""
+    names = {
+        k: v for k, v in os.environ.items() if k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    }
+    picked = pick_language(None, names)
+    if picked != FALLBACK:
+        return picked
+    spoken = [v for v in names.values() if v and v not in ("C", "POSIX") and not v.startswith("C.")]
+    return FALLBACK if any(v.lower().startswith("en") for v in spoken) else None
 
 
 def table_language(lang: str | None) -> None:
