@@ -33,9 +33,10 @@ from typing import Any
 
 import jinja2
 
+from protocol.words import FALLBACK, catalogue
 from server.audit.report_events import Names, tournament_sentence
 from server.audit.report_timeline import CORRECTIONS, Line, clock, event_time, timeline
-from server.audit.report_words import CHALLENGE, TOURNAMENT, say
+from server.audit.report_words import CHALLENGE, TOURNAMENT, language, say, speaking
 from server.tournament.standings import standings
 from server.tournament.state import SeatedTable, TournamentState
 
@@ -58,10 +59,21 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
     )
-    environment.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    environment.globals["_"] = _text
+    environment.globals["ngettext"] = _plural_text
     return environment
+
+
+def _text(key: str, **values: object) -> str:
+    """A heading of the template: the `report` vocabulary's `key`, in the report's language
+    (autoescaped by the template like any value)."""
+    return catalogue(language()).say("report", key, **values)
+
+
+def _plural_text(key: str, n: int, **values: object) -> str:
+    """A heading with a count: the language's plural form of `key` for `n`."""
+    return catalogue(language()).say("report", key, n, **values)
 
 
 # -- score cards ------------------------------------------------------------------------------
@@ -451,9 +463,19 @@ def report_html(
     state: TournamentState,
     tournament_events: Sequence[Any],
     tables: Mapping[str, Sequence[Any]],
+    lang: str = FALLBACK,
 ) -> str:
     """The report (see the module doc) of the replayed tournament, its stream and its
-    tables' events by table name."""
+    tables' events by table name, worded in `lang` (English by default: the bundle's copy)."""
+    with speaking(lang):
+        return _report_html(state, tournament_events, tables)
+
+
+def _report_html(
+    state: TournamentState,
+    tournament_events: Sequence[Any],
+    tables: Mapping[str, Sequence[Any]],
+) -> str:
     names = Names({sid: student.name for sid, student in state.students.items()})
     facts = Facts(
         state=state,
@@ -490,4 +512,5 @@ def report_html(
         "heads": _heads(tournament_events, tables, order),
         "rules_cited": _rules(tournament_events, tables),
     }
+    context["lang"] = language()
     return _environment().get_template(TEMPLATE).render(context)
