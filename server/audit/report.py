@@ -36,7 +36,14 @@ import jinja2
 from protocol.words import FALLBACK, catalogue
 from server.audit.report_events import Names, tournament_sentence
 from server.audit.report_timeline import CORRECTIONS, Line, clock, event_time, timeline
-from server.audit.report_words import CHALLENGE, TOURNAMENT, language, say, speaking
+from server.audit.report_words import (
+    CHALLENGE,
+    CHALLENGE_EVENTS,
+    TOURNAMENT,
+    language,
+    say,
+    speaking,
+)
 from server.tournament.standings import standings
 from server.tournament.state import SeatedTable, TournamentState
 
@@ -109,8 +116,10 @@ def _disqualifications(
             if isinstance(seat, Mapping)
         }
         for student in result.disqualified:
-            key = f"disqualified_cause.{causes.get(student)}"
-            cause = say(CHALLENGE, key) if key in CHALLENGE else say(CHALLENGE, "none")
+            key = f"reason.{causes.get(student)}"
+            cause = (
+                say(CHALLENGE_EVENTS, key) if key in CHALLENGE_EVENTS else say(CHALLENGE, "none")
+            )
             out.setdefault(student, {})[name] = cause
     return out
 
@@ -223,8 +232,8 @@ def _score_card(facts: Facts, seated: SeatedTable, round_label: str) -> dict[str
         "proctor": proctor.get("name"),
         "proctor_initials": proctor.get("initials"),
         "signed_by": result.initials if result else None,
-        "end_reason": say(CHALLENGE, f"end_reason.{end_reason}")
-        if f"end_reason.{end_reason}" in CHALLENGE
+        "end_reason": say(CHALLENGE_EVENTS, f"reason.{end_reason}")
+        if f"reason.{end_reason}" in CHALLENGE_EVENTS
         else None,
         "protests": protests.get("filed", 0),
         "upheld": protests.get("upheld", 0),
@@ -391,7 +400,7 @@ def _protests(facts: Facts, order: Sequence[str]) -> list[dict[str, Any]]:
                     "table_id": f"table-{name}",
                     "seq": event.seq,
                     "time": clock(event_time(event)),
-                    "by": facts.names.of(CHALLENGE, data.get("by")),
+                    "by": facts.names.of(CHALLENGE_EVENTS, data.get("by")),
                     "reason": data.get("reason"),
                     "disputes": [lines[s] for s in data.get("seqs") or () if s in lines],
                     "ruling": None,

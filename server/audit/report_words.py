@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from babel.numbers import format_decimal
+
 from protocol.words import FALLBACK, catalogue
 
 _LANG: ContextVar[str] = ContextVar("report_lang", default=FALLBACK)
@@ -72,8 +74,18 @@ class Words(Mapping[str, "str | tuple[str, str]"]):
         return sum(1 for _ in self)
 
 
-CHALLENGE = Words("report", prefix="challenge.")
+CHALLENGE = Words("report", prefix="challenge.")  # what the report adds to the game's words
+CHALLENGE_EVENTS = Words("challenge")  # the game's own: events, codes, roles (the terminal's)
+COMMON = Words("common")  # the judge's reasons, shared by every game
 TOURNAMENT = Words("tournament", events=True)
+
+
+def decimal(number: float, pattern: str) -> str:
+    """A number in the report's locale (`1,234` in Norwegian and Swedish, `1.234` in English)."""
+    try:
+        return format_decimal(number, format=pattern, locale=language())
+    except (ValueError, LookupError):  # a language Babel has no locale data for (a toy)
+        return format_decimal(number, format=pattern, locale=FALLBACK)
 
 
 def say(words: Words, key: str, n: int | None = None, **values: object) -> str:
