@@ -247,6 +247,8 @@ def test_the_report_renders_in_each_language_from_the_same_bundle(bundle_dir, la
     assert not faults(re.sub(r"\b[0-9a-f]{64}\b|r\d\.s\d\.t\d+|[\w.-]+\.(json|jsonl)", "", text))
     heading = {"nb": "Dommerrapport", "sv": "Domarrapport"}[lang]
     assert heading in text and "Officials' report" not in text
+    assert {"nb": "14. mars 2026", "sv": "14 mars 2026"}[lang] in text  # the locale's date
+    assert re.search(r"\b\d,\d{3} s\b", text)  # times from the reveal with a decimal comma
     for english_words in ("Standings", "Protests and rulings", "won card", "Round over"):
         assert english_words not in text, english_words
     assert report_in(bundle_dir, "en") == english  # the bundle's own copy, byte for byte
