@@ -120,7 +120,7 @@ def render(
     if frame.model is None:
         # Not joined yet: the status is the whole story (which server, is it running, when
         # the next try is), one part a line under the header, never cut off at its right.
-        top = [*header(replace(frame, status=""), width, style), rule, "joining the table…"]
+        top = [*header(replace(frame, status=""), width, style), rule, COMMON.say("screen.joining")]
         top += [style.yellow(part) for part in frame.status.split("; ")]
         middle: list[str] = []
     else:
