@@ -46,6 +46,8 @@ SAME_AS_ENGLISH = {
     ("report", "text.r1"),  # R1, R2: Norwegian "runde" starts with R too
     ("report", "text.r2"),
     ("report", "text.num_protest"),  # "1 protest": the same word in all three
+    ("challenge", "mark.protest"),
+    ("challenge", "summary.protest"),
 }
 ONLY_SYMBOLS = re.compile(r"^[\s\W\d]*(\{\w+\}[\s\W\d]*|ms|s)*$")
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
