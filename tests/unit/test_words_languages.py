@@ -48,6 +48,7 @@ SAME_AS_ENGLISH = {
     ("report", "text.num_protest"),  # "1 protest": the same word in all three
     ("challenge", "mark.protest"),
     ("challenge", "summary.protest"),
+    ("challenge", "input.protest"),
 }
 UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{seconds} s)"
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
