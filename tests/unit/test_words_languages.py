@@ -49,6 +49,7 @@ SAME_AS_ENGLISH = {
     ("challenge", "mark.protest"),
     ("challenge", "summary.protest"),
     ("challenge", "input.protest"),
+    ("challenge", "analysis.col.rating"),  # "rating" in all three
 }
 UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{seconds} s)"
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
