@@ -50,6 +50,11 @@ SAME_AS_ENGLISH = {
     ("challenge", "summary.protest"),
     ("challenge", "input.protest"),
     ("challenge", "analysis.col.rating"),  # "rating" in all three
+    ("tournament", "standings.col.r1"),
+    ("tournament", "standings.col.r2"),
+    ("tournament", "standings.col.r3"),
+    ("tournament", "standings.col.r4"),
+    ("tournament", "standings.final"),  # Swedish "final"
 }
 UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{seconds} s)"
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
