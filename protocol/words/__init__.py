@@ -77,8 +77,14 @@ def words_dir() -> Path:
 
 def languages() -> list[str]:
     """Every language with a catalogue file, English first (a new `xx.po` is a new language)."""
-    found = sorted(path.stem for path in words_dir().glob("*.po"))
-    return sorted(found, key=lambda code: (code != FALLBACK, code))
+    return list(_languages(str(words_dir())))
+
+
+@lru_cache(maxsize=32)
+def _languages(folder: str) -> tuple[str, ...]:
+    """The folder's catalogues, read once per process (every `say` asks)."""
+    found = sorted(path.stem for path in Path(folder).glob("*.po"))
+    return tuple(sorted(found, key=lambda code: (code != FALLBACK, code)))
 
 
 def _primary(tag: str) -> tuple[str, str]:
@@ -229,9 +235,9 @@ def _load(folder: str, lang: str) -> Catalogue:
 
 def catalogue(lang: str | None) -> Catalogue:
     """The catalogue of `lang` (English for a language not present), read once per folder."""
-    folder = words_dir()
-    code = lang if lang in languages() else FALLBACK
-    return _load(str(folder), code or FALLBACK)
+    folder = str(words_dir())
+    code = lang if lang in _languages(folder) else FALLBACK
+    return _load(folder, code or FALLBACK)
 
 
 def language_names() -> dict[str, str]:
