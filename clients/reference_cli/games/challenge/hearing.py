@@ -44,7 +44,7 @@ def parse_seqs(word: str) -> list[int]:
     """`57` or `57,58` -> [57, 58]; anything else is refused."""
     parts = [part for part in word.split(",") if part]
     if not parts or not all(part.isdigit() for part in parts):
-        raise HearingLineError(f"{word!r}: name the disputed events by seq, e.g. 57 or 57,58")
+        raise HearingLineError(say(WORDS, "line.seqs", word=repr(word)))
     return [int(part) for part in parts]
 
 
@@ -55,10 +55,10 @@ def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
     if resolve is not None and words and not words[0][:1].isdigit():
         seat = resolve(words[0])
         if seat is None:
-            raise HearingLineError(f"no seat {words[0]!r} at this table")
+            raise HearingLineError(say(WORDS, "line.no_seat", seat=repr(words[0])))
         args["seat"], words = seat, words[1:]
     if len(words) < 2:
-        raise HearingLineError("usage: protest [SEAT] SEQ[,SEQ] REASON")
+        raise HearingLineError(say(WORDS, "line.usage", usage="protest [SEAT] SEQ[,SEQ] REASON"))
     args["seqs"] = parse_seqs(words[0])
     args["reason"] = " ".join(words[1:])
     return args
@@ -67,11 +67,13 @@ def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
 def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
     words = text.split()
     if len(words) < 3:
-        raise HearingLineError(f"{text!r}: a correction is e.g. 'rescind s2 57' or 'award s2 c3'")
+        raise HearingLineError(say(WORDS, "line.correction_example", text=repr(text)))
     kind, seat_word, value = words[0].lower(), words[1], words[2]
     seat = resolve(seat_word)
     if seat is None:
-        raise HearingLineError(f"{text!r}: no seat {seat_word!r} at this table")
+        raise HearingLineError(
+            say(WORDS, "line.correction_no_seat", text=repr(text), seat=repr(seat_word))
+        )
     if kind == "rescind" and value.isdigit():
         return {"kind": "rescind_flag", "seat": seat, "flag": int(value)}
     if kind == "rescind" and value.lower() == "slap":
@@ -86,19 +88,17 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
             "delta": int(value),
             "why": " ".join(words[3:]),
         }
-    raise HearingLineError(
-        f"{text!r}: rescind SEAT FLAG_SEQ, rescind SEAT slap, award SEAT CARD, revoke SEAT CARD "
-        "or adjust SEAT +N WHY"
-    )
+    raise HearingLineError(say(WORDS, "line.corrections", text=repr(text)))
 
 
 def ruling_args(words: list[str], resolve: Resolve) -> dict[str, Any]:
     """`N uphold|reject TEXT [| CORRECTION; CORRECTION]` -> the `rule_protest` args."""
     if len(words) < 3 or not words[0].isdigit() or words[1].lower() not in VERDICT_WORDS:
-        raise HearingLineError("usage: rule N uphold|reject TEXT [| CORRECTION; CORRECTION]")
+        usage = "rule N uphold|reject TEXT [| CORRECTION; CORRECTION]"
+        raise HearingLineError(say(WORDS, "line.usage", usage=usage))
     text, _, fixes = " ".join(words[2:]).partition("|")
     if not text.strip():
-        raise HearingLineError("say why: the ruling's text is recorded")
+        raise HearingLineError(say(WORDS, "line.say_why"))
     corrections = [_correction(part, resolve) for part in fixes.split(";") if part.strip()]
     return {
         "protest": int(words[0]),
@@ -120,11 +120,13 @@ def hearing_line(
         return name, ruling_args(words, resolve), verb == "preview"
     if verb == "sign":
         if len(words) != 1:
-            raise HearingLineError("usage: sign INITIALS (one word, e.g. PK)")
+            raise HearingLineError(
+                say(WORDS, "line.usage", usage="sign INITIALS (one word, e.g. PK)")
+            )
         return "sign_score_card", {"initials": words[0]}, False
     if verb == "reopen":
         if not words:
-            raise HearingLineError("usage: reopen REASON")
+            raise HearingLineError(say(WORDS, "line.usage", usage="reopen REASON"))
         return "reopen_score_card", {"reason": " ".join(words)}, False
     return None
 
