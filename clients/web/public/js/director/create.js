@@ -5,7 +5,8 @@
 // that is empty, cards out of 4..48, ...): nothing is checked here but what a form field
 // must hold to be sent at all.
 import { h } from "../draw.js";
-import { DIRECTOR_WORDS as W, errorInWords } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords } from "../words.js";
 import { choice, consoleLink, field, say, valueOf } from "./common.js";
 
 const MAX_SEED = 2 ** 31 - 1;
