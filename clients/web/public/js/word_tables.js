@@ -43,18 +43,22 @@ export const ANALYSIS_WORDS = Object.defineProperties({}, {
     ANALYSIS.cards_of(won), ANALYSIS.touches_of(touches), level) },
 });
 
-/** The practice page's words (js/games/practice.js). */
-export const PRACTICE_WORDS = wordTable("practice", {
-  title: null, missReasons: { of: ["wrong", "no_touch", "no_answer", "gave_up"] },
-  ended: { of: ["all_played", "ended"] }, deadlines: { of: ["touch_deadline", "answer_deadline"] },
+/** The practice page's words (js/games/practice.js); why a card was missed and the
+ * countdowns are the practice game's own (`practice` vocabulary). */
+const PRACTICE = wordTable("practice", {
+  title: null, ended: { of: ["all_played", "ended"] },
   next: null, touch: null, giveUp: null, answer: null, pattern: null, step: ["n"], rating: null,
-  provisional: null, cardRating: null, history: null, historyHint: null, misses: null, noMisses: null,
+  rating_provisional: ["rating"], cardRating: null, history: null, historyHint: null, misses: null, noMisses: null,
   solvedIn: ["seconds"], missed: ["reason"], played: ["solved", "played", "n"], waiting: null, over: ["reason"],
   class: null, ratings: null, allPlayed: null, resume: null, end: null, confirmEnd: null,
   columns: { list: ["student", "rating", "solved", "played"] }, resumeHint: null, solved: null, missedMark: null,
-  dealt: ["who", "number", "numbers", "rating"], touched: ["who", "number"], right: ["who"], wrong: ["who", "why"],
-  solvedEvent: ["who", "text"], missedEvent: ["who", "number", "reason"], ratingMoved: ["who", "before", "after"],
-  paused: ["cause"], resumed: null, cardRatingIs: ["rating"], noRating: null,
+  cardRatingIs: ["rating"], noRating: null, time_left: null,
+});
+const gameWords = (vocabulary, prefix, codes) => Object.fromEntries(codes.map((code) => [code, say(vocabulary, `${prefix}.${code}`)]));
+export const PRACTICE_WORDS = Object.defineProperties({}, {
+  ...Object.getOwnPropertyDescriptors(PRACTICE),
+  missReasons: { get: () => gameWords("practice", "reason", ["wrong", "no_touch", "no_answer", "gave_up"]) },
+  deadlines: { get: () => gameWords("practice", "deadline", ["touch_deadline", "answer_deadline"]) },
 });
 
 /** The round's results (results.js ranks the seats): the winner line, a student's own. */
@@ -162,7 +166,7 @@ export function correctionInWords(correction, view, seatName, cards = new Map())
 export const GAME_WORDS = wordTable("game", {
   start: null, pause: null, resume: null, end: null, confirm_end: null, controls: null, nobody_won: null,
   tie: ["names"], won: ["names"], nobody: null, you_mark: ["name"], over: ["reason", "winners"], title: ["game", "table"],
-  you_are_seat: ["seat"], you_are_role: ["role"], you_are: ["name"], paused: ["cause", "hint"], waiting_resume: null,
+  you_are_seat: ["seat"], you_are_role: ["role"], you_are: ["name"], paused: ["cause", "hint"], paused_short: ["cause"], waiting_resume: null,
   timers_stopped: null, name_seat: ["name", "seat"], time_left_step: null, table: ["table"],
   roles: { of: ["player", "proctor", "director", "spectator", "auditor", "dealer"] },
 });
