@@ -1,0 +1,192 @@
+"""The web pages in Norwegian Bokmål and Swedish (issue 30), in a real Chromium against a real
+`t24-server`: a deck40 game played in Norwegian to its end against the shipped bot, a
+Tjugoett round in Swedish to its end with the bot at the other seat, and a page switched to
+another language mid-game that keeps the game (and what was typed).
+
+Each page opens in a browser whose locale says the language (`navigator.languages`): the page
+speaks it until the person picks another on the switch every page has (`#language-choice`,
+remembered in localStorage). Screenshots at a phone's 390 px go where every browser test's
+go (tmp_path, or `T24_SCREENSHOTS`), and nothing on the page may be wider than the screen
+(`layout_problems`). The words are the catalogue's (protocol/words/<lang>.po): the checks
+read them from it, not from copies here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any
+
+import pexpect
+import pytest
+from web_browser import Pages, layout_problems, seat_client, send, unlabelled_controls
+
+from protocol.words import catalogue
+from server.games.deck40.options import CARD_NAMES
+from server.games.tjugoett.cards import DECK
+from server.puzzles.solver import solve
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 15_000  # ms, Playwright's unit
+GAME_TIME = 60  # s: the bot's whole game or round on a loaded machine
+_ids = itertools.count(1)
+SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
+# What the English pages' buttons said: none may stand on a Norwegian or Swedish page.
+ENGLISH_BUTTONS = ("Start the game", "No solution", "End the game", "Draw a card", "Stand (S)")
+
+
+def web(lang: str, key: str, n: int | None = None, **values: Any) -> str:
+    """A page word as the catalogue says it in `lang`."""
+    return catalogue(lang).say("web", key, n, **values)
+
+
+def create(server, connect, game: str, options: dict[str, Any]) -> str:
+    director = connect(server.token("director", name="dir"))
+    table = f"lang-{game}-{next(_ids)}"
+    reply = director.request("create_table", table=table, game=game, options=options)
+    assert reply["type"] == "table_created", reply
+    return table
+
+
+def spawn_bot(cli, server, table: str, seat: str, scale: str = "1") -> pexpect.spawn:
+    """The shipped bot (`t24 bot`) at `seat`: a real process reading the views it is sent."""
+    token = server.token("player", table=table, seat=seat)
+    flags = ("--url", server.url, "--token", token, "--skill", "perfect", "--seed", "1")
+    return cli.spawn("bot", *flags, "--time-scale", scale)
+
+
+def open_in(pages: Pages, server, table: str, seat: str, locale: str, width: int = 390) -> Any:
+    page = pages.open(server.http, server.token("player", table=table, seat=seat), width, locale=locale)
+    lang = locale.split("-")[0].replace("no", "nb")
+    page.locator("#status", has_text=web(lang, "status.online")).wait_for(timeout=WAIT)
+    return page
+
+
+def buttons(page) -> list[str]:
+    return [text.strip() for text in page.locator("button:visible").all_inner_texts()]
+
+
+def no_english_buttons(page) -> list[str]:
+    return [text for text in buttons(page) if any(english in text for english in ENGLISH_BUTTONS)]
+
+
+def test_a_deck40_game_in_norwegian_to_its_end_against_the_bot(server, connect, cli, pages: Pages):
+    """A browser asking for Norwegian (`nb-NO`) gets the deck40 page in Norwegian: its title
+    Kortspillet 24 above Norwegian buttons, the scoring said in the game's words; Ada plays
+    the shipped bot to the target point, and the end is said in Norwegian."""
+    first = ["4C", "AD", "8H", "7S"]  # (8-4)*(7-1): the first set has a solution
+    deck = first + [card for card in CARD_NAMES if card not in first]
+    options = {"seats": SEATS, "deck": deck, "scoring": "simple", "target_points": 1}
+    table = create(server, connect, "deck40", options)
+    ada = open_in(pages, server, table, "s1", "nb-NO")
+    assert ada.evaluate("document.documentElement.lang") == "nb"
+    heading = ada.inner_text("h1")
+    assert heading.startswith("Kortspillet 24")
+    assert web("nb", "deck40.no_solution") in buttons(ada)  # "Ingen løsning"
+    assert web("nb", "game.start") in buttons(ada)
+    assert no_english_buttons(ada) == []
+    ada.click("#start")
+    ada.locator("#set-number", has_text=web("nb", "deck40.set", set=1)).wait_for(timeout=WAIT)
+    assert web("nb", "deck40.simple") in ada.inner_text("#scoring")
+    bot = spawn_bot(cli, server, table, "s2", scale="3")  # slower than Ada, usually
+    ranks = ada.locator(".playing-card[data-rank]").evaluate_all("cs => cs.map(c => +c.dataset.rank)")
+    ada.fill("#solution", solve(ranks)[0].ascii_expression)
+    ada.click("#call-24")
+    end = ada.locator("#end-result [data-tie]")
+    end.wait_for(timeout=GAME_TIME * 1000)
+    said = end.inner_text()
+    assert said.startswith("Spillet er over ("), said  # game.over, whoever won
+    assert re.search(r"(Ada|Bo) \(s[12]\) vant\.", said), said
+    assert no_english_buttons(ada) == []
+    assert unlabelled_controls(ada) == []
+    assert layout_problems(ada) == []
+    pages.shot(ada, "deck40-norwegian-390")
+    bot.expect(pexpect.EOF, timeout=GAME_TIME)
+
+
+def stacked(*top: str) -> list[str]:
+    """A round's order: these cards on top, then the rest of the deck."""
+    return [*top, *(card for card in DECK if card not in top)]
+
+
+def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cli, pages: Pages):
+    """A browser asking for Swedish (`sv-SE`) gets the Tjugoett page in Swedish, with the
+    game's own words (given, draghög, nöjd); Ada draws and stands with the Swedish buttons,
+    the bot plays the other seat, the server's dealer plays both, and the round ends."""
+    options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.2}
+    table = create(server, connect, "tjugoett", options)
+    ada = open_in(pages, server, table, "s1", "sv-SE")
+    assert ada.evaluate("document.documentElement.lang") == "sv"
+    assert ada.inner_text("#draw") == web("sv", "tjugoett.draw")  # "Ta kort (D)"
+    assert ada.inner_text("#stand") == web("sv", "tjugoett.stand")  # "Nöjd (S)"
+    assert ada.inner_text("#dealer-heading") == "Given"
+    bot = spawn_bot(cli, server, table, "s2", scale="0.3")
+    director = connect(server.token("director", name="dir"))
+    # Ada 10H, Bo 9C; Ada's turn starts with 2D (12), she draws 5D (17) and stands; the
+    # dealer draws 10S 6C (16), then 8C: bust. Then the bot plays Bo's turn.
+    send(director, table, "start_round", order=stacked("10H", "9C", "2D", "5D", "10S", "6C", "8C"))
+    ada.locator("#my-turn", has_text=web("sv", "tjugoett.your_turn")).wait_for(timeout=WAIT)
+    ada.click("#draw")
+    ada.locator("#my-sum", has_text=web("sv", "tjugoett.your_sum", sum=17)).wait_for(timeout=WAIT)
+    ada.click("#stand")
+    ada.locator("#result", has_text="Du vinner: ").wait_for(timeout=WAIT)
+    phase = ada.locator("#phase", has_text=web("sv", "tjugoett.round_over", round=1, phase=web("sv", "tjugoett.between_rounds")))
+    phase.wait_for(timeout=GAME_TIME * 1000)
+    outcome = ada.locator('.seat-hand[data-seat="s1"] .outcome')
+    assert outcome.inner_text().startswith("Ada (s1) vinner: ")
+    assert ada.inner_text("#tally-heading") == web("sv", "tjugoett.tally_heading")
+    assert no_english_buttons(ada) == []
+    assert layout_problems(ada) == []
+    pages.shot(ada, "tjugoett-swedish-390")
+    send(director, table, "end_table")  # the bot leaves a table that is over
+    ada.locator("#phase", has_text=web("sv", "tjugoett.table_over", 1)).wait_for(timeout=WAIT)
+    bot.expect(pexpect.EOF, timeout=GAME_TIME)
+
+
+def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
+    server, connect, pages: Pages
+):
+    """Mid-game, an English page switches to Norwegian on its switch: the page speaks
+    Norwegian, the cards, the scores and the feed are those of the game before (the server's,
+    joined again), the half-typed answer is still in its field, and the choice is remembered
+    (the next page opens in Norwegian although the browser asks for English)."""
+    stack = [
+        {"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2},
+        {"card_id": "p2", "numbers": [3, 3, 8, 8], "dots": 2},
+    ]
+    table = create(server, connect, "pocket", {"seats": SEATS, "stack": stack})
+    bo = seat_client(server, connect, table, "s2")
+    ada = open_in(pages, server, table, "s1", "en-US")
+    ada.click("#start")
+    ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+    send(bo, table, "answer", expression="1 + 1", set=1)  # wrong: Bo is out of card 1
+    ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.fill("#answer", "(1+2+3)*")  # half typed
+    feed = ada.locator("#feed li").all_inner_texts()
+    before = {"feed": len(feed), "score": ada.inner_text('tr[data-seat="s2"] td.score')}
+    assert ada.inner_text("#claim") == "I got it! (space)"
+
+    ada.select_option("#language-choice", "nb")
+    ada.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
+    ada.locator("#status", has_text=web("nb", "status.online")).wait_for(timeout=WAIT)
+    ada.locator("#feed li").nth(before["feed"] - 1).wait_for(timeout=WAIT)
+    assert ada.evaluate("document.documentElement.lang") == "nb"
+    assert ada.locator('.card.up[data-number="1"]').count() == 1
+    assert len(ada.locator("#feed li").all_inner_texts()) == before["feed"]
+    assert ada.inner_text('tr[data-seat="s2"] td.score') == before["score"]
+    assert ada.locator("#excluded").inner_text() == web("nb", "pocket.excluded", names="Bo (s2)")
+    assert ada.input_value("#answer") == "(1+2+3)*"
+    assert ada.locator("#language-choice").input_value() == "nb"
+    assert unlabelled_controls(ada) == []
+    pages.shot(ada, "pocket-switched-to-norwegian-390")
+
+    ada.keyboard.press("Escape")
+    ada.fill("#answer", "(1+2+3)*4")
+    ada.press("#answer", "Enter")
+    ada.locator("#result", has_text=web("nb", "pocket.you_won", 2, number=1)).wait_for(timeout=WAIT)
+    # the choice is the person's: a new page of this browser opens in Norwegian
+    again = ada.context.new_page()
+    again.goto(ada.url)
+    again.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
+    again.close()
