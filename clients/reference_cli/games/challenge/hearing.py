@@ -135,7 +135,7 @@ def hearing_line(
 def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) -> str:
     key = f"correction.{correction.get('kind')}"
     if key not in WORDS:
-        return "a correction this client cannot show yet"
+        return say(WORDS, "correction.unknown")
     return say(
         WORDS,
         key,
@@ -145,6 +145,12 @@ def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) 
         delta=f"{correction.get('delta', 0):+d}",
         why=correction.get("why"),
     )
+
+
+def by_words(data: Mapping[str, Any]) -> str:
+    """Who ruled or reopened, in words: a role (`the proctor`, `the director`)."""
+    key = f"role.{data.get('by', 'director')}"
+    return say(WORDS, key) if key in WORDS else say(WORDS, "role.director")
 
 
 def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
@@ -157,7 +163,7 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
 
     fields: dict[str, Any] = {
         "who": who(data.get("by") if kind == "ProtestFiled" else data.get("seat")),
-        "dots": data.get("dots", 0),
+        "count": data.get("dots", 0),
         "card": data.get("card"),
         "flag": data.get("flag"),
         "protest": data.get("protest"),
@@ -168,7 +174,9 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
         fields["seqs"] = ", ".join(f"#{seq}" for seq in data.get("seqs", []))
     elif kind == "ProtestRuled":
         key += ".upheld" if data.get("upheld") else ".rejected"
-        ruling = say(WORDS, key, protest=data.get("protest"), text=data.get("ruling_text"))
+        ruling = say(
+            WORDS, key, protest=data.get("protest"), by=by_words(data), text=data.get("ruling_text")
+        )
         fixes = [_correction_words(c, who) for c in data.get("corrections", [])]
         if not fixes:
             return ruling
@@ -176,7 +184,7 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
             WORDS, "event.ProtestRuled.corrections", ruling=ruling, corrections=", ".join(fixes)
         )
     elif kind == "FlagRescinded":
-        fields["flags"] = data.get("flags")
+        fields["count"] = data.get("flags")
     elif kind == "PlayerReinstated":
         fields["from_play"] = data.get("from_play")
     elif kind == "ScoreAdjusted":
@@ -184,9 +192,11 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
     elif kind == "ScoreCardSigned":
         scores = data.get("scores", {})
         fields["initials"] = data.get("initials")
-        fields["scores"] = ", ".join(f"{who(seat)} {points}" for seat, points in scores.items())
+        fields["scores"] = ", ".join(
+            say(WORDS, "score", name=who(seat), points=points) for seat, points in scores.items()
+        )
     elif kind == "ScoreCardReopened":
-        fields["by"] = data.get("by", "director")
+        fields["by"] = by_words(data)
     return say(WORDS, key, **fields)
 
 
