@@ -3,21 +3,19 @@
 // variants the terminal (clients/reference_cli/games/*) and the officials' report use, so an
 // event reads the same everywhere, in every language. This module only picks a key and its
 // values from an event's data; the sentence is the catalogue's.
-import { codeInWords, has, namesInWords, say, seatName, web } from "./words.js";
+import { asSentence, codeInWords, has, language, namesInWords, say, seatName, web } from "./words.js";
 
-/** A sentence of the catalogue as the pages show it: its first letter upper case (the
- * terminal prints them as lines of a feed, the pages as sentences). */
-export function sentence(text) {
-  const value = String(text || "");
-  return value ? value[0].toLocaleUpperCase() + value.slice(1) : value;
-}
+/** A sentence of the catalogue as the pages show it (words.js `asSentence`). */
+export const sentence = asSentence;
 
 function unknownEvent() {
   return has("common", "event.unknown") ? say("common", "event.unknown") : web("event.unknown");
 }
 
-/** Why an answer is wrong: the judge's reason code in words, else its message. */
+/** Why an answer is wrong: on an English page the judge's own message (it names the step
+ * at fault: "step 1: 1 + 2 makes 3, not 4"), else its reason code in the page's words. */
 export function answerReason(reason, message = "") {
+  if (message && language() === "en") return message;
   if (reason && has("common", `reason.${reason}`)) return say("common", `reason.${reason}`);
   return message || (has("common", "reason.unknown") ? say("common", "reason.unknown") : String(reason || ""));
 }
@@ -265,7 +263,7 @@ function practiceEvent(push, view, nameOf) {
     case "CardDealt": Object.assign(fields, { numbers: (d.numbers || []).join(" "), card_rating: muText(d.card_rating), rating: muText(d.rating) }); break;
     case "AnswerJudged":
       key += d.ok ? ".right" : ".wrong";
-      Object.assign(fields, { answer: [d.pattern, ...(d.steps || [])].filter(Boolean).join("; "), why: d.message || answerReason(d.reason) });
+      Object.assign(fields, { answer: [d.pattern, ...(d.steps || [])].filter(Boolean).join("; "), why: answerReason(d.reason, d.message) });
       break;
     case "CardSolved": Object.assign(fields, { seconds: secondsOf(d.after_us), touch: secondsOf(d.touch_us) }); break;
     case "CardMissed": key += `.${d.reason}`; fields.ways = waysText(d.solutions || []); break;

@@ -177,16 +177,31 @@ export function codeInWords(vocabulary, prefix, code) {
   return String(code).replaceAll("_", " ");
 }
 
+/** A line of the catalogue with a capital first (a label, a countdown's words). */
+export function capitalized(text) {
+  const value = String(text || "").trim();
+  return value ? value[0].toLocaleUpperCase(catalogue.lang) + value.slice(1) : value;
+}
+
+/** A line of the catalogue as a sentence of a page: a capital first and a full stop (the
+ * terminal prints the same words as lower-case lines). */
+export function asSentence(text) {
+  const capital = capitalized(text);
+  return /[\p{L}\p{N})]$/u.test(capital) ? `${capital}.` : capital;
+}
+
 /** An error reply in words: the refusal's sentence in the table's game (`vocabulary`), else
- * the protocol's, and the rule it cites. */
+ * the protocol's, and the rule it cites. The server's own message (English, for developers)
+ * is added on an English page only: it names the option or step at fault. */
 export function errorInWords(error, vocabulary = "challenge") {
   if (!error || typeof error !== "object") return String(error);
   const code = String(error.code);
   const rule = error.rule ? web("error.rule", { rule: error.rule }) : "";
-  for (const [where, prefix] of [[vocabulary, "refusal"], ["common", "error"], ["common", "refusal"], ["tournament", "refusal"], ["web", "error"]]) {
-    if (where && has(where, `${prefix}.${code}`)) return `${say(where, `${prefix}.${code}`)}${rule}`;
+  const detail = catalogue.lang === "en" && error.message ? ` — ${error.message}` : "";
+  for (const [where, prefix] of [[vocabulary, "refusal"], ["common", "refusal"], ["tournament", "refusal"], ["web", "error"]]) {
+    if (where && has(where, `${prefix}.${code}`)) return `${asSentence(say(where, `${prefix}.${code}`) + rule)}${detail}`;
   }
-  return `${web("error.unknown")}${rule}`;
+  return `${web("error.unknown")}${rule}${detail}`;
 }
 
 /** A connection state in words, for the status line. */

@@ -3,9 +3,8 @@
 // the page is picked when it arrives; a 24 Challenge table keeps the student page and the
 // console. Each game's module only draws its view and sends its commands: no game rules.
 import { h } from "../draw.js";
-import { sentence } from "../event_words.js";
 import { GAME_WORDS } from "../word_tables.js";
-import { pauseCause, seconds, statusInWords } from "../words.js";
+import { capitalized, pauseCause, seconds, statusInWords } from "../words.js";
 import { deck40Game } from "./deck40.js";
 import { gameShell } from "./shell.js";
 import { pocketGame } from "./pocket.js";
@@ -77,7 +76,7 @@ export function casualStep(view, deadlines, at) {
   const words = game.deadlineWords || {};
   const live = view.paused ? [] : deadlines.filter((deadline) => words[deadline.command]);
   const countdowns = live.map((deadline) => h("li", { "data-command": deadline.command },
-    `${sentence(words[deadline.command])} ${seconds(Math.max(0, (deadline.at - at) / 1e6))}`));
+    `${capitalized(words[deadline.command])} ${seconds(Math.max(0, (deadline.at - at) / 1e6))}`));
   return [...game.summary(view),
     countdowns.length ? h("ul", { class: "countdowns", "aria-label": GAME_WORDS.time_left_step }, countdowns) : null,
     view.paused ? h("p", { class: "pause" }, GAME_WORDS.paused_short(pauseCause(view.pause_cause))) : null,

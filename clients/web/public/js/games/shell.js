@@ -4,9 +4,8 @@
 // it draws a view, its events in words, the words of its deadlines and its keys. Everything
 // drawn comes from the snapshot and the pushes; the server decides every command.
 import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
-import { sentence } from "../event_words.js";
 import { GAME_WORDS as W } from "../word_tables.js";
-import { errorInWords, pauseCause, seconds, statusInWords } from "../words.js";
+import { capitalized, errorInWords, pauseCause, seconds, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 
@@ -148,7 +147,7 @@ export function gameShell(root, connection, welcome, table, game) {
     const items = ctx.view.paused ? [h("li", {}, W.timers_stopped)]
       : (state.deadlines || []).filter((d) => words[d.command]).map((deadline) => {
         const left = Math.max(0, (deadline.at - now) / 1e6);
-        return h("li", { "data-command": deadline.command }, `${sentence(words[deadline.command])} ${seconds(left)}`);
+        return h("li", { "data-command": deadline.command }, `${capitalized(words[deadline.command])} ${seconds(left)}`);
       });
     fill("countdowns", items);
   }
