@@ -57,7 +57,9 @@ def spawn_bot(cli, server, table: str, seat: str, scale: str = "1") -> pexpect.s
 
 
 def open_in(pages: Pages, server, table: str, seat: str, locale: str, width: int = 390) -> Any:
-    page = pages.open(server.http, server.token("player", table=table, seat=seat), width, locale=locale)
+    page = pages.open(
+        server.http, server.token("player", table=table, seat=seat), width, locale=locale
+    )
     lang = locale.split("-")[0].replace("no", "nb")
     page.locator("#status", has_text=web(lang, "status.online")).wait_for(timeout=WAIT)
     return page
@@ -90,7 +92,9 @@ def test_a_deck40_game_in_norwegian_to_its_end_against_the_bot(server, connect, 
     ada.locator("#set-number", has_text=web("nb", "deck40.set", set=1)).wait_for(timeout=WAIT)
     assert web("nb", "deck40.simple") in ada.inner_text("#scoring")
     bot = spawn_bot(cli, server, table, "s2", scale="3")  # slower than Ada, usually
-    ranks = ada.locator(".playing-card[data-rank]").evaluate_all("cs => cs.map(c => +c.dataset.rank)")
+    ranks = ada.locator(".playing-card[data-rank]").evaluate_all(
+        "cs => cs.map(c => +c.dataset.rank)"
+    )
     ada.fill("#solution", solve(ranks)[0].ascii_expression)
     ada.click("#call-24")
     end = ada.locator("#end-result [data-tie]")
@@ -131,7 +135,12 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     ada.locator("#my-sum", has_text=web("sv", "tjugoett.your_sum", sum=17)).wait_for(timeout=WAIT)
     ada.click("#stand")
     ada.locator("#result", has_text="Du vinner: ").wait_for(timeout=WAIT)
-    phase = ada.locator("#phase", has_text=web("sv", "tjugoett.round_over", round=1, phase=web("sv", "tjugoett.between_rounds")))
+    phase = ada.locator(
+        "#phase",
+        has_text=web(
+            "sv", "tjugoett.round_over", round=1, phase=web("sv", "tjugoett.between_rounds")
+        ),
+    )
     phase.wait_for(timeout=GAME_TIME * 1000)
     outcome = ada.locator('.seat-hand[data-seat="s1"] .outcome')
     assert outcome.inner_text().startswith("Ada (s1) vinner: ")
@@ -190,3 +199,39 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     again.goto(ada.url)
     again.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
     again.close()
+
+
+WALK_THE_TABLES = """async () => {
+    const tables = { ...(await import("/js/word_tables.js")) };
+    for (const game of ["deck40", "pocket", "tjugoett"]) {
+        tables[game] = (await import(`/js/games/${game}.js`)).WORDS;
+    }
+    const keyLike = /^[a-z_0-9]+(\\.[A-Za-z0-9_-]+)+$/;
+    const missing = new Set();
+    const look = (value, path, depth) => {
+        if (depth > 3 || value === null || value === undefined) return;
+        if (typeof value === "string") { if (keyLike.test(value)) missing.add(`${path}: ${value}`); return; }
+        if (typeof value === "function") {
+            try { look(value("x", 2, "y", 3, "z"), path, depth + 1); } catch (error) { /* wants an object */ }
+            return;
+        }
+        if (typeof value === "object") {
+            for (const name of Object.getOwnPropertyNames(value)) look(value[name], `${path}.${name}`, depth + 1);
+        }
+    };
+    for (const [name, table] of Object.entries(tables)) {
+        if (table && typeof table === "object") look(table, name, 0);
+    }
+    return [...missing].sort();
+}"""
+
+
+def test_every_word_the_pages_name_is_in_the_catalogue(server, pages: Pages):
+    """Every entry of every page's word table (js/word_tables.js, the games' pages) says a
+    text in each language, never its key (what `say` shows for a key the catalogue lacks)."""
+    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
+        page = pages.open(server.http, "", locale=locale)
+        page.locator("#fatal").wait_for(timeout=WAIT)  # no token: the words are loaded, though
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert page.inner_text("#fatal h1") == web(lang, "page.fatal")
+        assert page.evaluate(WALK_THE_TABLES) == [], lang

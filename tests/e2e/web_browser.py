@@ -110,9 +110,7 @@ class Pages:
     ) -> Any:
         """A page of the client for `token`, in a browser that asks for `locale` (the page
         speaks the browser's language until the person picks another: js/words.js)."""
-        context = self.browser.new_context(
-            viewport={"width": width, "height": 900}, locale=locale
-        )
+        context = self.browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
         self.contexts.append(context)
         page = context.new_page()
         page.errors = []

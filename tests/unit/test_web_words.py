@@ -120,7 +120,7 @@ def test_the_catalogues_are_the_three_languages_at_least():
 # String literals of the JavaScript that are no words shown to people: key names the pages
 # listen for, an HTTP scheme, a developer's error (caught, never shown).
 NOT_WORDS = {"Space", "Enter", "Home", "End", "Bearer ${connection.token}"}
-LITERAL = re.compile(r'''"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`''')
+LITERAL = re.compile(r""""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`""")
 ENGLISH = re.compile(
     r"\b(the|a|an|of|to|is|are|you|your|no|not|in|on|for|and|with|card|cards|table|round|game)\b",
     re.I,
@@ -165,3 +165,17 @@ def test_the_check_finds_words_in_javascript():
     assert sounds_english("`${n} cards left`")
     assert not sounds_english("playing-card back")
     assert not sounds_english("status.online")
+
+
+def test_every_key_the_javascript_names_is_in_the_catalogue():
+    """A key written whole in a page's code (`web("status.online")`, `say("deck40",
+    "screen.ended.cards_out")`) is in English's catalogue (and so in every language's, with
+    English behind it); keys built from a code are checked with their codes above."""
+    english = catalogue("en")
+    named = set()
+    for path in sorted(JS.rglob("*.js")):
+        source = path.read_text()
+        named |= {("web", key) for key in re.findall(r'\bweb\("([\w.\-]+)"', source)}
+        named |= set(re.findall(r'\bsay\("(\w+)", "([\w.\-]+)"', source))
+    assert len(named) > 20
+    assert sorted(f"{v}/{k}" for v, k in named if not english.has(v, k)) == []

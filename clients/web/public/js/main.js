@@ -14,12 +14,12 @@ import { replayPage } from "./replay.js";
 import { studentPage } from "./student.js";
 import { Connection, serverUrl } from "./wire.js";
 import { PAGE_WORDS } from "./word_tables.js";
-import { chosenLanguage, drawLanguageSwitch, errorInWords, keepFields, language, loadWords, restoreFields, startLanguage, tableLanguage } from "./words.js";
+import { chosenLanguage, drawLanguageSwitch, errorInWords, keepFields, language, loadWords, restoreFields, startLanguages, tableLanguage } from "./words.js";
 import { h } from "./draw.js";
 
 // The words first (js/words.js): the person's language, else their browser's; a table's
 // default replaces the browser's once the table's first snapshot names it.
-await loadWords(startLanguage());
+await loadWords(...startLanguages());
 document.title = PAGE_WORDS.title;
 
 const root = document.getElementById("app");

@@ -16,15 +16,20 @@ let pluralRules = null;
 let ordinalRules = null;
 let numbers = null;
 
-/** The language a browser asks for (`navigator.languages`), as one of `offered` (a
- * catalogue's language codes): Norwegian in any form (`no`, `nn`, `nb`) is Bokmål. */
-export function browserLanguage(tags, offered = ["en", "nb", "sv"]) {
+/** The languages a browser asks for (`navigator.languages`), best first, as catalogue codes
+ * to try: each tag's language, then the tag itself (`pt`, `pt_BR`); Norwegian in any form (`no`, `nn`, `nb`)
+ * is Bokmål. The server says which it has (a 404 for a language without a catalogue). */
+export function browserLanguages(tags) {
+  const codes = [];
   for (const tag of tags || []) {
-    const primary = String(tag).toLowerCase().split("-")[0];
-    const code = ["no", "nn", "nb"].includes(primary) ? "nb" : primary;
-    if (offered.includes(code)) return code;
+    const full = String(tag).replace("-", "_");
+    const primary = full.toLowerCase().split("_")[0];
+    const language = ["no", "nn"].includes(primary) ? "nb" : primary;
+    for (const code of [language, full.includes("_") ? full : null]) {
+      if (code && !codes.includes(code)) codes.push(code);
+    }
   }
-  return DEFAULT;
+  return codes;
 }
 
 /** The language the person picked on a page's switch, or null (never picked). */
@@ -79,11 +84,10 @@ export function use(loaded) {
   if (typeof document !== "undefined") document.documentElement.lang = catalogue.lang;
 }
 
-/** The page's language at start: the person's choice, else the browser's. (A table's
- * default is applied once its first snapshot names it: `tableLanguage`.) */
-export function startLanguage() {
-  const offered = ["en", "nb", "sv"];
-  return chosenLanguage() || browserLanguage(navigator.languages || [navigator.language], offered);
+/** The languages to try at start, best first: the person's choice, else the browser's. (A
+ * table's default is applied once its first snapshot names it: `tableLanguage`.) */
+export function startLanguages() {
+  return [chosenLanguage(), ...browserLanguages(navigator.languages || [navigator.language])].filter(Boolean);
 }
 
 /** A table's default language (the director's `lang` option), or null. */

@@ -225,3 +225,6 @@ export const deck40Game = {
   summary,
   feedClass: (push) => (push.event_type === "RoundWon" ? "won" : push.event_type === "PlayerExcluded" ? "flag" : ""),
 };
+
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };

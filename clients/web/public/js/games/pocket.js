@@ -203,3 +203,6 @@ export const pocketGame = {
   summary,
   feedClass: (push) => (push.event_type === "CardWon" ? "won" : push.event_type === "PlayerExcluded" ? "flag" : ""),
 };
+
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };

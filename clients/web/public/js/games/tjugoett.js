@@ -14,7 +14,7 @@ const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
 const W = wordTable("tjugoett", {
-  the_dealer: null, dealer_seat: ["name"], hidden_card: null, no_cards: null, sum: ["sum"], wins: ["who", "why"],
+  the_dealer: null, dealer_seat: ["name"], sum: ["sum"], wins: ["who", "why"],
   loses: ["who", "why"], person_deals: ["name"], server_deals: ["n"], hands_label: null, you: null, faces: null,
   hand_of: ["name"], against: null, tally_caption: ["n"], tally_headings: { list: ["who", "won", "lost"] },
   dealer_hand: null, facing_you: ["round"], facing: ["round", "name"], facing_dealer_plays: ["round", "name"],
@@ -220,3 +220,6 @@ export const tjugoettGame = {
   summary,
   feedClass: (push) => (push.event_type === "TurnSettled" ? (push.data.winner === "player" ? "won" : "flag") : ""),
 };
+
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };
