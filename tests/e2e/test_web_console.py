@@ -62,7 +62,7 @@ def test_every_button_of_the_console_is_recorded_and_pushed(server, connect, pag
     assert (overridden["seat"], overridden["previous"]) == ("s2", "s1")
     console.locator('tr[data-seat="s2"]', has_text="holds the card").wait_for(timeout=WAIT)
     assert click("pause-table", "TablePaused")["data"]["cause"] == "proctor"
-    console.locator("#pause", has_text="Paused (proctor)").wait_for(timeout=WAIT)
+    console.locator("#pause", has_text="Paused (by the proctor)").wait_for(timeout=WAIT)
     click("resume", "TableResumed")
     console.select_option("#cause", "no_pattern")
     flagged = click("flag", "FlagIssued", "s3")["data"]

@@ -215,9 +215,12 @@ export function statusInWords(state, detail, vocabulary = "challenge") {
   return String(state);
 }
 
-/** A pause's cause in words ("the proctor", "a lost connection"). */
-export function pauseCause(cause) {
-  return codeInWords(null, "pause_cause", cause || "proctor");
+/** A pause's cause in words: the game's own (`reason.<cause>`: "by the proctor", "the
+ * server restarted", the words its feed uses), else the page's ("a lost connection"). */
+export function pauseCause(cause, vocabulary = "challenge") {
+  const code = cause || "proctor";
+  if (has(vocabulary, `reason.${code}`)) return say(vocabulary, `reason.${code}`);
+  return codeInWords(null, "pause_cause", code);
 }
 
 /** The language switch every page has (index.html's `#language`): the server's languages,

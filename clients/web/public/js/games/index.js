@@ -79,6 +79,6 @@ export function casualStep(view, deadlines, at) {
     `${capitalized(words[deadline.command])} ${seconds(Math.max(0, (deadline.at - at) / 1e6))}`));
   return [...game.summary(view),
     countdowns.length ? h("ul", { class: "countdowns", "aria-label": GAME_WORDS.time_left_step }, countdowns) : null,
-    view.paused ? h("p", { class: "pause" }, GAME_WORDS.paused_short(pauseCause(view.pause_cause))) : null,
+    view.paused ? h("p", { class: "pause" }, GAME_WORDS.paused_short(pauseCause(view.pause_cause, view.game))) : null,
   ].filter(Boolean);
 }

@@ -134,7 +134,7 @@ export function gameShell(root, connection, welcome, table, game) {
     }
     const view = ctx.view;
     if (view && view.paused) {
-      lines.push(W.paused(pauseCause(view.pause_cause || "director"), game.resumeHint || W.waiting_resume));
+      lines.push(W.paused(pauseCause(view.pause_cause || "director", game.name), game.resumeHint || W.waiting_resume));
     }
     return lines.map((line) => h("p", {}, line));
   }
