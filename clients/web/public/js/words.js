@@ -80,7 +80,7 @@ export function use(loaded) {
   catalogue = { lang: loaded.lang, languages: loaded.languages || {}, words: loaded.words || {} };
   pluralRules = new Intl.PluralRules(catalogue.lang);
   ordinalRules = new Intl.PluralRules(catalogue.lang, { type: "ordinal" });
-  numbers = new Intl.NumberFormat(catalogue.lang, { maximumFractionDigits: 3 });
+  numbers = new Intl.NumberFormat(catalogue.lang, { maximumFractionDigits: 3, useGrouping: false });
   if (typeof document !== "undefined") document.documentElement.lang = catalogue.lang;
 }
 
@@ -135,7 +135,7 @@ function shown(value) {
 /** A number in the page's language ("4,5" in Norwegian): `digits` decimals when given. */
 export function number(value, digits = undefined) {
   if (digits === undefined) return numbers ? numbers.format(value) : String(value);
-  return new Intl.NumberFormat(catalogue.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+  return new Intl.NumberFormat(catalogue.lang, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }).format(value);
 }
 
 /** Seconds left, one decimal, in the page's language ("4.5 s", "4,5 s"). */
