@@ -40,6 +40,7 @@ from clients.reference_cli.keyboard import CTRL_D, ENTER, edit_line, split_keys
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 from clients.reference_cli.terminal import StdinReader, cbreak, write_out
+from clients.reference_cli.words import table_language
 from protocol.views import apply_view_message
 
 # game name -> (screen, brain): the per-game parts
@@ -162,6 +163,7 @@ class CasualApp:
 
     def view_changed(self, view: dict[str, Any]) -> None:
         self.view = view
+        table_language(view.get("lang"))  # the table's language unless the person chose one
         screen, brain = PARTS[str(self.game)]
         lines = screen.render_lines(view, view.get("clock", 0))
         if lines != self.shown:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, SeatInfo, read_lang
 from server.ratings import START_SIGMA, Rating
 
 MICROSECONDS = 1_000_000
@@ -37,6 +37,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "aim": 0,
     "ratings": {},
     "seed": 0,
+    "lang": DEFAULT_LANG,
 }
 
 
@@ -51,6 +52,7 @@ class PracticeOptions:
     aim: int = 0
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     seed: int = 0
+    lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
 
     def public_data(self) -> dict[str, Any]:
         """The options a player may see (all but the seed)."""
@@ -60,6 +62,7 @@ class PracticeOptions:
             "touch_seconds": self.touch_us / MICROSECONDS,
             "answer_seconds": self.answer_us / MICROSECONDS,
             "aim": self.aim,
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -134,6 +137,9 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         raise _bad(unknown[0], "unknown option")
     raw = {**DEFAULT_OPTIONS, **raw}
     seats = _seats(raw.get("seats"))
+    lang = read_lang(raw["lang"])
+    if lang is None:
+        raise _bad("lang", LANG_WHY)
     return PracticeOptions(
         seats=seats,
         cards=_whole(raw, "cards", 1, MAX_CARDS),
@@ -142,4 +148,5 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         aim=_whole(raw, "aim", -MAX_AIM, MAX_AIM),
         ratings=_ratings(raw.get("ratings"), seats),
         seed=_whole(raw, "seed", 0, SEED_LIMIT - 1),
+        lang=lang,
     )
