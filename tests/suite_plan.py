@@ -43,6 +43,7 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_web_casual.py",  # 45
     "tests/contract/test_game_contract.py",  # 42
     "tests/e2e/test_server_install.py",  # 39
+    "tests/e2e/test_web_languages.py",  # 39
     "tests/unit/test_tournament_properties.py",  # 38
     "tests/e2e/test_installed_package.py",  # 38
     "tests/e2e/test_cli_casual.py",  # 30

@@ -102,6 +102,10 @@ def test_a_deck40_game_in_norwegian_to_its_end_against_the_bot(server, connect, 
     said = end.inner_text()
     assert said.startswith("Spillet er over ("), said  # game.over, whoever won
     assert re.search(r"(Ada|Bo) \(s[12]\) vant\.", said), said
+    # the feed in the game's Norwegian words (the catalogue's deck40 vocabulary)
+    winner = re.search(r"(Ada|Bo) \(s[12]\)", said).group(0)
+    ended = catalogue("nb").say("deck40", "event.GameEnded.target_points", names=winner)
+    assert ada.locator("#feed li").first.inner_text() == f"{ended[0].upper()}{ended[1:]}."
     assert no_english_buttons(ada) == []
     assert unlabelled_controls(ada) == []
     assert layout_problems(ada) == []
@@ -145,6 +149,8 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     outcome = ada.locator('.seat-hand[data-seat="s1"] .outcome')
     assert outcome.inner_text().startswith("Ada (s1) vinner: ")
     assert ada.inner_text("#tally-heading") == web("sv", "tjugoett.tally_heading")
+    ended = catalogue("sv").say("tjugoett", "event.RoundEnded.all_played", round=1)
+    ada.locator("#feed li", has_text=ended[1:]).wait_for(timeout=WAIT)  # "omgång 1 är slut: …"
     assert no_english_buttons(ada) == []
     assert layout_problems(ada) == []
     pages.shot(ada, "tjugoett-swedish-390")
@@ -240,3 +246,21 @@ def test_every_word_the_pages_name_is_in_the_catalogue(server, pages: Pages):
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.inner_text("#fatal h1") == web(lang, "page.fatal")
         assert page.evaluate(WALK_THE_TABLES) == [], lang
+
+
+def test_a_table_s_language_is_the_page_s_until_the_person_picks_another(
+    server, connect, pages: Pages
+):
+    """A table created with `lang: sv` (the director's default for it) opens in Swedish in a
+    browser that asks for English; once the person picks English on the switch, their choice
+    wins on this table and the next."""
+    table = create(server, connect, "pocket", {"seats": SEATS, "lang": "sv"})
+    token = server.token("player", table=table, seat="s1")
+    ada = pages.open(server.http, token, 390, locale="en-US")
+    ada.locator("#start", has_text=web("sv", "game.start")).wait_for(timeout=WAIT)
+    assert ada.evaluate("document.documentElement.lang") == "sv"
+    assert ada.locator("#language-choice").input_value() == "sv"
+    ada.select_option("#language-choice", "en")
+    ada.locator("#start", has_text="Start the game").wait_for(timeout=WAIT)
+    assert ada.evaluate("document.documentElement.lang") == "en"
+    assert layout_problems(ada) == []
