@@ -436,7 +436,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
         "10H",
         "2D",
     ]
-    outcome = "Ada (s1) wins: the dealer is bust (12 against the dealer's 24)."
+    outcome = "Ada (s1) wins: the dealer is bust with 24."
     assert hand.locator(".outcome").inner_text() == outcome
     assert bo.inner_text("#sentence") == outcome
     assert unlabelled_controls(bo) == []

@@ -22,8 +22,18 @@ export function answerReason(reason, message = "") {
 
 /** A flag's cause (R-FLAG-1, a disqualification's): the challenge's `reason.<cause>`. */
 export function flagCause(cause) {
-  if (cause === "slap" && has("web", "flag.slap")) return web("flag.slap");
   return codeInWords("challenge", "reason", cause);
+}
+
+/** Who ruled or reopened, in words: a role (`the proctor`, `the director`). */
+function byWords(d) {
+  const key = `role.${d.by || "director"}`;
+  return say("challenge", has("challenge", key) ? key : "role.director");
+}
+
+/** A table's scores as the terminal says them ("Ada 3, Bo 1"). */
+function scoresWords(scores, who) {
+  return Object.entries(scores || {}).map(([seat, points]) => say("challenge", "score", { name: who(seat), points })).join(", ");
 }
 
 /** Why a round ended (RoundEnded `reason`, the view's `end_reason`). */
@@ -87,35 +97,38 @@ export function eventInWords(push, view) {
     case "PatternDeclared": fields.pattern = d.canonical || d.pattern; break;
     case "StepsStated": case "SolutionFixed": fields.steps = (d.steps || []).join("; "); break;
     case "SolutionJudged": key += d.ok ? ".right" : ".wrong"; fields.why = answerReason(d.reason, d.message); break;
-    case "CardWon": fields.dots = d.dots || 0; break;
+    case "CardWon": fields.n = d.dots || 0; break;
     case "FlagIssued": Object.assign(fields, { cause: flagCause(d.cause), flags: d.flags }); break;
     case "PlayerDisqualified": if (d.cause === "slap") key += ".slap"; fields.n = d.flags || 0; break;
     case "CardStumped": fields.why = codeInWords("challenge", "reason", d.reason); break;
-    case "StumpedCardsReturned": fields.n = count(d.cards); break;
+    case "StumpedCardsReturned":
+      fields.n = count(d.cards);
+      fields.cards = Array.isArray(d.cards) ? d.cards.join(", ") : "";
+      break;
     case "TablePaused": fields.cause = codeInWords("challenge", "reason", d.cause); break;
     case "PlayBegan": if (["students", "proctor", "director"].includes(d.by)) key += `.${d.by}`; break;
     case "SeatMarked": key += d.mark === "absent" ? ".absent" : ".present"; break;
     case "RoundEnded":
       fields.why = endReasonInWords(d.reason);
-      fields.scores = Object.entries(d.scores || {}).map(([seat, points]) => `${who(seat)} ${points}`).join(", ");
+      fields.scores = scoresWords(d.scores, who);
       break;
     case "ProtestFiled":
       Object.assign(fields, { who: who(d.by), protest: d.protest, reason: d.reason, seqs: (d.seqs || []).map((seq) => `#${seq}`).join(", ") });
       break;
     case "ProtestRuled": {
-      const ruling = say("challenge", `event.ProtestRuled.${d.upheld ? "upheld" : "rejected"}`, { protest: d.protest, text: d.ruling_text });
+      const ruling = say("challenge", `event.ProtestRuled.${d.upheld ? "upheld" : "rejected"}`, { protest: d.protest, by: byWords(d), text: d.ruling_text });
       const fixes = (d.corrections || []).map((correction) => correctionWords(correction, who));
       return sentence(fixes.length ? say("challenge", "event.ProtestRuled.corrections", { ruling, corrections: fixes.join(", ") }) : ruling);
     }
-    case "FlagRescinded": Object.assign(fields, { flag: d.flag, flags: d.flags }); break;
+    case "FlagRescinded": Object.assign(fields, { flag: d.flag, n: d.flags }); break;
     case "PlayerReinstated": fields.from_play = d.from_play; break;
-    case "CardAwarded": case "CardAwardRevoked": Object.assign(fields, { card: d.card, dots: d.dots || 0 }); break;
+    case "CardAwarded": case "CardAwardRevoked": Object.assign(fields, { card: d.card, n: d.dots || 0 }); break;
     case "ScoreAdjusted": Object.assign(fields, { delta: signed(d.delta), why: d.why }); break;
     case "ScoreCardSigned":
       fields.initials = d.initials;
-      fields.scores = Object.entries(d.scores || {}).map(([seat, points]) => `${who(seat)} ${points}`).join(", ");
+      fields.scores = scoresWords(d.scores, who);
       break;
-    case "ScoreCardReopened": Object.assign(fields, { by: d.by || "director", reason: d.reason }); break;
+    case "ScoreCardReopened": Object.assign(fields, { by: byWords(d), reason: d.reason }); break;
     default: break;
   }
   return sentence(has("challenge", key) ? say("challenge", key, fields) : unknownEvent());

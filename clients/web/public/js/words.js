@@ -191,7 +191,7 @@ export function capitalized(text) {
  * terminal prints the same words as lower-case lines). */
 export function asSentence(text) {
   const capital = capitalized(text);
-  return /[\p{L}\p{N})]$/u.test(capital) ? `${capital}.` : capital;
+  return /[.!?…:;]$/.test(capital) ? capital : `${capital}.`;
 }
 
 /** An error reply in words: the refusal's sentence in the table's game (`vocabulary`), else
