@@ -151,7 +151,7 @@ def test_three_players_play_from_the_common_pile(server, connect, pages: Pages):
     now_up = [c for c in turned["cards"] if c["card"] in ("AH", "AS")] + more["cards"]
     ada.locator('.playing-card[data-card="8C"]').wait_for(timeout=WAIT)
     drawn_as_the_server_says(ada, now_up)  # the two left on the table, then the two new
-    feed_has(ada, "Set 2: 3♣ 8♣ turned up.")
+    feed_has(ada, "Set 2: 3♣  8♣.")
     assert server_view(cy, table)["common_pile"] == 36  # two under the pile, two off the top
 
     expression = solve([c["rank"] for c in now_up])[0].ascii_expression

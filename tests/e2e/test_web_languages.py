@@ -264,3 +264,46 @@ def test_a_table_s_language_is_the_page_s_until_the_person_picks_another(
     ada.locator("#start", has_text="Start the game").wait_for(timeout=WAIT)
     assert ada.evaluate("document.documentElement.lang") == "en"
     assert layout_problems(ada) == []
+
+
+def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
+    server, connect, pages: Pages
+):
+    """The student page, the proctor console, the scoreboard (and its projector mode) and
+    the replay of one 24 Challenge table, each in a Norwegian browser at a phone's width:
+    each has the language switch, speaks Norwegian (its headings the catalogue's), and
+    nothing runs off the screen."""
+    director = connect(server.token("director", name="dir"))
+    table = f"lang-challenge-{next(_ids)}"
+    reply = director.request("create_table", table=table, options={"seats": SEATS})
+    assert reply["type"] == "table_created", reply
+    assert director.request("join", table=table)["type"] == "snapshot"
+    send(director, table, "start_round")
+    send(director, table, "place_card")
+    send(director, table, "reveal_card")
+    opened = {
+        "student": (server.token("player", table=table, seat="s1"), {}),
+        "console": (server.token("proctor", name="p", table=table), {"page": "console"}),
+        "board": (server.token("spectator", name="w"), {"page": "board", "table": table}),
+        "projector": (
+            server.token("spectator", name="w"),
+            {"page": "board", "table": table, "projector": "1"},
+        ),
+        "replay": (server.token("spectator", name="w"), {"page": "replay", "table": table}),
+    }
+    headings = {
+        "student": web("nb", "page.table", table=table),
+        "console": web("nb", "console.title", table=table),
+        "board": web("nb", "board.title"),
+        "projector": web("nb", "board.title"),
+        "replay": web("nb", "replay.title", table=table),
+    }
+    for name, (token, params) in opened.items():
+        page = pages.open(server.http, token, 390, locale="nb-NO", **params)
+        page.locator("h1", has_text=headings[name]).wait_for(timeout=WAIT)
+        page.locator(".card.up, #step .card").first.wait_for(timeout=WAIT)
+        assert page.locator("#language-choice").input_value() == "nb", name
+        assert page.evaluate("document.documentElement.lang") == "nb", name
+        assert not re.search(r"\b(Connecting|Connected|Loading|Scores)\b", page.inner_text("body"))
+        assert layout_problems(page) == [], name
+        pages.shot(page, f"{name}-norwegian-390")

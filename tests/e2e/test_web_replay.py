@@ -106,7 +106,7 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     step_drawn(proctor, last)
     ended = accepted(proctor_client, "webreplay", "end_round")
     step = step_drawn(proctor, ended)
-    assert "The round ended" in proctor.inner_text("#sentence")
+    assert "Round over: the proctor ended it." in proctor.inner_text("#sentence")
     pages.shot(proctor, "replay-proctor-end")
     pages.shot(spectator, "replay-spectator-first")
 
