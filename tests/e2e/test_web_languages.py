@@ -276,7 +276,8 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
     director = connect(server.token("director", name="dir"))
     table = f"lang-challenge-{next(_ids)}"
     deck = [{"card_id": "d1", "numbers": [21, 16, 8, 21], "dots": 3}]  # Double Digits (R-DECK-2)
-    reply = director.request("create_table", table=table, options={"seats": SEATS, "deck": deck})
+    seats = [*SEATS, {"seat": "s3", "name": "Cy"}]  # a table of three (R-ROUND-2)
+    reply = director.request("create_table", table=table, options={"seats": seats, "deck": deck})
     assert reply["type"] == "table_created", reply
     assert director.request("join", table=table)["type"] == "snapshot"
     send(director, table, "start_round")

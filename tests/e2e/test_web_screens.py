@@ -265,7 +265,8 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     console.select_option("#protest-for", "s2")
     choice = console.locator(f'#protest-events li[data-seq="{flag["seq"]}"]')
     assert (
-        choice.inner_text().startswith(f"{flag['seq']}.") and "Penalty flag for Bo" in choice.inner_text()
+        choice.inner_text().startswith(f"{flag['seq']}.")
+        and "Penalty flag for Bo" in choice.inner_text()
     )
     choice.locator("input").check()
     console.fill("#protest-reason", "I was still thinking")
@@ -277,7 +278,7 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     console.select_option("#correction-kind", "rescind_flag")
     console.select_option("#correction-seat", "s2")
     flags = console.locator("#correction-flag option").all_inner_texts()
-    assert flags == [f"Event {flag['seq']}: no pattern within the time"], flags
+    assert flags == [f"Event {flag['seq']}: no pattern within the time (R-PLAY-4)"], flags
     console.click("#add-correction")
     console.select_option("#correction-kind", "award_card")
     console.select_option("#correction-seat", "s3")

@@ -78,6 +78,7 @@ function showNotOpen() {
 }
 
 let tableLanguageSeen = false; // the first view with a table's default was looked at
+let ownTable = null; // the one table this page is about (its default language applies), if any
 let waitingForWords = null; // the pushes held while the table's language loads
 let restored = false;
 
@@ -113,6 +114,7 @@ if (!token) {
       }
       else live = table;
       if (live) {
+        ownTable = live;
         const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)
           : consolePage(root, connection, live));
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
@@ -136,7 +138,7 @@ if (!token) {
         return;
       }
       const lang = tableLanguage(state.view);
-      if (!tableLanguageSeen && state.view) {
+      if (!tableLanguageSeen && state.view && state.table === ownTable) {
         tableLanguageSeen = true;
         if (lang && !chosenLanguage() && lang !== language()) {
           // the table's default (the director's `lang`): the page is drawn in it from here on
