@@ -114,7 +114,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     const tournament = entry.game === "tournament";
     return h("section", { class: tournament ? "board-table tournament" : "board-table", "data-table": id,
       "data-game": entry.game || "", "aria-label": BOARD_WORDS.table(id) },
-      h("h2", {}, entry.game ? BOARD_WORDS.table_game(id, entry.game) : BOARD_WORDS.table(id)),
+      h("h2", {}, entry.game ? BOARD_WORDS.table_game(id, BOARD_WORDS.games[entry.game] || entry.game) : BOARD_WORDS.table(id)),
       ...body,
       h("ol", { class: "feed", reversed: true }, entry.feed.map(([seq, text]) => h("li", { value: seq }, text))),
       h("p", { class: "links" }, links), people);

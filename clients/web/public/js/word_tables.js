@@ -82,6 +82,7 @@ export const BOARD_WORDS = wordTable("board", {
   replay_of: ["table"], console_of: ["table"], links_for: ["table"], links_label: ["table"], table: ["table"],
   table_game: ["table", "game"], no_tables: null, loading: null, standings: null, tournament: ["tournament"],
   link_of: ["who"], links_failed: null,
+  games: { of: ["challenge", "pocket", "deck40", "tjugoett", "practice", "tournament"] },
 });
 
 /** A tournament's standings (draw.js `drawStandings`): headings short enough for a phone (a
