@@ -37,10 +37,10 @@ _LANGUAGE = {"chosen": FALLBACK, "explicit": False}
 
 def set_language(lang: str | None, explicit: bool = True) -> str:
     """Speak `lang` from now on (`pick_language`: a language present, else the environment's,
-    else English); `explicit` when the person chose it (`--lang`), which a table's own
-    language (`table_language`) never overrides."""
+    else English); `explicit` when the person chose it (`--lang`, or an environment naming a
+    language), which a table's own language (`table_language`) never overrides."""
     _LANGUAGE["chosen"] = pick_language(lang)
-    _LANGUAGE["explicit"] = bool(explicit and lang)
+    _LANGUAGE["explicit"] = bool(explicit)
     return str(_LANGUAGE["chosen"])
 
 

@@ -41,6 +41,7 @@ from server.audit.report_words import (
     CHALLENGE_EVENTS,
     TOURNAMENT,
     language,
+    long_date,
     say,
     speaking,
 )
@@ -505,7 +506,7 @@ def _report_html(
     ]
     context = {
         "name": options.name,
-        "date": options.date,
+        "date": long_date(options.date),
         "rules": say(TOURNAMENT, f"rules.{options.rules}"),
         "first": clock(min(times)) if times else "",
         "last": clock(max(times)) if times else "",

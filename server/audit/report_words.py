@@ -16,7 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
+from datetime import date
 
+from babel import UnknownLocaleError
+from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from protocol.words import FALLBACK, catalogue
@@ -80,11 +83,24 @@ COMMON = Words("common")  # the judge's reasons, shared by every game
 TOURNAMENT = Words("tournament", events=True)
 
 
+def long_date(iso: str) -> str:
+    """A tournament's date (`2026-03-14`) in the report's locale: `March 14, 2026`,
+    `14. mars 2026`, `14 mars 2026`; as written when it is not a date."""
+    try:
+        day = date.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return str(iso)
+    try:
+        return format_date(day, format="long", locale=language())
+    except (ValueError, LookupError, UnknownLocaleError):  # a language Babel lacks (a toy)
+        return format_date(day, format="long", locale=FALLBACK)
+
+
 def decimal(number: float, pattern: str) -> str:
     """A number in the report's locale (`1,234` in Norwegian and Swedish, `1.234` in English)."""
     try:
         return format_decimal(number, format=pattern, locale=language())
-    except (ValueError, LookupError):  # a language Babel has no locale data for (a toy)
+    except (ValueError, LookupError, UnknownLocaleError):  # a language Babel lacks (a toy)
         return format_decimal(number, format=pattern, locale=FALLBACK)
 
 

@@ -210,12 +210,20 @@ def describe_preview(result: Mapping[str, Any], names: Mapping[str, str]) -> str
         flags = after.get("flags", {}).get(seat)
         if (old_points, old_flags) != (points, flags):
             changes.append(
-                f"{names.get(seat, seat)} {old_points}->{points} points, {old_flags}->{flags} flags"
+                say(
+                    WORDS,
+                    "preview.change",
+                    who=names.get(seat, seat),
+                    before=old_points,
+                    after=points,
+                    flags_before=old_flags,
+                    flags_after=flags,
+                )
             )
     out = set(before.get("disqualified", [])) - set(after.get("disqualified", []))
-    changes += [f"{names.get(seat, seat)} reinstated" for seat in sorted(out)]
-    body = "; ".join(changes) or "no score, flag or disqualification changes"
-    return f"preview (not recorded): {body}"
+    changes += [say(WORDS, "preview.reinstated", who=names.get(seat, seat)) for seat in sorted(out)]
+    body = "; ".join(changes) or say(WORDS, "preview.none")
+    return say(WORDS, "preview", changes=body)
 
 
 # -- t24 replay: protests and corrections marked ----------------------------------------------
@@ -260,13 +268,13 @@ def mark(kind: str, protests: tuple[int, ...]) -> str:
     dispute this event (`<- disputed by protest 1`)."""
     tags = []
     if kind == "ProtestFiled":
-        tags.append("[PROTEST]")
+        tags.append(say(WORDS, "mark.protest"))
     elif kind == "ProtestRuled":
-        tags.append("[RULING]")
+        tags.append(say(WORDS, "mark.ruling"))
     elif kind in CORRECTION_EVENTS:
-        tags.append("[CORRECTION]")
+        tags.append(say(WORDS, "mark.correction"))
     if protests:
-        tags.append("<- disputed by protest " + ", ".join(map(str, protests)))
+        tags.append(say(WORDS, "mark.disputed", protests=", ".join(map(str, protests))))
     return "  ".join(tags)
 
 
@@ -286,9 +294,18 @@ def protest_summary(
         if kind != "ProtestFiled":
             continue
         if not out:
-            out.append("protests (R-ROUND-8):")
+            out.append(say(WORDS, "summary.title"))
         number = data.get("protest")
-        out.append(f"protest {number} (#{seq}, {status[number]}): {data.get('reason')}")
+        out.append(
+            say(
+                WORDS,
+                "summary.protest",
+                protest=number,
+                seq=seq,
+                status=say(WORDS, f"summary.status.{status[number]}"),
+                reason=data.get("reason"),
+            )
+        )
         out += [f"    {lines.get(disputed, f'#{disputed}')}" for disputed in data.get("seqs", [])]
     return out
 
@@ -298,12 +315,17 @@ def hearing_lines(view: Mapping[str, Any]) -> list[str]:
     is nothing to hear): `protest 1 open: Bo disputes #7, #9`, `score card signed by PK`."""
     names = {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
     lines = [
-        f"protest {protest.get('protest')} open: {names.get(protest.get('by'), protest.get('by'))}"
-        f" disputes " + ", ".join(f"#{seq}" for seq in protest.get("seqs", []))
+        say(
+            WORDS,
+            "hearing.open",
+            protest=protest.get("protest"),
+            who=names.get(protest.get("by"), protest.get("by")),
+            seqs=", ".join(say(WORDS, "hearing.seq", seq=seq) for seq in protest.get("seqs", [])),
+        )
         for protest in view.get("protests", [])
         if protest.get("status") == "open"
     ]
     card = view.get("score_card") or {}
     if card.get("signed"):
-        lines.append(f"score card signed by {card.get('initials')} (R-ROUND-7)")
+        lines.append(say(WORDS, "hearing.signed", initials=card.get("initials")))
     return lines
