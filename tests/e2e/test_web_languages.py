@@ -13,8 +13,10 @@ read them from it, not from copies here.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import re
+from pathlib import Path
 from typing import Any
 
 import pexpect
@@ -32,6 +34,7 @@ WAIT = 15_000  # ms, Playwright's unit
 GAME_TIME = 60  # s: the bot's whole game or round on a loaded machine
 _ids = itertools.count(1)
 SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
+NAMES = {"s1": "Ada", "s2": "Bo", "s3": "Cy", "dl": "Dora"}
 # What the English pages' buttons said: none may stand on a Norwegian or Swedish page.
 ENGLISH_BUTTONS = ("Start the game", "No solution", "End the game", "Draw a card", "Stand (S)")
 
@@ -309,3 +312,55 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         assert not re.search(r"\b(Connecting|Connected|Loading|Scores)\b", page.inner_text("body"))
         assert layout_problems(page) == [], name
         pages.shot(page, f"{name}-norwegian-390")
+
+
+def event_examples() -> dict[str, dict[str, list[dict[str, Any]]]]:
+    """Every event type of every game with data as the server pushes it (the examples the
+    terminal's and the report's word tests render: tests/unit/terminal_event_examples.py)."""
+    path = Path(__file__).parents[1] / "unit" / "terminal_event_examples.py"
+    spec = importlib.util.spec_from_file_location("terminal_event_examples", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return dict(module.EXAMPLES)
+
+
+SAY_EVERY_EVENT = """async ({ examples, seats }) => {
+    const { eventInWords, casualEventWords } = await import("/js/event_words.js");
+    const view = { seats, dealer: { seat: "dl", name: "Dora" } };
+    const nameOf = (v, seat) => (seats.find((s) => s.seat === seat) || {}).name || String(seat);
+    const said = [];
+    for (const [game, kinds] of Object.entries(examples)) {
+        for (const [kind, datas] of Object.entries(kinds)) {
+            for (const data of datas) {
+                const push = { event_type: kind, data, seq: 2 };
+                const text = game === "challenge" ? eventInWords(push, view)
+                    : casualEventWords(game, push, view, nameOf);
+                said.push([game, kind, text]);
+            }
+        }
+    }
+    return said;
+}"""
+RAW = re.compile(r"[{}]|undefined|\bnull\b|NaN|\b[a-z0-9]+_[a-z0-9_]+\b|\b(s1|s2|s3|dl)\b")
+
+
+def test_every_event_of_every_game_reads_in_each_language(server, pages: Pages):
+    """Every event type of every game (every variant the terminal's words have an example
+    of), as the pages say it in English, Norwegian and Swedish: a sentence of the game's own
+    words, never a placeholder left unfilled, `undefined`, a code or a seat id where a name
+    is known, and never the words for an event the page does not know."""
+    examples = event_examples()
+    seats = [{"seat": seat, "name": name} for seat, name in NAMES.items()]
+    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
+        page = pages.open(server.http, "", locale=locale)
+        page.locator("#fatal").wait_for(timeout=WAIT)
+        said = page.evaluate(SAY_EVERY_EVENT, {"examples": examples, "seats": seats})
+        unknown = catalogue(lang).say("common", "event.unknown")
+        assert len(said) > 100
+        wrong = [
+            (game, kind, text)
+            for game, kind, text in said
+            if not text or RAW.search(text) or unknown.lower() in text.lower()
+        ]
+        assert wrong == [], (lang, wrong[:10])

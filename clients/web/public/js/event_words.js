@@ -31,6 +31,11 @@ function byWords(d) {
   return say("challenge", has("challenge", key) ? key : "role.director");
 }
 
+/** A network lag or credit in words ("12 ms", "none (stale)"). */
+function lagWords(microseconds) {
+  return Number.isInteger(microseconds) ? say("challenge", "lag", { ms: microseconds / 1000 }) : say("challenge", "lag.none");
+}
+
 /** A table's scores as the terminal says them ("Ada 3, Bo 1"). */
 function scoresWords(scores, who) {
   return Object.entries(scores || {}).map(([seat, points]) => say("challenge", "score", { name: who(seat), points })).join(", ");
@@ -93,6 +98,16 @@ export function eventInWords(push, view) {
     case "CardRevealed": fields.n = d.dots || 0; break;
     case "CardTouched": fields.n = d.fingertips || 1; break;
     case "TouchRefused": fields.toucher = who(d.toucher); break;
+    case "TouchClaimed": // R-PLAY-2, lag compensated: when it arrived, its lag and credit
+      Object.assign(fields, { arrival: d.arrival, lag: lagWords(d.delay_us), credit: lagWords(d.credit_us), compensated: d.compensated_at });
+      break;
+    case "FirstTouchGranted": { // the arbitration's two orders: by compensated time, by arrival
+      const considered = d.considered || [];
+      const byTime = [...considered].sort((a, b) => (a.compensated_at || 0) - (b.compensated_at || 0) || (a.arrival || 0) - (b.arrival || 0));
+      fields.compensated = byTime.map((c) => who(c.seat)).join(", ");
+      fields.arrival = considered.map((c) => who(c.seat)).join(", ");
+      break;
+    }
     case "FirstTouchOverridden": fields.previous = who(d.previous); break;
     case "PatternDeclared": fields.pattern = d.canonical || d.pattern; break;
     case "StepsStated": case "SolutionFixed": fields.steps = (d.steps || []).join("; "); break;
