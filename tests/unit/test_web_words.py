@@ -87,10 +87,10 @@ def web_entries(lang: str) -> dict[str, tuple[str, ...]]:
 
 
 # Words a Norwegian or Swedish page may share with English: names, numbers, signs, codes,
-# the unit "s", and words spelled the same in both ("For", "over", "Sum" are Norwegian too).
+# the unit "s", and words spelled the same in all three ("Rating", "Protest").
 SAME_AS_ENGLISH = re.compile(
-    r"^(\{\w+\}|[\s\d.,:;()·=→±–—\-+/%#…]|R\d|t24|Tjugoett|Kortspillet 24|24 Challenge|Rating|Status|"
-    r"Protest|Pause|CSV|s|For|over|Sum)*$"
+    r"^(\{\w+\}|[\s\d.,:;()·=→±–—\-+/%#…]|R\d|t24|Tjugoett|Kortspillet 24|24 Challenge|"
+    r"Rating|Protest|CSV|s)*$"
 )
 
 
