@@ -40,7 +40,7 @@ TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's
 # collection order, test_audit_report_browser.py waited 86 s of a loaded run).
 SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_web_client.py",  # 75
-    "tests/e2e/test_web_languages.py",  # 50 (at load 18: two-thirds of it the shipped bot)
+    "tests/e2e/test_web_languages.py",  # 50 (measured at load 18)
     "tests/e2e/test_web_casual.py",  # 45
     "tests/contract/test_game_contract.py",  # 42
     "tests/e2e/test_server_install.py",  # 39
