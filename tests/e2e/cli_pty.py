@@ -32,7 +32,7 @@ def environment() -> dict[str, str]:
     see the pty's 120x50, and rich reads `COLUMNS`/`LINES` before the terminal's. A pytest-xdist
     worker's environment has them (80x24, set in the worker process at its start): a screen cut
     to 24 lines hid the lines the tests wait for, and three tests timed out on `-n 2` only."""
-    dropped = {"COLUMNS", "LINES"}
+    dropped = {"COLUMNS", "LINES", "LANGUAGE", "LC_ALL", "LC_MESSAGES"}  # English unless asked
     env = {
         key: value
         for key, value in os.environ.items()

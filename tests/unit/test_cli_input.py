@@ -123,7 +123,9 @@ def test_a_second_enter_does_not_send_the_fix_twice_until_its_reply():
     assert second == [] and state.fixing
     # A refused fix (say, a flaky connection's error) lets the student fix again.
     state, notices = replied(state, "fix", "the server is unavailable")
-    assert not state.fixing and notices == [Notice("fix refused: the server is unavailable", True)]
+    assert not state.fixing and notices == [
+        Notice("the solution was refused: the server is unavailable", True)
+    ]
     state, again = press(state, "\r", held)
     assert again == first
 

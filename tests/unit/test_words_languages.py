@@ -50,6 +50,11 @@ SAME_AS_ENGLISH = {
     ("challenge", "summary.protest"),
     ("challenge", "input.protest"),
     ("challenge", "analysis.col.rating"),  # "rating" in all three
+    ("tournament", "standings.col.r1"),
+    ("tournament", "standings.col.r2"),
+    ("tournament", "standings.col.r3"),
+    ("tournament", "standings.col.r4"),
+    ("tournament", "standings.final"),  # Swedish "final"
     # the web pages (clients/web): names of the games, "rating", "protest", R1/R2 as above
     ("web", "analysis.gradeHeadings.rating"),
     ("web", "practice.columns.rating"),

@@ -231,21 +231,19 @@ def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tup
         return state, [Notice(say(WORDS, DIGIT_HINT))]
     if touching or key == "s":
         if proctored:
-            return state, [Notice("at a proctored table the proctor records it for you", True)]
+            return state, [Notice(say(WORDS, "input.proctored"), True)]
         if view.get("paused"):
-            return state, [Notice("the table is paused", True)]
+            return state, [Notice(say(WORDS, "input.paused"), True)]
     card = _card(view)
     if touching:
         if card is None or view.get("phase") not in (PLACED, REVEALED, SOLVING):
-            return state, [Notice("there is no card to touch", True)]
+            return state, [Notice(say(WORDS, "input.no_card"), True)]
         if key == FINGERTIPS_KEY:
             return PlayInput(mode="fingertips", play=card.get("play")), []
         return _touch(card, TOUCH_KEYS[key])
     if key == "s":
         if view.get("phase") != REVEALED:
-            return state, [
-                Notice("stumped is declared while the card is revealed (R-PLAY-7)", True)
-            ]
+            return state, [Notice(say(WORDS, "input.stumped_when"), True)]
         return state, [Send("declare_stumped", {}, "stumped")]
     return state, []
 
@@ -262,7 +260,13 @@ def _fingertips_key(key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput
         return _touch(card, FINGERTIP_COUNTS[key])
     if key == ESC or card is None:
         return PlayInput(), []
-    return PlayInput(), [Notice("no touch: f is followed by a count of fingertips, 1 to 5")]
+    return PlayInput(), [Notice(say(WORDS, "input.no_fingertips"))]
+
+
+def refused_words(tag: str, error: str) -> str:
+    """A refused request of the typing line in words: what was refused (never its tag)."""
+    key = f"input.refused.{tag}"
+    return say(WORDS, key if key in WORDS else "input.refused.other", why=error)
 
 
 def replied(state: PlayInput, tag: str, error: str | None, code: str | None = None):
@@ -274,7 +278,7 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
     if tag == "fix":
         state = replace(state, fixing=False)
     if tag != "pattern":
-        return state, [] if error is None else [Notice(f"{tag} refused: {error}", True)]
+        return state, [] if error is None else [Notice(refused_words(tag, error), True)]
     if error is None:
         return replace(state, declaring=False), []
     if code == "pattern_cannot_change":
@@ -283,10 +287,10 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
             state = replace(state, mode="step", index=0, buffer="")
         return replace(state, declaring=False), [Notice(error, True)]
     if not state.declaring:  # the card left play meanwhile, or a reconnect reset the typing
-        return state, [Notice(f"pattern refused: {error}", True)]
+        return state, [Notice(refused_words("pattern", error), True)]
     # Back to the pattern prompt: the steps typed ahead were refused with it (pattern_first).
     retry = replace(state, mode="pattern", index=0, steps=(), buffer="", declaring=False)
-    return retry, [Notice(f"pattern refused: {error}", True)]
+    return retry, [Notice(refused_words("pattern", error), True)]
 
 
 def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) -> PlayInput:
@@ -327,5 +331,5 @@ def lost_card_notice(before: PlayInput, after: PlayInput, view: Mapping[str, Any
     if toucher is not None:
         for seat in view.get("seats", []):
             if seat["seat"] == toucher:
-                return f"{seat.get('name') or toucher} touched first (R-PLAY-2)"
+                return say(WORDS, "input.touched_first", who=seat.get("name") or toucher)
     return ""

@@ -23,6 +23,7 @@ from clients.reference_cli.games.challenge.hearing import (
     HearingLineError,
     hearing_line,
 )
+from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -34,6 +35,7 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
+from clients.reference_cli.words import say
 
 FLAG_CAUSES = (
     "no_pattern",
@@ -225,23 +227,27 @@ class ProctorInput:
     buffer: str = ""
 
     def prompt(self) -> str:
-        return f"proctor> {self.buffer}▌"
+        return say(WORDS, "proctor.prompt", typed=self.buffer)
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The commands that apply now (none that the table would refuse as out of turn)."""
-        lead = "type a command and Enter: "
+
+        # the typed commands stay as they are (they are what the proctor types)
+        def lead(commands: str) -> str:
+            return say(WORDS, "proctor.keys", commands=commands)
+
         if view is None:
-            return lead + "help, quit"
+            return lead("help, quit")
         if view.get("phase") == "ended":
             signed = (view.get("score_card") or {}).get("signed")
             if signed:
-                return "score card signed · reopen (director), help, quit"
-            return lead + "protest, rule, preview, sign INITIALS (R-ROUND-7), help, quit"
+                return say(WORDS, "proctor.keys.signed")
+            return lead(say(WORDS, "proctor.keys.ended"))
         if view.get("paused"):
-            return lead + "resume (the table is paused), flag, end, protest, rule, help, quit"
+            return lead(say(WORDS, "proctor.keys.paused"))
         if view.get("phase") == "setup":
-            return lead + "start, help, quit"
-        return lead + "place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit"
+            return lead("start, help, quit")
+        return lead("place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit")
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
