@@ -55,6 +55,17 @@ SAME_AS_ENGLISH = {
     ("tournament", "standings.col.r3"),
     ("tournament", "standings.col.r4"),
     ("tournament", "standings.final"),  # Swedish "final"
+    # the web pages (clients/web): names of the games, "rating", "protest", R1/R2 as above
+    ("web", "analysis.gradeHeadings.rating"),
+    ("web", "practice.columns.rating"),
+    ("web", "board.games.challenge"),
+    ("web", "board.games.deck40"),
+    ("web", "board.games.tjugoett"),
+    ("web", "deck40.title"),
+    ("web", "tjugoett.title"),
+    ("web", "page.protest"),
+    ("web", "standings.headings.r1"),
+    ("web", "standings.headings.r2"),
 }
 UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{seconds} s)"
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
