@@ -162,13 +162,23 @@ class _Factory(WebSocketClientFactory):
         self.link._failed(reason.getErrorMessage())
 
 
+# Seconds a ping waits for its pong. A person's terminal notices a dead connection soon. A
+# process that plays many seats on one reactor (`t24 tournament simulate`, the tournament's
+# bots) waits longer (BUSY_PING_TIMEOUT): when its reactor is held by its own work for longer
+# than the timeout on a loaded machine, the timeout's timer runs before the pong that came
+# meanwhile is read, and a live connection was closed as dead (1006, "ping timeout"; seen at
+# load 30 in the suite).
+PING_TIMEOUT = 5.0
+BUSY_PING_TIMEOUT = 60.0
+
+
 def autobahn_connect(link: TableLink) -> None:
     """Open one WebSocket connection for `link` (the default `connector`)."""
     factory = _Factory(link.url, protocols=[SUBPROTOCOL], reactor=link.reactor)
     factory.setProtocolOptions(
         openHandshakeTimeout=link.connect_timeout,
         autoPingInterval=10,  # a silently dead connection is noticed within ~15 s
-        autoPingTimeout=5,
+        autoPingTimeout=link.ping_timeout,
     )
     factory.link = link
     connectWS(factory, timeout=link.connect_timeout)
@@ -208,6 +218,7 @@ class TableLink:
         backoff: Backoff | None = None,
         retries: int | None = None,
         connect_timeout: float = 5.0,
+        ping_timeout: float = PING_TIMEOUT,
         rand: Callable[[], float] = random.random,
         connector: Callable[[TableLink], None] = autobahn_connect,
     ) -> None:
@@ -223,6 +234,7 @@ class TableLink:
         self.backoff = backoff or Backoff()
         self.retries = retries
         self.connect_timeout = connect_timeout
+        self.ping_timeout = ping_timeout
         self.rand = rand
         self.connector = connector
         self.session = ClientSession()

@@ -19,7 +19,7 @@ from typing import Any
 
 from twisted.internet.defer import Deferred
 
-from clients.reference_cli.connection import TableLink
+from clients.reference_cli.connection import BUSY_PING_TIMEOUT, TableLink
 from clients.reference_cli.games.challenge.bot import (
     best_answer,
     human_fails,
@@ -75,7 +75,14 @@ class TableBots:
         self.play: int | None = None
         self.done: Deferred = Deferred()
         self.link = TableLink(
-            url, token, reactor=reactor, listener=self, table=table, retries=5, history=False
+            url,
+            token,
+            reactor=reactor,
+            listener=self,
+            table=table,
+            retries=5,
+            history=False,
+            ping_timeout=BUSY_PING_TIMEOUT,  # one reactor plays many seats (connection.py)
         )
 
     def start(self) -> Deferred:

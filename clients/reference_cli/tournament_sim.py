@@ -38,7 +38,13 @@ from twisted.internet.defer import inlineCallbacks
 from twisted.internet.task import deferLater
 
 from clients.reference_cli import exit_codes
-from clients.reference_cli.connection import Backoff, ServerRefused, TableLink, close_then_stop
+from clients.reference_cli.connection import (
+    BUSY_PING_TIMEOUT,
+    Backoff,
+    ServerRefused,
+    TableLink,
+    close_then_stop,
+)
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
 
@@ -107,6 +113,7 @@ class Director:
             join=False,
             retries=5,
             backoff=Backoff(initial=0.2, maximum=1.0),
+            ping_timeout=BUSY_PING_TIMEOUT,  # one reactor plays every seat (connection.py)
         )
 
     # -- the link listener -------------------------------------------------------------------

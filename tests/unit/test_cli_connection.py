@@ -436,3 +436,21 @@ class LinkLifecycleTests(ShellTestCase):
         clock.advance(0.5)
         link._failed("connection refused")  # node b is gone, and that was the one retry
         assert isinstance(outcome[0].value, LinkLost)
+
+
+def test_a_busy_process_waits_longer_for_its_pong(monkeypatch):
+    """A terminal's link gives up on a silent server after PING_TIMEOUT; the processes that
+    play many seats on one reactor (simulate, the tournament's bots) wait BUSY_PING_TIMEOUT, as
+    their own work can hold the reactor past a short timeout (connection.py)."""
+    from clients.reference_cli import connection
+
+    opened: list = []
+    monkeypatch.setattr(connection, "connectWS", lambda factory, timeout: opened.append(factory))
+    for timeout in (connection.PING_TIMEOUT, connection.BUSY_PING_TIMEOUT):
+        link = TableLink(
+            "ws://127.0.0.1:1/ws", "tok", reactor=Clock(), listener=Listener(), ping_timeout=timeout
+        )
+        connection.autobahn_connect(link)
+        assert opened[-1].autoPingTimeout == timeout
+    assert TableLink("ws://x/ws", "t", reactor=Clock(), listener=Listener()).ping_timeout == 5.0
+    assert connection.BUSY_PING_TIMEOUT > 10 * connection.PING_TIMEOUT
