@@ -78,7 +78,7 @@ export const RESULT_WORDS = Object.defineProperties({}, {
 
 /** The scoreboard's own words (board.js). */
 export const BOARD_WORDS = wordTable("board", {
-  title: null, projector_on: null, projector_off: null, loading_events: ["n"], loading_over: ["n"],
+  title: null, projector_on: null, projector_off: null, round_ends: ["seconds"], loading_events: ["n"], loading_over: ["n"],
   replay_of: ["table"], console_of: ["table"], links_for: ["table"], links_label: ["table"], table: ["table"],
   table_game: ["table", "game"], no_tables: null, loading: null, standings: null, tournament: ["tournament"],
   link_of: ["who"], links_failed: null,
@@ -198,7 +198,7 @@ const DIRECTOR = wordTable("director", {
   start_intro: null, board_heading: ["number"], initials_label: null, begin_all: ["n"], close_round: ["number"],
   advance_round: ["number"], seat_next: ["number"], tie_heading: ["number", "section", "round", "n"],
   table_heading: ["table", "section"], waiting_count: ["here", "all"], table_paused: ["cause"],
-  table_playing: ["played", "n"], table_not_open: null, table_ended: null, table_signed: ["initials"],
+  table_playing: ["played", "n"], table_timed: ["n"], time_left: ["seconds"], table_not_open: null, table_ended: null, table_signed: ["initials"],
   table_signed_director: ["initials"], attention: { of: ["paused", "protest", "unsigned", "away"] },
   seat_headings: { list: ["student", "here", "points", "flags"] }, connected: null, not_connected: null,
   marked: { of: ["present", "absent"] }, mark_short: { of: ["present", "absent"] }, mark_present: ["name"],
@@ -238,6 +238,21 @@ export const TOURNAMENT_DONE = ["register", "import_students", "rename_student",
 export function tournamentDoneInWords(command) {
   return TOURNAMENT_DONE.includes(command) ? web(`tournament_done.${command}`) : CONSOLE_WORDS.done;
 }
+
+/** A student's rating across every table they played (rating_history.js, the `ratings`
+ * query): the section, the rating now (`n` the tables that rated it), the plot's words. */
+export const RATING_WORDS = wordTable("rating", {
+  heading: null, loading: null, now: ["name", "mu", "sigma", "n"], now_provisional: ["name", "mu", "sigma", "n"],
+  none: null, plot: null, caption: null, steps: ["n"],
+  result_step: ["game", "table", "place", "players", "n", "mu"],
+  practice_solved: ["table", "card", "mu"], practice_missed: ["table", "card", "mu"],
+});
+
+/** The generic page of a game without a page module (games/generic.js). */
+export const GENERIC_WORDS = wordTable("generic", {
+  title: ["game"], none: null, none_yet: null, yes: null, no: null, view_heading: null, time_left: null,
+  command_heading: null, command: null, with: null, send: null, type_command: null, event: ["seq"],
+});
 
 /** The replay page's words (replay.js). */
 export const REPLAY_WORDS = wordTable("replay", {

@@ -78,13 +78,11 @@ export function gameOverInWords(view, result, reasons) {
   return W.over(reasons[result.reason] || result.reason, winnersInWords(view, result));
 }
 
-/** A refusal in words: the game's own sentence for its code (a game module's optional
- * `errorWords`, so a new game's refusals need no line in words.js), else words.js's. */
+/** A refusal in words: the game's own sentence for its code (`refusal.<code>` of the game's
+ * vocabulary in the catalogue, so a new game's refusals are words of its catalogue entries,
+ * never of its module), else the protocol's (words.js `errorInWords`). */
 export function refusalInWords(error, game) {
-  const own = error && typeof error === "object" && game.errorWords && game.errorWords[error.code];
-  if (!own) return errorInWords(error, game.name);
-  const rule = error.rule ? ` (${error.rule})` : "";
-  return `${own}${rule}${error.message ? ` — ${error.message}` : ""}`;
+  return errorInWords(error, game.name);
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
