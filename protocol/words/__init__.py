@@ -37,6 +37,8 @@ from babel import Locale, UnknownLocaleError
 from babel.messages.pofile import read_po
 
 FALLBACK = "en"
+# The vocabularies of the games shipped today and of the rest; a game added by its folder
+# brings its own (`msgctxt "<game>"`, docs/architecture.md "How to add a game").
 VOCABULARIES = (
     "common",
     "challenge",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 from report_tournament import TID, played
-from terminal_event_examples import EXAMPLES, NAMES
+from terminal_event_examples import EXAMPLES, NAMES, examples_of
 
 import server.tournament as tournament
 from clients.reference_cli.connection import ServerRefused, refusal_words
@@ -114,7 +114,8 @@ def test_every_english_key_is_in_each_language_and_nothing_else(lang):
     english, other = catalogue(FALLBACK), catalogue(lang)
     assert sorted(set(english.keys()) - set(other.keys())) == []
     assert sorted(set(other.keys()) - set(english.keys())) == []
-    assert {vocabulary for vocabulary, _key in english.keys()} <= set(VOCABULARIES)
+    # the fixed vocabularies and one per game (a game found by its folder brings its own)
+    assert {vocabulary for vocabulary, _key in english.keys()} <= set(VOCABULARIES) | set(GAMES)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
@@ -195,7 +196,7 @@ def rendered(name: str) -> list[str]:
     part = part_for(name)
     return [
         part.describe_event(kind, data, NAMES)
-        for kind, datas in EXAMPLES[name].items()
+        for kind, datas in examples_of(GAMES[name]).items()
         for data in datas
     ]
 
