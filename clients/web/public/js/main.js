@@ -86,13 +86,17 @@ if (!token) {
   showFatal(PAGE_WORDS.no_token);
 } else {
   let page = null;
-  // a page's table drawing, then (once) what the person had typed before a language switch
-  const deliver = (state, push) => {
-    page.table(state, push);
+  // once a page is drawn, what the person had typed before a language switch: after a table
+  // drawing, or when a game's page is drawn (its module loaded after the table's updates)
+  const restoreOnce = () => {
     if (!restored && document.querySelector("main")) {
       restored = true;
       restoreFields();
     }
+  };
+  const deliver = (state, push) => {
+    page.table(state, push);
+    restoreOnce();
   };
   const connection = new Connection(serverUrl(location), token, {
     welcome(welcome) {
@@ -119,7 +123,7 @@ if (!token) {
           : consolePage(root, connection, live));
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
           // the table's game (in its first snapshot) picks the page: games/index.js
-          page = pageByGame(root, connection, welcome, live, challengePage);
+          page = pageByGame(root, connection, welcome, live, challengePage, restoreOnce);
           joinWhenOpen(live);
         } else {
           page = boardPage(root, connection, welcome, undefined, Boolean(params.get("projector")));

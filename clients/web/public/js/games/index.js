@@ -64,8 +64,9 @@ if (typeof document !== "undefined" && !document.getElementById("games-css")) {
 }
 
 /** A page that waits for the table's first snapshot, then becomes its game's page (loaded
- * meanwhile: the table's updates wait for it), or `otherPage()` for the 24 Challenge. */
-export function pageByGame(root, connection, welcome, table, otherPage) {
+ * meanwhile: the table's updates wait for it), or `otherPage()` for the 24 Challenge;
+ * `drawn()` once it is drawn (main.js gives back what was typed before a language switch). */
+export function pageByGame(root, connection, welcome, table, otherPage, drawn = () => {}) {
   let page = null;
   let waiting = []; // status calls before the page exists
   let held = []; // the table's updates (state, push) while the game's module loads
@@ -75,6 +76,7 @@ export function pageByGame(root, connection, welcome, table, otherPage) {
     for (const args of held) page.table(...args); // in order: each push reaches the feed
     waiting = [];
     held = [];
+    drawn();
   }
   return {
     status(...args) {
