@@ -41,6 +41,7 @@ TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's
 SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_web_director.py",  # 140 (a whole tournament of bots: 16 processes a round)
     "tests/e2e/test_web_client.py",  # 75
+    "tests/e2e/test_web_languages.py",  # 50 (measured at load 18)
     "tests/e2e/test_web_casual.py",  # 45
     "tests/contract/test_game_contract.py",  # 42
     "tests/e2e/test_server_install.py",  # 39

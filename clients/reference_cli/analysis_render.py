@@ -3,7 +3,8 @@ analysis (server/analysis) to lines.
 
 Why here and not in server/analysis: the analysis is data for every client (the web pages
 draw the same data); how a terminal lays it out is the reference client's business. Names
-are shown wherever they are known (a seat id only beside its name), times in seconds.
+are shown wherever they are known (a seat id only beside its name), times in seconds. Every
+word is the `challenge` vocabulary's `analysis.*` (protocol/words), in the language spoken.
 """
 
 from __future__ import annotations
@@ -11,28 +12,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.words import say
 from server.analysis.grades import StudentSummary, TournamentAnalysis
 from server.analysis.table import CardReport, TableAnalysis
 
-OUTCOME_WORDS = {
-    "won": "won",
-    "stumped": "stumped",
-    "returned": "back to the deck (flag)",
-    "void": "void (round ended)",
-    "open": "in play",
-}
-FLAG_WORDS = {
-    "touched_before_reveal": "touched before the reveal",
-    "too_many_fingertips": "more than three fingertips",
-    "no_pattern": "no pattern within 3 s",
-    "no_solution": "no solution within 15 s",
-    "incorrect_solution": "incorrect solution",
-}
+
+def _said(kind: str, code: Any) -> str:
+    """A code in words (`analysis.<kind>.<code>`), else as it is."""
+    key = f"analysis.{kind}.{code}"
+    return say(WORDS, key) if key in WORDS else str(code)
+
+
+def _columns_named(*names: str) -> list[str]:
+    return [say(WORDS, f"analysis.col.{name}") for name in names]
 
 
 def seconds(us: int | None) -> str:
     """Microseconds as seconds to a tenth, or a dash."""
-    return "-" if us is None else f"{us / 1e6:.1f} s"
+    return "-" if us is None else say(WORDS, "analysis.seconds", seconds=f"{us / 1e6:.1f}")
 
 
 def _level(value: float | None) -> str:
@@ -41,7 +39,7 @@ def _level(value: float | None) -> str:
 
 def _name(names: Mapping[str, str], seat: str | None) -> str:
     if seat is None:
-        return "nobody"
+        return say(WORDS, "nobody")
     name = names.get(seat)
     return f"{name} ({seat})" if name else seat
 
@@ -62,15 +60,15 @@ def _columns(rows: list[list[str]]) -> list[str]:
 def flags_in_words(flags: Mapping[str, int]) -> str:
     """`{cause: count}` as "2 incorrect solution, 1 no pattern within 3 s", or "none"."""
     if not flags:
-        return "none"
-    return ", ".join(f"{n} {FLAG_WORDS.get(cause, cause)}" for cause, n in sorted(flags.items()))
+        return say(WORDS, "analysis.none")
+    return ", ".join(f"{n} {_said('flag', cause)}" for cause, n in sorted(flags.items()))
 
 
 def grade_lines(grade: str, students: tuple[StudentSummary, ...]) -> list[str]:
     """One grade's per-student summary: a row per student, best points first."""
     ranked = sorted(students, key=lambda s: (-s.points, s.name, s.student))
     rows = [
-        [
+        _columns_named(
             "student",
             "school",
             "points",
@@ -82,7 +80,7 @@ def grade_lines(grade: str, students: tuple[StudentSummary, ...]) -> list[str]:
             "wrong",
             "rating",
             "flags",
-        ]
+        )
     ]
     for s in ranked:
         rating = f"{s.rating.mu:.0f}±{s.rating.sigma:.0f}"
@@ -101,43 +99,53 @@ def grade_lines(grade: str, students: tuple[StudentSummary, ...]) -> list[str]:
                 flags_in_words(s.flags),
             ]
         )
-    return [f"grade {grade}: {len(students)} students", *("  " + line for line in _columns(rows))]
+    head = say(WORDS, "analysis.grade", grade=grade, count=len(students))
+    return [head, *("  " + line for line in _columns(rows))]
 
 
 def tournament_lines(analysis: TournamentAnalysis, grade: str | None = None) -> list[str]:
     """Every grade's summary (or one grade's), with a legend."""
     title = analysis.name or analysis.tournament
-    lines = [f"{title}: the analysis after the rounds ({len(analysis.tables)} tables)", ""]
+    lines = [say(WORDS, "analysis.title", title=title, count=len(analysis.tables)), ""]
     for name, students in analysis.grades:
         if grade is None or name == grade:
             lines += [*grade_lines(name, students), ""]
-    lines.append(
-        "won: cards won; first: cards touched first; touch: median time to a first touch;"
-        " level: the difficulty of the hardest card solved (docs/puzzles.md, higher is"
-        " harder); missed: cards at or below that level won by others or stumped; wrong:"
-        " incorrect solutions; rating: across the rounds (docs/analysis.md)."
-    )
+    lines.append(say(WORDS, "analysis.legend"))
     return lines
 
 
 def table_lines(analysis: TableAnalysis, title: str = "") -> list[str]:
     """A table's cards (who touched first, who solved it, how fast) and students."""
     names = dict(analysis.seats)
-    head = title or "table"
+    head = title or say(WORDS, "analysis.table")
     lines = [
-        f"{head}: round {analysis.round or '-'}, {len(analysis.timeline)} plays, "
-        f"{len(analysis.cards)} cards",
+        say(
+            WORDS,
+            "analysis.table_head",
+            head=head,
+            round=analysis.round or "-",
+            plays=len(analysis.timeline),
+            cards=len(analysis.cards),
+        ),
         "",
     ]
-    rows = [["card", "numbers", "dots", "difficulty", "first touch", "solved by", "simplest"]]
+    rows = [
+        _columns_named(
+            "card", "numbers", "dots", "difficulty", "first_touch", "solved_by", "simplest"
+        )
+    ]
     for card in analysis.cards:
         first = card.first_touch
         touched = "-" if first is None else f"{_name(names, first.seat)} {seconds(first.after_us)}"
         if card.solved_by:
             solved = f"{_name(names, card.solved_by)} {seconds(card.solve_us)}"
         else:
-            solved = "stumped" if card.stumped else "not solved"
-        simplest = card.facts.solutions[0]["expression"] if card.facts.solutions else "none"
+            solved = say(WORDS, "analysis.stumped" if card.stumped else "analysis.not_solved")
+        simplest = (
+            card.facts.solutions[0]["expression"]
+            if card.facts.solutions
+            else say(WORDS, "analysis.none")
+        )
         rows.append(
             [
                 str(card.card_id),
@@ -151,7 +159,7 @@ def table_lines(analysis: TableAnalysis, title: str = "") -> list[str]:
         )
     lines += _columns(rows)
     lines.append("")
-    rows = [["student", "points", "won", "touches", "level", "missed", "flags"]]
+    rows = [_columns_named("student", "points", "won", "touches", "level", "missed", "flags")]
     for student in analysis.students:
         causes: dict[str, int] = {}
         for flag in student.flags:
@@ -177,35 +185,80 @@ def student_lines(analysis: TableAnalysis, seat: str, title: str = "") -> list[s
     names = dict(analysis.seats)
     report = analysis.student(seat)
     lines = [
-        f"{_name(names, seat)}{' at ' + title if title else ''}: {report.points} points, "
-        f"{len(report.cards_won)} cards won, level {_level(report.level)}"
+        say(
+            WORDS,
+            "analysis.student_head.at" if title else "analysis.student_head",
+            who=_name(names, seat),
+            title=title,
+            points=report.points,
+            won=len(report.cards_won),
+            level=_level(report.level),
+        )
     ]
     for touch in report.touches:
         card = analysis.card(touch["card_id"])
-        held = "first" if touch["first"] else "later"
+        held = say(WORDS, "analysis.first" if touch["first"] else "analysis.later")
         lines.append(
-            f"  touched {card.card_id} ({_numbers(card)}, difficulty "
-            f"{_level(card.score)}) after {seconds(touch['after_us'])}, {held}"
+            say(
+                WORDS,
+                "analysis.touched",
+                card=card.card_id,
+                numbers=_numbers(card),
+                level=_level(card.score),
+                after=seconds(touch["after_us"]),
+                held=held,
+            )
         )
     for missed in report.missed:
-        how = f"won by {_name(names, missed['by'])}" if missed["by"] else missed["outcome"]
+        how = (
+            say(WORDS, "analysis.won_by", who=_name(names, missed["by"]))
+            if missed["by"]
+            else _said("outcome", missed["outcome"])
+        )
         lines.append(
-            f"  missed {missed['card_id']} ({_numbers(missed)}, difficulty "
-            f"{missed['score']:.1f}, {how}): {_solutions(missed['solutions'])}"
+            say(
+                WORDS,
+                "analysis.missed",
+                card=missed["card_id"],
+                numbers=_numbers(missed),
+                level=f"{missed['score']:.1f}",
+                how=how,
+                solutions=_solutions(missed["solutions"]),
+            )
         )
     for wrong in report.wrong_answers:
         card = analysis.card(wrong["card_id"])
         lines.append(
-            f"  wrong answer on {card.card_id} ({_numbers(card)}): {wrong['message']};"
-            f" it could be {_solutions(wrong['solutions'])}"
+            say(
+                WORDS,
+                "analysis.wrong",
+                card=card.card_id,
+                numbers=_numbers(card),
+                message=wrong["message"],
+                solutions=_solutions(wrong["solutions"]),
+            )
         )
     for flag in report.flags:
-        cause = FLAG_WORDS.get(flag["cause"], flag["cause"])
-        state = " (rescinded)" if flag["rescinded"] else ""
-        on = f" on {flag['card_id']}" if flag["card_id"] is not None else ""
-        lines.append(f"  flag{state}: {cause} ({flag['rule']}){on}")
+        state = say(WORDS, "analysis.rescinded") if flag["rescinded"] else ""
+        on = say(WORDS, "analysis.on", card=flag["card_id"]) if flag["card_id"] is not None else ""
+        lines.append(
+            say(
+                WORDS,
+                "analysis.flag_line",
+                state=state,
+                cause=_said("flag", flag["cause"]),
+                rule=flag["rule"],
+                on=on,
+            )
+        )
     return lines
 
 
 def _solutions(solutions: list[dict[str, Any]]) -> str:
-    return " or ".join(s["expression"] for s in solutions) or "no solution"
+    expressions = [s["expression"] for s in solutions]
+    if not expressions:
+        return say(WORDS, "analysis.no_solution")
+    text = expressions[-1]
+    for expression in reversed(expressions[:-1]):
+        text = say(WORDS, "analysis.or", one=expression, other=text)
+    return text

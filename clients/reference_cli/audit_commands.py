@@ -27,6 +27,7 @@ examples:
   t24 audit bundle --store sqlite:///var/t24.sqlite --tournament spring --out var/spring-bundle
   t24-server key                                  the public key to pin
   t24 audit verify var/spring-bundle --key "$(t24-server key)"
+  t24 audit report var/spring-bundle --lang nb   the report in Norwegian, beside the bundle
 """
 
 
@@ -77,8 +78,36 @@ def _verify(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _report(args: argparse.Namespace) -> int:
+    from protocol.words import languages
+    from server.audit.bundle import BundleError, report_in
+
+    directory = Path(args.directory)
+    if not directory.is_dir():
+        print(f"t24 audit report: no bundle directory {directory}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.lang not in languages():
+        print(
+            f"t24 audit report: no words in {args.lang!r}; there are {', '.join(languages())}",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_INPUT
+    try:
+        html = report_in(directory, args.lang, args.key)
+    except BundleError as error:
+        print(f"t24 audit report: FAILED: {error}")
+        return EXIT_DIFFERS
+    out = Path(args.out or directory.parent / f"{directory.name}-report.{args.lang}.html")
+    if directory.resolve() in out.resolve().parents:
+        print("t24 audit report: --out inside the bundle would break it", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out.write_text(html, encoding="utf-8")
+    print(f"t24 audit report: {out}")
+    return EXIT_OK
+
+
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
-    """Register `audit bundle` and `audit verify`."""
+    """Register `audit bundle`, `audit verify` and `audit report`."""
     formatter = argparse.RawDescriptionHelpFormatter
     audit = subparsers.add_parser(
         "audit",
@@ -110,3 +139,16 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     verify.add_argument("directory")
     verify.add_argument("--key", help="the public key (hex) the bundle must be signed with")
     verify.set_defaults(func=_verify)
+    report = commands.add_parser(
+        "report",
+        help="the officials' report of a verified bundle in another language",
+        epilog=EXAMPLES,
+        formatter_class=formatter,
+    )
+    report.add_argument("directory")
+    report.add_argument("--lang", required=True, help="the report's language (en, nb, sv, ...)")
+    report.add_argument(
+        "--out", help="the HTML file to write (default: DIRECTORY-report.LANG.html beside it)"
+    )
+    report.add_argument("--key", help="the public key (hex) the bundle must be signed with")
+    report.set_defaults(func=_report)

@@ -40,6 +40,7 @@ from clients.reference_cli.keyboard import CTRL_D, ENTER, edit_line, split_keys
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 from clients.reference_cli.terminal import StdinReader, cbreak, write_out
+from clients.reference_cli.words import COMMON, table_language
 from protocol.views import apply_view_message
 
 
@@ -133,7 +134,7 @@ class CasualApp:
 
     def link_status(self, status: str) -> None:
         if status == "connecting" and self.link is not None:
-            status = f"connecting to {self.link.url}"
+            status = COMMON.say("status.connecting_to", url=self.link.url)
         if status != "authenticating":
             self.write(f"· {status}\n")
 
@@ -172,6 +173,7 @@ class CasualApp:
 
     def view_changed(self, view: dict[str, Any]) -> None:
         self.view = view
+        table_language(view.get("lang"))  # the table's language unless the person chose one
         screen, brain = casual_parts()[str(self.game)]
         lines = screen.render_lines(view, view.get("clock", 0))
         if lines != self.shown:

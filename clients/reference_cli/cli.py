@@ -28,6 +28,8 @@ from clients.reference_cli import (
     table_commands,
     tournament_commands,
 )
+from clients.reference_cli.words import environment_language, set_language
+from protocol.words import languages
 
 COMMAND_MODULES = [
     puzzle_commands,
@@ -53,6 +55,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"t24 {package_version()}")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        help=f"the language of every screen: {', '.join(languages())} (default: LANGUAGE or "
+        "LANG of the environment, else a table's own language, else en; docs/translating.md)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for module in COMMAND_MODULES:
         module.add_parsers(subparsers)
@@ -84,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     """Parse, run the chosen command, return its exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    set_language(args.lang, explicit=bool(args.lang) or bool(environment_language()))
     if not getattr(args, "func", None):
         parser.print_help()
         return exit_codes.BAD_INPUT

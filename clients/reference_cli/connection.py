@@ -48,7 +48,7 @@ from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
-from clients.reference_cli.words import refusal_sentence
+from clients.reference_cli.words import COMMON, refusal_sentence
 from protocol.client import ClientSession, SequenceGap
 from protocol.codec import CodecError
 from protocol.messages import SUBPROTOCOL, ProtocolError
@@ -307,11 +307,11 @@ class TableLink:
 
     def _failed(self, why: str) -> None:
         if self.url != self.home_url:  # the node a `moved` named is gone: ask the given URL
-            self.listener.link_status(f"{self.url} cannot be reached; back to {self.home_url}")
+            self.listener.link_status(
+                COMMON.say("status.back_home", url=self.url, home=self.home_url)
+            )
             self.url = self.home_url
-        self._lost(
-            f"cannot connect: {why}", f"cannot connect to {self.url} (is the server running?)"
-        )
+        self._lost(f"cannot connect: {why}", COMMON.say("status.cannot_connect", url=self.url))
 
     def _closed(self, proto: Any, code: int | None, reason: str | None) -> None:
         if proto is not self.proto and self.proto is not None:
@@ -319,9 +319,9 @@ class TableLink:
         self.proto = None
         if code:
             why = f"connection closed ({code}{': ' + reason if reason else ''})"
-            self._lost(why, f"disconnected ({code})")
+            self._lost(why, COMMON.say("status.disconnected", code=code))
         else:
-            self._lost("no answer", "no answer")
+            self._lost("no answer", COMMON.say("status.no_answer"))
 
     def _lost(self, why: str, short: str = "") -> None:
         """The connection is gone: fail the waiting requests, then reconnect (or give up).
@@ -345,7 +345,9 @@ class TableLink:
             return
         delay = self.backoff.next_delay(self.rand())
         log.info("link lost: {why}", why=why)
-        self.listener.link_status(f"{short or why}; reconnecting in {delay:.1f} s")
+        self.listener.link_status(
+            COMMON.say("status.reconnecting", why=short or why, seconds=f"{delay:.1f}")
+        )
         self._reconnect = self.reactor.callLater(delay, self.start)
 
     # -- frames ------------------------------------------------------------------------------
@@ -362,11 +364,11 @@ class TableLink:
             message = self.session.receive(payload)
         except SequenceGap as gap:
             # Resume from the last seq we hold: the server resends what is missing.
-            self.listener.link_status(f"{gap}; resuming")
+            self.listener.link_status(COMMON.say("status.resuming", gap=gap))
             proto.dropConnection(abort=True)
             return
         except CodecError as error:
-            self.listener.link_status(f"ignored an unreadable frame ({error.code})")
+            self.listener.link_status(COMMON.say("status.unreadable", code=error.code))
             return
         kind = message.get("type")
         request_id = message.get("id")

@@ -24,6 +24,7 @@ from typing import Any
 from clients.reference_cli.games import part_for
 from clients.reference_cli.styling import Style
 from clients.reference_cli.table_model import SECOND, FeedLine, TableModel
+from clients.reference_cli.words import COMMON, say
 
 MIN_FEED = 3
 PLAIN = Style(color=False)
@@ -60,14 +61,17 @@ def header(frame: Frame, width: int, style: Style) -> list[str]:
     parts = ["t24"]
     part = part_for(model.game if model is not None else "")
     if model is not None:
-        parts += [f"table {model.table}", *part.header_words(model.view)]
+        parts += [COMMON.say("screen.table", table=model.table), *part.header_words(model.view)]
     if frame.me:
-        parts.append("you: " + (part.seat_label(model.view, frame.me) if model else frame.me))
+        who = part.seat_label(model.view, frame.me) if model else frame.me
+        parts.append(say(COMMON, "screen.you", who=who))
     else:
-        parts.append(frame.role)
+        role = f"role.{frame.role}"
+        parts.append(say(COMMON, role) if role in COMMON else frame.role)
     left = " · ".join(parts)
-    status = frame.status
-    colored = style.green(status) if status == "connected" else style.yellow(status)
+    status = f"status.{frame.status}"
+    status = say(COMMON, status) if status in COMMON else frame.status
+    colored = style.green(status) if frame.status == "connected" else style.yellow(status)
     gap = width - len(left) - len(status)
     if gap < 1:
         return [style.bold(left), " " * max(0, width - len(status)) + colored]
@@ -116,7 +120,7 @@ def render(
     if frame.model is None:
         # Not joined yet: the status is the whole story (which server, is it running, when
         # the next try is), one part a line under the header, never cut off at its right.
-        top = [*header(replace(frame, status=""), width, style), rule, "joining the table…"]
+        top = [*header(replace(frame, status=""), width, style), rule, COMMON.say("screen.joining")]
         top += [style.yellow(part) for part in frame.status.split("; ")]
         middle: list[str] = []
     else:

@@ -36,6 +36,7 @@ from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
+from clients.reference_cli.words import COMMON
 from protocol.messages import stream_table, table_stream
 
 if TYPE_CHECKING:
@@ -132,17 +133,15 @@ def json_line(step: Step) -> str:
 def frame_for(steps: Sequence[Step], index: int, jump: str | None) -> Frame:
     """The interactive screen at `steps[index]`: the table, the events up to it."""
     step = steps[index]
-    keys = "[n/space/→] next  [p/←] previous  [g] go to seq  [a/z] first/last  [q] quit"
-    if index == len(steps) - 1:
-        keys = "the last event · [p/←] previous  [g] go to seq  [a] first  [q] quit"
+    keys = COMMON.say("replay.keys.last" if index == len(steps) - 1 else "replay.keys")
     return Frame(
         model=step.model,
         role="auditor",
-        status=f"event {step.seq} of {steps[-1].seq}",
+        status=COMMON.say("replay.status", seq=step.seq, last=steps[-1].seq),
         feed=[s.line for s in steps[: index + 1]],
         notice=event_line(step),
         keys=keys,
-        prompt=f"go to seq> {jump}▌" if jump is not None else "",
+        prompt=COMMON.say("replay.go_to", typed=jump) if jump is not None else "",
     )
 
 

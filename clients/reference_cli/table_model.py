@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from clients.reference_cli.games import GamePart, part_for
+from clients.reference_cli.words import table_language
 from protocol.views import apply_view_message
 
 SECOND = 1_000_000
@@ -84,6 +85,7 @@ def from_snapshot(
 ) -> TableModel:
     """The model of a `snapshot` reply to a join with `after_seq` (see the module doc)."""
     view = dict(snapshot["view"])
+    table_language(view.get("lang"))  # a table opens in its language unless the person chose
     game = snapshot.get("game", "")
     same = previous is not None and previous.table == snapshot["table"]
     if after_seq == 0:

@@ -37,9 +37,9 @@ from clients.reference_cli.connect_options import (
 from clients.reference_cli.connection import ServerRefused, TableLink
 from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 from clients.reference_cli.tournament_words import (
-    NOTHING_TO_DO,
     command_words,
     created_words,
+    nothing_to_do,
 )
 
 PREFIX = "tournament/"
@@ -230,7 +230,7 @@ def send(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> 
     if args.json:
         print(json.dumps(reply))
     elif not reply["events"]:
-        print(NOTHING_TO_DO)
+        print(nothing_to_do())
     else:
         try:
             before, after = yield views_around(link, stream, reply)

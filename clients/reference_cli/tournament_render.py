@@ -10,6 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clients.reference_cli.tournament_words import WORDS
+
+
+def _col(*names: str) -> list[str]:
+    return [WORDS.say(f"standings.col.{name}") for name in names]
+
+
+def _advanced(code: Any) -> str:
+    """Why a student went on (`top`, `tie_break 2`, `eliminated`) in words."""
+    if code is None:
+        return "-"
+    word, _, number = str(code).partition(" ")
+    key = f"advanced.{word}"
+    return WORDS.say(key, number=number) if key in WORDS else str(code)
+
 
 def _cell(value: Any) -> str:
     return "-" if value is None else str(value)
@@ -36,7 +51,7 @@ def render_section(section: str, standing: Mapping[str, Any]) -> list[str]:
     rows = standing.get("qualifying", [])
     ranks = [row.get("rank") for row in rows]
     lines += _table(
-        ["rank", "student", "name", "school", "R1", "R2", "total", "advanced"],
+        _col("rank", "student", "name", "school", "r1", "r2", "total", "advanced"),
         [
             [
                 _rank(row.get("rank"), ranks),
@@ -46,44 +61,63 @@ def render_section(section: str, standing: Mapping[str, Any]) -> list[str]:
                 _cell(row.get("r1")),
                 _cell(row.get("r2")),
                 _cell(row.get("total")),
-                "withdrawn" if row.get("withdrawn") else _cell(row.get("advanced")),
+                WORDS.say("advanced.withdrawn")
+                if row.get("withdrawn")
+                else _advanced(row.get("advanced")),
             ]
             for row in rows
         ],
     )
-    for title, key in (("semi-final", "semi_final"), ("final", "final")):
+    for title, key in (("standings.semi_final", "semi_final"), ("standings.final", "final")):
         for table in standing.get(key, []):
-            lines.append(f"-- {title} {table['table']}")
+            lines.append(WORDS.say(title, table=table["table"]))
             table_ranks = [row.get("rank") for row in table["rows"]]
             lines += _table(
-                ["rank", "student", "name", "R3" if key == "semi_final" else "R4", "result"],
+                _col("rank", "student", "name", "r3" if key == "semi_final" else "r4", "result"),
                 [
                     [
                         _rank(row.get("rank"), table_ranks),
                         row["student"],
                         row["name"],
                         _cell(row.get("points")),
-                        _cell(row.get("advanced")),
+                        _advanced(row.get("advanced")),
                     ]
                     for row in table["rows"]
                 ],
             )
     for tie in standing.get("tie_breaks", []):
         points = tie.get("points")
-        shown = ", ".join(f"{s} {points[s]}" for s in tie["students"]) if points else "in play"
+        shown = (
+            ", ".join(f"{s} {points[s]}" for s in tie["students"])
+            if points
+            else WORDS.say("standings.in_play")
+        )
         lines.append(
-            f"-- tie-break {tie['number']} (round {tie['round']}, {tie['places']} place(s)): "
-            f"{shown}"
+            WORDS.say(
+                "standings.tie_break",
+                tie["places"],
+                number=tie["number"],
+                round=tie["round"],
+                shown=shown,
+            )
         )
     champion = standing.get("champion")
-    lines.append(f"champion: {_cell(champion)}")
+    lines.append(WORDS.say("standings.champion", who=_cell(champion)))
     return lines
 
 
 def render_standings(view: Mapping[str, Any]) -> str:
     """The whole tournament's standings, one block per section."""
     names = {s["student"]: s["name"] for s in view.get("students", [])}
-    lines = [f"{view.get('name')} ({view.get('date')}, {view.get('rules')} rules)"]
+    rules = f"rules.{view.get('rules')}"
+    lines = [
+        WORDS.say(
+            "standings.head",
+            name=view.get("name"),
+            date=view.get("date"),
+            rules=WORDS.say(rules) if rules in WORDS else view.get("rules"),
+        )
+    ]
     for section, standing in view.get("standings", {}).items():
         lines.append("")
         lines += render_section(section, standing)
@@ -96,7 +130,8 @@ def render_standings(view: Mapping[str, Any]) -> str:
                 if round_.get("started")
                 else "seated"
             )
-            lines += ["", f"round {round_['round']} ({state})"]
+            said = WORDS.say(f"standings.state.{state}")
+            lines += ["", WORDS.say("standings.round", round=round_["round"], state=said)]
             for table in round_["tables"]:
                 result = table.get("result") or {}
                 scores = result.get("scores") or {}
@@ -109,5 +144,12 @@ def render_standings(view: Mapping[str, Any]) -> str:
     if champions:
         lines.append("")
         for section, student in champions.items():
-            lines.append(f"champion of {section}: {names.get(student, student)} ({student})")
+            lines.append(
+                WORDS.say(
+                    "standings.champion_of",
+                    section=section,
+                    who=names.get(student, student),
+                    id=student,
+                )
+            )
     return "\n".join(lines)

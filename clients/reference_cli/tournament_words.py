@@ -4,7 +4,9 @@ A director reads "7 students imported (4 in 4th, 3 in 5th)", not a command name 
 event count. The words come from the tournament's views just before and just after the
 command (the `view_at` answers for `seq - events` and `seq` of its `accepted`): the server
 computed both from the recorded events, so the words say what was recorded, not what was
-sent. Names are shown where a student id alone would be ("Ada (Hill, 4th)").
+sent. Names are shown where a student id alone would be ("Ada (Hill, 4th)"). The words are the
+`tournament` vocabulary's `command.*` entries of the shared catalogue (protocol/words), in the
+language the terminal speaks.
 """
 
 from __future__ import annotations
@@ -13,25 +15,26 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clients.reference_cli.words import Vocabulary, names_list
+
+WORDS = Vocabulary("tournament")
 View = Mapping[str, Any]
 
 
-def plural(count: int, word: str, many: str | None = None) -> str:
-    """`1 student`, `7 students` (`many` for an irregular plural)."""
-    return f"{count} {word if count == 1 else (many or word + 's')}"
+def plural(count: int, word: str) -> str:
+    """`1 student`, `7 students`: the count and its noun (`count.<word>`, a plural entry)."""
+    return WORDS.say(f"count.{word}", count)
 
 
 def _listing(parts: Sequence[str]) -> str:
     """`a`, `a and b`, `a, b and c`."""
-    if len(parts) <= 1:
-        return "".join(parts)
-    return f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return names_list(list(parts)) if parts else ""
 
 
 def _by(counts: Counter[str], order: Sequence[str]) -> str:
     """`4 in 4th, 3 in 5th` in the tournament's order of grades or sections."""
     known = [key for key in order if counts[key]] + sorted(set(counts) - set(order))
-    return ", ".join(f"{counts[key]} in {key}" for key in known)
+    return ", ".join(WORDS.say("command.in", count=counts[key], where=key) for key in known)
 
 
 def _students(view: View) -> dict[str, Mapping[str, Any]]:
@@ -57,9 +60,11 @@ def _imported(before: View, after: View) -> str:
     known = set(_students(before))
     new = [s for s in after.get("students", []) if s["student"] not in known]
     if len(new) == 1:
-        return f"{who(after, new[0]['student'])} registered as {new[0]['student']}"
+        return WORDS.say(
+            "command.registered", who=who(after, new[0]["student"]), id=new[0]["student"]
+        )
     grades = Counter(s["grade"] for s in new)
-    return f"{plural(len(new), 'student')} imported ({_by(grades, after.get('grades', []))})"
+    return WORDS.say("command.imported", len(new), by=_by(grades, after.get("grades", [])))
 
 
 def _registration_closed(after: View) -> str:
@@ -68,23 +73,31 @@ def _registration_closed(after: View) -> str:
     active = [s for s in students.values() if not s.get("withdrawn")]
     sections = Counter(merges.get(s["grade"], s["grade"]) for s in active)
     order = after.get("sections", [])
-    return (
-        f"registration closed: {plural(len(active), 'student')} in "
-        f"{plural(len(sections), 'section')} ({_by(sections, order)})"
+    return WORDS.say(
+        "command.registration_closed",
+        students=plural(len(active), "student"),
+        sections=plural(len(sections), "section"),
+        by=_by(sections, order),
     )
 
 
 def _seated(after: View, number: int) -> str:
     tables = _round(after, number).get("tables", [])
     sections = Counter(t["section"] for t in tables)
-    where = ", ".join(f"{n} in {s}" for s, n in sections.items())
-    return f"round {number} seated: {plural(len(tables), 'table')} ({where})"
+    where = ", ".join(WORDS.say("command.in", count=n, where=s) for s, n in sections.items())
+    return WORDS.say("command.seated", len(tables), round=number, by=where)
 
 
 def _started(after: View, number: int) -> str:
     tables = [t["table"] for t in _round(after, number).get("tables", [])]
-    span = tables[0] if len(tables) == 1 else f"{tables[0]} to {tables[-1]}" if tables else ""
-    return f"round {number} started: {plural(len(tables), 'table')} created ({span})"
+    span = (
+        tables[0]
+        if len(tables) == 1
+        else WORDS.say("command.span", first=tables[0], last=tables[-1])
+        if tables
+        else ""
+    )
+    return WORDS.say("command.started", len(tables), round=number, span=span)
 
 
 def _tie_breaks(before: View, after: View) -> str:
@@ -93,11 +106,15 @@ def _tie_breaks(before: View, after: View) -> str:
     if not new:
         return ""
     parts = [
-        f"{t['section']}: {_listing([who(after, s) for s in t['students']])} for "
-        f"{plural(t['places'], 'place')}"
+        WORDS.say(
+            "command.tie_break",
+            t["places"],
+            section=t["section"],
+            students=_listing([who(after, s) for s in t["students"]]),
+        )
         for t in new
     ]
-    return f"; {plural(len(new), 'tie-break')} seated ({'; '.join(parts)})"
+    return "; " + WORDS.say("command.tie_breaks", len(new), parts="; ".join(parts))
 
 
 def _champions(before: View, after: View) -> str:
@@ -106,7 +123,7 @@ def _champions(before: View, after: View) -> str:
     if not new:
         return ""
     named = [f"{section}: {who(after, student)}" for section, student in new.items()]
-    return f"; {plural(len(new), 'champion')} ({', '.join(named)})"
+    return "; " + WORDS.say("command.champions", len(new), names=", ".join(named))
 
 
 def _advancing(standing: Mapping[str, Any], number: int) -> int:
@@ -128,18 +145,22 @@ def _advanced(before: View, after: View, number: int) -> str:
             if section not in decided
         }
     )
-    to = {2: "the semi-finals (round 3)", 3: "the final (round 4)"}.get(number)
-    words = f"round {number} advanced"
+    to = {2: "command.to_semi_finals", 3: "command.to_final"}.get(number)
+    words = WORDS.say("command.advanced", round=number)
     if to and sum(counts.values()):
-        words += f": {_by(counts, after.get('sections', []))} go to {to}"
+        words = WORDS.say(to, round=number, by=_by(counts, after.get("sections", [])))
     return words + _tie_breaks(before, after) + _champions(before, after)
 
 
 def _swapped(after: View, number: int, a: str, b: str) -> str:
     seat = {s: t["table"] for t in _round(after, number).get("tables", []) for s in t["students"]}
-    return (
-        f"round {number}: {who(after, a)} now sits at {seat.get(a, '?')}, "
-        f"{who(after, b)} at {seat.get(b, '?')}"
+    return WORDS.say(
+        "command.swapped",
+        round=number,
+        a=who(after, a),
+        table_a=seat.get(a, "?"),
+        b=who(after, b),
+        table_b=seat.get(b, "?"),
     )
 
 
@@ -149,9 +170,11 @@ def command_words(name: str, args: Mapping[str, Any], before: View, after: View)
     if name in ("register", "import_students"):
         return _imported(before, after)
     if name == "withdraw":
-        return f"{who(after, args['student'])} withdrawn"
+        return WORDS.say("command.withdrawn", who=who(after, args["student"]))
     if name == "merge_grades":
-        return f"{_listing(list(args['grades']))} play as one section: {args['section']}"
+        return WORDS.say(
+            "command.merged", grades=_listing(list(args["grades"])), section=args["section"]
+        )
     if name == "close_registration":
         return _registration_closed(after)
     if name == "seat_round":
@@ -159,26 +182,31 @@ def command_words(name: str, args: Mapping[str, Any], before: View, after: View)
     if name == "start_round":
         return _started(after, number)
     if name == "close_round":
-        return f"round {number} closed" + _tie_breaks(before, after)
+        return WORDS.say("command.closed", round=number) + _tie_breaks(before, after)
     if name == "advance":
         return _advanced(before, after, number)
     if name == "reopen_round":
-        return f"round {number} reopened: its results may change until it is advanced again"
+        return WORDS.say("command.reopened", round=number)
     if name == "swap_seats":
         return _swapped(after, number, args["a"], args["b"])
-    return "done"
+    return WORDS.say("command.done")
 
 
-# A command that was accepted but changed nothing (`accepted` with 0 events).
-NOTHING_TO_DO = "nothing to change: the tournament is that way already"
+def nothing_to_do() -> str:
+    """A command that was accepted but changed nothing (`accepted` with 0 events)."""
+    return WORDS.say("command.nothing_to_do")
 
 
 def created_words(tournament: str, options: Mapping[str, Any]) -> str:
     """`tournament spring created: Spring Cup on 2026-03-14, 3 grades (4th, 5th, 6th), ...`."""
     grades = list(options.get("grades", []))
     cards = options.get("cards_per_round", 48)
-    return (
-        f"tournament {tournament} created: {options.get('name')} on {options.get('date')}, "
-        f"{plural(len(grades), 'grade')} ({', '.join(grades)}), "
-        f"{plural(cards, 'card')} a round"
+    return WORDS.say(
+        "command.created",
+        tournament=tournament,
+        name=options.get("name"),
+        date=options.get("date"),
+        grades=plural(len(grades), "grade"),
+        listed=", ".join(grades),
+        cards=plural(cards, "card"),
     )

@@ -1,15 +1,16 @@
-"""The sentences a person reads at the terminal, kept as tables a message catalogue can take over.
+"""The sentences a person reads at the terminal: readers of the shared catalogue.
 
-What it keeps: the form of every words table (`Table`: key -> a sentence with `{placeholder}`
-fields, or a `Plural` pair), `say` (one entry filled in), the words of the protocol's own
-error codes (`PROTOCOL`, any game) and of the answer verdicts the puzzle judge gives
+What it keeps: `Vocabulary`, one vocabulary of the catalogue (protocol/words: `common`, a
+game's, `tournament`) seen as a table (key -> a sentence with `{placeholder}` fields, or a
+`Plural`), in the language the person chose (`set_language`: `t24 --lang`, `LANG`, or the
+table's own language); `say` (one entry filled in), the words of the protocol's own error
+codes (`PROTOCOL`, any game) and of the answer verdicts the puzzle judge gives
 (`ANSWER_REASONS`, every game that judges a typed answer), and `refusal_sentence` (a refused
 request in words).
 
-Why tables: each game keeps ALL its words in one table (`games/<game>/words.py`, `WORDS`),
-keyed by what the server says, so that a later message catalogue (gettext via Babel, one
-domain, keyed by game + key) replaces the tables mechanically: a `str` entry is a msgid, a
-`Plural` entry an ngettext pair, the game's name the msgctxt. The keys:
+Why a catalogue: the terminal, the web pages, `t24 replay` and the officials' report word
+the same event with the same key (protocol/words/<lang>.po, docs/translating.md), in every
+language. The keys:
 
     event.<EventType>            one sentence per event type (`event.CardWon`)
     event.<EventType>.<variant>  when one event reads two ways (`event.AnswerJudged.wrong`)
@@ -18,96 +19,130 @@ domain, keyed by game + key) replaces the tables mechanically: a `str` entry is 
     screen.<name>                a line or label of the game's screen
 
 Nothing here knows a game: the game's describe functions pick the key and compute the
-placeholders (names, never seat ids; cards as `7♥`); `say` only fills them in.
+placeholders (names, never seat ids; cards as `7♥`); `say` only fills them in. A plural
+entry's count is `{n}` (callers may still pass it as `count`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from protocol.words import FALLBACK, catalogue, pick_language
+
+_LANGUAGE = {"chosen": FALLBACK, "explicit": False}
+
+
+def set_language(lang: str | None, explicit: bool = True) -> str:
+    """Speak `lang` from now on (`pick_language`: a language present, else the environment's,
+    else English); `explicit` when the person chose it (`--lang`, or an environment naming a
+    language), which a table's own language (`table_language`) never overrides."""
+    _LANGUAGE["chosen"] = pick_language(lang)
+    _LANGUAGE["explicit"] = bool(explicit)
+    return str(_LANGUAGE["chosen"])
+
+
+def environment_language() -> str | None:
+    """The language the environment names (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`) when
+    a catalogue speaks it, else None (`C`, `POSIX`, unset, or a language not present)."""
+    names = {
+        k: v for k, v in os.environ.items() if k in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+    }
+    picked = pick_language(None, names)
+    if picked != FALLBACK:
+        return picked
+    spoken = [v for v in names.values() if v and v not in ("C", "POSIX") and not v.startswith("C.")]
+    return FALLBACK if any(v.lower().startswith("en") for v in spoken) else None
+
+
+def table_language(lang: str | None) -> None:
+    """A table's own language (its `lang` option): spoken unless the person chose one."""
+    if lang and not _LANGUAGE["explicit"]:
+        _LANGUAGE["chosen"] = pick_language(lang, {})
+
+
+def language() -> str:
+    """The language the terminal speaks now."""
+    return str(_LANGUAGE["chosen"])
 
 
 @dataclass(frozen=True)
 class Plural:
     """Two forms of one sentence: `one` when the placeholder `n` is 1, else `other` (an
-    ngettext pair once the tables are a catalogue)."""
+    ngettext pair, as a plural entry of the catalogue reads in English)."""
 
     one: str
     other: str
-    n: str = "count"
+    n: str = "n"
 
 
 Entry = str | Plural
+
+
+class Vocabulary(Mapping[str, Entry]):
+    """One vocabulary of the catalogue as a table, in the language spoken now."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and catalogue(language()).has(self.name, key)
+
+    def __getitem__(self, key: str) -> Entry:
+        spoken = catalogue(language())
+        for source in (spoken, spoken.fallback):
+            entry = source.entry(self.name, key) if source is not None else None
+            if entry is not None:
+                if entry.plural:
+                    return Plural(entry.forms[0], entry.forms[-1])
+                return entry.forms[0]
+        raise KeyError(f"{self.name}/{key}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(
+            [key for vocabulary, key in catalogue(FALLBACK).keys() if vocabulary == self.name]
+        )
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+    def say(self, key: str, n: int | None = None, **fields: Any) -> str:
+        return catalogue(language()).say(self.name, key, n, **fields)
+
+
 Table = Mapping[str, Entry]
+COMMON = Vocabulary("common")
 
 
 def say(table: Table, key: str, **fields: Any) -> str:
-    """The entry `key` of `table`, its placeholders filled from `fields` (a `Plural` picks its
-    form by `fields[entry.n]`). A missing key is a bug of the table: KeyError, found by the
-    tests that render every event and refusal."""
+    """The entry `key` of `table`, its placeholders filled from `fields` (a plural entry
+    picks its form by `fields["n"]`, or `fields["count"]`). A missing key is a bug of the
+    catalogue: KeyError, found by the tests that render every event and refusal."""
+    n = fields.pop("n", fields.get("count"))
+    if isinstance(table, Vocabulary):
+        return table.say(key, n, **fields)
     entry = table[key]
     if isinstance(entry, Plural):
-        entry = entry.one if fields.get(entry.n) == 1 else entry.other
-    return entry.format(**fields)
-
-
-def plural(count: int, one: str, other: str) -> str:
-    """`1 card`, `3 cards`: a count and its noun (for a placeholder that is itself a count)."""
-    return f"{count} {one if count == 1 else other}"
+        entry = entry.one if n == 1 else entry.other
+    return entry.format(n=n, **fields)
 
 
 def names_list(names: list[str]) -> str:
     """`Ada`, `Ada and Bo`, `Ada, Bo and Cy`; `nobody` for none."""
     if not names:
-        return "nobody"
+        return COMMON.say("list.nobody")
     if len(names) == 1:
         return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return COMMON.say("list.and", first=", ".join(names[:-1]), last=names[-1])
 
 
-# The protocol's error codes (docs/protocol.md, "Error codes"), for a refusal of any game.
-PROTOCOL: Table = {
-    "refusal.bad_encoding": "the server could not read that message",
-    "refusal.bad_message": "the server could not read that request (a field is missing or wrong)",
-    "refusal.unknown_type": "the server does not know that kind of request",
-    "refusal.too_complex": "that request is too long or too deeply nested",
-    "refusal.too_large": "that request is too large",
-    "refusal.hello_required": "the client must say hello first",
-    "refusal.already_authenticated": "this connection has already said hello",
-    "refusal.day_over": "the tournament's day is over: its printed links would have expired",
-    "refusal.unauthorized": "the token is not valid (forged, expired, or for another table)",
-    "refusal.forbidden": "this token's role may not do that",
-    "refusal.unknown_table": "there is no such table",
-    "refusal.table_exists": "a table with that id exists already",
-    "refusal.reserved_table": "that table id belongs to a tournament's tables",
-    "refusal.unknown_game": "the server does not run that game",
-    "refusal.invalid_options": "the table's options are not valid",
-    "refusal.not_joined": "this connection has not joined that table",
-    "refusal.bad_seq": "that event number is not in the table's log",
-    "refusal.too_many_joins": "this connection has joined too many tables",
-    "refusal.rate_limited": "too many requests at once: that one was dropped, try again",
-    "refusal.conflict": "someone else changed the table at the same moment: try again",
-    "refusal.unavailable": "the server cannot store anything right now: try again later",
-    "refusal.internal": "the server hit an unexpected fault (nothing was recorded)",
-}
-
-# The judge's verdicts on a typed answer (docs/puzzles.md, "Refusal reasons").
-ANSWER_REASONS: Table = {
-    "reason.syntax": "it cannot be read",
-    "reason.too_long": "it is too long",
-    "reason.wrong_numbers": "it does not use each number once",
-    "reason.joined_digits": "two numbers are written together",
-    "reason.division_by_zero": "it divides by zero",
-    "reason.not_24": "it does not make 24",
-    "reason.run_on": "a step does more than one operation",
-    "reason.wrong_step_count": "it is not three steps",
-    "reason.step_result_wrong": "a step's result is wrong",
-    "reason.value_not_available": "a step uses a value that is not there",
-    "reason.numbers_left_over": "numbers are left over after the last step",
-    "reason.pattern_not_24": "the pattern does not make 24",
-    "reason.pattern_mismatch": "the last step is not the pattern declared",
-}
+# The protocol's error codes (docs/protocol.md, "Error codes"), for a refusal of any game, and
+# the judge's verdicts on a typed answer (docs/puzzles.md, "Refusal reasons"): `refusal.<code>`
+# and `reason.<code>` of the `common` vocabulary.
+PROTOCOL: Table = COMMON
+ANSWER_REASONS: Table = COMMON
 
 
 def command_words(table: Table, name: str) -> str:
@@ -120,13 +155,13 @@ def command_words(table: Table, name: str) -> str:
 def unknown_event(kind: str) -> str:
     """An event this client has no words for (a newer server's): said so, never by its name
     (docs/protocol.md: clients ignore what they do not know)."""
-    return "something this client cannot show yet happened at the table"
+    return COMMON.say("event.unknown")
 
 
 def answer_reason(reason: str, message: str = "") -> str:
     """Why an answer is wrong, in words: the judge's reason code, else its message."""
     key = f"reason.{reason}"
-    return say(ANSWER_REASONS, key) if key in ANSWER_REASONS else (message or "it is wrong")
+    return say(COMMON, key) if key in COMMON else (message or COMMON.say("reason.unknown"))
 
 
 def refusal_sentence(table: Table, code: str, message: str = "", rule: str | None = None) -> str:
@@ -138,5 +173,5 @@ def refusal_sentence(table: Table, code: str, message: str = "", rule: str | Non
     elif key in PROTOCOL:
         text = say(PROTOCOL, key)
     else:
-        text = message or "the server refused that"
+        text = message or COMMON.say("refusal.unknown")
     return f"{text} ({rule})" if rule and rule not in text else text

@@ -187,6 +187,17 @@ def _read_manifest(directory: Path, pinned_key: str | None) -> dict[str, Any]:
 
 def verify_bundle(directory: Path, pinned_key: str | None = None) -> dict[str, Any]:
     """Check a bundle (see the module doc); returns the manifest, raises `BundleError`."""
+    return _verified(directory, pinned_key)[0]
+
+
+def report_in(directory: Path, lang: str, pinned_key: str | None = None) -> str:
+    """The officials' report of a verified bundle, worded in `lang` (`t24 audit report`):
+    the bundle's own report.html is English; every language renders from the same events."""
+    derived = _verified(directory, pinned_key)[1]
+    return report_html(derived.state, derived.events, derived.tables, lang)
+
+
+def _verified(directory: Path, pinned_key: str | None) -> tuple[dict[str, Any], Derived]:
     manifest = _read_manifest(directory, pinned_key)
     listed: dict[str, str] = manifest.get("files", {})
     present = {
@@ -227,11 +238,12 @@ def verify_bundle(directory: Path, pinned_key: str | None = None) -> dict[str, A
     if set(expected.values()) | {tournament_stream} != set(events_by_stream):
         raise BundleError(MANIFEST, "the streams listed are not the tournament's tables")
     tables = {name: events_by_stream[stream] for name, stream in expected.items()}
-    for path, data in figures(derive(events, tables)).items():
+    derived = derive(events, tables)
+    for path, data in figures(derived).items():
         if contents.get(path) != data:
             where = _first_line(contents.get(path, b""), data)
             raise BundleError(path, f"differs from the figures re-derived from the events{where}")
-    return manifest
+    return manifest, derived
 
 
 def _first_line(found: bytes, derived: bytes) -> str:

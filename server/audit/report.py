@@ -33,9 +33,18 @@ from typing import Any
 
 import jinja2
 
+from protocol.words import FALLBACK, catalogue
 from server.audit.report_events import Names, tournament_sentence
 from server.audit.report_timeline import CORRECTIONS, Line, clock, event_time, timeline
-from server.audit.report_words import CHALLENGE, TOURNAMENT, say
+from server.audit.report_words import (
+    CHALLENGE,
+    CHALLENGE_EVENTS,
+    TOURNAMENT,
+    language,
+    long_date,
+    say,
+    speaking,
+)
 from server.tournament.standings import standings
 from server.tournament.state import SeatedTable, TournamentState
 
@@ -58,10 +67,21 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
-        extensions=["jinja2.ext.i18n"],
     )
-    environment.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
+    environment.globals["_"] = _text
+    environment.globals["ngettext"] = _plural_text
     return environment
+
+
+def _text(key: str, **values: Any) -> str:
+    """A heading of the template: the `report` vocabulary's `key`, in the report's language
+    (autoescaped by the template like any value)."""
+    return catalogue(language()).say("report", key, **values)
+
+
+def _plural_text(key: str, n: int, **values: Any) -> str:
+    """A heading with a count: the language's plural form of `key` for `n`."""
+    return catalogue(language()).say("report", key, n, **values)
 
 
 # -- score cards ------------------------------------------------------------------------------
@@ -97,8 +117,10 @@ def _disqualifications(
             if isinstance(seat, Mapping)
         }
         for student in result.disqualified:
-            key = f"disqualified_cause.{causes.get(student)}"
-            cause = say(CHALLENGE, key) if key in CHALLENGE else say(CHALLENGE, "none")
+            key = f"reason.{causes.get(student)}"
+            cause = (
+                say(CHALLENGE_EVENTS, key) if key in CHALLENGE_EVENTS else say(CHALLENGE, "none")
+            )
             out.setdefault(student, {})[name] = cause
     return out
 
@@ -211,8 +233,8 @@ def _score_card(facts: Facts, seated: SeatedTable, round_label: str) -> dict[str
         "proctor": proctor.get("name"),
         "proctor_initials": proctor.get("initials"),
         "signed_by": result.initials if result else None,
-        "end_reason": say(CHALLENGE, f"end_reason.{end_reason}")
-        if f"end_reason.{end_reason}" in CHALLENGE
+        "end_reason": say(CHALLENGE_EVENTS, f"reason.{end_reason}")
+        if f"reason.{end_reason}" in CHALLENGE_EVENTS
         else None,
         "protests": protests.get("filed", 0),
         "upheld": protests.get("upheld", 0),
@@ -379,7 +401,7 @@ def _protests(facts: Facts, order: Sequence[str]) -> list[dict[str, Any]]:
                     "table_id": f"table-{name}",
                     "seq": event.seq,
                     "time": clock(event_time(event)),
-                    "by": facts.names.of(CHALLENGE, data.get("by")),
+                    "by": facts.names.of(CHALLENGE_EVENTS, data.get("by")),
                     "reason": data.get("reason"),
                     "disputes": [lines[s] for s in data.get("seqs") or () if s in lines],
                     "ruling": None,
@@ -451,9 +473,19 @@ def report_html(
     state: TournamentState,
     tournament_events: Sequence[Any],
     tables: Mapping[str, Sequence[Any]],
+    lang: str = FALLBACK,
 ) -> str:
     """The report (see the module doc) of the replayed tournament, its stream and its
-    tables' events by table name."""
+    tables' events by table name, worded in `lang` (English by default: the bundle's copy)."""
+    with speaking(lang):
+        return _report_html(state, tournament_events, tables)
+
+
+def _report_html(
+    state: TournamentState,
+    tournament_events: Sequence[Any],
+    tables: Mapping[str, Sequence[Any]],
+) -> str:
     names = Names({sid: student.name for sid, student in state.students.items()})
     facts = Facts(
         state=state,
@@ -474,7 +506,7 @@ def report_html(
     ]
     context = {
         "name": options.name,
-        "date": options.date,
+        "date": long_date(options.date),
         "rules": say(TOURNAMENT, f"rules.{options.rules}"),
         "first": clock(min(times)) if times else "",
         "last": clock(max(times)) if times else "",
@@ -490,4 +522,5 @@ def report_html(
         "heads": _heads(tournament_events, tables, order),
         "rules_cited": _rules(tournament_events, tables),
     }
+    context["lang"] = language()
     return _environment().get_template(TEMPLATE).render(context)

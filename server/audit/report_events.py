@@ -1,7 +1,8 @@
 """Recorded events in words for the officials' report: one sentence per event type.
 
-What it keeps: for each event type of the 24 Challenge table (`table_sentence`) and of the
-tournament (`tournament_sentence`), which entry of server/audit/report_words.py words it and
+What it keeps: for each event type of the 24 Challenge table (`table_sentence`: the game's
+own sentence, `challenge` vocabulary, the one the terminal shows) and of the tournament
+(`tournament_sentence`), which entry of the catalogue (server/audit/report_words.py) words it and
 the values it fills in: students by name (never a seat id where the name is known), roles in
 words, cards as four separated numbers (`21 16 8 21`), codes (flag causes, end reasons) in
 words. Nothing here writes an English word of its own: it only picks keys and values, so the
@@ -17,7 +18,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from server.audit.report_words import CHALLENGE, TOURNAMENT, Words, say
+from server.audit.report_words import (
+    CHALLENGE,
+    CHALLENGE_EVENTS,
+    COMMON,
+    TOURNAMENT,
+    Words,
+    decimal,
+    say,
+)
 
 SECOND = 1_000_000  # microseconds
 
@@ -35,7 +44,7 @@ class Names:
         if who in self.students:
             return self.students[who]
         role = f"role.{who}"
-        return say(words, role) if role in words else say(words, "unknown_seat")
+        return say(E, role) if role in E else say(C, "unknown_seat")
 
     def many(self, words: Words, ids: Iterable[Any]) -> str:
         return ", ".join(self.of(words, who) for who in ids) or say(words, "nobody")
@@ -63,12 +72,21 @@ class TableContext:
 
 
 # -- the 24 Challenge table -------------------------------------------------------------------
+# The event sentences are the game's own (`challenge` vocabulary, `event.<Type>`), the same the
+# terminal and `t24 replay` show; `C` keeps only what the report adds (times from the reveal,
+# event numbers, a flag's limit).
 
+E = CHALLENGE_EVENTS
 C = CHALLENGE
 
 
+def capital(text: str) -> str:
+    """A sentence as the report prints it: its first letter a capital."""
+    return text[:1].upper() + text[1:]
+
+
 def _seat(data: Mapping[str, Any], ctx: TableContext, key: str = "seat") -> str:
-    return ctx.names.of(C, data.get(key))
+    return ctx.names.of(E, data.get(key))
 
 
 def _count(value: Any) -> int:
@@ -78,34 +96,39 @@ def _count(value: Any) -> int:
 def _since_reveal(at: Any, ctx: TableContext) -> str:
     if not isinstance(at, int) or ctx.revealed_at is None:
         return say(C, "stale")
-    return say(C, "at_reveal", seconds=f"{(at - ctx.revealed_at) / SECOND:.3f}")
+    return say(C, "at_reveal", seconds=decimal((at - ctx.revealed_at) / SECOND, "0.000"))
 
 
 def _ms(microseconds: Any) -> str:
     if not isinstance(microseconds, int):
         return say(C, "stale")
-    return say(C, "ms", ms=f"{microseconds / 1000:g}")
+    return say(C, "ms", ms=decimal(microseconds / 1000, "0.###"))
 
 
 def _steps(data: Mapping[str, Any]) -> str:
     return "; ".join(str(step) for step in data.get("steps") or ())
 
 
-def _code(kind: str, value: Any) -> str:
-    key = f"{kind}.{value}"
-    return say(C, key) if key in C else say(C, "code.other", value=value)
+def _code(value: Any) -> str:
+    """A code inside an event (a flag's cause, an end reason) in the game's words."""
+    key = f"reason.{value}"
+    return say(E, key) if key in E else say(C, "code.other", value=value)
+
+
+def _card_id(card: Any) -> str:
+    return say(E, "card.no_play", card_id=card)
 
 
 def _correction(correction: Mapping[str, Any], ctx: TableContext) -> str:
     kind = correction.get("kind")
     key = f"correction.{kind}"
-    if key not in C:
-        return say(C, "correction.unknown")
+    if key not in E:
+        return say(E, "correction.unknown")
     delta = correction.get("delta", 0)
     return say(
-        C,
+        E,
         key,
-        seat=_seat(correction, ctx),
+        who=_seat(correction, ctx),
         flag=correction.get("flag"),
         card=correction.get("card"),
         delta=f"{delta:+d}" if isinstance(delta, int) else delta,
@@ -116,55 +139,60 @@ def _correction(correction: Mapping[str, Any], ctx: TableContext) -> str:
 def _table_created(data: Mapping[str, Any], ctx: TableContext) -> str:
     options = data.get("options") or {}
     seats = [seat.get("seat") for seat in options.get("seats", []) if isinstance(seat, Mapping)]
-    return say(C, "TableCreated", len(seats), seats=ctx.names.many(C, seats))
+    return say(E, "event.TableCreated", len(seats), names=ctx.names.many(E, seats))
 
 
 def _round_started(data: Mapping[str, Any], ctx: TableContext) -> str:
-    text = say(C, "RoundStarted", _count(data.get("deck")), round=data.get("round"))
+    text = say(E, "event.RoundStarted", _count(data.get("deck")), round=data.get("round"))
     removed = _count(data.get("removed"))
     if removed:
-        text += "; " + say(C, "RoundStarted.removed", removed)
+        text += ", " + say(E, "event.RoundStarted.removed", removed)
     return text
 
 
-def _card(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
-    def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
-        return say(
-            C,
-            kind,
-            _count(data.get("dots")),
-            card=data.get("card_id"),
-            numbers=numbers_text(data.get("numbers")),
-        )
+def _placed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        E,
+        "event.CardPlaced.shown",
+        card=_card_id(data.get("card_id")),
+        numbers=numbers_text(data.get("numbers")),
+    )
 
-    return sentence
+
+def _revealed(data: Mapping[str, Any], ctx: TableContext) -> str:
+    return say(
+        E,
+        "event.CardRevealed",
+        _count(data.get("dots")),
+        card=_card_id(data.get("card_id")),
+        numbers=numbers_text(data.get("numbers")),
+    )
 
 
 def _seat_only(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
     def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
-        return say(C, kind, seat=_seat(data, ctx))
+        return say(E, f"event.{kind}", who=_seat(data, ctx))
 
     return sentence
 
 
 def _touched(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "CardTouched", _count(data.get("fingertips", 1)), seat=_seat(data, ctx))
+    return say(E, "event.CardTouched", _count(data.get("fingertips", 1)), who=_seat(data, ctx))
 
 
 def _touch_refused(data: Mapping[str, Any], ctx: TableContext) -> str:
     if data.get("toucher") is None:
-        return say(C, "TouchRefused.claimed", seat=_seat(data, ctx))
-    return say(C, "TouchRefused", seat=_seat(data, ctx), toucher=_seat(data, ctx, "toucher"))
+        return say(E, "event.TouchRefused.claimed", who=_seat(data, ctx))
+    return say(E, "event.TouchRefused", who=_seat(data, ctx), toucher=_seat(data, ctx, "toucher"))
 
 
 def _touch_claimed(data: Mapping[str, Any], ctx: TableContext) -> str:
     return say(
-        C,
-        "TouchClaimed",
-        _count(data.get("fingertips", 1)),
-        seat=_seat(data, ctx),
+        E,
+        "event.TouchClaimed",
+        who=_seat(data, ctx),
         arrival=_since_reveal(data.get("arrival"), ctx),
-        delay=_ms(data.get("delay_us")),
+        lag=_ms(data.get("delay_us")),
         credit=_ms(data.get("credit_us")),
         compensated=_since_reveal(data.get("compensated_at"), ctx),
     )
@@ -174,128 +202,144 @@ def _first_touch_granted(data: Mapping[str, Any], ctx: TableContext) -> str:
     considered = [c for c in data.get("considered") or () if isinstance(c, Mapping)]
     by_time = sorted(considered, key=lambda c: (c.get("compensated_at", 0), c.get("arrival", 0)))
     return say(
-        C,
-        "FirstTouchGranted",
-        seat=_seat(data, ctx),
-        by_time=ctx.names.many(C, (c.get("seat") for c in by_time)),
-        by_arrival=ctx.names.many(C, (c.get("seat") for c in considered)),
+        E,
+        "event.FirstTouchGranted",
+        who=_seat(data, ctx),
+        compensated=ctx.names.many(E, (c.get("seat") for c in by_time)),
+        arrival=ctx.names.many(E, (c.get("seat") for c in considered)),
     )
 
 
 def _overridden(data: Mapping[str, Any], ctx: TableContext) -> str:
     return say(
-        C, "FirstTouchOverridden", seat=_seat(data, ctx), previous=_seat(data, ctx, "previous")
+        E,
+        "event.FirstTouchOverridden",
+        who=_seat(data, ctx),
+        previous=_seat(data, ctx, "previous"),
     )
 
 
 def _pattern(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "PatternDeclared", seat=_seat(data, ctx), pattern=data.get("pattern"))
+    return say(E, "event.PatternDeclared", who=_seat(data, ctx), pattern=data.get("pattern"))
 
 
 def _stated(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
     def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
-        return say(C, kind, seat=_seat(data, ctx), steps=_steps(data))
+        return say(E, f"event.{kind}", who=_seat(data, ctx), steps=_steps(data))
 
     return sentence
 
 
 def _judged(data: Mapping[str, Any], ctx: TableContext) -> str:
     if data.get("ok"):
-        return say(C, "SolutionJudged.right", seat=_seat(data, ctx))
-    # the judge's message is already words (server/puzzles/expressions.py, `Verdict.message`)
-    return say(C, "SolutionJudged.wrong", seat=_seat(data, ctx), why=data.get("message"))
+        return say(E, "event.SolutionJudged.right", who=_seat(data, ctx))
+    # the judge's reason code in words (`common` reason.<code>), else its message
+    reason = f"reason.{data.get('reason')}"
+    why = say(COMMON, reason) if reason in COMMON else data.get("message")
+    return say(E, "event.SolutionJudged.wrong", who=_seat(data, ctx), why=why)
 
 
 def _won(data: Mapping[str, Any], ctx: TableContext) -> str:
     return say(
-        C, "CardWon", _count(data.get("dots")), seat=_seat(data, ctx), card=data.get("card_id")
+        E,
+        "event.CardWon",
+        _count(data.get("dots")),
+        who=_seat(data, ctx),
+        card=_card_id(data.get("card_id")),
     )
 
 
 def _flag(data: Mapping[str, Any], ctx: TableContext) -> str:
+    limit = ctx.flag_limit if ctx.flag_limit is not None else say(C, "flag_limit.unknown")
     return say(
-        C,
-        "FlagIssued",
-        seat=_seat(data, ctx),
-        cause=_code("flag_cause", data.get("cause")),
-        flags=data.get("flags"),
-        limit=ctx.flag_limit if ctx.flag_limit is not None else say(C, "flag_limit.unknown"),
+        E,
+        "event.FlagIssued",
+        who=_seat(data, ctx),
+        cause=_code(data.get("cause")),
+        flags=say(C, "flag_of", flags=data.get("flags"), limit=limit),
     )
 
 
 def _disqualified(data: Mapping[str, Any], ctx: TableContext) -> str:
     if data.get("cause") == "slap":
-        return say(C, "PlayerDisqualified.slap", seat=_seat(data, ctx))
-    return say(C, "PlayerDisqualified.flag_limit", _count(data.get("flags")), seat=_seat(data, ctx))
+        return say(E, "event.PlayerDisqualified.slap", who=_seat(data, ctx))
+    return say(E, "event.PlayerDisqualified", _count(data.get("flags")), who=_seat(data, ctx))
 
 
 def _returned(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "CardReturnedToDeck", card=data.get("card_id"))
+    return say(E, "event.CardReturnedToDeck", card=_card_id(data.get("card_id")))
 
 
 def _stumped(data: Mapping[str, Any], ctx: TableContext) -> str:
-    reason = _code("stumped_reason", data.get("reason"))
-    return say(C, "CardStumped", card=data.get("card_id"), reason=reason)
+    return say(
+        E, "event.CardStumped", card=_card_id(data.get("card_id")), why=_code(data.get("reason"))
+    )
 
 
 def _stumped_returned(data: Mapping[str, Any], ctx: TableContext) -> str:
     cards = data.get("cards")
     shown = ", ".join(map(str, cards)) if isinstance(cards, list) else ""
-    return say(C, "StumpedCardsReturned", _count(cards), cards=shown)
+    return say(E, "event.StumpedCardsReturned", _count(cards), cards=shown)
 
 
 def _paused(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "TablePaused", cause=_code("pause_cause", data.get("cause")))
+    return say(E, "event.TablePaused", cause=_code(data.get("cause")))
 
 
 def _resumed(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "TableResumed")
+    return say(E, "event.TableResumed")
 
 
 def _round_ended(data: Mapping[str, Any], ctx: TableContext) -> str:
     return say(
-        C,
-        "RoundEnded",
-        reason=_code("end_reason", data.get("reason")),
-        scores=ctx.names.scores(C, data.get("scores") or {}),
+        E,
+        "event.RoundEnded",
+        why=_code(data.get("reason")),
+        scores=ctx.names.scores(E, data.get("scores") or {}),
     )
 
 
 def _protest_filed(data: Mapping[str, Any], ctx: TableContext) -> str:
     seqs = ", ".join(say(C, "seq", seq=seq) for seq in data.get("seqs") or ())
     return say(
-        C,
-        "ProtestFiled",
+        E,
+        "event.ProtestFiled",
         protest=data.get("protest"),
-        by=_seat(data, ctx, "by"),
+        who=_seat(data, ctx, "by"),
         seqs=seqs,
         reason=data.get("reason"),
     )
 
 
 def _protest_ruled(data: Mapping[str, Any], ctx: TableContext) -> str:
-    key = "ProtestRuled.upheld" if data.get("upheld") else "ProtestRuled.rejected"
+    key = "event.ProtestRuled.upheld" if data.get("upheld") else "event.ProtestRuled.rejected"
     text = say(
-        C, key, protest=data.get("protest"), by=_seat(data, ctx, "by"), text=data.get("ruling_text")
+        E, key, protest=data.get("protest"), by=_seat(data, ctx, "by"), text=data.get("ruling_text")
     )
     fixes = [_correction(c, ctx) for c in data.get("corrections") or () if isinstance(c, Mapping)]
     if fixes:
-        text += say(C, "ProtestRuled.corrections", corrections=", ".join(fixes))
+        text = say(E, "event.ProtestRuled.corrections", ruling=text, corrections=", ".join(fixes))
     return text
 
 
 def _rescinded(data: Mapping[str, Any], ctx: TableContext) -> str:
     flags = _count(data.get("flags"))
-    return say(C, "FlagRescinded", flags, seat=_seat(data, ctx), flag=data.get("flag"))
+    return say(E, "event.FlagRescinded", flags, who=_seat(data, ctx), flag=data.get("flag"))
 
 
 def _reinstated(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "PlayerReinstated", seat=_seat(data, ctx), from_play=data.get("from_play"))
+    return say(E, "event.PlayerReinstated", who=_seat(data, ctx), from_play=data.get("from_play"))
 
 
 def _awarded(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
     def sentence(data: Mapping[str, Any], ctx: TableContext) -> str:
-        return say(C, kind, _count(data.get("dots")), seat=_seat(data, ctx), card=data.get("card"))
+        return say(
+            E,
+            f"event.{kind}",
+            _count(data.get("dots")),
+            who=_seat(data, ctx),
+            card=data.get("card"),
+        )
 
     return sentence
 
@@ -303,35 +347,33 @@ def _awarded(kind: str) -> Callable[[Mapping[str, Any], TableContext], str]:
 def _adjusted(data: Mapping[str, Any], ctx: TableContext) -> str:
     delta = data.get("delta", 0)
     shown = f"{delta:+d}" if isinstance(delta, int) else delta
-    return say(C, "ScoreAdjusted", seat=_seat(data, ctx), delta=shown, why=data.get("why"))
+    return say(E, "event.ScoreAdjusted", who=_seat(data, ctx), delta=shown, why=data.get("why"))
 
 
 def _signed(data: Mapping[str, Any], ctx: TableContext) -> str:
-    scores = ctx.names.scores(C, data.get("scores") or {})
-    return say(C, "ScoreCardSigned", initials=data.get("initials"), scores=scores)
+    scores = ctx.names.scores(E, data.get("scores") or {})
+    return say(E, "event.ScoreCardSigned", initials=data.get("initials"), scores=scores)
 
 
 def _reopened(data: Mapping[str, Any], ctx: TableContext) -> str:
-    return say(C, "ScoreCardReopened", by=_seat(data, ctx, "by"), reason=data.get("reason"))
+    return say(E, "event.ScoreCardReopened", by=_seat(data, ctx, "by"), reason=data.get("reason"))
 
 
 def _play_began(data: Mapping[str, Any], ctx: TableContext) -> str:
-    key = f"PlayBegan.{data.get('by')}"
-    return say(C, key if key in C else "PlayBegan.unknown")
+    key = f"event.PlayBegan.{data.get('by')}"
+    return say(E, key if key in E else "event.PlayBegan")
 
 
 def _seat_marked(data: Mapping[str, Any], ctx: TableContext) -> str:
-    key = f"SeatMarked.{data.get('mark')}"
-    return say(C, key, seat=_seat(data, ctx)) if key in C else say(C, "unknown")
+    key = f"event.SeatMarked.{data.get('mark')}"
+    return say(E, key, who=_seat(data, ctx)) if key in E else say(C, "unknown")
 
 
 TABLE_SENTENCES: dict[str, Callable[[Mapping[str, Any], TableContext], str]] = {
     "TableCreated": _table_created,
     "RoundStarted": _round_started,
-    "CardPlaced": lambda data, ctx: say(
-        C, "CardPlaced", card=data.get("card_id"), numbers=numbers_text(data.get("numbers"))
-    ),
-    "CardRevealed": _card("CardRevealed"),
+    "CardPlaced": _placed,
+    "CardRevealed": _revealed,
     "CardTouched": _touched,
     "TouchRefused": _touch_refused,
     "TouchClaimed": _touch_claimed,
@@ -366,9 +408,9 @@ TABLE_SENTENCES: dict[str, Callable[[Mapping[str, Any], TableContext], str]] = {
 
 
 def table_sentence(kind: str, data: Mapping[str, Any], ctx: TableContext) -> str:
-    """One event of a 24 Challenge table in words."""
+    """One event of a 24 Challenge table in words: the game's sentence, capitalised."""
     sentence = TABLE_SENTENCES.get(kind)
-    return sentence(data, ctx) if sentence else say(C, "unknown")
+    return capital(sentence(data, ctx)) if sentence else say(C, "unknown")
 
 
 # -- the tournament ---------------------------------------------------------------------------

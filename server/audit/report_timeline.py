@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from server.audit.report_events import Names, TableContext, numbers_text, table_sentence
-from server.audit.report_words import CHALLENGE, say
+from server.audit.report_words import CHALLENGE, decimal, say
 
 SECOND = 1_000_000
 
@@ -117,7 +117,8 @@ def timeline(events: Sequence[Any], names: Names) -> list[Group]:
         ctx = TableContext(names, ctx.flag_limit, revealed_at)
         at = event_time(event)
         if revealed_at is not None:
-            time = say(CHALLENGE, "from_reveal", seconds=f"{(at - revealed_at) / SECOND:+.3f}")
+            seconds = decimal((at - revealed_at) / SECOND, "+0.000;-0.000")
+            time = say(CHALLENGE, "from_reveal", seconds=seconds)
         else:
             time = clock(at)
         groups[-1].lines.append(

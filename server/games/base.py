@@ -79,6 +79,7 @@ trusted and an old log still loads after such a rule changes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
@@ -284,6 +285,19 @@ MAX_SECONDS = 3600  # an hour: the longest timer of any game
 # about 0.2 s, a touch's lag credit is up to 0.25 s), and tests and benchmarks that want a
 # fast table still get a deadline every 50 ms.
 MIN_SECONDS = 0.05
+
+
+# The language a table opens in (every game's `lang` option, docs/protocol.md, "Words"): a
+# language code; clients speak it unless the person chose another, and a code no catalogue has
+# reads as English. Only its form is checked: the rules never depend on the catalogues present.
+DEFAULT_LANG = "en"
+LANG_CODE = re.compile(r"[a-z]{2,3}(_[A-Z]{2})?")
+LANG_WHY = "a language code such as en, nb or sv"
+
+
+def read_lang(value: object) -> str | None:
+    """The `lang` option as given when it is a language code (`nb`, `pt_BR`), else None."""
+    return value if isinstance(value, str) and LANG_CODE.fullmatch(value) else None
 
 
 def seconds_us(value: object) -> int | None:

@@ -1,5 +1,5 @@
 """HTTP beside the WebSocket, on the same port (twisted.web): `/ws`, `/healthz`, `/metrics`,
-`/bundle`.
+`/bundle`, `/words`.
 
 What it keeps: the resource tree and the `Site`. `/ws` is Autobahn's `WebSocketResource`
 (twisted.web parses the upgrade request, then hands the socket to Autobahn); `/healthz`
@@ -7,7 +7,8 @@ answers 200 `ok` when the event store answers within `HEALTH_TIMEOUT` seconds an
 is retrying an append the store failed (`Hub.store_failing`), 503 otherwise (a node of
 several adds the line `owned_tables: ...`); `/metrics` is the Prometheus exposition
 (`server.metrics`); `/bundle?tournament=ID` the officials' bundle as a zip, for a director's
-token (`server.net.bundle_http`).
+token (`server.net.bundle_http`); `/words/<lang>.json` one language's words for the pages
+(`server.net.words_http`).
 Every other path is a file of the web client (`server.net.static`, `clients/web/public/`),
 or 404.
 
@@ -34,6 +35,7 @@ from server.audit.signing import DEFAULT_KEY_FILE
 from server.metrics import Metrics
 from server.net.bundle_http import BundleResource
 from server.net.static import web_root
+from server.net.words_http import WordsResource
 
 if TYPE_CHECKING:
     from server.eventlog.store import EventStore
@@ -143,8 +145,8 @@ def build_site(
     idle_timeout: float = 30.0,
     signing_key_file: str = DEFAULT_KEY_FILE,
 ) -> server.Site:
-    """The one `Site` serving `/ws`, `/healthz`, `/metrics`, `/bundle` and the web client on
-    the server's port."""
+    """The one `Site` serving `/ws`, `/healthz`, `/metrics`, `/bundle`, `/words` and the web
+    client on the server's port."""
     root = web_root()
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
     hub = getattr(ws_factory, "hub", None)
@@ -152,6 +154,7 @@ def build_site(
     owned = hub.owned if hub is not None and hub.ownership is not None else None
     root.putChild(b"healthz", HealthResource(store, clock, failing, owned))
     root.putChild(b"metrics", MetricsResource(metrics))
+    root.putChild(b"words", WordsResource())
     signer = getattr(ws_factory, "signer", None)
     if signer is not None:
         root.putChild(b"bundle", BundleResource(store, signer, signing_key_file, clock))

@@ -32,10 +32,29 @@ OPERATOR_WORDS: Mapping[str, Mapping[str, str]] = {
         "multiplied by": "×",
         "divided by": "÷",
     },
+    "nb": {  # Norwegian Bokmål: "3 ganger 8", "15 pluss 9", "24 delt på 1"
+        "pluss": "+",
+        "minus": "−",
+        "ganger": "×",
+        "gange": "×",
+        "multiplisert med": "×",
+        "delt på": "÷",
+        "dividert med": "÷",
+    },
+    "sv": {  # Swedish: "3 gånger 8", "15 plus 9", "24 delat med 1"
+        "plus": "+",
+        "minus": "−",
+        "gånger": "×",
+        "multiplicerat med": "×",
+        "delat med": "÷",
+        "dividerat med": "÷",
+    },
 }
 # language -> the words that say a step's result follows: "equals, makes or is 24" (R-PLAY-5).
 RESULT_WORDS: Mapping[str, tuple[str, ...]] = {
     "en": ("equals", "makes", "is"),
+    "nb": ("er lik", "blir", "er"),
+    "sv": ("är lika med", "blir", "är"),
 }
 
 

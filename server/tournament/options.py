@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation
+from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, read_lang
 from server.games.challenge.options import check_settings
 from server.puzzles.round_decks import DOCUMENTS, edition_choices
 
@@ -66,6 +66,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "tie_break_seconds": 300,
     "cards_per_round": 48,
     "table_options": {},
+    "lang": DEFAULT_LANG,
 }
 
 
@@ -84,6 +85,7 @@ class TournamentOptions:
     tie_break_seconds: int = 300
     cards_per_round: int = 48
     table_options: Mapping[str, Any] = field(default_factory=dict)
+    lang: str = DEFAULT_LANG  # its tables' language, passed on to each (docs/tournament.md)
 
 
 def _bad(name: str, why: str) -> RuleViolation:
@@ -154,7 +156,11 @@ def tournament_options(raw: Mapping[str, Any]) -> TournamentOptions:
     extra = sorted(str(k) for k in table_options if k not in TABLE_PASSTHROUGH)
     if extra:
         raise _bad("table_options", f"{extra[0]!r} is not an option a tournament passes on")
+    lang = read_lang(raw.get("lang", DEFAULT_LANG))
+    if lang is None:
+        raise _bad("lang", LANG_WHY)
     return TournamentOptions(
+        lang=lang,
         name=name,
         date=date,
         grades=tuple(g.strip() for g in grades),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import Actor
+from server.games.base import DEFAULT_LANG, Actor
 from server.tournament import ranking
 from server.tournament.state import SeatedTable, TournamentState
 
@@ -192,6 +192,7 @@ def view(state: TournamentState, viewer: Actor) -> dict[str, Any]:
         "name": options.name,
         "date": options.date,
         "rules": options.rules,
+        **({"lang": options.lang} if options.lang != DEFAULT_LANG else {}),
         "grades": list(options.grades),
         "sections": list(state.sections()),
         "merges": dict(state.merges),

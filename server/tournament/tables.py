@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from server.games.base import DEFAULT_LANG
 from server.puzzles.round_decks import stumped_cards
 from server.tournament.state import SeatedTable, TournamentState
 
@@ -85,4 +86,6 @@ def table_options_for(state: TournamentState, name: str) -> dict[str, Any]:
     options["seats"] = _seats(state, table)
     options["deck"] = [dict(card) for card in deck]
     options["wait_for_students"] = True  # decision 15: no card before they are there
+    if state.options.lang != DEFAULT_LANG:  # the director's language for every table
+        options["lang"] = state.options.lang
     return options

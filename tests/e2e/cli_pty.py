@@ -32,7 +32,7 @@ def environment() -> dict[str, str]:
     see the pty's 120x50, and rich reads `COLUMNS`/`LINES` before the terminal's. A pytest-xdist
     worker's environment has them (80x24, set in the worker process at its start): a screen cut
     to 24 lines hid the lines the tests wait for, and three tests timed out on `-n 2` only."""
-    dropped = {"COLUMNS", "LINES"}
+    dropped = {"COLUMNS", "LINES", "LANGUAGE", "LC_ALL", "LC_MESSAGES"}  # English unless asked
     env = {
         key: value
         for key, value in os.environ.items()
@@ -54,21 +54,29 @@ class T24Cli:
         return [sys.executable, "-m", "clients.reference_cli", *args]
 
     def run(
-        self, *args: str, input: str | None = None, timeout: float = WAIT
+        self,
+        *args: str,
+        input: str | None = None,
+        timeout: float = WAIT,
+        env: dict[str, str] | None = None,
     ) -> subprocess.CompletedProcess:
-        """A one-shot command (stdin: `input`, else nothing); its output as text."""
+        """A one-shot command (stdin: `input`, else nothing); its output as text. `env` adds
+        to the environment (`T24_WORDS_DIR`, `LANG`)."""
         return subprocess.run(
             self.command(*args),
             cwd=self.dir,
-            env=environment(),
+            env={**environment(), **(env or {})},
             input=input or "",
             capture_output=True,
             text=True,
             timeout=timeout,
         )
 
-    def spawn(self, *args: str, log: bool = True) -> pexpect.spawn:
-        """An interactive command in a pseudo-terminal (120 columns, 50 lines)."""
+    def spawn(
+        self, *args: str, log: bool = True, env: dict[str, str] | None = None
+    ) -> pexpect.spawn:
+        """An interactive command in a pseudo-terminal (120 columns, 50 lines); `env` adds to
+        the environment."""
         self.count += 1
         extra = ["--log", str(self.dir / f"client-{self.count}.log")] if log else []
         argv = self.command(*args, *extra)
@@ -76,7 +84,7 @@ class T24Cli:
             argv[0],
             argv[1:],
             cwd=str(self.dir),
-            env=environment(),
+            env={**environment(), **(env or {})},
             dimensions=(50, 120),
             encoding="utf-8",
             codec_errors="replace",

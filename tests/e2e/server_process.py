@@ -31,7 +31,13 @@ START_TIMEOUT = 30.0
 class ServerProcess:
     """One `t24-server` child process (see module doc)."""
 
-    def __init__(self, tmp_dir: Path, *flags: str, store: str | None = None) -> None:
+    def __init__(
+        self,
+        tmp_dir: Path,
+        *flags: str,
+        store: str | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.dir = Path(tmp_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
         self.store = store or f"sqlite:///{self.dir / 't24.sqlite'}"
@@ -39,6 +45,7 @@ class ServerProcess:
         self.ready_file = self.dir / "ready.json"
         self.log_file = self.dir / "server.log"
         self.flags = list(flags)
+        self.extra_env = dict(env or {})  # e.g. T24_WORDS_DIR (a test's toy language)
         self.process: subprocess.Popen | None = None
         self.url = ""
         self.port = 0
@@ -68,6 +75,7 @@ class ServerProcess:
         ]
         log = open(self.log_file, "a")  # noqa: SIM115 - the child keeps it open
         env = {k: v for k, v in os.environ.items() if not k.startswith("T24_")}
+        env.update(self.extra_env)
         self.process = subprocess.Popen(
             command, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, env=env
         )

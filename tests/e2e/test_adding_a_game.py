@@ -1,11 +1,14 @@
 """A game is added by its folders alone (issue 29; docs/architecture.md, "How to add a game").
 
 The checklist says: add `server/games/<g>/`, `clients/reference_cli/games/<g>/`,
-`clients/web/public/js/games/<g>.js` and `docs/games/<g>.md`, and nothing else. This test
-does exactly that in a copy of the tree, with the toy game (tests/toygame, its example play
-beside it) as the real game `guess`, and finds the game everywhere the project looks for
-games: the server's registry (a `create_table` through a real session), the CLI (its parts,
-`create-table --help`), the web client's pages (games/index.js loading `guess.js` in node),
+`clients/web/public/js/games/<g>.js` and `docs/games/<g>.md`, and the game's vocabulary
+(`msgctxt "<g>"`) in each catalogue `protocol/words/<lang>.po`, and nothing else (a
+translator adds a language with one file, which holds every game's words). This test does
+exactly that in a copy of the tree, with the toy game (tests/toygame, its example play
+beside it) as the real game `guess` and its words in English, Norwegian and Swedish, and finds
+the game everywhere the project looks for games: the server's registry (a `create_table`
+through a real session), the CLI (its parts, `create-table --help`), the web client's pages
+(games/index.js loading `guess.js` in node, its title and a refusal from the catalogue),
 the contract suites (the game contract and the argument-shape sweep run on it), the docs
 check (which fails until the page is there) and the mutation run's guards. Every check runs
 in a child process in the copy, which imports the copy's packages, never this checkout's.
@@ -33,38 +36,18 @@ THE_FOUR = (
     f"clients/web/public/js/games/{GAME}.js",
     f"docs/games/{GAME}.md",
 )
+# and its vocabulary in each catalogue: a translator adds a language with one file, which holds
+# every game's words (docs/architecture.md, "How to add a game")
+CATALOGUES = ("en", "nb", "sv")
+THE_CATALOGUES = tuple(f"protocol/words/{lang}.po" for lang in CATALOGUES)
 
-CLI_PART = '''"""The reference client's part for guess the number: its events, refusals in words."""
+CLI_PART = '''"""The reference client's part for guess the number: its events in words (the
+catalogue's `guess` vocabulary, protocol/words/<lang>.po)."""
 
 from clients.reference_cli.games import GamePart
-from clients.reference_cli.words import Plural, names_list, say, unknown_event
+from clients.reference_cli.words import Vocabulary, names_list, say, unknown_event
 
-WORDS = {
-    "event.TableCreated": Plural(
-        "a table of guess the number for {count} player: {names}",
-        "a table of guess the number for {count} players: {names}",
-    ),
-    "event.Started": "the game starts: {who} guesses first",
-    "event.Guessed.higher": "{who} guesses {number}: higher",
-    "event.Guessed.lower": "{who} guesses {number}: lower",
-    "event.Guessed.right": "{who} guesses {number}: right",
-    "event.Won": "{who} wins: the number was {secret}",
-    "event.TurnSkipped": "{who} let the turn run out",
-    "event.Paused": "the game is paused",
-    "event.Resumed": "the game goes on",
-    "event.Ended": "the game is ended: the number was {secret}",
-    "refusal.bad_options": "those settings do not make a game of guess the number",
-    "refusal.unknown_command": "this table does not know that command",
-    "refusal.not_allowed": "you may not do that at this table",
-    "refusal.bad_args": "a guess is a whole number from 1 to 100",
-    "refusal.game_over": "the game is over",
-    "refusal.already_started": "the game has started already",
-    "refusal.not_started": "the game has not started yet",
-    "refusal.not_paused": "the game is not paused",
-    "refusal.paused": "the game is paused",
-    "refusal.stale_deadline": "that turn is over already",
-    "refusal.not_your_turn": "another player guesses now",
-}
+WORDS = Vocabulary("guess")
 
 
 def header_words(view):
@@ -87,26 +70,130 @@ def describe_event(kind, data, names):
 PART = GamePart("guess", header_words=header_words, describe_event=describe_event, words=WORDS)
 '''
 
-WEB_PAGE = """// Guess the number's page: the generic page's drawing, its own title and words.
+# The game's vocabulary, one entry per key in English, Norwegian Bokmål and Swedish (a pair of
+# forms for a plural entry): added to the copy's catalogues, protocol/words/<lang>.po.
+GUESS_WORDS = {
+    "screen.title": ("Guess the number", "Gjett tallet", "Gissa talet"),
+    "event.TableCreated": (
+        (
+            "a table of guess the number for {n} player: {names}",
+            "a table of guess the number for {n} players: {names}",
+        ),
+        (
+            "et bord med gjett tallet for {n} spiller: {names}",
+            "et bord med gjett tallet for {n} spillere: {names}",
+        ),
+        (
+            "ett bord med gissa talet för {n} spelare: {names}",
+            "ett bord med gissa talet för {n} spelare: {names}",
+        ),
+    ),
+    "event.Started": (
+        "the game starts: {who} guesses first",
+        "spillet starter: {who} gjetter først",
+        "spelet börjar: {who} gissar först",
+    ),
+    "event.Guessed.higher": (
+        "{who} guesses {number}: higher",
+        "{who} gjetter {number}: høyere",
+        "{who} gissar {number}: högre",
+    ),
+    "event.Guessed.lower": (
+        "{who} guesses {number}: lower",
+        "{who} gjetter {number}: lavere",
+        "{who} gissar {number}: lägre",
+    ),
+    "event.Guessed.right": (
+        "{who} guesses {number}: right",
+        "{who} gjetter {number}: riktig",
+        "{who} gissar {number}: rätt",
+    ),
+    "event.Won": (
+        "{who} wins: the number was {secret}",
+        "{who} vinner: tallet var {secret}",
+        "{who} vinner: talet var {secret}",
+    ),
+    "event.TurnSkipped": (
+        "{who} let the turn run out",
+        "{who} lot turen gå ut",
+        "{who} lät turen gå ut",
+    ),
+    "event.Paused": ("the game is paused", "spillet er satt på pause", "spelet är pausat"),
+    "event.Resumed": ("the game goes on", "spillet fortsetter", "spelet fortsätter"),
+    "event.Ended": (
+        "the game is ended: the number was {secret}",
+        "spillet er avsluttet: tallet var {secret}",
+        "spelet är avslutat: talet var {secret}",
+    ),
+    "refusal.bad_options": (
+        "those settings do not make a game of guess the number",
+        "de innstillingene gir ikke et spill gjett tallet",
+        "de inställningarna ger inget spel gissa talet",
+    ),
+    "refusal.unknown_command": (
+        "this table does not know that command",
+        "dette bordet kjenner ikke den kommandoen",
+        "det här bordet känner inte till det kommandot",
+    ),
+    "refusal.not_allowed": (
+        "you may not do that at this table",
+        "du kan ikke gjøre det ved dette bordet",
+        "du får inte göra det vid det här bordet",
+    ),
+    "refusal.bad_args": (
+        "a guess is a whole number from 1 to 100",
+        "en gjetning er et helt tall fra 1 til 100",
+        "en gissning är ett heltal från 1 till 100",
+    ),
+    "refusal.game_over": ("the game is over", "spillet er over", "spelet är slut"),
+    "refusal.already_started": (
+        "the game has started already",
+        "spillet har allerede startet",
+        "spelet har redan börjat",
+    ),
+    "refusal.not_started": (
+        "the game has not started yet",
+        "spillet har ikke startet ennå",
+        "spelet har inte börjat ännu",
+    ),
+    "refusal.not_paused": (
+        "the game is not paused",
+        "spillet er ikke satt på pause",
+        "spelet är inte pausat",
+    ),
+    "refusal.paused": ("the game is paused", "spillet er satt på pause", "spelet är pausat"),
+    "refusal.stale_deadline": (
+        "that turn is over already",
+        "den turen er allerede over",
+        "den turen är redan över",
+    ),
+    "refusal.not_your_turn": (
+        "another player guesses now",
+        "en annen spiller gjetter nå",
+        "en annan spelare gissar nu",
+    ),
+}
+
+
+def po_entries(lang: str) -> str:
+    """The game's vocabulary as entries of `lang`'s catalogue (msgctxt "guess")."""
+    column = CATALOGUES.index(lang)
+    entries = []
+    for key, texts in GUESS_WORDS.items():
+        text = texts[column]
+        if isinstance(text, tuple):
+            forms = "".join(f'msgstr[{i}] "{form}"\n' for i, form in enumerate(text))
+            entries.append(f'msgctxt "{GAME}"\nmsgid "{key}"\nmsgid_plural "{key}"\n{forms}')
+        else:
+            entries.append(f'msgctxt "{GAME}"\nmsgid "{key}"\nmsgstr "{text}"\n')
+    return "\n" + "\n".join(entries)
+
+
+WEB_PAGE = """// Guess the number's page: the generic page's drawing; its title and refusals are its
+// vocabulary's in the catalogue (screen.title, refusal.<code>).
 import { genericGame } from "./generic.js";
 
-const ERROR_WORDS = {
-  bad_options: "Those settings do not make a game of guess the number.",
-  unknown_command: "This table does not know that command.",
-  not_allowed: "You may not do that at this table.",
-  bad_args: "A guess is a whole number from 1 to 100.",
-  game_over: "The game is over.",
-  already_started: "The game has started already.",
-  not_started: "The game has not started yet.",
-  not_paused: "The game is not paused.",
-  paused: "The game is paused.",
-  stale_deadline: "That turn is over already.",
-  not_your_turn: "Another player guesses now.",
-};
-
-export default {
-  ...genericGame("guess"), title: "Guess the number", generic: false, errorWords: ERROR_WORDS,
-};
+export default Object.assign(genericGame("guess"), { generic: false });
 """
 
 DOC_PAGE = """# Guess the number
@@ -180,8 +267,22 @@ print(part.name, part.header_words({"guesses": [1, 2]}), "guess" in GAME_NAMES)
 
 WEB_CHECK = """
 const index = await import(process.argv[1]);
-const page = await index.loadGame("guess");
-console.log(JSON.stringify([page.name, page.title, Boolean(page.generic)]));
+const words = await import(process.argv[2]);
+const shell = await import(process.argv[3]);
+const { readFileSync } = await import("node:fs");
+const found = [];
+for (const catalogue of JSON.parse(readFileSync(process.argv[4], "utf-8"))) {
+  words.use(catalogue); // what the page loads from /words/<lang>.json
+  const page = await index.loadGame("guess");
+  const refusal = shell.refusalInWords({ code: "not_your_turn" }, page);
+  found.push([page.name, page.title, Boolean(page.generic), refusal]);
+}
+console.log(JSON.stringify(found));
+"""
+CATALOGUE_JSON = """
+import json
+from protocol.words import catalogue
+print(json.dumps([catalogue(lang).as_json() for lang in ("en", "nb")]))
 """
 
 
@@ -232,6 +333,9 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     part.mkdir()
     (part / "__init__.py").write_text(CLI_PART)
     (tree / "clients" / "web" / "public" / "js" / "games" / f"{GAME}.js").write_text(WEB_PAGE)
+    for lang in CATALOGUES:  # its words: one catalogue per language holds every game's
+        with (tree / "protocol" / "words" / f"{lang}.po").open("a", encoding="utf-8") as po:
+            po.write(po_entries(lang))
     return tree
 
 
@@ -264,8 +368,10 @@ def test_the_docs_check_finds_the_game_and_wants_its_page(copy: Path) -> None:
         f"clients/reference_cli/games/{GAME}/__init__.py",
         f"clients/web/public/js/games/{GAME}.js",
         f"docs/games/{GAME}.md",
+        *THE_CATALOGUES,
     }
-    assert all(any(path.startswith(place) for place in THE_FOUR) for path in added_files(copy))
+    places = (*THE_FOUR, *THE_CATALOGUES)
+    assert all(any(path.startswith(place) for place in places) for path in added_files(copy))
 
 
 def test_the_server_runs_the_game(copy: Path) -> None:
@@ -282,11 +388,28 @@ def test_the_cli_draws_the_game_with_its_part(copy: Path) -> None:
     assert done.stdout.split() == [GAME, "['2", "guesses", "so", "far']", "True"]
 
 
-def test_the_web_client_loads_the_games_page(copy: Path) -> None:
-    index = copy / "clients" / "web" / "public" / "js" / "games" / "index.js"
-    done = run(copy, "node", "--input-type=module", "-e", WEB_CHECK, str(index))
+def test_the_web_client_loads_the_games_page(copy: Path, tmp_path: Path) -> None:
+    js = copy / "clients" / "web" / "public" / "js"
+    catalogues = run(copy, sys.executable, "-c", CATALOGUE_JSON)
+    assert catalogues.returncode == 0, catalogues.stderr
+    loaded = tmp_path / "words.json"  # the /words/<lang>.json answers, outside the copy
+    loaded.write_text(catalogues.stdout)
+    done = run(
+        copy,
+        "node",
+        "--input-type=module",
+        "-e",
+        WEB_CHECK,
+        str(js / "games" / "index.js"),
+        str(js / "words.js"),
+        str(js / "games" / "shell.js"),
+        str(loaded),
+    )
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [GAME, "Guess the number", False]
+    assert json.loads(done.stdout) == [
+        [GAME, "Guess the number", False, "Another player guesses now."],
+        [GAME, "Gjett tallet", False, "En annen spiller gjetter nå."],
+    ]
 
 
 def test_the_contract_suites_play_the_game(copy: Path) -> None:
@@ -307,8 +430,9 @@ def test_the_contract_suites_play_the_game(copy: Path) -> None:
 
 
 def test_the_sweeps_over_every_game_take_it_as_it_is(copy: Path) -> None:
-    """The client's list of games is the registry, the refusals have words (the page's own),
-    the mutation run guards its tests by its folder: with no line added anywhere."""
+    """The client's list of games is the registry, the refusals and events have words in
+    every language (the catalogues' `guess` entries), the mutation run guards its tests by
+    its folder: with no line added anywhere else."""
     write_doc_page(copy)
     done = pytest_in(
         copy,
@@ -316,6 +440,7 @@ def test_the_sweeps_over_every_game_take_it_as_it_is(copy: Path) -> None:
         "tests/unit/test_cli_words.py",
         "tests/unit/test_base.py",
         "tests/unit/test_web_words.py",
+        "tests/unit/test_words_languages.py",
         "tests/unit/test_mutation_config.py",
         "tests/unit/test_protocol_doc_gaps.py",
     )

@@ -43,7 +43,7 @@ def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
     play, numbers = revealed_card(player)
     assert (play, numbers) == (1, [3, 3, 8, 8])
     win_card(player, numbers, ahead=True)  # a fast student: no waiting for any reply (B2)
-    player.expect("Ada won card a \\(play 1\\) \\(\\+3\\)")
+    player.expect("Ada won card a \\(play 1\\) \\(\\+3 points\\)")
     player.expect(re.compile(r"▶ s1\s+Ada\s+3\s+0/3"))
     watcher.expect(re.compile(r"s1\s+Ada\s+3\s+0/3"))  # the watcher's scoreboard moved
     watcher.expect("Ada won card a")
@@ -86,7 +86,7 @@ def test_a_proctored_table_where_the_proctor_records_everything(server, cli):
     pattern, steps = answer([1, 2, 3, 4])
     say(f"pattern {pattern}", f"Seat 2 declared the pattern {re.escape(pattern)}")
     say("steps " + "; ".join(steps[:2]), "Seat 2 stated")
-    say("fix " + "; ".join(steps), "Seat 2 won card a \\(play 1\\) \\(\\+1\\)")
+    say("fix " + "; ".join(steps), "Seat 2 won card a \\(play 1\\) \\(\\+1 point\\)")
     player.expect(re.compile(r"▶ s2\s+Seat 2\s+1\s+0/3"))
     say("place", "card b \\(play 2\\) placed")
     say("reveal", "card b \\(play 2\\) revealed: 3 3 8 8")
@@ -175,7 +175,7 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     player.send(steps[1] + "\r")  # appended to the old text, this would be a wrong step
     player.expect("steps ready")
     player.send("\r")
-    player.expect("Bo won card a \\(play 1\\) \\(\\+3\\)")
+    player.expect("Bo won card a \\(play 1\\) \\(\\+3 points\\)")
     player.expect(re.compile(r"▶ s2\s+Bo\s+3\s+0/3"))
     player.send("q")
     player.expect(pexpect.EOF)

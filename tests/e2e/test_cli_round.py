@@ -68,7 +68,7 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     assert cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n").returncode == 0
     _play, numbers = revealed_card(player)
     win_card(player, numbers)
-    player.expect("Ada won card a \\(play 1\\) \\(\\+1\\)")
+    player.expect("Ada won card a \\(play 1\\) \\(\\+1 point\\)")
     bots = [
         cli.spawn("bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect"),
         cli.spawn(
@@ -108,7 +108,8 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     assert printed.returncode == 0, printed.stderr
     lines = printed.stdout.splitlines()
     last_event = [line for line in lines if line.startswith("#")][-1]
-    assert last_event.startswith(f"#{won.seq} ") and "Ada won card a (play 1) (+1)" in last_event
+    assert last_event.startswith(f"#{won.seq} ")
+    assert "Ada won card a (play 1) (+1 point)" in last_event
     assert "scores: Ada 1, Bo 0, Cy 0" in printed.stdout
     touched = next(line for line in lines if "Ada touched (1 fingertip)" in line)
     assert re.search(r"\+\d+\.\d\ds  Ada touched", touched)  # timed from the reveal
@@ -171,7 +172,7 @@ def test_the_clients_survive_a_server_restart_and_resume(tmp_path, cli):
         player.expect("table resumed")
         _play, numbers = revealed_card(player)
         win_card(player, numbers)
-        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
+        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3 points\\)")
         player.expect(re.compile(r"▶ s1\s+Seat 1\s+3\s+0/3"))
 
         # The watcher's printed seqs: each once, in order, none missing across the restart.
@@ -219,9 +220,9 @@ def test_the_clients_survive_a_server_killed_mid_card_and_the_card_goes_on(tmp_p
         player.expect("table resumed")
         # The student still holds the card with the pattern declared: the steps, then fix.
         player.send("8/3\n3 - 8/3 = 1/3\n8 / 1/3\n\n")
-        player.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
-        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
-        proctor.expect("Seat 1 won card a \\(play 1\\) \\(\\+3\\)")
+        player.expect("Seat 1 won card a \\(play 1\\) \\(\\+3 points\\)")
+        watcher.expect("Seat 1 won card a \\(play 1\\) \\(\\+3 points\\)")
+        proctor.expect("Seat 1 won card a \\(play 1\\) \\(\\+3 points\\)")
 
         player.send("q\n")
         assert finished(player) == 0

@@ -139,10 +139,10 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     ada.locator('.card.up[data-number="2"]').wait_for(timeout=WAIT)
 
     director.click("#pause-game")
-    ada.locator("#pause", has_text="Paused (director)").wait_for(timeout=WAIT)
+    ada.locator("#pause", has_text="Paused (by the director)").wait_for(timeout=WAIT)
     assert ada.locator("#claim").is_disabled()
     ada.click("#resume")  # any player may resume (docs/games/pocket.md, decision 6)
-    director.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+    director.locator("#feed li", has_text="The game goes on").wait_for(timeout=WAIT)
     assert unlabelled_controls(director) == []
     board = pages.open(
         server.http, server.token("spectator", name="watcher", table=table), width=768
@@ -180,10 +180,10 @@ def test_pocket_a_server_restart_shows_the_pause_and_a_player_resumes(
         process.terminate()
         ada.locator("#pause", has_text="Connection lost").wait_for(timeout=WAIT)
         process.start("--port", str(port))  # same port, same store
-        ada.locator("#pause", has_text="Paused (server restart)").wait_for(timeout=WAIT)
+        ada.locator("#pause", has_text="Paused (the server restarted)").wait_for(timeout=WAIT)
         assert ada.locator("#claim").is_disabled()
         ada.click("#resume")
-        ada.locator("#feed li", has_text="Resumed").wait_for(timeout=WAIT)
+        ada.locator("#feed li", has_text="The game goes on").wait_for(timeout=WAIT)
         ada.locator("#claim:enabled").wait_for(timeout=WAIT)
         assert "Paused" not in ada.inner_text("#pause")
     finally:
@@ -222,10 +222,8 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     ada.locator("#no-solution-callers", has_text="Ada (s1)").wait_for(timeout=WAIT)
     assert ada.locator("#no-solution").is_disabled()
     send(bo, table, "call_no_solution")
-    ada.locator("#feed li", has_text='Everyone agrees: "no solution" for set 1').wait_for(
-        timeout=WAIT
-    )
-    ada.locator("#feed li", has_text="Back to the bottom of the piles: A♥").wait_for(timeout=WAIT)
+    ada.locator("#feed li", has_text="Everyone says set 1 has no solution").wait_for(timeout=WAIT)
+    ada.locator("#feed li", has_text="Back under the piles: A♥").wait_for(timeout=WAIT)
     ada.locator("#set-number", has_text="Set 2").wait_for(timeout=WAIT)
     assert ada.locator('.playing-card[data-card="AH"]').count() == 0
     ranks = [int(rank) for rank in cards.evaluate_all("cs => cs.map(c => c.dataset.rank)")]
@@ -293,9 +291,7 @@ def test_tjugoett_a_player_draws_and_stands_against_the_server_dealer(
     ada.click("#stand")
     ada.locator("#result", has_text="You win: the dealer is bust").wait_for(timeout=WAIT)
     mine = ada.locator('#hands li[data-seat="s1"]')
-    assert mine.locator(".outcome").inner_text() == (
-        "Ada (s1) wins: the dealer is bust (17 against the dealer's 24)."
-    )
+    assert mine.locator(".outcome").inner_text() == ("Ada (s1) wins: the dealer is bust with 24.")
     assert mine.locator(".dealer-cards").get_attribute("data-cards") == "10S 6C 8C"
     ada.locator('#tally tr[data-seat="s1"] td.won[data-won="1"]').wait_for(timeout=WAIT)
     ada.locator('#tally tr[data-seat="dealer"] td.lost[data-lost="1"]').wait_for(timeout=WAIT)
@@ -371,23 +367,30 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
 
 def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
     """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
-    REFUSALS) and of the tournament (a director's board may show one), so a refusal is
-    never shown as the generic fallback or a raw map."""
+    REFUSALS) and of the tournament (a director's board may show one), each in its own words
+    (the catalogue's `<game>/refusal.<code>`), so a refusal is never shown as the generic
+    fallback or a raw map."""
     from server.games import deck40, pocket, tjugoett
     from server.tournament.refusals import REFUSALS as TOURNAMENT_REFUSALS
 
-    codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS, *TOURNAMENT_REFUSALS})
+    codes = [
+        (name, code)
+        for name, game in (("pocket", pocket), ("deck40", deck40), ("tjugoett", tjugoett))
+        for code in sorted(game.REFUSALS)
+    ]
+    codes += [("tournament", code) for code in sorted(TOURNAMENT_REFUSALS)]
     page = pages.open(server.http, "")
     page.locator("#fatal").wait_for(timeout=WAIT)
     shown = page.evaluate(
         """async (codes) => {
             const { errorInWords } = await import("/js/words.js");
-            return codes.map((code) => [code, errorInWords({ code })]);
+            return codes.map(([game, code]) => [code, errorInWords({ code }, game)]);
         }""",
         codes,
     )
     generic = [code for code, text in shown if text.startswith("The server refused that")]
     assert generic == [], generic
+    assert dict(shown)["stale_set"].startswith("Not judged: ")  # deck40's own sentence
 
 
 def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_it(
@@ -422,7 +425,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
     hand = step.locator('li.seat-hand[data-seat="s1"]')
     assert hand.locator(".playing-card.back").count() == 2
     assert bo.locator('[data-card="10H"], [data-card="2D"]').count() == 0
-    assert "Ada (s1) gets a card (2 cards)." == bo.inner_text("#sentence")
+    assert "Ada (s1) gets a card face down (2 cards)." == bo.inner_text("#sentence")
     assert step.locator('li.seat-hand[data-seat="s2"] [data-card="9C"]').count() == 1  # his own
 
     bo.locator("#slider").fill(str(settled))
@@ -433,9 +436,9 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
         "10H",
         "2D",
     ]
-    outcome = "Ada (s1) wins: the dealer is bust (12 against the dealer's 24)."
+    outcome = "Ada (s1) wins: the dealer is bust with 24."
     assert hand.locator(".outcome").inner_text() == outcome
-    assert bo.inner_text("#sentence") == outcome
+    assert bo.inner_text("#sentence") == outcome.replace("24.", "24 (10♥ 2♦ = 12).")  # the feed's
     assert unlabelled_controls(bo) == []
 
 
@@ -512,18 +515,18 @@ def test_the_replay_page_steps_through_a_pocket_table(server, connect, pages: Pa
         if kind == "PlayerExcluded":
             assert "Bo (s2)" in step.locator("#excluded").inner_text()
             assert step.locator('tr[data-seat="s2"] td.state').inner_text() == "out of this card"
-            assert sentence == "Bo (s2) is out of card 1 (a wrong answer)."
+            assert sentence == "Bo (s2) is out of card 1 after a wrong answer."
         if kind == "ClaimMade" and data["seat"] == "s1":
             assert step.locator("#claimer").get_attribute("data-seat") == "s1"
             assert countdowns == ["answer_deadline"], countdowns  # the stumped timer waits
             assert "Answer due in 120.0 s" in step.inner_text()  # as it stood at the claim
         if kind == "GamePaused":
-            assert "Paused (director)." in step.inner_text() and countdowns == []
+            assert "Paused (by the director)." in step.inner_text() and countdowns == []
         if kind == "GameResumed":
             assert "answer_deadline" in countdowns and "Paused" not in step.inner_text()
         if kind == "CardWon":
             assert step.locator('tr[data-seat="s1"] td.score').inner_text() == "2"
-            assert sentence == "Ada (s1) won card 1: 2 points."
+            assert sentence == "Ada (s1) wins card 1: 2 points."
         if kind == "StumpedDeclared":
             assert "Ada (s1)" in step.locator("#stumped-list").inner_text()
         if kind == "CardSetAside":
@@ -582,7 +585,7 @@ def test_the_replay_page_steps_through_a_deck40_table(server, connect, pages: Pa
             assert step.locator("#excluded, #no-solution-callers").count() == 0
         if kind == "NoSolutionCalled" and data["seat"] == "s1" and data.get("returns"):
             assert "Ada (s1)" in step.locator("#no-solution-callers").inner_text()
-            assert sentence == 'Ada (s1) calls "no solution", giving back A♥.'
+            assert sentence == "Ada (s1): no solution, and gives back A♥."
         if kind == "PlayerExcluded":
             assert "Ada (s1)" in step.locator("#excluded").inner_text()
             assert step.locator('tr[data-seat="s1"] td.state').inner_text() == "out of these cards"

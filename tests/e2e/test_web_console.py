@@ -62,7 +62,7 @@ def test_every_button_of_the_console_is_recorded_and_pushed(server, connect, pag
     assert (overridden["seat"], overridden["previous"]) == ("s2", "s1")
     console.locator('tr[data-seat="s2"]', has_text="holds the card").wait_for(timeout=WAIT)
     assert click("pause-table", "TablePaused")["data"]["cause"] == "proctor"
-    console.locator("#pause", has_text="Paused (proctor)").wait_for(timeout=WAIT)
+    console.locator("#pause", has_text="Paused (by the proctor)").wait_for(timeout=WAIT)
     click("resume", "TableResumed")
     console.select_option("#cause", "no_pattern")
     flagged = click("flag", "FlagIssued", "s3")["data"]
@@ -70,7 +70,9 @@ def test_every_button_of_the_console_is_recorded_and_pushed(server, connect, pag
     console.locator('tr[data-seat="s3"] td.flags', has_text="⚑ 1").wait_for(timeout=WAIT)
     slapped = click("slap", "PlayerDisqualified", "s1")["data"]
     assert (slapped["seat"], slapped["cause"]) == ("s1", "slap")
-    console.locator('tr[data-seat="s1"]', has_text="disqualified (slapping").wait_for(timeout=WAIT)
+    console.locator(
+        'tr[data-seat="s1"]', has_text="disqualified (a slap with the whole hand"
+    ).wait_for(timeout=WAIT)
     assert click("end", "RoundEnded")["data"]["reason"] == "ended_by_proctor"
 
     # the signature, then the director's reopening (R-ROUND-7/8)

@@ -114,7 +114,7 @@ def test_three_players_play_from_the_common_pile(server, connect, pages: Pages):
     bo = seat_client(server, connect, table, "s2")
     cy = seat_client(server, connect, table, "s3")
     ada = open_seat(pages, server, table, "s1")
-    assert "the dealer turns up four from the common pile" in ada.inner_text("#scoring")
+    assert "Layout: one common pile." in ada.inner_text("#scoring")
     ada.click("#start")
     ada.locator("#set-number", has_text="Set 1").wait_for(timeout=WAIT)
 
@@ -143,22 +143,22 @@ def test_three_players_play_from_the_common_pile(server, connect, pages: Pages):
     send(cy, table, "call_no_solution")
     returned = bo.event("CardsReturned")["data"]
     assert returned["returns"] == [{"card": "AC", "seat": None}, {"card": "AD", "seat": None}]
-    feed_has(ada, 'Everyone agrees: "no solution" for set 1.')
-    feed_has(ada, "Back to the bottom of the piles: A♣ A♦.")
+    feed_has(ada, "Everyone says set 1 has no solution.")
+    feed_has(ada, "Back under the piles: A♣  A♦.")
     more = bo.event("CardsTurnedUp")["data"]
     assert [c["card"] for c in more["cards"]] == ["3C", "8C"]
     ada.locator("#set-number", has_text="Set 2").wait_for(timeout=WAIT)
     now_up = [c for c in turned["cards"] if c["card"] in ("AH", "AS")] + more["cards"]
     ada.locator('.playing-card[data-card="8C"]').wait_for(timeout=WAIT)
     drawn_as_the_server_says(ada, now_up)  # the two left on the table, then the two new
-    feed_has(ada, "Set 2: 3♣ 8♣ turned up.")
+    feed_has(ada, "Set 2: 3♣  8♣.")
     assert server_view(cy, table)["common_pile"] == 36  # two under the pile, two off the top
 
     expression = solve([c["rank"] for c in now_up])[0].ascii_expression
     send(cy, table, "call_24", expression=expression)
     won = bo.event("RoundWon")["data"]
     assert won["seat"] == "s3" and won["points"] == 1 and won["taken_by"] is None
-    feed_has(ada, f"{who('s3')} wins set 2 and scores 1 point.")
+    feed_has(ada, f"{who('s3')} takes set 2: 1 point.")
     ada.locator("#set-number", has_text="Set 3").wait_for(timeout=WAIT)
     third = bo.event("CardsTurnedUp")["data"]["cards"]
     ada.locator(f'.playing-card[data-card="{third[0]["card"]}"]').wait_for(timeout=WAIT)
@@ -218,8 +218,7 @@ def test_advanced_scoring_shows_two_points_after_another_players_no_solution(
     won = bo.event("RoundWon")["data"]
     assert (won["seat"], won["points"], won["after_no_solution"]) == ("s1", 1, False)
     ada.locator("#result", has_text="You take the four cards (1 point).").wait_for(timeout=WAIT)
-    feed_has(ada, f"{who('s1')} wins set 1 and scores 1 point.")
-    assert "after a" not in ada.locator("#feed li", has_text="wins set 1").inner_text()
+    feed_has(ada, f"{who('s1')} takes set 1: 1 point.")
 
     ada.locator("#set-number", has_text="Set 2").wait_for(timeout=WAIT)
     second = bo.event("CardsTurnedUp")["data"]["cards"]
@@ -232,13 +231,13 @@ def test_advanced_scoring_shows_two_points_after_another_players_no_solution(
     won = bo.event("RoundWon")["data"]
     assert (won["seat"], won["points"], won["after_no_solution"]) == ("s1", 2, True)
     ada.locator("#result", has_text="You take the four cards (2 points).").wait_for(timeout=WAIT)
-    feed_has(ada, f'{who("s1")} wins set 2 and scores 2 points (after a "no solution").')
+    feed_has(ada, f"{who('s1')} takes set 2: 2 points.")
 
     ended = bo.event("GameEnded")["data"]
     assert ended["reason"] == "target_points" and ended["scores"] == {"s1": 3, "s2": 0}
     result = ada.locator('#end-result [data-tie="false"]')
     result.wait_for(timeout=WAIT)
-    assert "The game is over (the target was reached)." in result.inner_text()
+    assert "The game is over (played to the target points)." in result.inner_text()
     assert who("s1") in result.inner_text()
     seats_drawn_as_the_server_says(ada, server_view(bo, table))
     assert seat_cells(ada, "s1")["score"] == 3
@@ -274,7 +273,7 @@ def test_card_version_with_the_house_option_the_loser_takes_the_cards(
         won = bo.event("RoundWon")["data"]
         assert (won["seat"], won["points"], won["taken_by"]) == ("s1", 0, "s2")
         assert won["cards"] == [c["card"] for c in cards]
-        feed_has(ada, f"{who('s1')} wins set {number}; {who('s2')} takes them under his pile.")
+        feed_has(ada, f"{who('s1')} solves set {number}: {who('s2')} takes the four cards.")
         ada.locator("#result", has_text="You take the four cards.").wait_for(timeout=WAIT)
         ada.locator("#set-number", has_text=f"Set {number + 1}").wait_for(timeout=WAIT)
         view = server_view(bo, table)

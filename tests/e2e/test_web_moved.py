@@ -77,8 +77,10 @@ def test_a_student_on_another_node_s_page_is_moved_to_the_owner_and_plays_there(
         # a dies: the page goes back to its own server, b, which takes the table over when
         # a's lease expires and pauses it; the page resumes from the last seq it saw
         a.kill()
-        student.locator("#pause", has_text="failover").wait_for(timeout=WAIT)
-        board.locator('[data-table="hop"]', has_text="Paused (failover)").wait_for(timeout=WAIT)
+        student.locator("#pause", has_text="moved to another server").wait_for(timeout=WAIT)
+        board.locator(
+            '[data-table="hop"]', has_text="Paused (the table moved to another server)"
+        ).wait_for(timeout=WAIT)
         student.locator("#node", has_text="holds this table").wait_for(state="hidden", timeout=WAIT)
         assert student.evaluate("window.t24.url") == b.url
         seen = feed_seqs(student)

@@ -68,7 +68,7 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     spectator.keyboard.press("End")  # the keyboard: End, Home, arrows
     step = step_drawn(spectator, last)
     step.locator('tr[data-seat="s1"] td.score[data-score="1"]').wait_for(timeout=WAIT)
-    assert "Ada won the card" in spectator.inner_text("#sentence")
+    assert "Ada won card a (play 1) (+1 point)." == spectator.inner_text("#sentence")
 
     # back to the placed card: face down for a spectator then, though revealed since
     for _ in range(last - seqs["CardPlaced"]):
@@ -106,7 +106,7 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     step_drawn(proctor, last)
     ended = accepted(proctor_client, "webreplay", "end_round")
     step = step_drawn(proctor, ended)
-    assert "The round ended" in proctor.inner_text("#sentence")
+    assert "Round over: the proctor ended it." in proctor.inner_text("#sentence")
     pages.shot(proctor, "replay-proctor-end")
     pages.shot(spectator, "replay-spectator-first")
 

@@ -116,11 +116,11 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
     assert student.inner_text("#hint") == ""  # touched: the hint is done
     student.keyboard.type("hello")
     student.keyboard.press("Enter")
-    student.locator("#message", has_text="The pattern must read like").wait_for(timeout=WAIT)
+    student.locator("#message", has_text="The pattern cannot be read").wait_for(timeout=WAIT)
     accepted(proctor, table, "issue_flag", seat="s1", cause="no_pattern")
     proctor.event("CardReturnedToDeck")
     student.locator('#result [data-event="FlagIssued"]').wait_for(timeout=WAIT)
-    assert "The pattern must read like" in student.inner_text("#message")  # still this card's
+    assert "The pattern cannot be read" in student.inner_text("#message")  # still this card's
     accepted(proctor, table, "place_card")  # a new card: the old message goes
     student.locator(".card.down").wait_for(timeout=WAIT)
     student.locator("#message:empty").wait_for(state="attached", timeout=WAIT)
@@ -238,7 +238,7 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     console.set_viewport_size({"width": 1280, "height": 900})
     click("touch-for", "CardTouched", "s1")
     console.click("#touch-for")  # s1 again: refused
-    message.filter(has_text="Your touch on this card is already recorded").wait_for(timeout=WAIT)
+    message.filter(has_text="touch on this card is recorded already").wait_for(timeout=WAIT)
     assert message.get_attribute("data-kind") == "error"
     assert message.evaluate("e => getComputedStyle(e).backgroundColor") != done_style
     pattern, steps = answer([21, 16, 8, 21])
@@ -265,7 +265,8 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     console.select_option("#protest-for", "s2")
     choice = console.locator(f'#protest-events li[data-seq="{flag["seq"]}"]')
     assert (
-        choice.inner_text().startswith(f"{flag['seq']}.") and "Flag for Bo" in choice.inner_text()
+        choice.inner_text().startswith(f"{flag['seq']}.")
+        and "Penalty flag for Bo" in choice.inner_text()
     )
     choice.locator("input").check()
     console.fill("#protest-reason", "I was still thinking")
@@ -277,7 +278,7 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
     console.select_option("#correction-kind", "rescind_flag")
     console.select_option("#correction-seat", "s2")
     flags = console.locator("#correction-flag option").all_inner_texts()
-    assert flags == [f"Event {flag['seq']}: no pattern within the time"], flags
+    assert flags == [f"Event {flag['seq']}: no pattern within the time (R-PLAY-4)"], flags
     console.click("#add-correction")
     console.select_option("#correction-kind", "award_card")
     console.select_option("#correction-seat", "s3")

@@ -105,8 +105,12 @@ class Pages:
         self.shots = shots
         self.contexts: list[Any] = []
 
-    def open(self, http: str, token: str, width: int = 1024, **params: str) -> Any:
-        context = self.browser.new_context(viewport={"width": width, "height": 900})
+    def open(
+        self, http: str, token: str, width: int = 1024, *, locale: str = "en-US", **params: str
+    ) -> Any:
+        """A page of the client for `token`, in a browser that asks for `locale` (the page
+        speaks the browser's language until the person picks another: js/words.js)."""
+        context = self.browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
         self.contexts.append(context)
         page = context.new_page()
         page.errors = []

@@ -435,7 +435,10 @@ CHALLENGE: Examples = _with_at(
             {"seat": "s1", "fingertips": 1, "play": 5},
             {"seat": "s2", "fingertips": 2, "play": 5},
         ],
-        "TouchRefused": [{"seat": "s2", "toucher": "s1", "play": 5}],
+        "TouchRefused": [
+            {"seat": "s2", "toucher": "s1", "play": 5},
+            {"seat": "s2", "toucher": None, "play": 5},
+        ],
         "TouchClaimed": [
             {
                 "seat": "s1",
@@ -479,7 +482,7 @@ CHALLENGE: Examples = _with_at(
             {"seat": "s1", "ok": False, "reason": "not_24", "message": ""},
         ],
         "StumpedDeclared": [{"seat": "s3", "play": 5}],
-        "CardWon": [{"seat": "s1", **_CARD, "dots": 3}],
+        "CardWon": [{"seat": "s1", **_CARD, "dots": 3}, {"seat": "s1", **_CARD, "dots": 1}],
         "FlagIssued": [
             {"seat": "s2", "cause": cause, "flags": 1, "play": 5}
             for cause in (
@@ -541,10 +544,19 @@ CHALLENGE: Examples = _with_at(
                 ],
             },
         ],
-        "FlagRescinded": [{"seat": "s2", "flag": 12, "flags": 0}],
+        "FlagRescinded": [
+            {"seat": "s2", "flag": 12, "flags": 0},
+            {"seat": "s2", "flag": 12, "flags": 1},
+        ],
         "PlayerReinstated": [{"seat": "s2", "from_play": 6}],
-        "CardAwarded": [{"seat": "s2", "card": "c3", "dots": 2}],
-        "CardAwardRevoked": [{"seat": "s1", "card": "c3", "dots": 2}],
+        "CardAwarded": [
+            {"seat": "s2", "card": "c3", "dots": 2},
+            {"seat": "s2", "card": "c3", "dots": 1},
+        ],
+        "CardAwardRevoked": [
+            {"seat": "s1", "card": "c3", "dots": 2},
+            {"seat": "s1", "card": "c3", "dots": 1},
+        ],
         "ScoreAdjusted": [{"seat": "s3", "delta": -1, "why": "miscount"}],
         "ScoreCardSigned": [{"initials": "GH", "scores": {"s1": 3, "s2": 2, "s3": 0}}],
         "ScoreCardReopened": [{"by": "director", "reason": "a late protest"}],

@@ -184,3 +184,34 @@ def test_t24_server_key_prints_the_public_key_it_signs_with(tmp_path, capsys):
     assert again.out.strip() == printed and again.err == ""  # the same key, nothing created
     path.write_text("not a key")
     assert main(["key", "--key-file", str(path)]) == 2
+
+
+def test_t24_audit_report_renders_a_verified_bundle_in_another_language(bundle, capsys):
+    """`t24 audit report DIR --lang nb`: the report of the same events in Norwegian, beside
+    the bundle (which stays as it was); every way it refuses has its exit code and words."""
+    from clients.reference_cli import cli
+    from clients.reference_cli.words import set_language
+
+    directory, _files, key = bundle
+    pinned = public_key_hex(key)
+    try:
+        assert cli.main(["audit", "report", str(directory), "--lang", "nb", "--key", pinned]) == 0
+        written = directory.parent / "bundle-report.nb.html"
+        assert '<html lang="nb">' in written.read_text(encoding="utf-8")
+        assert "Dommerrapport" in written.read_text(encoding="utf-8")
+        verify_bundle(directory, pinned)  # the bundle itself untouched
+        out = directory.parent / "sv.html"
+        assert cli.main(["audit", "report", str(directory), "--lang", "sv", "--out", str(out)]) == 0
+        assert "Domarrapport" in out.read_text(encoding="utf-8")
+        capsys.readouterr()
+        assert cli.main(["audit", "report", str(directory), "--lang", "xx"]) == 2
+        assert "no words in 'xx'" in capsys.readouterr().err
+        assert cli.main(["audit", "report", str(directory / "nothing"), "--lang", "nb"]) == 2
+        inside = ["--out", str(directory / "report.nb.html")]
+        assert cli.main(["audit", "report", str(directory), "--lang", "nb", *inside]) == 2
+        assert "would break it" in capsys.readouterr().err
+        (directory / "standings.csv").write_text("student\n")
+        assert cli.main(["audit", "report", str(directory), "--lang", "nb"]) == 1
+        assert "FAILED" in capsys.readouterr().out
+    finally:
+        set_language("en")

@@ -31,7 +31,7 @@ from server.audit.report_events import (
     tournament_sentence,
 )
 from server.audit.report_timeline import timeline
-from server.audit.report_words import CHALLENGE, TOURNAMENT, say
+from server.audit.report_words import CHALLENGE, CHALLENGE_EVENTS, TOURNAMENT, say
 from server.audit.signing import load_or_create_signing_key
 from server.games import challenge
 from server.games.base import Command
@@ -194,7 +194,7 @@ def test_the_tables_word_every_event_type_of_both_games():
     assert set(TABLE_SENTENCES) == challenge.EVENT_TYPES | {"TableCreated"}
     assert set(TOURNAMENT_SENTENCES) == tournament.EVENT_TYPES | {"TableCreated"}
     for cause in challenge.FLAG_CAUSES:
-        assert f"flag_cause.{cause}" in CHALLENGE
+        assert f"reason.{cause}" in CHALLENGE_EVENTS  # the game's own words (the terminal's)
 
 
 def test_a_compensated_table_and_an_unknown_event_are_worded_too():
@@ -217,11 +217,11 @@ def test_a_compensated_table_and_an_unknown_event_are_worded_too():
     recorded.append(SimpleNamespace(type="NotYetInvented", data={"a_b": 1}, seq=99, at=0))
     names = Names({"s1": "Ada", "s2": "Bo", "s3": "Cy", "s4": "Di"})
     lines = [line.text for group in timeline(recorded, names) for line in group.lines]
-    assert "Bo touched with 1 fingertip at 1.030 s after the reveal" in lines[-3]
-    assert "network lag 60 ms, credit 60 ms, counted at 0.970 s after the reveal" in lines[-3]
+    assert "Bo touched: arrived 1.030 s after the reveal" in lines[-3]
+    assert "lag 60 ms, credit 60 ms, compensated 0.970 s after the reveal" in lines[-3]
     assert lines[-2] == (
-        "Bo touched first, lag compensated (R-PLAY-2): in compensated order Bo, Ada; "
-        "in arrival order Ada, Bo"
+        "Bo touched first, lag compensated (R-PLAY-2): compensated order Bo, Ada; "
+        "arrival order Ada, Bo"
     )
     assert lines[-1] == say(CHALLENGE, "unknown")
     assert not any(re.search(r"\bs\d\b|[{}_]", line) for line in lines)
@@ -230,7 +230,7 @@ def test_a_compensated_table_and_an_unknown_event_are_worded_too():
 def test_a_code_no_table_knows_is_quoted_not_shown_raw():
     names = Names({"p1": "Ada"})
     paused = table_sentence("TablePaused", {"cause": "fire drill"}, TableContext(names))
-    assert paused == "Table paused: “fire drill”"
+    assert paused == "Table paused (“fire drill”)"
     assert report_events.numbers_text([21, 16, 8, 21]) == "21 16 8 21"
 
 
@@ -307,9 +307,9 @@ def test_the_protest_upheld_is_in_words_with_its_ruling_and_corrections(source, 
     protests = read(section(page, "protests")).text
     assert "Protest 1 at table r2.s1.t01" in protests
     assert "“the proctor misheard my steps”" in protests
-    assert "upheld, “the steps were right as said”" in protests
-    assert "Correction: " in protests and "rescinded, 0 flags left" in protests
-    assert "rejected, “the flag was not yours”" in protests
+    assert "UPHELD: the steps were right as said" in protests
+    assert "CORRECTION: " in protests and "rescinded, 0 flags left" in protests
+    assert "REJECTED: the flag was not yours" in protests
 
 
 def test_the_tie_break_is_in_the_standings_and_has_its_score_card(source, bundle):

@@ -136,8 +136,10 @@ def test_flag_causes_and_options_are_documented():
     for cause, rule in challenge.FLAG_CAUSES.items():
         assert f"`{cause}` ({rule})" in commands.replace("\n", " ")
     documented = set(table_rows(section("Options")))
-    # `touch_compensation` and `max_credit_ms` are recorded only when the compensation is on.
-    recorded = table_options(options(touch_compensation=True, wait_for_students=True)).as_data()
+    # `touch_compensation`, `max_credit_ms` and `lang` are recorded only when not the default.
+    recorded = table_options(
+        options(touch_compensation=True, wait_for_students=True, lang="nb")
+    ).as_data()
     assert documented == set(recorded) | {"deck"}
 
 

@@ -185,7 +185,7 @@ class ShellPlayTests(ShellTestCase):
         table.do("fix_solution", player("s1"), steps=steps)
         feed.catch_up(app)
         link.sent[-1][2].callback({"type": "accepted"})
-        assert "Ada won card c1 (play 1) (+1)" in "".join(lines)
+        assert "Ada won card c1 (play 1) (+1 point)" in "".join(lines)
         assert app.model.view["scores"]["s1"] == 1
         assert app.controls.state.mode == "idle"
         # A refusal is shown in words, never as a traceback.
@@ -896,7 +896,7 @@ class ReplayTests(ShellTestCase):
         out = capsys.readouterr().out
         assert "+2.31s  Bo touched (2 fingertips)" in out
         assert (
-            "Bo won card c1 (play 1) (+1)" in out
+            "Bo won card c1 (play 1) (+1 point)" in out
             and "penalty flag for Cy: incorrect solution" in out
         )
         assert "play 1 · card c1: 1 1 1 8 ●○○ revealed, held by Bo (s2)" in out
@@ -1109,7 +1109,7 @@ class ReplayTests(ShellTestCase):
         app.show_notice("touch refused", True)  # said while connected: it stays
         app.link_status("connected")
         assert "touch refused" in written[-1]
-        latest = "Bo won card c6 (play 6) (+3)"
+        latest = "Bo won card c6 (play 6) (+3 points)"
         assert latest in written[-1]
         app.keys("\x1b[5~")  # PgUp
         assert latest not in written[-1] and "newer below" in written[-1]

@@ -158,10 +158,12 @@ class HearingWordsTests(ShellTestCase):
         assert words["ProtestFiled"] == (
             f"PROTEST 1 by Bo disputes #{flag}: the judge misread my steps (R-ROUND-8)"
         )
-        assert words["ProtestRuled"].startswith("ruling on protest 1: UPHELD: the steps were right")
+        assert words["ProtestRuled"].startswith(
+            "ruling by the proctor on protest 1: UPHELD: the steps were right"
+        )
         assert f"rescind Bo's flag #{flag}" in words["ProtestRuled"]
-        assert words["FlagRescinded"] == f"CORRECTION: Bo's flag #{flag} rescinded, 0 left"
-        assert words["CardAwarded"] == "CORRECTION: Bo is awarded card c1 (+1)"
+        assert words["FlagRescinded"] == f"CORRECTION: Bo's flag #{flag} rescinded, 0 flags left"
+        assert words["CardAwarded"] == "CORRECTION: Bo is awarded card c1 (+1 point)"
         assert words["ScoreAdjusted"] == "CORRECTION: Cy +1: a tie-break point"
         assert words["ScoreCardSigned"] == "score card signed by PK: Ada 0, Bo 1, Cy 1 (R-ROUND-7)"
         assert words["ScoreCardReopened"] == "score card reopened by the director: a late protest"
@@ -177,7 +179,10 @@ class HearingWordsTests(ShellTestCase):
             },
             names,
         )
-        assert lifted == "ruling on protest 2: UPHELD: a typing error; corrections: lift Ada's slap"
+        assert lifted == (
+            "ruling by the director on protest 2: UPHELD: a typing error; "
+            "corrections: lift Ada's slap"
+        )
 
     def test_the_preview_answer_reads_as_what_would_change(self):
         table = Table.started(seats=3, cards=["c1", "c2"], flag_limit=1)

@@ -6,7 +6,9 @@ import pytest
 
 from clients.reference_cli.games.challenge import play_input, proctor_input
 from clients.reference_cli.games.challenge.play_input import PlayInput, press, reconcile, replied
+from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.keyboard import Notice, Quit, Send, edit_line, printable, split_keys
+from clients.reference_cli.words import say
 
 SEATS = [
     {"seat": "s1", "name": "Ada", "score": 0, "flags": 0, "disqualified": False, "cards_won": []},
@@ -121,7 +123,9 @@ def test_a_second_enter_does_not_send_the_fix_twice_until_its_reply():
     assert second == [] and state.fixing
     # A refused fix (say, a flaky connection's error) lets the student fix again.
     state, notices = replied(state, "fix", "the server is unavailable")
-    assert not state.fixing and notices == [Notice("fix refused: the server is unavailable", True)]
+    assert not state.fixing and notices == [
+        Notice("the solution was refused: the server is unavailable", True)
+    ]
     state, again = press(state, "\r", held)
     assert again == first
 
@@ -165,7 +169,7 @@ def test_a_digit_typed_before_the_touch_is_a_hint_never_a_touch():
         state, effects = typed(PlayInput(), "8*3", table)
         assert state == PlayInput()
         assert not any(isinstance(effect, Send) for effect in effects)
-        assert effects[0] == Notice(play_input.DIGIT_HINT) and not effects[0].error
+        assert effects[0] == Notice(say(WORDS, play_input.DIGIT_HINT)) and not effects[0].error
 
 
 def test_fingertips_come_from_a_deliberate_key_then_a_count():

@@ -802,7 +802,7 @@ class HTTPTests(NetCase):
         factory = T24WebSocketFactory(hub=hub, signer=TokenSigner(SECRET), reactor=clock)
         site = build_site(factory, hub.store, hub.metrics, clock)
         root = site.resource
-        assert set(root.children) == {b"ws", b"healthz", b"metrics", b"bundle"}
+        assert set(root.children) == {b"ws", b"healthz", b"metrics", b"bundle", b"words"}
         assert site.displayTracebacks is False
 
     def test_every_request_after_hello_has_exactly_one_handler(self):

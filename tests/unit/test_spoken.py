@@ -111,7 +111,7 @@ def test_the_word_table_is_the_one_place_a_language_is_added():
     assert table.to_symbols("3 GÅNGER 8") == "3 ×      8"
     assert table.to_symbols("20 pluss 4 er 24") == "20 +     4 =  24"
     assert table.to_symbols("15 plus 9") == "15 +    9"
-    assert words_to_symbols("3 ganger 8") == "3 ganger 8"  # the judge's own table: English
+    assert table.to_symbols("3 ganger 8 er 24") == "3 ×      8 =  24"
 
 
 def test_a_phrase_is_read_whole_before_a_word_it_starts_with():
@@ -130,3 +130,24 @@ def test_a_word_that_would_mean_two_things_is_refused_when_the_table_is_built():
         WordTable({"en": {"plus": "+"}, "zz": {"Plus": "−"}}, {})
     # the same meaning twice (two languages sharing a word) is fine
     assert WordTable({"nb": {"minus": "−"}, "sv": {"minus": "−"}}, {}).symbol_of == {"minus": "−"}
+
+
+@pytest.mark.parametrize(
+    ("said", "pattern"),
+    [
+        ("3 ganger 8", Pattern(3, "*", 8)),  # Norwegian Bokmål (issue 30)
+        ("15 pluss 9", Pattern(15, "+", 9)),
+        ("24 delt på 1", Pattern(24, "/", 1)),
+        ("3 gånger 8", Pattern(3, "*", 8)),  # Swedish
+        ("24 delat med 1", Pattern(24, "/", 1)),
+        ("30 minus 6", Pattern(30, "-", 6)),
+    ],
+)
+def test_a_pattern_said_in_norwegian_or_swedish_reads_R_PUZ_3(said, pattern):
+    assert parse_pattern(said) == pattern
+
+
+def test_a_step_said_in_norwegian_or_swedish_reads_with_its_result_R_PLAY_5():
+    assert words_to_symbols("3 ganger 8 er lik 24") == "3 ×      8 =      24"
+    assert words_to_symbols("3 gånger 8 är lika med 24") == "3 ×      8 =           24"
+    assert words_to_symbols("20 pluss 4 blir 24") == "20 +     4 =    24"

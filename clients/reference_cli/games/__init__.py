@@ -148,18 +148,20 @@ class LineInput:
     is for that card (refused `stale_set` if someone won it meanwhile), never for the next."""
 
     line: str = ""
-    help: str = ""
+    help: str | Callable[[], str] = ""  # a callable: said in the language spoken now
     view: Any = None
 
     def prompt(self) -> str:
         return f"> {self.line}"
 
     def keys_help(self, view: View | None) -> str:
-        return self.help
+        return self.help() if callable(self.help) else self.help
 
 
 def line_controls(
-    parse_line: Callable[[str, View | None], Any], help_text: str, game: str = ""
+    parse_line: Callable[[str, View | None], Any],
+    help_text: str | Callable[[], str],
+    game: str = "",
 ) -> Any:
     """An input handler from a game's pure `parse_line(text, view) -> (command, args) |
     None`: `q` on an empty line or Ctrl-D leaves, Enter sends, a refusal is shown in words.
@@ -199,7 +201,7 @@ def line_controls(
 
 
 def typed_controls(
-    game: str, parse_line: Callable[[str, View | None], Any], help_text: str
+    game: str, parse_line: Callable[[str, View | None], Any], help_text: str | Callable[[], str]
 ) -> Callable[[str], Any]:
     """A game part's `controls(kind)` for a game played by typed lines: `t24 play` and
     `t24 proctor` type one line per command (`line_controls`); watching has no keys."""
@@ -216,7 +218,7 @@ def line_part(
     name: str,
     render_lines: Callable[[View], list[str]],
     parse_line: Callable[[str, View | None], Any],
-    help_text: str,
+    help_text: str | Callable[[], str],
     next_move: Callable[[View, str], Any] | None = None,
     finished: Callable[[View], bool] = lambda view: view.get("phase") == "ended",
     describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words,

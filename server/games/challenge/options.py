@@ -43,10 +43,13 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from server.games.base import (
+    DEFAULT_LANG,
+    LANG_WHY,
     MAX_SECONDS,
     MICROSECONDS,
     RuleViolation,
     SeatInfo,
+    read_lang,
     seconds_us,
     short_duration,
 )
@@ -85,6 +88,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "touch_compensation": False,
     "max_credit_ms": 100,
     "wait_for_students": False,
+    "lang": DEFAULT_LANG,
 }
 
 
@@ -136,6 +140,7 @@ class TableOptions:
     touch_compensation: bool = False  # R-PLAY-2 over the network (issue 19)
     max_credit_us: int = 100_000
     wait_for_students: bool = False  # no card before the students are there (arrival.py)
+    lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
     cards_by_id: Mapping[CardId, Card] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -172,6 +177,7 @@ class TableOptions:
                 else {}
             ),
             **({"wait_for_students": True} if self.wait_for_students else {}),
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -373,6 +379,9 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     if not isinstance(wait, bool):
         raise _bad("wait_for_students", "true or false")
     deck = _read_deck(raw.get("deck"))
+    lang = read_lang(raw["lang"])
+    if lang is None:
+        raise _bad("lang", LANG_WHY)
     return TableOptions(
         seats=_read_seats(raw.get("seats"), min_seats),
         deck=deck,
@@ -384,6 +393,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         touch_compensation=compensation,
         max_credit_us=max_credit * 1000,
         wait_for_students=wait,
+        lang=lang,
     )
 
 

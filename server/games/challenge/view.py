@@ -116,6 +116,8 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
     options = state.options
     snapshot: dict[str, Any] = {
         "game": "challenge",
+        # the table's language, named only when not English (docs/protocol.md, "Words")
+        **({"lang": state.options.lang} if state.options.lang != "en" else {}),
         "round": options.round,
         "mode": options.mode,
         "phase": state.phase,

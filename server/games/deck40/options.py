@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, SeatInfo, read_lang
 from server.games.table_options import invalid as shared_invalid
 from server.games.table_options import is_int, read_seats
 from server.puzzles.editions import SUITS, playing_card_deck
@@ -64,6 +64,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "target_points": None,
     "house_loser_takes": False,
     "reveal_unsolvable": False,
+    "lang": DEFAULT_LANG,
 }
 KNOWN = frozenset(DEFAULT_OPTIONS) | {"deck"}
 # The rule a refusal of the table's options cites (checks.REFUSALS["invalid_options"] reads it).
@@ -108,6 +109,7 @@ class Deck40Options:
     target_points: int | None = None
     house_loser_takes: bool = False
     reveal_unsolvable: bool = False
+    lang: str = DEFAULT_LANG
 
     @property
     def per_player(self) -> int:
@@ -123,6 +125,7 @@ class Deck40Options:
             "target_points": self.target_points,
             "house_loser_takes": self.house_loser_takes,
             "reveal_unsolvable": self.reveal_unsolvable,
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -180,6 +183,9 @@ def table_options(raw: Mapping[str, Any]) -> Deck40Options:
         raise invalid(
             "house_loser_takes", "a house option of the card version with two players (R-DECK40-6)"
         )
+    lang = read_lang(raw.get("lang", DEFAULT_LANG))
+    if lang is None:
+        raise invalid("lang", LANG_WHY)
     return Deck40Options(
         seats=seats,
         deck=_read_deck(raw.get("deck")),
@@ -189,6 +195,7 @@ def table_options(raw: Mapping[str, Any]) -> Deck40Options:
         target_points=target,
         house_loser_takes=house,
         reveal_unsolvable=_flag(raw, "reveal_unsolvable"),
+        lang=lang,
     )
 
 

@@ -37,6 +37,8 @@ def view(state: Deck40State, viewer: Actor) -> dict[str, Any]:
     full = sees_everything(viewer)
     snapshot: dict[str, Any] = {
         "game": "deck40",
+        # the table's language, named only when not English (docs/protocol.md, "Words")
+        **({"lang": state.options.lang} if state.options.lang != "en" else {}),
         "phase": state.phase,
         "options": state.options.public_data(),
         "set": state.set_number,

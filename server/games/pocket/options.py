@@ -32,10 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import (
+    DEFAULT_LANG,
+    LANG_WHY,
     MAX_SECONDS,
     MICROSECONDS,
     RuleViolation,
     SeatInfo,
+    read_lang,
     seconds_us,
     short_duration,
 )
@@ -56,6 +59,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "dots": [1, 2, 3],
     "answer_seconds": 15,
     "stumped_seconds": None,
+    "lang": DEFAULT_LANG,
 }
 KNOWN = frozenset(DEFAULT_OPTIONS) | {"stack"}
 
@@ -85,6 +89,7 @@ class PocketOptions:
     dots: tuple[int, ...] = (1, 2, 3)
     answer_us: int = 15 * MICROSECONDS
     stumped_us: int | None = None
+    lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
     seat_ids: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -99,6 +104,7 @@ class PocketOptions:
             "dots": list(self.dots),
             "answer_seconds": self.answer_us / MICROSECONDS,
             "stumped_seconds": None if self.stumped_us is None else self.stumped_us / MICROSECONDS,
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -181,6 +187,9 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     answer_us = read_seconds(raw, "answer_seconds", DEFAULT_OPTIONS["answer_seconds"])
     if answer_us is None:  # a claim always has its time (R-POCKET-3); None is for stumped
         raise invalid("answer_seconds", f"seconds in (0, {MAX_SECONDS}], not None")
+    lang = read_lang(raw.get("lang", DEFAULT_LANG))
+    if lang is None:
+        raise invalid("lang", LANG_WHY)
     return PocketOptions(
         seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, invalid),
         stack=_read_stack(raw.get("stack")),
@@ -190,6 +199,7 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
         dots=_read_dots(raw.get("dots", DEFAULT_OPTIONS["dots"])),
         answer_us=answer_us,
         stumped_us=read_seconds(raw, "stumped_seconds", None),
+        lang=lang,
     )
 
 

@@ -38,6 +38,8 @@ def view(state: PocketState, viewer: Actor) -> dict[str, Any]:
     card = state.card
     snapshot: dict[str, Any] = {
         "game": "pocket",
+        # the table's language, named only when not English (docs/protocol.md, "Words")
+        **({"lang": state.options.lang} if state.options.lang != "en" else {}),
         "phase": state.phase,
         "paused": state.paused,
         "pause_cause": state.pause_cause,

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.base import RuleViolation, SeatInfo
+from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, SeatInfo, read_lang
 from server.games.table_options import MAX_NAME, read_seats
 from server.ratings import START_SIGMA, Rating
 
@@ -49,6 +49,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "seed": 0,
     "stream": OWN_STREAM,
     "card_ratings": {},
+    "lang": DEFAULT_LANG,
 }
 
 
@@ -65,6 +66,7 @@ class PracticeOptions:
     seed: int = 0
     stream: str = OWN_STREAM
     card_ratings: Mapping[str, Rating] = field(default_factory=dict)
+    lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
 
     def public_data(self) -> dict[str, Any]:
         """The options a player may see (all but the seed)."""
@@ -75,6 +77,7 @@ class PracticeOptions:
             "answer_seconds": self.answer_us / MICROSECONDS,
             "aim": self.aim,
             "stream": self.stream,
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -151,6 +154,9 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         raise _bad(unknown[0], "unknown option")
     raw = {**DEFAULT_OPTIONS, **raw}
     seats = read_seats(raw.get("seats"), 1, MAX_SEATS, _bad)
+    lang = read_lang(raw["lang"])
+    if lang is None:
+        raise _bad("lang", LANG_WHY)
     return PracticeOptions(
         seats=seats,
         cards=_whole(raw, "cards", 1, MAX_CARDS),
@@ -161,6 +167,7 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         seed=_whole(raw, "seed", 0, SEED_LIMIT - 1),
         stream=_stream(raw.get("stream")),
         card_ratings=_card_ratings(raw.get("card_ratings")),
+        lang=lang,
     )
 
 

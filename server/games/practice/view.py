@@ -79,6 +79,8 @@ def view(state: PracticeState, viewer: Actor) -> dict[str, Any]:
         )
     shown: dict[str, Any] = {
         "game": "practice",
+        # the table's language, named only when not English (docs/protocol.md, "Words")
+        **({"lang": state.options.lang} if state.options.lang != "en" else {}),
         "phase": state.phase,
         "paused": state.paused,
         "pause_cause": state.pause_cause,

@@ -38,10 +38,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import (
+    DEFAULT_LANG,
+    LANG_WHY,
     MAX_SECONDS,
     MICROSECONDS,
     RuleViolation,
     SeatInfo,
+    read_lang,
     seconds_us,
     short_duration,
 )
@@ -59,6 +62,7 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "public_hands": PUBLIC_HANDS[0],
     "turn_seconds": None,
     "next_round_seconds": None,
+    "lang": DEFAULT_LANG,
 }
 REQUIRED = ("seats", "seed")
 
@@ -75,6 +79,7 @@ class TableOptions:
     public_hands: str = PUBLIC_HANDS[0]
     turn_us: int | None = None
     next_round_us: int | None = None
+    lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
 
     @property
     def dealer_seat(self) -> str | None:
@@ -99,6 +104,7 @@ class TableOptions:
             "public_hands": self.public_hands,
             "turn_seconds": seconds(self.turn_us),
             "next_round_seconds": seconds(self.next_round_us),
+            **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
 
@@ -189,6 +195,9 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
     dealer_us = _seconds(raw, "dealer_seconds")
     if dealer_us is None:
         raise _bad("dealer_seconds", "the server dealer needs a pace in seconds")
+    lang = read_lang(raw["lang"])
+    if lang is None:
+        raise _bad("lang", LANG_WHY)
     return TableOptions(
         seats=seats,
         seed=seed,
@@ -198,6 +207,7 @@ def table_options(raw: Mapping[str, Any]) -> TableOptions:
         public_hands=public,
         turn_us=_seconds(raw, "turn_seconds"),
         next_round_us=_seconds(raw, "next_round_seconds"),
+        lang=lang,
     )
 
 

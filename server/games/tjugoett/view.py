@@ -112,6 +112,8 @@ def view(state: TjugoettState, viewer: Actor) -> dict[str, Any]:
     dealer = options.dealer
     snapshot: dict[str, Any] = {
         "game": "tjugoett",
+        # the table's language, named only when not English (docs/protocol.md, "Words")
+        **({"lang": state.options.lang} if state.options.lang != "en" else {}),
         "phase": state.phase,
         "round": state.round,
         "in_round": state.in_round,

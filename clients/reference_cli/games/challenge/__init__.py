@@ -17,13 +17,18 @@ from clients.reference_cli.games.challenge import bot as brain
 from clients.reference_cli.games.challenge import event_words, hearing, render
 from clients.reference_cli.games.challenge.phases import ENDED
 from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.words import say
 
 # The events after which no card is in play (the feed's "since the reveal" stops).
 CARD_LEAVES = ("CardWon", "CardReturnedToDeck", "CardStumped", "RoundEnded")
 
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
-    return [f"round {view.get('round', '?')}", str(view.get("mode", "?"))]
+    mode = f"screen.mode.{view.get('mode')}"
+    return [
+        say(WORDS, "screen.round", round=view.get("round", "?")),
+        say(WORDS, mode) if mode in WORDS else str(view.get("mode", "?")),
+    ]
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:

@@ -99,6 +99,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         fields["count"] = data.get("fingertips", 1)
     elif kind == "TouchRefused":
         fields["toucher"] = who("toucher")
+        key += ".claimed" if data.get("toucher") is None else ""
     elif kind == "TouchClaimed":
         fields.update(
             arrival=data.get("arrival"),
@@ -118,7 +119,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         key += ".right" if data.get("ok") else ".wrong"
         fields["why"] = data.get("message") or answer_reason(str(data.get("reason")))
     elif kind == "CardWon":
-        fields["dots"] = data.get("dots", 0)
+        fields["count"] = data.get("dots", 0)
     elif kind == "FlagIssued":
         fields.update(cause=_code_words(data.get("cause")), flags=data.get("flags", "?"))
     elif kind == "PlayerDisqualified":
@@ -127,7 +128,9 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     elif kind == "CardStumped":
         fields["why"] = _code_words(data.get("reason"))
     elif kind == "StumpedCardsReturned":
-        fields["count"] = _count(data.get("cards"))
+        cards = data.get("cards")
+        fields["count"] = _count(cards)
+        fields["cards"] = ", ".join(map(str, cards)) if isinstance(cards, list) else ""
     elif kind == "TablePaused":
         fields["cause"] = _code_words(data.get("cause", "?"))
     elif kind == "PlayBegan":  # decision 30: the students, the proctor or the director
@@ -139,7 +142,8 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         scores = data.get("scores", {})
         fields["why"] = _code_words(data.get("reason"))
         fields["scores"] = ", ".join(
-            f"{names.get(seat, seat)} {points}" for seat, points in scores.items()
+            say(WORDS, "score", name=names.get(seat, seat), points=points)
+            for seat, points in scores.items()
         )
     return say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
 

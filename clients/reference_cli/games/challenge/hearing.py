@@ -44,7 +44,7 @@ def parse_seqs(word: str) -> list[int]:
     """`57` or `57,58` -> [57, 58]; anything else is refused."""
     parts = [part for part in word.split(",") if part]
     if not parts or not all(part.isdigit() for part in parts):
-        raise HearingLineError(f"{word!r}: name the disputed events by seq, e.g. 57 or 57,58")
+        raise HearingLineError(say(WORDS, "line.seqs", word=repr(word)))
     return [int(part) for part in parts]
 
 
@@ -55,10 +55,10 @@ def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
     if resolve is not None and words and not words[0][:1].isdigit():
         seat = resolve(words[0])
         if seat is None:
-            raise HearingLineError(f"no seat {words[0]!r} at this table")
+            raise HearingLineError(say(WORDS, "line.no_seat", seat=repr(words[0])))
         args["seat"], words = seat, words[1:]
     if len(words) < 2:
-        raise HearingLineError("usage: protest [SEAT] SEQ[,SEQ] REASON")
+        raise HearingLineError(say(WORDS, "line.usage", usage="protest [SEAT] SEQ[,SEQ] REASON"))
     args["seqs"] = parse_seqs(words[0])
     args["reason"] = " ".join(words[1:])
     return args
@@ -67,11 +67,13 @@ def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
 def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
     words = text.split()
     if len(words) < 3:
-        raise HearingLineError(f"{text!r}: a correction is e.g. 'rescind s2 57' or 'award s2 c3'")
+        raise HearingLineError(say(WORDS, "line.correction_example", text=repr(text)))
     kind, seat_word, value = words[0].lower(), words[1], words[2]
     seat = resolve(seat_word)
     if seat is None:
-        raise HearingLineError(f"{text!r}: no seat {seat_word!r} at this table")
+        raise HearingLineError(
+            say(WORDS, "line.correction_no_seat", text=repr(text), seat=repr(seat_word))
+        )
     if kind == "rescind" and value.isdigit():
         return {"kind": "rescind_flag", "seat": seat, "flag": int(value)}
     if kind == "rescind" and value.lower() == "slap":
@@ -86,19 +88,17 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
             "delta": int(value),
             "why": " ".join(words[3:]),
         }
-    raise HearingLineError(
-        f"{text!r}: rescind SEAT FLAG_SEQ, rescind SEAT slap, award SEAT CARD, revoke SEAT CARD "
-        "or adjust SEAT +N WHY"
-    )
+    raise HearingLineError(say(WORDS, "line.corrections", text=repr(text)))
 
 
 def ruling_args(words: list[str], resolve: Resolve) -> dict[str, Any]:
     """`N uphold|reject TEXT [| CORRECTION; CORRECTION]` -> the `rule_protest` args."""
     if len(words) < 3 or not words[0].isdigit() or words[1].lower() not in VERDICT_WORDS:
-        raise HearingLineError("usage: rule N uphold|reject TEXT [| CORRECTION; CORRECTION]")
+        usage = "rule N uphold|reject TEXT [| CORRECTION; CORRECTION]"
+        raise HearingLineError(say(WORDS, "line.usage", usage=usage))
     text, _, fixes = " ".join(words[2:]).partition("|")
     if not text.strip():
-        raise HearingLineError("say why: the ruling's text is recorded")
+        raise HearingLineError(say(WORDS, "line.say_why"))
     corrections = [_correction(part, resolve) for part in fixes.split(";") if part.strip()]
     return {
         "protest": int(words[0]),
@@ -120,11 +120,13 @@ def hearing_line(
         return name, ruling_args(words, resolve), verb == "preview"
     if verb == "sign":
         if len(words) != 1:
-            raise HearingLineError("usage: sign INITIALS (one word, e.g. PK)")
+            raise HearingLineError(
+                say(WORDS, "line.usage", usage="sign INITIALS (one word, e.g. PK)")
+            )
         return "sign_score_card", {"initials": words[0]}, False
     if verb == "reopen":
         if not words:
-            raise HearingLineError("usage: reopen REASON")
+            raise HearingLineError(say(WORDS, "line.usage", usage="reopen REASON"))
         return "reopen_score_card", {"reason": " ".join(words)}, False
     return None
 
@@ -135,7 +137,7 @@ def hearing_line(
 def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) -> str:
     key = f"correction.{correction.get('kind')}"
     if key not in WORDS:
-        return "a correction this client cannot show yet"
+        return say(WORDS, "correction.unknown")
     return say(
         WORDS,
         key,
@@ -145,6 +147,12 @@ def _correction_words(correction: Mapping[str, Any], who: Callable[[Any], str]) 
         delta=f"{correction.get('delta', 0):+d}",
         why=correction.get("why"),
     )
+
+
+def by_words(data: Mapping[str, Any]) -> str:
+    """Who ruled or reopened, in words: a role (`the proctor`, `the director`)."""
+    key = f"role.{data.get('by', 'director')}"
+    return say(WORDS, key) if key in WORDS else say(WORDS, "role.director")
 
 
 def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
@@ -157,7 +165,7 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
 
     fields: dict[str, Any] = {
         "who": who(data.get("by") if kind == "ProtestFiled" else data.get("seat")),
-        "dots": data.get("dots", 0),
+        "count": data.get("dots", 0),
         "card": data.get("card"),
         "flag": data.get("flag"),
         "protest": data.get("protest"),
@@ -168,7 +176,9 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
         fields["seqs"] = ", ".join(f"#{seq}" for seq in data.get("seqs", []))
     elif kind == "ProtestRuled":
         key += ".upheld" if data.get("upheld") else ".rejected"
-        ruling = say(WORDS, key, protest=data.get("protest"), text=data.get("ruling_text"))
+        ruling = say(
+            WORDS, key, protest=data.get("protest"), by=by_words(data), text=data.get("ruling_text")
+        )
         fixes = [_correction_words(c, who) for c in data.get("corrections", [])]
         if not fixes:
             return ruling
@@ -176,7 +186,7 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
             WORDS, "event.ProtestRuled.corrections", ruling=ruling, corrections=", ".join(fixes)
         )
     elif kind == "FlagRescinded":
-        fields["flags"] = data.get("flags")
+        fields["count"] = data.get("flags")
     elif kind == "PlayerReinstated":
         fields["from_play"] = data.get("from_play")
     elif kind == "ScoreAdjusted":
@@ -184,9 +194,11 @@ def describe_hearing(kind: str, data: Mapping[str, Any], names: Mapping[str, str
     elif kind == "ScoreCardSigned":
         scores = data.get("scores", {})
         fields["initials"] = data.get("initials")
-        fields["scores"] = ", ".join(f"{who(seat)} {points}" for seat, points in scores.items())
+        fields["scores"] = ", ".join(
+            say(WORDS, "score", name=who(seat), points=points) for seat, points in scores.items()
+        )
     elif kind == "ScoreCardReopened":
-        fields["by"] = data.get("by", "director")
+        fields["by"] = by_words(data)
     return say(WORDS, key, **fields)
 
 
@@ -200,12 +212,20 @@ def describe_preview(result: Mapping[str, Any], names: Mapping[str, str]) -> str
         flags = after.get("flags", {}).get(seat)
         if (old_points, old_flags) != (points, flags):
             changes.append(
-                f"{names.get(seat, seat)} {old_points}->{points} points, {old_flags}->{flags} flags"
+                say(
+                    WORDS,
+                    "preview.change",
+                    who=names.get(seat, seat),
+                    before=old_points,
+                    after=points,
+                    flags_before=old_flags,
+                    flags_after=flags,
+                )
             )
     out = set(before.get("disqualified", [])) - set(after.get("disqualified", []))
-    changes += [f"{names.get(seat, seat)} reinstated" for seat in sorted(out)]
-    body = "; ".join(changes) or "no score, flag or disqualification changes"
-    return f"preview (not recorded): {body}"
+    changes += [say(WORDS, "preview.reinstated", who=names.get(seat, seat)) for seat in sorted(out)]
+    body = "; ".join(changes) or say(WORDS, "preview.none")
+    return say(WORDS, "preview", changes=body)
 
 
 # -- t24 replay: protests and corrections marked ----------------------------------------------
@@ -250,13 +270,13 @@ def mark(kind: str, protests: tuple[int, ...]) -> str:
     dispute this event (`<- disputed by protest 1`)."""
     tags = []
     if kind == "ProtestFiled":
-        tags.append("[PROTEST]")
+        tags.append(say(WORDS, "mark.protest"))
     elif kind == "ProtestRuled":
-        tags.append("[RULING]")
+        tags.append(say(WORDS, "mark.ruling"))
     elif kind in CORRECTION_EVENTS:
-        tags.append("[CORRECTION]")
+        tags.append(say(WORDS, "mark.correction"))
     if protests:
-        tags.append("<- disputed by protest " + ", ".join(map(str, protests)))
+        tags.append(say(WORDS, "mark.disputed", protests=", ".join(map(str, protests))))
     return "  ".join(tags)
 
 
@@ -276,9 +296,18 @@ def protest_summary(
         if kind != "ProtestFiled":
             continue
         if not out:
-            out.append("protests (R-ROUND-8):")
+            out.append(say(WORDS, "summary.title"))
         number = data.get("protest")
-        out.append(f"protest {number} (#{seq}, {status[number]}): {data.get('reason')}")
+        out.append(
+            say(
+                WORDS,
+                "summary.protest",
+                protest=number,
+                seq=seq,
+                status=say(WORDS, f"summary.status.{status[number]}"),
+                reason=data.get("reason"),
+            )
+        )
         out += [f"    {lines.get(disputed, f'#{disputed}')}" for disputed in data.get("seqs", [])]
     return out
 
@@ -288,12 +317,17 @@ def hearing_lines(view: Mapping[str, Any]) -> list[str]:
     is nothing to hear): `protest 1 open: Bo disputes #7, #9`, `score card signed by PK`."""
     names = {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
     lines = [
-        f"protest {protest.get('protest')} open: {names.get(protest.get('by'), protest.get('by'))}"
-        f" disputes " + ", ".join(f"#{seq}" for seq in protest.get("seqs", []))
+        say(
+            WORDS,
+            "hearing.open",
+            protest=protest.get("protest"),
+            who=names.get(protest.get("by"), protest.get("by")),
+            seqs=", ".join(say(WORDS, "hearing.seq", seq=seq) for seq in protest.get("seqs", [])),
+        )
         for protest in view.get("protests", [])
         if protest.get("status") == "open"
     ]
     card = view.get("score_card") or {}
     if card.get("signed"):
-        lines.append(f"score card signed by {card.get('initials')} (R-ROUND-7)")
+        lines.append(say(WORDS, "hearing.signed", initials=card.get("initials")))
     return lines

@@ -38,6 +38,7 @@ from typing import Any
 
 from clients.reference_cli.games.challenge.hearing import HearingLineError, protest_args
 from clients.reference_cli.games.challenge.phases import ENDED, PLACED, REVEALED, SOLVING
+from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -48,6 +49,7 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
+from clients.reference_cli.words import say
 
 STEP_COUNT = 3  # R-PUZ-2
 
@@ -61,8 +63,8 @@ EXAMPLE_STEPS = ("8/3", "3 - 8/3 = 1/3", "8 / 1/3")
 TOUCH_KEYS = {" ": 1, "t": 1}
 FINGERTIPS_KEY = "f"
 FINGERTIP_COUNTS = {str(n): n for n in range(1, 6)}  # 5: a whole hand (a slap, R-PLAY-3)
-DIGIT_HINT = "a digit alone does not touch the card: press space, then type the pattern"
-NO_PICK_HINT = "which event? press ↑ to pick it in the feed, or type its #number first"
+DIGIT_HINT = "input.digit_hint"  # keys of the catalogue: said in the language spoken then
+NO_PICK_HINT = "input.no_pick_hint"
 
 
 @dataclass(frozen=True)
@@ -82,66 +84,52 @@ class PlayInput:
     def prompt(self) -> str:
         """The input line under the table, cursor at its end."""
         if self.mode == "fingertips":
-            return "fingertips (1-5)> ▌"
+            return say(WORDS, "input.fingertips")
         if self.mode == "pattern":
-            return f"pattern> {self.buffer}▌"
+            return say(WORDS, "input.pattern", typed=self.buffer)
         if self.mode == "step":
             if self.index < len(self.steps):
                 was = self.steps[self.index]
-                return f"step {self.index + 1} of 3 (was {was}; Enter keeps it)> {self.buffer}▌"
-            return f"step {self.index + 1} of 3> {self.buffer}▌"
+                return say(
+                    WORDS, "input.step.again", index=self.index + 1, was=was, typed=self.buffer
+                )
+            return say(WORDS, "input.step", index=self.index + 1, typed=self.buffer)
         if self.mode == "review":
-            return "steps ready: Enter fixes the solution · 1, 2, 3 retype a step"
+            return say(WORDS, "input.review")
         if self.mode == "protest":
             picked = f" #{self.pick}" if self.pick is not None else ""
-            return f"protest{picked}> {self.buffer}▌"
+            return say(WORDS, "input.protest", picked=picked, typed=self.buffer)
         return ""
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The key help line for the current state."""
         if self.mode == "protest":
             if self.pick is None:
-                return (
-                    "protest: ↑ ↓ pick the disputed event in the feed (or type its #number"
-                    " first) · then why · Enter files · Esc cancels"
-                )
-            return (
-                f"protest against #{self.pick}: type why · ↑ ↓ pick another event · Enter files"
-                " · Esc cancels"
-            )
+                return say(WORDS, "keys.protest_pick")
+            return say(WORDS, "keys.protest_why", seq=self.pick)
         if view is not None and view.get("mode") == "proctored":
-            return (
-                "proctored table: the proctor records touches and answers · [p] protest · [q] quit"
-            )
+            return say(WORDS, "keys.proctored")
         if self.mode == "fingertips":
-            return (
-                "how many fingertips touch the card: 1 to 5 (4 draws a flag, 5 is a slap, R-PLAY-3)"
-                + (" · Esc cancels")
-            )
+            return say(WORDS, "keys.fingertips")
         if self.mode == "pattern":
             first, _, last = PATTERN_EXAMPLES
-            return f"type the pattern (the last step, e.g. {first} or {last})" + (
-                " · Enter sends · Esc clears"
-            )
+            return say(WORDS, "keys.pattern", first=first, last=last)
         if self.mode == "step":
             first, second, _ = EXAMPLE_STEPS
-            return f"type a step like {first} or {second} · Enter states it · Esc clears"
+            return say(WORDS, "keys.step", first=first, second=second)
         if self.mode == "review":
-            return "[Enter] fix the solution  [1] [2] [3] retype a step"
+            return say(WORDS, "keys.review")
         if view is None:
-            return "[q] quit"  # not joined yet: nothing to touch
+            return say(WORDS, "keys.quit")  # not joined yet: nothing to touch
         if view.get("phase") == ENDED:
-            return "round over · [p] protest · [q] quit"
+            return say(WORDS, "keys.round_over")
         if view.get("paused"):
-            return "the table is paused · [p] protest · [q] quit"
+            return say(WORDS, "keys.paused")
         if view.get("phase") not in (PLACED, REVEALED, SOLVING):
-            return "waiting for the next card · [p] protest · [q] quit"
+            return say(WORDS, "keys.waiting")
         if view.get("phase") == PLACED:
-            return "wait for the reveal: touching a cupped card draws a flag (R-PLAY-3) · [q] quit"
-        return (
-            "[space] touch the card  [f] touch with N fingertips  [s] stumped  [p] protest"
-            "  [q] quit"
-        )
+            return say(WORDS, "keys.placed")
+        return say(WORDS, "keys.play")
 
 
 def _card(view: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
@@ -208,7 +196,7 @@ def _protest_key(state: PlayInput, key: str) -> tuple[PlayInput, list]:
     if state.pick is not None and not words[0][:1].isdigit():
         words = [str(state.pick), *words]  # the picked event, then the reason typed
     elif not words[0][:1].isdigit():
-        return state, [Notice(NO_PICK_HINT, True)]
+        return state, [Notice(say(WORDS, NO_PICK_HINT), True)]
     try:
         args = protest_args(words, None)
     except HearingLineError as error:
@@ -240,24 +228,22 @@ def _idle_key(state: PlayInput, key: str, view: Mapping[str, Any] | None) -> tup
     proctored = view.get("mode") == "proctored"
     touching = key in TOUCH_KEYS or key == FINGERTIPS_KEY
     if key.isdigit() and len(key) == 1:
-        return state, [Notice(DIGIT_HINT)]
+        return state, [Notice(say(WORDS, DIGIT_HINT))]
     if touching or key == "s":
         if proctored:
-            return state, [Notice("at a proctored table the proctor records it for you", True)]
+            return state, [Notice(say(WORDS, "input.proctored"), True)]
         if view.get("paused"):
-            return state, [Notice("the table is paused", True)]
+            return state, [Notice(say(WORDS, "input.paused"), True)]
     card = _card(view)
     if touching:
         if card is None or view.get("phase") not in (PLACED, REVEALED, SOLVING):
-            return state, [Notice("there is no card to touch", True)]
+            return state, [Notice(say(WORDS, "input.no_card"), True)]
         if key == FINGERTIPS_KEY:
             return PlayInput(mode="fingertips", play=card.get("play")), []
         return _touch(card, TOUCH_KEYS[key])
     if key == "s":
         if view.get("phase") != REVEALED:
-            return state, [
-                Notice("stumped is declared while the card is revealed (R-PLAY-7)", True)
-            ]
+            return state, [Notice(say(WORDS, "input.stumped_when"), True)]
         return state, [Send("declare_stumped", {}, "stumped")]
     return state, []
 
@@ -274,7 +260,13 @@ def _fingertips_key(key: str, view: Mapping[str, Any] | None) -> tuple[PlayInput
         return _touch(card, FINGERTIP_COUNTS[key])
     if key == ESC or card is None:
         return PlayInput(), []
-    return PlayInput(), [Notice("no touch: f is followed by a count of fingertips, 1 to 5")]
+    return PlayInput(), [Notice(say(WORDS, "input.no_fingertips"))]
+
+
+def refused_words(tag: str, error: str) -> str:
+    """A refused request of the typing line in words: what was refused (never its tag)."""
+    key = f"input.refused.{tag}"
+    return say(WORDS, key if key in WORDS else "input.refused.other", why=error)
 
 
 def replied(state: PlayInput, tag: str, error: str | None, code: str | None = None):
@@ -286,7 +278,7 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
     if tag == "fix":
         state = replace(state, fixing=False)
     if tag != "pattern":
-        return state, [] if error is None else [Notice(f"{tag} refused: {error}", True)]
+        return state, [] if error is None else [Notice(refused_words(tag, error), True)]
     if error is None:
         return replace(state, declaring=False), []
     if code == "pattern_cannot_change":
@@ -295,10 +287,10 @@ def replied(state: PlayInput, tag: str, error: str | None, code: str | None = No
             state = replace(state, mode="step", index=0, buffer="")
         return replace(state, declaring=False), [Notice(error, True)]
     if not state.declaring:  # the card left play meanwhile, or a reconnect reset the typing
-        return state, [Notice(f"pattern refused: {error}", True)]
+        return state, [Notice(refused_words("pattern", error), True)]
     # Back to the pattern prompt: the steps typed ahead were refused with it (pattern_first).
     retry = replace(state, mode="pattern", index=0, steps=(), buffer="", declaring=False)
-    return retry, [Notice(f"pattern refused: {error}", True)]
+    return retry, [Notice(refused_words("pattern", error), True)]
 
 
 def reconcile(state: PlayInput, view: Mapping[str, Any] | None, me: str | None) -> PlayInput:
@@ -339,5 +331,5 @@ def lost_card_notice(before: PlayInput, after: PlayInput, view: Mapping[str, Any
     if toucher is not None:
         for seat in view.get("seats", []):
             if seat["seat"] == toucher:
-                return f"{seat.get('name') or toucher} touched first (R-PLAY-2)"
+                return say(WORDS, "input.touched_first", who=seat.get("name") or toucher)
     return ""

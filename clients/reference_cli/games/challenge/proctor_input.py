@@ -23,6 +23,7 @@ from clients.reference_cli.games.challenge.hearing import (
     HearingLineError,
     hearing_line,
 )
+from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -34,6 +35,7 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
+from clients.reference_cli.words import say
 
 FLAG_CAUSES = (
     "no_pattern",
@@ -153,17 +155,17 @@ def _seat_or_toucher(words: list[str], view: Mapping[str, Any]) -> tuple[str, li
             return seat, words[1:]
     toucher = view.get("toucher")
     if toucher is None:
-        raise BadLine("name the seat (nobody holds the card)")
+        raise BadLine(say(WORDS, "line.name_seat_nobody"))
     return toucher, words
 
 
 def _required_seat(words: list[str], view: Mapping[str, Any]) -> tuple[str, list[str]]:
     if not words:
-        raise BadLine("name the seat: its id, its number at the table, or the student's name")
+        raise BadLine(say(WORDS, "line.name_seat"))
     seat = resolve_seat(words[0], view)
     if seat is None:
         known = ", ".join(s["seat"] for s in view.get("seats", []))
-        raise BadLine(f"no seat {words[0]!r} at this table (seats: {known})")
+        raise BadLine(say(WORDS, "line.no_seat_known", seat=repr(words[0]), known=known))
     return seat, words[1:]
 
 
@@ -176,15 +178,17 @@ def parse_line(line: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]
     """One typed line -> (game command, args); raises `BadLine` with the reason."""
     words = line.split()
     if not words:
-        raise BadLine("type a command (help lists them)")
+        raise BadLine(say(WORDS, "line.type_command"))
     command = BY_WORD.get(words[0].lower())
     if command is None:
-        raise BadLine(f"unknown command {words[0]!r}: type help for the list")
+        raise BadLine(say(WORDS, "line.unknown_command", word=repr(words[0])))
     rest = words[1:]
     args: dict[str, Any] = {}
     if command.takes == "none":
         if rest:
-            raise BadLine(f"{command.words[0]} takes nothing more (usage: {command.usage})")
+            raise BadLine(
+                say(WORDS, "line.takes_nothing", word=command.words[0], usage=command.usage)
+            )
     elif command.takes == "text":
         if rest:
             args["cause"] = " ".join(rest)
@@ -194,19 +198,19 @@ def parse_line(line: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]
         args["seat"], rest = _required_seat(rest, view)
         if rest:
             if not rest[0].isdigit() or not 1 <= int(rest[0]) <= 10:
-                raise BadLine("fingertips is a number from 1 to 10")
+                raise BadLine(say(WORDS, "line.fingertips"))
             args["fingertips"] = int(rest[0])
     elif command.takes == "seat_cause":
         args["seat"], rest = _required_seat(rest, view)
         cause = rest[0] if rest else ""
         matches = [c for c in FLAG_CAUSES if c.startswith(cause)] if cause else []
         if len(matches) != 1:
-            raise BadLine("a flag needs one cause: " + ", ".join(FLAG_CAUSES))
+            raise BadLine(say(WORDS, "line.flag_cause", causes=", ".join(FLAG_CAUSES)))
         args["cause"] = matches[0]
     elif command.takes == "seat_text":
         args["seat"], rest = _seat_or_toucher(rest, view)
         if not rest:
-            raise BadLine(f"usage: {command.usage}")
+            raise BadLine(say(WORDS, "line.usage", usage=command.usage))
         args["pattern"] = " ".join(rest)
     elif command.takes == "seat_steps":
         args["seat"], rest = _seat_or_toucher(rest, view)
@@ -214,7 +218,7 @@ def parse_line(line: str, view: Mapping[str, Any]) -> tuple[str, dict[str, Any]]
         if steps:
             args["steps"] = steps
         elif command.command == "state_steps":
-            raise BadLine(f"usage: {command.usage}")
+            raise BadLine(say(WORDS, "line.usage", usage=command.usage))
     return command.command, args
 
 
@@ -225,23 +229,27 @@ class ProctorInput:
     buffer: str = ""
 
     def prompt(self) -> str:
-        return f"proctor> {self.buffer}▌"
+        return say(WORDS, "proctor.prompt", typed=self.buffer)
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
         """The commands that apply now (none that the table would refuse as out of turn)."""
-        lead = "type a command and Enter: "
+
+        # the typed commands stay as they are (they are what the proctor types)
+        def lead(commands: str) -> str:
+            return say(WORDS, "proctor.keys", commands=commands)
+
         if view is None:
-            return lead + "help, quit"
+            return lead("help, quit")
         if view.get("phase") == "ended":
             signed = (view.get("score_card") or {}).get("signed")
             if signed:
-                return "score card signed · reopen (director), help, quit"
-            return lead + "protest, rule, preview, sign INITIALS (R-ROUND-7), help, quit"
+                return say(WORDS, "proctor.keys.signed")
+            return lead(say(WORDS, "proctor.keys.ended"))
         if view.get("paused"):
-            return lead + "resume (the table is paused), flag, end, protest, rule, help, quit"
+            return lead(say(WORDS, "proctor.keys.paused"))
         if view.get("phase") == "setup":
-            return lead + "start, help, quit"
-        return lead + "place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit"
+            return lead("start, help, quit")
+        return lead("place, reveal, touch 2, pattern 3x8, fix, protest, rule, help, quit")
 
 
 def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):

@@ -15,13 +15,15 @@ the table's count of cards put in play (`play 5`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from clients.reference_cli.games.challenge.event_words import end_reason_words
 from clients.reference_cli.games.challenge.hearing import hearing_lines
 from clients.reference_cli.games.challenge.phases import BETWEEN, ENDED, PLACED, SECOND, SETUP
+from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.styling import Style
+from clients.reference_cli.words import names_list, say
 
 PLAIN = Style(color=False)
 # 5-row block digits for the card (R-PUZ-1: four whole numbers).
@@ -38,13 +40,27 @@ BIG_DIGITS = {
     "9": ("███", "█ █", "███", "  █", "███"),
     "?": ("░░░", "░░░", "░░░", "░░░", "░░░"),
 }
-DEADLINE_WORDS = {
-    "place_card": "next card in",
-    "reveal_card": "reveal in",
-    "no_touch_deadline": "touch window closes in",
-    "pattern_deadline": "pattern due in",
-    "solution_deadline": "solution due in",
-}
+
+
+class _DeadlineWords(Mapping[str, str]):
+    """A deadline's words (`deadline.<kind>`), in the language spoken when drawn."""
+
+    KINDS = ("place_card", "reveal_card", "no_touch_deadline", "pattern_deadline")
+    KINDS += ("solution_deadline",)
+
+    def __getitem__(self, kind: str) -> str:
+        if kind not in self.KINDS:
+            raise KeyError(kind)
+        return say(WORDS, f"deadline.{kind}")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.KINDS)
+
+    def __len__(self) -> int:
+        return len(self.KINDS)
+
+
+DEADLINE_WORDS: Mapping[str, str] = _DeadlineWords()
 
 
 def big_numbers(numbers: Sequence[Any] | None) -> list[str]:
@@ -68,15 +84,16 @@ def dots_text(dots: Any) -> str:
 
 def cards_left(view: Mapping[str, Any]) -> str:
     """`1 card left`, `3 cards left`."""
-    count = view.get("cards_left", 0)
-    return f"{count} card left" if count == 1 else f"{count} cards left"
+    return say(WORDS, "screen.cards_left", count=view.get("cards_left", 0))
 
 
 def card_name(card: Mapping[str, Any]) -> str:
     """`play 5 · card SD-02`: the play counter and the card's own id (kept when it returns)."""
     card_id = card.get("card_id")
-    name = f"play {card.get('play')}"
-    return name + (f" · card {card_id}" if card_id is not None else " · a card")
+    name = say(WORDS, "screen.play", play=card.get("play"))
+    if card_id is None:
+        return name + say(WORDS, "screen.a_card")
+    return name + say(WORDS, "screen.card_id", card_id=card_id)
 
 
 def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
@@ -98,15 +115,20 @@ def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
     best = max((seat["score"] for seat in standing), default=0)
     winners = [seat for seat in standing if seat["score"] == best and best > 0]
     ranked = sorted(seats, key=lambda seat: (bool(seat.get("disqualified")), -seat["score"]))
-    lines = [style.bold(f"round over: {reason}")]
+    lines = [style.bold(say(WORDS, "screen.round_over", why=reason))]
     if winners:
-        names = " and ".join(seat_label(view, seat["seat"]) for seat in winners)
-        verb = "wins" if len(winners) == 1 else "tie for first"
-        points = "1 point" if best == 1 else f"{best} points"
-        lines.append(style.green(f"{names} {verb} with {points}"))
+        names = names_list([seat_label(view, seat["seat"]) for seat in winners])
+        key = "screen.wins" if len(winners) == 1 else "screen.tie"
+        lines.append(style.green(say(WORDS, key, names=names, count=best)))
     else:
-        lines.append("nobody scored")
-    lines.append(style.dim(f"  {'':3} {'seat':24} {'score':>5}  {'flags':5}  cards"))
+        lines.append(say(WORDS, "screen.nobody_scored"))
+    column = {name: say(WORDS, f"screen.column.{name}") for name in ("seat", "score", "flags")}
+    lines.append(
+        style.dim(
+            f"  {'':3} {column['seat']:24} {column['score']:>5}  {column['flags']:5}  "
+            + say(WORDS, "screen.column.cards")
+        )
+    )
     rank = 0
     previous: tuple[bool, int] | None = None
     for position, seat in enumerate(ranked, start=1):
@@ -121,9 +143,9 @@ def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
             + f"  {cards}"
         )
         if seat.get("disqualified"):
-            line = style.red(line + "  disqualified")
+            line = style.red(line + "  " + say(WORDS, "screen.disqualified"))
         elif seat in winners:
-            line = style.bold(line + "  winner")
+            line = style.bold(line + "  " + say(WORDS, "screen.winner"))
         lines.append(line)
     return lines
 
@@ -136,28 +158,32 @@ def card_lines(view: Mapping[str, Any], style: Style, role: str = "player") -> l
     if view.get("paused"):
         lines.append(
             style.yellow(
-                f"PAUSED ({end_reason_words(view.get('pause_cause') or 'proctor')}): no clock runs"
+                say(
+                    WORDS,
+                    "screen.paused",
+                    cause=end_reason_words(view.get("pause_cause") or "proctor"),
+                )
             )
-            + " · the proctor resumes the table"
+            + say(WORDS, "screen.paused.resume")
         )
     if phase == SETUP:
-        lines.append("waiting for the proctor to start the round")
+        lines.append(say(WORDS, "screen.waiting"))
         return lines
     if phase == ENDED:
         return lines + results_lines(view, style)
     card = view.get("card")
     if phase == BETWEEN or card is None:
-        lines.append(f"no card in play · {cards_left(view)}")
+        lines.append(say(WORDS, "screen.no_card", left=cards_left(view)))
     else:
         numbers = card.get("numbers")
-        shown = " ".join(map(str, numbers)) if numbers else "hidden"
+        shown = " ".join(map(str, numbers)) if numbers else say(WORDS, "screen.hidden")
         title = f"{card_name(card)} · {shown}"
         if card.get("dots"):
             title += f" · {dots_text(card.get('dots'))}"
         if phase == PLACED:
-            title += " · placed, cupped"
+            title += say(WORDS, "screen.placed")
             if role == "player":
-                title += ": wait for the reveal (touching now draws a flag)"
+                title += say(WORDS, "screen.wait_reveal")
         lines.append(style.bold(title) + f" · {cards_left(view)}")
         big = big_numbers(numbers if phase != PLACED else None)
         lines.extend("  " + (style.cyan(row) if phase != PLACED else style.dim(row)) for row in big)
@@ -165,17 +191,18 @@ def card_lines(view: Mapping[str, Any], style: Style, role: str = "player") -> l
         if toucher is not None:
             since = ""
             if card.get("revealed_at") and view.get("touched_at"):
-                since = f" (+{(view['touched_at'] - card['revealed_at']) / SECOND:.2f} s)"
-            held = f"{seat_label(view, toucher)} holds the card{since}"
+                seconds = f"{(view['touched_at'] - card['revealed_at']) / SECOND:.2f}"
+                since = say(WORDS, "screen.since", seconds=seconds)
+            held = say(WORDS, "screen.holds", who=seat_label(view, toucher), since=since)
             if view.get("pattern"):
-                held += f" · pattern {view['pattern']}"
+                held += say(WORDS, "screen.pattern", pattern=view["pattern"])
             lines.append(style.bold(held))
             for index, step in enumerate(view.get("steps", []), start=1):
-                lines.append(f"   step {index}: {step}")
+                lines.append(say(WORDS, "screen.step", index=index, step=step))
         stumped = view.get("stumped_declared", [])
         if stumped:
             names = ", ".join(seat_label(view, seat) for seat in stumped)
-            lines.append(f"stumped so far: {names}")
+            lines.append(say(WORDS, "screen.stumped", names=names))
     return lines
 
 
@@ -191,7 +218,13 @@ def scoreboard(
     if view.get("phase") == ENDED:
         return []  # once the round is over, the results on the board are the scoreboard
     limit = view.get("flag_limit", "?")
-    lines = [style.dim(f"  {'seat':8} {'name':16} {'score':>5}  flags")]
+    column = {name: say(WORDS, f"screen.column.{name}") for name in ("seat", "name", "score")}
+    lines = [
+        style.dim(
+            f"  {column['seat']:8} {column['name']:16} {column['score']:>5}  "
+            + say(WORDS, "screen.column.flags")
+        )
+    ]
     toucher = view.get("toucher")
     present = set(presence.get("seats", [])) if presence is not None else None
     for seat in view.get("seats", []):
@@ -201,20 +234,22 @@ def scoreboard(
             f"{marker} {seat['seat']:8} {(seat.get('name') or ''):16} {seat['score']:>5}  {flags}"
         )
         if present is not None and seat["seat"] not in present:
-            line += style.dim("  not connected")
+            line += style.dim(say(WORDS, "screen.not_connected"))
         elif me is None and presence is not None:  # the proctor's (and a watcher's) screen
             line += style.dim(lag_words(presence.get("lag", {}).get(seat["seat"])))
         if seat.get("disqualified"):
-            line += "  DISQUALIFIED"
+            line += say(WORDS, "screen.DISQUALIFIED")
             line = style.red(line)
         elif seat["seat"] == toucher:
-            line += "  holds the card"
+            line += say(WORDS, "screen.holds_card")
             line = style.bold(line)
         lines.append(line)
     if presence is not None:
-        proctor = "proctor connected" if presence.get("proctor") else "no proctor connected"
+        proctor = say(
+            WORDS, "screen.proctor_connected" if presence.get("proctor") else "screen.no_proctor"
+        )
         watchers = presence.get("watchers", 0)
-        watching = f" · {watchers} watching" if watchers else ""
+        watching = say(WORDS, "screen.watching", count=watchers) if watchers else ""
         lines.append(style.dim(f"  {proctor}{watching}"))
     return lines
 
@@ -225,8 +260,8 @@ def lag_words(lag: Mapping[str, Any] | None) -> str:
     if lag is None:
         return ""
     if lag.get("stale") or lag.get("delay_ms") is None:
-        return "  lag unknown"
-    return f"  lag {lag['delay_ms']} ms ±{lag.get('jitter_ms', 0)}"
+        return say(WORDS, "screen.lag_unknown")
+    return say(WORDS, "screen.lag", ms=lag["delay_ms"], jitter=lag.get("jitter_ms", 0))
 
 
 def compact(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:

@@ -21,7 +21,11 @@ def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
     options = view.get("options", {})
-    return [f"set {view.get('set', 0)}", f"scoring {options.get('scoring', '?')}"]
+    scoring = f"screen.scoring.{options.get('scoring')}"
+    return [
+        say(WORDS, "screen.set", set=view.get("set", 0)),
+        say(WORDS, "screen.scoring", scoring=say(WORDS, scoring) if scoring in WORDS else "?"),
+    ]
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:

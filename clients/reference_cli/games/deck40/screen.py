@@ -20,7 +20,10 @@ from clients.reference_cli.words import names_list, say
 
 SUIT_SIGNS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 LETTER_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
-HELP = say(WORDS, "screen.help")
+
+
+def HELP() -> str:  # noqa: N802 - the help line, in the language spoken when it is shown
+    return say(WORDS, "screen.help")
 
 
 def card_text(card: Mapping[str, Any]) -> str:
@@ -115,7 +118,7 @@ def header(view: Mapping[str, Any]) -> str:
 
 def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
     """The lines of the screen for a deck40 view (`now_us` unused: deck40 has no timers)."""
-    ending = result_lines(view) or [HELP]
+    ending = result_lines(view) or [HELP()]
     return [header(view), *seat_lines(view), *board_lines(view), *ending]
 
 

@@ -24,7 +24,9 @@ DEADLINES = ("answer_deadline", "stumped_deadline")
 
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
-    return [f"card {view.get('turned', 0)} of {screen.stack_size(view)}"]
+    return [
+        say(WORDS, "screen.card_of", turned=view.get("turned", 0), size=screen.stack_size(view))
+    ]
 
 
 def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str]) -> str:

@@ -18,7 +18,11 @@ from typing import Any
 from clients.reference_cli.games.pocket.words import WORDS
 from clients.reference_cli.words import names_list, say
 
-HELP = say(WORDS, "screen.help")
+
+def HELP() -> str:  # noqa: N802 - the help line, in the language spoken when it is shown
+    return say(WORDS, "screen.help")
+
+
 SECOND = 1_000_000
 
 
@@ -121,7 +125,7 @@ def header_line(view: Mapping[str, Any]) -> str:
 
 def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
     """The lines of the screen for a pocket view."""
-    ending = result_lines(view) or [HELP]
+    ending = result_lines(view) or [HELP()]
     return [header_line(view), *board_lines(view, now_us), *score_lines(view), *ending]
 
 

@@ -17,7 +17,12 @@ from clients.reference_cli.games.practice.words import WORDS
 from clients.reference_cli.words import names_list, say
 
 View = Mapping[str, Any]
-HELP = say(WORDS, "screen.help")
+
+
+def HELP() -> str:  # noqa: N802 - the help line, in the language spoken when it is shown
+    return say(WORDS, "screen.help")
+
+
 SECOND = 1_000_000
 
 

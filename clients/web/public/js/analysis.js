@@ -6,7 +6,9 @@
 // A proctor, the director or an auditor sees every student and every card. Nothing is judged
 // here: the figures are the server's; the plots are SVG drawn from them. Words: words.js.
 import { fill, h, seatsTable } from "./draw.js";
-import { ANALYSIS_WORDS as W, errorInWords, flagCause, statusInWords } from "./words.js";
+import { flagCause } from "./event_words.js";
+import { ANALYSIS_WORDS as W } from "./word_tables.js";
+import { errorInWords, number, seconds as secondsText, statusInWords, web } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#05f", "#c60", "#090", "#a0a", "#b00", "#077"];
@@ -21,12 +23,12 @@ function s(tag, attrs = {}, ...children) {
   return element;
 }
 
-const seconds = (us) => (us === null || us === undefined ? "–" : `${(us / 1e6).toFixed(1)} s`);
-const level = (value) => (value === null || value === undefined ? "–" : value.toFixed(1));
+const seconds = (us) => (us === null || us === undefined ? "–" : secondsText(us / 1e6));
+const level = (value) => (value === null || value === undefined ? "–" : number(value, 1));
 
 function nameOf(analysis, seat) {
   const found = (analysis.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? `${found.name} (${seat})` : String(seat);
+  return found && found.name ? web("seat.shared_name", { name: found.name, seat }) : String(seat);
 }
 
 /** The width a plot is drawn at: the width it is shown at (280 to 640 px), so that its

@@ -16,7 +16,9 @@ import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
 import { drawResults } from "./results.js";
-import { BOARD_WORDS, DIRECTOR_WORDS, errorInWords, eventInWords, statusInWords } from "./words.js";
+import { eventInWords } from "./event_words.js";
+import { BOARD_WORDS, DIRECTOR_WORDS, GAME_WORDS } from "./word_tables.js";
+import { errorInWords, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
@@ -68,10 +70,10 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
   const director = welcome && welcome.role === "director";
   root.replaceChildren(
     h("header", {},
-      h("h1", {}, "Scoreboard"),
+      h("h1", {}, BOARD_WORDS.title),
       director ? h("p", {}, h("a", { id: "director-console", href: "#" + new URLSearchParams(
         [["token", connection.token], ["page", "director"]]).toString() }, DIRECTOR_WORDS.console_link)) : null,
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…"),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting")),
       h("button", { id: "projector", type: "button", "aria-pressed": "false",
         onclick: () => setProjector(!document.documentElement.classList.contains("projector")) }, BOARD_WORDS.projector_on)),
     h("p", { id: "message", class: "message", role: "alert" }),
@@ -120,21 +122,21 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     } else if (view) {
       body.push(h("pre", {}, JSON.stringify(view, null, 1).slice(0, 2000)));
     } else {
-      body.push(h("p", {}, `Loading: ${entry.listed.seq} events${entry.listed.over ? ", over" : ""}.`));
+      body.push(h("p", {}, entry.listed.over ? BOARD_WORDS.loading_over(entry.listed.seq) : BOARD_WORDS.loading_events(entry.listed.seq)));
     }
-    const links = [h("a", { href: pageLink("replay", id) }, `Replay ${id}`)];
+    const links = [h("a", { href: pageLink("replay", id) }, BOARD_WORDS.replay_of(id))];
     if (welcome.role === "director") {
-      links.push(" ", h("a", { href: pageLink("console", id) }, `Console of ${id}`), " ",
-        h("button", { type: "button", "data-links": id, onclick: () => makeLinks(id, entry) }, `Links for the people of ${id}`));
+      links.push(" ", h("a", { href: pageLink("console", id) }, BOARD_WORDS.console_of(id)), " ",
+        h("button", { type: "button", "data-links": id, onclick: () => makeLinks(id, entry) }, BOARD_WORDS.links_for(id)));
     }
     const people = entry.people
-      ? h("ul", { class: "people", "aria-label": `Links for table ${id}` },
-        entry.people.map(([who, url]) => h("li", {}, `${who}: `, h("a", { href: url, "data-person": who }, url))))
+      ? h("ul", { class: "people", "aria-label": BOARD_WORDS.links_label(id) },
+        entry.people.map(([who, label, url]) => h("li", {}, `${label}: `, h("a", { href: url, "data-person": who }, url))))
       : null;
     const tournament = entry.game === "tournament";
     return h("section", { class: tournament ? "board-table tournament" : "board-table", "data-table": id,
-      "data-game": entry.game || "", "aria-label": `Table ${id}` },
-      h("h2", {}, `Table ${id}`, entry.game ? ` (${entry.game})` : ""),
+      "data-game": entry.game || "", "aria-label": BOARD_WORDS.table(id) },
+      h("h2", {}, entry.game ? BOARD_WORDS.table_game(id, BOARD_WORDS.games[entry.game] || entry.game) : BOARD_WORDS.table(id)),
       ...body,
       h("ol", { class: "feed", reversed: true }, entry.feed.map(([seq, text]) => h("li", { value: seq }, text))),
       h("p", { class: "links" }, links), people);
@@ -144,19 +146,22 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
    * links: the link holds the token, so each goes only to its person. */
   async function makeLinks(id, entry) {
     const view = entry.state && entry.state.view;
-    const wanted = [["proctor", { role: "proctor", table: id, name: "proctor" }]];
+    // [who (the link's data-person), its words, the token's claims]
+    const role = GAME_WORDS.roles;
+    const wanted = [["proctor", role.proctor, { role: "proctor", table: id, name: "proctor" }]];
     for (const seat of (view && view.seats) || []) {
-      wanted.push([`player ${seat.seat} (${seat.name})`, { role: "player", table: id, seat: seat.seat }]);
+      wanted.push([`player ${seat.seat} (${seat.name})`, GAME_WORDS.name_seat(seat.name, seat.seat), { role: "player", table: id, seat: seat.seat }]);
     }
     if (view && view.dealer && view.dealer.seat) { // a Tjugoett table's person dealer
-      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, { role: "player", table: id, seat: view.dealer.seat }]);
+      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, `${role.dealer}: ${GAME_WORDS.name_seat(view.dealer.name, view.dealer.seat)}`,
+        { role: "player", table: id, seat: view.dealer.seat }]);
     }
-    wanted.push(["spectator", { role: "spectator", table: id, name: "spectator" }]);
+    wanted.push(["spectator", role.spectator, { role: "spectator", table: id, name: "spectator" }]);
     try {
       const people = [];
-      for (const [who, claims] of wanted) {
+      for (const [who, label, claims] of wanted) {
         const issued = await connection.request("issue_token", claims);
-        people.push([who, `${location.origin}${location.pathname}#token=${issued.token}`]);
+        people.push([who, label, `${location.origin}${location.pathname}#token=${issued.token}`]);
       }
       entry.people = people;
       render();
@@ -171,7 +176,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     document.getElementById("status").textContent = statusInWords(link);
     const main = document.getElementById("tables");
     const drawn = [...tables.entries()].map(([id, entry]) => drawTable(id, entry));
-    main.replaceChildren(...(drawn.length ? drawn : [h("p", {}, listed ? "No tables yet." : "Loading the tables…")]));
+    main.replaceChildren(...(drawn.length ? drawn : [h("p", {}, listed ? BOARD_WORDS.no_tables : BOARD_WORDS.loading)]));
   }
 
   /** Lists the tables and follows each new one; again when a tournament moves. */

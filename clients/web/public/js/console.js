@@ -9,7 +9,9 @@ import { feedSection, fill, h, setDisabled } from "./draw.js";
 import { TableEvents, addEventChoice, clearPicked, correctionsBuilder, eventPicker, pickedSeqs } from "./protest.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
-import { WAITING_WORDS, doneInWords, errorInWords, flagCause, seatName } from "./words.js";
+import { flagCause } from "./event_words.js";
+import { CONSOLE_WORDS as W, PAGE_WORDS, doneInWords } from "./word_tables.js";
+import { errorInWords, seatName, statusInWords } from "./words.js";
 
 const CAUSES = ["no_pattern", "no_solution", "incorrect_solution", "too_many_fingertips", "touched_before_reveal"];
 
@@ -46,69 +48,69 @@ export function consolePage(root, connection, table) {
 
   root.replaceChildren(
     h("header", {},
-      h("h1", {}, `Proctor console: table ${table}`),
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+      h("h1", {}, W.title(table)),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting"))),
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("p", { id: "message", class: "message", role: "alert" }),
     h("main", { class: "console" },
       h("section", { id: "final", class: "final wide", hidden: true, "aria-live": "polite" }),
       h("section", { "aria-labelledby": "card-heading" },
-        h("h2", { id: "card-heading" }, "Card in play"),
+        h("h2", { id: "card-heading" }, W.card_heading),
         h("div", { id: "card" }),
         h("p", { id: "phase" }),
-        h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
-        h("div", { class: "row", role: "group", "aria-label": "Round" },
-          button("start", "Start the round", () => send("start_round")),
-          button("begin", WAITING_WORDS.begin, () => send("begin_play")),
-          button("place", "Place a card", () => send("place_card")),
-          button("reveal", "Reveal the card", () => send("reveal_card")),
-          button("pause-table", "Pause", () => send("pause_table", { cause: "proctor" })),
-          button("resume", "Resume", () => send("resume_table")),
-          button("end", "End the round", () => { if (confirm("End the round now?")) send("end_round"); }))),
+        h("ul", { id: "countdowns", class: "countdowns", "aria-label": PAGE_WORDS.time_left }),
+        h("div", { class: "row", role: "group", "aria-label": W.round_group },
+          button("start", W.start, () => send("start_round")),
+          button("begin", PAGE_WORDS.begin, () => send("begin_play")),
+          button("place", W.place, () => send("place_card")),
+          button("reveal", W.reveal, () => send("reveal_card")),
+          button("pause-table", W.pause, () => send("pause_table", { cause: "proctor" })),
+          button("resume", W.resume, () => send("resume_table")),
+          button("end", W.end, () => { if (confirm(W.confirm_end)) send("end_round"); }))),
       h("section", { "aria-labelledby": "seat-heading" },
-        h("h2", { id: "seat-heading" }, "For a student"),
-        h("p", {}, h("label", { for: "seat" }, "Student"), h("select", { id: "seat", name: "seat" })),
-        h("div", { class: "row", role: "group", "aria-label": "Student actions" },
-          button("mark-present", WAITING_WORDS.mark_present, () => send("mark_seat", { seat: seat(), mark: "present" })),
-          button("mark-absent", WAITING_WORDS.mark_absent, () => send("mark_seat", { seat: seat(), mark: "absent" })),
-          button("touch-for", "Record a touch", () => send("touch_card", { seat: seat(), fingertips: 1 })),
-          button("override", "First touch was this student", () => send("override_first_touch", { seat: seat() })),
-          button("stumped-for", "Stumped", () => send("declare_stumped", { seat: seat() })),
+        h("h2", { id: "seat-heading" }, W.for_student),
+        h("p", {}, h("label", { for: "seat" }, W.student), h("select", { id: "seat", name: "seat" })),
+        h("div", { class: "row", role: "group", "aria-label": W.student_group },
+          button("mark-present", PAGE_WORDS.mark_present, () => send("mark_seat", { seat: seat(), mark: "present" })),
+          button("mark-absent", PAGE_WORDS.mark_absent, () => send("mark_seat", { seat: seat(), mark: "absent" })),
+          button("touch-for", W.touch_for, () => send("touch_card", { seat: seat(), fingertips: 1 })),
+          button("override", W.override, () => send("override_first_touch", { seat: seat() })),
+          button("stumped-for", W.stumped_for, () => send("declare_stumped", { seat: seat() })),
           // R-PLAY-3: a slap seen at a physical table disqualifies at once, so it is confirmed
-          button("slap", "Rule a slap (disqualifies)", () => {
-            if (confirm(`Rule that ${currentName()} slapped the card? This disqualifies them.`)) send("rule_slap", { seat: seat() });
+          button("slap", W.slap, () => {
+            if (confirm(W.confirm_slap(currentName()))) send("rule_slap", { seat: seat() });
           })),
-        field("pattern-for", "Pattern said", { disabled: true }),
-        button("declare-for", "Record the pattern", () => send("declare_pattern", { seat: seat(), pattern: value("pattern-for") })),
-        field("steps-for", "Steps said (separate with ;)", { disabled: true }),
+        field("pattern-for", W.pattern_said, { disabled: true }),
+        button("declare-for", W.record_pattern, () => send("declare_pattern", { seat: seat(), pattern: value("pattern-for") })),
+        field("steps-for", W.steps_said, { disabled: true }),
         h("div", { class: "row" },
-          button("steps-record", "Record the steps", () => send("state_steps", { seat: seat(), steps: value("steps-for").split(";").map((s) => s.trim()).filter(Boolean) })),
-          button("fix-for", "Equals 24 (fix)", () => send("fix_solution", { seat: seat() }))),
-        h("p", {}, h("label", { for: "cause" }, "Flag cause"),
+          button("steps-record", W.record_steps, () => send("state_steps", { seat: seat(), steps: value("steps-for").split(";").map((s) => s.trim()).filter(Boolean) })),
+          button("fix-for", W.fix, () => send("fix_solution", { seat: seat() }))),
+        h("p", {}, h("label", { for: "cause" }, W.flag_cause),
           h("select", { id: "cause", name: "cause", disabled: true }, CAUSES.map((c) => h("option", { value: c }, flagCause(c))))),
-        button("flag", "Issue a flag", () => send("issue_flag", { seat: seat(), cause: value("cause") }))),
+        button("flag", W.flag, () => send("issue_flag", { seat: seat(), cause: value("cause") }))),
       h("section", { "aria-labelledby": "scores-heading" },
-        h("h2", { id: "scores-heading" }, "Scores"),
+        h("h2", { id: "scores-heading" }, W.scores),
         h("div", { id: "seats" })),
       h("section", { "aria-labelledby": "protest-heading" },
-        h("h2", { id: "protest-heading" }, "Protests and the score card"),
+        h("h2", { id: "protest-heading" }, W.protests_heading),
         h("ul", { id: "protests" }),
-        field("ruling", "Ruling text"),
+        field("ruling", W.ruling_text),
         corrections.element,
-        button("preview", "Preview the first open protest upheld with these corrections", () => preview()),
+        button("preview", W.preview, () => preview()),
         h("p", { id: "preview-result", "aria-live": "polite" }),
-        h("h3", {}, "File a protest"),
-        h("p", {}, h("label", { for: "protest-for" }, "For"), h("select", { id: "protest-for", name: "protest-for", disabled: true })),
-        eventPicker("protest-events", "Which events (numbered as in the feed)"),
-        field("protest-reason", "Protest: reason", { disabled: true }),
-        button("file-protest", "File a protest", () => fileProtest()),
-        field("initials", "Your initials", { maxlength: 16, disabled: true }),
-        button("sign", "Sign the score card", () => send("sign_score_card", { initials: value("initials") })),
+        h("h3", {}, W.file_heading),
+        h("p", {}, h("label", { for: "protest-for" }, W.protest_for), h("select", { id: "protest-for", name: "protest-for", disabled: true })),
+        eventPicker("protest-events", W.protest_events),
+        field("protest-reason", W.protest_reason, { disabled: true }),
+        button("file-protest", W.file_protest, () => fileProtest()),
+        field("initials", W.initials, { maxlength: 16, disabled: true }),
+        button("sign", W.sign, () => send("sign_score_card", { initials: value("initials") })),
         h("p", { id: "signed" }),
         // R-ROUND-7/8: only the director reopens a signed card (a late protest)
         director ? [
-          field("reopen-reason", "Why the director reopens the signed score card", { disabled: true }),
-          button("reopen", "Reopen the score card", () => send("reopen_score_card", { reason: value("reopen-reason") })),
+          field("reopen-reason", W.reopen_reason, { disabled: true }),
+          button("reopen", W.reopen, () => send("reopen_score_card", { reason: value("reopen-reason") })),
         ] : []),
       feedSection(table)));
 
@@ -124,7 +126,7 @@ export function consolePage(root, connection, table) {
   }
 
   function ruling(protest, upheld) {
-    return { protest, upheld, ruling_text: value("ruling") || (upheld ? "upheld" : "rejected"),
+    return { protest, upheld, ruling_text: value("ruling") || (upheld ? W.upheld : W.rejected),
       corrections: upheld ? corrections.corrections() : [] };
   }
 
@@ -135,13 +137,13 @@ export function consolePage(root, connection, table) {
   async function preview() {
     const view = frame.state && frame.state.view;
     const open = ((view && view.protests) || []).find((p) => p.status === "open");
-    if (!open) { fill("preview-result", "No open protest."); return; }
+    if (!open) { fill("preview-result", W.no_open_protest); return; }
     try {
       const answer = await connection.request("query", { table, name: "preview_ruling", args: ruling(open.protest, true) });
       const { before, after } = answer.result;
       const seats = Object.keys(after.scores || {});
-      fill("preview-result", `If protest ${open.protest} is upheld: ` + seats.map((s) =>
-        `${seatName(view, s)} score ${before.scores[s]} → ${after.scores[s]}, flags ${before.flags[s]} → ${after.flags[s]}`).join("; "));
+      fill("preview-result", W.preview_if(open.protest, seats.map((s) =>
+        W.preview_seat(seatName(view, s), before.scores[s], after.scores[s], before.flags[s], after.flags[s])).join("; ")));
     } catch (error) {
       fill("preview-result", errorInWords(error));
     }
@@ -150,11 +152,12 @@ export function consolePage(root, connection, table) {
   function drawProtests(view) {
     const open = canApply(view, "rule_protest");
     return (view.protests || []).map((protest) => h("li", { "data-protest": protest.protest },
-      `Protest ${protest.protest} by ${seatName(view, protest.by)} (events ${protest.seqs.join(", ")}): ${protest.reason} — ${protest.status}`,
+      W.protest_line(protest.protest, seatName(view, protest.by), protest.seqs.join(", "), protest.reason,
+        W.protest_status[protest.status] || protest.status),
       protest.ruling_text ? ` (${protest.ruling_text})` : "",
       protest.status === "open" ? [
-        h("button", { type: "button", disabled: !open, onclick: () => rule(protest.protest, true) }, `Uphold protest ${protest.protest}`),
-        h("button", { type: "button", disabled: !open, onclick: () => rule(protest.protest, false) }, `Reject protest ${protest.protest}`),
+        h("button", { type: "button", disabled: !open, onclick: () => rule(protest.protest, true) }, W.uphold(protest.protest)),
+        h("button", { type: "button", disabled: !open, onclick: () => rule(protest.protest, false) }, W.reject(protest.protest)),
       ] : []));
   }
 
@@ -174,9 +177,10 @@ export function consolePage(root, connection, table) {
   // console draws the phase, the seat pickers, which commands apply, the protests, the
   // results and the score card.
   function draw(view) {
-    fill("phase", `Phase: ${String(view.phase).replaceAll("_", " ")}; ${view.cards_left} card(s) left; ${view.mode} table.`);
+    fill("phase", W.phase(W.phases[view.phase] || String(view.phase).replaceAll("_", " "), view.cards_left,
+      W.modes[view.mode] || view.mode));
     seatOptions("seat", view);
-    seatOptions("protest-for", view, "The proctor (in my own name)");
+    seatOptions("protest-for", view, W.proctor_self);
     const running = frame.link === "online";
     for (const [id, command] of Object.entries(BUTTONS)) setDisabled(id, !(running && canApply(view, command)));
     setDisabled("seat", !running || view.phase === "ended" || view.phase === "setup");
@@ -188,7 +192,7 @@ export function consolePage(root, connection, table) {
     final.hidden = view.phase !== "ended";
     fill("final", view.phase === "ended" ? drawResults(view) : []);
     const card = view.score_card || {};
-    fill("signed", card.signed ? `Signed by ${card.initials}.` : "Not signed yet.");
+    fill("signed", card.signed ? W.signed_by(card.initials) : W.not_signed);
   }
 
   const { frame, handlers } = challengeFrame(connection, {

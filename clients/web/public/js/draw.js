@@ -2,7 +2,9 @@
 // countdowns, the pause banner and the feed (its section and its entries), and the link's
 // state the status line shows. They draw a view the server sent, nothing more.
 import { replayLink } from "./links.js";
-import { STANDINGS_HEADINGS, WAITING_WORDS, advancedInWords, eventInWords, flagCause, seatName } from "./words.js";
+import { eventInWords, flagCause } from "./event_words.js";
+import { PAGE_WORDS as W, STANDINGS_WORDS, advancedInWords } from "./word_tables.js";
+import { pauseCause, seatName, seconds, web } from "./words.js";
 
 /** document.createElement with attributes and children (strings become text). */
 export function h(tag, attrs = {}, ...children) {
@@ -30,9 +32,9 @@ export function linkAfter(link, next) {
  * number a protest names), and a link to step through them on the replay page. */
 export function feedSection(table) {
   return h("section", { "aria-labelledby": "feed-heading", class: "feed" },
-    h("h2", { id: "feed-heading" }, "What happened"),
+    h("h2", { id: "feed-heading" }, W.feed),
     h("ol", { id: "feed", reversed: true }),
-    h("p", {}, h("a", { href: replayLink(table) }, "Step through this table's events (replay)")));
+    h("p", {}, h("a", { href: replayLink(table) }, W.replay_link)));
 }
 
 /** Enables or disables a control by id (a missing one is ignored). */
@@ -58,14 +60,14 @@ export function fill(id, ...children) {
 export function drawCard(view) {
   const card = view && view.card;
   if (!card) {
-    return h("div", { class: "card empty", role: "img", "aria-label": "No card in play" }, "No card in play");
+    return h("div", { class: "card empty", role: "img", "aria-label": W.no_card }, W.no_card);
   }
   if (!card.numbers) {
-    return h("div", { class: "card down", role: "img", "aria-label": `Card ${card.play} placed face down` },
-      "Face down");
+    return h("div", { class: "card down", role: "img", "aria-label": W.face_down_label(card.play) },
+      W.face_down);
   }
   const dots = card.dots || 0;
-  const label = `Card ${card.play}: ${card.numbers.join(", ")}; ${dots} dot${dots === 1 ? "" : "s"}`;
+  const label = W.card_label(card.play, card.numbers.join(", "), dots);
   return h("div", { class: "card up", role: "img", "aria-label": label, "data-numbers": card.numbers.join(" ") },
     cardNumbers(card.numbers),
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(dots)));
@@ -97,33 +99,24 @@ export function drawSeats(view, presence) {
   const limit = view.flag_limit;
   const rows = (view.seats || []).map((seat) => {
     const here = presence ? (presence.seats || []).includes(seat.seat) : null;
-    const state = seat.disqualified ? `disqualified (${flagCause(seat.disqualified_cause)})`
-      : view.toucher === seat.seat ? "holds the card" : "";
+    const state = seat.disqualified ? W.disqualified(flagCause(seat.disqualified_cause))
+      : view.toucher === seat.seat ? W.holds : "";
     return h("tr", { "data-seat": seat.seat },
-      h("th", { scope: "row" }, seatName(view, seat.seat), here === false ? " (away)" : ""),
+      h("th", { scope: "row" }, seatName(view, seat.seat), here === false ? W.away : ""),
       h("td", { class: "score", "data-score": seat.score }, seat.score),
-      h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${seat.flags}${limit ? ` of ${limit}` : ""}`),
+      h("td", { class: "flags" }, `${"⚑".repeat(seat.flags)} ${limit ? W.flags_of(seat.flags, limit) : seat.flags}`),
       h("td", {}, state));
   });
-  return seatsTable("Scores and flags", ["Student", "Score", "Flags", "State"], rows);
+  return seatsTable(W.scores_caption, W.seat_headings, rows);
 }
-
-const DEADLINE_WORDS = {
-  pattern_deadline: "Pattern due in",
-  solution_deadline: "Solution due in",
-  no_touch_deadline: "Card set aside if nobody touches it in",
-  place_card: "Next card in",
-  reveal_card: "Reveal in",
-  round_deadline: "Round ends in",
-};
 
 /** The live countdowns: each deadline's `at` against the server's clock now. */
 export function drawCountdowns(deadlines, serverNow, paused) {
-  if (paused) return [h("li", {}, "Timers stopped while paused.")];
+  if (paused) return [h("li", {}, W.timers_stopped)];
+  const words = W.deadlines;
   return deadlines.map((deadline) => {
     const left = Math.max(0, (deadline.at - serverNow) / 1e6);
-    const words = DEADLINE_WORDS[deadline.command] || deadline.command;
-    return h("li", { "data-command": deadline.command }, `${words} ${left.toFixed(1)} s`);
+    return h("li", { "data-command": deadline.command }, W.countdown(words[deadline.command] || deadline.command, seconds(left)));
   });
 }
 
@@ -132,14 +125,11 @@ export function drawCountdowns(deadlines, serverNow, paused) {
 export function drawPause(view, connection) {
   const lines = [];
   if (connection !== "online") {
-    lines.push(connection === "connecting" ? "Connecting…"
-      : connection === "moving" ? "Moving to the server that holds this table…"
-      : "Connection lost: reconnecting…");
+    lines.push(web(["connecting", "moving"].includes(connection) ? `status.${connection}` : "status.reconnecting"));
   }
-  if (view && view.waiting) lines.push(WAITING_WORDS.banner);
+  if (view && view.waiting) lines.push(W.waiting_banner);
   if (view && view.paused) {
-    const cause = String(view.pause_cause || "proctor").replaceAll("_", " ");
-    lines.push(`Paused (${cause}): waiting for the proctor to resume.`);
+    lines.push(W.paused(pauseCause(view.pause_cause)));
   }
   return lines.map((line) => h("p", {}, line));
 }
@@ -152,10 +142,10 @@ export function drawStandings(standings) {
     const rows = part.qualifying || [];
     const champion = part.champion ? (rows.find((row) => row.student === part.champion) || {}).name || part.champion : null;
     return seatsTable(
-      `Standings, ${section}${champion ? ` — champion ${champion}` : ""}`,
-      STANDINGS_HEADINGS,
+      champion ? STANDINGS_WORDS.caption_champion(section, champion) : STANDINGS_WORDS.caption(section),
+      STANDINGS_WORDS.headings,
       rows.map((row) => h("tr", { "data-student": row.student },
-        cell(row.rank), h("th", { scope: "row" }, `${row.name} (${row.school})`), cell(row.r1), cell(row.r2),
+        cell(row.rank), h("th", { scope: "row" }, STANDINGS_WORDS.student(row.name, row.school)), cell(row.r1), cell(row.r2),
         cell(row.total), h("td", { "data-advanced": row.advanced || "" }, advancedInWords(row.advanced)))),
       "standings");
   });
@@ -165,9 +155,9 @@ export function drawStandings(standings) {
  * (`you`: the student's own seat, or null for someone watching). */
 export function drawSaid(view, you) {
   const said = [];
-  if (view.toucher) said.push(h("p", {}, `${view.toucher === you ? "You hold" : `${seatName(view, view.toucher)} holds`} the card.`));
-  if (view.pattern) said.push(h("p", {}, `Pattern: ${view.pattern}`));
-  if ((view.steps || []).length) said.push(h("p", {}, `Steps: ${view.steps.join("; ")}`));
+  if (view.toucher) said.push(h("p", {}, view.toucher === you ? W.you_hold : W.holds_card(seatName(view, view.toucher))));
+  if (view.pattern) said.push(h("p", {}, W.pattern(view.pattern)));
+  if ((view.steps || []).length) said.push(h("p", {}, W.steps(view.steps.join("; "))));
   return said;
 }
 

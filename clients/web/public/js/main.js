@@ -13,12 +13,30 @@ import { pageByGame } from "./games/index.js";
 import { replayPage } from "./replay.js";
 import { studentPage } from "./student.js";
 import { Connection, serverUrl } from "./wire.js";
-import { WAITING_WORDS, errorInWords } from "./words.js";
+import { PAGE_WORDS } from "./word_tables.js";
+import { chosenLanguage, drawLanguageSwitch, errorInWords, keepFields, language, loadWords, restoreFields, startLanguages, tableLanguage } from "./words.js";
 import { h } from "./draw.js";
+
+// The words first (js/words.js): the person's language, else their browser's; a table's
+// default replaces the browser's once the table's first snapshot names it.
+await loadWords(...startLanguages());
+document.title = PAGE_WORDS.title;
 
 const root = document.getElementById("app");
 // A link to another page of the client changes only the fragment: start afresh with it.
 window.addEventListener("hashchange", () => location.reload());
+
+/** The language switch (index.html's `#language`): another language is remembered and the
+ * page starts again in it; the table's state comes back from the server (a join replays
+ * its log), and what the person had typed is kept. */
+function drawSwitch() {
+  drawLanguageSwitch(document.getElementById("language"), (lang) => {
+    if (lang === language()) return;
+    keepFields();
+    location.reload();
+  });
+}
+drawSwitch();
 const params = new URLSearchParams(location.hash.slice(1));
 const token = params.get("token");
 
@@ -27,13 +45,13 @@ const token = params.get("token");
 function showNode(state, detail) {
   const node = document.getElementById("node");
   if (!node) return;
-  if (state === "moving") node.textContent = `This table is served by another server: moving to ${detail.url}…`;
-  else if (state === "online") node.textContent = detail && detail.url ? `Connected to the server that holds this table: ${detail.url}` : "";
+  if (state === "moving") node.textContent = PAGE_WORDS.moving_to(detail.url);
+  else if (state === "online") node.textContent = detail && detail.url ? PAGE_WORDS.served_by(detail.url) : "";
 }
 
 function showFatal(text) {
   root.replaceChildren(h("div", { id: "fatal", class: "fatal", role: "alert" },
-    h("h1", {}, "Cannot open this page"), h("p", {}, text)));
+    h("h1", {}, PAGE_WORDS.fatal), h("p", {}, text)));
 }
 
 const NOT_OPEN_RETRY_MS = 3000; // a tournament's table opens when its round starts
@@ -55,14 +73,31 @@ function joinWhenOpen(table) {
 
 function showNotOpen() {
   const node = document.getElementById("not-open") || h("p", { id: "not-open", class: "pause", role: "status" });
-  node.textContent = WAITING_WORDS.not_open;
+  node.textContent = PAGE_WORDS.not_open;
   if (!node.isConnected) root.prepend(node);
 }
 
+let tableLanguageSeen = false; // the first view with a table's default was looked at
+let ownTable = null; // the one table this page is about (its default language applies), if any
+let waitingForWords = null; // the pushes held while the table's language loads
+let restored = false;
+
 if (!token) {
-  showFatal("This link holds no token. Open the link your proctor or director gave you (it ends in #token=…).");
+  showFatal(PAGE_WORDS.no_token);
 } else {
   let page = null;
+  // once a page is drawn, what the person had typed before a language switch: after a table
+  // drawing, or when a game's page is drawn (its module loaded after the table's updates)
+  const restoreOnce = () => {
+    if (!restored && document.querySelector("main")) {
+      restored = true;
+      restoreFields();
+    }
+  };
+  const deliver = (state, push) => {
+    page.table(state, push);
+    restoreOnce();
+  };
   const connection = new Connection(serverUrl(location), token, {
     welcome(welcome) {
       if (page) return; // a reconnect: the page is already drawn
@@ -83,11 +118,12 @@ if (!token) {
       }
       else live = table;
       if (live) {
+        ownTable = live;
         const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)
           : consolePage(root, connection, live));
         if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
           // the table's game (in its first snapshot) picks the page: games/index.js
-          page = pageByGame(root, connection, welcome, live, challengePage);
+          page = pageByGame(root, connection, welcome, live, challengePage, restoreOnce);
           joinWhenOpen(live);
         } else {
           page = boardPage(root, connection, welcome, undefined, Boolean(params.get("projector")));
@@ -100,7 +136,27 @@ if (!token) {
       if (page) page.status(state, detail);
     },
     table(state, push) {
-      if (page) page.table(state, push);
+      if (!page) return;
+      if (waitingForWords) {
+        waitingForWords.push([state, push]);
+        return;
+      }
+      const lang = tableLanguage(state.view);
+      if (!tableLanguageSeen && state.view && state.table === ownTable) {
+        tableLanguageSeen = true;
+        if (lang && !chosenLanguage() && lang !== language()) {
+          // the table's default (the director's `lang`): the page is drawn in it from here on
+          waitingForWords = [[state, push]];
+          loadWords(lang).then(() => {
+            const held = waitingForWords;
+            waitingForWords = null;
+            drawSwitch();
+            for (const [s, p] of held) deliver(s, p);
+          });
+          return;
+        }
+      }
+      deliver(state, push);
     },
     presence(message) {
       if (page) page.presence(message);

@@ -5,7 +5,9 @@
 // the cards revealed at the table and the cards a seat has won. The server still judges
 // every protest and correction; these lists only offer what can make sense.
 import { h, setDisabled } from "./draw.js";
-import { CORRECTION_WORDS, correctionInWords, eventInWords, flagCause, seatName } from "./words.js";
+import { eventInWords, flagCause } from "./event_words.js";
+import { CONSOLE_WORDS as W, CORRECTION_KINDS, correctionInWords } from "./word_tables.js";
+import { seatName, web } from "./words.js";
 
 /** What a page needs to know of the table's events for picking: every push (catch-up
  * included), the standing flags and the cards revealed. */
@@ -82,20 +84,20 @@ export function correctionsBuilder(events) {
   let lastUsable = false;
   const value = (id) => document.getElementById(id).value;
   const choice = (id, label, child) => h("p", { id: `${id}-row` }, h("label", { for: id }, label), child);
-  const cardWords = (id) => (events.revealed.has(id) ? `${events.revealed.get(id).join(" ")}` : `card ${id}`);
+  const cardWords = (id) => (events.revealed.has(id) ? `${events.revealed.get(id).join(" ")}` : W.card_n(id));
 
   const element = h("fieldset", { id: "corrections-builder" },
-    h("legend", {}, "Corrections of an upheld protest"),
-    choice("correction-kind", "Correction",
+    h("legend", {}, W.corrections_legend),
+    choice("correction-kind", W.correction,
       h("select", { id: "correction-kind", name: "correction-kind", onchange: () => draw(lastView) },
-        Object.entries(CORRECTION_WORDS).map(([kind, words]) => h("option", { value: kind }, words)))),
-    choice("correction-seat", "Student", h("select", { id: "correction-seat", name: "correction-seat", onchange: () => draw(lastView) })),
-    choice("correction-flag", "Which flag", h("select", { id: "correction-flag", name: "correction-flag" })),
-    choice("correction-card", "Which card", h("select", { id: "correction-card", name: "correction-card" })),
-    choice("correction-delta", "Points (+ or -)", h("input", { id: "correction-delta", name: "correction-delta", type: "number", min: -100, max: 100, step: 1, value: 1 })),
-    choice("correction-why", "Why", h("input", { id: "correction-why", name: "correction-why", autocomplete: "off" })),
-    h("button", { id: "add-correction", type: "button", onclick: () => add() }, "Add this correction"),
-    h("ol", { id: "corrections", class: "corrections", "aria-label": "The corrections of the ruling" }));
+        CORRECTION_KINDS.map((kind) => h("option", { value: kind }, web(`correction.kinds.${kind}`))))),
+    choice("correction-seat", W.student, h("select", { id: "correction-seat", name: "correction-seat", onchange: () => draw(lastView) })),
+    choice("correction-flag", W.which_flag, h("select", { id: "correction-flag", name: "correction-flag" })),
+    choice("correction-card", W.which_card, h("select", { id: "correction-card", name: "correction-card" })),
+    choice("correction-delta", W.delta, h("input", { id: "correction-delta", name: "correction-delta", type: "number", min: -100, max: 100, step: 1, value: 1 })),
+    choice("correction-why", W.why, h("input", { id: "correction-why", name: "correction-why", autocomplete: "off" })),
+    h("button", { id: "add-correction", type: "button", onclick: () => add() }, W.add_correction),
+    h("ol", { id: "corrections", class: "corrections", "aria-label": W.corrections_label }));
 
   function options(id, entries, empty) {
     const select = document.getElementById(id);
@@ -117,17 +119,17 @@ export function correctionsBuilder(events) {
     document.getElementById("corrections-builder").disabled = !usable;
     const kind = value("correction-kind");
     const seats = view.seats || [];
-    options("correction-seat", seats.map((s) => [s.seat, seatName(view, s.seat)]), "No students");
+    options("correction-seat", seats.map((s) => [s.seat, seatName(view, s.seat)]), W.no_students);
     const seat = seats.find((s) => s.seat === value("correction-seat"));
     const inPlay = view.card && view.card.card_id;
     const wonByAnyone = new Set(seats.flatMap((s) => s.cards_won || []));
     options("correction-flag", seat ? events.standingFlags(seat.seat).map((push) =>
-      [push.seq, `Event ${push.seq}: ${flagCause(push.data.cause)}`]) : [], "No standing flag");
+      [push.seq, W.flag_event(push.seq, flagCause(push.data.cause))]) : [], W.no_flag);
     const cards = kind === "award_card"
       ? events.revealedCards().filter((id) => !wonByAnyone.has(id) && id !== inPlay)
       : seat ? seat.cards_won || [] : [];
     options("correction-card", cards.map((id) => [id, cardWords(id)]),
-      kind === "award_card" ? "No revealed card left to award" : "No card won");
+      kind === "award_card" ? W.no_card_to_award : W.no_card_won);
     document.getElementById("correction-flag-row").hidden = kind !== "rescind_flag";
     document.getElementById("correction-card-row").hidden = kind !== "award_card" && kind !== "revoke_card";
     document.getElementById("correction-delta-row").hidden = kind !== "adjust_score";
@@ -152,9 +154,9 @@ export function correctionsBuilder(events) {
 
   function drawList() {
     document.getElementById("corrections").replaceChildren(...pending.map((correction, index) =>
-      h("li", { "data-kind": correction.kind }, correctionInWords(correction, lastView, events.revealed), " ",
+      h("li", { "data-kind": correction.kind }, correctionInWords(correction, lastView, seatName, events.revealed), " ",
         h("button", { type: "button", onclick: () => { pending.splice(index, 1); drawList(); } },
-          `Remove correction ${index + 1}`))));
+          W.remove_correction(index + 1)))));
   }
 
   return {

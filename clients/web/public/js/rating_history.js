@@ -3,9 +3,11 @@
 // of every table's log), drawn on the student's page: the rating now and an SVG plot of its
 // history, one step a dot (a table's result big and filled, a practice card small: filled
 // solved, hollow missed), the rating's line through them and its deviation as a band behind.
-// Nothing is computed here but the drawing. Words: words.js RATING_WORDS.
+// Nothing is computed here but the drawing. Words: word_tables.js RATING_WORDS (the
+// catalogue's `web` keys `rating.*`).
 import { fill, h } from "./draw.js";
-import { RATING_WORDS as W, errorInWords, ordinal } from "./words.js";
+import { BOARD_WORDS, RATING_WORDS as W } from "./word_tables.js";
+import { errorInWords, ordinal } from "./words.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -20,9 +22,11 @@ function s(tag, attrs = {}, ...children) {
 
 /** What one step of the history was, in words (a dot's tooltip). */
 function stepInWords(step) {
-  const game = W.games[step.game] || step.game;
-  if (step.kind === "practice") return W.practiceStep(step.table, step.card, step.solved, Math.round(step.mu));
-  return W.resultStep(game, step.table, ordinal(step.place), step.players, step.score, Math.round(step.mu));
+  const game = BOARD_WORDS.games[step.game] || step.game;
+  if (step.kind === "practice") {
+    return (step.solved ? W.practice_solved : W.practice_missed)(step.table, step.card, Math.round(step.mu));
+  }
+  return W.result_step(game, step.table, ordinal(step.place), step.players, step.score, Math.round(step.mu));
 }
 
 /** The rating after each step (a line from 1500), its deviation (a band), each step a dot. */
@@ -75,7 +79,8 @@ function drawAnswer(answer) {
     now.dataset.mu = rating.mu;
     now.dataset.steps = (answer.history || []).length;
   }
-  fill("rating-now", W.now(answer.name, Math.round(rating.mu), Math.round(rating.sigma), rating.provisional, answer.tables));
+  fill("rating-now", (rating.provisional ? W.now_provisional : W.now)(answer.name, Math.round(rating.mu),
+    Math.round(rating.sigma), answer.tables));
   // drawn at the width it is shown at (a phone's ~340 px, up to 640), so its words stay legible
   const shown = document.getElementById("rating-history-plot");
   const width = Math.max(280, Math.min(640, Math.floor((shown && shown.clientWidth) || 640)));

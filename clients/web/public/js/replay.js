@@ -7,7 +7,9 @@
 // held arrow key skips the steps it passed, so stepping never floods the server.
 import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter } from "./draw.js";
 import { drawResults } from "./results.js";
-import { errorInWords, eventInWords, statusInWords } from "./words.js";
+import { eventInWords } from "./event_words.js";
+import { REPLAY_WORDS as W } from "./word_tables.js";
+import { errorInWords, statusInWords } from "./words.js";
 import { casualEventInWords, casualStep, whenGameLoads } from "./games/index.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
@@ -23,25 +25,25 @@ export function replayPage(root, connection, table) {
 
   root.replaceChildren(
     h("header", {},
-      h("h1", {}, `Replay of ${table}`),
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+      h("h1", {}, W.title(table)),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting"))),
     h("p", { id: "message", class: "message", role: "alert" }),
     h("main", { class: "replay" },
       h("section", { "aria-labelledby": "step-heading" },
-        h("h2", { id: "step-heading" }, "Step"),
-        h("div", { class: "row", role: "group", "aria-label": "Step through the events" },
-          h("button", { id: "first", type: "button", "aria-keyshortcuts": "Home", onclick: () => go(0) }, "First"),
-          h("button", { id: "previous", type: "button", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(position - 1) }, "Previous"),
-          h("button", { id: "next", type: "button", "aria-keyshortcuts": "ArrowRight", onclick: () => go(position + 1) }, "Next"),
-          h("button", { id: "last", type: "button", "aria-keyshortcuts": "End", onclick: () => go(events.length - 1) }, "Last")),
-        h("label", { for: "slider" }, "Event"),
+        h("h2", { id: "step-heading" }, W.step),
+        h("div", { class: "row", role: "group", "aria-label": W.step_group },
+          h("button", { id: "first", type: "button", "aria-keyshortcuts": "Home", onclick: () => go(0) }, W.first),
+          h("button", { id: "previous", type: "button", "aria-keyshortcuts": "ArrowLeft", onclick: () => go(position - 1) }, W.previous),
+          h("button", { id: "next", type: "button", "aria-keyshortcuts": "ArrowRight", onclick: () => go(position + 1) }, W.next),
+          h("button", { id: "last", type: "button", "aria-keyshortcuts": "End", onclick: () => go(events.length - 1) }, W.last)),
+        h("label", { for: "slider" }, W.event),
         h("input", { id: "slider", type: "range", min: 1, max: 1, value: 1, oninput: (e) => go(Number(e.target.value) - 1) }),
         h("p", { id: "position", "aria-live": "polite" }),
         h("p", { id: "sentence" }),
-        h("details", {}, h("summary", {}, "The event's data"), h("pre", { id: "data" }))),
+        h("details", {}, h("summary", {}, W.data), h("pre", { id: "data" }))),
       h("section", { "aria-labelledby": "table-heading" },
-        h("h2", { id: "table-heading" }, "The table after this event"),
-        h("div", { id: "step", "aria-live": "polite" }, h("p", {}, "Loading the events…")))));
+        h("h2", { id: "table-heading" }, W.after),
+        h("div", { id: "step", "aria-live": "polite" }, h("p", {}, W.loading)))));
 
   // Arrow keys step, Home and End jump (the slider keeps its own arrows when it has focus).
   document.addEventListener("keydown", (event) => {
@@ -83,7 +85,7 @@ export function replayPage(root, connection, table) {
     if (view && view.game === "challenge") {
       return [
         drawCard(view),
-        h("ul", { class: "countdowns", "aria-label": "Time left at this step" },
+        h("ul", { class: "countdowns", "aria-label": W.time_left },
           drawCountdowns(result.deadlines || [], result.at, view.paused)),
         ...drawPause(view, "online"),
         h("div", { class: "said" }, drawSaid(view, null)),
@@ -105,12 +107,12 @@ export function replayPage(root, connection, table) {
     slider.disabled = events.length === 0;
     const push = events[position];
     if (!push) {
-      fill("position", "No events yet.");
+      fill("position", W.no_events);
       return;
     }
     const result = answers.get(push.seq);
     const names = (result && result.view) || (state && state.view);
-    fill("position", `Event ${position + 1} of ${events.length} (number ${push.seq} in the feed)`);
+    fill("position", W.position(position + 1, events.length, push.seq));
     fill("sentence", casualEventInWords(push, names) || eventInWords(push, names));
     fill("data", JSON.stringify(push.data, null, 1));
     const step = document.getElementById("step");

@@ -6,7 +6,9 @@
 // points share a place. Only the view's seats and scores: nothing is judged here.
 import { h, seatsTable } from "./draw.js";
 import { pageLink } from "./links.js";
-import { RESULT_WORDS, seatName } from "./words.js";
+import { RESULT_WORDS } from "./word_tables.js";
+import { endReasonInWords, flagCause } from "./event_words.js";
+import { seatName } from "./words.js";
 
 /** The seats ranked: [{seat, place (null when disqualified), winner}], best first. */
 export function rankSeats(view) {
@@ -32,14 +34,14 @@ export function drawResults(view, you = null, ranking = true) {
   const winners = ranked.filter((row) => row.winner);
   const best = winners.length ? winners[0].seat.score : 0;
   const lines = [
-    h("h2", { class: "over" }, RESULT_WORDS.over(view.end_reason)),
+    h("h2", { class: "over" }, RESULT_WORDS.over(endReasonInWords(view.end_reason))),
     h("p", { class: "winner-line", "data-winners": winners.map((row) => row.seat.seat).join(" ") },
       RESULT_WORDS.winners(winners.map((row) => seatName(view, row.seat.seat)), best)),
   ];
   const mine = ranked.find((row) => row.seat.seat === you);
   if (mine) {
     const text = mine.winner ? RESULT_WORDS.you_won(best, winners.length > 1)
-      : mine.place === null ? RESULT_WORDS.you_disqualified(mine.seat.disqualified_cause, mine.seat.score)
+      : mine.place === null ? RESULT_WORDS.you_disqualified(flagCause(mine.seat.disqualified_cause), mine.seat.score)
       : RESULT_WORDS.you_placed(mine.place, ranked.length, mine.seat.score);
     lines.push(h("p", { class: "own-result", id: "own-result" }, text));
   }
@@ -50,11 +52,11 @@ export function drawResults(view, you = null, ranking = true) {
     "data-seat": row.seat.seat, "data-place": row.place === null ? "" : row.place,
     class: [row.winner ? "winner" : "", row.seat.seat === you ? "you" : ""].filter(Boolean).join(" ") || null,
   },
-  h("td", { class: "number" }, row.place === null ? "–" : `${row.place}.`),
+  h("td", { class: "number" }, row.place === null ? "–" : RESULT_WORDS.place(row.place)),
   h("th", { scope: "row" }, seatName(view, row.seat.seat),
     row.winner ? ` (${RESULT_WORDS.winner_mark})` : "", row.place === null ? ` (${RESULT_WORDS.disqualified_mark})` : ""),
   h("td", { class: "points", "data-points": row.seat.score }, row.seat.score),
-  h("td", { class: "flag-count" }, `${row.seat.flags}${view.flag_limit ? ` of ${view.flag_limit}` : ""}`),
+  h("td", { class: "flag-count" }, view.flag_limit ? RESULT_WORDS.flags_of(row.seat.flags, view.flag_limit) : row.seat.flags),
   h("td", { class: "number" }, (row.seat.cards_won || []).length)));
   lines.push(seatsTable(RESULT_WORDS.ranking_caption, RESULT_WORDS.ranking_headings, rows, "ranking"));
   return lines;

@@ -10,7 +10,9 @@ import { TableEvents, addEventChoice, clearPicked, eventPicker, pickedSeqs } fro
 import { loadRatingHistory, ratingHistorySection } from "./rating_history.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
-import { errorInWords, hintInWords, ownEventInWords, seatName } from "./words.js";
+import { ownEventInWords } from "./event_words.js";
+import { PAGE_WORDS as W, hintInWords } from "./word_tables.js";
+import { errorInWords, seatName, statusInWords } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
   const table = welcome.table;
@@ -44,59 +46,59 @@ export function studentPage(root, connection, welcome) {
   };
 
   const stepField = (n) =>
-    h("p", {}, h("label", { for: `step-${n}` }, `Step ${n}`),
-      h("input", { id: `step-${n}`, name: `step-${n}`, autocomplete: "off", placeholder: n === 1 ? "e.g. 8 / 4 = 2" : "", onkeydown: keyStep(n) }));
+    h("p", {}, h("label", { for: `step-${n}` }, W.step(n)),
+      h("input", { id: `step-${n}`, name: `step-${n}`, autocomplete: "off", placeholder: n === 1 ? W.step_placeholder : "", onkeydown: keyStep(n) }));
   const steps = () => [1, 2, 3].map((n) => document.getElementById(`step-${n}`).value.trim()).filter(Boolean);
 
   root.replaceChildren(
     h("header", {},
-      h("h1", {}, `Table ${table}`),
-      h("p", { id: "who" }, "Welcome."),
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+      h("h1", {}, W.table(table)),
+      h("p", { id: "who" }, W.welcome),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting"))),
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: "student" },
       h("section", { id: "final", class: "final wide", hidden: true, "aria-live": "polite" }),
       h("section", { "aria-labelledby": "card-heading", class: "play" },
-        h("h2", { id: "card-heading" }, "The card"),
+        h("h2", { id: "card-heading" }, W.card_heading),
         h("div", { id: "card", "aria-live": "polite" }),
-        h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
+        h("ul", { id: "countdowns", class: "countdowns", "aria-label": W.time_left }),
         h("button", { id: "touch", class: "touch", type: "button", "aria-keyshortcuts": "Space",
-          onclick: () => send("touch_card", { fingertips: 1 }) }, "Touch the card (space)"),
+          onclick: () => send("touch_card", { fingertips: 1 }) }, W.touch),
         h("p", { id: "hint", class: "message", "data-kind": "hint", role: "status" }),
-        h("button", { id: "stumped", type: "button", onclick: () => send("declare_stumped", {}) }, "I'm stumped")),
+        h("button", { id: "stumped", type: "button", onclick: () => send("declare_stumped", {}) }, W.stumped)),
       h("section", { "aria-labelledby": "answer-heading", class: "answer" },
-        h("h2", { id: "answer-heading" }, "Your answer"),
+        h("h2", { id: "answer-heading" }, W.answer_heading),
         h("form", { id: "pattern-form", onsubmit: (e) => { e.preventDefault(); send("declare_pattern", { pattern: document.getElementById("pattern").value.trim() }).then((ok) => ok && focus("step-1")); } },
-          h("label", { for: "pattern" }, "Pattern (say it within the time, e.g. 4 × 6)"),
+          h("label", { for: "pattern" }, W.pattern_label),
           h("input", { id: "pattern", name: "pattern", autocomplete: "off" }),
-          h("button", { id: "declare", type: "submit" }, "Declare the pattern")),
+          h("button", { id: "declare", type: "submit" }, W.declare)),
         h("form", { id: "steps-form", onsubmit: (e) => { e.preventDefault(); send("state_steps", { steps: steps() }); } },
           stepField(1), stepField(2), stepField(3),
-          h("button", { id: "state-steps", type: "submit" }, "State the steps"),
+          h("button", { id: "state-steps", type: "submit" }, W.state_steps),
           h("button", { id: "fix", type: "button", onclick: () => { const s = steps(); send("fix_solution", s.length ? { steps: s } : {}); } },
-            "Equals 24: fix the solution")),
+            W.fix)),
         h("div", { id: "said", "aria-live": "polite" }),
         h("p", { id: "message", class: "message", role: "alert" }),
         h("p", { id: "result", class: "result", "aria-live": "polite" })),
       h("section", { "aria-labelledby": "scores-heading", class: "scores" },
-        h("h2", { id: "scores-heading" }, "Scores"),
+        h("h2", { id: "scores-heading" }, W.scores),
         h("div", { id: "seats" })),
       feedSection(table),
       h("section", { "aria-labelledby": "protest-heading", class: "protest" },
-        h("h2", { id: "protest-heading" }, "Protest"),
+        h("h2", { id: "protest-heading" }, W.protest),
         h("details", { id: "protest-details" },
-          h("summary", {}, "File a protest about what happened"),
-          eventPicker("protest-events", "Which events (numbered as in the feed)"),
-          h("p", {}, h("label", { for: "protest-reason" }, "Why"),
+          h("summary", {}, W.protest_summary),
+          eventPicker("protest-events", W.protest_events),
+          h("p", {}, h("label", { for: "protest-reason" }, W.protest_why),
             h("input", { id: "protest-reason", name: "protest-reason", autocomplete: "off" })),
-          h("button", { id: "file-protest", type: "button", onclick: () => fileProtest() }, "File the protest"))),
+          h("button", { id: "file-protest", type: "button", onclick: () => fileProtest() }, W.file_protest))),
       ratingHistorySection()));
   loadRatingHistory(connection, table);
 
   async function fileProtest() {
     const args = { seqs: pickedSeqs("protest-events"), reason: document.getElementById("protest-reason").value.trim() };
     if (await send("file_protest", args)) {
-      say("The protest is filed: the proctor will rule on it.", "ok");
+      say(W.protest_filed, "ok");
       clearPicked("protest-events");
       document.getElementById("protest-reason").value = "";
     }
@@ -125,7 +127,7 @@ export function studentPage(root, connection, welcome) {
   // The frame draws the status, the pause, the card, the seats and the countdowns; this
   // page draws which of its controls the view makes sensible now.
   function draw(view) {
-    fill("who", `You are ${seatName(view, you)}.`);
+    fill("who", W.you_are(seatName(view, you)));
     const final = document.getElementById("final");
     final.hidden = view.phase !== "ended";
     // nothing left to touch or answer; the last attempt's result stays in view

@@ -2,7 +2,8 @@
 // what came of it in words, links between the console's pages (the token kept in the
 // fragment), and the console's own style sheet. No rules: the server decides every command.
 import { fill, h } from "../draw.js";
-import { TOURNAMENT_DONE_WORDS, errorInWords } from "../words.js";
+import { tournamentDoneInWords } from "../word_tables.js";
+import { errorInWords, web } from "../words.js";
 
 // The console's style sheet, beside the client's (style.css stays the pages' shared one).
 if (typeof document !== "undefined" && !document.getElementById("director-css")) {
@@ -24,8 +25,8 @@ export function say(text, kind = "error") {
  * Resolves true when accepted. */
 export function act(connection, table, name, args = {}) {
   return connection.command(table, name, args).then(
-    () => { say(TOURNAMENT_DONE_WORDS[name] || "Done.", "ok"); return true; },
-    (error) => { say(errorInWords(error), "error"); return false; });
+    () => { say(tournamentDoneInWords(name), "ok"); return true; },
+    (error) => { say(errorInWords(error, "tournament"), "error"); return false; });
 }
 
 /** This page's address with the fragment's `changes` set (a null value removes the key),
@@ -63,7 +64,7 @@ export function studentName(view, id) {
   const found = students.find((s) => s.student === id);
   if (!found) return String(id);
   const twins = students.filter((s) => s.name === found.name).length > 1;
-  return twins ? `${found.name} (${found.school})` : found.name;
+  return twins ? web("director.name_school", { name: found.name, school: found.school }) : found.name;
 }
 
 /** The tables of a round or of its tie-breaks, with the hub's id of each. */

@@ -5,7 +5,8 @@
 // that is empty, cards out of 4..48, ...): nothing is checked here but what a form field
 // must hold to be sent at all.
 import { h } from "../draw.js";
-import { DIRECTOR_WORDS as W, errorInWords } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords, languages } from "../words.js";
 import { choice, consoleLink, field, say, valueOf } from "./common.js";
 
 const MAX_SEED = 2 ** 31 - 1;
@@ -43,6 +44,7 @@ export function formOptions() {
     table_options: tableOptions,
   };
   if (valueOf("new-edition")) options.edition = valueOf("new-edition");
+  if (valueOf("new-lang")) options.lang = valueOf("new-lang"); // every table's default language
   const tieSeconds = numberOf("new-tie-seconds");
   if (tieSeconds !== null) options.tie_break_seconds = tieSeconds;
   const advance = numberOf("new-advance");
@@ -84,6 +86,7 @@ export function createSection(connection) {
       field("new-cards", W.field_cards, { type: "number", min: 4, max: 48, step: 1, value: 48, required: true, "aria-describedby": "cards-hint" }),
       h("p", { id: "cards-hint", class: "hint" }, W.field_cards_hint),
       choice("new-mode", W.field_mode, pairs(W.mode_choices)),
+      choice("new-lang", W.field_lang, [["", W.lang_default], ...pairs(languages())]),
       field("new-auto", W.field_auto, { type: "number", min: 0.05, max: 3600, step: "any", value: 3 }),
       h("details", {},
         h("summary", {}, W.field_more),

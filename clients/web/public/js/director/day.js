@@ -16,7 +16,9 @@
 import { fill, h } from "../draw.js";
 import { replayLink } from "../links.js";
 import { Connection, serverUrl } from "../wire.js";
-import { BOARD_WORDS, DIRECTOR_WORDS as W, errorInWords, flagCause, seatName } from "../words.js";
+import { flagCause } from "../event_words.js";
+import { BOARD_WORDS, DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords, seatName } from "../words.js";
 import { act, consoleLink, currentRound, field, say, valueOf } from "./common.js";
 
 const DEFAULT_MAX_JOINS = 16;
@@ -41,7 +43,7 @@ export function boardStep(main, connection, tid, stream) {
   main.replaceChildren(
     h("section", { "aria-labelledby": "board-heading", class: "wide board-controls" },
       h("h2", { id: "board-heading" }),
-      h("nav", { id: "rounds", class: "row rounds", "aria-label": "Rounds" }),
+      h("nav", { id: "rounds", class: "row rounds", "aria-label": W.rounds }),
       field("initials", W.initials_label, { maxlength: 16, value: localStorage.getItem(INITIALS_KEY) || "",
         oninput: (e) => localStorage.setItem(INITIALS_KEY, e.target.value.trim()) }),
       h("div", { class: "row" },

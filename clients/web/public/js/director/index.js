@@ -6,7 +6,8 @@
 // sends one command of the protocol, the same the CLI (`t24 tournament`) sends; the
 // server decides and its pushes redraw the page.
 import { h, linkAfter } from "../draw.js";
-import { DIRECTOR_WORDS as W, errorInWords, statusInWords } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords, statusInWords } from "../words.js";
 import { consoleLink, currentRound } from "./common.js";
 import { createSection } from "./create.js";
 import { boardStep } from "./day.js";

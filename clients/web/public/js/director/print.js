@@ -7,7 +7,8 @@
 // - a certificate per champion, a page each.
 // `#page=print&tournament=ID` and `round=N` or `tie=K` (`kind=plan`), or `kind=certificates`.
 import { h } from "../draw.js";
-import { DIRECTOR_WORDS as W, errorInWords, statusInWords } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords, statusInWords } from "../words.js";
 import { consoleLink } from "./common.js";
 
 function qr(person, who) {
@@ -51,7 +52,7 @@ export function printPage(root, connection, params) {
       pages.push(
         h("section", { class: "print-page proctor-sheet", "data-table": table.table },
           h("h2", {}, W.print_proctor_heading(table.table, table.section)),
-          h("p", {}, `${view.name}, ${view.date}. `, W.print_proctor_intro(heading)),
+          h("p", {}, W.certificate_event(view.name, view.date), ". ", W.print_proctor_intro(heading)),
           h("table", { class: "seats print-seats" },
             h("caption", {}, W.print_seats_caption),
             h("tbody", {}, links.seats.map((seat) => h("tr", {},

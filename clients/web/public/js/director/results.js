@@ -3,7 +3,7 @@
 // downloaded as one zip (`GET /bundle` with this page's token) with the key it is signed
 // with shown beside it: the key to pin when it is checked (`t24 audit verify`).
 import { drawStandings, fill, h } from "../draw.js";
-import { DIRECTOR_WORDS as W } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
 import { consoleLink, say } from "./common.js";
 
 export function resultsStep(main, connection, tid) {

@@ -4,7 +4,8 @@
 // file is read as it is (a spreadsheet's byte order mark, `;` and Windows line endings are
 // the server's to read, docs/tournament.md): the page never parses it.
 import { fill, h, seatsTable } from "../draw.js";
-import { DIRECTOR_WORDS as W, errorInWords } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
+import { errorInWords } from "../words.js";
 import { act, choice, field, say, studentName, valueOf } from "./common.js";
 
 /** A file's text: UTF-8 (a byte order mark stays, for the server to drop), or Windows-1252

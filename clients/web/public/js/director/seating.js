@@ -3,7 +3,7 @@
 // slip per student: print.js), and the round started. Which round: the fragment's `round`,
 // else the one the day is at; every round has a link.
 import { fill, h, seatsTable } from "../draw.js";
-import { DIRECTOR_WORDS as W } from "../words.js";
+import { DIRECTOR_WORDS as W } from "../word_tables.js";
 import { act, choice, consoleLink, currentRound, studentName, valueOf } from "./common.js";
 
 export function seatingStep(main, connection, tid, stream) {
@@ -14,7 +14,7 @@ export function seatingStep(main, connection, tid, stream) {
   main.replaceChildren(
     h("section", { "aria-labelledby": "round-heading", class: "wide" },
       h("h2", { id: "round-heading" }),
-      h("nav", { id: "rounds", class: "row rounds", "aria-label": "Rounds" }),
+      h("nav", { id: "rounds", class: "row rounds", "aria-label": W.rounds }),
       h("p", { id: "round-state" }),
       h("div", { class: "row" },
         h("button", { id: "seat-round", type: "button", onclick: () => act(connection, stream, "seat_round", { round: number }) }),

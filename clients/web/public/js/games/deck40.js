@@ -4,26 +4,28 @@
 // the end (a tie shown as a tie). It draws the view (server/games/deck40/view.py) and sends
 // the commands of COMMANDS_BY_ROLE; the server judges every call.
 import { fill, h, seatsTable } from "../draw.js";
+import { answerReason, casualEventWords } from "../event_words.js";
+import { wordTable } from "../word_tables.js";
+import { say, web } from "../words.js";
 import { gameControls, gameOverInWords, nameOf, namesOf, playerCell, setDisabled, setShown, showGameControls } from "./shell.js";
 
 const SUIT_SIGNS = { clubs: "♣", diamonds: "♦", hearts: "♥", spades: "♠" };
 const SUIT_BY_LETTER = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const ENDED = {
-  target_points: "the target was reached",
-  cards_out: "the cards ran out",
-  cannot_turn_up: "a player cannot turn up a card",
-  no_solution_left: "no remaining card came round solved",
-  ended_by_director: "ended by the director",
-};
-const LAYOUTS = {
-  pairs: "each player turns up the top two cards of his own pile",
-  singles: "each player turns up the top card of his own pile",
-  common_pile: "the dealer turns up four from the common pile",
-};
+const ENDED_CODES = ["target_points", "cards_out", "cannot_turn_up", "no_solution_left", "ended_by_director"];
+/** Why a game ended and how the cards are laid out: the game's own words (`deck40`). */
+const ended = () => Object.fromEntries(ENDED_CODES.map((code) => [code, say("deck40", `screen.ended.${code}`)]));
+const layout = (code) => say("deck40", `screen.layout.${code}`);
 
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+const W = wordTable("deck40", {
+  no_start: null, no_cards: null, set_label: ["set"], no_solution_callers: ["names"], excluded: ["names"],
+  common_pile: ["n"], simple: null, advanced: null, cards_version: null, house: null, target: ["n"],
+  until_out: null, reveal: null, layout: ["layout"], out: null, called: null, scores_caption: null,
+  headings: { list: ["player", "points", "won", "pile", "these"] }, cards_left: ["cards"], right: ["expression"],
+  wrong: ["why"], you_take: null, you_take_points: ["n"], you_called: null, type_first: null,
+  cards_heading: null, set: ["set"], call_heading: null, solution_label: null, no_solution_group: null,
+  returns_label: null, no_solution: null, game_heading: null, scores_heading: null, you_out: null,
+  you_called_line: null, card_owner: ["card", "owner"], title: null,
+});
 
 /** A card name of the log ("10H") as rank and suit: {rank, suit}. */
 function fromName(name) {
@@ -43,15 +45,14 @@ export function cardText(card) {
 }
 
 function cardWords(card) {
-  const rank = card.rank === 1 ? "ace" : String(card.rank);
-  return `${rank} of ${card.suit}`;
+  return web("cards.name", { rank: card.rank === 1 ? web("cards.rank.A") : String(card.rank), suit: web(`cards.suit.${card.suit}`) });
 }
 
 /** One playing card face up, with whose pile it came from. */
 function drawPlayingCard(card, view) {
   const red = card.suit === "hearts" || card.suit === "diamonds";
   const owner = card.seat ? nameOf(view, card.seat) : "";
-  const label = `${cardWords(card)}${owner ? `, from ${owner}'s pile` : ""}`;
+  const label = owner ? W.card_owner(cardWords(card), owner) : cardWords(card);
   return h("li", { class: "playing-card-slot" },
     h("div", { class: `playing-card ${red ? "red" : "black"}`, role: "img", "aria-label": label,
       "data-card": card.card, "data-rank": card.rank, "data-suit": card.suit, "data-seat": card.seat || "" },
@@ -64,39 +65,39 @@ function drawPlayingCard(card, view) {
 function drawTable(view) {
   const cards = view.table || [];
   if (!cards.length) {
-    const text = view.phase === "setup" ? "The game has not started." : "No cards are up.";
+    const text = view.phase === "setup" ? W.no_start : W.no_cards;
     return h("p", { class: "card empty" }, text);
   }
-  return h("ul", { class: "playing-cards", "aria-label": `Set ${view.set}: the four cards` },
+  return h("ul", { class: "playing-cards", "aria-label": W.set_label(view.set) },
     cards.map((card) => drawPlayingCard(card, view)));
 }
 
 function setStateLines(view) {
   const lines = [];
-  if (view.no_solution.length) lines.push(h("p", { id: "no-solution-callers" }, `"No solution": ${namesOf(view, view.no_solution)}.`));
-  if (view.excluded.length) lines.push(h("p", { id: "excluded", class: "out" }, `Out of these four cards: ${namesOf(view, view.excluded)}.`));
-  if (view.options.layout === "common_pile" && view.phase !== "setup") lines.push(h("p", {}, `Common pile: ${plural(view.common_pile, "card")}.`));
+  if (view.no_solution.length) lines.push(h("p", { id: "no-solution-callers" }, W.no_solution_callers(namesOf(view, view.no_solution))));
+  if (view.excluded.length) lines.push(h("p", { id: "excluded", class: "out" }, W.excluded(namesOf(view, view.excluded))));
+  if (view.options.layout === "common_pile" && view.phase !== "setup") lines.push(h("p", {}, W.common_pile(view.common_pile)));
   return lines;
 }
 
 /** The scoring version and the goal, in words. */
 function scoringWords(options) {
   const parts = [];
-  if (options.scoring === "simple") parts.push('Simple scoring: a right "24!" takes the four cards and scores 1 point.');
-  else if (options.scoring === "advanced") parts.push('Advanced scoring: a right "24!" scores 1 point, 2 when another player had called "no solution" on these cards.');
-  else parts.push("Card version: no points; when a player runs out of cards, the fewest cards left wins.");
-  if (options.house_loser_takes) parts.push("House option: the loser of each set takes the four cards.");
-  if (options.target_points) parts.push(`Play to ${plural(options.target_points, "point")}.`);
-  else if (options.scoring !== "cards") parts.push("Play until the cards run out.");
-  if (options.reveal_unsolvable) parts.push('After an agreed "no solution" the server says whether there was one.');
-  parts.push(`Layout: ${LAYOUTS[options.layout] || options.layout}.`);
+  if (options.scoring === "simple") parts.push(W.simple);
+  else if (options.scoring === "advanced") parts.push(W.advanced);
+  else parts.push(W.cards_version);
+  if (options.house_loser_takes) parts.push(W.house);
+  if (options.target_points) parts.push(W.target(options.target_points));
+  else if (options.scoring !== "cards") parts.push(W.until_out);
+  if (options.reveal_unsolvable) parts.push(W.reveal);
+  parts.push(W.layout(layout(options.layout)));
   return parts.join(" ");
 }
 
 function drawScores(view) {
   const rows = (view.seats || []).map((seat) => {
-    const state = view.excluded.includes(seat.seat) ? "out of these cards"
-      : view.no_solution.includes(seat.seat) ? "no solution" : "";
+    const state = view.excluded.includes(seat.seat) ? W.out
+      : view.no_solution.includes(seat.seat) ? W.called : "";
     return h("tr", { "data-seat": seat.seat },
       playerCell(view, seat.seat),
       h("td", { class: "score", "data-score": seat.score }, seat.score),
@@ -104,47 +105,22 @@ function drawScores(view) {
       h("td", { class: "pile", "data-pile": seat.pile }, seat.pile),
       h("td", { class: "state" }, state));
   });
-  return seatsTable("Points, cards won and piles", ["Player", "Points", "Cards won", "Pile", "These cards"], rows);
+  return seatsTable(W.scores_caption, W.headings, rows);
 }
 
 function drawResult(view) {
   const result = view.result;
   if (!result) return [];
   const lines = [h("p", { class: result.tie ? "tie" : "winner", "data-tie": String(Boolean(result.tie)) },
-    gameOverInWords(view, result, ENDED))];
+    gameOverInWords(view, result, ended()))];
   if (result.scoring === "cards" && result.cards_left) {
-    lines.push(h("p", {}, "Cards left: " + Object.entries(result.cards_left).map(([seat, n]) => `${nameOf(view, seat)} ${n}`).join(", ") + "."));
+    lines.push(h("p", {}, W.cards_left(Object.entries(result.cards_left).map(([seat, n]) => `${nameOf(view, seat)} ${n}`).join(", "))));
   }
   return lines;
 }
 
 function words(push, view) {
-  const d = push.data || {};
-  const who = (seat) => nameOf(view, seat);
-  switch (push.event_type) {
-    case "TableCreated": return "Table created.";
-    case "GameStarted": return `The game started: ${LAYOUTS[d.layout] || d.layout}.`;
-    case "CardsTurnedUp": return `Set ${d.set}: ${(d.cards || []).map(cardText).join(" ")} turned up.`;
-    case "SolutionCalled":
-      return d.ok ? `${who(d.seat)} called "24!": ${d.expression}, right.`
-        : `${who(d.seat)} called "24!": ${d.expression}, wrong (${d.message || d.reason}).`;
-    case "PlayerExcluded": return `${who(d.seat)} is out of set ${d.set}.`;
-    case "RoundWon": {
-      const points = d.points ? ` and scores ${plural(d.points, "point")}` : "";
-      const taken = d.taken_by ? `; ${who(d.taken_by)} takes them under his pile` : "";
-      return `${who(d.seat)} wins set ${d.set}${points}${d.after_no_solution ? ' (after a "no solution")' : ""}${taken}.`;
-    }
-    case "NoSolutionCalled": return `${who(d.seat)} calls "no solution"${d.returns ? `, giving back ${cardText(d.returns)}` : ""}.`;
-    case "NoSolutionAgreed": {
-      const all = d.reason === "all_excluded" ? "Everyone is out of these cards" : 'Everyone agrees: "no solution"';
-      const server = d.solvable === true ? ` The server says there was one: ${d.example}.`
-        : d.solvable === false ? " The server confirms: there is none." : "";
-      return `${all} for set ${d.set}.${server}`;
-    }
-    case "CardsReturned": return `Back to the bottom of the piles: ${(d.returns || []).map((r) => cardText(r.card)).join(" ")}.`;
-    case "GameEnded": return gameOverInWords(view, d, ENDED);
-    default: return null;
-  }
+  return casualEventWords("deck40", push, view, nameOf);
 }
 
 function pushed(ctx, push) {
@@ -152,10 +128,10 @@ function pushed(ctx, push) {
   if (push.event_type === "CardsTurnedUp" && !push.catchUp) document.getElementById("solution").value = "";
   if (push.catchUp || d.seat !== ctx.you) return;
   if (push.event_type === "SolutionCalled") {
-    fill("result", d.ok ? `Right: ${d.expression}.` : `Wrong: ${d.message || d.reason}. You are out of these four cards.`);
+    fill("result", d.ok ? W.right(d.expression) : W.wrong(answerReason(d.reason, d.message)));
   }
-  if (push.event_type === "RoundWon") fill("result", `You take the four cards${d.points ? ` (${plural(d.points, "point")})` : ""}.`);
-  if (push.event_type === "NoSolutionCalled") fill("result", 'You called "no solution": waiting for the others.');
+  if (push.event_type === "RoundWon") fill("result", d.points ? W.you_take_points(d.points) : W.you_take);
+  if (push.event_type === "NoSolutionCalled") fill("result", W.you_called);
 }
 
 /** The set drawn on the page (the view's `set`, docs/games/deck40.md): a call that crosses
@@ -168,7 +144,7 @@ function sections(ctx) {
   const call24 = (event) => {
     event.preventDefault();
     const expression = document.getElementById("solution").value.trim();
-    if (!expression) { ctx.say("Type your solution first, e.g. (8-4)*(7-1)."); return; }
+    if (!expression) { ctx.say(W.type_first); return; }
     ctx.send("call_24", { expression, ...drawnSet(ctx) });
   };
   const noSolution = () => {
@@ -179,37 +155,37 @@ function sections(ctx) {
   };
   return [
     h("section", { "aria-labelledby": "cards-heading", class: "play" },
-      h("h2", { id: "cards-heading" }, "The four cards"),
+      h("h2", { id: "cards-heading" }, W.cards_heading),
       h("p", { id: "set-number" }),
       h("div", { id: "table-cards", "aria-live": "polite" }),
       h("div", { id: "set-state", "aria-live": "polite" })),
     h("section", { "aria-labelledby": "call-heading", class: "answer" },
-      h("h2", { id: "call-heading" }, "Your call"),
+      h("h2", { id: "call-heading" }, W.call_heading),
       h("form", { id: "call-form", onsubmit: call24 },
-        h("label", { for: "solution" }, 'Your solution for "24!": every card once, + − × ÷ and brackets, e.g. (8-4)*(7-1)'),
+        h("label", { for: "solution" }, W.solution_label),
         h("input", { id: "solution", name: "solution", autocomplete: "off", spellcheck: "false" }),
         h("button", { id: "call-24", class: "touch", type: "submit" }, "24!")),
-      h("div", { id: "no-solution-group", role: "group", "aria-label": "No solution" },
-        h("p", { id: "returns-line" }, h("label", { for: "returns" }, "The card you give back to your pile"),
+      h("div", { id: "no-solution-group", role: "group", "aria-label": W.no_solution_group },
+        h("p", { id: "returns-line" }, h("label", { for: "returns" }, W.returns_label),
           h("select", { id: "returns", name: "returns" })),
-        h("button", { id: "no-solution", type: "button", onclick: noSolution }, "No solution")),
+        h("button", { id: "no-solution", type: "button", onclick: noSolution }, W.no_solution)),
       h("p", { id: "message", class: "message", role: "alert" }),
       h("p", { id: "result", class: "result", "aria-live": "polite" }),
       h("p", { id: "you-state", class: "out", "aria-live": "polite" })),
     h("section", { "aria-labelledby": "game-heading", class: "game" },
-      h("h2", { id: "game-heading" }, "The game"),
+      h("h2", { id: "game-heading" }, W.game_heading),
       h("p", { id: "scoring" }),
       h("div", { id: "end-result", "aria-live": "polite" }),
       gameControls(ctx)),
     h("section", { "aria-labelledby": "scores-heading", class: "scores" },
-      h("h2", { id: "scores-heading" }, "Points and piles"),
+      h("h2", { id: "scores-heading" }, W.scores_heading),
       h("div", { id: "seats" })),
   ];
 }
 
 function render(ctx) {
   const view = ctx.view;
-  fill("set-number", view.set ? `Set ${view.set}` : "");
+  fill("set-number", view.set ? W.set(view.set) : "");
   fill("table-cards", drawTable(view));
   fill("set-state", setStateLines(view));
   fill("scoring", scoringWords(view.options));
@@ -229,8 +205,7 @@ function render(ctx) {
   setDisabled("call-24", !(live && !out));
   setDisabled("returns", !(live && !out && !called));
   setDisabled("no-solution", !(live && !out && !called));
-  fill("you-state", player && out ? "You are out of these four cards: the others play on."
-    : player && called && live ? 'You called "no solution".' : "");
+  fill("you-state", player && out ? W.you_out : player && called && live ? W.you_called_line : "");
   showGameControls(ctx, view);
 }
 
@@ -241,7 +216,7 @@ function summary(view) {
 
 export const deck40Game = {
   name: "deck40",
-  title: "Kortspillet 24",
+  get title() { return W.title; },
   deadlineWords: {},
   sections,
   render,
@@ -252,3 +227,5 @@ export const deck40Game = {
 };
 
 export default deck40Game; // its parts, found by games/index.js by this file's name
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };

@@ -2,8 +2,12 @@
 // table looks like before its page is written, and what an older client shows of a newer
 // server's game. It knows no game: it draws whatever view the server sends, as labelled
 // values, and sends a command typed by name (the server judges it and says why it refuses).
-// games/index.js falls back to it when the game's module cannot be loaded.
+// games/index.js falls back to it when the game's module cannot be loaded. Its words are the
+// catalogue's (`web` keys `generic.*`); a game's own title is its vocabulary's `screen.title`
+// (msgctxt "<game>" in protocol/words/<lang>.po), its refusals its `refusal.<code>`.
 import { fill, h } from "../draw.js";
+import { GENERIC_WORDS as W } from "../word_tables.js";
+import { has, say } from "../words.js";
 
 /** "turn_seconds" -> "turn seconds": a key of the view as a label. */
 function label(key) {
@@ -13,14 +17,14 @@ function label(key) {
 /** Any plain value of a view as page elements: a map as a definition list, a list as a
  * list, anything else as text. */
 export function drawValue(value) {
-  if (value === null || value === undefined) return h("span", { class: "none" }, "none");
+  if (value === null || value === undefined) return h("span", { class: "none" }, W.none);
   if (Array.isArray(value)) {
-    return value.length ? h("ol", {}, value.map((item) => h("li", {}, drawValue(item)))) : h("span", {}, "none yet");
+    return value.length ? h("ol", {}, value.map((item) => h("li", {}, drawValue(item)))) : h("span", {}, W.none_yet);
   }
   if (typeof value === "object") {
     return h("dl", {}, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, drawValue(item))]));
   }
-  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  if (typeof value === "boolean") return h("span", {}, value ? W.yes : W.no);
   return h("span", {}, String(value));
 }
 
@@ -40,22 +44,22 @@ function sections(ctx) {
   const send = (event) => {
     event.preventDefault();
     const name = document.getElementById("command-name").value.trim();
-    if (!name) { ctx.say("Type the command to send."); return; }
+    if (!name) { ctx.say(W.type_command); return; }
     ctx.send(name, readArguments(document.getElementById("command-args").value));
   };
   return [
     h("section", { "aria-labelledby": "view-heading", class: "play" },
-      h("h2", { id: "view-heading" }, "The table"),
+      h("h2", { id: "view-heading" }, W.view_heading),
       h("div", { id: "generic-view", "aria-live": "polite" }),
-      h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left", "aria-live": "off" })),
+      h("ul", { id: "countdowns", class: "countdowns", "aria-label": W.time_left, "aria-live": "off" })),
     h("section", { "aria-labelledby": "command-heading", class: "answer" },
-      h("h2", { id: "command-heading" }, "Send a command"),
+      h("h2", { id: "command-heading" }, W.command_heading),
       h("form", { id: "command-form", onsubmit: send },
-        h("label", { for: "command-name" }, "Command"),
+        h("label", { for: "command-name" }, W.command),
         h("input", { id: "command-name", autocomplete: "off", spellcheck: "false" }),
-        h("label", { for: "command-args" }, "With (name=value, ...)"),
+        h("label", { for: "command-args" }, W.with),
         h("input", { id: "command-args", autocomplete: "off", spellcheck: "false" }),
-        h("button", { id: "send-command", type: "submit" }, "Send")),
+        h("button", { id: "send-command", type: "submit" }, W.send)),
       h("p", { id: "message", class: "message", role: "alert" })),
   ];
 }
@@ -64,11 +68,12 @@ function sections(ctx) {
 export function genericGame(name) {
   return {
     name,
-    title: `A game of ${label(name)}`,
+    // the game's own title when its vocabulary has one, read when drawn (the page's language)
+    get title() { return has(name, "screen.title") ? say(name, "screen.title") : W.title(label(name)); },
     generic: true,
     sections,
     render(ctx) { fill("generic-view", drawValue(ctx.view)); },
-    words: (push) => `Something happened at the table (number ${push.seq}).`,
+    words: (push) => W.event(push.seq),
     summary: (view) => [drawValue(view)],
   };
 }

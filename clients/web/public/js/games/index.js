@@ -7,7 +7,8 @@
 // Challenge table keeps the student page and the console (the client's own pages). Each
 // game's module only draws its view and sends its commands: no game rules.
 import { h } from "../draw.js";
-import { statusInWords } from "../words.js";
+import { GAME_WORDS } from "../word_tables.js";
+import { capitalized, pauseCause, seconds, statusInWords } from "../words.js";
 import { genericGame } from "./generic.js";
 import { gameShell } from "./shell.js";
 
@@ -63,8 +64,9 @@ if (typeof document !== "undefined" && !document.getElementById("games-css")) {
 }
 
 /** A page that waits for the table's first snapshot, then becomes its game's page (loaded
- * meanwhile: the table's updates wait for it), or `otherPage()` for the 24 Challenge. */
-export function pageByGame(root, connection, welcome, table, otherPage) {
+ * meanwhile: the table's updates wait for it), or `otherPage()` for the 24 Challenge;
+ * `drawn()` once it is drawn (main.js gives back what was typed before a language switch). */
+export function pageByGame(root, connection, welcome, table, otherPage, drawn = () => {}) {
   let page = null;
   let waiting = []; // status calls before the page exists
   let held = []; // the table's updates (state, push) while the game's module loads
@@ -74,6 +76,7 @@ export function pageByGame(root, connection, welcome, table, otherPage) {
     for (const args of held) page.table(...args); // in order: each push reaches the feed
     waiting = [];
     held = [];
+    drawn();
   }
   return {
     status(...args) {
@@ -83,7 +86,7 @@ export function pageByGame(root, connection, welcome, table, otherPage) {
       }
       waiting.push(args); // replayed to the page; meanwhile the connection's state shows
       root.replaceChildren(h("header", {},
-        h("h1", {}, `Table ${table}`),
+        h("h1", {}, GAME_WORDS.table(table)),
         h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords(...args))));
     },
     table(state, push) {
@@ -119,7 +122,7 @@ export function casualSummary(view) {
  * game without a page here (words.js `eventInWords` draws the 24 Challenge's). */
 export function casualEventInWords(push, view) {
   const game = loadedGame(view);
-  return game ? game.words(push, view) || `${push.event_type}.` : null;
+  return game ? game.words(push, view) || "" : null;
 }
 
 /** A casual table as it stood at one step of the replay page (the `view_at` answer): the
@@ -130,9 +133,9 @@ export function casualStep(view, deadlines, at) {
   const words = game.deadlineWords || {};
   const live = view.paused ? [] : deadlines.filter((deadline) => words[deadline.command]);
   const countdowns = live.map((deadline) => h("li", { "data-command": deadline.command },
-    `${words[deadline.command]} ${Math.max(0, (deadline.at - at) / 1e6).toFixed(1)} s`));
+    `${capitalized(words[deadline.command])} ${seconds(Math.max(0, (deadline.at - at) / 1e6))}`));
   return [...game.summary(view),
-    countdowns.length ? h("ul", { class: "countdowns", "aria-label": "Time left at this step" }, countdowns) : null,
-    view.paused ? h("p", { class: "pause" }, `Paused (${String(view.pause_cause || "").replaceAll("_", " ")}).`) : null,
+    countdowns.length ? h("ul", { class: "countdowns", "aria-label": GAME_WORDS.time_left_step }, countdowns) : null,
+    view.paused ? h("p", { class: "pause" }, GAME_WORDS.paused_short(pauseCause(view.pause_cause, view.game))) : null,
   ].filter(Boolean);
 }

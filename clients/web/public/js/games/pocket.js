@@ -4,24 +4,30 @@
 // cards waiting, the scores and the end (a tie shown as a tie). It draws the view
 // (server/games/pocket/view.py) and sends the commands of COMMANDS_BY_ROLE; no rules here.
 import { cardNumbers, fill, h, seatsTable } from "../draw.js";
+import { answerReason, casualEventWords } from "../event_words.js";
+import { wordTable } from "../word_tables.js";
+import { say } from "../words.js";
 import { gameControls, gameOverInWords, nameOf, namesOf, playerCell, setDisabled, setShown, showGameControls } from "./shell.js";
 
 const PLAYING = ["open", "claimed"];
-const SET_ASIDE = { all_stumped: "everyone is stumped", all_excluded: "everyone is out of it", timeout: "nobody solved it in time" };
-const ENDED = { stack_used_up: "the stack is used up", ended_by_director: "ended by the director" };
-
-function plural(count, word) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
+const W = wordTable("pocket", {
+  title: null, no_start: null, no_card: null, card_label: ["number", "numbers", "n"], claimer: ["name"],
+  excluded: ["names"], stumped: ["names"], bonus: ["count", "n"], stack_left: ["n"], answering: null,
+  out: null, is_stumped: null, scores_caption: null, headings: { list: ["player", "points", "won", "this_card"] },
+  unclaimed: ["n"], right: ["expression"], wrong: ["why"], late: null, you_won: ["number", "n"], type_first: null,
+  card_heading: null, time_left: null, claim: null, stumped_button: null, answer_heading: null, answer_label: null,
+  answer: null, so_far: null, game_heading: null, scores_heading: null, you_out: null, resume_hint: null,
+  ended: { of: ["stack_used_up", "ended_by_director"] },
+});
 
 /** The top card: four large numbers and its dots. */
 function drawPocketCard(view) {
   const card = view.card;
   if (!card) {
-    const text = view.phase === "setup" ? "The game has not started." : "No card is up.";
+    const text = view.phase === "setup" ? W.no_start : W.no_card;
     return h("div", { class: "card empty", role: "img", "aria-label": text }, text);
   }
-  const label = `Card ${card.number}: ${card.numbers.join(", ")}; ${plural(card.dots, "dot")}`;
+  const label = W.card_label(card.number, card.numbers.join(", "), card.dots);
   return h("div", { class: "card up", role: "img", "aria-label": label, "data-numbers": card.numbers.join(" "), "data-number": card.number },
     cardNumbers(card.numbers),
     h("div", { class: "dots", "aria-hidden": "true" }, "●".repeat(card.dots)));
@@ -31,68 +37,46 @@ function drawPocketCard(view) {
 function cardStateLines(view) {
   const lines = [];
   const card = view.card;
-  if (card && card.claimer) lines.push(h("p", { id: "claimer", "data-seat": card.claimer }, `${nameOf(view, card.claimer)} said "I got it" and is answering.`));
-  if (card && card.excluded.length) lines.push(h("p", { id: "excluded", class: "out" }, `Out of this card: ${namesOf(view, card.excluded)}.`));
-  if (card && card.stumped.length) lines.push(h("p", { id: "stumped-list" }, `Stumped: ${namesOf(view, card.stumped)}.`));
+  if (card && card.claimer) lines.push(h("p", { id: "claimer", "data-seat": card.claimer }, W.claimer(nameOf(view, card.claimer))));
+  if (card && card.excluded.length) lines.push(h("p", { id: "excluded", class: "out" }, W.excluded(namesOf(view, card.excluded))));
+  if (card && card.stumped.length) lines.push(h("p", { id: "stumped-list" }, W.stumped(namesOf(view, card.stumped))));
   const bonus = view.bonus || [];
   if (bonus.length) {
     const dots = bonus.reduce((sum, entry) => sum + entry.dots, 0);
     lines.push(h("p", { id: "bonus", "data-count": bonus.length },
-      `Bonus cards waiting: ${bonus.length} (${plural(dots, "dot")}) for the winner of the next card.`));
+      W.bonus(bonus.length, dots)));
   }
-  if (view.phase !== "setup") lines.push(h("p", { id: "stack-left" }, `${plural(view.stack_left, "card")} left in the stack.`));
+  if (view.phase !== "setup") lines.push(h("p", { id: "stack-left" }, W.stack_left(view.stack_left)));
   return lines;
 }
 
 function drawScores(view) {
   const card = view.card;
   const rows = (view.seats || []).map((seat) => {
-    const state = !card ? "" : card.claimer === seat.seat ? "answering"
-      : card.excluded.includes(seat.seat) ? "out of this card"
-      : card.stumped.includes(seat.seat) ? "stumped" : "";
+    const state = !card ? "" : card.claimer === seat.seat ? W.answering
+      : card.excluded.includes(seat.seat) ? W.out
+      : card.stumped.includes(seat.seat) ? W.is_stumped : "";
     return h("tr", { "data-seat": seat.seat },
       playerCell(view, seat.seat),
       h("td", { class: "score", "data-score": seat.score }, seat.score),
       h("td", {}, seat.cards_won.length),
       h("td", { class: "state" }, state));
   });
-  return seatsTable("Scores", ["Player", "Points", "Cards won", "This card"], rows);
+  return seatsTable(W.scores_caption, W.headings, rows);
 }
 
 function drawResult(view) {
   const result = view.result;
   if (!result) return [];
   const lines = [h("p", { class: result.tie ? "tie" : "winner", "data-tie": String(Boolean(result.tie)) },
-    gameOverInWords(view, result, ENDED))];
+    gameOverInWords(view, result, W.ended))];
   const unclaimed = result.unclaimed_bonus || [];
-  if (unclaimed.length) lines.push(h("p", {}, `Bonus cards left unclaimed: ${unclaimed.length}.`));
+  if (unclaimed.length) lines.push(h("p", {}, W.unclaimed(unclaimed.length)));
   return lines;
 }
 
 function words(push, view) {
-  const d = push.data || {};
-  const who = (seat) => nameOf(view, seat);
-  switch (push.event_type) {
-    case "TableCreated": return "Table created.";
-    case "GameStarted": return `The game started: ${plural(typeof d.stack === "number" ? d.stack : (d.stack || []).length, "card")} in the stack.`;
-    case "CardTurnedUp": return `Card ${d.number} turned up: ${(d.numbers || []).join(" ")} (${plural(d.dots, "dot")}); ${d.left} left.`;
-    case "ClaimMade": return `${who(d.seat)} said "I got it" on card ${d.number}.`;
-    case "AnswerJudged":
-      return d.ok ? `${who(d.seat)} answered ${d.expression}: right.`
-        : `${who(d.seat)} answered ${d.expression}: wrong (${d.message || d.reason}).`;
-    case "PlayerExcluded":
-      return `${who(d.seat)} is out of card ${d.number} (${d.reason === "late" ? "no answer in time" : "a wrong answer"}).`;
-    case "StumpedDeclared": return `${who(d.seat)} is stumped on card ${d.number}.`;
-    case "CardWon": {
-      const bonus = (d.bonus || []).length;
-      return `${who(d.seat)} won card ${d.number}: ${plural(d.points, "point")}${bonus ? `, with ${plural(bonus, "bonus card")}` : ""}.`;
-    }
-    case "CardSetAside": return `Card ${d.number} is set aside as a bonus card: ${SET_ASIDE[d.reason] || d.reason}.`;
-    case "GamePaused": return `Paused (${String(d.cause).replaceAll("_", " ")}).`;
-    case "GameResumed": return "Resumed.";
-    case "GameEnded": return gameOverInWords(view, d, ENDED);
-    default: return null;
-  }
+  return casualEventWords("pocket", push, view, nameOf);
 }
 
 /** The result of each claim or answer on the card up, in words (from the pushes). */
@@ -116,11 +100,11 @@ function pushed(ctx, push) {
   }
   if (push.catchUp || d.seat !== ctx.you) return;
   if (push.event_type === "AnswerJudged") {
-    fill("result", d.ok ? `Right: ${d.expression}.` : `Wrong: ${d.message || d.reason}. You are out of this card.`);
+    fill("result", d.ok ? W.right(d.expression) : W.wrong(answerReason(d.reason, d.message)));
   }
-  if (push.event_type === "PlayerExcluded" && d.reason === "late") fill("result", "Time ran out: you are out of this card.");
+  if (push.event_type === "PlayerExcluded" && d.reason === "late") fill("result", W.late);
   if (push.event_type === "CardWon") {
-    fill("result", `You won card ${d.number}: ${plural(d.points, "point")}.`);
+    fill("result", W.you_won(d.number, d.points));
     document.getElementById("answer").value = "";
   }
 }
@@ -137,35 +121,35 @@ function sections(ctx) {
     event.preventDefault();
     const field = document.getElementById("answer");
     const expression = field.value.trim();
-    if (!expression) { ctx.say("Type an answer first, e.g. (5+3-2)*4."); return; }
+    if (!expression) { ctx.say(W.type_first); return; }
     ctx.send("answer", { expression, ...drawnCard(ctx) });
   };
   return [
     h("section", { "aria-labelledby": "card-heading", class: "play" },
-      h("h2", { id: "card-heading" }, "The card"),
+      h("h2", { id: "card-heading" }, W.card_heading),
       h("div", { id: "pocket-card", "aria-live": "polite" }),
-      h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left", "aria-live": "off" }),
+      h("ul", { id: "countdowns", class: "countdowns", "aria-label": W.time_left, "aria-live": "off" }),
       h("div", { id: "card-state", "aria-live": "polite" }),
       h("button", { id: "claim", class: "touch", type: "button", "aria-keyshortcuts": "Space",
-        onclick: () => ctx.send("claim", drawnCard(ctx)).then((ok) => ok && ctx.focus("answer")) }, "I got it! (space)"),
-      h("button", { id: "stumped", type: "button", onclick: () => ctx.send("declare_stumped", drawnCard(ctx)) }, "I'm stumped")),
+        onclick: () => ctx.send("claim", drawnCard(ctx)).then((ok) => ok && ctx.focus("answer")) }, W.claim),
+      h("button", { id: "stumped", type: "button", onclick: () => ctx.send("declare_stumped", drawnCard(ctx)) }, W.stumped_button)),
     h("section", { "aria-labelledby": "answer-heading", class: "answer" },
-      h("h2", { id: "answer-heading" }, "Your answer"),
+      h("h2", { id: "answer-heading" }, W.answer_heading),
       h("form", { id: "answer-form", onsubmit: answer },
-        h("label", { for: "answer" }, "Your answer: every number once, + − × ÷ and brackets, e.g. (5+3-2)*4"),
+        h("label", { for: "answer" }, W.answer_label),
         h("input", { id: "answer", name: "answer", autocomplete: "off", inputmode: "text", spellcheck: "false" }),
-        h("button", { id: "send-answer", type: "submit" }, "Answer")),
+        h("button", { id: "send-answer", type: "submit" }, W.answer)),
       h("p", { id: "message", class: "message", role: "alert" }),
       h("p", { id: "result", class: "result", "aria-live": "polite" }),
       h("p", { id: "you-state", class: "out", "aria-live": "polite" }),
-      h("h3", {}, "This card so far"),
+      h("h3", {}, W.so_far),
       h("ul", { id: "card-results", class: "claims" })),
     h("section", { "aria-labelledby": "game-heading", class: "game" },
-      h("h2", { id: "game-heading" }, "The game"),
+      h("h2", { id: "game-heading" }, W.game_heading),
       h("div", { id: "end-result", "aria-live": "polite" }),
       gameControls(ctx, PLAYING)),
     h("section", { "aria-labelledby": "scores-heading", class: "scores" },
-      h("h2", { id: "scores-heading" }, "Scores"),
+      h("h2", { id: "scores-heading" }, W.scores_heading),
       h("div", { id: "seats" })),
   ];
 }
@@ -194,7 +178,7 @@ function render(ctx) {
   const holding = Boolean(player && holder === ctx.you);
   if (holding && !wasHolding) ctx.focus("answer"); // "I got it" by a key or a tap: type now
   wasHolding = holding;
-  fill("you-state", player && out ? "You are out of this card: the others play on." : "");
+  fill("you-state", player && out ? W.you_out : "");
 
   showGameControls(ctx, view, PLAYING);
 }
@@ -206,10 +190,12 @@ function summary(view) {
 
 export const pocketGame = {
   name: "pocket",
-  title: "Pocket 24",
-  resumeHint: "any player may resume it.",
+  get title() { return W.title; },
+  get resumeHint() { return W.resume_hint; },
   keys: { Space: "claim" },
-  deadlineWords: { answer_deadline: "Answer due in", stumped_deadline: "Set aside if nobody solves it in" },
+  get deadlineWords() {
+    return Object.fromEntries(["answer_deadline", "stumped_deadline"].map((code) => [code, say("pocket", `deadline.${code}`)]));
+  },
   sections,
   render,
   words,
@@ -219,3 +205,5 @@ export const pocketGame = {
 };
 
 export default pocketGame; // its parts, found by games/index.js by this file's name
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };

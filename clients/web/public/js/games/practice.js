@@ -5,7 +5,9 @@
 // with how they go, and the class. It draws the view (server/games/practice/view.py) and
 // sends the commands of COMMANDS_BY_ROLE; no rules here. Words: words.js PRACTICE_WORDS.
 import { cardNumbers, fill, h, seatsTable } from "../draw.js";
-import { PRACTICE_WORDS as W } from "../words.js";
+import { casualEventWords, muText } from "../event_words.js";
+import { PRACTICE_WORDS as W } from "../word_tables.js";
+import { number, say } from "../words.js";
 import { nameOf, playerCell, setDisabled, setShown } from "./shell.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -21,8 +23,7 @@ function s(tag, attrs = {}, ...children) {
 }
 
 function ratingText(rating) {
-  if (!rating) return "–";
-  return `${Math.round(rating.mu)} ± ${Math.round(rating.sigma)}`;
+  return rating ? muText(rating) : W.noRating;
 }
 
 function mine(view, you) {
@@ -55,7 +56,7 @@ export function ratingPlot(seat, width = 640, height = 240) {
     cx: x(card.number), cy: y(card.card_rating.mu), r: 5,
     class: card.solved ? "card solved" : "card missed",
     "data-number": card.number, "data-card-rating": card.card_rating.mu,
-  }, s("title", {}, `${card.numbers.join(" ")}: ${Math.round(card.card_rating.mu)}, ${card.solved ? "solved" : "missed"}`)));
+  }, s("title", {}, `${card.numbers.join(" ")}: ${Math.round(card.card_rating.mu)}, ${card.solved ? W.solved : W.missedMark}`)));
   const marks = points.map((p) => s("circle", { cx: x(p.n), cy: y(p.mu), r: 3, class: "rating", "data-mu": p.mu }));
   return s("svg", { viewBox: `0 0 ${width} ${height}`, class: "rating-plot", role: "img",
     "aria-label": `${W.history}: ${points.map((p) => Math.round(p.mu)).join(", ")}` },
@@ -79,7 +80,7 @@ function drawCard(seat) {
   return h("div", { class: "card up", role: "img", "aria-label": card.numbers.join(", "),
     "data-numbers": card.numbers.join(" "), "data-number": card.number, "data-card-rating": card.card_rating.mu },
   cardNumbers(card.numbers),
-  h("div", { class: "card-rating" }, `${W.cardRating}: ${Math.round(card.card_rating.mu)}`));
+  h("div", { class: "card-rating" }, W.cardRatingIs(Math.round(card.card_rating.mu))));
 }
 
 function drawLast(seat) {
@@ -88,7 +89,7 @@ function drawLast(seat) {
   const numbers = h("strong", {}, last.numbers.join(" "));
   if (last.solved) {
     return [h("p", { class: "won", "data-result": "solved", "data-number": last.number }, numbers, ": ",
-      W.solvedIn((last.after_us / 1e6).toFixed(1)))];
+      W.solvedIn(number(last.after_us / 1e6, 1)))];
   }
   return [h("p", { class: "out", "data-result": last.result, "data-number": last.number }, numbers, ": ",
     W.missed(W.missReasons[last.result] || last.result), last.message ? ` (${last.message})` : ""),
@@ -139,7 +140,7 @@ function sections(ctx) {
     h("section", { "aria-labelledby": "card-heading", class: "play" },
       h("h2", { id: "card-heading" }, W.title),
       h("div", { id: "practice-card", "aria-live": "polite" }),
-      h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left", "aria-live": "off" }),
+      h("ul", { id: "countdowns", class: "countdowns", "aria-label": W.time_left, "aria-live": "off" }),
       h("div", { class: "row" },
         h("button", { id: "next", type: "button", onclick: () => ctx.send("next_card").then((ok) => ok && ctx.focus("touch")) }, W.next),
         h("button", { id: "touch", class: "touch", type: "button", "aria-keyshortcuts": "Space",
@@ -185,7 +186,7 @@ function render(ctx) {
     const rating = document.getElementById("rating");
     rating.dataset.mu = seat.rating.mu;
     rating.dataset.provisional = String(seat.rating.provisional);
-    fill("rating", `${ratingText(seat.rating)}${seat.rating.provisional ? ` (${W.provisional})` : ""}`);
+    fill("rating", seat.rating.provisional ? W.rating_provisional(ratingText(seat.rating)) : ratingText(seat.rating));
     fill("played", W.played(seat.solved, seat.played, view.options.cards));
     const plot = document.getElementById("history-plot");
     if (plot.dataset.played !== String(seat.played)) {
@@ -206,21 +207,7 @@ function render(ctx) {
 }
 
 function words(push, view) {
-  const d = push.data || {};
-  const who = nameOf(view, d.seat);
-  const numbers = (d.numbers || []).join(" ");
-  switch (push.event_type) {
-    case "CardDealt": return `${who}: card ${d.number} is ${numbers} (${W.cardRating} ${Math.round(d.card_rating.mu)}).`;
-    case "CardTouched": return `${who} touched card ${d.number}.`;
-    case "AnswerJudged": return d.ok ? `${who}: right.` : `${who}: ${d.message || d.reason}.`;
-    case "CardSolved": return `${who} ${W.solvedIn((d.after_us / 1e6).toFixed(1))}`;
-    case "CardMissed": return `${who}: card ${d.number}, ${W.missReasons[d.reason] || d.reason}.`;
-    case "RatingUpdated": return `${who}: ${Math.round(d.before.mu)} → ${Math.round(d.after.mu)}.`;
-    case "PracticePaused": return `Paused (${String(d.cause).replaceAll("_", " ")}).`;
-    case "PracticeResumed": return "Resumed.";
-    case "PracticeEnded": return W.over(W.ended[d.reason] || d.reason);
-    default: return null;
-  }
+  return casualEventWords("practice", push, view, nameOf);
 }
 
 function pushed(ctx, push) {
@@ -234,10 +221,10 @@ function summary(view) {
 
 export const practiceGame = {
   name: "practice",
-  title: W.title,
-  resumeHint: "any student may resume it.",
+  get title() { return W.title; },
+  get resumeHint() { return W.resumeHint; },
   keys: { Space: "touch", n: "next" },
-  deadlineWords: W.deadlines,
+  get deadlineWords() { return W.deadlines; },
   sections,
   render,
   words,

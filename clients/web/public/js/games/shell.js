@@ -6,7 +6,8 @@
 // drawn comes from the snapshot and the pushes; the server decides every command.
 import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
 import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
-import { errorInWords, statusInWords } from "../words.js";
+import { GAME_WORDS as W } from "../word_tables.js";
+import { capitalized, errorInWords, pauseCause, seconds, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 // The games whose results move a student's rating across the log (docs/analysis.md), and
@@ -17,12 +18,12 @@ const RATING_MOVES = ["GameEnded", "RatingUpdated"];
 /** A seat's name as the view lists it: "Ada (s1)", or the id. */
 export function nameOf(view, seat) {
   const found = view && (view.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? `${found.name} (${seat})` : String(seat);
+  return found && found.name ? W.name_seat(found.name, seat) : String(seat);
 }
 
 /** Seats as words: "Ada (s1), Bo (s2)", or "nobody". */
 export function namesOf(view, seats) {
-  return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || "nobody";
+  return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || W.nobody;
 }
 
 export { setDisabled }; // the games' modules take it from their shell
@@ -37,13 +38,13 @@ export function setShown(id, shown) {
  * pauses: `playing` lists the phases a pause may stop), end (the officials, confirmed).
  * `showGameControls` shows each by the view; the server still judges every command. */
 export function gameControls(ctx, playing = null) {
-  return h("div", { class: "row", role: "group", "aria-label": "The game" },
-    h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, "Start the game"),
+  return h("div", { class: "row", role: "group", "aria-label": W.controls },
+    h("button", { id: "start", type: "button", onclick: () => ctx.send("start_game") }, W.start),
     playing ? [
-      h("button", { id: "pause-game", type: "button", onclick: () => ctx.send("pause_game", { cause: ctx.role }) }, "Pause"),
-      h("button", { id: "resume", type: "button", onclick: () => ctx.send("resume_game") }, "Resume"),
+      h("button", { id: "pause-game", type: "button", onclick: () => ctx.send("pause_game", { cause: ctx.role }) }, W.pause),
+      h("button", { id: "resume", type: "button", onclick: () => ctx.send("resume_game") }, W.resume),
     ] : [],
-    h("button", { id: "end", type: "button", onclick: () => { if (confirm("End the game now?")) ctx.send("end_game"); } }, "End the game"));
+    h("button", { id: "end", type: "button", onclick: () => { if (confirm(W.confirm_end)) ctx.send("end_game"); } }, W.end));
 }
 
 /** Shows `gameControls`' buttons for the view's phase (the same `playing` as given there). */
@@ -61,29 +62,27 @@ export function showGameControls(ctx, view, playing = null) {
 export function winnersInWords(view, result) {
   if (!result) return "";
   const winners = result.winners || [];
-  if (!winners.length) return "Nobody won.";
-  return result.tie ? `A tie between ${namesOf(view, winners)}.` : `${namesOf(view, winners)} won.`;
+  if (!winners.length) return W.nobody_won;
+  return result.tie ? W.tie(namesOf(view, winners)) : W.won(namesOf(view, winners));
 }
 
 /** A player's row heading in a casual game's table: the name (by the game's `name`, which
  * knows its own roles), and "(you)" on your own. */
 export function playerCell(view, seat, name = nameOf) {
-  return h("th", { scope: "row" }, name(view, seat), seat === view.you ? " (you)" : "");
+  return h("th", { scope: "row" }, seat === view.you ? W.you_mark(name(view, seat)) : name(view, seat));
 }
 
 /** A finished casual game in words: why it ended (`reasons`: the game's words for each
  * reason) and who won. */
 export function gameOverInWords(view, result, reasons) {
-  return `The game is over (${reasons[result.reason] || result.reason}). ${winnersInWords(view, result)}`;
+  return W.over(reasons[result.reason] || result.reason, winnersInWords(view, result));
 }
 
-/** A refusal in words: the game's own sentence for its code (a game module's optional
- * `errorWords`, so a new game's refusals need no line in words.js), else words.js's. */
+/** A refusal in words: the game's own sentence for its code (`refusal.<code>` of the game's
+ * vocabulary in the catalogue, so a new game's refusals are words of its catalogue entries,
+ * never of its module), else the protocol's (words.js `errorInWords`). */
 export function refusalInWords(error, game) {
-  const own = error && typeof error === "object" && game.errorWords && game.errorWords[error.code];
-  if (!own) return errorInWords(error);
-  const rule = error.rule ? ` (${error.rule})` : "";
-  return `${own}${rule}${error.message ? ` — ${error.message}` : ""}`;
+  return errorInWords(error, game.name);
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
@@ -96,7 +95,7 @@ export function gameShell(root, connection, welcome, table, game) {
     state: null,
     view: null,
     link: "online",
-    /** Sends a command; true when accepted, else the refusal is shown in words. */
+    /** Sends a command; true when accepted, else the refusal is shown in words (the game's). */
     send(name, args = {}) {
       return connection.command(table, name, args).then(
         () => { ctx.say(""); return true; },
@@ -115,9 +114,9 @@ export function gameShell(root, connection, welcome, table, game) {
 
   root.replaceChildren(
     h("header", {},
-      h("h1", {}, `${game.title}: table ${table}`),
-      h("p", { id: "who" }, ctx.you ? `You are seat ${ctx.you}.` : `You are the ${ctx.role}.`),
-      h("p", { id: "status", role: "status", "aria-live": "polite" }, "Connecting…")),
+      h("h1", {}, W.title(game.title, table)),
+      h("p", { id: "who" }, ctx.you ? W.you_are_seat(ctx.you) : W.you_are_role(W.roles[ctx.role] || ctx.role)),
+      h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting", null, game.name))),
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: `casual ${game.name}`, "data-game": game.name },
       ...game.sections(ctx),
@@ -147,12 +146,11 @@ export function gameShell(root, connection, welcome, table, game) {
   function pauseLines() {
     const lines = [];
     if (ctx.link !== "online") {
-      lines.push(ctx.link === "connecting" ? "Connecting…" : "Connection lost: reconnecting…");
+      lines.push(statusInWords(ctx.link === "connecting" ? "connecting" : "reconnecting"));
     }
     const view = ctx.view;
     if (view && view.paused) {
-      const cause = String(view.pause_cause || "director").replaceAll("_", " ");
-      lines.push(`Paused (${cause}): ${game.resumeHint || "waiting to be resumed."}`);
+      lines.push(W.paused(pauseCause(view.pause_cause || "director", game.name), game.resumeHint || W.waiting_resume));
     }
     return lines.map((line) => h("p", {}, line));
   }
@@ -162,20 +160,20 @@ export function gameShell(root, connection, welcome, table, game) {
     if (!state || !ctx.view) return;
     const now = connection.serverNow(state);
     const words = game.deadlineWords || {};
-    const items = ctx.view.paused ? [h("li", {}, "Timers stopped while paused.")]
+    const items = ctx.view.paused ? [h("li", {}, W.timers_stopped)]
       : (state.deadlines || []).filter((d) => words[d.command]).map((deadline) => {
         const left = Math.max(0, (deadline.at - now) / 1e6);
-        return h("li", { "data-command": deadline.command }, `${words[deadline.command]} ${left.toFixed(1)} s`);
+        return h("li", { "data-command": deadline.command }, `${capitalized(words[deadline.command])} ${seconds(left)}`);
       });
     fill("countdowns", items);
   }
   setInterval(tick, 100);
 
   function render() {
-    fill("status", statusInWords(ctx.link));
+    fill("status", statusInWords(ctx.link, null, game.name));
     fill("pause", pauseLines());
     if (!ctx.view) return;
-    if (ctx.you) fill("who", `You are ${(game.nameOf || nameOf)(ctx.view, ctx.you)}.`);
+    if (ctx.you) fill("who", W.you_are((game.nameOf || nameOf)(ctx.view, ctx.you)));
     game.render(ctx);
     tick();
   }
@@ -191,7 +189,7 @@ export function gameShell(root, connection, welcome, table, game) {
       if (push && push.seq > feedSeq) {
         feedSeq = push.seq;
         const list = document.getElementById("feed");
-        const words = game.words(push, ctx.view) || `${push.event_type}.`;
+        const words = game.words(push, ctx.view) || "";
         const kind = game.feedClass ? game.feedClass(push, ctx) : "";
         list.prepend(h("li", { class: kind, value: push.seq, "data-seq": push.seq, "data-event": push.event_type }, words));
         while (list.children.length > 60) list.lastElementChild.remove();

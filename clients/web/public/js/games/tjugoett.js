@@ -5,28 +5,26 @@
 // officials' "Start a round" and "End the table". Which buttons are offered is the view's
 // `your_commands` (server/games/tjugoett/senders.py, may_send); the server judges each.
 import { fill, h, seatsTable } from "../draw.js";
+import { casualEventWords, settledWhy } from "../event_words.js";
+import { GAME_WORDS, wordTable } from "../word_tables.js";
+import { say, web } from "../words.js";
 import { playerCell, setDisabled, setShown } from "./shell.js";
 
 const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 const SUIT_WORDS = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
-const RANK_WORDS = { A: "ace", J: "jack", Q: "queen", K: "king" };
-const REASONS = {
-  twenty_one: "21",
-  five_cards: "five cards under 21",
-  bust: "bust",
-  dealer_twenty_one: "the dealer has 21",
-  dealer_five_cards: "the dealer has five cards under 21",
-  dealer_bust: "the dealer is bust",
-  dealer_at_or_above: "the dealer stood at or above",
-  dealer_below: "the dealer stood below",
-};
-const PHASES = {
-  between_rounds: "Between rounds.",
-  player_turn: "A player faces the dealer.",
-  dealer_turn: "The dealer's turn.",
-  table_over: "The table is over.",
-};
-const ROUND_ENDS = { all_played: "every player has played", no_card_to_draw: "no card left to draw", ended_by_director: "ended by the director" };
+
+const W = wordTable("tjugoett", {
+  the_dealer: null, dealer_seat: ["name"], sum: ["sum"], wins: ["who", "why"],
+  loses: ["who", "why"], person_deals: ["name"], server_deals: ["n"], hands_label: null, you: null, faces: null,
+  hand_of: ["name"], against: null, tally_caption: ["n"], tally_headings: { list: ["who", "won", "lost"] },
+  dealer_hand: null, facing_you: ["round"], facing: ["round", "name"], facing_dealer_plays: ["round", "name"],
+  facing_you_dealer_plays: ["round"], table_over: ["n"], round_over: ["round", "phase"], between_rounds: null,
+  waiting_first: null, you_win: ["why"], you_lose: ["why"], mine_heading: null, your_move: null, draw: null,
+  stand: null, dealer_heading: null, time_left: null, dealer_move: null, dealer_draw: null, dealer_stand: null,
+  table_heading: null, table_group: null, start_round: null, end_table: null, confirm_end: null,
+  tally_heading: null, your_cards: null, your_sum: ["sum"], your_turn: null, you_stand: null, piles: ["draw", "n"],
+  title: null,
+});
 
 /** `10H` -> `10♥`. */
 function cardText(code) {
@@ -35,64 +33,62 @@ function cardText(code) {
 
 function cardWords(code) {
   const rank = code.slice(0, -1);
-  return `${RANK_WORDS[rank] || rank} of ${SUIT_WORDS[code.slice(-1)] || "?"}`;
+  const named = ["A", "J", "Q", "K"].includes(rank) ? web(`cards.rank.${rank}`) : rank;
+  return web("cards.name", { rank: named, suit: web(`cards.suit.${SUIT_WORDS[code.slice(-1)] || "spades"}`) });
 }
 
 /** The names: seats, the person dealer's seat, and "the dealer". */
 function nameOf(view, seat) {
-  if (seat === "dealer") return "the dealer";
+  if (seat === "dealer") return W.the_dealer;
   const dealer = view.dealer || {};
-  if (dealer.seat && seat === dealer.seat) return `${dealer.name || "the dealer"} (the dealer)`;
+  if (dealer.seat && seat === dealer.seat) return W.dealer_seat(dealer.name || W.the_dealer);
   const found = (view.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? `${found.name} (${seat})` : String(seat);
+  return found && found.name ? GAME_WORDS.name_seat(found.name, seat) : String(seat);
 }
 
 /** A hand as its viewer may see it: the cards face up, or `count` cards face down. */
 function drawHand(cards, count, label) {
   const items = cards === null || cards === undefined
     ? Array.from({ length: count }, () => h("li", {},
-      h("div", { class: "playing-card back", role: "img", "aria-label": "a hidden card", "data-hidden": "" })))
+      h("div", { class: "playing-card back", role: "img", "aria-label": web("cards.hidden"), "data-hidden": "" })))
     : cards.map((code) => {
       const red = code.endsWith("H") || code.endsWith("D");
       return h("li", {}, h("div", { class: `playing-card ${red ? "red" : "black"}`, role: "img", "aria-label": cardWords(code), "data-card": code },
         h("span", { class: "corner", "aria-hidden": "true" }, code.slice(0, -1), h("br"), SUIT_SIGNS[code.slice(-1)]),
         h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SIGNS[code.slice(-1)])));
     });
-  return h("ul", { class: "playing-cards hand", "aria-label": label }, items.length ? items : [h("li", { class: "none" }, "no cards")]);
+  return h("ul", { class: "playing-cards hand", "aria-label": label }, items.length ? items : [h("li", { class: "none" }, web("cards.none"))]);
 }
 
 function sumText(hand) {
-  return hand.sum === null || hand.sum === undefined ? "" : `Sum ${hand.sum}`;
+  return hand.sum === null || hand.sum === undefined ? "" : W.sum(hand.sum);
 }
 
 function resultWords(view, result) {
-  const won = result.winner === "player";
-  const known = (value) => value !== null && value !== undefined;
-  const against = known(result.dealer_sum) ? ` against the dealer's ${result.dealer_sum}` : "";
-  const sums = known(result.player_sum) ? ` (${result.player_sum}${against})` : "";
-  return `${nameOf(view, result.seat)} ${won ? "wins" : "loses"}: ${REASONS[result.reason] || result.reason}${sums}.`;
+  const why = settledWhy(result, view, nameOf);
+  return result.winner === "player" ? W.wins(nameOf(view, result.seat), why) : W.loses(nameOf(view, result.seat), why);
 }
 
 function dealerLine(view) {
   const dealer = view.dealer;
-  return dealer.seat ? `${dealer.name || dealer.seat} deals.` : `The server deals and stands at ${dealer.stands_at} or more with at least two cards.`;
+  return dealer.seat ? W.person_deals(dealer.name || dealer.seat) : W.server_deals(dealer.stands_at);
 }
 
 function drawSeats(view) {
   const results = new Map((view.results || []).map((result) => [result.seat, result]));
-  return h("ul", { class: "hands", "aria-label": "The players' hands" }, (view.seats || []).map((seat) => {
+  return h("ul", { class: "hands", "aria-label": W.hands_label }, (view.seats || []).map((seat) => {
     const facing = seat.facing_dealer && ["player_turn", "dealer_turn"].includes(view.phase);
     const result = results.get(seat.seat);
     return h("li", { class: `seat-hand${facing ? " facing" : ""}`, "data-seat": seat.seat },
-      h("p", { class: "who" }, facing ? "▶ " : "", nameOf(view, seat.seat), seat.seat === view.you ? " (you)" : "",
-        facing ? " faces the dealer" : ""),
+      h("p", { class: "who" }, facing ? "▶ " : "", nameOf(view, seat.seat), seat.seat === view.you ? ` ${W.you}` : "",
+        facing ? ` ${W.faces}` : ""),
       // a settled turn's cards are on the discard pile: its result keeps them
-      result ? drawHand(result.player_cards, 0, `${nameOf(view, seat.seat)}'s hand`)
-        : drawHand(seat.cards, seat.count, `${nameOf(view, seat.seat)}'s hand`),
+      result ? drawHand(result.player_cards, 0, W.hand_of(nameOf(view, seat.seat)))
+        : drawHand(seat.cards, seat.count, W.hand_of(nameOf(view, seat.seat))),
       h("p", { class: "sum" }, result ? "" : sumText(seat)),
       result ? h("p", { class: `outcome ${result.winner === "player" ? "won" : "lost"}`, "data-winner": result.winner }, resultWords(view, result)) : null,
-      result && (result.dealer_cards || []).length ? h("p", { class: "against" }, "Against the dealer's ",
-        h("span", { class: "dealer-cards", "data-cards": result.dealer_cards.join(" ") }, result.dealer_cards.map(cardText).join(" ")), ".") : null);
+      result && (result.dealer_cards || []).length ? h("p", { class: "against" }, W.against, " ",
+        h("span", { class: "dealer-cards", "data-cards": result.dealer_cards.join(" ") }, result.dealer_cards.map(cardText).join(" "))) : null);
   }));
 }
 
@@ -102,46 +98,28 @@ function drawTally(view) {
       playerCell(view, seat, nameOf),
       h("td", { class: "won", "data-won": entry.won }, entry.won),
       h("td", { class: "lost", "data-lost": entry.lost }, entry.lost)));
-  return seatsTable(`Tally after ${view.round} round${view.round === 1 ? "" : "s"}`, ["Who", "Won", "Lost"], rows, "tally");
+  return seatsTable(W.tally_caption(view.round), W.tally_headings, rows, "tally");
 }
 
 function drawDealer(view) {
   const dealer = view.dealer;
   return [h("p", {}, dealerLine(view)),
-    drawHand(dealer.cards, dealer.cards.length, "The dealer's hand"),
+    drawHand(dealer.cards, dealer.cards.length, W.dealer_hand),
     h("p", { class: "sum dealer-sum" }, sumText(dealer))];
 }
 
 function phaseLine(view) {
   if (view.phase === "player_turn" || view.phase === "dealer_turn") {
-    const facing = view.turn === view.you ? "You face" : `${nameOf(view, view.turn)} faces`;
-    return `Round ${view.round}: ${facing} the dealer${view.phase === "dealer_turn" ? "; the dealer plays" : ""}.`;
+    const dealerPlays = view.phase === "dealer_turn";
+    if (view.turn === view.you) return dealerPlays ? W.facing_you_dealer_plays(view.round) : W.facing_you(view.round);
+    return dealerPlays ? W.facing_dealer_plays(view.round, nameOf(view, view.turn)) : W.facing(view.round, nameOf(view, view.turn));
   }
-  if (view.phase === "table_over") return `The table is over after ${view.round} round${view.round === 1 ? "" : "s"}.`;
-  return view.round ? `Round ${view.round} is over. ${PHASES.between_rounds}` : "Waiting for the first round.";
+  if (view.phase === "table_over") return W.table_over(view.round);
+  return view.round ? W.round_over(view.round, W.between_rounds) : W.waiting_first;
 }
 
 function words(push, view) {
-  const d = push.data || {};
-  const who = (seat) => nameOf(view, seat);
-  switch (push.event_type) {
-    case "TableCreated": return "Table created.";
-    case "RoundStarted": return `Round ${d.round}: the deck is shuffled; one card to each player.`;
-    case "TurnStarted": return `${who(d.seat)} faces the dealer.`;
-    case "CardDealt":
-      return d.card === null || d.card === undefined ? `${who(d.seat)} gets a card (${d.cards} card${d.cards === 1 ? "" : "s"}).`
-        : `${who(d.seat)} gets ${cardText(d.card)} (${d.sum}).`;
-    case "PlayerStood": return `${who(d.seat)} stands${d.sum === null || d.sum === undefined ? "" : ` at ${d.sum}`}.`;
-    case "DealerCardDealt": return `The dealer draws ${cardText(d.card)} (${d.sum}).`;
-    case "DealerStood": return `The dealer stands at ${d.sum}.`;
-    case "TurnSettled": return resultWords(view, d);
-    case "CardsDiscarded": return `${who(d.holder)}'s cards go to the discard pile.`;
-    case "DiscardsReshuffled": return `One card left: ${d.added} discards shuffled into the draw pile.`;
-    case "DrawFailed": return `No card to draw: ${d.message}`;
-    case "RoundEnded": return `Round ${d.round} is over (${ROUND_ENDS[d.reason] || d.reason}).`;
-    case "TableEnded": return `The table is over after ${d.rounds} round${d.rounds === 1 ? "" : "s"}.`;
-    default: return null;
-  }
+  return casualEventWords("tjugoett", push, view, nameOf);
 }
 
 function pushed(ctx, push) {
@@ -149,7 +127,8 @@ function pushed(ctx, push) {
   if (push.catchUp) return;
   if (push.event_type === "RoundStarted") fill("result", "");
   if (push.event_type === "TurnSettled" && d.seat === ctx.you) {
-    fill("result", `${d.winner === "player" ? "You win" : "You lose"}: ${REASONS[d.reason] || d.reason}.`);
+    const why = settledWhy(d, ctx.view, nameOf);
+    fill("result", d.winner === "player" ? W.you_win(why) : W.you_lose(why));
   }
 }
 
@@ -158,32 +137,32 @@ function sections(ctx) {
     h("button", { id, type: "button", "aria-keyshortcuts": keys, onclick: () => ctx.send(command) }, text);
   return [
     h("section", { id: "mine", "aria-labelledby": "mine-heading", class: "play" },
-      h("h2", { id: "mine-heading" }, "Your hand"),
+      h("h2", { id: "mine-heading" }, W.mine_heading),
       h("div", { id: "my-hand", "aria-live": "polite" }),
       h("p", { id: "my-sum", class: "big-sum", "aria-live": "polite" }),
       h("p", { id: "my-turn" }),
-      h("div", { class: "row", role: "group", "aria-label": "Your move" },
-        button("draw", "Draw a card (D)", "draw_card", "D"),
-        button("stand", "Stand (S)", "stand", "S")),
+      h("div", { class: "row", role: "group", "aria-label": W.your_move },
+        button("draw", W.draw, "draw_card", "D"),
+        button("stand", W.stand, "stand", "S")),
       h("p", { id: "message", class: "message", role: "alert" }),
       h("p", { id: "result", class: "result", "aria-live": "polite" })),
     h("section", { "aria-labelledby": "dealer-heading", class: "dealer" },
-      h("h2", { id: "dealer-heading" }, "The dealer"),
+      h("h2", { id: "dealer-heading" }, W.dealer_heading),
       h("div", { id: "dealer-hand", "aria-live": "polite" }),
-      h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left" }),
-      h("div", { id: "dealer-controls", class: "row", role: "group", "aria-label": "The dealer's move" },
-        button("dealer-draw", "Dealer: draw a card (D)", "dealer_draw", "D"),
-        button("dealer-stand", "Dealer: stand (S)", "dealer_stand", "S"))),
+      h("ul", { id: "countdowns", class: "countdowns", "aria-label": W.time_left }),
+      h("div", { id: "dealer-controls", class: "row", role: "group", "aria-label": W.dealer_move },
+        button("dealer-draw", W.dealer_draw, "dealer_draw", "D"),
+        button("dealer-stand", W.dealer_stand, "dealer_stand", "S"))),
     h("section", { "aria-labelledby": "table-heading", class: "table" },
-      h("h2", { id: "table-heading" }, "The table"),
+      h("h2", { id: "table-heading" }, W.table_heading),
       h("p", { id: "phase" }),
       h("div", { id: "hands" }),
       h("p", { id: "piles" }),
-      h("div", { class: "row", role: "group", "aria-label": "The table" },
-        button("start-round", "Start a round", "start_round"),
-        h("button", { id: "end-table", type: "button", onclick: () => { if (confirm("End the table now?")) ctx.send("end_table"); } }, "End the table"))),
+      h("div", { class: "row", role: "group", "aria-label": W.table_group },
+        button("start-round", W.start_round, "start_round"),
+        h("button", { id: "end-table", type: "button", onclick: () => { if (confirm(W.confirm_end)) ctx.send("end_table"); } }, W.end_table))),
     h("section", { "aria-labelledby": "tally-heading", class: "scores" },
-      h("h2", { id: "tally-heading" }, "Wins and losses"),
+      h("h2", { id: "tally-heading" }, W.tally_heading),
       h("div", { id: "tally" })),
   ];
 }
@@ -199,15 +178,15 @@ function render(ctx) {
     // once your turn is settled your cards are on the discard pile: its result keeps them
     const settled = (view.results || []).find((result) => result.seat === view.you);
     const hand = settled ? { cards: settled.player_cards, count: 0, sum: settled.player_sum } : mine;
-    fill("my-hand", drawHand(hand.cards, hand.count, "Your cards"));
-    fill("my-sum", hand.sum === null || hand.sum === undefined ? "" : `Your sum: ${hand.sum}`);
-    fill("my-turn", view.phase === "player_turn" && view.turn === view.you ? "Your turn: draw a card or stand."
-      : view.turn === view.you && view.phase === "dealer_turn" ? "You stand: the dealer plays." : "");
+    fill("my-hand", drawHand(hand.cards, hand.count, W.your_cards));
+    fill("my-sum", hand.sum === null || hand.sum === undefined ? "" : W.your_sum(hand.sum));
+    fill("my-turn", view.phase === "player_turn" && view.turn === view.you ? W.your_turn
+      : view.turn === view.you && view.phase === "dealer_turn" ? W.you_stand : "");
   }
   fill("dealer-hand", drawDealer(view));
   fill("phase", phaseLine(view));
   fill("hands", drawSeats(view));
-  fill("piles", `Draw pile: ${view.draw_pile} cards. Discard pile: ${(view.discard_pile || []).length} cards.`);
+  fill("piles", W.piles(view.draw_pile, (view.discard_pile || []).length));
   fill("tally", drawTally(view));
   for (const [id, command] of [["draw", "draw_card"], ["stand", "stand"], ["dealer-draw", "dealer_draw"],
     ["dealer-stand", "dealer_stand"], ["start-round", "start_round"], ["end-table", "end_table"]]) {
@@ -228,10 +207,12 @@ function summary(view) {
 
 export const tjugoettGame = {
   name: "tjugoett",
-  title: "Tjugoett",
+  get title() { return W.title; },
   nameOf,
   keys: { d: ["draw", "dealer-draw"], s: ["stand", "dealer-stand"] },
-  deadlineWords: { dealer_play: "The dealer moves in", turn_deadline: "Time to move:", start_round: "Next round in" },
+  get deadlineWords() {
+    return Object.fromEntries(["dealer_play", "turn_deadline", "start_round"].map((code) => [code, say("tjugoett", `deadline.${code}`)]));
+  },
   sections,
   render,
   words,
@@ -241,3 +222,5 @@ export const tjugoettGame = {
 };
 
 export default tjugoettGame; // its parts, found by games/index.js by this file's name
+/** The page's word table, for the browser test that walks every key (tests/e2e/test_web_languages.py). */
+export { W as WORDS };
