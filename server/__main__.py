@@ -24,12 +24,14 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
 from twisted.logger import (
     FilteringLogObserver,
     ILogFilterPredicate,
+    ILogObserver,
     LogLevel,
     LogLevelFilterPredicate,
     PredicateResult,
@@ -79,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@implementer(ILogObserver)
 class JsonLogObserver:
     """One JSON object per log event: time, level, ns, msg, and the event's plain fields."""
 
@@ -126,14 +129,16 @@ class RepeatLimit:
     log in 5 s. A kind is the namespace and the message's format, not its values.
     """
 
-    def __init__(self, burst: int = 10, window: float = 10.0, clock=time.monotonic) -> None:
+    def __init__(
+        self, burst: int = 10, window: float = 10.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.burst = burst
         self.window = window
         self.clock = clock
         self.kinds: dict[tuple[str, str], list[float]] = {}  # kind -> [window start, count]
         self.dropped: dict[tuple[str, str], int] = {}
 
-    def __call__(self, event: dict[str, Any]) -> PredicateResult:
+    def __call__(self, event: dict[str, Any]) -> object:  # one of `PredicateResult`'s
         level = event.get("log_level")
         if level is None or level < LogLevel.warn:
             return PredicateResult.maybe

@@ -23,9 +23,10 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import Mapping
+from collections.abc import Callable, Generator, Mapping
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from twisted.internet.defer import Deferred, inlineCallbacks
 from twisted.logger import Logger
@@ -36,6 +37,7 @@ from server.cluster.store_lock import StoreLock, acquire_store_lock
 from server.config import ServerConfig
 from server.demo import setup_demo
 from server.eventlog.backends import open_store
+from server.eventlog.store import EventStore
 from server.eventlog.threaded import ThreadedStore
 from server.metrics import Metrics
 from server.net.http import build_site
@@ -45,6 +47,9 @@ from server.net.tokens import TokenSigner, load_or_create_secret
 from server.net.ws import T24WebSocketFactory
 from server.runtime.hub import Hub
 from server.runtime.offload import ProcessOffload
+
+if TYPE_CHECKING:
+    from server.eventlog.postgres import PostgresEngine
 
 log = Logger(namespace="t24.app")
 
@@ -59,7 +64,7 @@ class T24Server:
         self.config = config
         self.reactor = reactor
         self.metrics = Metrics()
-        self.store: Any = None
+        self.store: EventStore | None = None
         self.hub: Hub | None = None
         self.factory: T24WebSocketFactory | None = None
         self.listening: Any = None
@@ -71,7 +76,7 @@ class T24Server:
         self._stopping = False
 
     @inlineCallbacks
-    def start(self) -> Any:
+    def start(self) -> Generator[Deferred[Any], Any, str]:
         """Open everything and listen; fires with the ws:// URL clients should use.
 
         The order is the safety of a start (issue 16): take the store's ownership, bind the
@@ -122,8 +127,9 @@ class T24Server:
         self.store = open_store(config.store, clock=self.reactor.seconds, reactor=self.reactor)
         if isinstance(self.store, ThreadedStore):
             self.store.hand_over_shutdown()  # `stop` closes it, after the tables drained
-        engine = getattr(self.store, "engine", None)
+        engine = self.store.engine if isinstance(self.store, ThreadedStore) else None
         if getattr(engine, "conninfo", None) is not None:  # PostgreSQL: table leases
+            engine = cast("PostgresEngine", engine)  # the one engine with a conninfo
             self.ownership = LeaseManager(engine, self.reactor, ttl=config.lease_seconds)
         self.hub = Hub(
             self.store,
@@ -202,10 +208,10 @@ class T24Server:
             ("t24_failovers_total", "failovers", "Tables taken over from a node that was gone."),
             ("t24_leases_lost_total", "lost", "Leases this node lost (its tables dropped)."),
         ):
-            self.metrics.counter(name, help_text, lambda key=key: counts[key])
+            self.metrics.counter(name, help_text, partial(counts.__getitem__, key))
 
     @inlineCallbacks
-    def _close_store(self) -> Any:
+    def _close_store(self) -> Generator[Deferred[Any], Any, None]:
         """Close the leases and the store, then drop the store's lock (only once the store is
         closed): the last step of `stop`, and the undoing of a start that failed before
         recovery."""
@@ -219,7 +225,7 @@ class T24Server:
                 self.store_lock.release()
 
     @inlineCallbacks
-    def stop(self) -> Any:
+    def stop(self) -> Generator[Deferred[Any], Any, None]:
         """Graceful stop, in order (see module doc): no new connections; queued commands and
         in-flight appends finish and are answered; sockets close with 1001; the store closes.
 
@@ -247,14 +253,14 @@ class T24Server:
             yield self._close_store()
         log.info("stopped")
 
-    def _sockets_closed(self, grace: float) -> Deferred:
+    def _sockets_closed(self, grace: float) -> Deferred[None]:
         """Fires when every WebSocket is closed, or after `grace` seconds."""
         assert self.factory is not None
         factory = self.factory
         return self._until(lambda: not factory.sessions, grace)
 
     @inlineCallbacks
-    def _close_other_sockets(self) -> Any:
+    def _close_other_sockets(self) -> Generator[Deferred[Any], Any, None]:
         """Close the sockets still open once the WebSockets had their goodbye: HTTP
         connections kept alive, sockets that never sent their upgrade, WebSockets past the
         grace. Why: each holds a timer (idle, handshake) and a descriptor that would outlive
@@ -270,9 +276,9 @@ class T24Server:
             connection.transport.abortConnection()
         yield self._until(lambda: not gate.protocols, SOCKET_LINGER)
 
-    def _until(self, condition: Any, seconds: float) -> Deferred:
+    def _until(self, condition: Callable[[], bool], seconds: float) -> Deferred[None]:
         """Fires once `condition()` holds (checked every 50 ms), or after `seconds`."""
-        done: Deferred = Deferred()
+        done: Deferred[None] = Deferred()
         deadline = self.reactor.seconds() + seconds
 
         def check() -> None:

@@ -28,6 +28,7 @@ from server.games.challenge.options import tournament_table_deck
 from server.net.static import page_url
 from server.net.tokens import TokenSigner
 from server.runtime.hub import Hub
+from server.runtime.table_actor import TableActor
 
 DEMO_TABLE = "demo"
 DEMO_SEATS = ("s1", "s2", "s3", "s4")
@@ -117,7 +118,7 @@ def setup_demo(hub: Hub, signer: TokenSigner, url: str, config: ServerConfig, no
     return files
 
 
-def demo_finished(actor: Any) -> bool:
+def demo_finished(actor: TableActor) -> bool:
     """A demo table nobody can play again: its game is over (a signed score card, an ended
     pocket game) or its one round has ended (a 24 Challenge table plays a single round)."""
     return bool(actor.is_over() or getattr(actor.state, "phase", None) == "ended")

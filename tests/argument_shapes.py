@@ -21,6 +21,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 UNKNOWN_ARG = "no_such_argument"
+KIT = ROOT / "server" / "games" / "kit.py"
 # The shapes a client can send where a handler expects a string, a number or a list of them:
 # unhashable ones (a membership test or a dict key raises TypeError), None, a bool (an int to
 # Python), a float, an int past any sane range (the largest msgpack carries), a string at the
@@ -56,9 +57,11 @@ def _text(node: ast.AST) -> str | None:
 
 
 def names_read_by(package: ModuleType) -> set[str]:
-    """Every argument name the package's source reads (see module doc)."""
+    """Every argument name the package's source reads (see module doc), and the game kit's
+    (server/games/kit.py: its `decide` reads a player's `seat`, its readers `set`, `steps`,
+    `cause`)."""
     found: set[str] = set()
-    for path in Path(package.__file__).parent.rglob("*.py"):
+    for path in [*Path(package.__file__).parent.rglob("*.py"), KIT]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Subscript) and _is_args(node.value):
                 found.add(_text(node.slice) or "")

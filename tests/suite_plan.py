@@ -39,12 +39,14 @@ TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's
 # quiet machine, started with the session) is over, so no worker waits for it (first in
 # collection order, test_audit_report_browser.py waited 86 s of a loaded run).
 SLOWEST_FIRST: tuple[str, ...] = (
+    "tests/e2e/test_web_director.py",  # 140 (a whole tournament of bots: 16 processes a round)
     "tests/e2e/test_web_client.py",  # 75
     "tests/e2e/test_web_casual.py",  # 45
     "tests/contract/test_game_contract.py",  # 42
     "tests/e2e/test_server_install.py",  # 39
     "tests/unit/test_tournament_properties.py",  # 38
     "tests/e2e/test_installed_package.py",  # 38
+    "tests/e2e/test_adding_a_game.py",  # 35 (a copy of the tree, its suites in children)
     "tests/e2e/test_cli_casual.py",  # 30
     "tests/e2e/test_cli_round.py",  # 30
     "tests/e2e/test_web_screens.py",  # 29
@@ -54,8 +56,10 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_cli_play.py",  # 28
     "tests/unit/test_session_fuzz.py",  # 27
     "tests/e2e/test_cluster_tournament.py",  # 26
+    "tests/e2e/test_web_director_day.py",  # 25
     "tests/e2e/test_server_lifecycle.py",  # 24
     "tests/e2e/test_cluster_failover.py",  # 22
+    "tests/e2e/test_web_analysis.py",  # 22 (its pages looked at three widths)
     "tests/e2e/test_cluster_listing.py",  # 22
     "tests/e2e/test_casual_bots.py",  # 20
     "tests/e2e/test_tournament_cli.py",  # 20

@@ -7,6 +7,10 @@ analysis itself is `server.analysis`, a pure function of the events: this module
 them. An export's or a bundle's chains are checked first (`check_export`), and only events
 that verify are analysed; `t24 audit verify` checks a bundle's signature and figures.
 
+`--ratings`: every student's rating across the log and the cards' ratings
+(`server.analysis.log_ratings`), from every table of a store (`--store URL`, no stream), of
+a bundle, or of one export; `--student NAME` one student's history.
+
 Exit codes: 0 analysed; 1 a chain breaks (nothing is analysed past a broken link, and the
 command says so); 2 bad input (no such file, stream, grade or student; not a 24 Challenge
 table or a tournament).
@@ -30,6 +34,8 @@ examples:
   t24 analyse var/first.t24export                     one table's cards and students
   t24 analyse var/first.t24export --student s1        one student's own report
   t24 analyse --store sqlite:///var/t24.sqlite tournament/spring --json
+  t24 analyse --ratings --store sqlite:///var/t24.sqlite  every student's rating, the cards'
+  t24 analyse --ratings var/spring-bundle --student "Ada Lovelace"
 """
 
 
@@ -145,9 +151,82 @@ def _tournament_output(
     return tournament_lines(analysis, args.grade)
 
 
+def _all_tables(url: str) -> dict[str, list[Any]]:
+    """Every table stream of a store and every tournament's (its students' names now),
+    each chain verified."""
+    from server.eventlog.backends import open_blocking_store
+    from server.eventlog.store import EventLogError
+
+    try:
+        store = open_blocking_store(url, create=False)
+    except EventLogError as error:
+        raise AnalyseError(str(error)) from None
+    try:
+        streams = {}
+        for stream in store.streams(TABLE_STREAM_PREFIX) + store.streams("tournament/"):
+            report = store.verify(stream)
+            if not report.ok:
+                raise BrokenChain(f"{stream}: {report.describe()}")
+            streams[stream] = store.load(stream)
+        return streams
+    except EventLogError as error:
+        raise AnalyseError(str(error)) from None
+    finally:
+        store.close()
+
+
+def _ratings_output(args: argparse.Namespace) -> list[str]:
+    """`--ratings`: the ratings across the tables of a store, a bundle or an export."""
+    from clients.reference_cli.ratings_render import log_lines, student_lines
+    from server.analysis.log_ratings import rate_log
+    from server.audit.bundle import table_streams
+
+    if args.grade or args.table:
+        raise AnalyseError("--ratings reads every table: no --grade or --table")
+    if args.store:
+        if args.source:
+            raise AnalyseError("--ratings --store reads every table of the store: no stream")
+        streams = _all_tables(args.store)
+    elif args.source is None:
+        raise AnalyseError("name a bundle directory, an export file, or --store URL")
+    else:
+        source = Path(args.source)
+        if source.is_dir():
+            from server.analysis.grades import replay_tournament
+            from server.audit.bundle import MANIFEST
+
+            events, tables = _from_bundle(source)
+            manifest = json.loads((source / MANIFEST).read_text(encoding="utf-8"))
+            names = table_streams(replay_tournament(events), str(manifest["tournament"]))
+            streams = {names[name]: table for name, table in tables.items()}
+            streams[f"tournament/{manifest['tournament']}"] = events
+        elif source.is_file():
+            stream, events = _checked_file(source)
+            streams = {stream: events}
+        else:
+            raise AnalyseError(f"no file or directory {source}")
+    rated = rate_log(streams)
+    if args.student:
+        found = rated.student(args.student)
+        if found is None:
+            raise AnalyseError(f"no table rated a student named {args.student!r}")
+        if args.json:
+            return [json.dumps(found.as_data(), ensure_ascii=False, indent=1)]
+        return student_lines(found)
+    if args.json:
+        data = {
+            "students": [s.as_data() for s in rated.students.values()],
+            "cards": [c.as_data() for c in rated.cards.values()],
+        }
+        return [json.dumps(data, ensure_ascii=False, indent=1)]
+    return log_lines(rated)
+
+
 def _analyse(args: argparse.Namespace) -> int:
     try:
-        if args.store:
+        if args.ratings:
+            lines = _ratings_output(args)
+        elif args.store:
             if not args.source:
                 raise AnalyseError("--store needs a stream: table/ID or tournament/ID")
             stream, events, tables = _from_store(args.store, args.source)
@@ -200,6 +279,14 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--store", help="read the stream from this store URL")
     parser.add_argument("--grade", help="only this grade's summary")
     parser.add_argument("--table", help="one table of the tournament (its name)")
-    parser.add_argument("--student", help="one student's own report (their seat id)")
+    parser.add_argument(
+        "--student",
+        help="one student's own report (their seat id); with --ratings, their name",
+    )
+    parser.add_argument(
+        "--ratings",
+        action="store_true",
+        help="every student's rating across the log and the cards' ratings",
+    )
     parser.add_argument("--json", action="store_true", help="the analysis as JSON")
     parser.set_defaults(func=_analyse)

@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
+import importlib.util
+import pkgutil
 import sys
 from collections.abc import Callable
+from functools import cache
 from types import ModuleType
 from typing import Any
 
@@ -32,10 +36,6 @@ from clients.reference_cli.connect_options import (
 )
 from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
 from clients.reference_cli.games import PART_MODULES, GamePart, part_for
-from clients.reference_cli.games.deck40 import brain as deck40_brain
-from clients.reference_cli.games.deck40 import screen as deck40_screen
-from clients.reference_cli.games.pocket import brain as pocket_brain
-from clients.reference_cli.games.pocket import screen as pocket_screen
 from clients.reference_cli.keyboard import CTRL_D, ENTER, edit_line, split_keys
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
@@ -43,11 +43,21 @@ from clients.reference_cli.terminal import StdinReader, cbreak, write_out
 from clients.reference_cli.words import COMMON, table_language
 from protocol.views import apply_view_message
 
-# game name -> (screen, brain): the per-game parts
-PARTS: dict[str, tuple[ModuleType, ModuleType]] = {
-    "pocket": (pocket_screen, pocket_brain),
-    "deck40": (deck40_screen, deck40_brain),
-}
+
+@cache
+def casual_parts() -> dict[str, tuple[ModuleType, ModuleType]]:
+    """Game name -> (screen, brain): the games played in typed lines, found by their part's
+    folder: a part with a `screen.py` (`render_lines(view, now_us)`, `parse_line(line,
+    view)`) and a `brain.py` (`next_move(view, me)`) is one (docs/cli.md, "Per-game parts")."""
+    found: dict[str, tuple[ModuleType, ModuleType]] = {}
+    for name, module in PART_MODULES.items():
+        spec = importlib.util.find_spec(module)
+        where = list(spec.submodule_search_locations or []) if spec is not None else []
+        if {"screen", "brain"} <= {sub.name for sub in pkgutil.iter_modules(where)}:
+            screen = importlib.import_module(f"{module}.screen")
+            found[name] = (screen, importlib.import_module(f"{module}.brain"))
+    return found
+
 
 EPILOG = """\
 typed lines:
@@ -134,9 +144,9 @@ class CasualApp:
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.table, self.game = snapshot["table"], snapshot.get("game")
         self.view_seq = snapshot["seq"]
-        if self.game not in PARTS:
+        if self.game not in casual_parts():
             self.message = (
-                f"t24 casual plays {', '.join(PARTS)}; table {self.table} is {self.game}"
+                f"t24 casual plays {', '.join(casual_parts())}; table {self.table} is {self.game}"
                 + (" (t24 play plays it)" if self.game in PART_MODULES else "")
             )
             self.stop(exit_codes.BAD_INPUT)
@@ -164,7 +174,7 @@ class CasualApp:
     def view_changed(self, view: dict[str, Any]) -> None:
         self.view = view
         table_language(view.get("lang"))  # the table's language unless the person chose one
-        screen, brain = PARTS[str(self.game)]
+        screen, brain = casual_parts()[str(self.game)]
         lines = screen.render_lines(view, view.get("clock", 0))
         if lines != self.shown:
             self.shown = lines
@@ -205,7 +215,7 @@ class CasualApp:
                 self.key(key)
             return
         self.typed += text
-        while self.game in PARTS and "\n" in self.typed:
+        while self.game in casual_parts() and "\n" in self.typed:
             line, self.typed = self.typed.split("\n", 1)
             self.enter(line, self.view)
 
@@ -216,7 +226,7 @@ class CasualApp:
             line, view = self.line, self.line_view or self.view
             self.line, self.line_view = "", None
             self.out(ERASE_LINE + PROMPT + line + "\n")
-            if self.game in PARTS:
+            if self.game in casual_parts():
                 self.enter(line, view)
             else:  # typed before the join: kept, sent once the table is known
                 self.typed += line + "\n"
@@ -240,7 +250,7 @@ class CasualApp:
         if line.strip().lower() in ("q", "quit"):
             self.quit()
             return
-        command = PARTS[str(self.game)][0].parse_line(line, view)
+        command = casual_parts()[str(self.game)][0].parse_line(line, view)
         if command is not None:
             self.send(*command)
 

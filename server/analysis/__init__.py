@@ -7,6 +7,8 @@ export or an officials' bundle (docs/analysis.md).
 - `table.py`: one 24 Challenge table: per card, per student, the timeline (`analyse_table`);
 - `practice.py`: one practice table: each card, its result and the rating after it;
 - `grades.py`: a tournament: each grade's students over every table they sat at;
+- `log_ratings.py`: every student's rating and history across the log (tournament rounds,
+  casual tables, practice) and every card's rating from every attempt at it;
 - `ratings.py`: the ratings (openskill's Weng-Lin models): a student against a card, and
   the players of a table ranked by their scores;
 - `cards.py`: what the solver and the difficulty model say of a card (the one other source);

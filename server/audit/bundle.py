@@ -37,6 +37,7 @@ from server.audit.export import ExportError, check_export, export_stream
 from server.audit.report import report_html
 from server.audit.signing import public_key_hex, sign, signature_ok
 from server.eventlog.envelope import RecordedEvent
+from server.eventlog.store import BlockingStore
 from server.games.base import Event
 from server.tournament.results import table_result
 from server.tournament.state import TournamentState
@@ -124,7 +125,9 @@ def _canonical(manifest: Mapping[str, Any]) -> bytes:
     return json.dumps(unsigned, sort_keys=True, separators=(",", ":")).encode("utf-8")
 
 
-def build_bundle(store: Any, tournament_id: str, key: Ed25519PrivateKey) -> dict[str, bytes]:
+def build_bundle(
+    store: BlockingStore, tournament_id: str, key: Ed25519PrivateKey
+) -> dict[str, bytes]:
     """Every file of the bundle by its relative path (see the module doc)."""
     stream = TOURNAMENT_PREFIX + tournament_id
     events = store.load(stream)

@@ -19,7 +19,7 @@ from server.tournament.standings import score_cards, standings
 from server.tournament.state import TournamentState
 
 
-def _csv(header: Sequence[str], rows: list[Sequence[Any]]) -> str:
+def _csv(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)

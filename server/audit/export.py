@@ -102,7 +102,7 @@ def export_stream(store: BlockingStore, stream: str, exported_at_us: int) -> Exp
     if not rows:
         raise ExportError(f"no stream {stream!r} in this store")
     report = audit_rows(stream, head, rows)
-    header = {
+    header: dict[str, Any] = {
         "format": FORMAT,
         "version": VERSION,
         "stream": stream,
@@ -206,9 +206,8 @@ def _header(numbered: tuple[int, str]) -> dict[str, Any]:
     header = _json_map(number, line)
     if header.get("format") != FORMAT or header.get("version") != VERSION:
         raise ExportError(f"line {number}: not a {FORMAT} version {VERSION} file")
-    stream = header.get("stream")
     try:
-        check_stream(stream)
+        stream = check_stream(header.get("stream"))
     except ValueError as error:
         raise ExportError(f"line {number}: {error}") from error
     if header.get("genesis") != genesis_hash(stream).hex():

@@ -20,7 +20,7 @@ from typing import Any
 from protocol.messages import TABLE_STREAM_PREFIX
 from protocol.views import deadline_data
 from server.audit.export import CheckedExport
-from server.eventlog.store import VerifyReport
+from server.eventlog.store import BlockingStore, VerifyReport
 from server.games import games
 from server.games.base import Actor, Event
 
@@ -111,7 +111,7 @@ def replay_export(checked: CheckedExport, viewer: Actor = AUDITOR) -> TableRepla
     return TableReplay(report.stream, game, report, tuple(moments))
 
 
-def replay_table(store: Any, stream: str, viewer: Actor = AUDITOR) -> TableReplay:
+def replay_table(store: BlockingStore, stream: str, viewer: Actor = AUDITOR) -> TableReplay:
     """Verify `stream` in a blocking store, then fold every event up to the last good one."""
     report = store.verify(stream)
     if report.ok and report.events == 0:

@@ -75,13 +75,13 @@ def _environment() -> jinja2.Environment:
     return environment
 
 
-def _text(key: str, **values: object) -> str:
+def _text(key: str, **values: Any) -> str:
     """A heading of the template: the `report` vocabulary's `key`, in the report's language
     (autoescaped by the template like any value)."""
-    return catalogue(language()).say("report", key, **values)
+    return catalogue(language()).say("report", key, None, **values)
 
 
-def _plural_text(key: str, n: int, **values: object) -> str:
+def _plural_text(key: str, n: int, **values: Any) -> str:
     """A heading with a count: the language's plural form of `key` for `n`."""
     return catalogue(language()).say("report", key, n, **values)
 

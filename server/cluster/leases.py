@@ -15,7 +15,7 @@ The design (docs/architecture.md, "Ownership and fencing"):
   is refused. That is what makes a node that lost its lease (SIGSTOP, a GC pause, a
   partition) harmless even when its `expected_seq` happens to be right.
 - `hand_off` gives a held lease to another live node (a tournament's table placed there,
-  server/runtime/tournament_actor.py): the same row, owner and epoch changed in one UPDATE
+  server/runtime/process_actor.py): the same row, owner and epoch changed in one UPDATE
   conditional on holding it, `handed_from` set, and a NOTIFY on `t24_handoff` so the new
   owner takes it at once (its sweep would within a third of the lease anyway).
 - `<schema>.nodes(node, url, expires_at)` is the registry of live nodes, renewed with the

@@ -26,8 +26,8 @@ to this node, at once when the `t24_handoff` notification arrives.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Generator, Mapping
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from twisted.internet.defer import Deferred, inlineCallbacks
 from twisted.internet.task import LoopingCall
@@ -47,18 +47,57 @@ from server.cluster.leases import (
     failover_share,
 )
 
+if TYPE_CHECKING:
+    from server.eventlog.postgres import PostgresEngine
+    from server.games.base import Game
+    from server.runtime.ownership import Lease
+
 log = Logger(namespace="t24.leases")
+T = TypeVar("T")
+Steps = Generator["Deferred[Any]", Any, T]  # an `inlineCallbacks` body that returns a T
+
+
+class LeasedTables(Protocol):
+    """What the lease manager asks of the hub (server/runtime/hub.py): the cluster never
+    imports the runtime (docs/architecture.md, "Layers, checked"), the app hands it the hub.
+    The hub's side of the seam is `server.runtime.ownership.Ownership`."""
+
+    @property
+    def closing(self) -> bool:
+        """The server is stopping: take and place nothing."""
+        ...
+
+    @property
+    def games(self) -> Mapping[str, Game]:
+        """The games by name, to tell a finished table from its last event."""
+        ...
+
+    def remote_event(self, stream: str, seq: int) -> None:
+        """Another node appended to `stream` up to `seq`."""
+        ...
+
+    def catch_up_replicas(self) -> None:
+        """The feed reconnected: every replica reads what it missed."""
+        ...
+
+    def take_over(self, stream: str) -> Deferred[Any]:
+        """Load a table whose owner is gone; fires with its actor, or None (never fails)."""
+        ...
+
+    def drop_stream(self, stream: str) -> None:
+        """This node lost `stream`'s lease: stop serving it."""
+        ...
 
 
 class LeaseManager:
     """One node's leases (see module doc). `hub` is set once the hub exists."""
 
-    def __init__(self, engine: Any, reactor: Any, *, ttl: float) -> None:
+    def __init__(self, engine: PostgresEngine, reactor: Any, *, ttl: float) -> None:
         self.engine = engine
         self.reactor = reactor
         self.owner = ""  # the node id, known once the port is bound (`set_node`)
         self.ttl = ttl
-        self.hub: Any = None
+        self.hub: LeasedTables | None = None
         self.book: LeaseBook | None = None
         self.feed: NotifyFeed | None = None
         self.fence = Fence(engine.schema, self._lost_from_thread)
@@ -70,11 +109,11 @@ class LeaseManager:
         self._sweep_again = False  # a hand-off arrived during a sweep: sweep once more
         self.remote: dict[str, dict[str, Any]] = {}  # stream -> `tables()` row (other nodes)
 
-    def _call(self, function: Callable[..., Any], *args: Any) -> Deferred:
+    def _call(self, function: Callable[..., T], *args: Any) -> Deferred[T]:
         return deferToThreadPool(self.reactor, self._pool, function, *args)
 
     @inlineCallbacks
-    def open(self) -> Any:
+    def open(self) -> Steps[None]:
         """Connect and install the fence on the engine: from now on every append is fenced
         (and refused until `set_node` names this node)."""
         self._pool.start()
@@ -131,7 +170,7 @@ class LeaseManager:
         self.refresh_remote()  # other nodes' tables are listed from the start
 
     @inlineCallbacks
-    def refresh_remote(self) -> Any:
+    def refresh_remote(self) -> Steps[None]:
         """Re-read the tables this node does not serve, for `list_tables` (`remote_rows`)."""
         if self.book is None or self.hub is None:
             return
@@ -160,7 +199,7 @@ class LeaseManager:
         """On the listing thread: a `tables()` row per table this node does not serve; a
         table whose seq did not move keeps its row, the others read their first and last
         events (game; over: the last is one of the game's `FINAL_EVENTS`, as the hub says)."""
-        assert self.book is not None
+        assert self.book is not None and self.hub is not None  # `refresh_remote` checked
         rows = {}
         for stream, last_seq in self.book.remote():
             old = previous.get(stream)
@@ -172,7 +211,7 @@ class LeaseManager:
                 continue
             last = self.engine.read(stream, after_seq=max(0, last_seq - 1), limit=1) or first
             name = first[0].data.get("game")
-            game = self.hub.games.get(name)
+            game = self.hub.games.get(name) if isinstance(name, str) else None
             over = game is not None and last[-1].type in game.FINAL_EVENTS
             table = stream_table(stream)
             rows[stream] = {"table": table, "game": name, "seq": last_seq, "over": over}
@@ -199,7 +238,7 @@ class LeaseManager:
         return sorted(self.fence.held())
 
     @inlineCallbacks
-    def acquire(self, stream: str) -> Any:
+    def acquire(self, stream: str) -> Steps[Lease]:
         """Take `stream`'s lease if nobody live holds it; fires with an `Acquired`."""
         assert self.book is not None
         acquired: Acquired = yield self._call(self.book.acquire, stream)
@@ -214,7 +253,7 @@ class LeaseManager:
             )
         return acquired
 
-    def is_failover(self, acquired: Acquired) -> bool:
+    def is_failover(self, acquired: Lease) -> bool:
         """Whether the lease came from another node (its tables are then paused `failover`)."""
         return bool(acquired.previous_owner) and acquired.previous_owner != self.owner
 
@@ -237,7 +276,7 @@ class LeaseManager:
             self.hub.drop_stream(stream)
 
     @inlineCallbacks
-    def renew(self) -> Any:
+    def renew(self) -> Steps[None]:
         """Say this node is alive, and extend every lease held; the ones the database no
         longer gives us are lost."""
         held = self.fence.held()
@@ -257,7 +296,7 @@ class LeaseManager:
                 self.lost(stream, "renewal refused: the lease expired or was taken over")
 
     @inlineCallbacks
-    def sweep(self) -> Any:
+    def sweep(self) -> Steps[None]:
         """Take the tables whose owner is gone (failover) and those handed to this node."""
         if self._sweeping:
             self._sweep_again = True
@@ -286,7 +325,7 @@ class LeaseManager:
             yield self.sweep()
 
     @inlineCallbacks
-    def place(self, count: int) -> Any:
+    def place(self, count: int) -> Steps[list[tuple[str, str]]]:
         """The `(node, url)` of each of `count` new tables (`deal_tables`); all here when
         the registry cannot be read (placement is an optimisation, never a condition)."""
         if self.book is None:
@@ -306,14 +345,14 @@ class LeaseManager:
         return dealt
 
     @inlineCallbacks
-    def hand_off(self, stream: str, node: str, url: str) -> Any:
+    def hand_off(self, stream: str, node: str, url: str) -> Steps[bool]:
         """Give `stream`'s lease to `node` (a table recorded here, placed there); fires True
         once handed (this node no longer holds it), False when it stays here."""
         epoch = self.fence.held().get(stream)
         if epoch is None or self.book is None:
             return False
         try:
-            handed = yield self._call(self.book.hand_off, stream, epoch, node, url)
+            handed: bool = yield self._call(self.book.hand_off, stream, epoch, node, url)
         except Exception as error:
             log.warn(
                 "handing {stream} to {node} failed: {why}", stream=stream, node=node, why=str(error)
@@ -327,14 +366,14 @@ class LeaseManager:
         return handed
 
     @inlineCallbacks
-    def forget(self, stream: str) -> Any:
+    def forget(self, stream: str) -> Steps[None]:
         """Give up a lease nobody needs to take over (a table that left memory, or none)."""
         self.fence.drop(stream)
         if self.book is not None:
             yield self._call(self.book.forget, stream)
 
     @inlineCallbacks
-    def release_all(self) -> Any:
+    def release_all(self) -> Steps[None]:
         """A clean stop: hand every lease back so other nodes take the tables at once."""
         for loop in self._loops:
             if loop.running:
@@ -350,7 +389,7 @@ class LeaseManager:
                 log.warn("releasing leases failed: {why}", why=str(error))
 
     @inlineCallbacks
-    def close(self) -> Any:
+    def close(self) -> Steps[None]:
         """Close the lease connection and the threads (the listing's first: it reads through
         the lease connection)."""
         if self.feed is not None:

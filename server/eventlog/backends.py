@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server.eventlog.store import (
     DEFAULT_STORE_URL,
@@ -23,6 +23,9 @@ from server.eventlog.store import (
     Upcasters,
     parse_store_url,
 )
+
+if TYPE_CHECKING:
+    from server.eventlog.engine import Engine
 
 __all__ = ["open_blocking_store", "open_store"]
 
@@ -39,6 +42,13 @@ def open_blocking_store(
     With `create=False` a missing SQLite file or PostgreSQL schema is `StoreUnavailable`
     instead of being created: a reader must not leave empty databases behind.
     """
+    return _open_engine(url, clock=clock, upcasters=upcasters, create=create)
+
+
+def _open_engine(
+    url: str, *, clock: Clock, upcasters: Upcasters | None, create: bool = True
+) -> Engine:
+    """The blocking engine behind both faces (`open_blocking_store`, `open_store`)."""
     parsed = parse_store_url(url)
     upcasters = upcasters if upcasters is not None else Upcasters()
     if parsed.kind == "memory":
@@ -83,10 +93,11 @@ def open_store(
     `reactor` (default: the global one) only needs `callFromThread`. Opening connects and
     creates the schema synchronously: call it at start-up.
     """
-    engine = open_blocking_store(url, clock=clock, upcasters=upcasters)
+    engine = _open_engine(url, clock=clock, upcasters=upcasters)
     if parse_store_url(url).kind == "memory":
-        from server.eventlog.memory import MemoryStore
+        from server.eventlog.memory import MemoryEngine, MemoryStore
 
+        assert isinstance(engine, MemoryEngine)  # `memory:` opens nothing else
         return MemoryStore(engine)
     from server.eventlog.threaded import ThreadedStore
 

@@ -85,7 +85,7 @@ def make_request(stream: object, expected_seq: object, events: object) -> Append
     if kind is not list and kind is not tuple:
         if isinstance(events, NewEvent | str | bytes) or not isinstance(events, Sequence):
             raise InvalidEvent("events must be a list of NewEvent")
-    batch = tuple(events)
+    batch: tuple[object, ...] = tuple(cast(Sequence[object], events))
     if not batch:
         raise InvalidEvent("an append needs at least one event")
     if len(batch) > MAX_APPEND_EVENTS:
@@ -97,7 +97,7 @@ def make_request(stream: object, expected_seq: object, events: object) -> Append
         size += len(event.data_bytes)
     if size > MAX_APPEND_BYTES:
         raise InvalidEvent(f"{size} bytes of data in one append; the limit is {MAX_APPEND_BYTES}")
-    return AppendRequest(name, expected_seq, batch)
+    return AppendRequest(name, expected_seq, cast(tuple[NewEvent, ...], batch))  # checked above
 
 
 @dataclass
@@ -323,7 +323,7 @@ class Engine:
         check_stream(stream)
         with bulk_decoding():  # the fetch builds a tuple per row too
             head, rows = self._snapshot(stream, with_prev=False)
-            events = load_rows(stream, head, rows, self.upcasters)
+            events = load_rows(stream, head, cast(list[LoadRow], rows), self.upcasters)
         if events is None:
             report = self.verify(stream)
             if report.ok:  # repaired or rewritten since the first read; still refuse it
@@ -335,5 +335,5 @@ class Engine:
     def verify(self, stream: str) -> VerifyReport:
         """Audit one stream (see `audit_rows`)."""
         check_stream(stream)
-        head, rows = self._snapshot(stream)
-        return audit_rows(stream, head, rows)
+        head, rows = self._snapshot(stream)  # with_prev (the default): full `Row`s
+        return audit_rows(stream, head, cast(list[Row], rows))

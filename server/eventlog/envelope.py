@@ -134,18 +134,18 @@ def check_text(value: Any, what: str, max_bytes: int, allow_empty: bool = False)
             return value
     if not isinstance(value, str):
         raise InvalidEvent(f"{what} must be a str, not {type(value).__name__}")
-    value = str.__str__(value)
-    if not value and not allow_empty:
+    text: str = str.__str__(value)
+    if not text and not allow_empty:
         raise InvalidEvent(f"{what} must not be empty")
     try:
-        size = len(value.encode("utf-8"))
+        size = len(text.encode("utf-8"))
     except UnicodeEncodeError as error:
         raise InvalidEvent(f"{what} is not valid unicode (lone surrogate)") from error
     if size > max_bytes:
         raise InvalidEvent(f"{what} is {size} bytes of UTF-8; the limit is {max_bytes}")
-    if _CONTROL.search(value):
-        raise InvalidEvent(f"{what} must not contain control characters: {value!r}")
-    return value
+    if _CONTROL.search(text):
+        raise InvalidEvent(f"{what} must not contain control characters: {text!r}")
+    return text
 
 
 def check_stream(stream: Any) -> str:
@@ -183,7 +183,7 @@ def canonical_data(data: Any) -> bytes:
         path = "data" + "".join(reversed(refusal.path))
         raise InvalidEvent(f"{path}: {refusal.message}") from None
     try:
-        packed = _packb(value)
+        packed: bytes = _packb(value)
     except (UnicodeEncodeError, ValueError, OverflowError, TypeError) as error:
         raise InvalidEvent(f"data is not msgpack-able: {error}") from error
     if len(packed) > MAX_DATA_BYTES:
@@ -277,7 +277,7 @@ def encode_body(stream: str, seq: int, at: int, event: NewEvent) -> bytes:
     The 9-element array is packed with a nil in the data slot, and that one nil byte (0xc0)
     is replaced by the cached canonical `data`: the same bytes as packing the whole array.
     """
-    head = _packb(
+    head: bytes = _packb(
         [
             ENVELOPE_VERSION,
             stream,

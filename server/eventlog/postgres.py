@@ -28,8 +28,9 @@ this process, of the server, and a power loss of the database machine.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import psycopg
 from psycopg import errors, sql
@@ -45,7 +46,7 @@ from server.eventlog.engine import (
     StreamHead,
     plan_appends,
 )
-from server.eventlog.envelope import MAX_STREAM_BYTES, check_stream, check_text
+from server.eventlog.envelope import MAX_STREAM_BYTES, EventLogError, check_stream, check_text
 from server.eventlog.notices import notify_payloads
 from server.eventlog.store import Clock, StoreClosed, StoreUnavailable, Upcasters
 
@@ -63,7 +64,23 @@ def describe_conninfo(conninfo: str) -> str:
     except psycopg.Error:
         return "<malformed conninfo>"
     params.pop("password", None)
-    return make_conninfo(**params)
+    return make_conninfo("", **params)
+
+
+class AppendFence(Protocol):
+    """What an append asks of a node's lease fence, inside its transaction (module doc).
+
+    Why a protocol: the one fence is the cluster's (server/cluster/leases.py, `Fence`), and
+    the event log sits below the cluster, so it names what it calls instead of importing it.
+    """
+
+    owner: str  # the node id the NOTIFY names
+
+    def refused(
+        self, cursor: psycopg.Cursor[Any], streams: Iterable[str]
+    ) -> dict[str, EventLogError]:
+        """The streams this transaction must not write (`LeaseLost`), the others go on."""
+        ...
 
 
 class PostgresEngine(Engine):
@@ -86,12 +103,15 @@ class PostgresEngine(Engine):
         self.where = f"{describe_conninfo(conninfo)} schema {schema}"
         self._closed = False
         self._sql = _statements(schema)
-        params = {"connect_timeout": connect_timeout_s, "application_name": "t24-eventlog"}
+        params: dict[str, str | int | None] = {
+            "connect_timeout": connect_timeout_s,
+            "application_name": "t24-eventlog",
+        }
         conninfo = make_conninfo(conninfo, **{**params, **conninfo_to_dict(conninfo)})
         self.conninfo = conninfo  # for the lease connection of a node (server/cluster)
         # A node's lease fence (server/cluster/leases.py `Fence`), checked inside every
         # append's transaction; None: no ownership (a CLI, a single-process tool).
-        self.fence: Any = None
+        self.fence: AppendFence | None = None
         try:
             with psycopg.connect(conninfo) as connection:
                 self._prepare_schema(connection, create)
@@ -117,7 +137,7 @@ class PostgresEngine(Engine):
         statements = self._sql
         with connection.transaction():
             found = connection.execute(statements["exists"], (self.schema,)).fetchone()
-            if not found[0]:
+            if found is None or not found[0]:  # EXISTS answers one row
                 if not create:
                     raise StoreUnavailable(f"no event log in PostgreSQL {self.where}")
                 connection.execute("SELECT pg_advisory_xact_lock(%s)", (_SCHEMA_LOCK,))
@@ -130,7 +150,7 @@ class PostgresEngine(Engine):
                 f"this t24 knows {FORMAT_VERSION}"
             )
 
-    def _connection(self) -> Any:
+    def _connection(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         if self._closed:
             raise StoreClosed(f"the PostgreSQL event log {self.where} is closed")
         return self._pool.connection()
@@ -201,7 +221,10 @@ class PostgresEngine(Engine):
         try:
             with self._connection() as connection:
                 cursor = connection.cursor(binary=True)
-                return cursor.execute(self._sql["rows"], (stream, after_seq, limit)).fetchall()
+                rows: list[Row] = cursor.execute(
+                    self._sql["rows"], (stream, after_seq, limit)
+                ).fetchall()
+                return rows
         except (psycopg.Error, PoolTimeout) as error:
             raise StoreUnavailable(f"PostgreSQL {self.where}: {error}") from error
 

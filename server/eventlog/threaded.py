@@ -44,7 +44,7 @@ from server.eventlog.envelope import NewEvent, RecordedEvent
 from server.eventlog.store import StoreClosed, VerifyReport
 
 T = TypeVar("T")
-Waiting = tuple[AppendRequest, defer.Deferred]
+Waiting = tuple[AppendRequest, defer.Deferred[list[RecordedEvent]]]
 BULK_BYTES_PER_COMMIT = 32 * 1024  # bulk appends' event data per commit, at most (module doc)
 
 
@@ -74,10 +74,10 @@ class ThreadedStore:
         self._queue: list[Waiting] = []
         self._bulk: deque[Waiting] = deque()  # `append_bulk`'s lane
         self._committing = False
-        self._reads: set[defer.Deferred] = set()
+        self._reads: set[defer.Deferred[Any]] = set()
         self._closing = False
         self._closed = False
-        self._close_waiters: list[defer.Deferred] = []
+        self._close_waiters: list[defer.Deferred[None]] = []
         self._shutdown_trigger = None
         if hasattr(reactor, "addSystemEventTrigger"):
             self._shutdown_trigger = reactor.addSystemEventTrigger(
@@ -101,7 +101,11 @@ class ThreadedStore:
         return self._enqueue(stream, expected_seq, events, self._bulk)
 
     def _enqueue(
-        self, stream: str, expected_seq: int, events: Sequence[NewEvent], lane: Any
+        self,
+        stream: str,
+        expected_seq: int,
+        events: Sequence[NewEvent],
+        lane: list[Waiting] | deque[Waiting],
     ) -> defer.Deferred[list[RecordedEvent]]:
         if self._closing:
             return defer.fail(StoreClosed("the event store is closed"))

@@ -36,7 +36,7 @@ checks every message the server sends a viewer (snapshot, catch-up, push, `view_
 Each game is a package `server/games/<name>/` whose `__init__` is this face; its package
 docstring says what the game hides from whom (HIDDEN), and the contract test suite
 (tests/contract/test_game_contract.py) checks the game against all of it. The one registry of
-games is `server.games.games()`.
+games is `server.games.games()`, which finds each game by its folder.
 
 Why this shape: `now` and every random choice come *in* (a shuffle is decided by the shell and
 recorded as event data), so folding the recorded events with `evolve` gives the live state on
@@ -359,14 +359,14 @@ def replay(game: Game, options: Mapping[str, Any], events: Iterable[Event]) -> A
 State = TypeVar("State")
 
 
-class EventBatch(Generic[State]):
+class Decision(Generic[State]):
     """The events one command produces so far, and the state they lead to.
 
     Why: one command may cause several events (a flag that disqualifies, a last card that ends
     the round), and each follow-up is judged on the state the earlier events of the same
-    command produced; so a Decider's `decide` emits into a batch that evolves its own copy of
-    the state as it goes. Every game and the tournament build `decide` on it (each with its
-    own `evolve`, and its own helpers in a subclass).
+    command produced; so a Decider's `decide` emits into a decision that evolves its own copy of
+    the state as it goes. The game kit's `decide` (server/games/kit.py) builds one per
+    command for every game and the tournament (a game may add helpers in a subclass).
     """
 
     def __init__(self, state: State, now: int, evolve: Callable[[State, Event], State]) -> None:
@@ -376,7 +376,7 @@ class EventBatch(Generic[State]):
         self._evolve = evolve
 
     def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the batch's time and evolve the batch's state by it."""
+        """Record one event at the decision's time and evolve the decision's state by it."""
         event = Event(type_, {"at": self.now, **data})
         self.events.append(event)
         self.state = self._evolve(self.state, event)

@@ -25,7 +25,7 @@ import io
 import re
 import zipfile
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from twisted.internet.defer import Deferred, maybeDeferred
 from twisted.internet.threads import deferToThreadPool
@@ -38,6 +38,7 @@ from protocol.messages import TOURNAMENT_ID_PATTERN
 from server.audit.export import ExportError
 from server.audit.signing import SigningKeyError, load_or_create_signing_key, public_key_hex
 from server.eventlog.envelope import EventLogError
+from server.eventlog.store import BlockingStore, EventStore
 from server.net.tokens import TokenError, TokenSigner
 
 log = Logger(namespace="t24.http")
@@ -60,7 +61,7 @@ def bundle_zip(files: Mapping[str, bytes], folder: str) -> bytes:
     return out.getvalue()
 
 
-def build_zip(engine: Any, tournament: str, key_file: str) -> tuple[bytes, str]:
+def build_zip(engine: BlockingStore, tournament: str, key_file: str) -> tuple[bytes, str]:
     """The zip of `tournament`'s bundle read from `engine`, and the signing key's public
     half (blocking: run on a thread)."""
     from server.audit.bundle import build_bundle  # the tournament core and the report
@@ -75,7 +76,7 @@ class BundleResource(Resource):
 
     isLeaf = True
 
-    def __init__(self, store: Any, signer: TokenSigner, key_file: str, reactor: Any) -> None:
+    def __init__(self, store: EventStore, signer: TokenSigner, key_file: str, reactor: Any) -> None:
         super().__init__()
         self.store = store
         self.signer = signer
@@ -105,13 +106,14 @@ class BundleResource(Resource):
         tournament = raw.removeprefix("tournament/")
         if not _TOURNAMENT.fullmatch(tournament):
             return _words(request, 400, "name the tournament: /bundle?tournament=ID")
-        engine = getattr(self.store, "engine", self.store)
+        # the blocking engine under the store (memory or threaded), read on a thread or at once
+        engine = cast("BlockingStore", getattr(self.store, "engine", self.store))
         build: Callable[[], tuple[bytes, str]] = lambda: build_zip(  # noqa: E731
             engine, tournament, self.key_file
         )
         if hasattr(self.store, "hand_over_shutdown"):  # a threaded store: read on a thread
             pool = self.reactor.getThreadPool()
-            d: Deferred = deferToThreadPool(self.reactor, pool, build)
+            d: Deferred[tuple[bytes, str]] = deferToThreadPool(self.reactor, pool, build)
         else:
             d = maybeDeferred(build)
         d.addCallbacks(

@@ -20,7 +20,8 @@ from server.runtime.hub import (
     UnknownGame,
     UnknownTable,
 )
-from server.runtime.table_actor import BadSeq, TableBroken, TableClosed
+from server.runtime.table_actor import BadSeq, TableBroken
+from server.runtime.timers import TableClosed
 
 log = Logger(namespace="t24.net")
 

@@ -21,7 +21,7 @@ read the request).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autobahn.twisted.resource import WebSocketResource
 from twisted.internet.defer import Deferred
@@ -36,6 +36,10 @@ from server.metrics import Metrics
 from server.net.bundle_http import BundleResource
 from server.net.static import web_root
 from server.net.words_http import WordsResource
+
+if TYPE_CHECKING:
+    from server.eventlog.store import EventStore
+    from server.net.ws import T24WebSocketFactory
 
 HEALTH_TIMEOUT = 2.0
 HEALTH_PROBE_STREAM = "health/probe"
@@ -55,7 +59,7 @@ class HealthResource(Resource):
 
     def __init__(
         self,
-        store: Any,
+        store: EventStore,
         clock: Any,
         failing: Callable[[], list[str]] | None = None,
         owned: Callable[[], list[str]] | None = None,
@@ -75,7 +79,7 @@ class HealthResource(Resource):
             text = f"store failing: appends of {len(failing)} table(s) retried: {shown}\n"
             return self._answer(request, 503, text)
         try:
-            d: Deferred = self.store.last_seq(HEALTH_PROBE_STREAM)
+            d: Deferred[int] = self.store.last_seq(HEALTH_PROBE_STREAM)
         except Exception as exc:
             return self._answer(request, 503, f"store unavailable: {type(exc).__name__}\n")
         d.addTimeout(HEALTH_TIMEOUT, self.clock)
@@ -134,8 +138,8 @@ class T24Request(server.Request):
 
 
 def build_site(
-    ws_factory: Any,
-    store: Any,
+    ws_factory: T24WebSocketFactory,
+    store: EventStore,
     metrics: Metrics,
     clock: Any,
     idle_timeout: float = 30.0,
@@ -147,7 +151,7 @@ def build_site(
     root.putChild(WS_PATH.strip("/").encode("ascii"), WebSocketResource(ws_factory))
     hub = getattr(ws_factory, "hub", None)
     failing = hub.store_failing if hub is not None else None
-    owned = hub.owned if getattr(hub, "ownership", None) is not None else None
+    owned = hub.owned if hub is not None and hub.ownership is not None else None
     root.putChild(b"healthz", HealthResource(store, clock, failing, owned))
     root.putChild(b"metrics", MetricsResource(metrics))
     root.putChild(b"words", WordsResource())

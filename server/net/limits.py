@@ -58,15 +58,17 @@ from __future__ import annotations
 
 import resource
 from collections import Counter, deque
-from typing import Any
+from typing import Any, cast
 from weakref import WeakSet
 
-from twisted.internet.interfaces import IDelayedCall
-from twisted.internet.protocol import Protocol
+from twisted.internet.interfaces import IDelayedCall, IProtocol
+from twisted.internet.protocol import Protocol, connectionDone
 from twisted.logger import Logger
 from twisted.protocols.policies import ProtocolWrapper, WrappingFactory
+from twisted.python.failure import Failure
 
 from server import SERVER_HEADER
+from server.net.sockets import socket_of
 
 READ_SLICE = 512  # bytes of one connection's input handed on per reactor turn, at most
 TURN_BUDGET = 8 * READ_SLICE  # bytes of one address's input handed on per turn (about)
@@ -103,8 +105,9 @@ class _Refused(Protocol):
     """A socket over a connection limit: a 503, then closed, nothing read."""
 
     def connectionMade(self) -> None:
-        self.transport.write(BUSY_RESPONSE)
-        self.transport.loseConnection()
+        socket = socket_of(self)
+        socket.write(BUSY_RESPONSE)
+        socket.loseConnection()
 
 
 class GatedConnection(ProtocolWrapper):
@@ -142,14 +145,14 @@ class GatedConnection(ProtocolWrapper):
     def _handshake_late(self) -> None:
         self._deadline = None
         log.debug("closing {peer}: no WebSocket within the handshake timeout", peer=self.address)
-        self.transport.loseConnection()
+        socket_of(self).loseConnection()
 
     # -- reading in slices -------------------------------------------------------------------
 
     def hold_reading(self, why: str) -> None:
         """Stop reading the socket for `why` (each reason is released on its own)."""
         if not self._holds:
-            self.transport.pauseProducing()
+            socket_of(self).pauseProducing()
         self._holds.add(why)
 
     def release_reading(self, why: str) -> None:
@@ -158,10 +161,10 @@ class GatedConnection(ProtocolWrapper):
         if why not in self._holds:
             return
         self._holds.discard(why)
-        if self.wrappedProtocol is None:
+        if cast("IProtocol | None", self.wrappedProtocol) is None:  # Twisted's, once lost
             return
         if not self._holds:
-            self.transport.resumeProducing()
+            socket_of(self).resumeProducing()
         if why != "slice" and self.has_input():
             self.gate.wake(self)
 
@@ -200,7 +203,7 @@ class GatedConnection(ProtocolWrapper):
             self.release_reading("slice")
         return len(chunk)
 
-    def connectionLost(self, reason: Any) -> None:
+    def connectionLost(self, reason: Failure = connectionDone) -> None:
         if self._deadline is not None and self._deadline.active():
             self._deadline.cancel()
         self._deadline = None
@@ -224,7 +227,7 @@ def drop_output(transport: Any) -> None:
         transport._tempDataLen = 0
 
 
-class ConnectionGate(WrappingFactory):
+class ConnectionGate(WrappingFactory[GatedConnection]):
     """Wraps the server's `Site`: counts and limits every accepted socket (see module doc)."""
 
     protocol = GatedConnection

@@ -14,15 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from twisted.internet.defer import Deferred
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.failure import Failure
 
 from protocol.codec import encode
 from protocol.messages import TOURNAMENT_PREFIX, Request, make
+from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, Command
 from server.net.links import LinkMaker
 from server.net.output import OrderedOutput
@@ -31,6 +32,8 @@ from server.net.tokens import Claims, TokenError, TokenSigner
 from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
+from server.runtime.pushes import Push
+from server.runtime.ratings_query import RATINGS, ratings, with_log_ratings
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
 from server.runtime.view_at import VIEW_AT, ViewAt, view_at
@@ -65,13 +68,40 @@ class TableRequests:
     _bucket: TokenBucket
     output: OrderedOutput
 
+    if TYPE_CHECKING:  # the session's own, which mypy checks `Session` against
+
+        def send(self, message: dict[str, Any]) -> None: ...
+
+        def push(self, push: Push) -> None: ...
+
+        def reply_error(
+            self, request_id: int | None, code: str, message: str, rule: str | None = None
+        ) -> None: ...
+
+        def delay_for_command(self, arrival: int) -> int | None: ...
+
+        def table_joined(self, actor: TableActor) -> None: ...
+
+        def _fail(self, failure: Failure, request_id: int) -> None: ...
+
+        def _delivering(
+            self, deliver: Callable[[Any], None], why: str
+        ) -> Callable[[Any], None]: ...
+
     def _create_table(self, request: Request, arrival: int) -> None:
-        d = self.hub.create_table(
-            request.get("table"),
-            request.get("game", "challenge"),
-            request.get("options"),
-            self.viewer,
-            causation=f"conn-{self.conn_id}:req-{request.id}",
+        name = request.get("game", "challenge")
+        game = self.hub.games.get(name) if isinstance(name, str) else None
+        # a game's option asking for the log's ratings (practice's `from_log`) is filled
+        # here, from the store, and recorded as numbers (server/runtime/ratings_query.py)
+        d = with_log_ratings(self.hub.store, self.clock, game, request.get("options"))
+        d.addCallback(
+            lambda options: self.hub.create_table(
+                request.get("table"),
+                name,
+                options,
+                self.viewer,
+                causation=f"conn-{self.conn_id}:req-{request.id}",
+            )
         )
         d.addCallbacks(
             self._delivering(
@@ -132,14 +162,13 @@ class TableRequests:
             pool = getattr(self.clock, "getThreadPool", None)
             if pool is None:
                 return make_links(now)
-            return deferToThreadPool(self.clock, pool(), make_links, now)
+            reactor = cast(IReactorFromThreads, self.clock)  # a real reactor: it has threads
+            return deferToThreadPool(reactor, pool(), make_links, now)
 
         def answer(fields: dict[str, Any]) -> None:
             self.send(make("links", id=request.id, tournament=tournament, **fields))
 
-        d.addCallback(draw)
-        d.addCallback(answer)
-        d.addErrback(self._fail, request.id)
+        d.addCallback(draw).addCallback(answer).addErrback(self._fail, request.id)
 
     def _list_tables(self, request: Request, arrival: int) -> None:
         """One page of the visible tables, in id order, after the cursor `after`.
@@ -177,7 +206,7 @@ class TableRequests:
 
         presence = bool(request.get("presence", False))
 
-        def subscribe(actor: TableActor) -> Deferred | None:
+        def subscribe(actor: TableActor) -> Deferred[None] | None:
             if self.closed:
                 return None
             rejoin = table in self.joined
@@ -272,10 +301,11 @@ class TableRequests:
         if live is not None:  # the common case: no Deferred to chain through
             d = live.submit(command, arrival, causation)
         else:
-            d = self.hub.get(table)
-            d.addCallback(lambda actor: actor.submit(command, arrival, causation))
+            d = self.hub.get(table).addCallback(
+                lambda actor: actor.submit(command, arrival, causation)
+            )
 
-        def accepted(recorded: list) -> None:
+        def accepted(recorded: list[RecordedEvent]) -> None:
             actor = self.hub.actors.get(table)
             seq = recorded[-1].seq if recorded else (actor.seq if actor else 0)
             self.send(make("accepted", id=request.id, table=table, seq=seq, events=len(recorded)))
@@ -288,18 +318,21 @@ class TableRequests:
 
     def _query(self, request: Request, arrival: int) -> None:
         """A question to a table's game, answered from its state and never recorded; or the
-        shell's own `view_at` (server/runtime/view_at.py) or `analysis`
-        (server/runtime/analysis_query.py), charged by the events they fold."""
+        shell's own `view_at` (server/runtime/view_at.py), `analysis`
+        (server/runtime/analysis_query.py) or `ratings` (server/runtime/ratings_query.py),
+        charged by the events they fold."""
         table = request.get("table")
         d = self.hub.get(table)
         if self.claims is not None and self.claims.role in REPLICA_ROLES:
             d.addErrback(self._replica, table)  # a query never writes: a replica answers
 
-        def answer(actor: TableActor) -> Deferred | None:
+        def answer(actor: TableActor) -> Deferred[None] | None:
             if request.get("name") == VIEW_AT:  # an older step's events may be read first
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
             if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
                 return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            if request.get("name") == RATINGS:  # every table's log, folded into ratings
+                return ratings(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival
             )

@@ -111,7 +111,7 @@ class Session(TableRequests):
         config: NetConfig | None = None,
         metrics: Metrics | None = None,
         conn_id: int = 0,
-        peer: str = "",
+        peer: str | None = "",
         budget: TokenBucket | None = None,
         on_abuse: Callable[[], None] | None = None,
         send_probe: Callable[[bytes], None] | None = None,
@@ -473,8 +473,8 @@ class Session(TableRequests):
 
     def _fail(self, failure: Failure, request_id: int) -> None:
         try:
-            if failure.check(TableMoved):  # another node serves it: point there (`moved`)
-                moved = failure.value
+            moved = failure.value
+            if isinstance(moved, TableMoved):  # another node serves it: point there (`moved`)
                 self.send(make("moved", id=request_id, table=moved.table, url=moved.url))
                 return
             code, message, rule = error_for(failure)

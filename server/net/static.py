@@ -42,7 +42,7 @@ class WebFiles(static.File):
         self.contentTypes = {**self.contentTypes, **CONTENT_TYPES}
         self.indexNames = ["index.html"]
 
-    def directoryListing(self) -> resource.Resource:
+    def directoryListing(self) -> resource.IResource:
         return pages.notFound("No such page", "There is no page at this address.")
 
     def createSimilarFile(self, path: str) -> static.File:

@@ -65,7 +65,8 @@ class Claims:
     @property
     def actor(self) -> Actor:
         """The actor the games and the event log record for this token."""
-        return Actor(self.role, self.seat if self.role == "player" else self.name)
+        seat = self.seat if self.role == "player" else None  # a player token names one
+        return Actor(self.role, seat if seat is not None else self.name)
 
     def may_see(self, table: str) -> bool:
         """Whether this token may join (read) `table`."""

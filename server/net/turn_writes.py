@@ -65,20 +65,29 @@ class TurnWrites:
                 self._call = self.reactor.callLater(0, self.flush)
 
     def flush(self) -> None:
-        """Send what each socket was written this turn (see the module doc)."""
+        """Send what each socket was written this turn (see the module doc).
+
+        Every socket's mark is cleared first: a socket left marked would never be flushed
+        again (its later writes see the mark and schedule nothing), so one fault must not
+        leave the rest of the list behind (it did: a socket closed within the turn raised,
+        and every socket after it in the list stalled until it was closed)."""
         self._call = None
         dirty, self._dirty = self._dirty, []
         for connection in dirty:
             connection._t24_turn_dirty = False  # type: ignore[attr-defined]
+        for connection in dirty:
             try:
                 self._send(connection)
             except Exception:  # one socket's fault must not keep the others' bytes back
                 log.failure("flushing a connection's output failed")
-                connection.startWriting()
+                if connection.connected and connection.fileno() != -1:
+                    connection.startWriting()  # the reactor sends the rest, as it would
 
     @staticmethod
     def _send(connection: tcp.Connection) -> None:
-        if not connection.connected or connection.disconnecting:
+        if not connection.connected:
+            return  # lost within the turn (its socket is closed): nothing can be sent
+        if connection.disconnecting:
             connection.startWriting()  # the reactor finishes what it does with it
             return
         if not connection._tempDataLen and len(connection.dataBuffer) == connection.offset:

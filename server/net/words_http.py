@@ -30,9 +30,10 @@ class WordsResource(Resource):
     isLeaf = True
 
     def render_GET(self, request: server.Request) -> bytes:
-        name = (request.postpath[0] if request.postpath else b"").decode("utf-8", "replace")
+        path = request.postpath or []
+        name = (path[0] if path else b"").decode("utf-8", "replace")
         lang = name[: -len(".json")] if name.endswith(".json") else ""
-        if len(request.postpath) != 1 or lang not in languages():
+        if len(path) != 1 or lang not in languages():
             request.setResponseCode(http.NOT_FOUND)
             request.setHeader(b"content-type", b"text/plain; charset=utf-8")
             present = ", ".join(f"{code} ({n})" for code, n in language_names().items())

@@ -22,11 +22,12 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from autobahn.twisted.websocket import WebSocketServerFactory, WebSocketServerProtocol
 from autobahn.websocket.protocol import PreparedMessage
 from autobahn.websocket.types import ConnectionDeny
+from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
 from protocol.messages import SUBPROTOCOL
@@ -37,6 +38,7 @@ from server.net.backpressure import OutputBound
 from server.net.links import LinkMaker
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.session import CLOSE_GOING_AWAY, Session
+from server.net.sockets import socket_of
 from server.net.tokens import TokenSigner
 from server.net.turn_writes import TurnWrites
 from server.runtime.hub import Hub
@@ -189,9 +191,9 @@ class T24ServerProtocol(WebSocketServerProtocol):
         if hold is not None and release is not None:
             hold("rate") if held else release("rate")
         elif held:
-            self.transport.pauseProducing()
+            socket_of(self).pauseProducing()
         else:
-            self.transport.resumeProducing()
+            socket_of(self).resumeProducing()
 
     def _abuse(self) -> None:
         penalize = getattr(self.transport, "penalize", None)
@@ -215,7 +217,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
         )
         if self.session is not None:
             self.session.closed = True  # nothing more is pushed into a connection going away
-        self.transport.abortConnection()
+        socket_of(self).abortConnection()
 
     def _send_frame(self, frame: bytes) -> None:
         if self.state == self.STATE_OPEN:
@@ -274,7 +276,7 @@ class T24ServerProtocol(WebSocketServerProtocol):
         if self._socket is not None:
             self.factory.turn_writes.write(self._socket, data)
         else:
-            self.transport.write(data)
+            socket_of(self).write(data)
 
     def _close(self, code: int, reason: str) -> None:
         # `sendClose` only takes 1000 and 3000-4999; the codes we document (1001 going away,
@@ -286,10 +288,11 @@ class T24ServerProtocol(WebSocketServerProtocol):
                 # A policy or internal close: nothing more is read from this client (a flood
                 # would go on costing the reactor until the close handshake timed out); the
                 # close frame is flushed, then the socket closes.
-                if getattr(self.transport, "producer", None) is not None:
-                    self.transport.unregisterProducer()
-                self.transport.pauseProducing()
-                self.transport.loseConnection()
+                socket = socket_of(self)
+                if getattr(socket, "producer", None) is not None:
+                    socket.unregisterProducer()
+                socket.pauseProducing()
+                socket.loseConnection()
 
     def dataReceived(self, data: bytes) -> None:
         # Autobahn's version formats the arguments of a debug log line on every read (the
@@ -299,13 +302,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
     def onMessageEnd(self) -> None:
         # Autobahn's version also fires its observer event "message", which builds a Deferred
         # per message whether or not anyone listens (another 5 us). Nobody listens here; if
-        # someone ever does, Autobahn's own method runs.
-        if self._listeners is not None:
+        # someone ever does, Autobahn's own method runs (`_listeners`: None until then,
+        # though Autobahn's annotation says a dict).
+        if cast("dict[str, Any] | None", self._listeners) is not None:
             super().onMessageEnd()
             return
         if not self.failedByMe:
             self._onMessage(b"".join(self.message_data), self.message_is_binary)
-        self.message_data = None
+        self.message_data = None  # type: ignore[assignment]  # as Autobahn's own; typed a list
 
     def onMessage(self, payload: bytes, isBinary: bool) -> None:
         if self.session is not None:
@@ -314,7 +318,8 @@ class T24ServerProtocol(WebSocketServerProtocol):
     def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:
         # Autobahn leaves its close-handshake timer pending when the socket goes first (its
         # `_connectionLost` cancels every other timer); found by trial's dirty-reactor check.
-        pending = self.closeHandshakeTimeoutCall  # None once it fired (Autobahn resets it)
+        # None once it fired (Autobahn resets it; its annotation says it is always None)
+        pending = cast("IDelayedCall | None", self.closeHandshakeTimeoutCall)
         if pending is not None:
             pending.cancel()
         self.closeHandshakeTimeoutCall = None
@@ -357,7 +362,7 @@ class T24WebSocketFactory(WebSocketServerFactory):
             "t24_connections", "Open WebSocket connections.", lambda: len(self.sessions)
         )
 
-    def close_all(self, code: int = CLOSE_GOING_AWAY, reason: str = "server shutting down"):
+    def close_all(self, code: int = CLOSE_GOING_AWAY, reason: str = "server shutting down") -> None:
         """Refuse new handshakes and close every open connection (1001 on shutdown)."""
         self.closing = True
         for session in list(self.sessions):

@@ -14,7 +14,7 @@ request more per 50 events (`ViewAt.folded`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.defer import Deferred, gatherResults, succeed
 
@@ -26,20 +26,25 @@ from server.games.base import Actor, RuleViolation
 from server.runtime.view_at import ViewAt
 from server.tournament.tables import table_id
 
+if TYPE_CHECKING:
+    from server.runtime.table_actor import TableActor
+
 ANALYSIS = "analysis"  # the query's name: answered by the shell, never by a game
 
 
 TOURNAMENT_READERS = frozenset({"director", "auditor"})
 
 
-def _events(actor: Any) -> Deferred:
+def _events(actor: TableActor) -> Deferred[list[RecordedEvent]]:
     """Every event of the actor's stream: from memory when its window holds them all."""
     if actor.first_seq == 1:
         return succeed(actor.events[: actor.seq])
     return actor.store.read(actor.stream, after_seq=0, limit=actor.seq)
 
 
-def tournament_analysis(actor: Any, args: Mapping[str, Any], viewer: Actor) -> Deferred:
+def tournament_analysis(
+    actor: TableActor, args: Mapping[str, Any], viewer: Actor
+) -> Deferred[ViewAt]:
     """A tournament's analysis per grade (`server.analysis.grades`), for the director or an
     auditor: its stream, then each of its tables' streams read from the store. `grade`
     (optional) keeps one grade."""
@@ -50,7 +55,9 @@ def tournament_analysis(actor: Any, args: Mapping[str, Any], viewer: Actor) -> D
         raise RuleViolation("bad_message", "analysis: `grade` is a grade's name")
     tournament = str(actor.table).removeprefix(TOURNAMENT_PREFIX)
 
-    def tables(events: Sequence[RecordedEvent]) -> Deferred:
+    def tables(
+        events: Sequence[RecordedEvent],
+    ) -> Deferred[tuple[Sequence[RecordedEvent], dict[str, Any]]]:
         names = table_names(replay_tournament(events))
         reads = [actor.store.load(table_stream(table_id(tournament, name))) for name in names]
         return gatherResults(reads).addCallback(
@@ -71,7 +78,7 @@ def tournament_analysis(actor: Any, args: Mapping[str, Any], viewer: Actor) -> D
     return _events(actor).addCallback(tables).addCallback(answer)
 
 
-def analysis(actor: Any, args: Any, viewer: Actor) -> Deferred:
+def analysis(actor: TableActor, args: Any, viewer: Actor) -> Deferred[ViewAt]:
     """The answer to `analysis` on `actor` (a `TableActor`) for `viewer`: a Deferred of a
     `ViewAt` whose result is the analysis as data. Raises the protocol's RuleViolation."""
     if not isinstance(args, Mapping):

@@ -30,7 +30,7 @@ Why apart from the actor: this is a read path with its own pace; the actor's own
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from twisted.internet.defer import Deferred, fail, succeed
 
@@ -39,14 +39,15 @@ from server.games.base import Actor
 from server.runtime.pushes import CHUNK_EVENTS, Push, Subscriber, stored_pushes
 
 if TYPE_CHECKING:
-    from server.runtime.table_actor import TableActor
+    from server.runtime.table_actor import Snapshot, TableActor
 
+T = TypeVar("T")
 PAGE_CHUNKS = 4  # chunks of older events read (and held by a catch-up) at a time
 
 
 def join_table(
     actor: TableActor, subscriber: Subscriber, after_seq: int | None, presence: bool
-) -> Deferred:
+) -> Deferred[Snapshot]:
     """`actor.subscribe`, with the first page of the older events read first when the
     catch-up starts before the window (module doc): a Deferred of the `Snapshot`. It fails
     with `BadSeq` or the store's error (nothing registered in every failure case). A
@@ -61,12 +62,13 @@ def join_table(
     older = OlderPushes(actor, subscriber.viewer, after_seq)
     actor.joining += 1
 
-    def done(result: Any) -> Any:
+    def done(result: T) -> T:
         actor.joining -= 1
         return result
 
-    d = older.prefetch()
-    d.addCallback(lambda _: actor.subscribe(subscriber, after_seq, presence, older))
+    d = older.prefetch().addCallback(
+        lambda _: actor.subscribe(subscriber, after_seq, presence, older)
+    )
     return d.addBoth(done)
 
 
@@ -92,7 +94,7 @@ class OlderPushes:
         assert self.upto is not None, "not registered yet"
         return self.upto - self.after_seq
 
-    def prefetch(self) -> Deferred:
+    def prefetch(self) -> Deferred[None]:
         """Read the first page now, before the registration (module doc)."""
         upto = self.actor.first_seq - 1
         d = self._read(min(upto, self._page_end(self.after_seq)))
@@ -102,7 +104,7 @@ class OlderPushes:
 
         return d.addCallback(keep)
 
-    def next_page(self) -> list[Push] | Deferred | None:
+    def next_page(self) -> list[Push] | Deferred[list[Push]] | None:
         """The next page's pushes (a Deferred when the store is read), or None when the
         range is sent."""
         assert self.upto is not None, "not registered yet"
@@ -125,7 +127,7 @@ class OlderPushes:
     def _page_end(after: int) -> int:
         return (after // CHUNK_EVENTS + PAGE_CHUNKS) * CHUNK_EVENTS
 
-    def _read(self, upto: int) -> Deferred:
+    def _read(self, upto: int) -> Deferred[list[Push]]:
         """The pushes of the events after `sent_upto` to `upto` (a chunk's end)."""
         return older_pushes(self.actor, self.viewer, self.sent_upto, upto)
 
@@ -138,7 +140,7 @@ class CatchUp:
         self.older = older
         self.recent: list[Push] | None = recent
 
-    def next_page(self) -> list[Push] | Deferred | None:
+    def next_page(self) -> list[Push] | Deferred[list[Push]] | None:
         """The next pushes to send (a Deferred when they are read first), None at the end."""
         if self.older is not None:
             page = self.older.next_page()
@@ -149,7 +151,9 @@ class CatchUp:
         return recent
 
 
-def older_pushes(actor: TableActor, viewer: Actor, after_seq: int, upto: int) -> Deferred:
+def older_pushes(
+    actor: TableActor, viewer: Actor, after_seq: int, upto: int
+) -> Deferred[list[Push]]:
     """The catch-up pushes of events `after_seq + 1` to `upto` (before the window, so `upto`
     ends a chunk) for `viewer`: from the shared chunk cache, reading (once, in one read) and
     caching the chunks it does not hold."""

@@ -39,29 +39,31 @@ without a recovery pause (docs/tournament.md, "Several nodes").
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Generator, Mapping
 from typing import Any
 
 from twisted.internet.defer import Deferred, DeferredList, fail, inlineCallbacks, succeed
 from twisted.internet.interfaces import IReactorTime
 from twisted.internet.task import LoopingCall
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
-from protocol.messages import TABLE_STREAM_PREFIX, TOURNAMENT_PREFIX, stream_table, table_stream
-from server.eventlog.envelope import InvalidEvent, NewEvent
-from server.eventlog.store import ConcurrencyError
+from protocol.messages import TABLE_STREAM_PREFIX, stream_table, table_stream
+from server.eventlog.envelope import InvalidEvent, NewEvent, RecordedEvent
+from server.eventlog.store import ConcurrencyError, EventStore
 from server.games import games as all_games
-from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, RuleViolation
+from server.games.base import SEED_BITS, SERVER_ACTOR, Actor, Command, Game, RuleViolation
 from server.metrics import Metrics
-from server.runtime.offload import NoOffload
+from server.runtime.offload import NoOffload, Offload
+from server.runtime.ownership import Lease, Ownership
+from server.runtime.process_actor import ProcessActor, ProcessManager
 from server.runtime.pushes import CATCH_UP_CACHE_BYTES, PushChunks
 from server.runtime.replicas import Replicas
-from server.runtime.table_actor import TABLE_CREATED, TableActor, TableClosed, now_us
-from server.tournament.tables import reserving_tournament
-
-TOURNAMENT_GAME = "tournament"
-MAX_TOURNAMENT_ID = 40
-MAX_TOURNAMENT_STREAM = len(TOURNAMENT_PREFIX) + MAX_TOURNAMENT_ID
+from server.runtime.table_actor import TABLE_CREATED, TableActor
+from server.runtime.table_errors import TableExists as TableExists
+from server.runtime.table_errors import TableMoved as TableMoved
+from server.runtime.timers import TableClosed, now_us
+from server.tournament import process as tournament_process
 
 log = Logger(namespace="t24.hub")
 
@@ -70,22 +72,9 @@ class UnknownTable(Exception):
     """No stream holds this table."""
 
 
-class TableExists(Exception):
-    """`create_table` named an id that is taken."""
-
-
-class TableMoved(Exception):
-    """Another live node owns the table: ask it (`url`), not this one."""
-
-    def __init__(self, table: str, url: str) -> None:
-        super().__init__(f"table {table} is served by {url}")
-        self.table = table
-        self.url = url
-
-
 class ReservedTable(Exception):
-    """`create_table` named an id of a tournament's tables (`<id>.r1.s1.t01`, `<id>.tb1.t1`):
-    only that tournament creates it (`server.tournament.tables.reserving_tournament`)."""
+    """`create_table` named an id of a process manager's tables (a tournament's
+    `<id>.r1.s1.t01`, `<id>.tb1.t1`): only that process creates it (`ProcessManager.reserving`)."""
 
 
 class UnknownGame(Exception):
@@ -103,7 +92,7 @@ class InvalidOptions(Exception):
         self.rule = rule
 
 
-def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
+def with_drawn_seed(game: Game, options: Mapping[str, Any]) -> Mapping[str, Any]:
     """`options` with a fresh secret seed in the game's `SEED_OPTION` when the creator left it
     out (a seed that is there, even a bad one, is the game's to judge).
 
@@ -118,10 +107,11 @@ def with_drawn_seed(game: Any, options: Mapping[str, Any]) -> Mapping[str, Any]:
     return {**options, name: secrets.randbelow(2**SEED_BITS)}
 
 
-def _tournament() -> dict[str, Any]:
-    from server import tournament
-
-    return {tournament.NAME: tournament}
+def default_processes() -> dict[str, ProcessManager]:
+    """The process managers a server runs unless told otherwise: the tournament's
+    (server/tournament/process.py), by its stream's game. The one place the runtime names
+    one; nothing else here knows what a process manager does."""
+    return {tournament_process.NAME: tournament_process}
 
 
 class Hub:
@@ -129,23 +119,31 @@ class Hub:
 
     def __init__(
         self,
-        store: Any,
+        store: EventStore,
         clock: IReactorTime,
-        games: Mapping[str, Any] | None = None,
+        games: Mapping[str, Game] | None = None,
         metrics: Metrics | None = None,
         evict_after: float | None = None,
-        ownership: Any = None,
+        ownership: Ownership | None = None,
         catch_up_cache_bytes: int = CATCH_UP_CACHE_BYTES,
-        offload: Any = None,
+        offload: Offload | None = None,
+        processes: Mapping[str, ProcessManager] | None = None,
     ) -> None:
         self.store = store
         # Where decks a table will draw are drawn first: a worker process on a real server
         # (server/runtime/offload.py); nowhere in tests (the game draws them when it decides).
-        self.offload = offload if offload is not None else NoOffload()
+        self.offload: Offload = offload if offload is not None else NoOffload()
         self.ownership = ownership  # a server.cluster.ownership.LeaseManager, or None
         self.clock = clock
-        # The games, and the tournament: its stream runs like a table (docs/tournament.md).
-        self.games = dict(games) if games is not None else {**all_games(), **_tournament()}
+        # The streams that run other tables (a tournament's), by their game: each runs like
+        # a table, in a `ProcessActor` that opens and listens to its tables.
+        self.processes = dict(processes) if processes is not None else default_processes()
+        # The games, and the process managers' own: their streams run like tables.
+        self.games = (
+            dict(games)
+            if games is not None
+            else {**all_games(), **{name: p.GAME for name, p in self.processes.items()}}
+        )
         self.metrics = metrics or Metrics()
         # The older events' pushes of every table here, bounded by bytes (pushes.py).
         self.chunks = PushChunks(catch_up_cache_bytes)
@@ -157,23 +155,60 @@ class Hub:
         self.retired: dict[str, dict[str, Any]] = {}  # evicted tables: their `tables()` row
         self._quiet_since: dict[str, float] = {}
         self._sweeper: LoopingCall | None = None
-        self._loading: dict[str, list[Deferred]] = {}
-        self._creating: set[Deferred] = set()  # TableCreated appends in flight
-        self._creating_ids: dict[str, list[Deferred]] = {}  # table -> `get`s waiting for it
+        self._loading: dict[str, list[Deferred[TableActor]]] = {}
+        self._creating: set[Deferred[Any]] = set()  # TableCreated appends in flight
+        # table -> `get`s waiting for it
+        self._creating_ids: dict[str, list[Deferred[None]]] = {}
         self.closing = False
 
-    def _actor(self, table: str, game: Any) -> TableActor:
-        if table.startswith(TOURNAMENT_PREFIX):  # the tournament's shell: docs/tournament.md
-            from server.runtime.tournament_actor import TournamentActor
-
-            return TournamentActor(table, game, self.store, self.clock, self.metrics, hub=self)
+    def _actor(self, table: str, game: Game) -> TableActor:
+        process = self._process_of(table)
+        if process is not None:  # a stream that runs tables (docs/tournament.md)
+            return ProcessActor(
+                table, game, self.store, self.clock, self.metrics, hub=self, process=process
+            )
         return TableActor(table, game, self.store, self.clock, self.metrics, self.chunks)
 
-    def _game(self, name: object) -> Any:
+    def _process_of(self, table: str) -> ProcessManager | None:
+        """The process manager whose stream `table` is (by its id's prefix), or None."""
+        for process in self.processes.values():
+            if table.startswith(process.STREAM_PREFIX):
+                return process
+        return None
+
+    def _game(self, name: object) -> Game:
         game = self.games.get(name) if isinstance(name, str) else None
         if game is None:
             raise UnknownGame(f"this server does not run the game {name!r}")
         return game
+
+    def _reserved(self, table: str, actor: Actor, causation: str) -> ReservedTable | None:
+        """Refused: `table` is an id of a process's tables, and the creator is not that
+        process (the server, caused by its stream)."""
+        for process in self.processes.values():
+            owner = process.reserving(table)
+            if owner is not None and (actor, causation) != (SERVER_ACTOR, owner):
+                named = f"the {process.NAME} {owner.removeprefix(process.STREAM_PREFIX)}"
+                return ReservedTable(
+                    f"table {table} is an id of {named}'s tables: only the {process.NAME} "
+                    "creates it"
+                )
+        return None
+
+    def _check_process_id(self, table: str, game_name: str) -> None:
+        """A process's stream, and only it, has an id of its prefix, of the length it allows
+        (ValueError, said as `InvalidOptions`)."""
+        process = self._process_of(table)
+        wanted = self.processes.get(game_name)
+        if process is not wanted:
+            shown = wanted if wanted is not None else process
+            assert shown is not None  # one of the two is a process: they differ
+            raise ValueError(
+                f"a {shown.NAME}, and only a {shown.NAME}, has an id {shown.STREAM_PREFIX}<id>"
+            )
+        refusal = process.id_refusal(table) if process is not None else None
+        if refusal is not None:
+            raise ValueError(refusal)
 
     # -- creating ----------------------------------------------------------------------------
 
@@ -187,7 +222,7 @@ class Hub:
         start: Command | None = None,
         start_causation: str = "",
         node: tuple[str, str] | None = None,
-    ) -> Deferred:
+    ) -> Deferred[TableActor | None]:
         """Record `TableCreated` for a new table and make it live; fires with its actor.
 
         Fails with `UnknownGame`, `InvalidOptions` (the game's `initial_state` or its optional
@@ -204,26 +239,12 @@ class Hub:
         """
         if self.closing:
             return fail(TableClosed("the server is shutting down"))
-        tournament = reserving_tournament(str(table))
-        if tournament is not None and (actor, causation) != (
-            SERVER_ACTOR,
-            TOURNAMENT_PREFIX + tournament,
-        ):
-            return fail(
-                ReservedTable(
-                    f"table {table} is an id of the tournament {tournament}'s tables: only "
-                    "the tournament creates it"
-                )
-            )
+        reserved = self._reserved(str(table), actor, causation)
+        if reserved is not None:
+            return fail(reserved)
         try:
             game = self._game(game_name)
-            if (game_name == TOURNAMENT_GAME) != str(table).startswith(TOURNAMENT_PREFIX):
-                raise ValueError(
-                    f"a tournament, and only a tournament, has an id {TOURNAMENT_PREFIX}<id>"
-                )
-            if game_name == TOURNAMENT_GAME and len(str(table)) > MAX_TOURNAMENT_STREAM:
-                # its tables are `<id>.r1.s12.t03`: table ids of at most 64 characters
-                raise ValueError(f"a tournament id has at most {MAX_TOURNAMENT_ID} characters")
+            self._check_process_id(str(table), game_name)
             options = with_drawn_seed(game, options)
             # refuses bad options before anything is recorded; read once (issue 32: a round
             # start reads 500 tables' options of 48 cards each), for the start and the load
@@ -258,15 +279,19 @@ class Hub:
 
         # a table's first append goes in the store's bulk lane, where it has one (a round
         # start creates 500 at once: server/eventlog/threaded.py)
-        append = getattr(self.store, "append_bulk", self.store.append)
+        append: Callable[[str, int, list[NewEvent]], Deferred[list[RecordedEvent]]] = getattr(
+            self.store, "append_bulk", self.store.append
+        )
 
-        def record(_drawn: object = None) -> Deferred:
+        def record(_drawn: object = None) -> Deferred[list[RecordedEvent]]:
             if self.ownership is None:
                 return append(stream, 0, created)
             # the creating node owns the table: lease first, then record it (fenced)
             acquiring = self.ownership.acquire(stream)
 
-            def leased(acquired: Any, first: list[NewEvent] = created) -> Deferred:
+            def leased(
+                acquired: Lease, first: list[NewEvent] = created
+            ) -> Deferred[list[RecordedEvent]]:
                 if not acquired.held:
                     raise TableExists(f"table {table_id} exists")
                 return append(stream, 0, first)
@@ -279,7 +304,7 @@ class Hub:
         decks = drawn(options) if drawn is not None else []
         d = self.offload.draw_decks(decks).addCallback(record) if decks else record()
 
-        def live(recorded: list) -> TableActor:
+        def live(recorded: list[RecordedEvent]) -> TableActor:
             actor_ = self._actor(table_id, game).load(recorded, initial)
             self.actors[table_id] = actor_
             if self.closing:  # recorded, but the server is stopping: no commands any more
@@ -288,7 +313,7 @@ class Hub:
             log.info("table {table} created ({game})", table=table_id, game=game_name)
             return actor_
 
-        def refused(failure: Any) -> Any:
+        def refused(failure: Failure) -> None:
             if failure.check(ConcurrencyError, TableExists) and self.ownership is not None:
                 self.ownership.lost(stream, "the table exists: not created here")
             failure.trap(ConcurrencyError, TableExists)
@@ -306,26 +331,33 @@ class Hub:
 
         return d.addBoth(settled)
 
-    def _placed(self, recorded: list, stream: str, node: tuple[str, str] | None, live: Any) -> Any:
+    def _placed(
+        self,
+        recorded: list[RecordedEvent],
+        stream: str,
+        node: tuple[str, str] | None,
+        live: Callable[[list[RecordedEvent]], TableActor],
+    ) -> TableActor | Deferred[TableActor | None]:
         """A new table is recorded (and leased) here: serve it, or hand it to `node`. A
         hand-off that did not happen (the node registry or the lease failed) serves it here."""
         if node is None or self.ownership is None or node[0] == self.ownership.owner:
             return live(recorded)
-        handed = self.ownership.hand_off(stream, *node)
+        ownership = self.ownership
+        handed: Deferred[Any] = ownership.hand_off(stream, *node)
 
-        def settled(ok: bool) -> Any:
+        def settled(ok: bool) -> TableActor | None:
             if not ok:
                 return live(recorded)
             game, last = self._game(recorded[0].data.get("game")), recorded[-1]
             over = last.type in game.FINAL_EVENTS
             row = _row(stream_table(stream), game.NAME, last.seq, over)
-            self.ownership.keep(stream, row)  # listed here until a refresh reads the store
+            ownership.keep(stream, row)  # listed here until a refresh reads the store
             return None
 
         handed.addCallback(settled)
         return handed
 
-    def placements(self, count: int) -> Deferred:
+    def placements(self, count: int) -> Deferred[list[tuple[str, str]]] | Deferred[list[None]]:
         """Where `count` new tables go: a list of `(node id, url)` (`LeaseManager.place`:
         the least loaded live nodes), or of None on a single node (they stay here)."""
         if self.ownership is None:
@@ -334,22 +366,23 @@ class Hub:
 
     # -- loading -----------------------------------------------------------------------------
 
-    def get(self, table: str) -> Deferred:
+    def get(self, table: str) -> Deferred[TableActor]:
         """The live actor of `table`, loading it from its log on first use."""
         actor = self.actors.get(table)
         if actor is not None:
             return succeed(actor)
         creating = self._creating_ids.get(table)
         if creating is not None:  # its creation is in flight: ask again once it settled
-            after: Deferred = Deferred()
+            after: Deferred[None] = Deferred()
             creating.append(after)
             return after.addCallback(lambda _: self.get(table))
         waiters = self._loading.get(table)
-        d: Deferred = Deferred()
+        d: Deferred[TableActor] = Deferred()
         if waiters is not None:
             waiters.append(d)
             return d
         self._loading[table] = [d]
+        read: Deferred[Any]
         if self.ownership is None:
             read = self.store.load(table_stream(table))  # verifies the chain on the way
             read.addCallback(self._loaded, table)
@@ -359,22 +392,24 @@ class Hub:
         read.addBoth(self._fan_out, table)
         return d
 
-    def _leased(self, acquired: Any, table: str) -> Deferred:
+    def _leased(self, acquired: Lease, table: str) -> Deferred[TableActor]:
         """The lease answered: load the table we now own, or point at its owner."""
+        ownership = self.ownership
+        assert ownership is not None  # asked for the lease: `get`
         if not acquired.held:
-            self.ownership.counts["redirects"] += 1
+            ownership.counts["redirects"] += 1
             raise TableMoved(table, acquired.owner_url)
-        failover = self.ownership.is_failover(acquired)
+        failover = ownership.is_failover(acquired)
         cause = "failover" if failover else "server_restart"
-        read = self.store.load(table_stream(table))
         # A table handed to this node (placed here) goes live as recorded, its timers
         # scheduled at their recorded deadlines: its node did not fail, nobody lost time.
+        read: Deferred[Any] = self.store.load(table_stream(table))
         read.addCallback(self._loaded, table, cause, recovering=not acquired.handed_from)
         if acquired.handed_from:
             log.info("table {table} handed over by {node}", table=table, node=acquired.handed_from)
 
-        def not_loaded(failure: Any) -> Any:  # nothing to own: give the lease back
-            self.ownership.forget(acquired.stream)
+        def not_loaded(failure: Failure) -> Failure:  # nothing to own: give the lease back
+            ownership.forget(acquired.stream)
             return failure
 
         read.addErrback(not_loaded)
@@ -382,14 +417,15 @@ class Hub:
             read.addCallback(self._failed_over, table)
         return read
 
-    def _failed_over(self, actor: Any, table: str) -> Any:
+    def _failed_over(self, actor: TableActor, table: str) -> TableActor:
+        assert self.ownership is not None  # a failover is a lease taken: `_leased`
         self.ownership.counts["failovers"] += 1
         log.warn("table {table} taken over (failover)", table=table, event="failover")
         return actor
 
-    def take_over(self, stream: str) -> Deferred:
+    def take_over(self, stream: str) -> Deferred[TableActor | None]:
         """Load a table whose owner is gone (the lease sweep's failover); never fails."""
-        d = self.get(stream_table(stream))
+        d: Deferred[Any] = self.get(stream_table(stream))
         d.addErrback(
             lambda f: log.info("{stream} not taken: {why}", stream=stream, why=f.getErrorMessage())
         )
@@ -397,7 +433,7 @@ class Hub:
 
     # -- replicas: read-only copies of other nodes' tables (server/runtime/replicas.py) ----
 
-    def replica(self, table: str) -> Deferred:
+    def replica(self, table: str) -> Deferred[TableActor]:
         """A read-only copy of a table another node serves, for its watchers here."""
         return self.replicas.get(table)
 
@@ -416,7 +452,8 @@ class Hub:
         self._quiet_since.pop(table, None)
         if actor is not None:
             actor.close()
-            self.ownership.keep(stream, _actor_row(table, actor))  # listed until a refresh
+            if self.ownership is not None:  # a lease lost: there is one
+                self.ownership.keep(stream, _actor_row(table, actor))  # listed until a refresh
             for subscriber in list(actor.subscribers):  # they reconnect and are redirected
                 moved = getattr(subscriber, "table_moved", None)
                 if moved is not None:
@@ -429,8 +466,12 @@ class Hub:
             )
 
     def _loaded(
-        self, recorded: list, table: str, cause: str = "server_restart", recovering: bool = True
-    ) -> Deferred:
+        self,
+        recorded: list[RecordedEvent],
+        table: str,
+        cause: str = "server_restart",
+        recovering: bool = True,
+    ) -> Deferred[TableActor]:
         if not recorded:
             raise UnknownTable(f"no table {table}")
         game = self._game(recorded[0].data.get("game"))
@@ -440,7 +481,7 @@ class Hub:
         self.retired.pop(table, None)
         if self.closing:  # loaded while stopping: readable, but no commands nor recovery
             actor.close()
-        started = actor.start(recovering=recovering, cause=cause)
+        started: Deferred[Any] = actor.start(recovering=recovering, cause=cause)
         log.info("table {table} loaded at seq {seq}", table=table, seq=actor.seq)
         # Whoever asked for the table (a join, a command, start-up) gets it once its recovery
         # is recorded: a joiner right after a restart sees the table paused, never the
@@ -455,7 +496,11 @@ class Hub:
             else:
                 waiter.errback(result)
 
-    def load_all(self) -> Deferred:
+    def _and_streams(self, found: list[str], prefix: str) -> Deferred[list[str]]:
+        """`found`, and the streams named with `prefix` (a process manager's)."""
+        return self.store.streams(prefix).addCallback(lambda more: [*found, *more])
+
+    def load_all(self) -> Deferred[int]:
         """Rebuild every table in the store that is in play (start-up recovery); fires with
         their count.
 
@@ -465,13 +510,10 @@ class Hub:
         the tables in play, not every round the server has ever run.
         """
         d = self.store.streams(TABLE_STREAM_PREFIX)
-        d.addCallback(  # and the tournaments (docs/tournament.md): they run their tables
-            lambda tables: self.store.streams(TOURNAMENT_PREFIX).addCallback(
-                lambda tournaments: [*tables, *tournaments]
-            )
-        )
+        for process in self.processes.values():  # and the streams that run tables
+            d.addCallback(self._and_streams, process.STREAM_PREFIX)
 
-        def load(streams: list[str]) -> Deferred:
+        def load(streams: list[str]) -> Deferred[int]:
             tables = [stream_table(stream) for stream in streams]
             loads = [self._recover(table) for table in tables]
             return DeferredList(loads, consumeErrors=True).addCallback(self._report, tables)
@@ -479,22 +521,23 @@ class Hub:
         return d.addCallback(load)
 
     @inlineCallbacks
-    def _recover(self, table: str) -> Any:
+    def _recover(self, table: str) -> Generator[Deferred[Any], Any, TableActor | None]:
         """The live actor of `table`, or None when it is finished and left on disk."""
         stream = table_stream(table)
         if self.evict_after:
             first = yield self.store.read(stream, limit=1)
-            game = self.games.get(first[0].data.get("game")) if first else None
+            name = first[0].data.get("game") if first else None
+            game = self.games.get(name) if isinstance(name, str) else None
             if game is not None:
                 last_seq = yield self.store.last_seq(stream)
                 last = (yield self.store.read(stream, after_seq=last_seq - 1))[-1]
                 if last.type in game.FINAL_EVENTS:
                     self.retired[table] = _row(table, game.NAME, last.seq, over=True)
                     return None
-        actor = yield self.get(table)  # an unknown game or an empty stream fails here
+        actor: TableActor = yield self.get(table)  # an unknown game or empty stream fails here
         return actor
 
-    def _report(self, results: list, tables: list[str]) -> int:
+    def _report(self, results: list[tuple[bool, Any]], tables: list[str]) -> int:
         for (ok, value), table in zip(results, tables, strict=True):
             if not ok and value.check(TableMoved):
                 log.info("table {table}: {why}", table=table, why=value.getErrorMessage())
@@ -553,7 +596,7 @@ class Hub:
         and one evicted a little early costs only a replay on its next join.
         """
         now = self.clock.seconds()
-        evicted = []
+        evicted: list[str] = []
         self.replicas.drop_unwatched()
         for table, actor in list(self.actors.items()):
             if not actor.is_quiet():
@@ -576,7 +619,7 @@ class Hub:
 
     # -- shutting down -----------------------------------------------------------------------
 
-    def shutdown(self) -> Deferred:
+    def shutdown(self) -> Deferred[list[tuple[bool, Any]]]:
         """Close every table to new commands; fire when every queued command is decided and
         every in-flight append (a `create_table`'s too) has finished and been answered.
 
@@ -589,7 +632,7 @@ class Hub:
         for actor in self.actors.values():
             actor.close()
         self.offload.shutdown()  # a create waiting for its decks goes on: the game draws them
-        waits = [actor.idle() for actor in self.actors.values()]
+        waits: list[Deferred[Any]] = [actor.idle() for actor in self.actors.values()]
         waits += [_settled(d) for d in self._creating]
         return DeferredList(waits)
 
@@ -603,11 +646,11 @@ def _actor_row(table: str, actor: TableActor) -> dict[str, Any]:
     return _row(table, actor.game.NAME, actor.seq, actor.is_over())
 
 
-def _settled(d: Deferred) -> Deferred:
+def _settled(d: Deferred[Any]) -> Deferred[None]:
     """A Deferred that fires (with None) once `d` has, without taking or changing its result."""
-    done: Deferred = Deferred()
+    done: Deferred[None] = Deferred()
 
-    def fire(result: Any) -> Any:
+    def fire(result: object) -> object:
         done.callback(None)
         return result
 

@@ -19,7 +19,7 @@ How the result reaches the game, which stays pure: the worker runs the same pure
 (`tournament_deck.remember`), before the command that draws it is decided: the hub waits for
 a new table's decks before it records the table (`Hub.create_table`, the game's optional
 `decks_drawn`), the tournament draws the decks of its next rounds as soon as it knows them
-(`TournamentActor._warm_decks`). Whatever was not drawn ahead (a deck evicted from the cache,
+(`ProcessActor._warm_decks`). Whatever was not drawn ahead (a deck evicted from the cache,
 a worker that failed) is drawn by the game itself, as before: slower, never wrong.
 
 `NoOffload` draws nothing ahead: the game draws what it needs when it decides, on the
@@ -36,9 +36,10 @@ import threading
 import time
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import Protocol
 
 from twisted.internet.defer import Deferred, DeferredList, succeed
+from twisted.internet.interfaces import IReactorFromThreads
 from twisted.logger import Logger
 
 from server.puzzles.editions import TournamentCard, draw_deck, tournament_deck
@@ -82,10 +83,22 @@ def _end_with(server_pid: int) -> None:
     os._exit(0)
 
 
+class Offload(Protocol):
+    """Where the hub has the decks a new table will draw drawn first (see the module doc)."""
+
+    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred[None]:
+        """Fires with None (never an error) once every deck is drawn, or will be by the game."""
+        ...
+
+    def shutdown(self) -> None:
+        """Stop drawing; the draws waited for fire."""
+        ...
+
+
 class NoOffload:
     """Draws nothing ahead (tests on a `task.Clock`; see the module doc)."""
 
-    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred:
+    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred[None]:
         return succeed(None)
 
     def shutdown(self) -> None:
@@ -95,10 +108,10 @@ class NoOffload:
 class ProcessOffload:
     """The worker process of one server (see the module doc)."""
 
-    def __init__(self, reactor: Any) -> None:
+    def __init__(self, reactor: IReactorFromThreads) -> None:
         self.reactor = reactor
         self._pool: ProcessPoolExecutor | None = None
-        self._drawing: dict[DeckKey, Deferred] = {}
+        self._drawing: dict[DeckKey, Deferred[None]] = {}
         self._closed = False
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -111,16 +124,15 @@ class ProcessOffload:
             )
         return self._pool
 
-    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred:
+    def draw_decks(self, keys: Iterable[DeckKey]) -> Deferred[None]:
         """Fires (with None, never an error) once every deck is in `tournament_deck`'s cache,
         or could not be drawn in the worker (then the game draws it when it needs it)."""
-        waits = [self._draw(key) for key in dict.fromkeys(keys)]
-        waits = [wait for wait in waits if wait is not None]
+        waits = [wait for key in dict.fromkeys(keys) if (wait := self._draw(key)) is not None]
         if not waits:
             return succeed(None)
         return DeferredList(waits, consumeErrors=True).addCallback(lambda _: None)
 
-    def _draw(self, key: DeckKey) -> Deferred | None:
+    def _draw(self, key: DeckKey) -> Deferred[None] | None:
         if tournament_deck.cached(*key):
             return None
         drawing = self._drawing.get(key)
@@ -136,11 +148,16 @@ class ProcessOffload:
                 future.add_done_callback(
                     lambda done: self.reactor.callFromThread(self._finished, key, done)
                 )
-        waiter: Deferred = Deferred()
-        drawing.addBoth(lambda result: (waiter.callback(None), result)[1])
+        waiter: Deferred[None] = Deferred()
+
+        def release(result: object) -> object:
+            waiter.callback(None)
+            return result
+
+        drawing.addBoth(release)
         return waiter
 
-    def _finished(self, key: DeckKey, done: Future) -> None:
+    def _finished(self, key: DeckKey, done: Future[tuple[TournamentCard, ...]]) -> None:
         try:
             cards = done.result()
         except BaseException as error:  # noqa: BLE001 - a cancelled or failed draw alike

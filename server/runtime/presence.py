@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from server.games.base import Actor, Command
+from server.games.base import Actor, Command, Game
 
 RUNNERS = ("proctor", "director")  # the roles that can run a table
 WATCHERS = ("spectator", "auditor")
@@ -48,7 +48,7 @@ def presence_of(
     return message
 
 
-def presence_command(game: Any, state: Any, viewers: Iterable[Actor]) -> Command | None:
+def presence_command(game: Game, state: Any, viewers: Iterable[Actor]) -> Command | None:
     """The command the game asks the server to send now that these viewers are joined (its
     optional `presence_command(state, connected_seats)`), or None.
 

@@ -76,9 +76,15 @@ class StoredPush(Push):
         self.frame = frame
         self.wire = None
 
-    @property  # type: ignore[override]
+    @property
     def message(self) -> dict[str, Any]:
         return decode(self.frame)
+
+    @message.setter
+    def message(self, value: dict[str, Any]) -> None:
+        """Refused: the frame is the push. Declared so that a `StoredPush` is a `Push` whose
+        `message` is read like any push's (mypy refuses a read-only override)."""
+        raise AttributeError("a stored push's message is decoded from its frame")
 
 
 ChunkKey = tuple[str, Hashable, int]  # (table, redaction group, chunk number)
@@ -201,7 +207,7 @@ class EncodedEvents:
             if len(self._catch_up) >= CATCH_UP_VIEWERS:
                 del self._catch_up[next(iter(self._catch_up))]  # the least recently joined
                 self._forget_unasked()
-            base, pushes = want, []
+            base, pushes = want, list[Push]()
         else:
             base, pushes = cached
             if want < base:  # further back than before: the missing part goes in front

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from server.games.base import Actor, Event
+from server.games.base import Actor, Event, Game
 
 FULL_VIEW_ROLES = ("director", "proctor", "auditor")
 
@@ -36,7 +36,7 @@ def fail_closed(event: Event, viewer: Actor) -> Event:
     return Event(event.type, {"at": at} if isinstance(at, int) else {})
 
 
-def redactor_for(game: Any) -> EventView:
+def redactor_for(game: Game) -> EventView:
     """The game's own `event_view`, or the fail-closed default."""
     event_view = getattr(game, "event_view", None)
     return event_view if callable(event_view) else fail_closed
@@ -47,7 +47,7 @@ def redacted_data(event_view: EventView, event: Event, viewer: Actor) -> dict[st
     return dict(event_view(event, viewer).data)
 
 
-def redaction_grouping(game: Any) -> Callable[[Actor], Hashable]:
+def redaction_grouping(game: Game) -> Callable[[Actor], Hashable]:
     """The game's optional `redaction_group(viewer)`: viewers of one group are given the same
     data for every event (server.games.base; the contract suite checks the promise), so the
     older events' pushes are cached once per group (server/runtime/pushes.py, `PushChunks`).

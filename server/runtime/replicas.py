@@ -3,7 +3,7 @@
 What it keeps: table id -> a closed `TableActor` (no timers, no commands) loaded from the
 store, and which copies have a catch-up read in flight. Who uses it: a spectator or auditor
 who joins a table another node serves (server/net/requests.py), and a tournament listening
-to its tables wherever they are served (server/runtime/tournament_actor.py).
+to its tables wherever they are served (server/runtime/process_actor.py).
 
 How a copy stays current (server/cluster/feed.py): every append on any node sends
 `NOTIFY t24_events` with its stream and seq; `remote_event` then reads the events after the
@@ -17,12 +17,17 @@ the hub that serves tables this node does not own.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from twisted.internet.defer import Deferred, succeed
+from twisted.internet.interfaces import IReactorTime
 from twisted.logger import Logger
+from twisted.python.failure import Failure
 
 from protocol.messages import stream_table, table_stream
+from server.eventlog.envelope import RecordedEvent
+from server.eventlog.store import EventStore
+from server.games.base import Game
+from server.metrics import Metrics
 from server.runtime.pushes import PushChunks
 from server.runtime.table_actor import TableActor
 
@@ -34,10 +39,10 @@ class Replicas:
 
     def __init__(
         self,
-        store: Any,
-        clock: Any,
-        metrics: Any,
-        game_of: Callable[[object], Any],
+        store: EventStore,
+        clock: IReactorTime,
+        metrics: Metrics,
+        game_of: Callable[[object], Game],
         unknown: Callable[[str], Exception],
         chunks: PushChunks | None = None,
     ) -> None:
@@ -50,7 +55,7 @@ class Replicas:
         self.copies: dict[str, TableActor] = {}
         self._reads: dict[str, int] = {}  # table -> seq to reach (a read in flight)
 
-    def get(self, table: str) -> Deferred:
+    def get(self, table: str) -> Deferred[TableActor]:
         """The copy of `table`, loading it on first use. It never decides: commands go to
         the owner (`moved`)."""
         copy = self.copies.get(table)
@@ -58,7 +63,7 @@ class Replicas:
             return succeed(copy)
         d = self.store.load(table_stream(table))
 
-        def loaded(recorded: list) -> TableActor:
+        def loaded(recorded: list[RecordedEvent]) -> TableActor:
             if table in self.copies:  # two joins raced: one copy
                 return self.copies[table]
             if not recorded:
@@ -93,7 +98,7 @@ class Replicas:
         self._reads[table] = seq
         d = self.store.read(stream, after_seq=copy.seq)
 
-        def caught_up(missed: list) -> None:
+        def caught_up(missed: list[RecordedEvent]) -> None:
             wanted = self._reads.pop(table, 0)
             if self.copies.get(table) is not copy:
                 return
@@ -103,7 +108,7 @@ class Replicas:
             if fresh and wanted > copy.seq:
                 self.remote_event(stream, wanted)
 
-        def failed(failure: Any) -> None:
+        def failed(failure: Failure) -> None:
             self._reads.pop(table, None)
             log.warn("replica of {table}: {why}", table=table, why=failure.getErrorMessage())
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from twisted.internet.defer import Deferred, maybeDeferred
-from twisted.internet.interfaces import IReactorTime
+from twisted.internet.interfaces import IDelayedCall, IReactorTime
 
 SLICE_S = 0.005  # reactor seconds per turn for bulk work
 
@@ -32,14 +32,14 @@ class Slices:
     def __init__(self, clock: IReactorTime, slice_s: float = SLICE_S) -> None:
         self.clock = clock
         self.slice_s = slice_s
-        self._waiting: deque[tuple[Callable[[], Any], Deferred]] = deque()
+        self._waiting: deque[tuple[Callable[[], object], Deferred[Any]]] = deque()
         self._spent = 0.0  # seconds of this turn's slice used
-        self._next_turn: Any = None
+        self._next_turn: IDelayedCall | None = None
 
-    def run(self, work: Callable[[], Any]) -> Deferred:
+    def run(self, work: Callable[[], object]) -> Deferred[Any]:
         """Run `work` now if this turn's slice has time left, else in a later turn; the
-        Deferred fires with its result (or its failure)."""
-        done: Deferred = Deferred()
+        Deferred fires with its result (or its failure; a Deferred's once it fires)."""
+        done: Deferred[Any] = Deferred()
         if self._waiting or self._spent >= self.slice_s:
             self._waiting.append((work, done))
         else:
@@ -47,7 +47,7 @@ class Slices:
         self._schedule()
         return done
 
-    def _run(self, work: Callable[[], Any], done: Deferred) -> None:
+    def _run(self, work: Callable[[], object], done: Deferred[Any]) -> None:
         started = self.clock.seconds()
         result = maybeDeferred(work)
         self._spent += self.clock.seconds() - started

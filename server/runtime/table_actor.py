@@ -78,13 +78,14 @@ from twisted.python.failure import Failure
 from protocol.codec import encode
 from protocol.messages import table_stream
 from server.eventlog.envelope import NewEvent, RecordedEvent
-from server.eventlog.store import ConcurrencyError
+from server.eventlog.store import ConcurrencyError, EventStore
 from server.games.base import (
     RECOVERY_CAUSE,
     SERVER_ACTOR,
     Actor,
     Command,
     Event,
+    Game,
     RuleViolation,
 )
 from server.metrics import Metrics
@@ -123,7 +124,7 @@ class _Pending:
     command: Command
     arrival: int
     causation: str
-    deferred: Deferred
+    deferred: Deferred[list[RecordedEvent]]
     from_deadline: bool = False
     attempts: int = 0
 
@@ -165,8 +166,8 @@ class TableActor:
     def __init__(
         self,
         table: str,
-        game: Any,
-        store: Any,
+        game: Game,
+        store: EventStore,
         clock: IReactorTime,
         metrics: Metrics | None = None,
         chunks: PushChunks | None = None,
@@ -206,7 +207,7 @@ class TableActor:
         self._busy = False
         self._draining = False
         self._in_flight = False
-        self._idle_waiters: list[Deferred] = []
+        self._idle_waiters: list[Deferred[None]] = []
         self._timers = TableTimers(self)
         self._asked: Command | None = None  # the presence command in flight (`_on_presence`)
         self._asks_presence = getattr(game, "presence_command", None) is not None
@@ -270,7 +271,7 @@ class TableActor:
             del self.events[: first - self.events[0].seq]
             self.encoded.drop_before(first)
 
-    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred:
+    def start(self, recovering: bool = True, cause: str = RECOVERY_CAUSE) -> Deferred[None]:
         """Go live: after a restart, pause a table whose timers were running, then schedule.
 
         Why only those: a timer is what could flag a student for time the server was down;
@@ -286,8 +287,7 @@ class TableActor:
         command = Command(recovery, {"cause": cause}, SERVER_ACTOR)
         d = self.submit(command, now_us(self.clock), "recovery", from_deadline=True)
         d.addErrback(lambda _failure: None)  # refusals are logged by the queue
-        d.addBoth(lambda _: self._reschedule())
-        return d
+        return d.addBoth(lambda _: self._reschedule())
 
     def is_over(self) -> bool:
         """Whether the game has ended (no more commands will change it)."""
@@ -302,7 +302,7 @@ class TableActor:
 
     def join(
         self, subscriber: Subscriber, after_seq: int | None = None, presence: bool = False
-    ) -> Deferred:
+    ) -> Deferred[Snapshot]:
         """`subscribe`, with the older pushes read first when the catch-up starts before the
         window: a Deferred of the `Snapshot` (catch_up.py, `join_table`)."""
         return join_table(self, subscriber, after_seq, presence)
@@ -437,6 +437,14 @@ class TableActor:
         return self.game.view(self.state, viewer)
 
     def _publish(self, recorded: list[RecordedEvent]) -> None:
+        self._push(recorded)
+        self.published(recorded)
+
+    def published(self, recorded: list[RecordedEvent]) -> None:
+        """After each batch of recorded events is pushed: nothing for a table; a process
+        manager's actor (process_actor.py) opens and listens to its tables from here."""
+
+    def _push(self, recorded: list[RecordedEvent]) -> None:
         """Push each event to every subscriber, redacted for its viewer; the append's last
         event also carries each viewer's view after the append (server/runtime/views.py).
 
@@ -480,7 +488,7 @@ class TableActor:
 
     def submit(
         self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
-    ) -> Deferred:
+    ) -> Deferred[list[RecordedEvent]]:
         """Queue a command; the Deferred fires with its recorded events once published.
 
         It fails with the game's `RuleViolation`, `TableClosed`, a `ConcurrencyError` after
@@ -619,7 +627,7 @@ class TableActor:
         self._resolve(batch, recorded)
         self._on_presence()  # a mark may have made every seat there
 
-    def _append_failed(self, failure: Failure, batch: _Batch) -> Deferred | None:
+    def _append_failed(self, failure: Failure, batch: _Batch) -> Deferred[None] | None:
         attempts = max(pending.attempts for pending, _ in batch.items) + 1
         if failure.check(ConcurrencyError) and attempts < MAX_ATTEMPTS:
             log.warn("{table}: concurrent writer, catching up", table=self.table)
@@ -633,9 +641,7 @@ class TableActor:
                     pending.attempts = attempts
                     self._queue.appendleft(pending)
 
-            d.addCallback(caught_up)
-            d.addErrback(lambda f: self._fail_all(batch, f))
-            return d
+            return d.addCallback(caught_up).addErrback(lambda f: self._fail_all(batch, f))
         self._fail_all(batch, failure)
         return None
 
@@ -646,11 +652,11 @@ class TableActor:
             self.metrics.count_command("failed")
             pending.deferred.errback(failure)
 
-    def idle(self) -> Deferred:
+    def idle(self) -> Deferred[None]:
         """A Deferred that fires when no command is queued or in flight (for shutdown)."""
         if not self._busy:
             return succeed(None)
-        d: Deferred = Deferred()
+        d: Deferred[None] = Deferred()
         self._idle_waiters.append(d)
         return d
 

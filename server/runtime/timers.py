@@ -38,8 +38,8 @@ from twisted.internet.interfaces import IDelayedCall, IReactorTime
 from twisted.logger import Logger
 from twisted.python.failure import Failure
 
-from server.eventlog.envelope import EventLogError
-from server.games.base import SERVER_ACTOR, Command, Deadline, RuleViolation
+from server.eventlog.envelope import EventLogError, RecordedEvent
+from server.games.base import SERVER_ACTOR, Command, Deadline, Game, RuleViolation
 
 STORE_FAILURE_CAUSE = "store_failure"
 STORE_RETRY_BASE = 0.25  # seconds before the first retry of a deadline the store failed
@@ -62,14 +62,14 @@ class TimedTable(Protocol):
     """What the timers need of their table: its game and state, and a way to submit."""
 
     table: str
-    game: Any
+    game: Game
     state: Any
     clock: IReactorTime
     closed: bool
 
     def submit(
         self, command: Command, arrival_us: int, causation: str = "", from_deadline: bool = False
-    ) -> Deferred: ...
+    ) -> Deferred[list[RecordedEvent]]: ...
 
     def seated(self) -> bool:
         """Whether at least one seat of the table has a connection now."""
@@ -97,7 +97,7 @@ class TableTimers:
         owner = self.owner
         if owner.closed or self._retry_call is not None:
             return  # while the store is failing, the retry timer decides what fires next
-        held = getattr(owner.game, "UNATTENDED_HOLD", frozenset())
+        held: frozenset[str] = getattr(owner.game, "UNATTENDED_HOLD", frozenset())
         hold = bool(held) and not owner.seated()
         live = {
             deadline.key: deadline

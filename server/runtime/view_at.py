@@ -36,14 +36,17 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from twisted.internet.defer import Deferred, succeed
 
 from server.eventlog.envelope import RecordedEvent
-from server.games.base import Actor, Event, RuleViolation
+from server.games.base import Actor, Event, Game, RuleViolation
 from server.runtime.views import live_deadlines
+
+if TYPE_CHECKING:
+    from server.runtime.table_actor import TableActor
 
 VIEW_AT = "view_at"  # the query's name: answered by the shell, never by a game
 CHECKPOINT_EVERY = 50  # events between two kept states of a table, at first
@@ -68,7 +71,7 @@ class Checkpoints:
     `every`, doubled whenever there are more than `MAX_CHECKPOINTS`), and after the seqs of
     its last `RECENT_ANSWERS` answers."""
 
-    def __init__(self, game: Any, options: Mapping[str, Any], created_at: int) -> None:
+    def __init__(self, game: Game, options: Mapping[str, Any], created_at: int) -> None:
         self.game = game
         self.every = CHECKPOINT_EVERY
         self.states: dict[int, Kept] = {1: (game.initial_state(options), created_at)}
@@ -106,7 +109,7 @@ class Checkpoints:
 
 
 # Per table actor (a live table or a replica): dropped with the actor.
-_checkpoints: WeakKeyDictionary[Any, Checkpoints] = WeakKeyDictionary()
+_checkpoints: WeakKeyDictionary[TableActor, Checkpoints] = WeakKeyDictionary()
 
 
 def asked_seq(args: Any, last: int) -> int:
@@ -122,7 +125,7 @@ def asked_seq(args: Any, last: int) -> int:
     return seq
 
 
-def view_at(actor: Any, args: Any, viewer: Actor) -> Deferred:
+def view_at(actor: TableActor, args: Any, viewer: Actor) -> Deferred[ViewAt]:
     """The answer to `view_at` on `actor` (a `TableActor`) for `viewer` (see module doc): a
     Deferred of a `ViewAt`, fired at once unless older events are read from the store.
     Raises the protocol's RuleViolation for bad arguments."""
@@ -148,7 +151,7 @@ def view_at(actor: Any, args: Any, viewer: Actor) -> Deferred:
     return actor.store.read(actor.stream, after_seq=base, limit=seq - base).addCallback(fold)
 
 
-def answer(game: Any, viewer: Actor, seq: int, kept: Kept, folded: int) -> ViewAt:
+def answer(game: Game, viewer: Actor, seq: int, kept: Kept, folded: int) -> ViewAt:
     """The `ViewAt` of the state after `seq` (and that event's time) for `viewer`."""
     state, at = kept
     result = {

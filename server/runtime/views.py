@@ -29,9 +29,10 @@ from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
 from protocol.views import deadline_data, view_change
+from server.games.base import Actor, Game
 
 
-def live_deadlines(game: Any, state: Any) -> list[dict[str, Any]]:
+def live_deadlines(game: Game, state: Any) -> list[dict[str, Any]]:
     """The live deadlines as pushed to clients: key, command name, `at` (microseconds)."""
     if state is None:
         return []
@@ -41,18 +42,18 @@ def live_deadlines(game: Any, state: Any) -> list[dict[str, Any]]:
     ]
 
 
-def view_grouping(game: Any) -> Callable[[Any], Hashable]:
+def view_grouping(game: Game) -> Callable[[Actor], Hashable]:
     """The game's `view_group`, or each viewer its own group (the safe default)."""
     group = getattr(game, "view_group", None)
     return group if callable(group) else _each_viewer
 
 
-def _each_viewer(viewer: Any) -> Hashable:
+def _each_viewer(viewer: Actor) -> Hashable:
     return viewer  # an Actor is a frozen dataclass: hashable
 
 
 def view_bodies(
-    game: Any,
+    game: Game,
     state: Any,
     held: dict[Hashable, tuple[Any, dict[str, Any]]],
     audience: Iterable[tuple[Any, list[Any]]],

@@ -3,7 +3,8 @@
 The stream `tournament/<id>` follows `server.games.base.Game` like a table does: its first
 event is the shell's `TableCreated {game: "tournament", options}` (options:
 `tournament/options.py`), then the events `decide` produces. This file holds `decide` and the
-registration commands; `rounds.py` the round commands, `checks.py` the refusal codes. Modules:
+registration commands (the game kit, `server.games.kit`, builds `decide` and `evolve` from
+its table); `rounds.py` the round commands, `refusals.py` the refusal codes. Modules:
 `state.py` (state, evolve), `roster.py` (registration, CSV), `seating.py` (R-ROUND-2),
 `decks.py` (R-DECK), `ranking.py` (advancement, ties), `tables.py` (the tables' options),
 `standings.py` (score cards and standings, R-ROUND-7), `results.py` (a table's result from
@@ -28,7 +29,6 @@ meet (a real date; table options a new table takes).
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import (
@@ -41,85 +41,57 @@ from server.games.base import (
     Secrets,
     hidden_card_values,
 )
+from server.games.kit import TIMER, Hold, Kit, Rule
 from server.tournament import decks, roster, rounds
-from server.tournament.checks import (
-    REFUSALS,
-    Batch,
-    open_registration,
-    refuse,
-    seatable,
-    text_arg,
-)
-from server.tournament.options import DEFAULT_OPTIONS
-from server.tournament.options import check_new_tournament as check_new_table
-from server.tournament.standings import standings, view
-from server.tournament.state import (
-    EVENT_TYPES,
-    FINAL_EVENTS,
-    TournamentState,
-    evolve,
-    initial_state,
-)
+from server.tournament.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.tournament.options import check_new_tournament
+from server.tournament.refusals import MAX_TEXT, open_registration, refuse, seatable
+from server.tournament.refusals import REFUSALS as REFUSALS
+from server.tournament.standings import standings as standings
+from server.tournament.standings import view as view
+from server.tournament.state import EVENT_TYPES as EVENT_TYPES
+from server.tournament.state import EVOLVERS, TournamentDecision, TournamentState
+from server.tournament.state import FINAL_EVENTS as FINAL_EVENTS
+from server.tournament.state import initial_state as initial_state
 
 NAME = "tournament"
-RECOVERY_COMMAND = None
-SEED_OPTION = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
+check_new_table = check_new_tournament  # what only a new tournament must meet
+RECOVERY_COMMAND: str | None = None
+SEED_OPTION: str | None = None  # `deck_seed` is the director's to choose and publish (R-DECK-1)
 DIRECTOR = frozenset({"director"})
-TIMER = frozenset({SERVER})
 
-__all__ = [
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "query",
-    "secrets",
-    "standings",
-    "view",
-]
 
 # -- registration ------------------------------------------------------------------------------
 
 
-def _merge_grades(batch: Batch, command: Command) -> None:
+def _merge_grades(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2: "by grade level or section level (i.e. 4th & 5th grades combined)"."""
-    state = batch.state
+    state = decision.state
     open_registration(state, command)
     grades = command.args.get("grades")
-    section = text_arg(command, "section")
+    section = refuse.text_arg(command, "section", MAX_TEXT)
     if not isinstance(grades, list) or len(grades) < 2:
         raise refuse("bad_args", "merge_grades: 'grades' lists two or more grades")
     for grade in grades:
         if grade not in state.options.grades:
             raise refuse("unknown_grade", f"merge_grades: no grade {grade!r}")
-    batch.emit("GradesMerged", grades=list(grades), section=section, rule="R-ROUND-2")
+    decision.emit("GradesMerged", grades=list(grades), section=section, rule="R-ROUND-2")
 
 
-def _register(batch: Batch, command: Command) -> None:
-    state = batch.state
+def _register(decision: TournamentDecision, command: Command) -> None:
+    state = decision.state
     open_registration(state, command)
     row: dict[str, Any] = {column: command.args.get(column) for column in roster.COLUMNS}
     problem = roster.row_problem(state, row, roster.registered_keys(state))
     if problem:
         code, why = problem
         raise refuse(code, f"register: {why}")
-    batch.emit("StudentsRegistered", students=roster.new_entries(state, [row]))
+    decision.emit("StudentsRegistered", students=roster.new_entries(state, [row]))
 
 
-def _import_students(batch: Batch, command: Command) -> None:
+def _import_students(decision: TournamentDecision, command: Command) -> None:
     """Every bad row reported by line; nothing imported if any row is bad."""
-    state = batch.state
+    state = decision.state
     open_registration(state, command)
     text = command.args.get("csv")
     if not isinstance(text, str):
@@ -127,114 +99,107 @@ def _import_students(batch: Batch, command: Command) -> None:
     rows, problems = roster.read_csv(state, text)
     if problems:
         raise refuse("bad_rows", "; ".join(problems))
-    batch.emit("StudentsRegistered", students=roster.new_entries(state, rows), source="csv")
+    decision.emit("StudentsRegistered", students=roster.new_entries(state, rows), source="csv")
 
 
-def _rename(batch: Batch, command: Command) -> None:
+def _rename(decision: TournamentDecision, command: Command) -> None:
     """A student's name corrected (a typo in the roster): the id, school, grade, seats and
     points stay; every table seated from now on shows the new name (a table already created
     keeps the name its options recorded)."""
-    state = batch.state
+    state = decision.state
     student_id = command.args.get("student")
     student = state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
         raise refuse("unknown_student", f"rename_student: no student {student_id!r}")
-    name = text_arg(command, "name")
+    name = refuse.text_arg(command, "name", MAX_TEXT)
     row = {"name": name, "school": student.school, "grade": student.grade}
     others = roster.registered_keys(state) - {roster.key_of(student)}
     problem = roster.row_problem(state, row, others)
     if problem:
         raise refuse(problem[0], f"rename_student: {problem[1]}")
-    batch.emit("StudentRenamed", student=student.student_id, name=name, previous=student.name)
+    decision.emit("StudentRenamed", student=student.student_id, name=name, previous=student.name)
 
 
-def _withdraw(batch: Batch, command: Command) -> None:
+def _withdraw(decision: TournamentDecision, command: Command) -> None:
     """A withdrawn student keeps their seat at tables already seated (they no longer play)
     and takes no place still to be decided (`ranking`); a tie they were part of becomes a
     tie of the others, seated at once (R-ROUND-6)."""
     student_id = command.args.get("student")
-    student = batch.state.students.get(student_id) if isinstance(student_id, str) else None
+    student = decision.state.students.get(student_id) if isinstance(student_id, str) else None
     if student is None:
         raise refuse("unknown_student", f"withdraw: no student {command.args.get('student')!r}")
     if student.withdrawn:
         raise refuse("already_withdrawn", f"withdraw: {student.student_id} has withdrawn")
-    batch.emit("StudentWithdrawn", student=student.student_id)
-    rounds.seat_tie_breaks(batch)
+    decision.emit("StudentWithdrawn", student=student.student_id)
+    rounds.seat_tie_breaks(decision)
 
 
-def _close_registration(batch: Batch, command: Command) -> None:
+def _close_registration(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2: students sit 3 or 4 to a table; a tournament of nobody would close and
     seat round 1 with no table, then refuse to start it, so it is refused here."""
-    open_registration(batch.state, command)
-    if not batch.state.active():
+    open_registration(decision.state, command)
+    if not decision.state.active():
         raise refuse(
             "no_students",
             "close_registration: nobody is registered (or everyone has withdrawn); register "
             "students first: they sit 3 or 4 to a table (R-ROUND-2)",
         )
-    seatable(batch.state)
-    batch.emit("RegistrationClosed", students=len(batch.state.active()))
+    seatable(decision.state)
+    decision.emit("RegistrationClosed", students=len(decision.state.active()))
 
 
 MAX_REASON = 500  # a creation failure's words, as the shell gives them
 
 
-def _report_table_failure(batch: Batch, command: Command) -> None:
+def _report_table_failure(decision: TournamentDecision, command: Command) -> None:
     """The shell could not create a table of a started round or tie-break: say so in the
     stream the director follows (the table's round cannot close without it, R-ROUND-7)."""
     name, reason = command.args.get("table"), command.args.get("reason")
-    if not isinstance(name, str) or batch.state.table(name) is None:
+    if not isinstance(name, str) or decision.state.table(name) is None:
         raise refuse("unknown_table", f"report_table_failure: no table {name!r}")
     if not isinstance(reason, str) or not 0 < len(reason) <= MAX_REASON:
         raise refuse("bad_args", f"report_table_failure: 'reason' is a text of 1..{MAX_REASON}")
-    batch.emit("TableCreationFailed", table=name, reason=reason)
+    decision.emit("TableCreationFailed", table=name, reason=reason)
 
 
-Handler = Callable[[Batch, Command], None]
+def _sent_by(
+    roles: frozenset[str], handler: Callable[[TournamentDecision, Command], None]
+) -> Rule[TournamentDecision]:
+    """A tournament command: no phases (each handler says what a round's state allows) and no
+    seats (the tournament's senders are the director and the shell)."""
+    return Rule(roles, (), lambda decision, command, _seat: handler(decision, command))
 
 
-@dataclass(frozen=True)
-class CommandRule:
-    roles: frozenset[str]
-    handler: Handler
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "merge_grades": CommandRule(DIRECTOR, _merge_grades),
-    "register": CommandRule(DIRECTOR, _register),
-    "import_students": CommandRule(DIRECTOR, _import_students),
-    "rename_student": CommandRule(DIRECTOR, _rename),
-    "withdraw": CommandRule(DIRECTOR, _withdraw),
-    "close_registration": CommandRule(DIRECTOR, _close_registration),
-    "seat_round": CommandRule(DIRECTOR, rounds.seat_round),
-    "swap_seats": CommandRule(DIRECTOR, rounds.swap_seats),
-    "assign_proctor": CommandRule(DIRECTOR, rounds.assign_proctor),
-    "start_round": CommandRule(DIRECTOR, rounds.start_round),
-    "close_round": CommandRule(DIRECTOR, rounds.close_round),
-    "advance": CommandRule(DIRECTOR, rounds.advance),
-    "reopen_round": CommandRule(DIRECTOR, rounds.reopen_round),
-    "record_result": CommandRule(TIMER, rounds.record_result),
-    "report_table_failure": CommandRule(TIMER, _report_table_failure),
+COMMANDS: dict[str, Rule[TournamentDecision]] = {
+    "merge_grades": _sent_by(DIRECTOR, _merge_grades),
+    "register": _sent_by(DIRECTOR, _register),
+    "import_students": _sent_by(DIRECTOR, _import_students),
+    "rename_student": _sent_by(DIRECTOR, _rename),
+    "withdraw": _sent_by(DIRECTOR, _withdraw),
+    "close_registration": _sent_by(DIRECTOR, _close_registration),
+    "seat_round": _sent_by(DIRECTOR, rounds.seat_round),
+    "swap_seats": _sent_by(DIRECTOR, rounds.swap_seats),
+    "assign_proctor": _sent_by(DIRECTOR, rounds.assign_proctor),
+    "start_round": _sent_by(DIRECTOR, rounds.start_round),
+    "close_round": _sent_by(DIRECTOR, rounds.close_round),
+    "advance": _sent_by(DIRECTOR, rounds.advance),
+    "reopen_round": _sent_by(DIRECTOR, rounds.reopen_round),
+    "record_result": _sent_by(TIMER, rounds.record_result),
+    "report_table_failure": _sent_by(TIMER, _report_table_failure),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: TournamentState, command: Command, now: int) -> list[Event]:
-    """The events a tournament command causes at `now`, or a RuleViolation saying why not."""
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    if state.finished:
-        raise refuse("tournament_over", f"{command.name}: the tournament is over")
-    batch = Batch(state, max(now, state.clock))
-    rule.handler(batch, command)
-    return batch.events
+# Checks run in this order: the command, the sender, its arguments map, the tournament's end,
+# then the handler's own.
+GAME = Kit(
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    TournamentDecision,
+    ("sender", "args", "over"),
+    holds=(
+        Hold("over", lambda state: state.finished, "tournament_over", "the tournament is over"),
+    ),
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role
 
 
 PREVIEW_STUDENTS, PREVIEW_PROBLEMS, PREVIEW_TEXT = 500, 100, 240  # a preview's bounds

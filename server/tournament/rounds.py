@@ -1,9 +1,9 @@
 """The round commands of a tournament: seat, swap, proctor, start, close, tie-breaks, advance,
 reopen, and the results the shell records (R-ROUND-1..8, R-DECK-1/5, R-FLAG-4).
 
-Each handler appends events to a `Batch` (tournament/checks.py) and raises `RuleViolation`
-with a code of `REFUSALS` when the command may not happen. Who advances and which ties must
-be played off is `ranking`'s; this module turns it into events.
+Each handler appends events to a `TournamentDecision` (tournament/state.py) and raises
+`RuleViolation` with a code of `REFUSALS` when the command may not happen. Who advances and
+which ties must be played off is `ranking`'s; this module turns it into events.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 from server.games.base import Command
 from server.tournament import decks, ranking, seating
-from server.tournament.checks import Batch, refuse, round_arg, text_arg
-from server.tournament.state import TournamentState
+from server.tournament.refusals import MAX_TEXT, refuse, round_arg
+from server.tournament.state import TournamentDecision, TournamentState
 from server.tournament.tables import round_table_name, tie_break_table_name
 
 
@@ -35,14 +35,14 @@ def _public_key(state: TournamentState) -> str:
     return f"t24/tournament/{state.options.name}/{state.options.date}"
 
 
-def seat_round(batch: Batch, command: Command) -> None:
+def seat_round(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2 seating (see `seating`); R-ROUND-3/4: rounds 3 and 4 seat who advanced.
 
     Registration closed only when every section could sit 3 or 4 to a table (`seatable`);
     whoever is left after withdrawals is seated by `seating.stage_sizes` (decision 11 of
     docs/tournament.md: 5 sit 3 + 2, 2 at one table, a lone student at none), so one
     section's withdrawals never stop the round of every section."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     if state.round(number).started:
         raise refuse("round_started", f"seat_round: round {number} has started")
@@ -68,12 +68,12 @@ def seat_round(batch: Batch, command: Command) -> None:
         for table_index, group in enumerate(groups, start=1):
             name = round_table_name(number, index, table_index)
             tables.append({"table": name, "section": section, "students": list(group)})
-    batch.emit("RoundSeated", round=number, tables=tables, rule="R-ROUND-2")
+    decision.emit("RoundSeated", round=number, tables=tables, rule="R-ROUND-2")
 
 
-def swap_seats(batch: Batch, command: Command) -> None:
+def swap_seats(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-2: "can be edited by the director before the round starts"."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     round_ = state.round(number)
     if not round_.seated:
@@ -90,25 +90,25 @@ def swap_seats(batch: Batch, command: Command) -> None:
         raise refuse("same_table", f"swap_seats: {a} and {b} sit at {where[a].table}")
     if where[a].section != where[b].section:
         raise refuse("different_sections", f"swap_seats: {a} and {b} are in different sections")
-    batch.emit("SeatsSwapped", round=number, a=a, b=b, rule="R-ROUND-2")
+    decision.emit("SeatsSwapped", round=number, a=a, b=b, rule="R-ROUND-2")
 
 
-def assign_proctor(batch: Batch, command: Command) -> None:
+def assign_proctor(decision: TournamentDecision, command: Command) -> None:
     table = command.args.get("table")
-    if not isinstance(table, str) or batch.state.table(table) is None:
+    if not isinstance(table, str) or decision.state.table(table) is None:
         raise refuse("unknown_table", f"assign_proctor: no table {table!r}")
-    name = text_arg(command, "name")
+    name = refuse.text_arg(command, "name", MAX_TEXT)
     initials = command.args.get("initials") or "".join(w[0] for w in name.split()).upper()
     # Never empty: left out or empty, they are the first letters of a name (1..64 characters,
     # stripped, so at least one word).
     if not isinstance(initials, str) or len(initials) > 8:
         raise refuse("bad_args", "assign_proctor: 'initials' is a text of 1..8 characters")
-    batch.emit("ProctorAssigned", table=table, name=name, initials=initials, rule="R-ROUND-7")
+    decision.emit("ProctorAssigned", table=table, name=name, initials=initials, rule="R-ROUND-7")
 
 
-def start_round(batch: Batch, command: Command) -> None:
+def start_round(decision: TournamentDecision, command: Command) -> None:
     """R-DECK-1/5: the round's cards, one order for every table (or one per table)."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     round_ = state.round(number)
     if not round_.seated:
@@ -138,7 +138,7 @@ def start_round(batch: Batch, command: Command) -> None:
         for table in round_.tables:
             orders[table.table] = decks.table_order(options.deck_seed, number, table.table, ids)
     plan = decks.plan_of(options, number)
-    batch.emit(
+    decision.emit(
         "RoundStarted",
         round=number,
         tables=[t.table for t in round_.tables],
@@ -166,26 +166,28 @@ def _outdated_sections(state: TournamentState, number: int) -> list[str]:
     return outdated
 
 
-def seat_tie_breaks(batch: Batch) -> None:
+def seat_tie_breaks(decision: TournamentDecision) -> None:
     """R-ROUND-6: every tie of a closed round not yet advanced that decides a place and has
     no tie-break yet is seated at once (after a result, the close, or a withdrawal that
     changes who is tied); four or fewer at one table, more at tables of 3 or 4 (five: 3 + 2),
     a seeded shuffle, compared by rank at each table (`ranking.tie_break_standing`)."""
-    state = batch.state
+    state = decision.state
     for number in (2, 3, 4):  # round 1 decides no place: `pending_ties` has none for it
         if not state.round(number).closed or state.round(number).advanced:
             continue
-        for pending in ranking.pending_ties(batch.state, number):
+        for pending in ranking.pending_ties(decision.state, number):
             if pending.seated:
                 continue
-            tie_number = len(batch.state.tie_breaks) + 1
+            tie_number = len(decision.state.tie_breaks) + 1
             students = list(pending.students)
             tables = []
-            for table_index, group in enumerate(_tie_tables(batch.state, tie_number, students), 1):
+            for table_index, group in enumerate(
+                _tie_tables(decision.state, tie_number, students), 1
+            ):
                 name = tie_break_table_name(tie_number, table_index)
                 tables.append({"table": name, "section": pending.section, "students": group})
-            opts = batch.state.options
-            batch.emit(
+            opts = decision.state.options
+            decision.emit(
                 "TieBreakSeated",
                 number=tie_number,
                 round=number,
@@ -209,9 +211,9 @@ def _tie_tables(state: TournamentState, number: int, students: list[str]) -> lis
     return seating.seat_fresh(students, key)
 
 
-def close_round(batch: Batch, command: Command) -> None:
+def close_round(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-7: a round closes when every table's result is final (signed)."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     round_ = state.round(number)
     if not round_.started:
@@ -223,13 +225,13 @@ def close_round(batch: Batch, command: Command) -> None:
         failed = state.not_created  # the shell could not create these (TableCreationFailed)
         where = [f"{t} (not created: {failed[t]})" if t in failed else t for t in missing]
         raise refuse("tables_unsigned", f"close_round: no final result yet at {', '.join(where)}")
-    batch.emit("RoundClosed", round=number, rule="R-ROUND-7")
-    seat_tie_breaks(batch)
+    decision.emit("RoundClosed", round=number, rule="R-ROUND-7")
+    seat_tie_breaks(decision)
 
 
-def advance(batch: Batch, command: Command) -> None:
+def advance(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-3/4/5: who goes on (or is champion), recomputed from the recorded results."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     if number == 1:
         raise refuse("nothing_to_advance", "advance: round 1 advances nobody (R-ROUND-3)")
@@ -244,22 +246,24 @@ def advance(batch: Batch, command: Command) -> None:
         raise refuse("tie_break_pending", f"advance: ties to play off first ({who})")
     advancing, champions = ranking.advancing(state, number)
     rule = {2: "R-ROUND-3", 3: "R-ROUND-4", 4: "R-ROUND-5"}[number]
-    batch.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
+    decision.emit("Advanced", round=number, advancing=advancing, champions=champions, rule=rule)
     # A grade nobody registered for, or whose students all withdrew, is owed no champion.
-    if not ranking.sections_owed_a_champion(batch.state):
-        batch.emit("TournamentFinished", champions=dict(batch.state.champions), rule="R-ROUND-5")
+    if not ranking.sections_owed_a_champion(decision.state):
+        decision.emit(
+            "TournamentFinished", champions=dict(decision.state.champions), rule="R-ROUND-5"
+        )
 
 
-def reopen_round(batch: Batch, command: Command) -> None:
+def reopen_round(decision: TournamentDecision, command: Command) -> None:
     """R-ROUND-8: the director reopens an advanced round so a late ruling can count."""
-    state = batch.state
+    state = decision.state
     number = round_arg(command)
     if not state.round(number).advanced:
         raise refuse("not_advanced", f"reopen_round: round {number} is not advanced")
     if state.round(number + 1).started:  # (no round 5 is ever seated, let alone started)
         raise refuse("next_round_started", f"reopen_round: round {number + 1} has started")
     sections = list(ranking.advancing(state, number)[1])
-    batch.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
+    decision.emit("RoundReopened", round=number, sections=sections, rule="R-ROUND-8")
 
 
 def _counts(value: object) -> bool:
@@ -270,9 +274,9 @@ def _counts(value: object) -> bool:
     )
 
 
-def record_result(batch: Batch, command: Command) -> None:
+def record_result(decision: TournamentDecision, command: Command) -> None:
     """A table's final result, as its own stream shows it (sent by the shell)."""
-    state = batch.state
+    state = decision.state
     name = command.args.get("table")
     if not isinstance(name, str) or (found := state.table(name)) is None:
         raise refuse("unknown_table", f"record_result: no table {name!r}")
@@ -302,7 +306,7 @@ def record_result(batch: Batch, command: Command) -> None:
     old = state.results.get(name)
     if old is not None and old.seq == seq:
         raise refuse("result_unchanged", f"record_result: {name} at seq {old.seq} is recorded")
-    batch.emit(
+    decision.emit(
         "TableResultRecorded",
         table=name,
         scores=dict(scores),
@@ -312,4 +316,4 @@ def record_result(batch: Batch, command: Command) -> None:
         seq=seq,
         rule="R-ROUND-7",
     )
-    seat_tie_breaks(batch)
+    seat_tie_breaks(decision)

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.games.base import Event
+from server.games.base import Decision
 from server.tournament.options import TournamentOptions, tournament_options
 
 
@@ -303,10 +303,6 @@ EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"TournamentFinished"})
 
 
-def evolve(state: TournamentState, event: Event) -> TournamentState:
-    """The state after one recorded event (unknown types change nothing)."""
-    at = event.data.get("at")
-    if isinstance(at, int):
-        state = replace(state, clock=max(state.clock, at))  # it never goes back
-    handler = EVOLVERS.get(event.type)
-    return handler(state, event.data) if handler else state
+# The events one command produces so far, and the state they lead to (`base.Decision`): a
+# follow-up is judged on the state the earlier events of the same command produced.
+TournamentDecision = Decision[TournamentState]

@@ -5,7 +5,7 @@ a documented refusal, never a crash (issue 18).
 (`cause in CAUSES`) on an argument whose type nobody had checked. This sweep looks for that
 pattern everywhere, directly on each Decider (pure, no shell): for each game in
 `server.games.games()` and the tournament, in a state of every phase the game's own example
-play reaches (tests/contract/game_examples), each command of its `COMMANDS_BY_ROLE` (and an
+play reaches (tests/example_plays.py), each command of its `COMMANDS_BY_ROLE` (and an
 unknown one), from each role that may send it, gets each argument name it could read set to
 each shape of `SHAPES`, alone and inside otherwise valid arguments; a game's queries (its
 optional `QUERIES`, and an unknown one) get the same arguments from every role. The answer
@@ -25,13 +25,13 @@ tests/unit/test_session_argument_shapes.py does the same for what the shell read
 
 from __future__ import annotations
 
-import importlib
 import random
 import sys
 from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
+import example_plays
 import pytest
 from argument_shapes import ROOT, SHAPES, argument_names, nested_shapes
 
@@ -53,7 +53,9 @@ UNKNOWN_QUERY = "no_such_query"
 
 
 def example_of(name: str) -> ModuleType:
-    return importlib.import_module(f"game_examples.{name}")
+    example = example_plays.example_of(games()[name])
+    assert example is not None, f"{name} has no example play (tests/example_plays.py)"
+    return example
 
 
 def signature(example: ModuleType, state: Any) -> tuple:

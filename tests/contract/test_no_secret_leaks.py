@@ -152,6 +152,7 @@ class NoSecretLeaksTests(ShellTestCase):
 
     def test_no_message_to_a_non_official_holds_a_secret_in_any_game(self):
         for name in sorted(GAMES):
+            checked = 0  # over the seeds: a short game (a right guess at once) checks little
             for seed in range(4):
                 play = Play(name, seed)
                 for _ in range(STEPS):
@@ -159,7 +160,8 @@ class NoSecretLeaksTests(ShellTestCase):
                     if play.game.is_over(play.table.state) and play.rng.random() < 0.2:
                         break
                 play.restart()
-                assert play.audience.checked > 20 * len(play.viewers()), (name, seed)
+                checked += play.audience.checked
+            assert checked > 4 * 20 * len(play.viewers()), name
 
     def test_a_catch_up_past_the_window_of_recent_events_holds_no_secret(self):
         """A join from seq 0 of a table longer than its window: the older pushes come from

@@ -1,10 +1,10 @@
 () => {
     // What a person would see go wrong at a screen width (web_browser.py `layout_problems`):
     // anything wider than the viewport (the page scrolls sideways, or a box runs off the edge), a
-    // table running out of its section, and a card's numbers that run together (their text boxes
-    // overlap or touch), run out of their tile, or out of the card. Measured from the elements'
-    // bounding boxes (a number's text by a Range over it, not its tile's box). Returns the
-    // problems in words, or [].
+    // table running out of its section, a field squeezed narrower than 64 px, and a card's
+    // numbers that run together (their text boxes overlap or touch), run out of their tile, or
+    // out of the card. Measured from the elements' bounding boxes (a number's text by a Range
+    // over it, not its tile's box). Returns the problems in words, or [].
     const width = document.documentElement.clientWidth;
     const problems = [];
     const name = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
@@ -19,6 +19,13 @@
             const span = `${Math.round(box.left)}..${Math.round(box.right)}`;
             problems.push(`${name(el)} spans ${span} of ${width} px`);
         }
+    }
+    // a field squeezed by its label to a sliver (what is typed in it cannot be read)
+    for (const field of document.querySelectorAll("input, select, textarea")) {
+        if (["checkbox", "radio", "range", "hidden", "file"].includes(field.type)) continue;
+        const box = field.getBoundingClientRect();
+        if (box.width === 0 && box.height === 0) continue;
+        if (box.width < 64) problems.push(`${name(field)} is only ${Math.round(box.width)} px wide`);
     }
     for (const table of document.querySelectorAll("section table")) {
         const box = table.getBoundingClientRect();

@@ -4,8 +4,9 @@ open; printed to PDF (A4, Chromium's own print) it is a few pages a round, not a
 
 Two reports: the in-memory tournament of tests/report_tournament.py (a slap, a withdrawal, a
 protest, a tie-break, Double Digits), and the bundle of the whole `t24 tournament simulate`
-run (3 grades of 20, 99 tables: the user test whose report was 98,792 px tall). Screenshots
-and PDFs go to the test's tmp_path.
+run (3 grades of 20, 99 tables: the user test whose report was 98,792 px tall). A card's four
+numbers never run together (their text boxes measured, as the web pages' are). Screenshots
+and PDFs go to the test's tmp_path, or with `T24_SCREENSHOTS=DIR` to `DIR/<test name>/`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,30 @@ TOO_WIDE = """() => [...document.querySelectorAll("body *")]
     .slice(0, 10)
     .map(e => `${e.tagName}.${e.className}: ${Math.round(e.getBoundingClientRect().right)}`)"""
 OPEN_ALL = "() => { for (const d of document.querySelectorAll('details')) d.open = true; }"
+# Each card's four numbers (`.numbers .n`, each boxed): the text boxes of two neighbours at
+# least 4 px apart (21 16 8 21 once read "2116 8 21"), each number's text inside its box, no
+# card's numbers on two lines; the problems in words, the first ten.
+CARD_PROBLEMS = """() => {
+    const problems = [];
+    const text = (el) => { const r = document.createRange(); r.selectNodeContents(el);
+        return r.getBoundingClientRect(); };
+    for (const card of document.querySelectorAll(".numbers")) {
+        if (!card.getClientRects().length) continue;  // in a timeline shut
+        const numbers = [...card.querySelectorAll(".n")];
+        const boxes = numbers.map((n) => [n.textContent, text(n), n.getBoundingClientRect()]);
+        if (numbers.length !== 4) problems.push(`a card of ${numbers.length} numbers`);
+        boxes.forEach(([digits, box, tile], i) => {
+            if (box.left < tile.left - 0.5 || box.right > tile.right + 0.5) {
+                problems.push(`${digits} runs out of its box`);
+            }
+            if (i === 0) return;
+            const [before, left] = boxes[i - 1];
+            if (box.left - left.right < 4) problems.push(`${before} and ${digits} run together`);
+            if (Math.abs(box.top - left.top) > 1) problems.push(`${before} / ${digits}: two lines`);
+        });
+    }
+    return problems.slice(0, 10);
+}"""
 
 
 def pdf_pages(data: bytes) -> int:
@@ -42,13 +67,14 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
     (the whole page when `whole`, else the window at the first table's open timeline: a
     page of every timeline open is too tall for one image); the A4 PDF `<name>.pdf`, its
     pages."""
-    seen: dict[str, Any] = {"wide": {}, "height": {}}
+    seen: dict[str, Any] = {"wide": {}, "height": {}, "cards": {}}
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
         page.goto(report.as_uri())
         seen["height"][width] = page.evaluate("document.documentElement.scrollHeight")
         seen["wide"][width] = page.evaluate(TOO_WIDE)
+        seen["cards"][width] = page.evaluate(CARD_PROBLEMS)
         page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
         if width == WIDTHS[-1]:
             data = page.pdf(format="A4", print_background=True)
@@ -56,6 +82,8 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
             seen["pages"] = pdf_pages(data)
         page.evaluate(OPEN_ALL)
         seen["wide"][f"{width} open"] = page.evaluate(TOO_WIDE)
+        seen["cards"][f"{width} open"] = page.evaluate(CARD_PROBLEMS)
+        seen["shown"] = page.evaluate("document.querySelectorAll('.numbers').length")
         if not whole:
             page.locator("details.timeline").first.scroll_into_view_if_needed()
         page.screenshot(path=str(shots / f"{name}-{width}-open.png"), full_page=whole)
@@ -78,13 +106,16 @@ def few_pages(report: str) -> int:
     return 3 * rounds_played(report) + tie_break_tables(report) // 6
 
 
-def test_the_report_fits_every_width_and_prints_a_few_pages_a_round(browser, tmp_path):
+def test_the_report_fits_every_width_and_prints_a_few_pages_a_round(browser, pages, tmp_path):
     key = load_or_create_signing_key(tmp_path / "key")
     html = build_bundle(played().stored(), TID, key)["report.html"]
     report = tmp_path / "report.html"
     report.write_bytes(html)
-    seen = look(browser, report, tmp_path, "report")
+    seen = look(browser, report, pages.shots, "report")
     assert not any(seen["wide"].values()), seen["wide"]
+    assert not any(seen["cards"].values()), seen["cards"]
+    text = html.decode()
+    assert seen["shown"] > 0 and re.search(r'<span class="n">\d\d</span>', text)  # Double Digits
     text = html.decode()
     assert (rounds_played(text), tie_break_tables(text)) == (3, 1)
     # measured: 6 A4 pages (3 rounds, 1 tie-break, 9 tables, 12 students), at most 9
@@ -92,13 +123,14 @@ def test_the_report_fits_every_width_and_prints_a_few_pages_a_round(browser, tmp
 
 
 def test_the_simulated_tournaments_report_is_a_document_not_a_scroll(
-    browser, tmp_path, tournament_simulation
+    browser, pages, tournament_simulation
 ):
     """The user test's tournament: 60 students, 99 tables (19 tie-breaks of a forced tie)."""
     _summary, bundle = tournament_simulation.result()
     report = bundle / "report.html"
-    seen = look(browser, report, tmp_path, "simulated", whole=False)
+    seen = look(browser, report, pages.shots, "simulated", whole=False)
     assert not any(seen["wide"].values()), seen["wide"]
+    assert not any(seen["cards"].values()), seen["cards"]
     text = report.read_text()
     assert rounds_played(text) == 4 and tie_break_tables(text) >= 1
     # measured: 99 tables (54 at tie-breaks): 18 A4 pages of at most 21, 24,748 px tall at

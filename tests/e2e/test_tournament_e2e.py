@@ -179,3 +179,19 @@ def test_analyse_prints_each_grades_per_student_summary_from_the_bundle(tourname
     for student in grade["students"]:  # each played rounds 1 and 2 at least (R-ROUND-2)
         assert {row["round"] for row in student["tables"]} >= {1, 2}
         assert len(student["rating_history"]) >= 2
+
+
+def test_analyse_ratings_rates_every_student_across_the_bundles_tables(tournament):
+    """Issue 31: `t24 analyse --ratings BUNDLE`: each student's rating across the tournament's
+    tables (by name) and the cards' ratings from every attempt, from the bundle alone."""
+    _summary, bundle = tournament
+    done = t24("analyse", "--ratings", str(bundle), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["students"] and data["cards"]
+    for student in data["students"]:  # every student played rounds 1 and 2 at least
+        assert len(student["history"]) >= 2
+        assert student["rating"]["mu"] == student["history"][-1]["mu"]
+    assert sum(card["attempts"] for card in data["cards"]) > len(data["cards"])
+    text = t24("analyse", "--ratings", str(bundle))
+    assert text.returncode == 0 and "Ratings across the log:" in text.stdout

@@ -6,12 +6,14 @@ flag) and nobody touches it again (stumped). Ada's own analysis page (`page=anal
 `analysis` query) shows her touches against the cards' difficulty (an SVG plot), the easy card
 below her level she missed with its solution, and the table's timeline; the proctor's page
 shows every card and every student, Bo's wrong answer and flag with the solutions he could
-have used. Screenshots at 1280 and 390 px (kept with `T24_SCREENSHOTS=DIR`).
+have used. Both pages looked at 390, 768 and 1280 px (tests/e2e/layout_check.js; screenshots
+kept with `T24_SCREENSHOTS=DIR`).
 """
 
 from __future__ import annotations
 
 import pytest
+from test_web_screens import at_each_width
 from web_browser import Pages, send, unlabelled_controls
 
 from server.puzzles.card_facts import facts
@@ -71,6 +73,7 @@ def test_a_student_and_a_proctor_read_the_round_after_it(server, connect, pages:
     assert page.locator(".timeline-plot rect.play").count() == 4  # c1, c2, c3, c3 again
     assert unlabelled_controls(page) == []
     pages.shot(page, "analysis-student-1280")
+    at_each_width(pages, page, "analysis-student")  # nothing off the screen, no field squeezed
 
     phone = pages.open(server.http, token, width=390, page="analysis")
     phone.locator('.student-analysis[data-seat="s1"]').wait_for(timeout=WAIT)
@@ -91,6 +94,7 @@ def test_a_student_and_a_proctor_read_the_round_after_it(server, connect, pages:
     assert three in bo_part.locator('.wrong li[data-card-id="c3"]').inner_text()
     assert officials.locator(".touch-plot circle.touch").count() == 3  # Ada, Bo, Bo
     pages.shot(officials, "analysis-proctor-1280")
+    at_each_width(pages, officials, "analysis-proctor")
 
 
 def test_the_director_reads_each_grades_students_on_one_page(server, connect, pages: Pages):

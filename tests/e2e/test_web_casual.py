@@ -374,7 +374,7 @@ def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Page
     REFUSALS) and of the tournament (a director's board may show one), so a refusal is
     never shown as the generic fallback or a raw map."""
     from server.games import deck40, pocket, tjugoett
-    from server.tournament.checks import REFUSALS as TOURNAMENT_REFUSALS
+    from server.tournament.refusals import REFUSALS as TOURNAMENT_REFUSALS
 
     codes = sorted({*pocket.REFUSALS, *deck40.REFUSALS, *tjugoett.REFUSALS, *TOURNAMENT_REFUSALS})
     page = pages.open(server.http, "")

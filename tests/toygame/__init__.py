@@ -23,7 +23,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.base import SERVER, SERVER_ACTOR, Actor, Command, Deadline, Event, RuleViolation
+from server.games.base import (
+    NO_SECRETS,
+    SERVER,
+    SERVER_ACTOR,
+    Actor,
+    Command,
+    Deadline,
+    Event,
+    RuleViolation,
+    Secrets,
+)
 
 NAME = "toy"
 DEFAULT_OPTIONS: Mapping[str, Any] = {"turn_seconds": 10}
@@ -42,6 +52,21 @@ EVENT_TYPES = frozenset({"Started", "Guessed", "Won", "TurnSkipped", "Paused", "
 FINAL_EVENTS = frozenset({"Won", "Ended"})
 FULL_VIEW_ROLES = PROCTORS | {"auditor", SERVER}
 MAX_SECRET = 100
+# Every refusal code `decide` and `initial_state` raise -> (rule id, meaning): what the
+# argument-shape sweep (tests/contract/test_argument_shapes.py) lets come back.
+REFUSALS: Mapping[str, tuple[str, str]] = {
+    "bad_options": ("", "the table's options are invalid"),
+    "unknown_command": ("", "no such command"),
+    "not_allowed": ("", "this role may not send this command"),
+    "bad_args": ("", "an argument is missing or of the wrong type"),
+    "game_over": ("", "the game is over"),
+    "already_started": ("", "the game has started"),
+    "not_started": ("", "the game has not started"),
+    "not_paused": ("", "the game is not paused"),
+    "paused": ("", "the game is paused"),
+    "stale_deadline": ("", "the deadline is no longer live"),
+    "not_your_turn": ("", "another seat guesses now"),
+}
 
 
 @dataclass(frozen=True)
@@ -177,6 +202,14 @@ def is_over(state: ToyState) -> bool:
 
 def _sees_secret(viewer: Actor) -> bool:
     return viewer.role in FULL_VIEW_ROLES
+
+
+def secrets(state: ToyState, viewer: Actor) -> Secrets:
+    """HIDDEN as data: the `secret` key until the game is over (its value, a number 1..100,
+    is also every guess's, so only the key is listed)."""
+    if _sees_secret(viewer) or state.over:
+        return NO_SECRETS
+    return Secrets(keys=frozenset({"secret"}))
 
 
 def view(state: ToyState, viewer: Actor) -> dict[str, Any]:

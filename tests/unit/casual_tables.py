@@ -1,30 +1,19 @@
-"""Given/when/then support for the casual games (pocket, deck40): a `Table` that runs commands
-through a game's real `decide` and `evolve` with explicit time, and decks with known answers.
+"""What the casual games (pocket, deck40) add to the given/when/then harness (game_tables.py):
+decks with known answers, their options, and a table started by the director.
 
 Why decks of our own: the tests must know a right answer for every card without the solver.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
+from game_tables import AUDITOR, DIRECTOR, PROCTOR, SPECTATOR, T0, S, one, player, types
+from game_tables import Table as GameTable
 
-from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
 from server.games.deck40.options import CARD_NAMES
 
-T0 = 1_700_000_000_000_000  # microseconds since the epoch
-S = 1_000_000
-
-PROCTOR = Actor("proctor", "p1")
-DIRECTOR = Actor("director", "d1")
-SPECTATOR = Actor("spectator", "v1")
-AUDITOR = Actor("auditor", "a1")
-
-
-def player(seat: str) -> Actor:
-    return Actor("player", seat)
+__all__ = ["AUDITOR", "PROCTOR", "SPECTATOR", "T0", "S", "one", "player", "types"]
 
 
 def seats_data(count: int) -> list[dict[str, str]]:
@@ -104,62 +93,11 @@ def deck40_options(players: int = 2, sets: list[str] | None = None, **more: Any)
 # -- the table --------------------------------------------------------------------------------
 
 
-@dataclass
-class Table:
-    """One table in memory: commands go through `decide` at `now`, events through `evolve`."""
-
-    game: Any
-    raw_options: dict[str, Any]
-    now: int = T0
-    events: list[Event] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.state = self.game.initial_state(self.raw_options)
+class Table(GameTable):
+    """A casual table (the shared harness, game_tables.py): the game is given with its options."""
 
     @classmethod
     def started(cls, game: Any, raw_options: dict[str, Any]) -> Table:
         table = cls(game, raw_options)
         table.do("start_game", DIRECTOR)
         return table
-
-    def advance(self, seconds: float) -> Table:
-        self.now += round(seconds * S)
-        return self
-
-    def do(self, name: str, actor: Actor, **args: Any) -> list[Event]:
-        """When: `name` is decided at `now`; its events are recorded. Returns them."""
-        new = self.game.decide(self.state, Command(name, args, actor), self.now)
-        for event in new:
-            self.state = self.game.evolve(self.state, event)
-        self.events.extend(new)
-        return new
-
-    def refused(self, name: str, actor: Actor, **args: Any) -> RuleViolation:
-        """When `name` is sent, then it is refused and nothing changes. Returns the refusal."""
-        before = self.state
-        with pytest.raises(RuleViolation) as caught:
-            self.do(name, actor, **args)
-        assert self.state == before
-        return caught.value
-
-    def fire(self, command_name: str) -> list[Event]:
-        """The shell's timer for `command_name` fires at its time."""
-        matching = [d for d in self.game.deadlines(self.state) if d.command.name == command_name]
-        assert len(matching) == 1, f"{command_name} is not live: {self.game.deadlines(self.state)}"
-        deadline = matching[0]
-        self.now = max(self.now, deadline.at)
-        return self.do(deadline.command.name, SERVER_ACTOR, **deadline.command.args)
-
-    def replayed(self) -> Any:
-        return replay(self.game, self.raw_options, self.events)
-
-
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
-
-
-def one(events: list[Event], type_: str) -> dict[str, Any]:
-    """The data of the only event of this type."""
-    found = [event.data for event in events if event.type == type_]
-    assert len(found) == 1, f"{type_}: {types(events)}"
-    return dict(found[0])

@@ -1,5 +1,5 @@
-"""Given/when/then support for the 24 Challenge table tests: a test deck with known answers and
-a `Table` that runs commands through the real `decide` and `evolve`, with explicit time.
+"""What the 24 Challenge adds to the given/when/then harness (game_tables.py): a test deck
+with known answers, its options, and its shortcuts (`next_card`, `win`, `seq_of`).
 
 Why a deck of our own: the tests must know a right answer for every card without the solver,
 and the dots must cover R-DECK-4 (several 2-dot cards).
@@ -7,25 +7,15 @@ and the dots must cover R-DECK-4 (several 2-dot cards).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
+from game_tables import AUDITOR, DIRECTOR, PROCTOR, SPECTATOR, T0, S, player, types
+from game_tables import Table as GameTable
 
 from server.games import challenge
-from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
+from server.games.base import Actor, Event
 
-T0 = 1_700_000_000_000_000  # microseconds since the epoch
-S = 1_000_000  # one second in microseconds
-
-PROCTOR = Actor("proctor", "p1")
-DIRECTOR = Actor("director", "d1")
-SPECTATOR = Actor("spectator", "v1")
-AUDITOR = Actor("auditor", "a1")
-
-
-def player(seat: str) -> Actor:
-    return Actor("player", seat)
+__all__ = ["AUDITOR", "DIRECTOR", "SPECTATOR", "S", "types"]
 
 
 # card id -> (numbers, dots, pattern, three right steps)
@@ -62,56 +52,20 @@ def options(seats: int = 4, cards: list[str] | None = None, **more: Any) -> dict
     return {"seats": seats_data(seats), "deck": deck_data(cards), **more}
 
 
-@dataclass
-class Table:
-    """One table in memory: commands go through `decide` at `now`, events through `evolve`."""
+class Table(GameTable):
+    """A 24 Challenge table (the shared harness, game_tables.py): the proctor sends a command
+    that names no actor."""
 
-    raw_options: dict[str, Any]
-    now: int = T0
-    events: list[Event] = field(default_factory=list)
+    default_actor = PROCTOR
 
-    def __post_init__(self) -> None:
-        self.state = challenge.initial_state(self.raw_options)
+    def __init__(self, raw_options: dict[str, Any], now: int = T0) -> None:
+        super().__init__(challenge, raw_options, now)
 
     @classmethod
     def started(cls, **kwargs: Any) -> Table:
         table = cls(options(**kwargs))
         table.do("start_round", PROCTOR)
         return table
-
-    def advance(self, seconds: float) -> Table:
-        self.now += round(seconds * S)
-        return self
-
-    def do(self, name: str, actor: Actor = PROCTOR, **args: Any) -> list[Event]:
-        """When: `name` is decided at `now`; its events are recorded. Returns them."""
-        new = challenge.decide(self.state, Command(name, args, actor), self.now)
-        for event in new:
-            self.state = challenge.evolve(self.state, event)
-        self.events.extend(new)
-        return new
-
-    def refused(self, name: str, actor: Actor = PROCTOR, **args: Any) -> RuleViolation:
-        """When `name` is sent, then it is refused (nothing recorded). Returns the violation."""
-        before = self.state
-        with pytest.raises(RuleViolation) as caught:
-            self.do(name, actor, **args)
-        assert self.state == before
-        return caught.value
-
-    def deadline(self, command_name: str):
-        matching = [d for d in challenge.deadlines(self.state) if d.command.name == command_name]
-        assert len(matching) == 1, f"{command_name} is not a live deadline: {self.live()}"
-        return matching[0]
-
-    def fire(self, command_name: str) -> list[Event]:
-        """The shell's timer for `command_name` fires at its time."""
-        deadline = self.deadline(command_name)
-        self.now = max(self.now, deadline.at)
-        return self.do(deadline.command.name, SERVER_ACTOR, **deadline.command.args)
-
-    def live(self) -> dict[str, int]:
-        return {d.command.name: d.at for d in challenge.deadlines(self.state)}
 
     def next_card(self) -> str:
         """Place and reveal the next card; returns its id."""
@@ -138,13 +92,6 @@ class Table:
 
     def last_seq(self) -> int:
         return len(self.events) + 1
-
-    def replayed(self):
-        return replay(challenge, self.raw_options, self.events)
-
-
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]
 
 
 def seat_of(state, seat_id: str):

@@ -688,3 +688,51 @@ EXAMPLES: dict[str, Examples] = {
     "challenge": CHALLENGE,
     "practice": PRACTICE,
 }
+
+PLAYS = 6  # seeds of a game's example play, for a game without examples written here
+PLAY_STEPS = 80
+
+
+def examples_of(game: Any) -> Examples:
+    """The examples of `game`: those written here, else what its example play gives a
+    player to read (tests/example_plays.py: a game found by its folder needs no line here),
+    deadlines fired as the shell fires them, with `TableCreated`. A variant its play never
+    reaches is added by the example module's optional `EVENT_EXAMPLES` (type -> data list)."""
+    if game.NAME in EXAMPLES:
+        return EXAMPLES[game.NAME]
+    import random
+
+    from example_plays import example_of
+
+    from server.games.base import Actor, RuleViolation
+
+    example = example_of(game)
+    assert example is not None, f"{game.NAME} has no example play"
+    found: Examples = {"TableCreated": [CREATED, CREATED_ONE]}
+    for kind, datas in getattr(example, "EVENT_EXAMPLES", {}).items():
+        found.setdefault(kind, []).extend({**AT, **data} for data in datas)
+    for seed in range(PLAYS):
+        rng = random.Random(seed)
+        options = example.options(rng)
+        seats = [seat.get("seat") or seat.get("id") for seat in options.get("seats", [])]
+        viewer = Actor("player", str(seats[0]))
+        state, now = game.initial_state(options), AT["at"]
+        for _ in range(PLAY_STEPS):
+            if game.is_over(state):
+                break
+            choices = list(example.commands(state, rng))
+            due = game.deadlines(state)
+            if due and rng.random() < 0.3:
+                deadline = min(due, key=lambda d: d.at)
+                now, choices = max(now, deadline.at), [deadline.command]
+            now += 500_000
+            try:
+                events = game.decide(state, rng.choice(choices), now) if choices else []
+            except RuleViolation:
+                continue
+            for event in events:
+                state = game.evolve(state, event)
+                data = dict(game.event_view(event, viewer).data)
+                if data not in found.setdefault(event.type, []):
+                    found[event.type].append(data)
+    return found

@@ -82,16 +82,42 @@ def test_events_and_deadlines_are_frozen():
 
 
 def test_the_registry_names_every_game_by_its_recorded_name():
-    from server.games import deck40, games, pocket, practice, tjugoett
+    """Every package of server/games/ with a `NAME` is a game, named after its folder."""
+    import importlib
+    from pathlib import Path
 
+    from server.games import games
+
+    folders = Path(challenge.__file__).resolve().parents[1]
+    packages = sorted(path.name for path in folders.iterdir() if (path / "__init__.py").exists())
     registry = games()
-    assert registry == {
-        "challenge": challenge,
-        "pocket": pocket,
-        "deck40": deck40,
-        "tjugoett": tjugoett,
-        "practice": practice,
-    }
+    assert {"challenge", "pocket", "deck40", "tjugoett", "practice"} <= set(registry)
+    for folder in packages:
+        module = importlib.import_module(f"server.games.{folder}")
+        if hasattr(module, "NAME"):
+            assert registry[folder] is module and module.NAME == folder
+        else:
+            assert folder not in registry  # shared code of the games
+
+
+def test_the_registry_refuses_a_game_named_otherwise_than_its_folder(monkeypatch):
+    import server.games as registry
+    from server.games import MisnamedGame, pocket
+
+    registry._found.cache_clear()
+    monkeypatch.setattr(pocket, "NAME", "pocket24")
+    try:
+        with pytest.raises(MisnamedGame, match="server/games/pocket/ names its game 'pocket24'"):
+            registry.games()
+        monkeypatch.setattr(pocket, "NAME", "pocket")
+        monkeypatch.delattr(pocket, "view")
+        registry._found.cache_clear()
+        with pytest.raises(MisnamedGame, match="server/games/pocket/ lacks view"):
+            registry.games()
+    finally:
+        monkeypatch.undo()
+        registry._found.cache_clear()
+    assert registry.games()["pocket"] is pocket
 
 
 # -- due_deadline: the one check every game's timers go through --------------------------------

@@ -9,8 +9,8 @@ from pathlib import Path
 from challenge_tables import ANSWERS, DIRECTOR, PROCTOR, Table, options, player
 
 from server.games import challenge
+from server.games.challenge.evolvers import DEADLINE_COMMANDS
 from server.games.challenge.options import table_options
-from server.games.challenge.state import DEADLINE_COMMANDS
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
 RULE_IDS = [f"R-PUZ-{n}" for n in range(1, 5)] + ["R-DECK-1", "R-DECK-4", "R-DECK-5", "R-ROUND-1"]

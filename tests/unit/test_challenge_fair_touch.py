@@ -12,7 +12,7 @@ from challenge_tables import PROCTOR, S, Table, options, player, types
 
 from server.games import challenge
 from server.games.base import Actor, Command, Event, RuleViolation
-from server.games.challenge.records import TouchClaim
+from server.games.challenge.state import TouchClaim
 
 MS = 1_000
 

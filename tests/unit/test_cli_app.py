@@ -601,6 +601,7 @@ LOCAL_MODULES = frozenset(
         "audit_commands",
         "analyse_commands",
         "analysis_render",  # `t24 analyse`'s drawing of server.analysis' results
+        "ratings_render",  # `t24 analyse --ratings`' drawing of server.analysis' ratings
     }
 )
 # `t24`'s dispatcher: it registers every command, the local ones too, and imports no server/.

@@ -1,16 +1,14 @@
 """The reference client's per-game parts (clients/reference_cli/games/), chosen by the
 snapshot's `game`: every registered game has one, each draws its real views, and the
 interactive shell takes the snapshot's game's keys. Views come from the real games, played
-at random through their contract-suite examples (tests/contract/game_examples/)."""
+at random through their example plays (tests/example_plays.py)."""
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
 
 import pytest
+from example_plays import example_of
 
 from clients.reference_cli.games import GENERIC, part_for
 from clients.reference_cli.keyboard import Send
@@ -20,14 +18,14 @@ from clients.reference_cli.table_commands import controls_for
 from server.games import games
 from server.games.base import Actor, RuleViolation
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contract"))
 PLAIN = Style(color=False)
 
 
 def played(name: str, seed: int, steps: int = 25):
     """A state of game `name` after some random valid play."""
     game = games()[name]
-    example = importlib.import_module(f"game_examples.{name}")
+    example = example_of(game)
+    assert example is not None, name
     rng = random.Random(seed)
     options = example.options(rng)
     state = game.initial_state(options)
@@ -46,8 +44,8 @@ def played(name: str, seed: int, steps: int = 25):
     return game, options, state
 
 
-def test_the_games_with_a_part_of_their_own():
-    for name in ("challenge", "pocket", "deck40", "tjugoett"):
+def test_every_game_has_a_part_of_its_own_found_by_its_folder():
+    for name in games():
         assert part_for(name).name == name
     assert part_for("a-game-from-the-future") is GENERIC
 

@@ -105,28 +105,28 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         "call_24",
         S1,
         {},
-        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} chars"),
+        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} characters"),
     ),
     (
         started,
         "call_24",
         S1,
         {"expression": 24},
-        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} chars"),
+        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} characters"),
     ),
     (
         started,
         "call_24",
         S1,
         {"expression": " \t "},
-        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} chars"),
+        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} characters"),
     ),
     (
         started,
         "call_24",
         S1,
         {"expression": "1" * (MAX_TEXT + 1)},
-        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} chars"),
+        ("bad_args", "", f"call_24: 'expression' is a text of 1..{MAX_TEXT} characters"),
     ),
     (
         s1_excluded,
@@ -179,7 +179,7 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         (
             "stale_set",
             "R-DECK40-2",
-            "call_24 answers set 1, but set 2 is on the table (R-DECK40-2)",
+            "call_24 is for set 1, but set 2 is up (R-DECK40-2)",
         ),
     ),
     (
@@ -190,7 +190,7 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         (
             "stale_set",
             "R-DECK40-2",
-            "call_no_solution answers set 1, but set 2 is on the table (R-DECK40-2)",
+            "call_no_solution is for set 1, but set 2 is up (R-DECK40-2)",
         ),
     ),
     (
@@ -201,7 +201,7 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         (
             "stale_set",
             "R-DECK40-2",
-            "call_24 answers set 2, but set 1 is on the table (R-DECK40-2)",
+            "call_24 is for set 2, but set 1 is up (R-DECK40-2)",
         ),
     ),
     (  # the set is read first: nothing else of a call for another set is looked at
@@ -212,7 +212,7 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         (
             "stale_set",
             "R-DECK40-2",
-            "call_no_solution answers set 0, but set 1 is on the table (R-DECK40-2)",
+            "call_no_solution is for set 0, but set 1 is up (R-DECK40-2)",
         ),
     ),
     (
@@ -223,14 +223,14 @@ REFUSED: list[tuple[Callable[[], Table], str, Actor, dict, tuple[str, str, str]]
         (
             "stale_set",
             "R-DECK40-2",
-            "call_24 answers set 2, but set 1 is on the table (R-DECK40-2)",
+            "call_24 is for set 2, but set 1 is up (R-DECK40-2)",
         ),
     ),
     *[
         (started, name, S1, {"expression": "8/(3-8/3)", "set": shape}, ("bad_args", "", message))
         for name, message in [
-            ("call_24", "call_24: 'set' is the number of a set of four cards"),
-            ("call_no_solution", "call_no_solution: 'set' is the number of a set of four cards"),
+            ("call_24", "call_24: 'set' is the number of a set"),
+            ("call_no_solution", "call_no_solution: 'set' is the number of a set"),
         ]
         for shape in ["1", 1.0, True, False, [1], {"set": 1}]
     ],

@@ -19,8 +19,8 @@ from casual_tables import (
 
 from server.games import deck40
 from server.games.base import Actor, Command, Event, RuleViolation
-from server.games.deck40.checks import REFUSALS
 from server.games.deck40.options import CARD_NAMES, shuffled_deck
+from server.games.deck40.refusals import REFUSALS
 from server.puzzles.editions import playing_card_deck
 
 S1, S2, S3, S4 = player("s1"), player("s2"), player("s3"), player("s4")

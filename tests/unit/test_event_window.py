@@ -298,7 +298,8 @@ class TournamentOnALongTableTests(WindowCase):
     def test_a_long_tables_result_and_start_are_read_from_its_last_events(self):
         """The tournament reads a table's result from its last signed event, and whether it
         was started from its last `RoundStarted`, not from a whole log in memory."""
-        from server.runtime.tournament_actor import TournamentActor
+        from server.runtime.process_actor import ProcessActor
+        from server.tournament import process as tournament_process
 
         actor = self.actor
         assert actor.first_seq > 2  # RoundStarted left the window long ago
@@ -308,8 +309,9 @@ class TournamentOnALongTableTests(WindowCase):
         )
         started = []
         actor.submit = lambda *args, **kwargs: started.append(args)  # must not be called
-        tournament = TournamentActor.__new__(TournamentActor)
-        assert TournamentActor._start_if_needed(tournament, actor) is actor and started == []
+        tournament = ProcessActor.__new__(ProcessActor)
+        tournament.process = tournament_process  # the pure half: what it reads of a table
+        assert ProcessActor._start_if_needed(tournament, actor) is actor and started == []
         from server.tournament.results import SIGNED, table_result
 
         whole = result_of(self.store.store.read(actor.stream))

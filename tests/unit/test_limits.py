@@ -13,7 +13,7 @@ from challenge_tables import PROCTOR, S, Table, player, types
 
 from server.games.base import DEADLINE_EARLY_US, SERVER_ACTOR
 from server.games.challenge import MAX_FINGERTIPS
-from server.games.challenge.checks import MAX_STEPS
+from server.games.challenge.refusals import MAX_STEPS
 from server.puzzles.expressions import MAX_TEXT
 
 

@@ -12,6 +12,8 @@ import sys
 from pathlib import Path
 from types import SimpleNamespace
 
+from server.games import games
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -39,9 +41,12 @@ def test_the_guard_check_tells_the_core_from_the_shell():
 
 
 def test_every_game_and_the_tournament_are_targets():
-    targets = {path for path, _glob in _bench_mutate().TARGETS}
-    for package in ("challenge", "pocket", "deck40", "tjugoett"):
+    mutate = _bench_mutate()
+    targets = {path for path, _glob in mutate.TARGETS}
+    assert set(mutate.GAME_FOLDERS) >= set(games())  # every game, found by its folder
+    for package in games():
         assert f"server/games/{package}/__init__.py" in targets
+        assert f"test_{package}_" in mutate.GUARD_PREFIXES
     assert "server/games/base.py" in targets
     assert "server/tournament/__init__.py" in targets
     assert "server/puzzles/expressions.py" in targets

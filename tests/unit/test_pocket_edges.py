@@ -7,7 +7,7 @@ from __future__ import annotations
 from casual_tables import DIRECTOR, Table, player, pocket_options
 
 from server.games import pocket
-from server.games.pocket import MAX_CAUSE
+from server.games.kit import MAX_CAUSE
 from server.games.pocket.options import stack_from_edition
 
 

@@ -20,7 +20,7 @@ from server.puzzles.expressions import MAX_TEXT
 
 S1, S2, S3 = player("s1"), player("s2"), player("s3")
 RIGHT = "(1 + 1 + 1) × 8"  # card p1: 1 1 1 8
-TEXT_LIMIT = f"'expression' is a text of 1..{MAX_TEXT} chars"
+TEXT_LIMIT = f"'expression' is a text of 1..{MAX_TEXT} characters"
 
 
 def fresh() -> Table:

@@ -20,8 +20,8 @@ from casual_tables import (
 
 from server.games import pocket
 from server.games.base import SERVER_ACTOR, Actor, Event, RuleViolation
-from server.games.pocket.checks import REFUSALS
 from server.games.pocket.options import stack_from_edition
+from server.games.pocket.refusals import REFUSALS
 
 S1, S2, S3 = player("s1"), player("s2"), player("s3")
 

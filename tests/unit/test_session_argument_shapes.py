@@ -9,29 +9,27 @@ Every answer must be a success or an `error` whose code is documented (the proto
 `ERROR_CODES`, the game's `REFUSALS`, or the shell's `unknown_query`), never `internal`,
 never a close 1011, never a logged failure (ShellTestCase fails a test that logged one).
 The option names come from the game's `DEFAULT_OPTIONS`, its example options
-(tests/contract/game_examples) and the keys of the maps inside them (a seat, a card); the
+(tests/example_plays.py) and the keys of the maps inside them (a seat, a card); the
 argument names from `argument_names` (tests/argument_shapes.py); the query names from the
 game's `QUERIES` and `view_at`.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 from argument_shapes import SHAPES, UNKNOWN_ARG, argument_names
+from example_plays import example_of
 from shell_testcase import ShellTestCase
 from test_net import make_clock, make_hub, make_session, say, token
 from tournament_support import tournament_options
 
 from protocol.messages import CLOSE_CODES, ERROR_CODES, TOURNAMENT_PREFIX
+from server.games import games
 from server.runtime.analysis_query import ANALYSIS
 from server.runtime.view_at import VIEW_AT
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contract"))  # game_examples
 UNKNOWN_QUERY = "no_such_query"
 # The shell's answer for a game without queries (`TableActor.query`; docs/protocol.md, "query",
 # and docs/architecture.md): a documented code of every game, in no game's REFUSALS.
@@ -42,7 +40,8 @@ def valid_options(name: str) -> dict[str, Any]:
     """Options a table of game `name` is created with (the example's; the tournament's own)."""
     if name == "tournament":
         return tournament_options()
-    example = importlib.import_module(f"game_examples.{name}")
+    example = example_of(games()[name])
+    assert example is not None, name
     return example.options(random.Random(1))
 
 

@@ -15,13 +15,11 @@ command or argument is fuzzed without touching this file.
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import random
-import sys
-from pathlib import Path
 
 from argument_shapes import SHAPES, UNKNOWN_ARG, argument_names
+from example_plays import example_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from shell_testcase import ShellTestCase
@@ -40,8 +38,6 @@ from server.games.challenge import COMMANDS
 from server.net.session import Session
 from server.runtime.hub import Hub
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "contract"))  # game_examples
-
 DECK = [{"card_id": i, "numbers": [1, 2, 3, 4], "dots": 1} for i in range(1, 4)]
 OPTIONS = {"seats": [{"seat": f"s{i}", "name": ""} for i in range(1, 4)], "deck": DECK}
 # Every game but the challenge (t1), and the tournament: a table each, named after the game.
@@ -57,7 +53,8 @@ def table_options(name: str) -> dict:
     """A valid options map for a table of game `name` (the contract suite's example)."""
     if name == tournament.NAME:
         return tournament_options()
-    example = importlib.import_module(f"game_examples.{name}")
+    example = example_of(GAMES[name])
+    assert example is not None, name
     return example.options(random.Random(1))
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 from tjugoett_tables import DEALER, DIRECTOR, Table, options, player, stacked
 
 from server.games import tjugoett
-from server.games.tjugoett.checks import REFUSALS
 from server.games.tjugoett.options import DEFAULT_OPTIONS, REQUIRED
+from server.games.tjugoett.refusals import REFUSALS
 from server.games.tjugoett.state import DEADLINE_COMMANDS
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,5 @@
-"""The tournament's shell (server/runtime/tournament_actor.py) with the memory store and a
+"""The tournament's shell (its process manager, server/tournament/process.py, run by
+server/runtime/process_actor.py) with the memory store and a
 task.Clock: it creates and starts its tables through the hub, learns their results from their
 events only, and comes back after a restart."""
 
@@ -14,7 +15,7 @@ from twisted.internet.task import Clock
 from server.eventlog.backends import open_store
 from server.games.base import Actor, Command
 from server.runtime.hub import Hub, InvalidOptions
-from server.runtime.tournament_actor import TournamentActor
+from server.runtime.process_actor import ProcessActor
 
 T0 = 1_700_000_000.0
 DIRECTOR = Actor("director", "d")
@@ -54,7 +55,7 @@ def command(actor, name, who=DIRECTOR, **args):
     return result_of(actor.submit(Command(name, args, who), int(actor.clock.seconds() * 1e6)))
 
 
-def new_tournament(hub) -> TournamentActor:
+def new_tournament(hub) -> ProcessActor:
     options = tournament_options(grades=["4th"], table_options={"auto_proctor": 1})
     actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
     rows = [(f"S{i}", "Hill", "4th") for i in range(7)]
@@ -76,7 +77,7 @@ class TournamentActorTests(TournamentActorCase):
         with pytest.raises(InvalidOptions):  # its tables' ids would pass 64 characters
             result_of(hub.create_table("tournament/" + "x" * 41, "tournament", options, DIRECTOR))
         actor = result_of(hub.create_table(TID, "tournament", options, DIRECTOR))
-        assert isinstance(actor, TournamentActor) and actor.stream == TID
+        assert isinstance(actor, ProcessActor) and actor.stream == TID
 
     def test_start_round_creates_and_starts_every_table_of_the_round(self):
         store, clock = self.store, self.clock
@@ -120,7 +121,7 @@ class TournamentActorTests(TournamentActorCase):
         again = Hub(store, clock)
         result_of(again.load_all())
         tournament = again.actors[TID]
-        assert isinstance(tournament, TournamentActor)
+        assert isinstance(tournament, ProcessActor)
         assert first in tournament.state.results
 
 

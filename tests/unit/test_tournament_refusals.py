@@ -130,7 +130,7 @@ REFUSALS: list[tuple[str, Callable[[], Tourney], str, Actor, dict, dict]] = [
         "merge_grades",
         DIRECTOR,
         {"grades": ["4th", "5th"], "section": " "},
-        refusal("bad_args", "", "merge_grades: 'section' is a text of 1..64"),
+        refusal("bad_args", "", "merge_grades: 'section' is a text of 1..64 characters"),
     ),
     (
         "merging an unknown grade",
@@ -372,7 +372,7 @@ REFUSALS: list[tuple[str, Callable[[], Tourney], str, Actor, dict, dict]] = [
         "assign_proctor",
         DIRECTOR,
         {"table": "r1.s1.t01"},
-        refusal("bad_args", "", "assign_proctor: 'name' is a text of 1..64"),
+        refusal("bad_args", "", "assign_proctor: 'name' is a text of 1..64 characters"),
     ),
     (
         "a proctor with nine initials",

@@ -118,7 +118,7 @@ def test_a_proctor_name_is_a_text_of_1_to_64_characters_stripped():
     assert refused.as_dict() == {
         "code": "bad_args",
         "rule": "",
-        "message": "assign_proctor: 'name' is a text of 1..64",
+        "message": "assign_proctor: 'name' is a text of 1..64 characters",
     }
     (assigned,) = tourney.do("assign_proctor", table=table, name=" " + "n" * 64 + " ")
     assert assigned.data["name"] == "n" * 64 and assigned.data["initials"] == "N"

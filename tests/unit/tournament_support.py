@@ -1,20 +1,21 @@
-"""Given/when/then support for the tournament tests: a tournament in memory driven through the
-real `decide` and `evolve`, and tables whose results are given as their streams would end
-(`RoundEnded` events read by `results.table_result`, exactly as the shell reads them)."""
+"""What the tournament adds to the given/when/then harness (game_tables.py): its options, a
+tournament in memory driven through the real `decide` and `evolve`, and tables whose results
+are given as their streams would end (`RoundEnded` events read by `results.table_result`,
+exactly as the shell reads them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-import pytest
+from game_tables import DIRECTOR, T0, types
+from game_tables import Table as GameTable
 
 import server.tournament as tournament
-from server.games.base import SERVER_ACTOR, Actor, Command, Event, RuleViolation, replay
+from server.games.base import SERVER_ACTOR, Actor, Event
 from server.tournament.results import table_result
 
-DIRECTOR = Actor("director", "d1")
-T0 = 1_700_000_000_000_000
+__all__ = ["DIRECTOR", "types"]
 
 
 def tournament_options(**more: Any) -> dict[str, Any]:
@@ -56,30 +57,19 @@ def ended_stream(scores: dict[str, int], flags=None, disqualified=(), seq=4) -> 
     ]
 
 
-@dataclass
-class Tourney:
-    raw_options: dict[str, Any] = field(default_factory=tournament_options)
-    now: int = T0
-    events: list[Event] = field(default_factory=list)
-    streams: dict[str, list[Recorded]] = field(default_factory=dict)  # table -> its events
+class Tourney(GameTable):
+    """A tournament on the shared harness (game_tables.py): the director sends a command that
+    names no actor, each command a millisecond after the last; `streams` holds the tables'
+    ends as the shell reads them."""
 
-    def __post_init__(self) -> None:
-        self.state = tournament.initial_state(self.raw_options)
+    def __init__(self, raw_options: dict[str, Any] | None = None, now: int = T0) -> None:
+        super().__init__(tournament, raw_options or tournament_options(), now)
+        self.streams: dict[str, list[Recorded]] = {}  # table -> its events
 
-    def do(self, command_name: str, actor: Actor = DIRECTOR, **args: Any) -> list[Event]:
-        new = tournament.decide(self.state, Command(command_name, args, actor), self.now)
-        for event in new:
-            self.state = tournament.evolve(self.state, event)
-        self.events.extend(new)
+    def do(self, command_name: str, actor: Actor | None = None, /, **args: Any) -> list[Event]:
+        new = super().do(command_name, actor, **args)
         self.now += 1_000
         return new
-
-    def refused(self, command_name: str, actor: Actor = DIRECTOR, **args: Any) -> RuleViolation:
-        before = self.state
-        with pytest.raises(RuleViolation) as caught:
-            self.do(command_name, actor, **args)
-        assert self.state == before
-        return caught.value
 
     # -- set-ups -----------------------------------------------------------------------------
 
@@ -117,10 +107,3 @@ class Tourney:
             for table in tie.tables:
                 if table.table not in self.state.results:
                     self.table_ends(table.table, {s: points(s) for s in table.students})
-
-    def replayed(self):
-        return replay(tournament, self.raw_options, self.events)
-
-
-def types(events: list[Event]) -> list[str]:
-    return [event.type for event in events]

@@ -7,14 +7,15 @@ read, its keys and its bot's brain. The client draws a table from the snapshot a
 no rules: only pictures and words for what the server says. A game without a part here is
 still shown: the generic part prints its view as plain lines and its events by name.
 
-Adding a game's part: a package `games/<name>/` whose `__init__` builds `PART`, and one line
-in `PART_MODULES` (docs/cli.md, "Per-game parts").
+Adding a game's part: a package `games/<name>/` whose `__init__` builds `PART`; the folder is
+found, never listed (docs/cli.md, "Per-game parts").
 """
 
 from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -101,15 +102,19 @@ class GamePart:
 GENERIC = GamePart("generic")
 
 
+def _part_modules() -> dict[str, str]:
+    """Game name -> its part's module: every package in this folder (its name the game's),
+    read without importing any (the parts import this module)."""
+    return {
+        module.name: f"{__name__}.{module.name}"
+        for module in sorted(pkgutil.iter_modules(__path__), key=lambda module: module.name)
+        if module.ispkg
+    }
+
+
 # The games this client has a part for (the server's registry, `server.games.games()`, names
 # the same: a test checks it; this client does not import the server).
-PART_MODULES: dict[str, str] = {
-    "challenge": "clients.reference_cli.games.challenge",
-    "pocket": "clients.reference_cli.games.pocket",
-    "deck40": "clients.reference_cli.games.deck40",
-    "tjugoett": "clients.reference_cli.games.tjugoett",
-    "practice": "clients.reference_cli.games.practice",
-}
+PART_MODULES: dict[str, str] = _part_modules()
 
 
 def part_for(game: str) -> GamePart:

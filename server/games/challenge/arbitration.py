@@ -28,8 +28,8 @@ arrival), so a protest can replay it and see both orders.
 from __future__ import annotations
 
 from server.games.base import Command
-from server.games.challenge.batch import Batch
-from server.games.challenge.records import CardInPlay, TouchClaim
+from server.games.challenge.consequences import ChallengeDecision
+from server.games.challenge.state import CardInPlay, TouchClaim
 
 
 def credit_for(command: Command, max_credit_us: int) -> tuple[int | None, int]:
@@ -58,11 +58,13 @@ def winner(claims: tuple[TouchClaim, ...]) -> TouchClaim:
     return min(claims, key=lambda claim: (claim.compensated_at, claim.arrival))
 
 
-def claim_touch(batch: Batch, seat: str, fingertips: int, command: Command) -> None:
+def claim_touch(decision: ChallengeDecision, seat: str, fingertips: int, command: Command) -> None:
     """R-PLAY-2 (compensated): record a valid touch on the free card for the arbitration."""
-    card = batch.card
-    claim = claim_of(card, seat, fingertips, command, batch.now, batch.state.options.max_credit_us)
-    batch.emit(
+    card = decision.card
+    claim = claim_of(
+        card, seat, fingertips, command, decision.now, decision.state.options.max_credit_us
+    )
+    decision.emit(
         "TouchClaimed",
         seat=claim.seat,
         fingertips=claim.fingertips,
@@ -75,12 +77,12 @@ def claim_touch(batch: Batch, seat: str, fingertips: int, command: Command) -> N
     )
 
 
-def grant_first_touch(batch: Batch, command: Command, seat: str | None) -> None:
+def grant_first_touch(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-PLAY-2 (compensated): the window has closed; the earliest compensated touch holds
     the card from now, and R-PLAY-4/5's windows start."""
-    card = batch.card
+    card = decision.card
     first = winner(card.claims)
-    batch.emit(
+    decision.emit(
         "FirstTouchGranted",
         seat=first.seat,
         play=card.play,

@@ -31,8 +31,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from server.games.base import SERVER, SERVER_ACTOR, Command
-from server.games.challenge.batch import Batch
-from server.games.challenge.checks import refuse
+from server.games.challenge.consequences import ChallengeDecision
+from server.games.challenge.refusals import refuse
 from server.games.challenge.state import ChallengeState
 
 BEGIN = "begin_play"
@@ -66,10 +66,10 @@ def _waiting(state: ChallengeState, name: str) -> None:
         raise refuse("play_begun", f"{name}: play has begun at this table")
 
 
-def begin_play(batch: Batch, command: Command, seat: str | None) -> None:
+def begin_play(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """Play begins: the server's when every student is there (the seats it names are the
     connected ones), a proctor's or the director's at once."""
-    state = batch.state
+    state = decision.state
     _waiting(state, command.name)
     if command.actor.role == SERVER:
         connected = command.args.get("seats")
@@ -83,19 +83,19 @@ def begin_play(batch: Batch, command: Command, seat: str | None) -> None:
         seats = sorted(s for s in set(connected) if state.seat(s) is not None)
     else:
         by, seats = command.actor.role, []
-    batch.emit("PlayBegan", by=by, connected=seats, attendance=dict(state.attendance))
+    decision.emit("PlayBegan", by=by, connected=seats, attendance=dict(state.attendance))
 
 
-def mark_seat(batch: Batch, command: Command, seat: str | None) -> None:
+def mark_seat(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """The proctor or director marks a student present or absent while the table waits."""
-    _waiting(batch.state, command.name)
+    _waiting(decision.state, command.name)
     target = command.args.get("seat")
-    if batch.state.seat(target) is None:
+    if decision.state.seat(target) is None:
         raise refuse("unknown_seat", f"mark_seat: no seat {target!r} at this table")
     mark = command.args.get("mark")
     if mark not in MARKS:
         raise refuse("bad_args", f"mark_seat: 'mark' is one of {', '.join(MARKS)}")
-    batch.emit("SeatMarked", seat=target, mark=mark)
+    decision.emit("SeatMarked", seat=target, mark=mark)
 
 
 def _name(state: ChallengeState, seat_id: str) -> str:

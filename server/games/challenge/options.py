@@ -53,6 +53,7 @@ from server.games.base import (
     seconds_us,
     short_duration,
 )
+from server.games.table_options import read_seats
 from server.puzzles.editions import TournamentCard
 from server.puzzles.round_decks import DOCUMENTS, edition_choices, round_deck, round_plan
 from server.puzzles.solver import solvable
@@ -204,22 +205,9 @@ def _choice(raw: Mapping[str, Any], name: str, allowed: Sequence[str]) -> str:
 
 
 def _read_seats(value: object, min_seats: int = MIN_SEATS) -> tuple[SeatInfo, ...]:
-    if not isinstance(value, list | tuple) or not min_seats <= len(value) <= MAX_SEATS:
-        fewest = f"{min_seats} or" if min_seats == MAX_SEATS - 1 else f"{min_seats} to"
-        raise _bad("seats", f"a list of {fewest} {MAX_SEATS} seats (R-ROUND-2)")
-    seats = []
-    for entry in value:
-        if not isinstance(entry, Mapping):
-            raise _bad("seats", f"each seat is a map with 'seat' and 'name', not {entry!r}")
-        seat, name = entry.get("seat"), entry.get("name", "")
-        if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise _bad("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise _bad("seats", f"a name is a string of at most {MAX_NAME} characters")
-        seats.append(SeatInfo(seat, name))
-    if len({seat.seat for seat in seats}) != len(seats):
-        raise _bad("seats", "seat ids must be distinct")
-    return tuple(seats)
+    fewest = f"{min_seats} or" if min_seats == MAX_SEATS - 1 else f"{min_seats} to"
+    count = f"a list of {fewest} {MAX_SEATS} seats (R-ROUND-2)"
+    return read_seats(value, min_seats, MAX_SEATS, _bad, count)
 
 
 def read_card(entry: object) -> Card:

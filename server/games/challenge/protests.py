@@ -28,9 +28,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from server.games.base import Command, Event
-from server.games.challenge.batch import Batch, settle
-from server.games.challenge.checks import refuse, text_arg
-from server.games.challenge.records import ENDED, ChallengeState, SeatState
+from server.games.challenge.consequences import ChallengeDecision, settle
+from server.games.challenge.refusals import refuse
+from server.games.challenge.state import ENDED, ChallengeState, SeatState
 
 MAX_SEQS = 16  # events one protest may dispute
 MAX_OPEN_PER_FILER = 3  # open protests per filer: bounds the log
@@ -89,18 +89,18 @@ def _not_signed(state: ChallengeState, command: Command) -> None:
         raise refuse("score_card_signed", f"{command.name}: the score card is signed")
 
 
-def file_protest(batch: Batch, command: Command, seat: str | None) -> None:
+def file_protest(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-ROUND-8: a protest names the events it disputes; it is open until ruled on."""
-    state = batch.state
+    state = decision.state
     _not_signed(state, command)
     by = _filer(state, command)
     seqs = _seqs_arg(state, command)
-    reason = text_arg(command, "reason", MAX_REASON)
+    reason = refuse.text_arg(command, "reason", MAX_REASON)
     if len(state.protests) >= MAX_PROTESTS:
         raise refuse("too_many_protests", f"this table has {MAX_PROTESTS} protests")
     if sum(1 for protest in state.open_protests() if protest.by == by) >= MAX_OPEN_PER_FILER:
         raise refuse("too_many_protests", f"{by} has {MAX_OPEN_PER_FILER} open protests")
-    batch.emit(
+    decision.emit(
         "ProtestFiled",
         protest=len(state.protests) + 1,
         by=by,
@@ -134,49 +134,49 @@ def _never_negative(seat: SeatState, delta: int) -> None:
         )
 
 
-def _rescind_flag(batch: Batch, correction: Mapping[str, Any]) -> None:
+def _rescind_flag(decision: ChallengeDecision, correction: Mapping[str, Any]) -> None:
     """`FlagRescinded`; a student disqualified by flags and now under the limit plays again
     from the next card (`PlayerReinstated`). A slap's disqualification (R-PLAY-3) is not a
     flag's and stays (`rescind_slap` lifts it)."""
-    seat = _correction_seat(batch.state, correction)
+    seat = _correction_seat(decision.state, correction)
     flag_seq = _whole(correction, "flag")
     if flag_seq not in seat.flag_seqs:
         raise refuse("unknown_flag", f"seat {seat.seat} has no standing flag at seq {flag_seq}")
-    batch.emit("FlagRescinded", seat=seat.seat, flag=flag_seq, flags=seat.flags - 1)
-    seat = _correction_seat(batch.state, correction)
-    limit = batch.state.options.flag_limit
+    decision.emit("FlagRescinded", seat=seat.seat, flag=flag_seq, flags=seat.flags - 1)
+    seat = _correction_seat(decision.state, correction)
+    limit = decision.state.options.flag_limit
     if seat.disqualified and seat.disqualified_cause == "flag_limit" and seat.flags < limit:
-        batch.emit(
+        decision.emit(
             "PlayerReinstated",
             seat=seat.seat,
             flags=seat.flags,
-            from_play=batch.state.plays + 1,
+            from_play=decision.state.plays + 1,
             rule="R-ROUND-8",
         )
 
 
-def _rescind_slap(batch: Batch, correction: Mapping[str, Any]) -> None:
+def _rescind_slap(decision: ChallengeDecision, correction: Mapping[str, Any]) -> None:
     """R-PLAY-3, R-ROUND-8: a slap is "grounds for" disqualification, and the proctor settles
     protests: a slap ruled wrong (a typing error, a client's bug, a hand the proctor misread)
     is lifted, and the student plays again from the next card (`PlayerReinstated`, as after
     a rescinded flag). Flags the student held stay; a slap never added one."""
-    seat = _correction_seat(batch.state, correction)
+    seat = _correction_seat(decision.state, correction)
     if not seat.disqualified or seat.disqualified_cause != "slap":
         raise refuse("no_slap", f"seat {seat.seat} is not disqualified for a slap")
-    batch.emit(
+    decision.emit(
         "PlayerReinstated",
         seat=seat.seat,
         flags=seat.flags,
-        from_play=batch.state.plays + 1,
+        from_play=decision.state.plays + 1,
         rule="R-ROUND-8",
     )
 
 
-def _award_card(batch: Batch, correction: Mapping[str, Any]) -> None:
+def _award_card(decision: ChallengeDecision, correction: Mapping[str, Any]) -> None:
     """`CardAwarded`: the card's dots are the seat's; a card still in the deck or the stumped
     pile leaves it (it is won). The card in play is ruled on once it has left play; a card
     never revealed at this table cannot have been won (and its id stays hidden)."""
-    state = batch.state
+    state = decision.state
     seat = _correction_seat(state, correction)
     card_id = correction.get("card")
     card = state.options.cards_by_id.get(card_id) if isinstance(card_id, str | int) else None
@@ -194,24 +194,24 @@ def _award_card(batch: Batch, correction: Mapping[str, Any]) -> None:
         raise refuse("card_in_play", f"card {card.card_id!r} is in play: rule once it has left")
     pile = "deck" if card.card_id in state.deck else None
     pile = "stumped" if card.card_id in state.stumped else pile
-    batch.emit("CardAwarded", seat=seat.seat, card=card.card_id, dots=card.dots, from_pile=pile)
+    decision.emit("CardAwarded", seat=seat.seat, card=card.card_id, dots=card.dots, from_pile=pile)
 
 
-def _revoke_card(batch: Batch, correction: Mapping[str, Any]) -> None:
+def _revoke_card(decision: ChallengeDecision, correction: Mapping[str, Any]) -> None:
     """`CardAwardRevoked`: a card won (or awarded) by mistake; it is not played again."""
-    state = batch.state
+    state = decision.state
     seat = _correction_seat(state, correction)
     card_id = correction.get("card")
     if card_id not in seat.cards_won:
         raise refuse("card_not_won", f"seat {seat.seat} has not won card {card_id!r}")
     dots = state.options.card(card_id).dots
     _never_negative(seat, -dots)
-    batch.emit("CardAwardRevoked", seat=seat.seat, card=card_id, dots=dots)
+    decision.emit("CardAwardRevoked", seat=seat.seat, card=card_id, dots=dots)
 
 
-def _adjust_score(batch: Batch, correction: Mapping[str, Any]) -> None:
+def _adjust_score(decision: ChallengeDecision, correction: Mapping[str, Any]) -> None:
     """`ScoreAdjusted`: anything else, with the reason written down."""
-    seat = _correction_seat(batch.state, correction)
+    seat = _correction_seat(decision.state, correction)
     delta = _whole(correction, "delta")
     why = correction.get("why")
     if not 0 < abs(delta) <= MAX_DELTA:
@@ -219,7 +219,7 @@ def _adjust_score(batch: Batch, correction: Mapping[str, Any]) -> None:
     if not isinstance(why, str) or not 0 < len(why.strip()) <= MAX_REASON:
         raise refuse("bad_correction", f"adjust_score: 'why' is a text of 1..{MAX_REASON}")
     _never_negative(seat, delta)
-    batch.emit("ScoreAdjusted", seat=seat.seat, delta=delta, why=why.strip())
+    decision.emit("ScoreAdjusted", seat=seat.seat, delta=delta, why=why.strip())
 
 
 CORRECTIONS = {
@@ -262,9 +262,9 @@ def _corrections_arg(command: Command, upheld: bool) -> list[dict[str, Any]]:
     return recorded
 
 
-def rule_protest(batch: Batch, command: Command, seat: str | None) -> None:
+def rule_protest(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-ROUND-8: one ruling per protest; an upheld one appends its corrections."""
-    state = batch.state
+    state = decision.state
     _not_signed(state, command)
     number = command.args.get("protest")
     protest = state.protest(number)
@@ -275,9 +275,9 @@ def rule_protest(batch: Batch, command: Command, seat: str | None) -> None:
     upheld = command.args.get("upheld")
     if not isinstance(upheld, bool):
         raise refuse("bad_args", "rule_protest: 'upheld' is true or false")
-    ruling_text = text_arg(command, "ruling_text", MAX_REASON)
+    ruling_text = refuse.text_arg(command, "ruling_text", MAX_REASON)
     corrections = _corrections_arg(command, upheld)
-    batch.emit(
+    decision.emit(
         "ProtestRuled",
         protest=protest.protest,
         upheld=upheld,
@@ -287,9 +287,9 @@ def rule_protest(batch: Batch, command: Command, seat: str | None) -> None:
         rule="R-ROUND-8",
     )
     for correction in corrections:
-        CORRECTIONS[correction["kind"]](batch, correction)
-    if batch.state.phase != ENDED:
-        settle(batch)  # an awarded card may have emptied the deck
+        CORRECTIONS[correction["kind"]](decision, correction)
+    if decision.state.phase != ENDED:
+        settle(decision)  # an awarded card may have emptied the deck
 
 
 # -- the score card (R-ROUND-7) ---------------------------------------------------------------
@@ -325,15 +325,15 @@ def score_card(state: ChallengeState) -> dict[str, Any]:
     }
 
 
-def sign_score_card(batch: Batch, command: Command, seat: str | None) -> None:
+def sign_score_card(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """R-ROUND-7: the proctor's initials make the table's result final (the table is over)."""
-    state = batch.state
+    state = decision.state
     _not_signed(state, command)
     open_ = [protest.protest for protest in state.open_protests()]
     if open_:
         raise refuse("protests_open", f"protest(s) {open_} are open: rule on them first")
-    initials = text_arg(command, "initials", MAX_INITIALS)
-    batch.emit(
+    initials = refuse.text_arg(command, "initials", MAX_INITIALS)
+    decision.emit(
         "ScoreCardSigned",
         initials=initials,
         by=command.actor.role,
@@ -342,12 +342,12 @@ def sign_score_card(batch: Batch, command: Command, seat: str | None) -> None:
     )
 
 
-def reopen_score_card(batch: Batch, command: Command, seat: str | None) -> None:
+def reopen_score_card(decision: ChallengeDecision, command: Command, seat: str | None) -> None:
     """After the signature only the director reopens the score card (a late protest)."""
-    if not batch.state.signed:
+    if not decision.state.signed:
         raise refuse("not_signed", "reopen_score_card: the score card is not signed")
-    reason = text_arg(command, "reason", MAX_REASON)
-    batch.emit("ScoreCardReopened", reason=reason, by=command.actor.role, rule="R-ROUND-8")
+    reason = refuse.text_arg(command, "reason", MAX_REASON)
+    decision.emit("ScoreCardReopened", reason=reason, by=command.actor.role, rule="R-ROUND-8")
 
 
 # -- the what-if preview (answered, never recorded) -------------------------------------------

@@ -16,8 +16,8 @@ other reasons; a Variables card touches them only through these few functions.
 from __future__ import annotations
 
 from server.games.base import Command
-from server.games.challenge.checks import MAX_STEPS, refuse
 from server.games.challenge.options import Card
+from server.games.challenge.refusals import MAX_STEPS, refuse
 from server.puzzles.expressions import Verdict, check_solution
 from server.puzzles.variables import VARIABLES_STEP_COUNT, X_VALUES, check_variables_solution
 

@@ -16,15 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets, hidden_card_values
-from server.games.challenge.state import ChallengeState, Protest, deadlines
-
-FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
-
-
-def sees_everything(viewer: Actor) -> bool:
-    """Proctors, directors, auditors and the server see the hidden cards; others do not."""
-    return viewer.role in FULL_VIEW_ROLES
+from server.games.base import NO_SECRETS, Actor, Event, Secrets, hidden_card_values
+from server.games.challenge.evolvers import deadlines
+from server.games.challenge.state import ChallengeState, Protest
+from server.games.kit import sees_everything
 
 
 def secrets(state: ChallengeState, viewer: Actor) -> Secrets:

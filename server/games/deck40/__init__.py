@@ -4,8 +4,9 @@ This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md a
 `server.games.base.Game`): `NAME`, `DEFAULT_OPTIONS`, `initial_state`, `decide`, `evolve`,
 `deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
 `COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`. It holds `decide`, the one place that judges a
-command. The state and `evolve` live in `deck40/state.py`, the cards, options and layouts in
-`deck40/options.py`, refusal codes in `deck40/checks.py`, what each viewer sees in
+command (built by the game kit, `server.games.kit`, from the table `COMMANDS` below). The
+state and its evolvers live in `deck40/state.py`, the cards, options and layouts in
+`deck40/options.py`, refusal codes in `deck40/refusals.py`, what each viewer sees in
 `deck40/view.py`.
 
 Rules this file keeps (each cited where it is enforced):
@@ -42,32 +43,21 @@ on the table and won cards are face up. Proctor, director, auditors and the serv
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import Command, Event, EventBatch
-from server.games.deck40.checks import (
-    REFUSALS,
-    acting_seat,
-    check_set,
-    expression_arg,
-    phase_refusal,
-    refuse,
-)
-from server.games.deck40.options import DEFAULT_OPTIONS, card_data, rank, the_deck
-from server.games.deck40.state import (
-    EVENT_TYPES,
-    FINAL_EVENTS,
-    PLAYING,
-    SETUP,
-    Deck40State,
-    deadlines,
-    deal,
-    evolve,
-    initial_state,
-    is_over,
-)
-from server.games.deck40.view import event_view, secrets, view
+from server.games.base import Command, Decision
+from server.games.deck40.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.deck40.options import card_data, rank, the_deck
+from server.games.deck40.refusals import REFUSALS as REFUSALS
+from server.games.deck40.refusals import phase_refusal, refuse
+from server.games.deck40.state import EVENT_TYPES as EVENT_TYPES
+from server.games.deck40.state import EVOLVERS, PLAYING, SETUP, Deck40State, deal
+from server.games.deck40.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.deck40.state import deadlines as deadlines
+from server.games.deck40.state import initial_state as initial_state
+from server.games.deck40.state import is_over as is_over
+from server.games.deck40.view import event_view as event_view
+from server.games.deck40.view import secrets as secrets
+from server.games.deck40.view import view as view
+from server.games.kit import PLAYER, Kit, Rule
 from server.puzzles.expressions import check_expression
 from server.puzzles.solver import solve
 
@@ -75,41 +65,17 @@ NAME = "deck40"
 RECOVERY_COMMAND: str | None = None  # no timers: nothing to pause or restart after a server restart
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
-
-class _Batch(EventBatch[Deck40State]):
-    """A deck40 command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: Deck40State, now: int) -> None:
-        super().__init__(state, now, evolve)
+_Decision = Decision[Deck40State]
 
 
 # -- consequences shared by several commands --------------------------------------------------
 
 
-def _end_game(batch: _Batch, reason: str) -> None:
+def _end_game(decision: _Decision, reason: str) -> None:
     """R-DECK40-6: most points wins (simple, advanced), fewest cards left (card version);
     every seat sharing the best is a winner, and `tie` reports a shared win honestly."""
-    state, options = batch.state, batch.state.options
+    state, options = decision.state, decision.state.options
     scores, left = state.scores(), state.cards_left()
     if options.scoring == "cards":
         best = min(left.values())
@@ -117,7 +83,7 @@ def _end_game(batch: _Batch, reason: str) -> None:
     else:
         best = max(scores.values())
         winners = [seat for seat, score in scores.items() if score == best]
-    batch.emit(
+    decision.emit(
         "GameEnded",
         reason=reason,
         scoring=options.scoring,
@@ -130,10 +96,10 @@ def _end_game(batch: _Batch, reason: str) -> None:
     )
 
 
-def _turn_up(batch: _Batch, count: int, rule: str) -> None:
+def _turn_up(decision: _Decision, count: int, rule: str) -> None:
     """Turn up `count` cards from the common pile (the dealer's layout, R-DECK40-5), or
     `count` from each player's own pile, in seat order (R-DECK40-1)."""
-    state = batch.state
+    state = decision.state
     if state.options.layout == "common_pile":
         cards = [{**card_data(card), "seat": None} for card in state.common[:count]]
     else:
@@ -142,33 +108,33 @@ def _turn_up(batch: _Batch, count: int, rule: str) -> None:
             for seat in state.seats
             for card in seat.pile[:count]
         ]
-    batch.emit("CardsTurnedUp", set=state.set_number + 1, cards=cards, rule=rule)
+    decision.emit("CardsTurnedUp", set=state.set_number + 1, cards=cards, rule=rule)
 
 
-def _next_set(batch: _Batch) -> None:
+def _next_set(decision: _Decision) -> None:
     """Turn up four fresh cards (R-DECK40-1, R-DECK40-5), or end the game: the cards are used
     up, or a player cannot turn up his cards (R-DECK40-6)."""
-    state, options = batch.state, batch.state.options
+    state, options = decision.state, decision.state.options
     if options.layout == "common_pile":
         if len(state.common) < 4:
-            _end_game(batch, "cards_out")
+            _end_game(decision, "cards_out")
         else:
-            _turn_up(batch, 4, "R-DECK40-5")
+            _turn_up(decision, 4, "R-DECK40-5")
         return
     piles = [len(seat.pile) for seat in state.seats]
     if min(piles) < options.per_player:
-        _end_game(batch, "cards_out" if max(piles) == 0 else "cannot_turn_up")
+        _end_game(decision, "cards_out" if max(piles) == 0 else "cannot_turn_up")
     else:
-        _turn_up(batch, options.per_player, "R-DECK40-1")
+        _turn_up(decision, options.per_player, "R-DECK40-1")
 
 
-def _agree_no_solution(batch: _Batch, reason: str) -> None:
+def _agree_no_solution(decision: _Decision, reason: str) -> None:
     """R-DECK40-3/4/5/7: the agreed "no solution": optionally confirmed by the solver, then
     cards go back to the bottom and new ones come up."""
-    state, options = batch.state, batch.state.options
+    state, options = decision.state, decision.state.options
     numbers = [rank(on.card) for on in state.table]
     solutions = solve(numbers) if options.reveal_unsolvable else None
-    batch.emit(
+    decision.emit(
         "NoSolutionAgreed",
         set=state.set_number,
         reason=reason,
@@ -188,34 +154,34 @@ def _agree_no_solution(batch: _Batch, reason: str) -> None:
         ]
     common = options.layout == "common_pile"
     rule = "R-DECK40-5" if common else "R-DECK40-4"
-    batch.emit("CardsReturned", set=state.set_number, returns=returns, rule=rule)
-    if batch.state.agreed_in_a_row > batch.state.cards_in_play():
+    decision.emit("CardsReturned", set=state.set_number, returns=returns, rule=rule)
+    if decision.state.agreed_in_a_row > decision.state.cards_in_play():
         # Every card still in play has come round without a solution: the same sets would
         # only come up again (our decision; the source leaves the players to stop).
-        _end_game(batch, "no_solution_left")
+        _end_game(decision, "no_solution_left")
         return
-    _turn_up(batch, 2 if common else 1, rule)
+    _turn_up(decision, 2 if common else 1, rule)
 
 
-def _settle(batch: _Batch) -> None:
-    state = batch.state
+def _settle(decision: _Decision) -> None:
+    state = decision.state
     playing = state.still_playing()
     if not playing:
-        _agree_no_solution(batch, "all_excluded")
+        _agree_no_solution(decision, "all_excluded")
     elif set(playing) <= set(state.no_solution):
-        _agree_no_solution(batch, "all_called")
+        _agree_no_solution(decision, "all_called")
 
 
-# -- handlers (batch, command, acting seat or None) ----------------------------------------
+# -- handlers (decision, command, acting seat or None) ----------------------------------------
 
 
-def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _start_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-DECK40-1: the shuffle is recorded and the cards dealt (face down); the first set
     turns up."""
-    options = batch.state.options
+    options = decision.state.options
     deck = the_deck(options)
     piles, common = deal(options, deck)
-    batch.emit(
+    decision.emit(
         "GameStarted",
         deck=list(deck),
         layout=options.layout,
@@ -224,21 +190,21 @@ def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
         options=options.public_data(),
         rule="R-DECK40-5" if options.layout == "common_pile" else "R-DECK40-1",
     )
-    _next_set(batch)
+    _next_set(decision)
 
 
-def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
+def _call_24(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-DECK40-2/3/6: "24!" and the solution aloud; right takes the set, wrong excludes.
-    A call for another set than the one on the table is refused (`check_set`)."""
+    A call for another set than the one on the table is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    state, options = batch.state, batch.state.options
-    check_set(command, state.set_number)
+    state, options = decision.state, decision.state.options
+    refuse.set_arg(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
-    expression = expression_arg(command)
+    expression = refuse.text_arg(command, "expression")
     cards = [on.card for on in state.table]
     verdict = check_expression([rank(card) for card in cards], expression)
-    batch.emit(
+    decision.emit(
         "SolutionCalled",
         seat=seat,
         expression=expression,
@@ -249,15 +215,15 @@ def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
         rule="R-DECK40-2",
     )
     if not verdict.ok:
-        batch.emit("PlayerExcluded", seat=seat, set=state.set_number, rule="R-DECK40-2")
-        _settle(batch)
+        decision.emit("PlayerExcluded", seat=seat, set=state.set_number, rule="R-DECK40-2")
+        _settle(decision)
         return
     refuted = any(caller != seat for caller in state.no_solution)
     points = {"simple": 1, "advanced": 2 if refuted else 1, "cards": 0}[options.scoring]
     loser = None
     if options.house_loser_takes:
         loser = next(other.seat for other in state.seats if other.seat != seat)
-    batch.emit(
+    decision.emit(
         "RoundWon",
         seat=seat,
         cards=cards,
@@ -268,18 +234,18 @@ def _call_24(batch: _Batch, command: Command, seat: str | None) -> None:
         rule="R-DECK40-6" if loser or options.scoring == "cards" else "R-DECK40-3",
     )
     target = options.target_points
-    if target is not None and batch.state.scores()[seat] >= target:
-        _end_game(batch, "target_points")
+    if target is not None and decision.state.scores()[seat] >= target:
+        _end_game(decision, "target_points")
     else:
-        _next_set(batch)
+        _next_set(decision)
 
 
-def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None:
+def _call_no_solution(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-DECK40-3/4: "no solution", with the card this player will return if all agree; one
-    sent for another set than the one on the table is refused (`check_set`)."""
+    sent for another set than the one on the table is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    state = batch.state
-    check_set(command, state.set_number)
+    state = decision.state
+    refuse.set_arg(command, state.set_number, "set")
     if seat in state.excluded:
         raise refuse("excluded", f"seat {seat} is out of set {state.set_number} (R-DECK40-2)")
     if seat in state.no_solution:
@@ -292,60 +258,36 @@ def _call_no_solution(batch: _Batch, command: Command, seat: str | None) -> None
         returns = state.visible_of(seat)[0]
     elif returns not in state.visible_of(seat):
         raise refuse("not_your_card", f"{returns!r} is not one of seat {seat}'s face-up cards")
-    batch.emit(
+    decision.emit(
         "NoSolutionCalled", seat=seat, returns=returns, set=state.set_number, rule="R-DECK40-3"
     )
-    _settle(batch)
+    _settle(decision)
 
 
-def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None:
+def _end_game_command(decision: _Decision, command: Command, seat: str | None) -> None:
     """The director (or proctor) ends the game early; it is scored as it stands."""
-    _end_game(batch, "ended_by_director")
+    _end_game(decision, "ended_by_director")
 
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
-PLAYER = "player"
 STEWARDS = frozenset({"proctor", "director"})
+SEATED = frozenset({PLAYER})
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command and in which phases."""
-
-    roles: frozenset[str]
-    phases: tuple[str, ...]
-    handler: Handler
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
-    "call_24": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_24),
-    "call_no_solution": CommandRule(frozenset({PLAYER}), (PLAYING,), _call_no_solution),
-    "end_game": CommandRule(STEWARDS, (SETUP, PLAYING), _end_game_command),
+COMMANDS: dict[str, Rule[_Decision]] = {
+    "start_game": Rule(STEWARDS | SEATED, (SETUP,), _start_game, seated=True),
+    "call_24": Rule(SEATED, (PLAYING,), _call_24, seated=True),
+    "call_no_solution": Rule(SEATED, (PLAYING,), _call_no_solution, seated=True),
+    "end_game": Rule(STEWARDS, (SETUP, PLAYING), _end_game_command),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: Deck40State, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    seat = acting_seat(state, command) if command.actor.role == PLAYER else None
-    if state.phase not in rule.phases:
-        raise phase_refusal(command.name, state.phase)
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, a player's seat, the
+# phase, then the handler's own.
+GAME = Kit(
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Decision,
+    ("args", "sender", "seat", "phase"),
+    phase_refusal=phase_refusal,
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -37,8 +37,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, SeatInfo, read_lang
-from server.games.pocket.options import invalid as pocket_invalid
-from server.games.pocket.options import is_int, read_seats
+from server.games.table_options import invalid as shared_invalid
+from server.games.table_options import is_int, read_seats
 from server.puzzles.editions import SUITS, playing_card_deck
 
 MIN_SEATS, MAX_SEATS = 2, 8
@@ -73,7 +73,7 @@ OPTIONS_RULE = "R-DECK40-1"
 
 def invalid(name: str, why: str) -> RuleViolation:
     """The refusal of one option, naming it and citing R-DECK40-1."""
-    return pocket_invalid(name, why, OPTIONS_RULE)
+    return shared_invalid(name, why, OPTIONS_RULE)
 
 
 def rank(card: str) -> int:
@@ -163,7 +163,7 @@ def table_options(raw: Mapping[str, Any]) -> Deck40Options:
     unknown = sorted(str(name) for name in raw if name not in KNOWN)
     if unknown:
         raise invalid(unknown[0], "unknown option")
-    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, OPTIONS_RULE)
+    seats = read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, invalid)
     seed = raw.get("seed", 0)
     if not is_int(seed) or not 0 <= seed < 2**63:
         raise invalid("seed", "a whole number >= 0")

@@ -1,7 +1,8 @@
 """The state of a Kortspillet 24 table, and how each event changes it.
 
-What this module keeps: everything a table *is* after some events; only `evolve` changes it,
-one recorded event at a time, so a replay of the log is the live state.
+What this module keeps: everything a table *is* after some events, and the evolvers
+(`EVOLVERS`) the kit's `evolve` runs: only they change it, one recorded event at a time, so a
+replay of the log is the live state.
 
 Theory of operation (R-DECK40-1..7):
 - Phases: `setup` (before `start_game`), `playing` (four cards face up), `ended`.
@@ -22,8 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.games.base import Deadline, Event
+from server.games.base import Deadline
 from server.games.deck40.options import Deck40Options, table_options
+from server.games.kit import unchanged
 
 SETUP, PLAYING, ENDED = "setup", "playing", "ended"
 
@@ -200,14 +202,10 @@ def _game_ended(state: Deck40State, data: Mapping[str, Any]) -> Deck40State:
     return replace(state, ended=True, end_reason=data["reason"], result=dict(data))
 
 
-def _unchanged(state: Deck40State, data: Mapping[str, Any]) -> Deck40State:
-    return state
-
-
 EVOLVERS: dict[str, Callable[[Deck40State, Mapping[str, Any]], Deck40State]] = {
     "GameStarted": _game_started,
     "CardsTurnedUp": _cards_turned_up,
-    "SolutionCalled": _unchanged,
+    "SolutionCalled": unchanged,
     "PlayerExcluded": _player_excluded,
     "NoSolutionCalled": _no_solution_called,
     "NoSolutionAgreed": _no_solution_agreed,
@@ -217,14 +215,6 @@ EVOLVERS: dict[str, Callable[[Deck40State, Mapping[str, Any]], Deck40State]] = {
 }
 EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"GameEnded"})
-
-
-def evolve(state: Deck40State, event: Event) -> Deck40State:
-    """The state after one recorded event (unknown types leave it unchanged)."""
-    at = event.data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
-    return EVOLVERS.get(event.type, _unchanged)(state, event.data)
 
 
 def deadlines(state: Deck40State) -> list[Deadline]:

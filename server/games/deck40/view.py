@@ -12,17 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
+from server.games.base import NO_SECRETS, Actor, Event, Secrets
 from server.games.deck40.options import card_data, the_deck
 from server.games.deck40.state import Deck40State
-
-FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
-
-
-def sees_everything(viewer: Actor) -> bool:
-    """Proctors, directors, auditors and the server see the piles; others do not."""
-    return viewer.role in FULL_VIEW_ROLES
-
+from server.games.kit import sees_everything
 
 SECRET_KEYS = frozenset({"seed"})  # dropped from `TableCreated.options` for them
 

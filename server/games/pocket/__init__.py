@@ -6,9 +6,10 @@ This module is the game's face for the shell (see /work/coord/GAME_CONTRACT.md a
 `deadlines`, `view`, `event_view`, `is_over`, `FINAL_EVENTS`, `EVENT_TYPES`,
 `COMMANDS_BY_ROLE`, `RECOVERY_COMMAND`, and `check_new_table` (R-PUZ-4: a given stack's
 cards have a solution, judged when a table is created, `pocket/options.py`). It holds
-`decide`, the one place that judges a command. The state and `evolve` live in
-`pocket/state.py`, the options and the stack in `pocket/options.py`, refusal codes and
-argument readers in `pocket/checks.py`, what each viewer sees in `pocket/view.py`.
+`decide`, the one place that judges a command (built by the game kit, `server.games.kit`,
+from the table `COMMANDS` below). The state and its evolvers live in `pocket/state.py`, the
+options and the stack in `pocket/options.py`, refusal codes in `pocket/refusals.py`, what
+each viewer sees in `pocket/view.py`.
 
 Rules this file keeps (each cited where it is enforced):
 - R-POCKET-1: `start_game` records the stack (given, or drawn from an edition) and turns up
@@ -40,70 +41,40 @@ the server see everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
-from server.games.pocket.checks import (
-    REFUSALS,
-    acting_seat,
-    check_set,
-    expression_arg,
-    phase_refusal,
-    refuse,
-)
-from server.games.pocket.options import DEFAULT_OPTIONS, check_new_table, decks_drawn, the_stack
+from server.games.base import Command, Decision
+from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
+from server.games.pocket.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.pocket.options import check_new_table as check_new_table
+from server.games.pocket.options import decks_drawn as decks_drawn
+from server.games.pocket.options import the_stack
+from server.games.pocket.refusals import REFUSALS as REFUSALS
+from server.games.pocket.refusals import phase_refusal, refuse
 from server.games.pocket.state import (
     CLAIMED,
     DEADLINE_COMMANDS,
-    EVENT_TYPES,
-    FINAL_EVENTS,
+    EVOLVERS,
     OPEN,
     SETUP,
     PocketState,
     TopCard,
-    deadlines,
-    evolve,
-    initial_state,
-    is_over,
 )
-from server.games.pocket.view import event_view, secrets, view
+from server.games.pocket.state import EVENT_TYPES as EVENT_TYPES
+from server.games.pocket.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.pocket.state import deadlines as deadlines
+from server.games.pocket.state import initial_state as initial_state
+from server.games.pocket.state import is_over as is_over
+from server.games.pocket.view import event_view as event_view
+from server.games.pocket.view import secrets as secrets
+from server.games.pocket.view import view as view
 from server.puzzles.expressions import check_expression
 
 NAME = "pocket"
 RECOVERY_COMMAND: str | None = "pause_game"
 SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPTION)
 
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "decks_drawn",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
-MAX_CAUSE = 64
-
-
-class _Batch(EventBatch[PocketState]):
-    """A pocket command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: PocketState, now: int) -> None:
-        super().__init__(state, now, evolve)
+class _Decision(Decision[PocketState]):
+    """A pocket command's events so far (`base.Decision`)."""
 
     @property
     def card(self) -> TopCard:
@@ -115,14 +86,14 @@ class _Batch(EventBatch[PocketState]):
 # -- consequences shared by several commands --------------------------------------------------
 
 
-def _next_card(batch: _Batch) -> None:
+def _next_card(decision: _Decision) -> None:
     """After a card is resolved: turn up the next one, or end the game (R-POCKET-5)."""
-    state = batch.state
+    state = decision.state
     if not state.stack:
-        _end_game(batch, "stack_used_up")
+        _end_game(decision, "stack_used_up")
         return
     top = state.stack[0]
-    batch.emit(
+    decision.emit(
         "CardTurnedUp",
         card_id=top.card_id,
         numbers=list(top.numbers),
@@ -133,14 +104,14 @@ def _next_card(batch: _Batch) -> None:
     )
 
 
-def _end_game(batch: _Batch, reason: str) -> None:
+def _end_game(decision: _Decision, reason: str) -> None:
     """R-POCKET-5: most points wins; every seat with the top score is a winner (a tie)."""
-    state = batch.state
+    state = decision.state
     scores = state.scores()
     best = max(scores.values())
     winners = [seat for seat, score in scores.items() if score == best]
     unplayed = ([state.card.card.card_id] if state.card else []) + [c.card_id for c in state.stack]
-    batch.emit(
+    decision.emit(
         "GameEnded",
         reason=reason,
         scores=scores,
@@ -152,10 +123,10 @@ def _end_game(batch: _Batch, reason: str) -> None:
     )
 
 
-def _set_aside(batch: _Batch, reason: str) -> None:
+def _set_aside(decision: _Decision, reason: str) -> None:
     """R-POCKET-4: the card stumped everybody; it waits as a bonus card."""
-    card = batch.card
-    batch.emit(
+    card = decision.card
+    decision.emit(
         "CardSetAside",
         card_id=card.card.card_id,
         dots=card.card.dots,
@@ -163,31 +134,31 @@ def _set_aside(batch: _Batch, reason: str) -> None:
         reason=reason,
         rule="R-POCKET-4",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _settle(batch: _Batch) -> None:
+def _settle(decision: _Decision) -> None:
     """After an exclusion or a stumped declaration: nobody left to play the card, or every
     player still in it agrees it stumps them, sets it aside (R-POCKET-3, R-POCKET-4)."""
-    card = batch.card
+    card = decision.card
     if card.claimer is not None:
         return
-    playing = batch.state.still_playing()
+    playing = decision.state.still_playing()
     if not playing:
-        _set_aside(batch, "all_excluded")
+        _set_aside(decision, "all_excluded")
     elif set(playing) <= set(card.stumped):
-        _set_aside(batch, "all_stumped")
+        _set_aside(decision, "all_stumped")
 
 
-def _exclude(batch: _Batch, seat: str, reason: str) -> None:
-    batch.emit(
-        "PlayerExcluded", seat=seat, reason=reason, number=batch.card.number, rule="R-POCKET-3"
+def _exclude(decision: _Decision, seat: str, reason: str) -> None:
+    decision.emit(
+        "PlayerExcluded", seat=seat, reason=reason, number=decision.card.number, rule="R-POCKET-3"
     )
-    _settle(batch)
+    _settle(decision)
 
 
-def _claimable(batch: _Batch, seat: str) -> TopCard:
-    card = batch.card
+def _claimable(decision: _Decision, seat: str) -> TopCard:
+    card = decision.card
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
     if card.claimer == seat:
@@ -197,47 +168,47 @@ def _claimable(batch: _Batch, seat: str) -> TopCard:
     return card
 
 
-# -- handlers (batch, command, acting seat or None) ----------------------------------------
+# -- handlers (decision, command, acting seat or None) ----------------------------------------
 
 
-def _start_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _start_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-1: the stack is counted off and recorded in order; its top card turns up."""
-    options = batch.state.options
-    batch.emit(
+    options = decision.state.options
+    decision.emit(
         "GameStarted",
         stack=[card.as_data() for card in the_stack(options)],
         options=options.public_data(),
         rule="R-POCKET-1",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _claim(batch: _Batch, command: Command, seat: str | None) -> None:
+def _claim(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-3: "I got it": the first claim holds the card for `answer_seconds`; a claim
-    for another card than the one up is refused (`check_set`)."""
+    for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    check_set(command, batch.card.number)
-    card = _claimable(batch, seat)
-    batch.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
+    refuse.set_arg(command, decision.card.number, "card")
+    card = _claimable(decision, seat)
+    decision.emit("ClaimMade", seat=seat, number=card.number, rule="R-POCKET-3")
 
 
-def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
+def _answer(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-2/3: the claimer's answer (claiming first if nobody holds the card), judged
     exactly; right wins the card and the bonus cards waiting (R-POCKET-4), wrong excludes.
-    An answer for another card than the one up is refused (`check_set`)."""
+    An answer for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    check_set(command, batch.card.number)
-    expression = expression_arg(command)
-    card = batch.card
+    refuse.set_arg(command, decision.card.number, "card")
+    expression = refuse.text_arg(command, "expression")
+    card = decision.card
     if card.claimer == seat:
-        if batch.now >= card.claim_at + batch.state.options.answer_us:
+        if decision.now >= card.claim_at + decision.state.options.answer_us:
             late = f"card {card.number}: the answer came after its window (R-POCKET-3)"
             raise refuse("too_late", late)
     else:
-        _claim(batch, command, seat)
-        card = batch.card
+        _claim(decision, command, seat)
+        card = decision.card
     verdict = check_expression(card.card.numbers, expression)
-    batch.emit(
+    decision.emit(
         "AnswerJudged",
         seat=seat,
         expression=expression,
@@ -248,11 +219,11 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
         rule="R-POCKET-2",
     )
     if not verdict.ok:
-        _exclude(batch, seat, "wrong")
+        _exclude(decision, seat, "wrong")
         return
-    bonus = batch.state.bonus
+    bonus = decision.state.bonus
     bonus_dots = sum(c.dots for c in bonus)
-    batch.emit(
+    decision.emit(
         "CardWon",
         seat=seat,
         card_id=card.card.card_id,
@@ -263,123 +234,87 @@ def _answer(batch: _Batch, command: Command, seat: str | None) -> None:
         number=card.number,
         rule="R-POCKET-4" if bonus else "R-POCKET-2",
     )
-    _next_card(batch)
+    _next_card(decision)
 
 
-def _declare_stumped(batch: _Batch, command: Command, seat: str | None) -> None:
+def _declare_stumped(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-4: "all players must agree": each still in the card declares it; a
-    declaration for another card than the one up is refused (`check_set`)."""
+    declaration for another card than the one up is refused (`Refusals.set_arg`)."""
     assert seat is not None
-    card = batch.card
-    check_set(command, card.number)
+    card = decision.card
+    refuse.set_arg(command, card.number, "card")
     if seat in card.excluded:
         raise refuse("excluded", f"seat {seat} is out of card {card.number} (R-POCKET-3)")
     if seat in card.stumped:
         raise refuse("already_stumped", f"seat {seat} already declared stumped")
     if card.claimer == seat:
         raise refuse("already_claimed", f"seat {seat}'s claim is running; answer it")
-    batch.emit("StumpedDeclared", seat=seat, number=card.number, rule="R-POCKET-4")
-    _settle(batch)
+    decision.emit("StumpedDeclared", seat=seat, number=card.number, rule="R-POCKET-4")
+    _settle(decision)
 
 
-def _end_game_command(batch: _Batch, command: Command, seat: str | None) -> None:
+def _end_game_command(decision: _Decision, command: Command, seat: str | None) -> None:
     """The director (or proctor) ends the game early; the scores so far stand."""
-    _end_game(batch, "ended_by_director")
+    _end_game(decision, "ended_by_director")
 
 
-def _answer_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _answer_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-3: no answer in time: the claimer is out of this card."""
-    claimer = batch.card.claimer
+    claimer = decision.card.claimer
     assert claimer is not None
-    _exclude(batch, claimer, "late")
+    _exclude(decision, claimer, "late")
 
 
-def _stumped_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _stumped_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-POCKET-4 (table option `stumped_seconds`): nobody solved it in time."""
-    _set_aside(batch, "timeout")
+    _set_aside(decision, "timeout")
 
 
-def _pause_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _pause_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """No timer runs while paused: the shell pauses after a restart (`RECOVERY_COMMAND`), so
     nobody is excluded for the time the server was down; the director may pause too."""
-    if batch.state.paused:
-        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    cause = command.args.get("cause", "director")
-    if not isinstance(cause, str) or not 0 < len(cause) <= MAX_CAUSE:
-        raise refuse("bad_args", f"pause_game: 'cause' is a text of 1..{MAX_CAUSE} characters")
-    batch.emit("GamePaused", cause=cause)
+    if decision.state.paused:
+        raise refuse("already_paused", f"paused since: {decision.state.pause_cause}")
+    decision.emit("GamePaused", cause=refuse.cause_arg(command, "director"))
 
 
-def _resume_game(batch: _Batch, command: Command, seat: str | None) -> None:
+def _resume_game(decision: _Decision, command: Command, seat: str | None) -> None:
     """Any player (or the director) resumes; the live windows restart in full."""
-    if not batch.state.paused:
+    if not decision.state.paused:
         raise refuse("not_paused", "the game is not paused")
-    batch.emit("GameResumed", cause=batch.state.pause_cause)
+    decision.emit("GameResumed", cause=decision.state.pause_cause)
 
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
-PLAYER = "player"
+PLAYERS = frozenset({PLAYER})
 STEWARDS = frozenset({"proctor", "director"})
-TIMER = frozenset({SERVER})
 PLAYING = (OPEN, CLAIMED)
+PAUSED = ("paused",)
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command (a player for its own seat, or these roles), in which phases,
-    and whether a paused game accepts it."""
-
-    roles: frozenset[str]
-    phases: tuple[str, ...]
-    handler: Handler
-    while_paused: bool = False
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "start_game": CommandRule(STEWARDS | {PLAYER}, (SETUP,), _start_game),
-    "claim": CommandRule(frozenset({PLAYER}), PLAYING, _claim),
-    "answer": CommandRule(frozenset({PLAYER}), PLAYING, _answer),
-    "declare_stumped": CommandRule(frozenset({PLAYER}), PLAYING, _declare_stumped),
-    "end_game": CommandRule(STEWARDS, (SETUP, *PLAYING), _end_game_command, while_paused=True),
-    "pause_game": CommandRule(STEWARDS | TIMER, PLAYING, _pause_game, while_paused=True),
-    "resume_game": CommandRule(STEWARDS | {PLAYER}, PLAYING, _resume_game, while_paused=True),
-    "answer_deadline": CommandRule(TIMER, (CLAIMED,), _answer_deadline),
-    "stumped_deadline": CommandRule(TIMER, (OPEN,), _stumped_deadline),
+COMMANDS: dict[str, Rule[_Decision]] = {
+    "start_game": Rule(STEWARDS | PLAYERS, (SETUP,), _start_game),
+    "claim": Rule(PLAYERS, PLAYING, _claim, seated=True),
+    "answer": Rule(PLAYERS, PLAYING, _answer, seated=True),
+    "declare_stumped": Rule(PLAYERS, PLAYING, _declare_stumped, seated=True),
+    "end_game": Rule(STEWARDS, (SETUP, *PLAYING), _end_game_command, passes=PAUSED),
+    "pause_game": Rule(STEWARDS | TIMER, PLAYING, _pause_game, passes=PAUSED),
+    "resume_game": Rule(STEWARDS | PLAYERS, PLAYING, _resume_game, passes=PAUSED),
+    "answer_deadline": Rule(TIMER, (CLAIMED,), _answer_deadline),
+    "stumped_deadline": Rule(TIMER, (OPEN,), _stumped_deadline),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-SEATED = frozenset({"claim", "answer", "declare_stumped"})
-
-
-def decide(state: PocketState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, actor, phase, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat: str | None = None
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if command.name in SEATED:
-        seat = acting_seat(state, command)
-    elif command.actor.role == PLAYER and state.seat(command.actor.id) is None:
-        raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    else:
-        if state.phase not in rule.phases:
-            raise phase_refusal(command.name, state.phase)
-        if state.paused and not rule.while_paused:
-            raise refuse("game_paused", f"{command.name}: the game is paused")
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, a player's seat, a
+# timer's key (which implies the phase and no pause), the phase, the pause, then the
+# handler's own.
+GAME = Kit(
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Decision,
+    ("args", "sender", "seat", "deadline", "phase", "paused"),
+    holds=(Hold("paused", lambda state: state.paused, "game_paused", "the game is paused"),),
+    phase_refusal=phase_refusal,
+    deadlines=deadlines,
+    deadline_commands=DEADLINE_COMMANDS,
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -42,13 +42,14 @@ from server.games.base import (
     seconds_us,
     short_duration,
 )
+from server.games.table_options import MAX_NAME, is_int, read_seats
+from server.games.table_options import invalid as shared_invalid
 from server.puzzles.editions import EDITIONS, tournament_deck
 from server.puzzles.solver import solvable
 
 MIN_SEATS, MAX_SEATS = 1, 8
 MAX_STACK = 96  # both sides of an edition's 48 cards
 MAX_NUMBER = 99
-MAX_NAME = 64
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "seats": [{"seat": "s1", "name": "Seat 1"}, {"seat": "s2", "name": "Seat 2"}],
@@ -111,15 +112,9 @@ class PocketOptions:
 OPTIONS_RULE = "R-POCKET-1"
 
 
-def invalid(name: str, why: str, rule: str = OPTIONS_RULE) -> RuleViolation:
-    """The refusal of one option, naming it and citing the game's options rule (deck40 passes
-    its own)."""
-    return RuleViolation("invalid_options", f"option {name!r}: {why}", rule)
-
-
-def is_int(value: object) -> bool:
-    """A whole number that is not a bool."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def invalid(name: str, why: str) -> RuleViolation:
+    """The refusal of one option, naming it and citing R-POCKET-1."""
+    return shared_invalid(name, why, OPTIONS_RULE)
 
 
 def read_seconds(raw: Mapping[str, Any], name: str, default: float | None) -> int | None:
@@ -131,30 +126,6 @@ def read_seconds(raw: Mapping[str, Any], name: str, default: float | None) -> in
     if us is None:
         raise invalid(name, f"seconds in (0, {MAX_SECONDS}], not {value!r}")
     return us
-
-
-def read_seats(
-    value: object, low: int, high: int, rule: str = OPTIONS_RULE
-) -> tuple[SeatInfo, ...]:
-    """`low`..`high` seats `{"seat", "name"}` with distinct ids; a refusal cites `rule` (the
-    game's options rule: deck40 reads its seats here too)."""
-    if not isinstance(value, list | tuple) or not low <= len(value) <= high:
-        raise invalid("seats", f"a list of {low}..{high} seats", rule)
-    seats = []
-    for entry in value:
-        if not isinstance(entry, Mapping):
-            raise invalid(
-                "seats", f"each seat is a map with 'seat' and 'name', not {entry!r}", rule
-            )
-        seat, name = entry.get("seat"), entry.get("name", "")
-        if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise invalid("seats", f"a seat id is a string of 1..{MAX_NAME} characters", rule)
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise invalid("seats", f"a name is a string of at most {MAX_NAME} characters", rule)
-        seats.append(SeatInfo(seat, name))
-    if len({seat.seat for seat in seats}) != len(seats):
-        raise invalid("seats", "seat ids must be distinct", rule)
-    return tuple(seats)
 
 
 def read_card(entry: object) -> PocketCard:
@@ -220,7 +191,7 @@ def table_options(raw: Mapping[str, Any]) -> PocketOptions:
     if lang is None:
         raise invalid("lang", LANG_WHY)
     return PocketOptions(
-        seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS),
+        seats=read_seats(raw.get("seats"), MIN_SEATS, MAX_SEATS, invalid),
         stack=_read_stack(raw.get("stack")),
         edition=edition,
         seed=seed,

@@ -30,7 +30,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.base import SERVER_ACTOR, Command, Deadline, Event
+from server.games.base import SERVER_ACTOR, Command, Deadline
+from server.games.kit import unchanged
 from server.games.pocket.options import PocketCard, PocketOptions, read_card, table_options
 
 SETUP, OPEN, CLAIMED, ENDED = "setup", "open", "claimed", "ended"
@@ -191,15 +192,11 @@ def _game_ended(state: PocketState, data: Mapping[str, Any]) -> PocketState:
     )
 
 
-def _unchanged(state: PocketState, data: Mapping[str, Any]) -> PocketState:
-    return state
-
-
 EVOLVERS: dict[str, Callable[[PocketState, Mapping[str, Any]], PocketState]] = {
     "GameStarted": _game_started,
     "CardTurnedUp": _card_turned_up,
     "ClaimMade": _claim_made,
-    "AnswerJudged": _unchanged,
+    "AnswerJudged": unchanged,
     "PlayerExcluded": _player_excluded,
     "StumpedDeclared": _stumped_declared,
     "CardWon": _card_won,
@@ -210,15 +207,6 @@ EVOLVERS: dict[str, Callable[[PocketState, Mapping[str, Any]], PocketState]] = {
 }
 EVENT_TYPES = frozenset(EVOLVERS)
 FINAL_EVENTS = frozenset({"GameEnded"})
-
-
-def evolve(state: PocketState, event: Event) -> PocketState:
-    """The state after one recorded event (unknown types leave it unchanged: a stream may hold
-    other parts' annotations, and `evolve` must never fail on a recorded log)."""
-    at = event.data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
-    return EVOLVERS.get(event.type, _unchanged)(state, event.data)
 
 
 # -- deadlines ------------------------------------------------------------------------------

@@ -12,17 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets, hidden_card_values
+from server.games.base import NO_SECRETS, Actor, Event, Secrets, hidden_card_values
+from server.games.kit import sees_everything
 from server.games.pocket.options import the_stack
 from server.games.pocket.state import PocketState, deadlines
-
-FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
-
-
-def sees_everything(viewer: Actor) -> bool:
-    """Proctors, directors, auditors and the server see the stack; others do not."""
-    return viewer.role in FULL_VIEW_ROLES
-
 
 SECRET_KEYS = frozenset({"seed"})  # dropped from `TableCreated.options` for them
 

@@ -6,7 +6,8 @@ student plays their own stream of cards.
 This module is the game's face for the shell (`server.games.base.Game`). The state and
 `evolve` live in `practice/state.py`, the options in `practice/options.py`, the choice of the
 next card in `practice/choice.py` (the pool of cards in `practice/pool.py`), the refusals
-and argument readers in `practice/checks.py`, what each viewer sees in `practice/view.py`;
+in `practice/refusals.py`, what each viewer sees in `practice/view.py`; `decide` and `evolve`
+are built by the game kit (`server.games.kit`) from the table `COMMANDS` below;
 the rating arithmetic is `server.ratings` (openskill).
 
 How a card goes (docs/games/practice.md):
@@ -29,33 +30,29 @@ auditors and the server see everything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
-from server.games.practice.checks import (
-    REFUSALS,
-    acting_seat,
-    cause_arg,
-    refuse,
-    steps_arg,
-    text_arg,
-)
+from server.games.base import Command, Decision
+from server.games.kit import PLAYER, TIMER, Hold, Kit, Rule
 from server.games.practice.choice import choose
-from server.games.practice.options import DEFAULT_OPTIONS
+from server.games.practice.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.practice.refusals import MAX_STEPS, refuse
+from server.games.practice.refusals import REFUSALS as REFUSALS
 from server.games.practice.state import (
     DEADLINE_COMMANDS,
-    EVENT_TYPES,
-    FINAL_EVENTS,
+    EVOLVERS,
     Attempt,
     PracticeState,
     SeatPractice,
-    deadlines,
-    evolve,
-    initial_state,
-    is_over,
 )
-from server.games.practice.view import event_view, redaction_group, secrets, view, view_group
+from server.games.practice.state import EVENT_TYPES as EVENT_TYPES
+from server.games.practice.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.practice.state import deadlines as deadlines
+from server.games.practice.state import initial_state as initial_state
+from server.games.practice.state import is_over as is_over
+from server.games.practice.view import event_view as event_view
+from server.games.practice.view import redaction_group as redaction_group
+from server.games.practice.view import secrets as secrets
+from server.games.practice.view import view as view
+from server.games.practice.view import view_group as view_group
 from server.puzzles.card_facts import facts
 from server.puzzles.expressions import check_solution
 from server.ratings import card_prior, rate_attempt
@@ -63,35 +60,15 @@ from server.ratings import card_prior, rate_attempt
 NAME = "practice"
 RECOVERY_COMMAND: str | None = "pause_practice"
 SEED_OPTION: str | None = "seed"
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "REFUSALS",
-    "SEED_OPTION",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "redaction_group",
-    "secrets",
-    "view",
-    "view_group",
-]
+# `from_log: true` at create_table: the shell fills `ratings` and `card_ratings` from the
+# ratings across the log (server/runtime/ratings_query.py) and records them, never the flag.
+LOG_RATINGS_OPTION: str | None = "from_log"
 
 
-class _Batch(EventBatch[PracticeState]):
-    def __init__(self, state: PracticeState, now: int) -> None:
-        super().__init__(state, now, evolve)
-
-    def seat(self, seat_id: str) -> SeatPractice:
+class _Decision(Decision[PracticeState]):
+    def seat(self, seat_id: str | None) -> SeatPractice:
+        """A seat of the table (the command's acting seat: the kit's seat reader found it)."""
+        assert seat_id is not None
         seat = self.state.seat(seat_id)
         assert seat is not None
         return seat
@@ -107,13 +84,13 @@ def _current(seat: SeatPractice) -> Attempt:
 # -- consequences -----------------------------------------------------------------------------
 
 
-def _finish(batch: _Batch, seat: SeatPractice, attempt: Attempt, solved: bool) -> None:
+def _finish(decision: _Decision, seat: SeatPractice, attempt: Attempt, solved: bool) -> None:
     """After a card is solved or missed: both ratings move (recorded), then the table ends
     when every student has played their cards."""
     after, card_after = rate_attempt(
         attempt.rating, attempt.card_rating, solved, card_prior(attempt.score).mu
     )
-    batch.emit(
+    decision.emit(
         "RatingUpdated",
         seat=seat.seat,
         number=attempt.number,
@@ -124,14 +101,14 @@ def _finish(batch: _Batch, seat: SeatPractice, attempt: Attempt, solved: bool) -
         card_before=attempt.card_rating.as_data(),
         card_after=card_after.as_data(),
     )
-    state = batch.state
+    state = decision.state
     if all(state.done(s) for s in state.seats):
-        _end(batch, "all_played")
+        _end(decision, "all_played")
 
 
-def _miss(batch: _Batch, seat: SeatPractice, reason: str, message: str = "") -> None:
+def _miss(decision: _Decision, seat: SeatPractice, reason: str, message: str = "") -> None:
     attempt = _current(seat)
-    batch.emit(
+    decision.emit(
         "CardMissed",
         seat=seat.seat,
         number=attempt.number,
@@ -139,31 +116,31 @@ def _miss(batch: _Batch, seat: SeatPractice, reason: str, message: str = "") -> 
         reason=reason,
         message=message,
         solutions=[dict(s) for s in facts(attempt.numbers).solutions],
-        after_us=batch.now - attempt.dealt_at,
+        after_us=decision.now - attempt.dealt_at,
     )
-    _finish(batch, batch.seat(seat.seat), attempt, solved=False)
+    _finish(decision, decision.seat(seat.seat), attempt, solved=False)
 
 
-def _end(batch: _Batch, reason: str) -> None:
-    batch.emit(
+def _end(decision: _Decision, reason: str) -> None:
+    decision.emit(
         "PracticeEnded",
         reason=reason,
-        ratings={seat.seat: seat.rating.as_data() for seat in batch.state.seats},
-        played={seat.seat: seat.played for seat in batch.state.seats},
+        ratings={seat.seat: seat.rating.as_data() for seat in decision.state.seats},
+        played={seat.seat: seat.played for seat in decision.state.seats},
     )
 
 
 # -- handlers ---------------------------------------------------------------------------------
 
 
-def _next_card(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _next_card(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     if seat.current is not None:
         raise refuse("card_in_play", f"seat {seat.seat}: answer the card in play or give up")
-    if batch.state.done(seat):
+    if decision.state.done(seat):
         raise refuse("all_cards_played", f"seat {seat.seat} played all {seat.played} cards")
-    chosen = choose(batch.state, seat)
-    batch.emit(
+    chosen = choose(decision.state, seat)
+    decision.emit(
         "CardDealt",
         seat=seat.seat,
         number=seat.played + 1,
@@ -175,24 +152,24 @@ def _next_card(batch: _Batch, command: Command, seat: SeatPractice | None) -> No
     )
 
 
-def _touch(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _touch(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is not None:
         raise refuse("already_touched", f"card {attempt.number} is touched already (R-PLAY-2)")
-    batch.emit("CardTouched", seat=seat.seat, number=attempt.number, rule="R-PLAY-2")
+    decision.emit("CardTouched", seat=seat.seat, number=attempt.number, rule="R-PLAY-2")
 
 
-def _answer(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _answer(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     attempt = _current(seat)
     if attempt.touched_at is None:
         raise refuse("touch_first", "touch the card before answering (R-PLAY-4)")
-    if batch.now >= attempt.window_from + batch.state.options.answer_us:
+    if decision.now >= attempt.window_from + decision.state.options.answer_us:
         raise refuse("too_late", f"card {attempt.number}: the answer came after its window")
-    pattern, steps = text_arg(command, "pattern"), steps_arg(command)
+    pattern, steps = refuse.text_arg(command, "pattern"), refuse.steps_arg(command, MAX_STEPS)
     verdict = check_solution(attempt.numbers, pattern, steps)
-    batch.emit(
+    decision.emit(
         "AnswerJudged",
         seat=seat.seat,
         number=attempt.number,
@@ -204,116 +181,87 @@ def _answer(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
         rule="R-PUZ-2",
     )
     if not verdict.ok:
-        _miss(batch, seat, "wrong", verdict.message)
+        _miss(decision, seat, "wrong", verdict.message)
         return
-    batch.emit(
+    decision.emit(
         "CardSolved",
         seat=seat.seat,
         number=attempt.number,
         card_id=attempt.card_id,
-        after_us=batch.now - attempt.dealt_at,
+        after_us=decision.now - attempt.dealt_at,
         touch_us=attempt.touched_at - attempt.dealt_at,
     )
-    _finish(batch, batch.seat(seat.seat), attempt, solved=True)
+    _finish(decision, decision.seat(seat.seat), attempt, solved=True)
 
 
-def _give_up(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    assert seat is not None
+def _give_up(decision: _Decision, command: Command, seat_id: str | None) -> None:
+    seat = decision.seat(seat_id)
     _current(seat)
-    _miss(batch, seat, "gave_up")
+    _miss(decision, seat, "gave_up")
 
 
-def _deadline_seat(batch: _Batch, command: Command) -> SeatPractice:
+def _deadline_seat(decision: _Decision, command: Command) -> SeatPractice:
     key = command.args.get("key")
     seat_id = str(key).split(":")[1]
-    return batch.seat(seat_id)
+    return decision.seat(seat_id)
 
 
-def _touch_deadline(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    _miss(batch, _deadline_seat(batch, command), "no_touch")
+def _touch_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
+    _miss(decision, _deadline_seat(decision, command), "no_touch")
 
 
-def _answer_deadline(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    _miss(batch, _deadline_seat(batch, command), "no_answer")
+def _answer_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
+    _miss(decision, _deadline_seat(decision, command), "no_answer")
 
 
-def _pause(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    if batch.state.paused:
-        raise refuse("already_paused", f"paused since: {batch.state.pause_cause}")
-    batch.emit("PracticePaused", cause=cause_arg(command, command.actor.role))
+def _pause(decision: _Decision, command: Command, seat: str | None) -> None:
+    if decision.state.paused:
+        raise refuse("already_paused", f"paused since: {decision.state.pause_cause}")
+    decision.emit("PracticePaused", cause=refuse.cause_arg(command, command.actor.role))
 
 
-def _resume(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    if not batch.state.paused:
+def _resume(decision: _Decision, command: Command, seat: str | None) -> None:
+    if not decision.state.paused:
         raise refuse("not_paused", "the practice is not paused")
-    batch.emit("PracticeResumed", cause=batch.state.pause_cause)
+    decision.emit("PracticeResumed", cause=decision.state.pause_cause)
 
 
-def _end_practice(batch: _Batch, command: Command, seat: SeatPractice | None) -> None:
-    if command.actor.role == PLAYER and len(batch.state.seats) > 1:
+def _end_practice(decision: _Decision, command: Command, seat: str | None) -> None:
+    if command.actor.role == PLAYER and len(decision.state.seats) > 1:
         raise refuse("not_allowed", "a student ends only a practice of their own")
-    _end(batch, "ended")
+    _end(decision, "ended")
 
 
 # -- the table of commands --------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "SeatPractice | None"], None]
-PLAYER = "player"
+PLAYERS = frozenset({PLAYER})
 STEWARDS = frozenset({"proctor", "director"})
-TIMER = frozenset({SERVER})
+PAUSED = ("paused",)
 
-
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command, whether it acts for the sender's seat, and whether a paused
-    practice accepts it."""
-
-    roles: frozenset[str]
-    handler: Handler
-    seated: bool = False
-    while_paused: bool = False
-
-
-COMMANDS: dict[str, CommandRule] = {
-    "next_card": CommandRule(frozenset({PLAYER}), _next_card, seated=True),
-    "touch": CommandRule(frozenset({PLAYER}), _touch, seated=True),
-    "answer": CommandRule(frozenset({PLAYER}), _answer, seated=True),
-    "give_up": CommandRule(frozenset({PLAYER}), _give_up, seated=True),
-    "end_practice": CommandRule(STEWARDS | {PLAYER}, _end_practice, while_paused=True),
-    "pause_practice": CommandRule(STEWARDS | TIMER, _pause, while_paused=True),
-    "resume_practice": CommandRule(STEWARDS | {PLAYER}, _resume, while_paused=True),
-    "touch_deadline": CommandRule(TIMER, _touch_deadline),
-    "answer_deadline": CommandRule(TIMER, _answer_deadline),
+COMMANDS: dict[str, Rule[_Decision]] = {
+    "next_card": Rule(PLAYERS, (), _next_card, seated=True),
+    "touch": Rule(PLAYERS, (), _touch, seated=True),
+    "answer": Rule(PLAYERS, (), _answer, seated=True),
+    "give_up": Rule(PLAYERS, (), _give_up, seated=True),
+    "end_practice": Rule(STEWARDS | PLAYERS, (), _end_practice, passes=PAUSED),
+    "pause_practice": Rule(STEWARDS | TIMER, (), _pause, passes=PAUSED),
+    "resume_practice": Rule(STEWARDS | PLAYERS, (), _resume, passes=PAUSED),
+    "touch_deadline": Rule(TIMER, (), _touch_deadline),
+    "answer_deadline": Rule(TIMER, (), _answer_deadline),
 }
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: rule.roles for name, rule in COMMANDS.items()
-}
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-
-
-def decide(state: PracticeState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: command, arguments map, role, the game's end, the seat, a
-    deadline's key or the pause, then the handler's own.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    if command.actor.role not in rule.roles:
-        raise refuse("not_allowed", f"{command.actor.role!r} may not send {command.name}")
-    if state.ended:
-        raise refuse("practice_over", f"{command.name}: the practice has ended")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat = acting_seat(state, command) if rule.seated else None
-    if command.actor.role == PLAYER and seat is None and state.seat(command.actor.id) is None:
-        raise refuse("unknown_seat", f"no seat {command.actor.id!r} at this table")
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    elif state.paused and not rule.while_paused:
-        raise refuse("practice_paused", f"{command.name}: the practice is paused")
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, the sender, the practice's end, a
+# player's seat, a timer's key (which implies no pause) or the pause, then the handler's own.
+GAME = Kit(
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Decision,
+    ("args", "sender", "over", "seat", "deadline", "paused"),
+    holds=(
+        Hold("over", lambda state: state.ended, "practice_over", "the practice has ended"),
+        Hold("paused", lambda state: state.paused, "practice_paused", "the practice is paused"),
+    ),
+    deadlines=deadlines,
+    deadline_commands=DEADLINE_COMMANDS,
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -10,6 +10,13 @@ ratings, and the seed of the choice among equally fitting cards.
 | aim | 0 | rating points above (or below) the student's rating the cards are chosen at, -600..600 |
 | ratings | {} | a seat's start rating `{"mu", "sigma"}`; else 1500 +/- 350 |
 | seed | 0 | the choice among the cards nearest the rating (hidden from players) |
+| stream | own | `own`: each student's cards follow their own rating; `class`: the class plays one
+|        |     | stream, card n the same for everyone (chosen at the class's mean rating) |
+| card_ratings | {} | a card's start rating `{"mu", "sigma"}` by card id ("1 1 1 8"); else |
+|              |    | its prior |
+
+`from_log: true` (`LOG_RATINGS_OPTION`) is the shell's, never recorded: it fills `ratings` and
+`card_ratings` from the ratings across the log (server/runtime/ratings_query.py).
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.games.base import DEFAULT_LANG, LANG_WHY, RuleViolation, SeatInfo, read_lang
+from server.games.table_options import MAX_NAME, read_seats
 from server.ratings import START_SIGMA, Rating
 
 MICROSECONDS = 1_000_000
@@ -26,9 +34,11 @@ MAX_SEATS = 40
 MAX_CARDS = 200
 MAX_SECONDS = 600
 MAX_AIM = 600
-MAX_NAME = 64
 SEED_LIMIT = 2**63
 RATING_RANGE = (0.0, 4000.0)
+MAX_CARD_RATINGS = 2000  # more than the pool's 1,362 cards
+OWN_STREAM, CLASS_STREAM = "own", "class"
+STREAMS = (OWN_STREAM, CLASS_STREAM)
 
 DEFAULT_OPTIONS: Mapping[str, Any] = {
     "cards": 20,
@@ -37,6 +47,8 @@ DEFAULT_OPTIONS: Mapping[str, Any] = {
     "aim": 0,
     "ratings": {},
     "seed": 0,
+    "stream": OWN_STREAM,
+    "card_ratings": {},
     "lang": DEFAULT_LANG,
 }
 
@@ -52,6 +64,8 @@ class PracticeOptions:
     aim: int = 0
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     seed: int = 0
+    stream: str = OWN_STREAM
+    card_ratings: Mapping[str, Rating] = field(default_factory=dict)
     lang: str = DEFAULT_LANG  # the language the table opens in (docs/protocol.md, "Words")
 
     def public_data(self) -> dict[str, Any]:
@@ -62,6 +76,7 @@ class PracticeOptions:
             "touch_seconds": self.touch_us / MICROSECONDS,
             "answer_seconds": self.answer_us / MICROSECONDS,
             "aim": self.aim,
+            "stream": self.stream,
             **({"lang": self.lang} if self.lang != DEFAULT_LANG else {}),
         }
 
@@ -86,28 +101,30 @@ def _seconds(raw: Mapping[str, Any], name: str) -> int:
     return round(value * MICROSECONDS)
 
 
-def _seats(value: object) -> tuple[SeatInfo, ...]:
-    if not isinstance(value, list | tuple) or not 1 <= len(value) <= MAX_SEATS:
-        raise _bad("seats", f"a list of 1..{MAX_SEATS} seats")
-    seats = []
-    for entry in value:
-        if not isinstance(entry, Mapping):
-            raise _bad("seats", "each seat is a map with 'seat' and 'name'")
-        seat, name = entry.get("seat"), entry.get("name", "")
-        if not isinstance(seat, str) or not 0 < len(seat) <= MAX_NAME:
-            raise _bad("seats", f"a seat id is a string of 1..{MAX_NAME} characters")
-        if not isinstance(name, str) or len(name) > MAX_NAME:
-            raise _bad("seats", f"a name is a string of at most {MAX_NAME} characters")
-        seats.append(SeatInfo(seat, name))
-    if len({seat.seat for seat in seats}) != len(seats):
-        raise _bad("seats", "seat ids must be distinct")
-    return tuple(seats)
-
-
 def _number(value: object, low: float, high: float) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and low <= value <= high:
         return float(value)
     return None
+
+
+def _rating(value: object) -> Rating | None:
+    if not isinstance(value, Mapping):
+        return None
+    mu = _number(value.get("mu"), *RATING_RANGE)
+    sigma = _number(value.get("sigma"), 1.0, START_SIGMA)
+    return None if mu is None or sigma is None else Rating(mu, sigma)
+
+
+def _card_ratings(value: object) -> dict[str, Rating]:
+    if not isinstance(value, Mapping) or len(value) > MAX_CARD_RATINGS:
+        raise _bad("card_ratings", f"a map of at most {MAX_CARD_RATINGS} card ids to {{mu, sigma}}")
+    read = {}
+    for card, rating in value.items():
+        found = _rating(rating)
+        if not isinstance(card, str) or not 0 < len(card) <= MAX_NAME or found is None:
+            raise _bad("card_ratings", f"card {card!r}: {{mu: 0..4000, sigma: 1..{START_SIGMA:g}}}")
+        read[card] = found
+    return read
 
 
 def _ratings(value: object, seats: tuple[SeatInfo, ...]) -> dict[str, Rating]:
@@ -136,7 +153,7 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
     if unknown:
         raise _bad(unknown[0], "unknown option")
     raw = {**DEFAULT_OPTIONS, **raw}
-    seats = _seats(raw.get("seats"))
+    seats = read_seats(raw.get("seats"), 1, MAX_SEATS, _bad)
     lang = read_lang(raw["lang"])
     if lang is None:
         raise _bad("lang", LANG_WHY)
@@ -148,5 +165,13 @@ def practice_options(raw: Mapping[str, Any]) -> PracticeOptions:
         aim=_whole(raw, "aim", -MAX_AIM, MAX_AIM),
         ratings=_ratings(raw.get("ratings"), seats),
         seed=_whole(raw, "seed", 0, SEED_LIMIT - 1),
+        stream=_stream(raw.get("stream")),
+        card_ratings=_card_ratings(raw.get("card_ratings")),
         lang=lang,
     )
+
+
+def _stream(value: object) -> str:
+    if value not in STREAMS:
+        raise _bad("stream", f"one of {', '.join(STREAMS)}, not {value!r}")
+    return str(value)

@@ -1,4 +1,5 @@
-"""The state of a practice table, how each event changes it, and which timers are live.
+"""The state of a practice table, how each event changes it (`EVOLVERS`), and which timers
+are live.
 
 A practice table is a set of students each playing their own stream of cards: a seat asks
 for its next card (`next_card`), has `touch_seconds` to touch it and then `answer_seconds`
@@ -14,11 +15,12 @@ full, as at a tournament table). A deadline's key names the seat, the card's num
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.base import SERVER_ACTOR, Command, Deadline, Event
+from server.games.base import SERVER_ACTOR, Command, Deadline
+from server.games.kit import unchanged
 from server.games.practice.options import PracticeOptions, practice_options
 from server.ratings import Rating
 
@@ -88,7 +90,7 @@ class SeatPractice:
 class PracticeState:
     options: PracticeOptions
     seats: tuple[SeatPractice, ...]
-    card_ratings: Mapping[str, Rating]  # every card rated at this table so far
+    card_ratings: Mapping[str, Rating]  # every card rated so far: the options', then this table's
     paused: bool = False
     pause_cause: str | None = None
     ended: bool = False
@@ -117,7 +119,7 @@ def initial_state(options: Mapping[str, Any]) -> PracticeState:
         SeatPractice(seat.seat, seat.name, read.ratings.get(seat.seat, Rating()))
         for seat in read.seats
     )
-    return PracticeState(options=read, seats=seats, card_ratings={})
+    return PracticeState(options=read, seats=seats, card_ratings=dict(read.card_ratings))
 
 
 def _with_attempt(state: PracticeState, seat_id: str, **changes: Any) -> PracticeState:
@@ -175,37 +177,45 @@ def _resumed(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
     return resumed
 
 
-def evolve(state: PracticeState, event: Event) -> PracticeState:
-    """The state after one recorded event (an unknown type changes nothing but the clock)."""
-    data = event.data
-    at = data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
-    kind = event.type
-    if kind == "CardDealt":
-        return _dealt(state, data)
-    if kind == "CardTouched":
-        return _with_attempt(state, data["seat"], touched_at=data["at"], window_from=data["at"])
-    if kind == "CardSolved":
-        return _with_attempt(state, data["seat"], result=SOLVED, ended_at=data["at"])
-    if kind == "CardMissed":
-        return _with_attempt(
-            state,
-            data["seat"],
-            result=data["reason"],
-            ended_at=data["at"],
-            message=data.get("message", ""),
-            solutions=tuple(data.get("solutions", ())),
-        )
-    if kind == "RatingUpdated":
-        return _rated(state, data)
-    if kind == "PracticePaused":
-        return replace(state, paused=True, pause_cause=data["cause"])
-    if kind == "PracticeResumed":
-        return _resumed(state, data)
-    if kind == "PracticeEnded":
-        return replace(state, ended=True, end_reason=data["reason"], paused=False)
-    return state
+def _touched(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
+    return _with_attempt(state, data["seat"], touched_at=data["at"], window_from=data["at"])
+
+
+def _solved(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
+    return _with_attempt(state, data["seat"], result=SOLVED, ended_at=data["at"])
+
+
+def _missed(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
+    return _with_attempt(
+        state,
+        data["seat"],
+        result=data["reason"],
+        ended_at=data["at"],
+        message=data.get("message", ""),
+        solutions=tuple(data.get("solutions", ())),
+    )
+
+
+def _paused(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
+    return replace(state, paused=True, pause_cause=data["cause"])
+
+
+def _ended(state: PracticeState, data: Mapping[str, Any]) -> PracticeState:
+    return replace(state, ended=True, end_reason=data["reason"], paused=False)
+
+
+# How each event changes the state (the kit's `evolve` runs them after the clock rule).
+EVOLVERS: dict[str, Callable[[PracticeState, Mapping[str, Any]], PracticeState]] = {
+    "CardDealt": _dealt,
+    "CardTouched": _touched,
+    "AnswerJudged": unchanged,
+    "CardSolved": _solved,
+    "CardMissed": _missed,
+    "RatingUpdated": _rated,
+    "PracticePaused": _paused,
+    "PracticeResumed": _resumed,
+    "PracticeEnded": _ended,
+}
 
 
 def deadlines(state: PracticeState) -> list[Deadline]:

@@ -15,16 +15,12 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
-from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
+from server.games.base import NO_SECRETS, Actor, Event, Secrets
+from server.games.kit import sees_everything
 from server.games.practice.state import SOLVED, Attempt, PracticeState
 from server.ratings import Rating
 
-FULL_VIEW_ROLES = frozenset({"proctor", "director", "auditor", SERVER})
 SECRET_KEYS = frozenset({"seed"})
-
-
-def sees_everything(viewer: Actor) -> bool:
-    return viewer.role in FULL_VIEW_ROLES
 
 
 def secrets(state: PracticeState, viewer: Actor) -> Secrets:

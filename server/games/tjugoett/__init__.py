@@ -3,10 +3,12 @@
 This module is the game's face for the shell (`server.games.base.Game`): `NAME`,
 `initial_state`, `decide`, `evolve`, `deadlines`, `view`, `event_view`, `is_over`,
 `FINAL_EVENTS`, `EVENT_TYPES`, `DEFAULT_OPTIONS`, `RECOVERY_COMMAND`, `COMMANDS_BY_ROLE`. It
-holds `decide`, the only place that judges whether a command may happen and what follows.
-The cards, hand values, verdicts and the shuffle live in `tjugoett/cards.py`, the options in
-`tjugoett/options.py`, the state and `evolve` in `tjugoett/state.py`, the senders and every
-refusal code in `tjugoett/checks.py`, what each viewer may see in `tjugoett/view.py`.
+holds `decide`, the only place that judges whether a command may happen and what follows
+(built by the game kit, `server.games.kit`, from the table `COMMANDS` below). The cards, hand
+values, verdicts and the shuffle live in `tjugoett/cards.py`, the options in
+`tjugoett/options.py`, the state and its evolvers in `tjugoett/state.py`, the senders in
+`tjugoett/senders.py`, every refusal code in `tjugoett/refusals.py`, what each viewer may see
+in `tjugoett/view.py`.
 
 How a round goes (each step cites its rule where it is decided below):
 1. `start_round` (the director, the proctor, a person dealer, or the server after
@@ -45,10 +47,10 @@ the dealer's cards are public.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from server.games.base import SERVER, Command, Event, EventBatch, due_deadline
+from server.games.base import Command, Decision
+from server.games.kit import Kit, Rule
 from server.games.tjugoett.cards import (
     DECK,
     MIN_STAND_CARDS,
@@ -63,59 +65,39 @@ from server.games.tjugoett.cards import (
     shuffled,
     stand_verdict,
 )
-from server.games.tjugoett.checks import (
+from server.games.tjugoett.options import DEFAULT_OPTIONS as DEFAULT_OPTIONS
+from server.games.tjugoett.options import check_new_table as check_new_table
+from server.games.tjugoett.refusals import REFUSALS as REFUSALS
+from server.games.tjugoett.refusals import phase_refusal, refuse
+from server.games.tjugoett.senders import (
     OFFICIAL,
     OFFICIAL_OR_DEALER,
     OFFICIALS,
     PERSON_DEALER,
-    REFUSALS,
     SENDER_ROLES,
     TIMER,
     TURN_PLAYER,
     acting_seat,
-    phase_refusal,
-    refuse,
 )
-from server.games.tjugoett.options import DEFAULT_OPTIONS, check_new_table
 from server.games.tjugoett.state import (
     BETWEEN_ROUNDS,
     DEADLINE_COMMANDS,
     DEALER,
     DEALER_TURN,
-    EVENT_TYPES,
-    FINAL_EVENTS,
+    EVOLVERS,
     PLAYER_TURN,
     TjugoettState,
-    deadlines,
-    evolve,
-    initial_state,
-    is_over,
 )
-from server.games.tjugoett.view import event_view, secrets, view
+from server.games.tjugoett.state import EVENT_TYPES as EVENT_TYPES
+from server.games.tjugoett.state import FINAL_EVENTS as FINAL_EVENTS
+from server.games.tjugoett.state import deadlines as deadlines
+from server.games.tjugoett.state import initial_state as initial_state
+from server.games.tjugoett.state import is_over as is_over
+from server.games.tjugoett.view import event_view as event_view
+from server.games.tjugoett.view import secrets as secrets
+from server.games.tjugoett.view import view as view
 
 NAME = "tjugoett"
-
-__all__ = [
-    "COMMANDS",
-    "COMMANDS_BY_ROLE",
-    "DEFAULT_OPTIONS",
-    "EVENT_TYPES",
-    "FINAL_EVENTS",
-    "NAME",
-    "RECOVERY_COMMAND",
-    "SEED_OPTION",
-    "REFUSALS",
-    "UNATTENDED_HOLD",
-    "check_new_table",
-    "decide",
-    "deadlines",
-    "event_view",
-    "evolve",
-    "initial_state",
-    "is_over",
-    "secrets",
-    "view",
-]
 
 
 # Nothing to pause after a restart: the live timers (the server dealer's pace, the next
@@ -129,29 +111,25 @@ SEED_OPTION: str | None = "seed"  # left out: the shell draws one (base.SEED_OPT
 UNATTENDED_HOLD = frozenset({DEADLINE_COMMANDS["round"]})
 
 
-class _Batch(EventBatch[TjugoettState]):
-    """A Tjugoett command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: TjugoettState, now: int) -> None:
-        super().__init__(state, now, evolve)
+_Decision = Decision[TjugoettState]
 
 
 # -- drawing (R-21-20, R-21-21, R-21-22) ----------------------------------------------------
 
 
-def _draw(batch: _Batch, for_whom: str) -> str | None:
+def _draw(decision: _Decision, for_whom: str) -> str | None:
     """The top card of the draw pile (R-21-20), rebuilding the pile first when one card is
     left (R-21-21); None after recording the end of the round when no card can be drawn
     (R-21-22)."""
-    state = batch.state
+    state = decision.state
     if len(state.draw_pile) <= 1 and state.discard_pile:
         kept, added = len(state.draw_pile), len(state.discard_pile)
         label = reshuffle_label(state.round, state.reshuffles + 1)
         order = shuffled(state.draw_pile + state.discard_pile, state.options.seed, label)
-        batch.emit("DiscardsReshuffled", order=order, kept=kept, added=added, rule="R-21-21")
-        state = batch.state
+        decision.emit("DiscardsReshuffled", order=order, kept=kept, added=added, rule="R-21-21")
+        state = decision.state
     if len(state.draw_pile) <= 1:
-        batch.emit(
+        decision.emit(
             "DrawFailed",
             for_whom=for_whom,
             draw_pile=len(state.draw_pile),
@@ -160,19 +138,19 @@ def _draw(batch: _Batch, for_whom: str) -> str | None:
             f"{len(state.draw_pile)} card(s) and the discard pile is empty",
             rule="R-21-22",
         )
-        _end_round(batch, "no_card_to_draw", "R-21-22")
+        _end_round(decision, "no_card_to_draw", "R-21-22")
         return None
     return state.draw_pile[0]
 
 
-def _deal_to_player(batch: _Batch, seat: str, rule: str) -> bool:
+def _deal_to_player(decision: _Decision, seat: str, rule: str) -> bool:
     """One card to a player's hand; False when the round ended for want of a card."""
-    card = _draw(batch, seat)
+    card = _draw(decision, seat)
     if card is None:
         return False
-    options = batch.state.options
-    cards = batch.state.cards_of(seat) + (card,)
-    batch.emit(
+    options = decision.state.options
+    cards = decision.state.cards_of(seat) + (card,)
+    decision.emit(
         "CardDealt",
         seat=seat,
         card=card,
@@ -188,9 +166,9 @@ def _deal_to_player(batch: _Batch, seat: str, rule: str) -> bool:
 # -- turns and rounds -----------------------------------------------------------------------
 
 
-def _end_round(batch: _Batch, reason: str, rule: str) -> None:
-    state = batch.state
-    batch.emit(
+def _end_round(decision: _Decision, reason: str, rule: str) -> None:
+    state = decision.state
+    decision.emit(
         "RoundEnded",
         round=state.round,
         reason=reason,
@@ -200,29 +178,29 @@ def _end_round(batch: _Batch, reason: str, rule: str) -> None:
     )
 
 
-def _next_turn(batch: _Batch) -> None:
+def _next_turn(decision: _Decision) -> None:
     """R-21-5/6: the next seat in order faces the dealer, starting with its second card;
     a hand that decides at once (R-21-7..9) is settled and the next seat goes on."""
-    while batch.state.in_round:
-        seat = batch.state.next_seat()
+    while decision.state.in_round:
+        seat = decision.state.next_seat()
         if seat is None:
-            _end_round(batch, "all_played", "R-21-5")
+            _end_round(decision, "all_played", "R-21-5")
             return
-        batch.emit("TurnStarted", seat=seat, rule="R-21-5")
-        if not _deal_to_player(batch, seat, "R-21-6"):
+        decision.emit("TurnStarted", seat=seat, rule="R-21-5")
+        if not _deal_to_player(decision, seat, "R-21-6"):
             return
-        verdict = player_verdict(batch.state.cards_of(seat))
+        verdict = player_verdict(decision.state.cards_of(seat))
         if verdict is None:
             return  # the player decides
-        _settle(batch, seat, verdict)
+        _settle(decision, seat, verdict)
 
 
-def _settle(batch: _Batch, seat: str, verdict: Verdict) -> None:
+def _settle(decision: _Decision, seat: str, verdict: Verdict) -> None:
     """Record a turn's outcome, then the player's cards and the dealer's (if any) go to the
     discard pile (R-21-12, R-21-13)."""
-    state = batch.state
+    state = decision.state
     player_cards, dealer_cards = state.cards_of(seat), state.dealer_cards
-    batch.emit(
+    decision.emit(
         "TurnSettled",
         seat=seat,
         winner=verdict.winner,
@@ -233,56 +211,56 @@ def _settle(batch: _Batch, seat: str, verdict: Verdict) -> None:
         dealer_sum=hand_value(dealer_cards) if dealer_cards else None,
         rule=verdict.rule,
     )
-    batch.emit("CardsDiscarded", holder=seat, cards=list(player_cards), rule="R-21-12")
+    decision.emit("CardsDiscarded", holder=seat, cards=list(player_cards), rule="R-21-12")
     if dealer_cards:
-        batch.emit("CardsDiscarded", holder=DEALER, cards=list(dealer_cards), rule="R-21-13")
+        decision.emit("CardsDiscarded", holder=DEALER, cards=list(dealer_cards), rule="R-21-13")
 
 
-def _finish_turn(batch: _Batch, seat: str, verdict: Verdict) -> None:
-    _settle(batch, seat, verdict)
-    _next_turn(batch)
+def _finish_turn(decision: _Decision, seat: str, verdict: Verdict) -> None:
+    _settle(decision, seat, verdict)
+    _next_turn(decision)
 
 
-def _turn_seat(batch: _Batch) -> str:
-    seat = batch.state.turn
+def _turn_seat(decision: _Decision) -> str:
+    seat = decision.state.turn
     assert seat is not None, "the command's phase guarantees a turn"
     return seat
 
 
-def _dealer_takes(batch: _Batch) -> None:
+def _dealer_takes(decision: _Decision) -> None:
     """R-21-14: the dealer draws (only after a stand: the phase guarantees it); 21, bust or
     five cards decide at once (R-21-15..17)."""
-    seat = _turn_seat(batch)
-    card = _draw(batch, DEALER)
+    seat = _turn_seat(decision)
+    card = _draw(decision, DEALER)
     if card is None:
         return
-    cards = batch.state.dealer_cards + (card,)
-    batch.emit(
+    cards = decision.state.dealer_cards + (card,)
+    decision.emit(
         "DealerCardDealt", card=card, cards=len(cards), sum=hand_value(cards), rule="R-21-14"
     )
     verdict = dealer_verdict(cards)
     if verdict is not None:
-        _finish_turn(batch, seat, verdict)
+        _finish_turn(decision, seat, verdict)
 
 
-def _dealer_stands(batch: _Batch) -> None:
+def _dealer_stands(decision: _Decision) -> None:
     """The dealer stands; only now may the player's hand be shown (R-21-19), and R-21-18
     judges the turn."""
-    seat = _turn_seat(batch)
-    cards = batch.state.dealer_cards
-    batch.emit("DealerStood", cards=len(cards), sum=hand_value(cards), rule="R-21-19")
-    verdict = stand_verdict(hand_value(cards), hand_value(batch.state.cards_of(seat)))
-    _finish_turn(batch, seat, verdict)
+    seat = _turn_seat(decision)
+    cards = decision.state.dealer_cards
+    decision.emit("DealerStood", cards=len(cards), sum=hand_value(cards), rule="R-21-19")
+    verdict = stand_verdict(hand_value(cards), hand_value(decision.state.cards_of(seat)))
+    _finish_turn(decision, seat, verdict)
 
 
-# -- handlers (batch, command, acting seat or None) ----------------------------------------
+# -- handlers (decision, command, acting seat or None) ----------------------------------------
 
 
-def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
+def _start_round(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-21-3: the deck shuffled becomes the draw pile (the discard pile is empty); R-21-4:
     every player gets one card. The order is the seed's (`cards.shuffled`) unless the
     director or proctor gives one (`order`: the 52 codes, top first), and it is recorded."""
-    state = batch.state
+    state = decision.state
     number = state.round + 1
     order = command.args.get("order")
     if order is None:
@@ -291,30 +269,30 @@ def _start_round(batch: _Batch, command: Command, seat: str | None) -> None:
         raise refuse("not_allowed", "start_round: only the director or proctor gives an order")
     elif not is_deck_order(order):
         raise refuse("bad_args", "start_round: 'order' is the 52 card codes, each once (R-21-1)")
-    batch.emit("RoundStarted", round=number, order=list(order), rule="R-21-3")
+    decision.emit("RoundStarted", round=number, order=list(order), rule="R-21-3")
     for player in state.options.seat_ids():
-        if not _deal_to_player(batch, player, "R-21-4"):
+        if not _deal_to_player(decision, player, "R-21-4"):
             return
-    _next_turn(batch)
+    _next_turn(decision)
 
 
-def _draw_card(batch: _Batch, command: Command, seat: str | None) -> None:
+def _draw_card(decision: _Decision, command: Command, seat: str | None) -> None:
     """R-21-10: under 21 with fewer than five cards (always so while the player is asked),
     the player asks for another card."""
     assert seat is not None
-    if not _deal_to_player(batch, seat, "R-21-10"):
+    if not _deal_to_player(decision, seat, "R-21-10"):
         return
-    verdict = player_verdict(batch.state.cards_of(seat))
+    verdict = player_verdict(decision.state.cards_of(seat))
     if verdict is not None:
-        _finish_turn(batch, seat, verdict)
+        _finish_turn(decision, seat, verdict)
 
 
-def _player_stands(batch: _Batch, seat: str, cause: str) -> None:
+def _player_stands(decision: _Decision, seat: str, cause: str) -> None:
     """R-21-11: with at least two cards under 21 (always so while the player is asked), the
     player stands; the dealer's turn follows (R-21-14). The sum is hidden from the dealer."""
-    options = batch.state.options
-    cards = batch.state.cards_of(seat)
-    batch.emit(
+    options = decision.state.options
+    cards = decision.state.cards_of(seat)
+    decision.emit(
         "PlayerStood",
         seat=seat,
         cards=len(cards),
@@ -326,98 +304,78 @@ def _player_stands(batch: _Batch, seat: str, cause: str) -> None:
     )
 
 
-def _stand(batch: _Batch, command: Command, seat: str | None) -> None:
+def _stand(decision: _Decision, command: Command, seat: str | None) -> None:
     assert seat is not None
-    _player_stands(batch, seat, "player")
+    _player_stands(decision, seat, "player")
 
 
-def _dealer_draw(batch: _Batch, command: Command, seat: str | None) -> None:
-    _dealer_takes(batch)
+def _dealer_draw(decision: _Decision, command: Command, seat: str | None) -> None:
+    _dealer_takes(decision)
 
 
-def _dealer_stand(batch: _Batch, command: Command, seat: str | None) -> None:
+def _dealer_stand(decision: _Decision, command: Command, seat: str | None) -> None:
     """Decision: the dealer stands with at least two cards, as a player does (R-21-11)."""
-    if len(batch.state.dealer_cards) < MIN_STAND_CARDS:
-        raise refuse("too_few_cards", f"the dealer holds {len(batch.state.dealer_cards)} card(s)")
-    _dealer_stands(batch)
+    if len(decision.state.dealer_cards) < MIN_STAND_CARDS:
+        raise refuse(
+            "too_few_cards", f"the dealer holds {len(decision.state.dealer_cards)} card(s)"
+        )
+    _dealer_stands(decision)
 
 
-def _dealer_play(batch: _Batch, command: Command, seat: str | None) -> None:
+def _dealer_play(decision: _Decision, command: Command, seat: str | None) -> None:
     """The server's move for the dealer: stand at `dealer_stands_at` or more with at least
     two cards, else draw (`cards.server_dealer_stands`, which sees the dealer's cards only)."""
-    if server_dealer_stands(batch.state.dealer_cards, batch.state.options.dealer_stands_at):
-        _dealer_stands(batch)
+    if server_dealer_stands(decision.state.dealer_cards, decision.state.options.dealer_stands_at):
+        _dealer_stands(decision)
     else:
-        _dealer_takes(batch)
+        _dealer_takes(decision)
 
 
-def _turn_deadline(batch: _Batch, command: Command, seat: str | None) -> None:
+def _turn_deadline(decision: _Decision, command: Command, seat: str | None) -> None:
     """`turn_seconds` passed without a move: the player stands (always allowed when asked)."""
-    _player_stands(batch, _turn_seat(batch), "turn_seconds")
+    _player_stands(decision, _turn_seat(decision), "turn_seconds")
 
 
-def _end_table(batch: _Batch, command: Command, seat: str | None) -> None:
+def _end_table(decision: _Decision, command: Command, seat: str | None) -> None:
     """The director ends the table (a round in play ends first, its open turns unjudged)."""
-    if batch.state.in_round:
-        _end_round(batch, "ended_by_director", "")
-    state = batch.state
-    batch.emit("TableEnded", rounds=state.round, tally=state.tally_data())
+    if decision.state.in_round:
+        _end_round(decision, "ended_by_director", "")
+    state = decision.state
+    decision.emit("TableEnded", rounds=state.round, tally=state.tally_data())
 
 
 # -- the table of commands -------------------------------------------------------------------
 
-Handler = Callable[[_Batch, Command, "str | None"], None]
 PLAYING = (PLAYER_TURN, DEALER_TURN)
+Handler = Callable[[_Decision, Command, "str | None"], None]
 
 
-@dataclass(frozen=True)
-class CommandRule:
-    """Who may send a command (a sender kind of `checks`) and in which phases."""
-
-    sender: str
-    phases: tuple[str, ...]
-    handler: Handler
+def _sent_by(sender: str, phases: tuple[str, ...], handler: Handler) -> Rule[_Decision]:
+    """A command a kind of sender sends (`tjugoett/senders.py`), in these phases."""
+    return Rule(SENDER_ROLES[sender], phases, handler, sender=sender)
 
 
-COMMANDS: dict[str, CommandRule] = {
-    "start_round": CommandRule(OFFICIAL_OR_DEALER, (BETWEEN_ROUNDS,), _start_round),
-    "draw_card": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _draw_card),
-    "stand": CommandRule(TURN_PLAYER, (PLAYER_TURN,), _stand),
-    "dealer_draw": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_draw),
-    "dealer_stand": CommandRule(PERSON_DEALER, (DEALER_TURN,), _dealer_stand),
-    "dealer_play": CommandRule(TIMER, (DEALER_TURN,), _dealer_play),
-    "turn_deadline": CommandRule(TIMER, (PLAYER_TURN,), _turn_deadline),
-    "end_table": CommandRule(OFFICIAL, (BETWEEN_ROUNDS, *PLAYING), _end_table),
+COMMANDS: dict[str, Rule[_Decision]] = {
+    "start_round": _sent_by(OFFICIAL_OR_DEALER, (BETWEEN_ROUNDS,), _start_round),
+    "draw_card": _sent_by(TURN_PLAYER, (PLAYER_TURN,), _draw_card),
+    "stand": _sent_by(TURN_PLAYER, (PLAYER_TURN,), _stand),
+    "dealer_draw": _sent_by(PERSON_DEALER, (DEALER_TURN,), _dealer_draw),
+    "dealer_stand": _sent_by(PERSON_DEALER, (DEALER_TURN,), _dealer_stand),
+    "dealer_play": _sent_by(TIMER, (DEALER_TURN,), _dealer_play),
+    "turn_deadline": _sent_by(TIMER, (PLAYER_TURN,), _turn_deadline),
+    "end_table": _sent_by(OFFICIAL, (BETWEEN_ROUNDS, *PLAYING), _end_table),
 }
-FIRED_BY_DEADLINE = frozenset(DEADLINE_COMMANDS.values())
-COMMANDS_BY_ROLE: Mapping[str, frozenset[str]] = {
-    name: SENDER_ROLES[rule.sender] | (frozenset({SERVER}) if name in FIRED_BY_DEADLINE else set())
-    for name, rule in COMMANDS.items()
-}
-
-
-def decide(state: TjugoettState, command: Command, now: int) -> list[Event]:
-    """The events a command causes at `now` (microseconds), or a RuleViolation saying why not.
-
-    Checks run in this order: the command, the sender (a deadline by its key alone), the
-    phase, then the handler's own checks.
-    """
-    rule = COMMANDS.get(command.name)
-    if rule is None:
-        raise refuse("unknown_command", f"unknown command {command.name!r}")
-    if not isinstance(command.args, Mapping):
-        raise refuse("bad_args", f"{command.name}: arguments are a map")
-    now = max(now, state.clock)  # the table's clock never runs backwards
-    seat: str | None = None
-    if command.actor.role == SERVER and command.name in FIRED_BY_DEADLINE:
-        # A live key implies the phase. A timer fired a hair early happens at its own time.
-        now = max(now, due_deadline(deadlines(state), command, now, refuse).at)
-    else:
-        if rule.sender == TIMER:
-            raise refuse("not_allowed", f"{command.name} is the server's, fired by a deadline")
-        seat = acting_seat(state, rule.sender, command)
-        if state.phase not in rule.phases:
-            raise phase_refusal(command.name, state.phase)
-    batch = _Batch(state, now)
-    rule.handler(batch, command, seat)
-    return batch.events
+# Checks run in this order: the command, its arguments map, a timer's key (which implies the
+# phase), the sender (`senders.acting_seat`), the phase, then the handler's own.
+GAME = Kit(
+    COMMANDS,
+    refuse,
+    EVOLVERS,
+    _Decision,
+    ("args", "deadline", "sender", "phase"),
+    phase_refusal=phase_refusal,
+    sender=acting_seat,
+    deadlines=deadlines,
+    deadline_commands=DEADLINE_COMMANDS,
+)
+decide, evolve, COMMANDS_BY_ROLE = GAME.decide, GAME.evolve, GAME.commands_by_role

@@ -29,7 +29,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from server.games.base import SERVER_ACTOR, Command, Deadline, Event
+from server.games.base import SERVER_ACTOR, Command, Deadline
+from server.games.kit import unchanged
 from server.games.tjugoett.options import TableOptions, table_options
 
 BETWEEN_ROUNDS, PLAYER_TURN, DEALER_TURN, TABLE_OVER = (
@@ -286,38 +287,21 @@ def _table_ended(state: TjugoettState, data: Mapping[str, Any]) -> TjugoettState
     return replace(state, table_over=True, in_round=False, turn=None, stood=False)
 
 
-def _unchanged(state: TjugoettState, data: Mapping[str, Any]) -> TjugoettState:
-    return state
-
-
 EVOLVERS: dict[str, Callable[[TjugoettState, Mapping[str, Any]], TjugoettState]] = {
     "RoundStarted": _round_started,
     "CardDealt": _card_dealt,
     "TurnStarted": _turn_started,
     "PlayerStood": _player_stood,
     "DealerCardDealt": _dealer_card_dealt,
-    "DealerStood": _unchanged,
+    "DealerStood": unchanged,
     "TurnSettled": _turn_settled,
     "CardsDiscarded": _cards_discarded,
     "DiscardsReshuffled": _discards_reshuffled,
-    "DrawFailed": _unchanged,
+    "DrawFailed": unchanged,
     "RoundEnded": _round_ended,
     "TableEnded": _table_ended,
 }
 EVENT_TYPES = frozenset(EVOLVERS)
-
-
-def evolve(state: TjugoettState, event: Event) -> TjugoettState:
-    """The state after one recorded event.
-
-    Why unknown types are kept, not refused: the stream may hold events of other parts (a
-    shell annotation); they do not change the table, and `evolve` must never fail on a log.
-    """
-    data = event.data
-    at = data.get("at")
-    if isinstance(at, int) and at > state.clock:
-        state = replace(state, clock=at)
-    return EVOLVERS.get(event.type, _unchanged)(state, data)
 
 
 # -- deadlines ------------------------------------------------------------------------------

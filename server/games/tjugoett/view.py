@@ -24,20 +24,15 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from server.games.base import NO_SECRETS, SERVER, Actor, Event, Secrets
+from server.games.base import NO_SECRETS, Actor, Event, Secrets
+from server.games.kit import FULL_VIEW_ROLES, sees_everything
 from server.games.tjugoett.cards import hand_value
-from server.games.tjugoett.checks import may_send
+from server.games.tjugoett.senders import may_send
 from server.games.tjugoett.state import Hand, TjugoettState, deadlines
 
-FULL_VIEW_ROLES = frozenset({"director", "proctor", "auditor", SERVER})
 HIDDEN_HAND_EVENTS = frozenset({"CardDealt", "PlayerStood"})
 HIDDEN_FIELDS = ("card", "sum")
 ORDER_EVENTS = frozenset({"RoundStarted", "DiscardsReshuffled"})
-
-
-def sees_everything(viewer: Actor) -> bool:
-    """Directors, proctors, auditors and the server see the hidden cards and orders."""
-    return viewer.role in FULL_VIEW_ROLES
 
 
 def may_see_hand(owner: str, public_hands: str, dealer_seat: str | None, viewer: Actor) -> bool:

@@ -26,6 +26,7 @@ def options(rng: random.Random) -> dict[str, Any]:
         "answer_seconds": rng.choice([1, 15]),
         "aim": rng.choice([-200, 0, 300]),
         "seed": rng.choice([0, 7, 2**62 + rng.randint(0, 99)]),
+        "stream": rng.choice(["own", "class"]),
     }
     if rng.random() < 0.5:
         raw["ratings"] = {"s1": {"mu": rng.choice([900, 1500, 2100]), "sigma": 120}}

@@ -29,6 +29,18 @@ function nameOf(analysis, seat) {
   return found && found.name ? `${found.name} (${seat})` : String(seat);
 }
 
+/** The width a plot is drawn at: the width it is shown at (280 to 640 px), so that its
+ * numbers and names keep their size in a phone's column or half a tablet's (a 640-wide
+ * drawing shown 300 px wide halved them to 5 px). `across`: a section the whole page wide
+ * (a grade's); otherwise one of the page's two columns from 760 px on (style.css `main`). */
+function plotWidth(across = false) {
+  const main = typeof document === "undefined" ? null : document.getElementById("analysis");
+  if (!main || !main.clientWidth) return 640;
+  const columns = !across && window.innerWidth >= 760 ? 2 : 1;
+  const section = (main.clientWidth - 13 * (columns - 1)) / columns; // the grid's 0.8rem gap
+  return Math.round(Math.min(640, Math.max(280, section - 24))); // less the section's padding
+}
+
 function colourOf(analysis, seat) {
   const index = (analysis.seats || []).findIndex((entry) => entry.seat === seat);
   return COLOURS[Math.max(0, index) % COLOURS.length];
@@ -36,7 +48,7 @@ function colourOf(analysis, seat) {
 
 /** Time to touch (seconds after the reveal) against the card's difficulty, one colour per
  * student: who reaches for the hard cards, and how fast. */
-export function touchPlot(analysis, students, width = 640, height = 260) {
+export function touchPlot(analysis, students, width = plotWidth(), height = 260) {
   const touches = students.flatMap((student) => student.touches
     .filter((touch) => touch.score !== null)
     .map((touch) => ({ ...touch, seat: student.seat })));
@@ -69,7 +81,7 @@ export function touchPlot(analysis, students, width = 640, height = 260) {
 
 /** The table's timeline: a row per student, each play a band from its reveal to its end
  * (coloured by how it ended), each touch a mark on the student's row. */
-export function timelinePlot(analysis, width = 640) {
+export function timelinePlot(analysis, width = plotWidth()) {
   const seats = analysis.seats || [];
   const row = 22;
   const pad = { left: 96, right: 12, top: 8, bottom: 24 };
@@ -130,7 +142,7 @@ function studentSection(analysis, student, own) {
 
 /** A grade's students: the level each showed against how fast they touch first, one dot
  * each, labelled: the coach sees who is quick, who reaches the hard cards, who does both. */
-export function gradePlot(students, width = 640, height = 280) {
+export function gradePlot(students, width = plotWidth(true), height = 280) {
   const shown = students.filter((student) => student.level !== null && student.median_touch_us !== null);
   const levels = shown.map((student) => student.level);
   const low = Math.floor(Math.min(...levels, 15)) - 1;

@@ -11,7 +11,7 @@
 // follows the new ones; and again, a little later each time, while a table its started rounds
 // or tie-breaks name is not listed yet (the tournament creates them after the push that
 // started the round, and another node's table is listed a refresh later).
-import { casualEventInWords, casualSummary } from "./games/index.js";
+import { casualEventInWords, casualSummary, whenGameLoads } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
 import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
@@ -21,6 +21,14 @@ import { BOARD_WORDS, DIRECTOR_WORDS, errorInWords, eventInWords, statusInWords 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
 const RELIST_TRIES = 6; // listed again while a tournament's table is missing: 0.6 s to ~19 s on
+const TICK_MS = 250; // a timed round's time left, counted down in place
+
+/** A timed round's time left (R-ROUND-6: a tie-break), in whole seconds, while it runs. */
+function roundLeft(connection, state) {
+  const deadline = (state.deadlines || []).find((d) => d.command === "round_deadline");
+  if (!deadline || state.view.paused) return null;
+  return Math.max(0, Math.ceil((deadline.at - connection.serverNow(state)) / 1e6));
+}
 
 /** Which tables a board shows: `table` (one table's id, the fragment's `table` with
  * `page=board`), `tournament` (a tournament's id: its stream `tournament/ID` and its tables
@@ -71,6 +79,18 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
 
   setProjector(projector, false); // the address says so already
 
+  // each timed table's time left, counted down in place (a redraw would be ten a second)
+  setInterval(() => {
+    for (const shown of document.querySelectorAll(".board [data-time]")) {
+      const entry = tables.get(shown.dataset.time);
+      const left = entry && entry.state ? roundLeft(connection, entry.state) : null;
+      if (left !== null && String(left) !== shown.dataset.seconds) {
+        shown.dataset.seconds = String(left);
+        shown.textContent = BOARD_WORDS.round_ends(left);
+      }
+    }
+  }, TICK_MS);
+
   async function listAll() {
     const found = [];
     let after = null;
@@ -88,8 +108,10 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     if (view && view.game === "challenge" && view.phase === "ended") {
       body.push(h("div", { class: "results" }, drawResults(view, null, false)), drawSeats(view, null));
     } else if (view && view.game === "challenge") {
+      const left = roundLeft(connection, entry.state);
       body.push(h("div", { class: "table-body" },
-        h("div", { class: "table-card" }, drawCard(view), ...drawPause(view, link)),
+        h("div", { class: "table-card" }, drawCard(view), ...drawPause(view, link),
+          left === null ? null : h("p", { class: "round-time", "data-time": id, "data-seconds": left }, BOARD_WORDS.round_ends(left))),
         h("div", { class: "table-scores" }, drawSeats(view, null))));
     } else if (view && casualSummary(view)) {
       body.push(...casualSummary(view));
@@ -142,6 +164,8 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
       document.getElementById("message").textContent = errorInWords(error);
     }
   }
+
+  whenGameLoads(() => render()); // a casual table drawn before its game's module loaded
 
   function render() {
     document.getElementById("status").textContent = statusInWords(link);

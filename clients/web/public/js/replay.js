@@ -8,7 +8,7 @@
 import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter } from "./draw.js";
 import { drawResults } from "./results.js";
 import { errorInWords, eventInWords, statusInWords } from "./words.js";
-import { casualEventInWords, casualStep } from "./games/index.js";
+import { casualEventInWords, casualStep, whenGameLoads } from "./games/index.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
 const RETRY_MS = 1000; // before asking again after `rate_limited`
@@ -127,6 +127,12 @@ export function replayPage(root, connection, table) {
     }
   }
 
+  whenGameLoads(() => { // a step drawn before its game's module loaded: drawn again
+    const step = document.getElementById("step");
+    if (!step) return;
+    step.dataset.seq = "";
+    render();
+  });
   connection.join(table, { afterSeq: 0 }).catch((error) => fill("message", errorInWords(error)));
 
   return {

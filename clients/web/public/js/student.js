@@ -1,11 +1,13 @@
 // The student's page: the card, the touch button (and the space bar), the pattern and three
 // step fields, the live countdowns, results, flags, scores, the feed, a protest (its events
 // ticked in a numbered list) and, once the round is over, the results: the winner, the
-// student's own place and the ranking. Everything drawn comes from the server's snapshot and
+// student's own place and the ranking; and their rating over every table they played, with
+// its history plot (js/rating_history.js, the `ratings` query). Everything drawn comes from the server's snapshot and
 // pushes; the server decides every command.
 import { canApply } from "./commands.js";
 import { drawSaid, feedSection, fill, h, setDisabled } from "./draw.js";
 import { TableEvents, addEventChoice, clearPicked, eventPicker, pickedSeqs } from "./protest.js";
+import { loadRatingHistory, ratingHistorySection } from "./rating_history.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
 import { errorInWords, hintInWords, ownEventInWords, seatName } from "./words.js";
@@ -87,7 +89,9 @@ export function studentPage(root, connection, welcome) {
           eventPicker("protest-events", "Which events (numbered as in the feed)"),
           h("p", {}, h("label", { for: "protest-reason" }, "Why"),
             h("input", { id: "protest-reason", name: "protest-reason", autocomplete: "off" })),
-          h("button", { id: "file-protest", type: "button", onclick: () => fileProtest() }, "File the protest")))));
+          h("button", { id: "file-protest", type: "button", onclick: () => fileProtest() }, "File the protest"))),
+      ratingHistorySection()));
+  loadRatingHistory(connection, table);
 
   async function fileProtest() {
     const args = { seqs: pickedSeqs("protest-events"), reason: document.getElementById("protest-reason").value.trim() };
@@ -182,6 +186,8 @@ export function studentPage(root, connection, welcome) {
     pushed: (push) => {
       if (events.add(push)) addEventChoice("protest-events", push, frame.state && frame.state.view);
       if (!push.catchUp) result(push);
+      // a signed score card is this table's result: the rating across the log moves
+      if (!push.catchUp && push.event_type === "ScoreCardSigned") loadRatingHistory(connection, table);
     },
   });
   return handlers;

@@ -226,6 +226,24 @@ export const PRACTICE_WORDS = {
   columns: ["Student", "Rating", "Solved", "Played"],
 };
 
+/** The student's rating across every table they played (js/rating_history.js, the
+ * `ratings` query): the section's heading, the rating now, the plot's words. */
+export const RATING_WORDS = {
+  heading: "Your rating over all your tables",
+  loading: "Reading your rating…",
+  now: (name, mu, sigma, provisional, tables) =>
+    `${name}: ${mu} ± ${sigma}${provisional ? " (provisional: it settles as you play)" : ""}, from ${countOf(tables, "table")}.`,
+  none: "No table has rated you yet: your first signed round, casual game or practice will.",
+  plot: "Your rating, step after step",
+  caption: "Each dot moved your rating: a big one a table's result, a small one a practice card (filled solved, hollow missed); the band is how sure the rating is.",
+  steps: (count) => countOf(count, "step"),
+  games: { challenge: "24 Challenge", pocket: "pocket 24", deck40: "deck of 40", practice: "practice" },
+  resultStep: (game, table, place, players, score, mu) =>
+    `${game} at table ${table}: ${place} of ${players} with ${score} points; rating ${mu}`,
+  practiceStep: (table, card, solved, mu) =>
+    `practice at table ${table}: ${card} ${solved ? "solved" : "missed"}; rating ${mu}`,
+};
+
 /** An error reply in words: the code's sentence, then the server's own message. */
 export function errorInWords(error) {
   if (!error || typeof error !== "object") return String(error);
@@ -425,6 +443,7 @@ export function advancedInWords(advanced) {
 export const BOARD_WORDS = {
   projector_on: "Projector mode",
   projector_off: "Leave projector mode",
+  round_ends: (seconds) => `The round ends in ${seconds} s`, // a timed round (a tie-break)
 };
 
 /** One of the student's own events, said to them ("You won the card (3 points)."): the
@@ -557,6 +576,8 @@ export const DIRECTOR_WORDS = {
   waiting_count: (here, all) => `Waiting for its students: ${here} of ${all} here`,
   table_paused: (cause) => `Paused (${String(cause || "proctor").replaceAll("_", " ")})`,
   table_playing: (played, total) => `${played} of ${countOf(total, "card")} played`,
+  table_timed: (played) => `A timed round: ${countOf(played, "card")} played`,
+  time_left: (seconds) => `${seconds} s left`,
   table_not_open: "Not open yet",
   table_ended: "Round over: the score card is not signed",
   table_signed: (initials, by) => `Signed by ${initials}${by === "director" ? " (the director)" : ""}`,
@@ -581,7 +602,7 @@ export const DIRECTOR_WORDS = {
   no_champions: "No champion yet.",
   print_certificates: "Print a certificate per champion",
   bundle_heading: "The officials' bundle",
-  bundle_intro: "Every table's log, the score cards, the standings and a report, signed by this server. Officials check it with: t24 audit verify FOLDER --key KEY",
+  bundle_intro: "Every table's log, the score cards, the standings and a report, signed by this server, in one zip archive. Officials unzip it and check the folder it holds with: t24 audit verify FOLDER --key KEY",
   bundle_button: "Download the bundle",
   bundle_done: (name) => `Downloaded ${name}.`,
   bundle_key: "The key to pin (the server signs with it; t24-server key prints it on the server):",

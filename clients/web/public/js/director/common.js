@@ -72,8 +72,14 @@ export function roundTables(view, tid, number) {
   return round.tables.map((table) => ({ ...table, hub: `${tid}.${table.table}` }));
 }
 
-/** The round the day is at: the first one not closed (round 1) or not advanced. */
+/** The round the day is at: the first one not closed (round 1) or not advanced; once every
+ * champion is known, the last round played (a grade with one semi-final table has its
+ * champion in round 3, and round 4 then has no table to show). */
 export function currentRound(view) {
+  if (view.finished) {
+    const played = (view.rounds || []).filter((round) => round.started);
+    if (played.length) return played[played.length - 1].round;
+  }
   for (const round of view.rounds || []) {
     if (!round.closed || (round.round > 1 && !round.advanced)) return round.round;
   }

@@ -6,7 +6,9 @@
 // table waits for its students the director marks them or begins play (docs/rules.md
 // decision 30); an auto-proctored table's card is signed here, as the director's signature
 // (R-ROUND-7). Above the tables: begin every waiting table, close the round, advance it,
-// and the tie-breaks the server seated, each with its printed links.
+// and the tie-breaks the server seated, each with its printed links. A timed table (a
+// tie-break, R-ROUND-6) shows the time its round has left, counted down each second in place
+// (a redraw of the cards would replace a button under the director's pointer).
 //
 // Why joins in groups: the server lets one connection join `max_joins` tables, so a round of
 // more tables is followed on further connections of this page's token, as the scoreboard
@@ -20,6 +22,12 @@ import { act, consoleLink, currentRound, field, say, valueOf } from "./common.js
 const DEFAULT_MAX_JOINS = 16;
 const NOT_OPEN_RETRY_MS = 1500; // a started round's tables are created just after its push
 const INITIALS_KEY = "t24-director-initials";
+const TICK_MS = 250; // the countdowns of timed tables: a whole second shown, never late by one
+
+/** The end of a timed round (R-ROUND-6) while it runs: its `round_deadline`, or null. */
+function roundDeadline(state) {
+  return (state && (state.deadlines || []).find((d) => d.command === "round_deadline")) || null;
+}
 
 export function boardStep(main, connection, tid, stream) {
   const asked = Number(new URLSearchParams(location.hash.slice(1)).get("round")) || null;
@@ -124,7 +132,7 @@ export function boardStep(main, connection, tid, stream) {
     return why;
   }
 
-  function stateWords(table, presence) {
+  function stateWords(table, presence, state) {
     if (!table) return W.table_not_open;
     const card = table.score_card || {};
     if (card.signed) return W.table_signed(card.initials, card.by);
@@ -137,8 +145,31 @@ export function boardStep(main, connection, tid, stream) {
     }
     if (table.paused) return W.table_paused(table.pause_cause);
     const inPlay = table.card ? 1 : 0;
-    return W.table_playing(Math.max(0, table.cards_total - table.cards_left - inPlay), table.cards_total);
+    const played = Math.max(0, table.cards_total - table.cards_left - inPlay);
+    // a timed round ends on time, not when its deck does: the cards played and the time left
+    return roundDeadline(state) ? W.table_timed(played) : W.table_playing(played, table.cards_total);
   }
+
+  /** The time a timed table's round has left, in words (its element is updated by `tick`). */
+  function timeLeft(hub, state) {
+    const deadline = roundDeadline(state);
+    if (!deadline || state.view.paused) return null;
+    const seconds = Math.max(0, Math.ceil((deadline.at - connectionOf(hub).serverNow(state)) / 1e6));
+    return h("p", { class: "table-time", "data-time": hub, "data-seconds": seconds }, W.time_left(seconds));
+  }
+
+  /** Counts each timed table's time down in place. */
+  function tick() {
+    for (const shown of document.querySelectorAll("[data-time]")) {
+      const entry = tables.get(shown.dataset.time);
+      const fresh = entry && entry.state && timeLeft(shown.dataset.time, entry.state);
+      if (fresh && fresh.dataset.seconds !== shown.dataset.seconds) {
+        shown.dataset.seconds = fresh.dataset.seconds;
+        shown.textContent = fresh.textContent;
+      }
+    }
+  }
+  setInterval(tick, TICK_MS);
 
   function seatRows(hub, table, presence) {
     const here = new Set((presence && presence.seats) || []);
@@ -172,7 +203,8 @@ export function boardStep(main, connection, tid, stream) {
     return h("section", { class: `table-card${why.length ? " attention" : ""}`, "data-table": hub, "data-state": state,
       "aria-label": W.table_heading(name, section) },
       h("h3", {}, W.table_heading(name, section)),
-      h("p", { class: "table-state" }, stateWords(table, entry.presence)),
+      h("p", { class: "table-state" }, stateWords(table, entry.presence, entry.state)),
+      table && !table.waiting && table.phase !== "ended" ? timeLeft(hub, entry.state) : null,
       why.length ? h("p", { class: "attention-why" }, why.map((w) => W.attention[w]).join(" · ")) : null,
       table ? h("table", { class: "seats day-seats" },
         h("thead", {}, h("tr", {}, W.seat_headings.map((t) => h("th", { scope: "col" }, t)))),
@@ -189,7 +221,8 @@ export function boardStep(main, connection, tid, stream) {
     if (!view) return;
     const round = view.rounds.find((r) => r.round === number);
     fill("board-heading", W.board_heading(number));
-    fill("rounds", view.rounds.map((r) => h("a", { href: consoleLink({ page: "director", step: "board", round: r.round }),
+    const shown = view.finished ? view.rounds.filter((r) => r.started) : view.rounds; // no round to come
+    fill("rounds", shown.map((r) => h("a", { href: consoleLink({ page: "director", step: "board", round: r.round }),
       "aria-current": r.round === number ? "page" : null }, W.round_heading(r.round))));
     const cards = round.started ? round.tables.map((t) => tableCard(`${tid}.${t.table}`, t.table, t.section)) : [];
     fill("day-tables", cards.length ? cards : [h("p", {}, W.no_tables)]);

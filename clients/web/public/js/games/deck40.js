@@ -250,3 +250,5 @@ export const deck40Game = {
   summary,
   feedClass: (push) => (push.event_type === "RoundWon" ? "won" : push.event_type === "PlayerExcluded" ? "flag" : ""),
 };
+
+export default deck40Game; // its parts, found by games/index.js by this file's name

@@ -1,17 +1,57 @@
-// The casual games' pages (pocket, deck40, Tjugoett), chosen by the table's game. The
-// welcome names the table but not its game: the first snapshot does (`snapshot.game`), so
-// the page is picked when it arrives; a 24 Challenge table keeps the student page and the
-// console. Each game's module only draws its view and sends its commands: no game rules.
+// The games' pages, chosen by the table's game and found by their file, never listed: the
+// page of game `<g>` is the module `games/<g>.js`, whose default export is its parts (see
+// pocket.js), loaded by `import()` when a table of that game is first drawn. A game without
+// a module here gets the generic page (generic.js: its view as labelled values), so a new
+// game is shown before its page is written. The welcome names the table but not its game:
+// the first snapshot does (`snapshot.game`), so the page is picked when it arrives; a 24
+// Challenge table keeps the student page and the console (the client's own pages). Each
+// game's module only draws its view and sends its commands: no game rules.
 import { h } from "../draw.js";
 import { statusInWords } from "../words.js";
-import { deck40Game } from "./deck40.js";
+import { genericGame } from "./generic.js";
 import { gameShell } from "./shell.js";
-import { pocketGame } from "./pocket.js";
-import { practiceGame } from "./practice.js";
-import { tjugoettGame } from "./tjugoett.js";
 
-/** Game name (the snapshot's `game`) -> its page's parts. */
-export const CASUAL_GAMES = { pocket: pocketGame, deck40: deck40Game, tjugoett: tjugoettGame, practice: practiceGame };
+/** Games drawn by the client's own pages (main.js), not by a module here. */
+const OWN_PAGES = new Set(["challenge", "tournament"]);
+const GAME_NAME = /^[a-z][a-z0-9_]{0,39}$/; // a game's folder name (server/games/<g>/)
+const loaded = new Map(); // game name -> its parts, once its module is loaded (or generic)
+const loading = new Map(); // game name -> the promise of its parts
+const listeners = new Set();
+
+/** The parts of `name`'s page: its module's default export, or the generic page's when it has
+ * none (or the name could not be a module's). Loaded once; every caller shares the promise. */
+export function loadGame(name) {
+  if (loaded.has(name)) return Promise.resolve(loaded.get(name));
+  if (!loading.has(name)) {
+    const found = GAME_NAME.test(name) && !["index", "shell", "generic"].includes(name)
+      ? import(`./${name}.js`).then((module) => module.default || genericGame(name), () => genericGame(name))
+      : Promise.resolve(genericGame(name));
+    loading.set(name, found.then((game) => {
+      loaded.set(name, game);
+      for (const listener of listeners) listener(name);
+      return game;
+    }));
+  }
+  return loading.get(name);
+}
+
+/** `listener(name)` after a game's page module loads (a page drawn meanwhile without it,
+ * the scoreboard or the replay, draws again). */
+export function whenGameLoads(listener) {
+  listeners.add(listener);
+}
+
+/** The parts of a loaded game's page, or null (and its loading starts) for one not loaded
+ * yet or drawn by the client's own pages. */
+function loadedGame(view) {
+  const name = view && view.game;
+  if (typeof name !== "string" || OWN_PAGES.has(name)) return null;
+  if (!loaded.has(name)) {
+    loadGame(name);
+    return null;
+  }
+  return loaded.get(name);
+}
 
 // The games' own style sheet, beside the client's (so the shared style.css stays as it is).
 if (typeof document !== "undefined" && !document.getElementById("games-css")) {
@@ -22,11 +62,19 @@ if (typeof document !== "undefined" && !document.getElementById("games-css")) {
   document.head.append(sheet);
 }
 
-/** A page that waits for the table's first snapshot, then becomes the casual game's page,
- * or `otherPage()` (the 24 Challenge's) for any other game. */
+/** A page that waits for the table's first snapshot, then becomes its game's page (loaded
+ * meanwhile: the table's updates wait for it), or `otherPage()` for the 24 Challenge. */
 export function pageByGame(root, connection, welcome, table, otherPage) {
   let page = null;
   let waiting = []; // status calls before the page exists
+  let held = []; // the table's updates (state, push) while the game's module loads
+  function becomes(chosen) {
+    page = chosen;
+    for (const args of waiting) page.status(...args);
+    for (const args of held) page.table(...args); // in order: each push reaches the feed
+    waiting = [];
+    held = [];
+  }
   return {
     status(...args) {
       if (page) {
@@ -39,14 +87,20 @@ export function pageByGame(root, connection, welcome, table, otherPage) {
         h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords(...args))));
     },
     table(state, push) {
-      if (!page) {
-        if (!state.game) return; // a push before the snapshot: the snapshot redraws it all
-        const game = CASUAL_GAMES[state.game];
-        page = game ? gameShell(root, connection, welcome, table, game) : otherPage();
-        for (const args of waiting) page.status(...args);
-        waiting = [];
+      if (page) {
+        page.table(state, push);
+        return;
       }
-      page.table(state, push);
+      if (!state.game) return; // a push before the snapshot: the snapshot redraws it all
+      held.push([state, push]);
+      if (OWN_PAGES.has(state.game)) {
+        becomes(otherPage());
+        return;
+      }
+      if (held.length > 1) return; // its module is loading already
+      loadGame(state.game).then((game) => {
+        if (!page) becomes(gameShell(root, connection, welcome, table, game));
+      });
     },
     presence(message) {
       if (page) page.presence(message);
@@ -54,23 +108,24 @@ export function pageByGame(root, connection, welcome, table, otherPage) {
   };
 }
 
-/** A casual table on the scoreboard (board.js): the game's summary of its view, or null. */
+/** A casual table on the scoreboard (board.js): the game's summary of its view, or null
+ * (until its module has loaded: `whenGameLoads`). */
 export function casualSummary(view) {
-  const game = view && CASUAL_GAMES[view.game];
+  const game = loadedGame(view);
   return game ? game.summary(view) : null;
 }
 
 /** An event of a casual table in words (for the replay page and the feed), or null for a
  * game without a page here (words.js `eventInWords` draws the 24 Challenge's). */
 export function casualEventInWords(push, view) {
-  const game = view && CASUAL_GAMES[view.game];
+  const game = loadedGame(view);
   return game ? game.words(push, view) || `${push.event_type}.` : null;
 }
 
 /** A casual table as it stood at one step of the replay page (the `view_at` answer): the
  * game's summary and the countdowns then (`at`: the server's time at that step), or null. */
 export function casualStep(view, deadlines, at) {
-  const game = view && CASUAL_GAMES[view.game];
+  const game = loadedGame(view);
   if (!game) return null;
   const words = game.deadlineWords || {};
   const live = view.paused ? [] : deadlines.filter((deadline) => words[deadline.command]);

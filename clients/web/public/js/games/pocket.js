@@ -217,3 +217,5 @@ export const pocketGame = {
   summary,
   feedClass: (push) => (push.event_type === "CardWon" ? "won" : push.event_type === "PlayerExcluded" ? "flag" : ""),
 };
+
+export default pocketGame; // its parts, found by games/index.js by this file's name

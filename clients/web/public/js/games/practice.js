@@ -190,7 +190,8 @@ function render(ctx) {
     const plot = document.getElementById("history-plot");
     if (plot.dataset.played !== String(seat.played)) {
       plot.dataset.played = String(seat.played);
-      plot.replaceChildren(ratingPlot(seat));
+      // drawn at the width it is shown at (280 to 640 px): its numbers keep their size on a phone
+      plot.replaceChildren(ratingPlot(seat, Math.round(Math.min(640, Math.max(280, plot.clientWidth || 640)))));
     }
   }
   const player = Boolean(ctx.you);
@@ -244,3 +245,5 @@ export const practiceGame = {
   summary,
   feedClass: (push) => (push.event_type === "CardSolved" ? "won" : push.event_type === "CardMissed" ? "flag" : ""),
 };
+
+export default practiceGame; // its parts, found by games/index.js by this file's name

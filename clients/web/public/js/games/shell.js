@@ -1,12 +1,18 @@
 // The frame every casual game's page shares: the header (who you are, the connection), the
 // pause banner, the game's own sections, a message line for refusals (in words), the live
-// countdowns and the feed. A game module gives its parts (see pocket.js): its sections, how
+// countdowns and the feed, and for a player of a game of 24 their rating over all their tables
+// (js/rating_history.js). A game module gives its parts (see pocket.js): its sections, how
 // it draws a view, its events in words, the words of its deadlines and its keys. Everything
 // drawn comes from the snapshot and the pushes; the server decides every command.
 import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
+import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
 import { errorInWords, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
+// The games whose results move a student's rating across the log (docs/analysis.md), and
+// the events after which it has moved: the page asks the server again then.
+const RATED_GAMES = ["pocket", "deck40", "practice"];
+const RATING_MOVES = ["GameEnded", "RatingUpdated"];
 
 /** A seat's name as the view lists it: "Ada (s1)", or the id. */
 export function nameOf(view, seat) {
@@ -71,6 +77,15 @@ export function gameOverInWords(view, result, reasons) {
   return `The game is over (${reasons[result.reason] || result.reason}). ${winnersInWords(view, result)}`;
 }
 
+/** A refusal in words: the game's own sentence for its code (a game module's optional
+ * `errorWords`, so a new game's refusals need no line in words.js), else words.js's. */
+export function refusalInWords(error, game) {
+  const own = error && typeof error === "object" && game.errorWords && game.errorWords[error.code];
+  if (!own) return errorInWords(error);
+  const rule = error.rule ? ` (${error.rule})` : "";
+  return `${own}${rule}${error.message ? ` — ${error.message}` : ""}`;
+}
+
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
 export function gameShell(root, connection, welcome, table, game) {
   const ctx = {
@@ -85,7 +100,7 @@ export function gameShell(root, connection, welcome, table, game) {
     send(name, args = {}) {
       return connection.command(table, name, args).then(
         () => { ctx.say(""); return true; },
-        (error) => { ctx.say(errorInWords(error)); return false; });
+        (error) => { ctx.say(refusalInWords(error, game)); return false; });
     },
     say(text) { fill("message", text); },
     /** May the page act now (connected, a view to act on)? */
@@ -96,6 +111,7 @@ export function gameShell(root, connection, welcome, table, game) {
     },
   };
   let feedSeq = 0;
+  const rated = Boolean(ctx.you) && RATED_GAMES.includes(game.name);
 
   root.replaceChildren(
     h("header", {},
@@ -105,8 +121,10 @@ export function gameShell(root, connection, welcome, table, game) {
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: `casual ${game.name}`, "data-game": game.name },
       ...game.sections(ctx),
-      feedSection(table)));
+      feedSection(table),
+      rated ? ratingHistorySection() : null));
   document.body.dataset.game = game.name;
+  if (rated) loadRatingHistory(connection, table);
 
   // The game's keys (space claims, D draws), never while typing in a field; on a button
   // or a link, space and Enter stay theirs. A control the page has disabled (a browser may
@@ -178,6 +196,10 @@ export function gameShell(root, connection, welcome, table, game) {
         list.prepend(h("li", { class: kind, value: push.seq, "data-seq": push.seq, "data-event": push.event_type }, words));
         while (list.children.length > 60) list.lastElementChild.remove();
         if (game.pushed) game.pushed(ctx, push);
+        const seat = push.data && push.data.seat;
+        if (rated && !push.catchUp && RATING_MOVES.includes(push.event_type) && (!seat || seat === ctx.you)) {
+          loadRatingHistory(connection, table);
+        }
       }
       render();
     },

@@ -3,7 +3,7 @@
 // hidden card arrives as null and is drawn face down: nothing else is known here), the
 // outcomes of the round, the win/loss tally; a person dealer's "Draw" and "Stand"; the
 // officials' "Start a round" and "End the table". Which buttons are offered is the view's
-// `your_commands` (server/games/tjugoett/checks.py, may_send); the server judges each.
+// `your_commands` (server/games/tjugoett/senders.py, may_send); the server judges each.
 import { fill, h, seatsTable } from "../draw.js";
 import { playerCell, setDisabled, setShown } from "./shell.js";
 
@@ -239,3 +239,5 @@ export const tjugoettGame = {
   summary,
   feedClass: (push) => (push.event_type === "TurnSettled" ? (push.data.winner === "player" ? "won" : "flag") : ""),
 };
+
+export default tjugoettGame; // its parts, found by games/index.js by this file's name

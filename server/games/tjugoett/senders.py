@@ -1,16 +1,16 @@
-"""Who may act at a Tjugoett table, and every refusal code.
+"""Who may act at a Tjugoett table: the kinds of sender a command may have.
 
-What this module keeps: the stable refusal codes (`REFUSALS`, each with the rule id it
-cites), the senders of each kind of command (`SENDERS`) and the checks `decide` runs before
-a command's handler: the acting seat (only the player whose turn it is draws or stands,
-R-21-5; only a person dealer sends the dealer's moves) and the refusal for a command sent in
-the wrong phase. `may_send` answers the same question for views, so a client offers exactly
-the commands the server would take.
+What this module keeps: the kinds of sender (`SENDER_ROLES`) and the game's sender reader the
+kit's `decide` runs for them (`acting_seat`: only the player whose turn it is draws or
+stands, R-21-5; only a person dealer sends the dealer's moves; a timer's command is the
+server's alone). `may_send` answers the same question for views, so a client offers exactly
+the commands the server would take. The refusal codes are in `tjugoett/refusals.py`.
 """
 
 from __future__ import annotations
 
-from server.games.base import SERVER, Actor, Command, RuleViolation
+from server.games.base import SERVER, Actor, Command
+from server.games.tjugoett.refusals import refuse
 from server.games.tjugoett.state import (
     BETWEEN_ROUNDS,
     DEALER_TURN,
@@ -37,31 +37,6 @@ SENDER_ROLES: dict[str, frozenset[str]] = {
     TIMER: frozenset({SERVER}),
 }
 
-# Every refusal code: the rule it cites and what it means. Stable: clients act on them.
-REFUSALS: dict[str, tuple[str, str]] = {
-    "unknown_command": ("", "no such command at a Tjugoett table"),
-    "bad_args": ("", "a command argument is missing or of the wrong type"),
-    "bad_options": ("", "the table options are invalid (from initial_state)"),
-    "not_allowed": ("", "this role may not send this command"),
-    "unknown_seat": ("", "no such seat at this table"),
-    "not_your_turn": ("R-21-5", "the players face the dealer one at a time, in seat order"),
-    "not_dealer": ("R-21-14", "only the dealer draws and stands for the dealer"),
-    "server_dealer": ("R-21-14", "the server deals at this table; its moves are its own"),
-    "no_round": ("R-21-3", "no round is in play"),
-    "round_in_play": ("R-21-3", "a round is in play; the next starts when it has ended"),
-    "dealer_turn": ("R-21-14", "the player has stood: it is the dealer's turn"),
-    "player_turn": ("R-21-14", "the dealer draws only after the player has stood"),
-    "too_few_cards": ("R-21-11", "the dealer stands with at least two cards"),
-    "table_over": ("", "the director has ended the table"),
-    "stale_deadline": ("", "the deadline is no longer live (the shell ignores it)"),
-    "deadline_not_due": ("", "the deadline's time has not come"),
-}
-
-
-def refuse(code: str, message: str) -> RuleViolation:
-    """A RuleViolation with a code of `REFUSALS`, citing its rule."""
-    return RuleViolation(code, message, REFUSALS[code][0])
-
 
 def is_dealer(state: TjugoettState, actor: Actor) -> bool:
     """True when `actor` is the person dealer of this table."""
@@ -69,10 +44,12 @@ def is_dealer(state: TjugoettState, actor: Actor) -> bool:
     return seat is not None and actor.role == "player" and actor.id == seat
 
 
-def acting_seat(state: TjugoettState, sender: str, command: Command) -> str | None:
+def acting_seat(state: TjugoettState, command: Command, sender: str) -> str | None:
     """The seat a command is for (the turn's player, the dealer's seat), or None for an
-    official's command; refuses anyone the sender kind does not allow."""
+    official's command; refuses anyone the sender kind does not allow (`Kit.sender`)."""
     actor = command.actor
+    if sender == TIMER:
+        raise refuse("not_allowed", f"{command.name} is the server's, fired by a deadline")
     if sender == OFFICIAL:
         if actor.role not in OFFICIALS:
             raise refuse("not_allowed", f"{actor.role!r} may not send {command.name}")
@@ -99,19 +76,6 @@ def acting_seat(state: TjugoettState, sender: str, command: Command) -> str | No
     if state.phase == PLAYER_TURN and state.turn != actor.id:
         raise refuse("not_your_turn", f"it is seat {state.turn}'s turn, not {actor.id}'s")
     return actor.id
-
-
-def phase_refusal(name: str, phase: str) -> RuleViolation:
-    """The refusal for command `name` sent in `phase`, saying what is wrong."""
-    if phase == TABLE_OVER:
-        return refuse("table_over", f"{name}: the table has ended")
-    if phase == BETWEEN_ROUNDS:
-        return refuse("no_round", f"{name}: no round is in play; start one first")
-    if name == "start_round":
-        return refuse("round_in_play", "a round is in play")
-    if phase == DEALER_TURN:
-        return refuse("dealer_turn", f"{name}: the player has stood; the dealer plays")
-    return refuse("player_turn", f"{name}: the dealer draws only after the player stood")
 
 
 def may_send(state: TjugoettState, viewer: Actor) -> list[str]:

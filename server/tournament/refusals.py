@@ -1,16 +1,17 @@
 """The tournament's refusal codes and the checks every command handler shares.
 
 What this module keeps: the stable refusal codes (`REFUSALS`, each with the rule id it cites
-and its meaning; docs/tournament.md lists them and a test checks it), `Batch` (the events a
-command produces so far and the state they lead to, so a follow-up is judged on the state the
-earlier events of the same command produced) and the argument readers.
+and its meaning; docs/tournament.md lists them and a test checks it), `refuse`, which raises
+them and reads the arguments (`server.games.kit.Refusals`), and the tournament's own readers
+and checks (a round's number, open registration, sections that can be seated).
 """
 
 from __future__ import annotations
 
-from server.games.base import Command, EventBatch, RuleViolation
+from server.games.base import Command
+from server.games.kit import Refusals
 from server.tournament import seating
-from server.tournament.state import TournamentState, evolve
+from server.tournament.state import TournamentState
 
 MAX_TEXT = 64
 
@@ -54,22 +55,7 @@ REFUSALS: dict[str, tuple[str, str]] = {
 }
 
 
-def refuse(code: str, message: str) -> RuleViolation:
-    return RuleViolation(code, message, REFUSALS[code][0])
-
-
-class Batch(EventBatch[TournamentState]):
-    """A tournament command's events so far (`base.EventBatch`)."""
-
-    def __init__(self, state: TournamentState, now: int) -> None:
-        super().__init__(state, now, evolve)
-
-
-def text_arg(command: Command, name: str) -> str:
-    value = command.args.get(name)
-    if not isinstance(value, str) or not 0 < len(value.strip()) <= MAX_TEXT:
-        raise refuse("bad_args", f"{command.name}: {name!r} is a text of 1..{MAX_TEXT}")
-    return value.strip()
+refuse = Refusals(REFUSALS)
 
 
 def round_arg(command: Command) -> int:

@@ -1,0 +1,74 @@
+// The page of a game that has no module of its own here (games/<game>.js): what a new game's
+// table looks like before its page is written, and what an older client shows of a newer
+// server's game. It knows no game: it draws whatever view the server sends, as labelled
+// values, and sends a command typed by name (the server judges it and says why it refuses).
+// games/index.js falls back to it when the game's module cannot be loaded.
+import { fill, h } from "../draw.js";
+
+/** "turn_seconds" -> "turn seconds": a key of the view as a label. */
+function label(key) {
+  return String(key).replaceAll("_", " ");
+}
+
+/** Any plain value of a view as page elements: a map as a definition list, a list as a
+ * list, anything else as text. */
+export function drawValue(value) {
+  if (value === null || value === undefined) return h("span", { class: "none" }, "none");
+  if (Array.isArray(value)) {
+    return value.length ? h("ol", {}, value.map((item) => h("li", {}, drawValue(item)))) : h("span", {}, "none yet");
+  }
+  if (typeof value === "object") {
+    return h("dl", {}, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, drawValue(item))]));
+  }
+  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  return h("span", {}, String(value));
+}
+
+/** "number=7, cause=tea" -> { number: 7, cause: "tea" } (whole numbers as numbers). */
+export function readArguments(text) {
+  const args = {};
+  for (const part of String(text).split(",")) {
+    const [key, ...rest] = part.split("=");
+    if (!key.trim()) continue;
+    const value = rest.join("=").trim();
+    args[key.trim()] = /^-?\d+$/.test(value) ? Number(value) : value;
+  }
+  return args;
+}
+
+function sections(ctx) {
+  const send = (event) => {
+    event.preventDefault();
+    const name = document.getElementById("command-name").value.trim();
+    if (!name) { ctx.say("Type the command to send."); return; }
+    ctx.send(name, readArguments(document.getElementById("command-args").value));
+  };
+  return [
+    h("section", { "aria-labelledby": "view-heading", class: "play" },
+      h("h2", { id: "view-heading" }, "The table"),
+      h("div", { id: "generic-view", "aria-live": "polite" }),
+      h("ul", { id: "countdowns", class: "countdowns", "aria-label": "Time left", "aria-live": "off" })),
+    h("section", { "aria-labelledby": "command-heading", class: "answer" },
+      h("h2", { id: "command-heading" }, "Send a command"),
+      h("form", { id: "command-form", onsubmit: send },
+        h("label", { for: "command-name" }, "Command"),
+        h("input", { id: "command-name", autocomplete: "off", spellcheck: "false" }),
+        h("label", { for: "command-args" }, "With (name=value, ...)"),
+        h("input", { id: "command-args", autocomplete: "off", spellcheck: "false" }),
+        h("button", { id: "send-command", type: "submit" }, "Send")),
+      h("p", { id: "message", class: "message", role: "alert" })),
+  ];
+}
+
+/** The parts of the generic page for game `name` (games/shell.js draws the frame). */
+export function genericGame(name) {
+  return {
+    name,
+    title: `A game of ${label(name)}`,
+    generic: true,
+    sections,
+    render(ctx) { fill("generic-view", drawValue(ctx.view)); },
+    words: (push) => `Something happened at the table (number ${push.seq}).`,
+    summary: (view) => [drawValue(view)],
+  };
+}

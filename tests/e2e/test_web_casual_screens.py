@@ -1,0 +1,88 @@
+"""The casual games' pages and the practice page at a phone's, a tablet's and a laptop's
+width (issue 27, as tests/e2e/test_web_screens.py does for the 24 Challenge's): a pocket
+table of the Double Digits edition (numbers 1 to 24, at least one of two digits a card) with
+a long name, its scoreboard, a deck40 table, a Tjugoett table and the practice page, each
+with its cards up: nothing wider than the screen or out of its section, no card number
+running into another (`web_browser.layout_problems`, `card_gaps`), a screenshot of each page
+at each width (kept under `T24_SCREENSHOTS` when it is set).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from test_web_screens import LONG, at_each_width
+from web_browser import Pages, seat_client, send
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 15_000  # ms
+SEATS = [{"seat": "s1", "name": LONG}, {"seat": "s2", "name": "Bo"}]
+_ids = itertools.count(1)
+
+
+def create(server, connect, game: str, options: dict[str, Any]) -> tuple[str, Any]:
+    director = connect(server.token("director", name="dir"))
+    table = f"casual-screens-{game}-{next(_ids)}"
+    reply = director.request("create_table", table=table, game=game, options=options)
+    assert reply["type"] == "table_created", reply
+    return table, director
+
+
+def seat_page(pages: Pages, server, table: str, seat: str = "s1") -> Any:
+    page = pages.open(server.http, server.token("player", table=table, seat=seat), width=390)
+    page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    return page
+
+
+def test_a_double_digits_pocket_table_and_its_scoreboard_fit_every_width(
+    server, connect, pages: Pages
+):
+    options = {"seats": SEATS, "edition": "double-digits", "size": 12, "seed": 5}
+    table, _ = create(server, connect, "pocket", options)
+    seat_client(server, connect, table, "s2")
+    ada = seat_page(pages, server, table)
+    ada.click("#start")
+    card = ada.locator('.card.up[data-number="1"]')
+    card.wait_for(timeout=WAIT)
+    numbers = [int(n) for n in card.get_attribute("data-numbers").split()]
+    assert any(n >= 10 for n in numbers) and max(numbers) <= 24, numbers
+    assert card.locator(".number").all_inner_texts() == [str(n) for n in numbers]
+    at_each_width(pages, ada, "pocket-double-digits")
+    board = pages.open(
+        server.http, server.token("spectator", name="w", table=table), page="board", table=table
+    )
+    board.locator(f'[data-table="{table}"] .card.up').wait_for(timeout=WAIT)
+    at_each_width(pages, board, "pocket-scoreboard")
+
+
+def test_a_deck40_table_fits_every_width(server, connect, pages: Pages):
+    table, _ = create(server, connect, "deck40", {"seats": SEATS})
+    seat_client(server, connect, table, "s2")
+    ada = seat_page(pages, server, table)
+    ada.click("#start")
+    ada.locator("#set-number", has_text="Set 1").wait_for(timeout=WAIT)
+    assert ada.locator(".playing-card[data-rank]").count() == 4
+    at_each_width(pages, ada, "deck40")
+
+
+def test_a_tjugoett_table_fits_every_width(server, connect, pages: Pages):
+    options = {"seats": SEATS, "seed": "casual-screens", "dealer_seconds": 0.2}
+    table, director = create(server, connect, "tjugoett", options)
+    seat_client(server, connect, table, "s2")
+    ada = seat_page(pages, server, table)
+    send(director, table, "start_round")
+    ada.locator("#my-turn", has_text="Your turn").wait_for(timeout=WAIT)
+    at_each_width(pages, ada, "tjugoett")
+
+
+def test_the_practice_page_fits_every_width(server, connect, pages: Pages):
+    options = {"seats": [{"seat": "s1", "name": LONG}], "cards": 3, "answer_seconds": 60}
+    table, _ = create(server, connect, "practice", options)
+    ada = seat_page(pages, server, table)
+    ada.locator("#next:not([disabled])").wait_for(timeout=WAIT)
+    ada.locator("body").press("n")
+    ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+    at_each_width(pages, ada, "practice")
