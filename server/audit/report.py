@@ -18,9 +18,11 @@ Why it is a pure function of the events: `t24 audit verify` renders it again fro
 exported streams and compares the bytes, so the same logs always give the same report. Times
 are the events' own (`at`, UTC); nothing reads a clock.
 
-The words: event sentences come from server/audit/report_events.py (tables in
-report_words.py), a table's timeline from report_timeline.py; the headings are marked in the
-template for the i18n extension.
+The words: event sentences come from server/audit/report_events.py (the games' own sentences
+of the shared catalogue, protocol/words, read by report_words.py), a table's timeline from
+report_timeline.py; the template's headings are `report` keys said by its `_()` and
+`ngettext()`. `report_html(..., lang)` words it all in one language (the bundle's copy is
+English; `t24 audit report --lang` renders another from the same bundle).
 """
 
 from __future__ import annotations
@@ -76,7 +78,7 @@ def _environment() -> jinja2.Environment:
 def _text(key: str, **values: Any) -> str:
     """A heading of the template: the `report` vocabulary's `key`, in the report's language
     (autoescaped by the template like any value)."""
-    return catalogue(language()).say("report", key, **values)
+    return catalogue(language()).say("report", key, None, **values)
 
 
 def _plural_text(key: str, n: int, **values: Any) -> str:
