@@ -10,7 +10,7 @@ from tournament_support import T0, tournament_options
 
 import server.tournament as tournament
 from server.games.base import Event, RuleViolation
-from server.tournament.decks import draws_ahead
+from server.tournament.decks import draws_ahead, round_cards, tie_break_cards
 from server.tournament.options import check_new_tournament
 from server.tournament.options import tournament_options as read_options
 
@@ -44,6 +44,19 @@ def test_the_double_digits_edition_and_the_guidelines_draw_their_own_decks_R_DEC
         ("single-digits", 1_000_027, 1),
         ("double-digits", 1_000_027, 1),
     ]
+
+
+@pytest.mark.parametrize("round_number", [1, 2, 3, 4])
+def test_a_double_digits_tournaments_tie_break_plays_a_fresh_double_digits_deck_R_ROUND_6(
+    round_number,
+):
+    """ "A fresh deck of the same edition": the broken round's cards (edition, half), drawn
+    from the tie-break's own seed, never the Single Digits deck of the default edition."""
+    options = read_options(tournament_options(edition="double-digits"))
+    fresh = tie_break_cards(options, round_number, 2)
+    ids = sorted(card["card_id"] for card in fresh)
+    assert ids == sorted(f"TB2-{card['card_id']}" for card in round_cards(options, round_number))
+    assert all(card_id.startswith("TB2-DD-") for card_id in ids) and len(ids) == 48
 
 
 def test_a_new_tournament_with_good_options_passes():
