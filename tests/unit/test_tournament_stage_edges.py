@@ -1,15 +1,17 @@
 """The tournament's stages at their edges, on states written out (server/tournament/ranking.py
 and rounds.py): which sections still owe a champion, which play the semi-final, when a
-qualifying section advances whole (decision 11 of docs/tournament.md), and when a seating
-no longer matches who advanced (R-ROUND-8)."""
+qualifying section advances whole (decision 11 of docs/tournament.md), when a seating no
+longer matches who advanced (R-ROUND-8), and what a round that cannot close says (R-ROUND-7)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from tournament_support import tournament_options
+import pytest
+from tournament_support import DIRECTOR, T0, tournament_options
 
 import server.tournament as tournament
+from server.games.base import Command, RuleViolation
 from server.tournament import ranking, rounds
 from server.tournament.state import RoundState, SeatedTable, Student, TournamentState
 
@@ -86,3 +88,21 @@ def test_a_section_seated_at_no_table_is_outdated_once_two_have_advanced_R_ROUND
     assert rounds._outdated_sections(state, 3) == ["4th"]
     one = replace(state, advanced={2: {"4th": ("p1",), "5th": ("p7", "p8", "p9")}})
     assert rounds._outdated_sections(one, 3) == []
+
+
+def test_closing_a_round_names_the_tables_without_a_result_and_why_one_was_not_created():
+    """The director reads which tables have no result and why the shell could not create one
+    (`TableCreationFailed`), not a bare list of ids."""
+    first = replace(
+        tables(1, ("4th", ("p1", "p2", "p3")), ("4th", ("p4", "p5", "p6"))), started=True
+    )
+    state = state_with(rounds={1: first}, not_created={"r1.t1": "the hub refused it"})
+    with pytest.raises(RuleViolation) as refused:
+        tournament.decide(state, Command("close_round", {"round": 1}, DIRECTOR), T0)
+    assert refused.value.as_dict() == {
+        "code": "tables_unsigned",
+        "rule": "R-ROUND-7",
+        "message": (
+            "close_round: no final result yet at r1.t1 (not created: the hub refused it), r1.t2"
+        ),
+    }
