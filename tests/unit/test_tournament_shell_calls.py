@@ -10,7 +10,8 @@ from tournament_support import T0, tournament_options
 
 import server.tournament as tournament
 from server.games.base import Event, RuleViolation
-from server.tournament.decks import draws_ahead, round_cards, tie_break_cards
+from server.puzzles.round_decks import RoundPlan
+from server.tournament.decks import draws_ahead, plan_of, round_cards, tie_break_cards
 from server.tournament.options import check_new_tournament
 from server.tournament.options import tournament_options as read_options
 
@@ -43,6 +44,16 @@ def test_the_double_digits_edition_and_the_guidelines_draw_their_own_decks_R_DEC
         ("double-digits", 24, 1),
         ("single-digits", 1_000_027, 1),
         ("double-digits", 1_000_027, 1),
+    ]
+
+
+def test_a_double_digits_tournament_plays_that_edition_in_every_round_R_DECK_5():
+    options = read_options(tournament_options(edition="double-digits"))
+    assert [plan_of(options, number) for number in (1, 2, 3, 4)] == [
+        RoundPlan("double-digits", 1, "red"),
+        RoundPlan("double-digits", 1, "white"),
+        RoundPlan("double-digits", 2, "red"),
+        RoundPlan("double-digits", 2, "white"),
     ]
 
 

@@ -106,3 +106,18 @@ def test_closing_a_round_names_the_tables_without_a_result_and_why_one_was_not_c
             "close_round: no final result yet at r1.t1 (not created: the hub refused it), r1.t2"
         ),
     }
+
+
+def test_a_semi_final_seated_before_a_reopen_names_every_section_to_seat_again_R_ROUND_8():
+    semi = tables(3, ("4th", ("p1", "p2", "p3")), ("5th", ("p7", "p8", "p9")))
+    state = state_with(
+        rounds={2: RoundState(2, seated=True, started=True, closed=True, advanced=True), 3: semi},
+        advanced={2: {"4th": ("p1", "p2", "p4"), "5th": ("p7", "p8", "p10")}},
+    )
+    with pytest.raises(RuleViolation) as refused:
+        tournament.decide(state, Command("start_round", {"round": 3}, DIRECTOR), T0)
+    assert (refused.value.code, refused.value.message) == (
+        "round_not_seated",
+        "start_round: round 3 was seated before round 2 was advanced again and no longer seats"
+        " who advanced (4th, 5th): seat it again",
+    )
