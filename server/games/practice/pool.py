@@ -4,7 +4,8 @@ difficulty model was calibrated on, docs/puzzles.md) with its difficulty score.
 Why a table written out (`classic_cards.py`) and not computed: scoring the 1,362 cards takes
 the solver about 8 s, too long for a decision on the reactor; the scores are a pure function
 of the cards, so they are computed once by `python -m server.games.practice.pool` and
-checked by tests/unit/test_practice_pool.py (the cards exactly, the scores on a sample).
+checked by tests/unit/test_practice_ratings.py (the cards exactly, the scores on a sample);
+tests/unit/test_practice_pool.py checks that the generator writes this table as committed.
 A dealt card records its numbers, score and rating in the log (`CardDealt`), so a replay
 never reads this table: a change of the model changes what later tables deal, never what a
 recorded one dealt.
