@@ -70,6 +70,7 @@ def test_a_player_sees_every_option_but_the_seed():
         "touch_seconds": 2.5,
         "answer_seconds": 10.0,
         "aim": 5,
+        "stream": "own",
     }
 
 
@@ -99,7 +100,7 @@ def test_no_seat_more_than_forty_or_no_list_is_refused(seats):
 
 def test_a_seat_that_is_not_a_map_is_refused():
     message = refusal({"seats": [ADA, "s2"]})
-    assert message == "option 'seats': each seat is a map with 'seat' and 'name'"
+    assert message == "option 'seats': each seat is a map with 'seat' and 'name', not 's2'"
 
 
 @pytest.mark.parametrize("seat", [None, 7, "", "x" * (MAX_NAME + 1)])

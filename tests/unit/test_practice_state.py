@@ -7,13 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from server.games.base import SERVER_ACTOR, Command, Deadline, Event
+from server.games.practice import evolve
 from server.games.practice.options import practice_options
 from server.games.practice.state import (
     Attempt,
     PracticeState,
     SeatPractice,
     deadlines,
-    evolve,
     initial_state,
     is_over,
 )

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from server.games.base import NO_SECRETS, SERVER_ACTOR, Actor, Event, Secrets
-from server.games.practice.state import PracticeState, evolve, initial_state
+from server.games.practice import evolve
+from server.games.practice.state import PracticeState, initial_state
 from server.games.practice.view import (
     event_view,
     redaction_group,
@@ -168,6 +169,7 @@ PUBLIC_OPTIONS = {
     "touch_seconds": 10.0,
     "answer_seconds": 20.0,
     "aim": 50,
+    "stream": "own",
 }
 
 
