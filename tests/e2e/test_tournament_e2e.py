@@ -69,8 +69,8 @@ def test_an_upheld_protest_after_round_two_changes_who_advances(tournament):
     assert protest["advanced"] is True
     report = (bundle / "report.html").read_text()  # the officials see the hearing, in words
     assert f'Protest 1 at <a href="#table-{protest["table"]}">' in report
-    assert "Ruling on protest 1 by the director: upheld, “upheld: the card was won”" in report
-    assert "Correction: " in report and "ProtestFiled" not in report
+    assert "Ruling by the director on protest 1: UPHELD: upheld: the card was won" in report
+    assert "CORRECTION: " in report and "ProtestFiled" not in report
 
 
 def test_the_bundle_verifies_and_any_changed_byte_fails_naming_the_file(
