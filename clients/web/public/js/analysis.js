@@ -5,23 +5,13 @@
 // wrong answers and flags with the solutions they could have used, and the table's timeline.
 // A proctor, the director or an auditor sees every student and every card. Nothing is judged
 // here: the figures are the server's; the plots are SVG drawn from them. Words: words.js.
-import { fill, h, seatsTable } from "./draw.js";
+import { fill, h, seatsTable, svg as s } from "./draw.js";
 import { flagCause } from "./event_words.js";
 import { ANALYSIS_WORDS as W } from "./word_tables.js";
 import { errorInWords, number, seconds as secondsText, statusInWords, web } from "./words.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = ["#05f", "#c60", "#090", "#a0a", "#b00", "#077"];
 const OUTCOME_COLOURS = { won: "#8c8", stumped: "#ddd", returned: "#f99", void: "#eee", open: "#ffd" };
-
-function s(tag, attrs = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) element.setAttribute(key, String(value));
-  }
-  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
-  return element;
-}
 
 const seconds = (us) => (us === null || us === undefined ? "–" : secondsText(us / 1e6));
 const level = (value) => (value === null || value === undefined ? "–" : number(value, 1));

@@ -22,6 +22,19 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element, as `h` makes HTML ones (the plots of the analysis, practice and rating
+ * pages): attributes set as strings, null or undefined ones and children left out. */
+export function svg(tag, attrs = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) element.setAttribute(key, String(value));
+  }
+  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
+  return element;
+}
+
 /** The link's state after the connection reports `next`: an error keeps the last state (the
  * connection reports how it goes on, connecting or online, next). */
 export function linkAfter(link, next) {

@@ -5,20 +5,9 @@
 // solved, hollow missed), the rating's line through them and its deviation as a band behind.
 // Nothing is computed here but the drawing. Words: word_tables.js RATING_WORDS (the
 // catalogue's `web` keys `rating.*`).
-import { fill, h } from "./draw.js";
+import { fill, h, svg as s } from "./draw.js";
 import { BOARD_WORDS, RATING_WORDS as W } from "./word_tables.js";
 import { errorInWords, ordinal } from "./words.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function s(tag, attrs = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) element.setAttribute(key, String(value));
-  }
-  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
-  return element;
-}
 
 /** What one step of the history was, in words (a dot's tooltip). */
 function stepInWords(step) {

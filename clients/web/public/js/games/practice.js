@@ -4,23 +4,11 @@
 // your rating with its history plot (SVG, drawn here from the view), the cards you missed
 // with how they go, and the class. It draws the view (server/games/practice/view.py) and
 // sends the commands of COMMANDS_BY_ROLE; no rules here. Words: words.js PRACTICE_WORDS.
-import { cardNumbers, fill, h, seatsTable } from "../draw.js";
+import { cardNumbers, fill, h, seatsTable, svg as s } from "../draw.js";
 import { casualEventWords, muText } from "../event_words.js";
 import { PRACTICE_WORDS as W } from "../word_tables.js";
 import { number, say } from "../words.js";
 import { nameOf, playerCell, setDisabled, setShown } from "./shell.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-/** An SVG element (the page's `h` makes HTML ones). */
-function s(tag, attrs = {}, ...children) {
-  const element = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) element.setAttribute(key, String(value));
-  }
-  element.append(...children.flat().filter((c) => c !== null && c !== undefined));
-  return element;
-}
 
 function ratingText(rating) {
   return rating ? muText(rating) : W.noRating;
