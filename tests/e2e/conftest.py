@@ -103,6 +103,26 @@ def connect(server):
         client.close()
 
 
+@pytest.fixture
+def own_server(tmp_path):
+    """(process, client): a server of this test's own, for a board or a count that must see
+    only this test's tables; `client(token)` is an Autobahn client said hello, closed after."""
+    process = ServerProcess(tmp_path / "srv").start()
+    clients: list[AutobahnClient] = []
+
+    def client(token: str) -> AutobahnClient:
+        made = AutobahnClient(process.url)
+        clients.append(made)
+        made.hello(token)
+        return made
+
+    yield process, client
+    for made in clients:
+        made.close()
+    if process.running():
+        process.terminate()
+
+
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """Attach the shared server's log to a failing e2e test's report."""

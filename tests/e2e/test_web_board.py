@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from server_process import ServerProcess
 from web_browser import Pages
 from wsclients import AutobahnClient
 
@@ -29,25 +28,6 @@ def accepted(client: AutobahnClient, table: str, name: str, **args: Any) -> dict
     reply = client.request("command", table=table, name=name, args=args)
     assert reply["type"] == "accepted", reply
     return reply
-
-
-@pytest.fixture
-def own_server(tmp_path):
-    """A server of this test's own: the board lists exactly the tables the test makes."""
-    process = ServerProcess(tmp_path / "srv").start()
-    clients: list[AutobahnClient] = []
-
-    def client(token: str) -> AutobahnClient:
-        made = AutobahnClient(process.url)
-        clients.append(made)
-        made.hello(token)
-        return made
-
-    yield process, client
-    for made in clients:
-        made.close()
-    if process.running():
-        process.terminate()
 
 
 def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_server, pages: Pages):

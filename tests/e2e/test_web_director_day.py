@@ -26,7 +26,6 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from server_process import ServerProcess
 from test_web_director import ROOT, look, printed_pages, reloaded, say, settle
 from web_browser import Pages, layout_problems
 from wsclients import AutobahnClient
@@ -39,24 +38,6 @@ STREAM = f"tournament/{TID}"
 TIE = f"{TID}.tb1.t1"
 NAMES = ["Ada", "Bo", "Cy", "Di"]
 TIE_SECONDS = 90  # long enough to look at the board three times; the round is ended by hand
-
-
-@pytest.fixture
-def day(tmp_path):
-    process = ServerProcess(tmp_path / "srv").start()
-    clients: list[AutobahnClient] = []
-
-    def client(token: str) -> AutobahnClient:
-        made = AutobahnClient(process.url)
-        clients.append(made)
-        made.hello(token)
-        return made
-
-    yield process, client
-    for made in clients:
-        made.close()
-    if process.running():
-        process.terminate()
 
 
 def accepted(client: AutobahnClient, table: str, name: str, **args: Any) -> dict[str, Any]:
@@ -99,9 +80,9 @@ def seconds_left(page: Any) -> int:
 
 
 def test_a_tie_break_for_the_champion_on_the_board_then_the_certificate_and_the_bundle(
-    day, pages: Pages, tmp_path: Path
+    own_server, pages: Pages, tmp_path: Path
 ):
-    server, client = day
+    server, client = own_server
     director = client(server.token("director", name="director"))
     options = {
         "name": "Spring Cup",

@@ -19,9 +19,7 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from server_process import ServerProcess
 from web_browser import Pages, card_gaps, layout_problems, unlabelled_controls
-from wsclients import AutobahnClient
 
 from server.games.challenge import COMMANDS, TIMER
 from server.games.challenge.options import tournament_table_deck
@@ -316,25 +314,6 @@ def test_the_console_disables_what_cannot_apply_and_rules_by_picking(server, con
         assert set(copied["phases"][name]) == set(COMMANDS[name].phases), name
         assert (name in copied["paused"]) == ("paused" in COMMANDS[name].passes), name
         assert (name in copied["waiting"]) == ("waiting" in COMMANDS[name].passes), name
-
-
-@pytest.fixture
-def own_server(tmp_path):
-    """A server of this test's own: the director's board shows exactly this test's tables."""
-    process = ServerProcess(tmp_path / "srv").start()
-    clients: list[AutobahnClient] = []
-
-    def client(token: str) -> AutobahnClient:
-        made = AutobahnClient(process.url)
-        clients.append(made)
-        made.hello(token)
-        return made
-
-    yield process, client
-    for made in clients:
-        made.close()
-    if process.running():
-        process.terminate()
 
 
 THREE_DIGITS = """(width) => import("/js/draw.js").then(({ drawCard }) => {
