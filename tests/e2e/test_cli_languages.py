@@ -15,7 +15,6 @@ import shutil
 
 import pexpect
 import pytest
-from cli_pty import T24Cli
 
 from protocol import words
 from server.games.tjugoett.cards import DECK, player_verdict, round_label, shuffled
@@ -30,13 +29,6 @@ def _seed_with_a_decision() -> str:
         if player_verdict([order[0], order[2]]) is None:  # Ada: the first and third cards
             return seed
     raise AssertionError("no seed found")
-
-
-@pytest.fixture
-def cli(tmp_path):
-    runner = T24Cli(tmp_path)
-    yield runner
-    runner.close()
 
 
 def toy_language(folder) -> None:
