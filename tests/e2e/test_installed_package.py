@@ -100,6 +100,40 @@ def test_the_installed_server_serves_the_web_client_from_its_package(demo, venv)
 PRINT_WEB_ROOT = "from server.net.static import WEB_ROOT; print(WEB_ROOT)"
 
 
+def test_the_installed_server_serves_the_words_of_every_language(demo):
+    """The catalogues (protocol/words/*.po) are package data too: the pages' words and the
+    officials' report in Norwegian and Swedish come from the installed copy."""
+    for lang in ("en", "nb", "sv"):
+        status, body, headers = demo.get(f"/words/{lang}.json")
+        assert status == 200 and headers["Content-Type"].startswith("application/json"), lang
+        data = json.loads(body)
+        assert data["lang"] == lang
+        assert data["languages"] == {"en": "English", "nb": "Norsk bokmål", "sv": "Svenska"}
+
+
+FIND_WORDS_AND_REPORT = (
+    "from protocol import words; from server.audit import report; "
+    "print(words.words_dir()); print(' '.join(words.languages())); "
+    "from importlib.resources import files; report._environment().get_template('report.html.j2'); "
+    "print(files(report.TEMPLATES) / 'report.html.j2')"
+)
+
+
+def test_the_installed_catalogues_and_report_templates_are_the_package_s(venv, workspace):
+    found = run(
+        [str(venv / "bin" / "python"), "-c", FIND_WORDS_AND_REPORT],
+        cwd=workspace.folder("elsewhere"),
+    )
+    assert found.returncode == 0, found.stderr
+    folder, langs, templates = found.stdout.splitlines()
+    assert folder == str(site_packages(venv) / "protocol" / "words")
+    assert langs.split() == ["en", "nb", "sv"]
+    # the report's template was read from the package and compiled
+    assert templates == str(
+        site_packages(venv) / "server" / "audit" / "templates" / "report.html.j2"
+    )
+
+
 def test_the_installed_page_loads_its_modules_and_msgpack_in_a_browser(demo, pages: Pages):
     spectator = json.loads((demo.folder / "var" / "demo-tokens" / "spectator.json").read_text())
     page = pages.open(f"http://127.0.0.1:{demo.port}", spectator["spectator"])
