@@ -48,10 +48,11 @@ from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
-from clients.reference_cli.words import COMMON, refusal_sentence
+from clients.reference_cli.words import COMMON, language, refusal_sentence
 from protocol.client import ClientSession, SequenceGap
 from protocol.codec import CodecError
 from protocol.messages import SUBPROTOCOL, ProtocolError
+from protocol.words import FALLBACK
 
 # Codes after which reconnecting cannot help: the command exits with code 3.
 FATAL_CODES = frozenset({"unauthorized", "forbidden", "unknown_table"})
@@ -83,14 +84,14 @@ class LinkLost(Exception):
     """The connection dropped before the reply came; the request may or may not have applied."""
 
     def words(self) -> str:
-        return "the connection dropped before the server answered; watch the table to see"
+        return COMMON.say("link.lost")
 
 
 class NotConnected(Exception):
     """A request while no connection is up (the link is reconnecting)."""
 
     def words(self) -> str:
-        return "not connected to the server right now; reconnecting, try again in a moment"
+        return COMMON.say("link.not_connected")
 
 
 def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) -> str:
@@ -100,7 +101,18 @@ def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) 
     if isinstance(error, ServerRefused):
         return refusal_sentence(table or {}, error.code, error.message, error.rule)
     words = getattr(error, "words", None)
-    return words() if callable(words) else f"request failed: {error}"
+    return words() if callable(words) else COMMON.say("link.request_failed", error=error)
+
+
+def director_refusal(error: ServerRefused, table: Mapping[str, Any] | None = None) -> str:
+    """A refusal of a director's one-shot command (`t24 admin`, `t24 tournament`): the code
+    always (the director looks it up in docs/protocol.md); in English the server's own
+    message beside it, which names the row, option or step at fault (as the web pages add
+    it on an English page only), else the catalogue's sentence for the code."""
+    if language() == FALLBACK:
+        return error.words()
+    sentence = refusal_sentence(table or {}, error.code, error.message, error.rule)
+    return COMMON.say("refused.with_code", words=sentence, code=error.code)
 
 
 @dataclass

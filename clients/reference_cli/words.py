@@ -30,6 +30,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from babel import UnknownLocaleError
+from babel.numbers import format_decimal
+
 from protocol.words import FALLBACK, catalogue, pick_language
 
 _LANGUAGE = {"chosen": FALLBACK, "explicit": False}
@@ -138,11 +141,39 @@ def names_list(names: list[str]) -> str:
     return COMMON.say("list.and", first=", ".join(names[:-1]), last=names[-1])
 
 
+def either(choices: list[str]) -> str:
+    """`proctor`, `proctor or director`, `a, b or c`: one of these."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return COMMON.say("list.or", first=", ".join(choices[:-1]), last=choices[-1])
+
+
 # The protocol's error codes (docs/protocol.md, "Error codes"), for a refusal of any game, and
 # the judge's verdicts on a typed answer (docs/puzzles.md, "Refusal reasons"): `refusal.<code>`
 # and `reason.<code>` of the `common` vocabulary.
 PROTOCOL: Table = COMMON
 ANSWER_REASONS: Table = COMMON
+
+
+def role_words(role: str) -> str:
+    """A role as a person reads it (`role.<role>` of `common`: "proctor", "tilsynsvakt"), or
+    the role's own name for one the catalogue does not know."""
+    key = f"role.{role}"
+    return COMMON.say(key) if key in COMMON else role
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with `digits` decimals in the language's own form ("4.5", "4,5")."""
+    pattern = "0." + "0" * digits if digits else "0"
+    try:
+        return str(format_decimal(value, format=pattern, locale=language()))
+    except (UnknownLocaleError, ValueError):  # a language Babel does not know (a toy)
+        return f"{value:.{digits}f}"
+
+
+def error_line(command: str, error: object) -> str:
+    """A command's one-line error for stderr: `t24 admin create-table: error: ...` (exit 2)."""
+    return COMMON.say("cli.error", command=command, error=error)
 
 
 def command_words(table: Table, name: str) -> str:
