@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from clients.reference_cli.words import COMMON, role_words
+from clients.reference_cli.words import COMMON, os_error_words, role_words
 
 DEFAULT_TOKENS = "var/demo-tokens"
 
@@ -80,7 +80,7 @@ def read_tokens_file(path: str) -> dict[str, Any]:
         data = json.loads(Path(path).read_text())
     except OSError as error:
         raise ConnectError(
-            COMMON.say("connect.cannot_read", path=path, error=error.strerror)
+            COMMON.say("connect.cannot_read", path=path, error=os_error_words(error))
         ) from None
     except json.JSONDecodeError as error:
         raise ConnectError(COMMON.say("connect.not_json", path=path, error=error)) from None

@@ -450,12 +450,14 @@ class TableLink:
             code = message["code"]
             if code == "bad_seq":  # the log is shorter than what we saw: start over
                 self.session.last_seq.pop(self.table, None)
-                self.listener.link_status("the table's log is shorter than before; rejoining")
+                self.listener.link_status(COMMON.say("status.rejoining"))
                 self._send_join()
             elif code in FATAL_CODES:
-                self._fatal(code, f"cannot join table {self.table}: {message['message']}")
+                why = refusal_sentence(COMMON, code, message["message"])
+                self._fatal(code, COMMON.say("status.cannot_join", table=self.table, why=why))
             else:
-                self.listener.link_status(f"join refused: {message['message']} ({code})")
+                why = refusal_sentence(COMMON, code, message["message"])
+                self.listener.link_status(COMMON.say("status.join_refused", why=why, code=code))
                 if self.proto is not None:
                     self.proto.dropConnection(abort=True)
             return

@@ -42,7 +42,7 @@ from clients.reference_cli.table_model import (
     apply_push,
     from_snapshot,
 )
-from clients.reference_cli.words import COMMON, either, role_words
+from clients.reference_cli.words import COMMON, either, role_words, status_words
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
@@ -152,7 +152,7 @@ class PlainOutput(Output):
     def status(self, text: str) -> None:
         if text != self.last_status:
             self.last_status = text
-            self.write(self.style.dim(f"-- {text}") + "\n")
+            self.write(self.style.dim(f"-- {status_words(text)}") + "\n")
 
     def snapshot(self, model: TableModel) -> None:
         self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")

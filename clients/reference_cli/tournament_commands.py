@@ -42,7 +42,7 @@ from clients.reference_cli.tournament_words import (
     created_words,
     nothing_to_do,
 )
-from clients.reference_cli.words import COMMON, error_line
+from clients.reference_cli.words import COMMON, error_line, os_error_words
 
 PREFIX = "tournament/"
 # The director's token as `make run` (t24-server --demo) writes it.
@@ -156,7 +156,7 @@ def read_roster(path: str) -> tuple[str, str]:
         data = Path(path).read_bytes()
     except OSError as error:
         raise AdminInputError(
-            COMMON.say("cli.cannot_read", path=path, error=error.strerror)
+            COMMON.say("cli.cannot_read", path=path, error=os_error_words(error))
         ) from None
     try:
         return data.decode("utf-8"), ""

@@ -36,7 +36,7 @@ from twisted.internet.defer import inlineCallbacks
 from clients.reference_cli import exit_codes
 from clients.reference_cli.admin_commands import AdminInputError
 from clients.reference_cli.connection import ServerRefused
-from clients.reference_cli.words import COMMON, Vocabulary, error_line
+from clients.reference_cli.words import COMMON, Vocabulary, error_line, os_error_words
 
 WORDS = Vocabulary("tournament")
 
@@ -74,7 +74,8 @@ def preview(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise AdminInputError(COMMON.say("cli.cannot_read", path=args.file, error=error)) from None
+        why = os_error_words(error) if isinstance(error, OSError) else error
+        raise AdminInputError(COMMON.say("cli.cannot_read", path=args.file, error=why)) from None
     reply = yield link.request(
         "query", table=PREFIX + _tid(args), name="preview_import", args={"csv": text}
     )

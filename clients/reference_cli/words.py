@@ -25,6 +25,7 @@ entry's count is `{n}` (callers may still pass it as `count`).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -169,6 +170,28 @@ def decimal(value: float, digits: int = 1) -> str:
         return str(format_decimal(value, format=pattern, locale=language()))
     except (UnknownLocaleError, ValueError):  # a language Babel does not know (a toy)
         return f"{value:.{digits}f}"
+
+
+# The operating system's errors a person meets (a file not there, not allowed): its own text
+# is in the language of the C library, English on most machines.
+OS_ERRORS = {
+    errno.ENOENT: "os.not_found",
+    errno.EACCES: "os.not_allowed",
+    errno.EISDIR: "os.is_directory",
+}
+
+
+def os_error_words(error: OSError) -> str:
+    """Why a file could not be read or written, in words (`os.<cause>`), else the system's."""
+    key = OS_ERRORS.get(error.errno or 0)
+    return COMMON.say(key) if key else str(error.strerror or error)
+
+
+def status_words(status: str) -> str:
+    """The connection's state in words: a state the link reports by its code (`connecting`,
+    `authenticating`, `connected`) as `status.<code>` says it, else the link's own words."""
+    key = f"status.{status}"
+    return COMMON.say(key) if key in COMMON else status
 
 
 def error_line(command: str, error: object) -> str:
