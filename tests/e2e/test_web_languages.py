@@ -165,10 +165,12 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
 def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     server, connect, pages: Pages
 ):
-    """Mid-game, an English page switches to Norwegian on its switch: the page speaks
-    Norwegian, the cards, the scores and the feed are those of the game before (the server's,
-    joined again), the half-typed answer is still in its field, and the choice is remembered
-    (the next page opens in Norwegian although the browser asks for English)."""
+    """Mid-game, an English page switches to Norwegian on its switch: the page is drawn
+    again where it stands, without a reload (the same document, the same connection), and
+    speaks Norwegian; the cards, the scores and the feed are those of the game before, the
+    half-typed answer is still in its field, the message line says its last message again in
+    Norwegian, and the choice is remembered (the next page opens in Norwegian although the
+    browser asks for English)."""
     stack = [
         {"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2},
         {"card_id": "p2", "numbers": [3, 3, 8, 8], "dots": 2},
@@ -180,15 +182,20 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     send(bo, table, "answer", expression="1 + 1", set=1)  # wrong: Bo is out of card 1
     ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.click("#send-answer")  # nothing typed yet: the message line says so
+    ada.locator("#message", has_text=web("en", "pocket.type_first")).wait_for(timeout=WAIT)
     ada.fill("#answer", "(1+2+3)*")  # half typed
     feed = ada.locator("#feed li").all_inner_texts()
     before = {"feed": len(feed), "score": ada.inner_text('tr[data-seat="s2"] td.score')}
     assert ada.inner_text("#claim") == "I got it! (space)"
+    ada.evaluate("window.beforeTheSwitch = window.t24")  # gone if the page were loaded again
 
     ada.select_option("#language-choice", "nb")
     ada.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
     ada.locator("#status", has_text=web("nb", "status.online")).wait_for(timeout=WAIT)
     ada.locator("#feed li").nth(before["feed"] - 1).wait_for(timeout=WAIT)
+    assert ada.evaluate("window.beforeTheSwitch === window.t24")  # drawn in place
+    assert ada.inner_text("#message") == web("nb", "pocket.type_first")
     assert ada.evaluate("document.documentElement.lang") == "nb"
     assert ada.locator('.card.up[data-number="1"]').count() == 1
     assert len(ada.locator("#feed li").all_inner_texts()) == before["feed"]
