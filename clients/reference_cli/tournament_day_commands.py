@@ -228,7 +228,7 @@ def run_bundle(args: argparse.Namespace) -> int:
         print(f"{command}: {error}", file=sys.stderr)
         return exit_codes.UNREACHABLE
     print(WORDS.say("cli.bundle_written", count, path=args.out))
-    print(WORDS.say("cli.bundle_key", key=key))
+    print(WORDS.say("cli.bundle_key", signing_key=key))
     print(WORDS.say("cli.bundle_check", command=f"t24 audit verify {args.out} --key {key}"))
     return exit_codes.OK
 

@@ -234,3 +234,19 @@ def test_every_command_a_person_or_a_bot_sends_is_worded_in_each_language(lang):
     set_language(lang)
     said = command_words(part_for("pocket").words, "claim")
     assert said == words.say("pocket", "command.claim") and "_" not in said
+
+
+def test_analyse_audit_and_replay_errors_in_the_language(capsys, tmp_path):
+    nothing = tmp_path / "nothing"
+    code, err = run_err(["--lang", "sv", "analyse", str(nothing)], capsys)
+    assert (code, err) == (
+        2,
+        "t24 analyse: " + common("sv", "analyse.no_source", path=nothing) + "\n",
+    )
+    code, err = run_err(["--lang", "nb", "audit", "verify", str(nothing)], capsys)
+    said = common("nb", "audit.no_bundle", command="t24 audit verify", path=nothing)
+    assert (code, err) == (2, said + "\n") and "ingen mappe med en dommerpakke" in said
+    store = f"sqlite:///{tmp_path / 'empty.sqlite'}"
+    code, err = run_err(["--lang", "sv", "replay", "--store", store], capsys)
+    why = common("sv", "replay.name_a_stream")
+    assert (code, err) == (2, common("sv", "cli.error", command="t24 replay", error=why) + "\n")
