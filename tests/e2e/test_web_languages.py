@@ -123,7 +123,7 @@ def stacked(*top: str) -> list[str]:
 
 def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cli, pages: Pages):
     """A browser asking for Swedish (`sv-SE`) gets the Tjugoett page in Swedish, with the
-    game's own words (given, draghög, nöjd); Ada draws and stands with the Swedish buttons,
+    game's own words (givaren, draghög, nöjd); Ada draws and stands with the Swedish buttons,
     the bot plays the other seat, the server's dealer plays both, and the round ends."""
     options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.2}
     table = create(server, connect, "tjugoett", options)
@@ -131,7 +131,7 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     assert ada.evaluate("document.documentElement.lang") == "sv"
     assert ada.inner_text("#draw") == web("sv", "tjugoett.draw")  # "Ta kort (D)"
     assert ada.inner_text("#stand") == web("sv", "tjugoett.stand")  # "Nöjd (S)"
-    assert ada.inner_text("#dealer-heading") == "Given"
+    assert ada.inner_text("#dealer-heading") == "Givaren"
     bot = spawn_bot(cli, server, table, "s2", scale="0.3")
     director = connect(server.token("director", name="dir"))
     # Ada 10H, Bo 9C; Ada's turn starts with 2D (12), she draws 5D (17) and stands; the
