@@ -217,6 +217,42 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     again.close()
 
 
+def test_the_proctor_console_switches_to_swedish_keeping_its_table_and_last_message(
+    server, connect, pages: Pages
+):
+    """The proctor's console of a 24 Challenge table in English: the proctor places a card
+    (the message line says it is done), then switches to Swedish. The page is drawn again in
+    place (no reload): the card placed, the feed, and the message line saying the same in
+    Swedish; the buttons are Swedish ones."""
+    director = connect(server.token("director", name="dir"))
+    table = f"lang-console-{next(_ids)}"
+    deck = [{"card_id": "c1", "numbers": [3, 3, 8, 8], "dots": 3}]
+    seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
+    reply = director.request("create_table", table=table, options={"seats": seats, "deck": deck})
+    assert reply["type"] == "table_created", reply
+    assert director.request("join", table=table)["type"] == "snapshot"
+    send(director, table, "start_round")
+    token = server.token("proctor", name="p", table=table)
+    console = pages.open(server.http, token, 390, locale="en-US", page="console")
+    console.locator("#place:enabled").wait_for(timeout=WAIT)
+    console.click("#place")
+    done = web("en", "done.place_card")
+    console.locator("#message", has_text=done).wait_for(timeout=WAIT)
+    feed = len(console.locator("#feed li").all_inner_texts())
+    console.evaluate("window.beforeTheSwitch = window.t24")
+
+    console.select_option("#language-choice", "sv")
+    console.locator("#place", has_text=web("sv", "console.place")).wait_for(timeout=WAIT)
+    console.locator("#feed li").nth(feed - 1).wait_for(timeout=WAIT)
+    assert console.evaluate("window.beforeTheSwitch === window.t24")  # drawn in place
+    assert console.inner_text("#message") == web("sv", "done.place_card") != done
+    assert console.get_attribute("#message", "data-kind") == "ok"
+    assert len(console.locator("#feed li").all_inner_texts()) == feed
+    assert console.locator("#reveal:enabled").count() == 1  # the card is placed: reveal next
+    assert layout_problems(console) == []
+    pages.shot(console, "console-switched-to-swedish-390")
+
+
 WALK_THE_TABLES = """async () => {
     const tables = { ...(await import("/js/word_tables.js")) };
     for (const game of ["deck40", "pocket", "tjugoett"]) {
