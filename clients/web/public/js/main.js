@@ -44,7 +44,10 @@ async function switchLanguage(lang) {
   await loadWords(lang);
   document.title = PAGE_WORDS.title;
   drawSwitch();
-  if (!drawAgain) return; // no page yet (no token): the switch itself is all there is
+  if (!drawAgain) { // no table to draw (a link without a token): its words again
+    showFatal(PAGE_WORDS.no_token);
+    return;
+  }
   restored = false;
   linesToSay = lines;
   drawAgain();
