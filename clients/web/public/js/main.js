@@ -127,6 +127,7 @@ if (!token) {
   };
   let welcomed = null;
   drawAgain = () => {
+    if (!welcomed) return; // not welcomed yet: the page is drawn in the new words when it is
     endPage(); // its countdowns and key listeners
     page = null;
     root.replaceChildren(); // nothing of the page before is left to fill
