@@ -353,7 +353,10 @@ class TableLink:
         if self.retries is not None and self.backoff.failures >= self.retries:
             self.finished = True
             self._fail_moved(why)
-            self.listener.link_fatal("unreachable", f"{self.url}: {why}")
+            # the whole story is English (the network's own words): said as it is in
+            # English, else the status line's words in the language (docs/translating.md)
+            spoken = short if short and language() != FALLBACK else f"{self.url}: {why}"
+            self.listener.link_fatal("unreachable", spoken)
             return
         delay = self.backoff.next_delay(self.rand())
         log.info("link lost: {why}", why=why)
