@@ -104,6 +104,14 @@ def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) 
     return words() if callable(words) else COMMON.say("link.request_failed", error=error)
 
 
+def refused_detail(code: str, message: str) -> str:
+    """Why the server refused, for a person: its own message in English (it names what is
+    wrong), else the catalogue's sentence for the code (`common` `refusal.<code>`)."""
+    if language() == FALLBACK:
+        return message
+    return refusal_sentence(COMMON, code, message)
+
+
 def director_refusal(error: ServerRefused, table: Mapping[str, Any] | None = None) -> str:
     """A refusal of a director's one-shot command (`t24 admin`, `t24 tournament`): the code
     always (the director looks it up in docs/protocol.md); in English the server's own
@@ -413,7 +421,9 @@ class TableLink:
     def _hello_reply(self, message: dict[str, Any]) -> None:
         self._hello_id = None
         if message.get("type") == "error":
-            self._fatal(message["code"], f"the server refused the token: {message['message']}")
+            code = message["code"]
+            why = refused_detail(code, message["message"])
+            self._fatal(code, COMMON.say("status.token_refused", why=why))
             return
         self.welcome = message
         self.listener.link_welcome(message)
@@ -424,7 +434,7 @@ class TableLink:
             return
         self.table = self.table or message.get("table")
         if not self.table:
-            self._fatal("no_table", "this token is bound to no table: name one with --table")
+            self._fatal("no_table", COMMON.say("status.no_table"))
             return
         self._send_join()
 

@@ -315,6 +315,22 @@ class LinkLifecycleTests(ShellTestCase):
         )
         assert len(connects) == 3
 
+    def test_a_refused_token_is_said_in_the_person_s_language(self):
+        set_language("nb")
+        try:
+            link, _clock, listener, _connects = make()
+            link.start()
+            proto = open_link(link)
+            reply(link, proto, type="error", id=proto.sent[-1]["id"], code="unauthorized",
+                  message="token expired")  # fmt: skip
+        finally:
+            set_language("en")
+        words = catalogue("nb")
+        why = words.say("common", "refusal.unauthorized")
+        said = words.say("common", "status.token_refused", why=why)
+        assert listener.log[-1] == ("fatal", "unauthorized", said)
+        assert said.startswith("serveren godtok ikke nøkkelen")
+
     def test_giving_up_is_said_in_the_person_s_language(self):
         set_language("sv")
         try:
