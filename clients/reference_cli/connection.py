@@ -416,7 +416,9 @@ class TableLink:
             else:
                 deferred.callback(message)
         elif kind == "error":
-            self.listener.link_status(f"server: {message.get('message')} ({message.get('code')})")
+            code = str(message.get("code"))
+            why = refused_detail(code, str(message.get("message")))
+            self.listener.link_status(COMMON.say("status.server_error", why=why, code=code))
 
     def _hello_reply(self, message: dict[str, Any]) -> None:
         self._hello_id = None
@@ -450,7 +452,7 @@ class TableLink:
         """Follow a `moved` reply: reconnect to the node that serves the table, same token;
         the join there resumes with `after_seq` (no gap, no duplicate)."""
         self.url = message["url"]
-        self.listener.link_status(f"table {message['table']} is served by {self.url}; moving")
+        self.listener.link_status(COMMON.say("status.moving", table=message["table"], url=self.url))
         if self.proto is not None:
             self.proto.dropConnection(abort=True)
 
