@@ -170,7 +170,7 @@ class Director:
             if tables is not None:
                 self.play_tables(view, tables(view))
             if time.monotonic() > deadline:
-                raise TimeoutError("the tournament did not get there in time")
+                raise TimeoutError(WORDS.say("simulate.too_slow"))
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
 
     # -- playing tables ----------------------------------------------------------------------
@@ -274,7 +274,7 @@ class Director:
         deadline = time.monotonic() + ROUND_TIMEOUT
         while True:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"round {number} could not be advanced in time")
+                raise TimeoutError(WORDS.say("simulate.not_advanced", round=number))
             try:
                 yield self.command("advance", round=number)
                 return
