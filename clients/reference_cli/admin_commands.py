@@ -36,10 +36,12 @@ from clients.reference_cli.connection import (
     ServerRefused,
     TableLink,
     close_then_stop,
+    director_refusal,
 )
 from clients.reference_cli.games import PART_MODULES
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.words import COMMON, Table, error_line
 from protocol.token_files import person_files, write_token_files
 
 SIDES = ("red", "white")
@@ -77,12 +79,15 @@ def parse_seats(text: str) -> list[dict[str, str]]:
     """`3` -> s1..s3 named "Seat 1".."Seat 3"; `s1:Ada,s2:Bo,s3` -> those seats and names."""
     text = text.strip()
     if text.isdigit():
-        return [{"seat": f"s{i}", "name": f"Seat {i}"} for i in range(1, int(text) + 1)]
+        return [
+            {"seat": f"s{i}", "name": COMMON.say("admin.seat_name", number=i)}
+            for i in range(1, int(text) + 1)
+        ]
     seats = []
     for item in text.split(","):
         seat, _, name = item.strip().partition(":")
         if not seat:
-            raise AdminInputError(f"--seats: an empty seat in {text!r}")
+            raise AdminInputError(COMMON.say("admin.empty_seat", seats=repr(text)))
         seats.append({"seat": seat.strip(), "name": name.strip()})
     return seats
 
@@ -93,7 +98,9 @@ def deck_from_edition(edition: str, seed: int, side: str) -> list[dict[str, Any]
     from server.puzzles import editions
 
     if edition not in editions.EDITIONS:
-        raise AdminInputError(f"--edition is one of {', '.join(editions.EDITIONS)}")
+        raise AdminInputError(
+            COMMON.say("admin.edition_choices", editions=", ".join(editions.EDITIONS))
+        )
     return [
         {"card_id": card.card_id, **card.side(side).as_dict()}
         for card in editions.tournament_deck(edition, seed)
@@ -105,10 +112,10 @@ def deck_from_file(path: str, side: str) -> list[dict[str, Any]]:
     try:
         data = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as error:
-        raise AdminInputError(f"--deck-file {path}: {error}") from None
+        raise AdminInputError(COMMON.say("admin.deck_file", path=path, error=error)) from None
     cards = data.get("cards") if isinstance(data, dict) else data
     if not isinstance(cards, list):
-        raise AdminInputError(f"--deck-file {path}: expected a list of cards")
+        raise AdminInputError(COMMON.say("admin.deck_file_not_cards", path=path))
     deck = []
     for card in cards:
         if isinstance(card, dict) and side in card and "numbers" not in card:
@@ -124,7 +131,7 @@ def option_pairs(pairs: list[str] | None) -> dict[str, Any]:
     for pair in pairs or ():
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
-            raise AdminInputError(f"--option is NAME=VALUE, not {pair!r}")
+            raise AdminInputError(COMMON.say("admin.option_pair", pair=repr(pair)))
         try:
             options[name.strip()] = json.loads(text)
         except json.JSONDecodeError:
@@ -177,7 +184,7 @@ def table_options(args: argparse.Namespace) -> dict[str, Any]:
         deck = deck_from_edition(args.edition, args.seed or 0, side)
     if args.cards is not None:
         if args.cards < 1:
-            raise AdminInputError("--cards must be at least 1")
+            raise AdminInputError(COMMON.say("admin.cards_at_least_one"))
         deck = deck[: args.cards]
     options: dict[str, Any] = {
         "seats": parse_seats(args.seats),
@@ -204,18 +211,16 @@ def _json_options(text: str | None) -> dict[str, Any]:
     try:
         extra = json.loads(text)
     except json.JSONDecodeError as error:
-        raise AdminInputError(f"--options is not JSON: {error}") from None
+        raise AdminInputError(COMMON.say("admin.options_not_json", error=error)) from None
     if not isinstance(extra, dict):
-        raise AdminInputError("--options is a JSON map")
+        raise AdminInputError(COMMON.say("admin.options_not_a_map"))
     return extra
 
 
 def check_tokens_out(path: str | None) -> None:
     """`--tokens-out` names a directory: one file per person (a `.json` name is a slip)."""
     if path and path.endswith(".json"):
-        raise AdminInputError(
-            f"--tokens-out names a directory (one file per person), e.g. {path[:-5]}"
-        )
+        raise AdminInputError(COMMON.say("admin.tokens_out_directory", example=path[:-5]))
 
 
 # -- the three requests ------------------------------------------------------------------------
@@ -248,12 +253,19 @@ def create_table(link: TableLink, welcome: dict[str, Any], args: argparse.Namesp
     if args.json:
         print(json.dumps(result))
     else:
-        cards = f", {len(options['deck'])} cards" if isinstance(options.get("deck"), list) else ""
-        print(f"created table {table} ({args.game}, {len(options['seats'])} seats{cards})")
-        if args.tokens_out:
+        seats = COMMON.say("admin.seats", len(options["seats"]))
+        deck = options.get("deck")
+        if isinstance(deck, list):
+            cards = COMMON.say("admin.cards", len(deck))
             print(
-                f"tokens, one file per person (hand each one only theirs), in {args.tokens_out}/:"
+                COMMON.say(
+                    "admin.created.cards", table=table, game=args.game, seats=seats, cards=cards
+                )
             )
+        else:
+            print(COMMON.say("admin.created", table=table, game=args.game, seats=seats))
+        if args.tokens_out:
+            print(COMMON.say("admin.tokens_written", directory=args.tokens_out))
             print("  " + "  ".join(sorted(files)))
     return exit_codes.OK
 
@@ -290,12 +302,16 @@ def list_tables(link: TableLink, welcome: dict[str, Any], args: argparse.Namespa
         print(json.dumps(tables))
         return exit_codes.OK
     if not tables:
-        print("no tables")
+        print(COMMON.say("admin.no_tables"))
     for info in tables:
-        state = "over" if info.get("over") else "live"
-        print(
-            f"{info.get('table'):24} {info.get('game', '?'):10} seq {info.get('seq', 0):<6} {state}"
+        line = COMMON.say(
+            "admin.table_line",
+            table=f"{info.get('table'):24}",
+            game=f"{info.get('game', '?'):10}",
+            seq=f"{info.get('seq', 0):<6}",
+            state=COMMON.say("admin.table.over" if info.get("over") else "admin.table.live"),
         )
+        print(line)
     return exit_codes.OK
 
 
@@ -307,8 +323,11 @@ Work = Callable[[TableLink, dict[str, Any], argparse.Namespace], Deferred]
 class OneShot:
     """A link listener that runs `work` once welcomed, then stops with its exit code."""
 
-    def __init__(self, reactor: Any, work: Work, args: argparse.Namespace) -> None:
+    def __init__(
+        self, reactor: Any, work: Work, args: argparse.Namespace, refusals: Table = COMMON
+    ) -> None:
         self.reactor = reactor
+        self.refusals = refusals  # whose `refusal.<code>` words a refusal (the tournament's)
         self.work = work
         self.args = args
         self.link: Any = None
@@ -335,13 +354,15 @@ class OneShot:
     def failed(self, failure: Any) -> None:
         error = failure.value
         if isinstance(error, ServerRefused):
-            self.message, code = f"refused: {error.words()}", exit_codes.REFUSED
+            words = director_refusal(error, self.refusals)
+            self.message, code = COMMON.say("admin.refused", words=words), exit_codes.REFUSED
         elif isinstance(error, AdminInputError):
             self.message, code = str(error), exit_codes.BAD_INPUT
         elif isinstance(error, LinkLost):
             self.message, code = error.words(), exit_codes.UNREACHABLE
         else:
-            self.message, code = f"unexpected failure: {error!r}", exit_codes.UNREACHABLE
+            self.message = COMMON.say("admin.unexpected", error=repr(error))
+            code = exit_codes.UNREACHABLE
         self.stop(code)
 
     def link_fatal(self, code: str, message: str) -> None:
@@ -364,18 +385,24 @@ def run_admin(args: argparse.Namespace, reactor: Any = None) -> int:
             table_options(args)  # refuse bad flags before connecting
             check_tokens_out(args.tokens_out)
     except (ConnectError, AdminInputError) as error:
-        print(f"{command}: error: {error}", file=sys.stderr)
+        print(error_line(command, error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     return run_one_shot(command, target, args, reactor)
 
 
-def run_one_shot(command: str, target: Any, args: argparse.Namespace, reactor: Any = None) -> int:
+def run_one_shot(
+    command: str,
+    target: Any,
+    args: argparse.Namespace,
+    reactor: Any = None,
+    refusals: Table = COMMON,
+) -> int:
     """Connect to `target` without joining, run `args.work` once and exit with its code (the
     director's one-shot commands: `t24 admin ...`, `t24 tournament ...`)."""
     if reactor is None:
         from twisted.internet import reactor
     start_logging(args.log)
-    shot = OneShot(reactor, args.work, args)
+    shot = OneShot(reactor, args.work, args, refusals)
     shot.link = TableLink(
         target.url,
         target.token,

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.reference_cli import exit_codes
+from clients.reference_cli.words import COMMON
 from protocol.messages import TABLE_STREAM_PREFIX
 
 EXAMPLES = """\
@@ -68,7 +69,9 @@ def _from_bundle(directory: Path) -> tuple[list[Any], dict[str, list[Any]]]:
         manifest = json.loads((directory / MANIFEST).read_text(encoding="utf-8"))
         tournament = str(manifest["tournament"])
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise AnalyseError(f"{directory}: not an officials' bundle ({error})") from None
+        raise AnalyseError(
+            COMMON.say("analyse.not_a_bundle", path=directory, error=error)
+        ) from None
     _stream, events = _checked_file(directory / export_name(f"tournament/{tournament}"))
     state = replay_tournament(events)
     tables = {}
@@ -93,7 +96,7 @@ def _from_store(url: str, stream: str) -> tuple[str, list[Any], dict[str, list[A
             raise BrokenChain(report.describe())
         events = store.load(stream)
         if not events:
-            raise AnalyseError(f"no stream {stream!r} in this store")
+            raise AnalyseError(COMMON.say("analyse.no_stream", stream=repr(stream)))
         tables = {}
         if stream.startswith("tournament/"):
             tournament = stream.removeprefix("tournament/")
@@ -115,7 +118,9 @@ def _table_output(args: argparse.Namespace, title: str, events: list[Any]) -> li
     except (ValueError, KeyError) as error:
         raise AnalyseError(f"{title}: {error}") from None
     if args.student and args.student not in dict(analysis.seats):
-        raise AnalyseError(f"{title}: no student {args.student!r} at this table")
+        raise AnalyseError(
+            COMMON.say("analyse.no_student_here", table=title, student=repr(args.student))
+        )
     if args.json:
         data = analysis.as_data()
         if args.student:
@@ -134,15 +139,17 @@ def _tournament_output(
 
     if args.table:
         if args.table not in tables:
-            known = ", ".join(sorted(tables)) or "none"
-            raise AnalyseError(f"no table {args.table!r} in this tournament (tables: {known})")
+            known = ", ".join(sorted(tables)) or COMMON.say("connect.no_seats")
+            raise AnalyseError(COMMON.say("analyse.no_table", table=repr(args.table), known=known))
         return _table_output(args, args.table, tables[args.table])
     analysis = analyse_tournament(events, tables)
     grades = [grade for grade, _ in analysis.grades]
     if args.grade and args.grade not in grades:
-        raise AnalyseError(f"no grade {args.grade!r} (grades: {', '.join(grades)})")
+        raise AnalyseError(
+            COMMON.say("analyse.no_grade", grade=repr(args.grade), known=", ".join(grades))
+        )
     if args.student:
-        raise AnalyseError("--student needs --table (a student's own report is per table)")
+        raise AnalyseError(COMMON.say("analyse.student_needs_table"))
     if args.json:
         data = analysis.as_data()
         if args.grade:
@@ -182,13 +189,13 @@ def _ratings_output(args: argparse.Namespace) -> list[str]:
     from server.audit.bundle import table_streams
 
     if args.grade or args.table:
-        raise AnalyseError("--ratings reads every table: no --grade or --table")
+        raise AnalyseError(COMMON.say("analyse.ratings_every_table"))
     if args.store:
         if args.source:
-            raise AnalyseError("--ratings --store reads every table of the store: no stream")
+            raise AnalyseError(COMMON.say("analyse.ratings_no_stream"))
         streams = _all_tables(args.store)
     elif args.source is None:
-        raise AnalyseError("name a bundle directory, an export file, or --store URL")
+        raise AnalyseError(COMMON.say("analyse.name_a_source"))
     else:
         source = Path(args.source)
         if source.is_dir():
@@ -204,12 +211,12 @@ def _ratings_output(args: argparse.Namespace) -> list[str]:
             stream, events = _checked_file(source)
             streams = {stream: events}
         else:
-            raise AnalyseError(f"no file or directory {source}")
+            raise AnalyseError(COMMON.say("analyse.no_source", path=source))
     rated = rate_log(streams)
     if args.student:
         found = rated.student(args.student)
         if found is None:
-            raise AnalyseError(f"no table rated a student named {args.student!r}")
+            raise AnalyseError(COMMON.say("analyse.no_rated_student", student=repr(args.student)))
         if args.json:
             return [json.dumps(found.as_data(), ensure_ascii=False, indent=1)]
         return student_lines(found)
@@ -228,14 +235,14 @@ def _analyse(args: argparse.Namespace) -> int:
             lines = _ratings_output(args)
         elif args.store:
             if not args.source:
-                raise AnalyseError("--store needs a stream: table/ID or tournament/ID")
+                raise AnalyseError(COMMON.say("analyse.store_needs_stream"))
             stream, events, tables = _from_store(args.store, args.source)
             if stream.startswith("tournament/"):
                 lines = _tournament_output(args, events, tables)
             else:
                 lines = _table_output(args, stream, events)
         elif args.source is None:
-            raise AnalyseError("name a bundle directory, an export file, or --store URL STREAM")
+            raise AnalyseError(COMMON.say("analyse.name_a_source_stream"))
         else:
             source = Path(args.source)
             if source.is_dir():
@@ -245,17 +252,16 @@ def _analyse(args: argparse.Namespace) -> int:
                 stream, events = _checked_file(source)
                 if not stream.startswith(TABLE_STREAM_PREFIX):
                     raise AnalyseError(
-                        f"{source}: an export of {stream}, not of a table; "
-                        "a tournament is analysed from its bundle"
+                        COMMON.say("analyse.not_a_table", path=source, stream=stream)
                     )
                 lines = _table_output(args, stream, events)
             else:
-                raise AnalyseError(f"no file or directory {source}")
+                raise AnalyseError(COMMON.say("analyse.no_source", path=source))
     except AnalyseError as error:
         print(f"t24 analyse: {error}", file=sys.stderr)
         return exit_codes.BAD_INPUT
     except BrokenChain as error:
-        print(f"t24 analyse: the chain breaks, nothing analysed: {error}", file=sys.stderr)
+        print(COMMON.say("analyse.chain_breaks", error=error), file=sys.stderr)
         return exit_codes.NEGATIVE
     print("\n".join(lines))
     return exit_codes.OK

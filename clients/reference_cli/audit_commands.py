@@ -15,12 +15,14 @@ import argparse
 import sys
 from pathlib import Path
 
+from clients.reference_cli.words import COMMON, Vocabulary
 from server.audit.export import ExportError
 from server.audit.signing import DEFAULT_KEY_FILE, SigningKeyError, load_or_create_signing_key
 from server.eventlog.backends import open_blocking_store
 from server.eventlog.store import EventLogError
 
 EXIT_OK, EXIT_DIFFERS, EXIT_BAD_INPUT = 0, 1, 2
+WORDS = Vocabulary("tournament")  # the bundle's words, as `t24 tournament bundle` says them
 
 EXAMPLES = """\
 examples:
@@ -40,7 +42,7 @@ def _bundle(args: argparse.Namespace) -> int:
 
     out = Path(args.out)
     if out.exists():
-        print(f"t24 audit bundle: {out} exists; evidence is never overwritten", file=sys.stderr)
+        print("t24 audit bundle: " + WORDS.say("cli.bundle_exists", path=out), file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         key = load_or_create_signing_key(args.key_file)
@@ -57,7 +59,7 @@ def _bundle(args: argparse.Namespace) -> int:
     finally:
         store.close()
     write_bundle(files, out)
-    print(f"wrote {len(files)} files to {out}")
+    print(WORDS.say("cli.bundle_written", len(files), path=out))
     return EXIT_OK
 
 
@@ -66,15 +68,19 @@ def _verify(args: argparse.Namespace) -> int:
 
     directory = Path(args.directory)
     if not directory.is_dir():
-        print(f"t24 audit verify: no bundle directory {directory}", file=sys.stderr)
+        print(
+            COMMON.say("audit.no_bundle", command="t24 audit verify", path=directory),
+            file=sys.stderr,
+        )
         return EXIT_BAD_INPUT
     try:
         manifest = verify_bundle(directory, args.key)
     except BundleError as error:
-        print(f"t24 audit verify: FAILED: {error}")
+        print(COMMON.say("audit.failed", command="t24 audit verify", error=error))
         return EXIT_DIFFERS
     files = len(manifest["files"]) + 1
-    print(f"t24 audit verify: OK: {files} files, signed by {manifest['public_key']}")
+    key = manifest["public_key"]
+    print(COMMON.say("audit.verified", files, command="t24 audit verify", signing_key=key))
     return EXIT_OK
 
 
@@ -84,22 +90,23 @@ def _report(args: argparse.Namespace) -> int:
 
     directory = Path(args.directory)
     if not directory.is_dir():
-        print(f"t24 audit report: no bundle directory {directory}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    if args.lang not in languages():
         print(
-            f"t24 audit report: no words in {args.lang!r}; there are {', '.join(languages())}",
+            COMMON.say("audit.no_bundle", command="t24 audit report", path=directory),
             file=sys.stderr,
         )
+        return EXIT_BAD_INPUT
+    if args.lang not in languages():
+        there = ", ".join(languages())
+        print(COMMON.say("audit.no_language", lang=repr(args.lang), there=there), file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
         html = report_in(directory, args.lang, args.key)
     except BundleError as error:
-        print(f"t24 audit report: FAILED: {error}")
+        print(COMMON.say("audit.failed", command="t24 audit report", error=error))
         return EXIT_DIFFERS
     out = Path(args.out or directory.parent / f"{directory.name}-report.{args.lang}.html")
     if directory.resolve() in out.resolve().parents:
-        print("t24 audit report: --out inside the bundle would break it", file=sys.stderr)
+        print(COMMON.say("audit.out_inside"), file=sys.stderr)
         return EXIT_BAD_INPUT
     out.write_text(html, encoding="utf-8")
     print(f"t24 audit report: {out}")

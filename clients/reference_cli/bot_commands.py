@@ -30,7 +30,7 @@ from clients.reference_cli.table_app import PlainOutput, run_reactor
 from clients.reference_cli.table_commands import start_logging
 from clients.reference_cli.table_model import TableModel, apply_push, from_snapshot
 from clients.reference_cli.terminal import write_out
-from clients.reference_cli.words import command_words
+from clients.reference_cli.words import COMMON, command_words, error_line, role_words
 
 EPILOG = """\
 skills:
@@ -78,7 +78,8 @@ class BotApp:
     def link_welcome(self, welcome: dict[str, Any]) -> None:
         self.me = welcome.get("seat")
         if welcome.get("role") != "player" or not self.me:
-            self.link_fatal("wrong_role", f"a bot needs a player token, not a {welcome['role']}")
+            role = role_words(str(welcome.get("role")))
+            self.link_fatal("wrong_role", COMMON.say("bot.needs_player", role=role))
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.model = from_snapshot(snapshot, self.model, after_seq)
@@ -108,12 +109,12 @@ class BotApp:
         view = model.view
         if part.finished(view):
             who = model.seat_names().get(self.me, self.me)
-            self.output.notice(f"{who}: the round is over", False)
+            self.output.notice(COMMON.say("bot.round_over", who=who), False)
             self.stop(exit_codes.OK)
             return
         refusal = part.bot_refusal(view)
         if part.bot is None or refusal is not None:
-            why = refusal or f"this bot cannot play the game {model.game!r}"
+            why = refusal or COMMON.say("bot.cannot_play", game=model.game)
             self.link_fatal("unplayable", why)
             return
         key, actions = part.bot(
@@ -145,12 +146,12 @@ class BotApp:
         table = self.model.part.words if self.model is not None else {}
         who = self.model.seat_names().get(self.me, self.me) if self.model is not None else self.me
         move = command_words(table, action.name)
-        self.output.notice(f"{who}: {move} ({action.why})", False)
+        self.output.notice(COMMON.say("bot.move", who=who, move=move, why=action.why), False)
         deferred = self.link.command(action.name, dict(action.args))
 
         def refused(failure: Any) -> None:
             words = refusal_words(failure.value, table)
-            self.output.notice(f"{who}: {move} refused: {words}", True)
+            self.output.notice(COMMON.say("bot.move_refused", who=who, move=move, why=words), True)
 
         deferred.addErrback(refused)
 
@@ -167,10 +168,10 @@ def run_bot(args: argparse.Namespace, reactor: Any = None) -> int:
     try:
         target = resolve_target(args, "player")
     except ConnectError as error:
-        print(f"t24 bot: error: {error}", file=sys.stderr)
+        print(error_line("t24 bot", error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     if args.time_scale <= 0:
-        print("t24 bot: error: --time-scale must be above 0", file=sys.stderr)
+        print(error_line("t24 bot", COMMON.say("bot.time_scale")), file=sys.stderr)
         return exit_codes.BAD_INPUT
     if reactor is None:
         from twisted.internet import reactor

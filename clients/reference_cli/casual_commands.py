@@ -40,7 +40,7 @@ from clients.reference_cli.keyboard import CTRL_D, ENTER, edit_line, split_keys
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.table_commands import start_logging
 from clients.reference_cli.terminal import StdinReader, cbreak, write_out
-from clients.reference_cli.words import COMMON, table_language
+from clients.reference_cli.words import COMMON, error_line, table_language
 from protocol.views import apply_view_message
 
 
@@ -283,7 +283,7 @@ def run_casual(args: argparse.Namespace, reactor: Any = None) -> int:
     try:
         target = resolve_target(args, "player")
     except ConnectError as error:
-        print(f"t24 casual: error: {error}", file=sys.stderr)
+        print(error_line("t24 casual", error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     if reactor is None:
         from twisted.internet import reactor

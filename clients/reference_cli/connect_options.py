@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from clients.reference_cli.words import COMMON, os_error_words, role_words
+
 DEFAULT_TOKENS = "var/demo-tokens"
 
 
@@ -77,11 +79,13 @@ def read_tokens_file(path: str) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text())
     except OSError as error:
-        raise ConnectError(f"cannot read the tokens file {path}: {error.strerror}") from None
+        raise ConnectError(
+            COMMON.say("connect.cannot_read", path=path, error=os_error_words(error))
+        ) from None
     except json.JSONDecodeError as error:
-        raise ConnectError(f"the tokens file {path} is not JSON: {error}") from None
+        raise ConnectError(COMMON.say("connect.not_json", path=path, error=error)) from None
     if not isinstance(data, dict):
-        raise ConnectError(f"the tokens file {path} does not hold a map")
+        raise ConnectError(COMMON.say("connect.not_a_map", path=path))
     return data
 
 
@@ -110,21 +114,23 @@ def token_from_file(data: Mapping[str, Any], role: str, seat: str | None, path: 
         for number, entry in enumerate(data.get("seats") or [], start=1)
     ]
     if role == "player":
-        known = ", ".join(str(entry.get("seat")) for entry in seats) or "none"
+        known = ", ".join(str(entry.get("seat")) for entry in seats) or COMMON.say(
+            "connect.no_seats"
+        )
         if not seat:
             if len(seats) == 1:
                 return str(seats[0].get("token"))
-            raise ConnectError(f"name your seat with --seat (in {path}: {known})")
+            raise ConnectError(COMMON.say("connect.name_your_seat", where=path, known=known))
         for entry in seats:
             if seat_matches(entry, seat):
                 return str(entry.get("token"))
-        raise ConnectError(f"no seat {seat!r} in {path} (seats: {known})")
+        raise ConnectError(COMMON.say("connect.no_seat", seat=repr(seat), path=path, known=known))
     token = data.get(role)
     if role == "spectator" and not isinstance(token, str):
         held = [data.get(name) for name in WATCH_TOKENS if isinstance(data.get(name), str)]
         token = held[0] if held else (seats[0].get("token") if len(seats) == 1 else None)
     if not isinstance(token, str):
-        raise ConnectError(f"{path} holds no {role} token")
+        raise ConnectError(COMMON.say("connect.no_token_in_file", path=path, role=role_words(role)))
     return token
 
 
@@ -136,21 +142,30 @@ def tokens_from_directory(directory: str, role: str, seat: str | None) -> tuple[
             path = base / f"{name}.json"
             if path.exists():
                 return read_tokens_file(str(path)), str(path)
-        raise ConnectError(f"{directory} holds no {role} token ({role}.json)")
+        raise ConnectError(
+            COMMON.say(
+                "connect.no_token_in_directory",
+                directory=directory,
+                role=role_words(role),
+                file=f"{role}.json",
+            )
+        )
     seat_files = []
     for path in sorted(base.glob("*.json")):
         data = read_tokens_file(str(path))
         if data.get("seats"):
             seat_files.append((data, str(path)))
     if not seat_files:
-        raise ConnectError(f"{directory} holds no seat's tokens")
+        raise ConnectError(COMMON.say("connect.no_seat_tokens", directory=directory))
     if not seat:
         known = ", ".join(Path(path).name for _data, path in seat_files)
-        raise ConnectError(f"name your seat with --seat (in {directory}: {known})")
+        raise ConnectError(COMMON.say("connect.name_your_seat", where=directory, known=known))
     for data, path in seat_files:
         if any(seat_matches(entry, seat) for entry in data["seats"]):
             return data, path
-    raise ConnectError(f"no seat {seat!r} in {directory}")
+    raise ConnectError(
+        COMMON.say("connect.no_seat_in_directory", seat=repr(seat), directory=directory)
+    )
 
 
 def resolve_target(
@@ -173,9 +188,9 @@ def resolve_target(
             token = token_from_file(data, role, seat, path)
             table = table or data.get("table")
     if not url:
-        raise ConnectError("no server URL: pass --url, set T24_URL, or use --tokens FILE")
+        raise ConnectError(COMMON.say("connect.no_url"))
     if not token:
-        raise ConnectError("no token: pass --token, set T24_TOKEN, or use --tokens FILE")
+        raise ConnectError(COMMON.say("connect.no_token"))
     if not url.startswith(("ws://", "wss://")):
-        raise ConnectError(f"the URL must start with ws:// or wss://, not {url!r}")
+        raise ConnectError(COMMON.say("connect.bad_url", url=repr(url)))
     return Target(url=url, token=token, table=table)

@@ -48,10 +48,11 @@ from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.interfaces import IDelayedCall
 from twisted.logger import Logger
 
-from clients.reference_cli.words import COMMON, refusal_sentence
+from clients.reference_cli.words import COMMON, language, refusal_sentence
 from protocol.client import ClientSession, SequenceGap
 from protocol.codec import CodecError
 from protocol.messages import SUBPROTOCOL, ProtocolError
+from protocol.words import FALLBACK
 
 # Codes after which reconnecting cannot help: the command exits with code 3.
 FATAL_CODES = frozenset({"unauthorized", "forbidden", "unknown_table"})
@@ -83,14 +84,14 @@ class LinkLost(Exception):
     """The connection dropped before the reply came; the request may or may not have applied."""
 
     def words(self) -> str:
-        return "the connection dropped before the server answered; watch the table to see"
+        return COMMON.say("link.lost")
 
 
 class NotConnected(Exception):
     """A request while no connection is up (the link is reconnecting)."""
 
     def words(self) -> str:
-        return "not connected to the server right now; reconnecting, try again in a moment"
+        return COMMON.say("link.not_connected")
 
 
 def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) -> str:
@@ -100,7 +101,26 @@ def refusal_words(error: BaseException, table: Mapping[str, Any] | None = None) 
     if isinstance(error, ServerRefused):
         return refusal_sentence(table or {}, error.code, error.message, error.rule)
     words = getattr(error, "words", None)
-    return words() if callable(words) else f"request failed: {error}"
+    return words() if callable(words) else COMMON.say("link.request_failed", error=error)
+
+
+def refused_detail(code: str, message: str) -> str:
+    """Why the server refused, for a person: its own message in English (it names what is
+    wrong), else the catalogue's sentence for the code (`common` `refusal.<code>`)."""
+    if language() == FALLBACK:
+        return message
+    return refusal_sentence(COMMON, code, message)
+
+
+def director_refusal(error: ServerRefused, table: Mapping[str, Any] | None = None) -> str:
+    """A refusal of a director's one-shot command (`t24 admin`, `t24 tournament`): the code
+    always (the director looks it up in docs/protocol.md); in English the server's own
+    message beside it, which names the row, option or step at fault (as the web pages add
+    it on an English page only), else the catalogue's sentence for the code."""
+    if language() == FALLBACK:
+        return error.words()
+    sentence = refusal_sentence(table or {}, error.code, error.message, error.rule)
+    return COMMON.say("refused.with_code", words=sentence, code=error.code)
 
 
 @dataclass
@@ -341,7 +361,10 @@ class TableLink:
         if self.retries is not None and self.backoff.failures >= self.retries:
             self.finished = True
             self._fail_moved(why)
-            self.listener.link_fatal("unreachable", f"{self.url}: {why}")
+            # the whole story is English (the network's own words): said as it is in
+            # English, else the status line's words in the language (docs/translating.md)
+            spoken = short if short and language() != FALLBACK else f"{self.url}: {why}"
+            self.listener.link_fatal("unreachable", spoken)
             return
         delay = self.backoff.next_delay(self.rand())
         log.info("link lost: {why}", why=why)
@@ -393,12 +416,16 @@ class TableLink:
             else:
                 deferred.callback(message)
         elif kind == "error":
-            self.listener.link_status(f"server: {message.get('message')} ({message.get('code')})")
+            code = str(message.get("code"))
+            why = refused_detail(code, str(message.get("message")))
+            self.listener.link_status(COMMON.say("status.server_error", why=why, code=code))
 
     def _hello_reply(self, message: dict[str, Any]) -> None:
         self._hello_id = None
         if message.get("type") == "error":
-            self._fatal(message["code"], f"the server refused the token: {message['message']}")
+            code = message["code"]
+            why = refused_detail(code, message["message"])
+            self._fatal(code, COMMON.say("status.token_refused", why=why))
             return
         self.welcome = message
         self.listener.link_welcome(message)
@@ -409,7 +436,7 @@ class TableLink:
             return
         self.table = self.table or message.get("table")
         if not self.table:
-            self._fatal("no_table", "this token is bound to no table: name one with --table")
+            self._fatal("no_table", COMMON.say("status.no_table"))
             return
         self._send_join()
 
@@ -425,7 +452,7 @@ class TableLink:
         """Follow a `moved` reply: reconnect to the node that serves the table, same token;
         the join there resumes with `after_seq` (no gap, no duplicate)."""
         self.url = message["url"]
-        self.listener.link_status(f"table {message['table']} is served by {self.url}; moving")
+        self.listener.link_status(COMMON.say("status.moving", table=message["table"], url=self.url))
         if self.proto is not None:
             self.proto.dropConnection(abort=True)
 
@@ -438,12 +465,14 @@ class TableLink:
             code = message["code"]
             if code == "bad_seq":  # the log is shorter than what we saw: start over
                 self.session.last_seq.pop(self.table, None)
-                self.listener.link_status("the table's log is shorter than before; rejoining")
+                self.listener.link_status(COMMON.say("status.rejoining"))
                 self._send_join()
             elif code in FATAL_CODES:
-                self._fatal(code, f"cannot join table {self.table}: {message['message']}")
+                why = refusal_sentence(COMMON, code, message["message"])
+                self._fatal(code, COMMON.say("status.cannot_join", table=self.table, why=why))
             else:
-                self.listener.link_status(f"join refused: {message['message']} ({code})")
+                why = refusal_sentence(COMMON, code, message["message"])
+                self.listener.link_status(COMMON.say("status.join_refused", why=why, code=code))
                 if self.proto is not None:
                     self.proto.dropConnection(abort=True)
             return

@@ -14,6 +14,8 @@ import re
 import sys
 from collections.abc import Sequence
 
+from clients.reference_cli.words import COMMON, answer_reason, error_line, language
+from protocol.words import FALLBACK, say
 from server.puzzles import difficulty, editions, expressions, solver
 
 CARD_SIZE = 4
@@ -29,23 +31,25 @@ class BadInput(ValueError):
 
 def _card(items: Sequence[str]) -> list[int]:
     if len(items) != CARD_SIZE:
-        raise BadInput(f"a card has {CARD_SIZE} numbers, got {len(items)}: {' '.join(items)}")
+        raise BadInput(
+            COMMON.say("solve.card_size", size=CARD_SIZE, count=len(items), numbers=" ".join(items))
+        )
     numbers = []
     for item in items:
         # Plain ASCII digits only: int() would also take "1_0", "+8" and other scripts' digits.
         if not WHOLE_NUMBER.fullmatch(item):
-            raise BadInput(f"{item!r} is not a whole number")
+            raise BadInput(COMMON.say("solve.not_whole", item=repr(item)))
         number = int(item)
         if number < 0:
-            raise BadInput(f"{number} is negative; card numbers are 0..{MAX_NUMBER}")
+            raise BadInput(COMMON.say("solve.negative", number=number, max=MAX_NUMBER))
         if number > MAX_NUMBER:
-            raise BadInput(f"{number} is above {MAX_NUMBER}; card numbers are 0..{MAX_NUMBER}")
+            raise BadInput(COMMON.say("solve.too_big", number=number, max=MAX_NUMBER))
         numbers.append(number)
     return numbers
 
 
 def _bad_input(command: str, error: BadInput) -> int:
-    print(f"t24 {command}: error: {error}", file=sys.stderr)
+    print(error_line(f"t24 {command}", error), file=sys.stderr)
     return 2
 
 
@@ -78,17 +82,17 @@ def run_solve(args: argparse.Namespace) -> int:
         )
         return 0 if solutions else 1
     if not solutions:
-        print(f"{shown}: no solution")
+        print(COMMON.say("solve.none", card=shown))
         return 1
-    count = len(solutions)
-    noun = "solution" if count == 1 else "solutions"
-    dots = difficulty.dots(card)
-    print(f"{shown}: {count} distinct {noun}, {dots} dot{'s' if dots > 1 else ''}")
+    counted = COMMON.say("solve.solutions", len(solutions))
+    dots = COMMON.say("solve.dots", difficulty.dots(card))
+    print(COMMON.say("solve.found", card=shown, solutions=counted, dots=dots))
     for index, solution in enumerate(solutions, start=1):
         expression = solution.expression if unicode else solution.ascii_expression
         steps = solution.steps if unicode else solution.ascii_steps
         print(f"{index:3d}. {expression}")
-        print(f"     pattern {solution.pattern.render(unicode)}: {'; '.join(steps)}")
+        pattern = solution.pattern.render(unicode)
+        print("     " + COMMON.say("solve.pattern", pattern=pattern, steps="; ".join(steps)))
     return 0
 
 
@@ -101,16 +105,13 @@ def run_check(args: argparse.Namespace) -> int:
     try:
         if args.step or args.pattern is not None:
             if args.pattern is None:
-                raise BadInput("--step needs --pattern (the last step, e.g. '3 × 8')")
+                raise BadInput(COMMON.say("check.step_needs_pattern"))
             card = _card(items)
             verdict = expressions.check_solution(card, args.pattern, args.step or [])
             answer = {"pattern": args.pattern, "steps": list(args.step or [])}
         else:
             if len(items) != CARD_SIZE + 1:
-                raise BadInput(
-                    "give the card's 4 numbers and one expression, "
-                    "or the numbers with --pattern and --step"
-                )
+                raise BadInput(COMMON.say("check.give_card", size=CARD_SIZE))
             card = _card(items[:CARD_SIZE])
             verdict = expressions.check_expression(card, items[CARD_SIZE])
             answer = {"expression": items[CARD_SIZE]}
@@ -129,9 +130,12 @@ def run_check(args: argparse.Namespace) -> int:
             }
         )
     elif verdict.ok:
-        print("correct: makes 24")
+        print(COMMON.say("check.correct"))
     else:
-        print(f"wrong ({verdict.reason}): {verdict.message}")
+        # the judge's own message names the step at fault; it is English, said as it is in
+        # English and in the reason's words in another language (docs/translating.md)
+        why = verdict.message if language() == FALLBACK else answer_reason(verdict.reason)
+        print(COMMON.say("check.wrong", reason=verdict.reason, why=why))
     return 0 if verdict.ok else 1
 
 
@@ -153,9 +157,9 @@ def run_deck(args: argparse.Namespace) -> int:
                 {"edition": args.edition, "seed": args.seed, "cards": [c.as_dict() for c in cards]}
             )
             return 0
-        print(f"{args.edition}, seed {args.seed}: {len(cards)} cards, top first")
+        print(COMMON.say("deck.playing_cards", len(cards), edition=args.edition, seed=args.seed))
         for index, card in enumerate(cards, start=1):
-            print(f"{index:3d}. {card.rank:2d} of {card.suit}")
+            print(f"{index:3d}. {_card_name(card)}")
         return 0
     deck = editions.tournament_deck(args.edition, args.seed)
     if args.json:
@@ -163,14 +167,25 @@ def run_deck(args: argparse.Namespace) -> int:
             {"edition": args.edition, "seed": args.seed, "cards": [c.as_dict() for c in deck]}
         )
         return 0
-    print(f"{args.edition}, seed {args.seed}: {len(deck)} double-sided cards")
+    print(COMMON.say("deck.double_sided", len(deck), edition=args.edition, seed=args.seed))
     width = 14 if args.edition != editions.VARIABLES else 22
-    print(f"{'card':6} {'red':{width}} {'dots':5} {'white':{width}} dots")
+    card, red, white, dots = (COMMON.say(f"deck.column.{name}") for name in COLUMNS)
+    print(f"{card:6} {red:{width}} {dots:5} {white:{width}} {dots}")
     for card in deck:
         red, white = _side_text(card.red), _side_text(card.white)
         red_dots, white_dots = _dots(card.red.dots), _dots(card.white.dots)
         print(f"{card.card_id:6} {red:{width}} {red_dots:5} {white:{width}} {white_dots}")
     return 0
+
+
+COLUMNS = ("card", "red", "white", "dots")
+
+
+def _card_name(card: editions.PlayingCard) -> str:
+    """` 3 of spades`, `spar  3`: the web pages' words for a playing card (`web` `cards.*`
+    of the catalogue, the one place a card's name is worded)."""
+    suit = say(language(), "web", f"cards.suit.{card.suit}")
+    return say(language(), "web", "cards.name", rank=f"{card.rank:2d}", suit=suit)
 
 
 def _side_text(side: editions.CardSide) -> str:

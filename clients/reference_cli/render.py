@@ -24,7 +24,7 @@ from typing import Any
 from clients.reference_cli.games import part_for
 from clients.reference_cli.styling import Style
 from clients.reference_cli.table_model import SECOND, FeedLine, TableModel
-from clients.reference_cli.words import COMMON, say
+from clients.reference_cli.words import COMMON, say, status_words
 
 MIN_FEED = 3
 PLAIN = Style(color=False)
@@ -69,8 +69,7 @@ def header(frame: Frame, width: int, style: Style) -> list[str]:
         role = f"role.{frame.role}"
         parts.append(say(COMMON, role) if role in COMMON else frame.role)
     left = " · ".join(parts)
-    status = f"status.{frame.status}"
-    status = say(COMMON, status) if status in COMMON else frame.status
+    status = status_words(frame.status)
     colored = style.green(status) if frame.status == "connected" else style.yellow(status)
     gap = width - len(left) - len(status)
     if gap < 1:

@@ -36,7 +36,7 @@ from clients.reference_cli.keyboard import BACKSPACE, CTRL_D, ENTER, ESC, split_
 from clients.reference_cli.render import Frame, compact, render
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
 from clients.reference_cli.table_model import FeedLine, TableModel, apply_push, from_snapshot
-from clients.reference_cli.words import COMMON
+from clients.reference_cli.words import COMMON, error_line
 from protocol.messages import stream_table, table_stream
 
 if TYPE_CHECKING:
@@ -212,13 +212,13 @@ def run_replay(args: argparse.Namespace) -> int:
         report = replayed.report
         steps = replay_steps(replayed.game, replayed.moments, stream_table(replayed.stream))
     except ReplayError as error:  # the store's and the export's errors arrive as these
-        print(f"t24 replay: error: {error}", file=sys.stderr)
+        print(error_line("t24 replay", error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     last = steps[-1].seq
     if args.to is not None:
         if not 1 <= args.to <= last:
-            why = f"--to {args.to}: the stream has seqs 1..{last}"
-            print(f"t24 replay: error: {why}", file=sys.stderr)
+            why = COMMON.say("replay.to_outside", to=args.to, last=last)
+            print(error_line("t24 replay", why), file=sys.stderr)
             return exit_codes.BAD_INPUT
         shown = [step for step in steps if step.seq <= args.to]
     else:
@@ -257,7 +257,7 @@ def _from_store(args: argparse.Namespace) -> TableReplay:
     from server.eventlog.store import EventLogError
 
     if not args.stream:
-        raise ReplayError("name the table's stream (or give --export FILE)")
+        raise ReplayError(COMMON.say("replay.name_a_stream"))
     try:
         store = open_blocking_store(args.store, create=False)
     except EventLogError as error:

@@ -42,6 +42,7 @@ from clients.reference_cli.table_model import (
     apply_push,
     from_snapshot,
 )
+from clients.reference_cli.words import COMMON, either, role_words, status_words
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
@@ -74,7 +75,7 @@ class WatchState:
         return ""
 
     def keys_help(self, view: Mapping[str, Any] | None) -> str:
-        return "[q] quit"
+        return COMMON.say("keys.watch")
 
 
 def watch_controls() -> Controls:
@@ -151,7 +152,7 @@ class PlainOutput(Output):
     def status(self, text: str) -> None:
         if text != self.last_status:
             self.last_status = text
-            self.write(self.style.dim(f"-- {text}") + "\n")
+            self.write(self.style.dim(f"-- {status_words(text)}") + "\n")
 
     def snapshot(self, model: TableModel) -> None:
         self.write("\n".join(strip_ansi(line) for line in compact(model, self.style)) + "\n")
@@ -263,8 +264,9 @@ class TableApp:
         self.role = welcome.get("role", self.role)
         self.me = welcome.get("seat")
         if self.allowed_roles is not None and self.role not in self.allowed_roles:
-            wanted = " or ".join(self.allowed_roles)
-            self.link_fatal("wrong_role", f"this is a {self.role} token; this view needs {wanted}")
+            wanted = either([role_words(role) for role in self.allowed_roles])
+            role = role_words(str(self.role))
+            self.link_fatal("wrong_role", COMMON.say("view.wrong_role", role=role, wanted=wanted))
 
     def link_snapshot(self, snapshot: dict[str, Any], after_seq: int | None = None) -> None:
         self.model = from_snapshot(snapshot, self.model, after_seq)

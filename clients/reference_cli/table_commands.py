@@ -41,6 +41,8 @@ from clients.reference_cli.terminal import (
     is_terminal,
     write_out,
 )
+from clients.reference_cli.words import error_line
+from protocol.words import FALLBACK
 
 # The game whose keys a view starts with (the help below describes them); the snapshot names
 # the table's game and the app switches to that game's keys if it differs.
@@ -79,7 +81,7 @@ examples:
 
 PROCTOR_EPILOG = (
     "commands typed at the proctor> prompt (Enter sends):\n"
-    + "\n".join(proctor_input.help_lines())
+    + "\n".join(proctor_input.help_lines(FALLBACK))  # --help stays English (translating.md)
     + """
 
 examples:
@@ -118,7 +120,7 @@ def run_view(args: argparse.Namespace, kind: str, reactor: Any = None) -> int:
     try:
         target = resolve_target(args, TOKEN_ROLE[kind])
     except ConnectError as error:
-        print(f"t24 {kind}: error: {error}", file=sys.stderr)
+        print(error_line(f"t24 {kind}", error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     if reactor is None:
         from twisted.internet import reactor

@@ -34,13 +34,15 @@ from clients.reference_cli.connect_options import (
     add_connect_arguments,
     resolve_target,
 )
-from clients.reference_cli.connection import ServerRefused, TableLink
+from clients.reference_cli.connection import ServerRefused, TableLink, refusal_words
 from clients.reference_cli.tournament_day_commands import DAY_EXAMPLES, add_day_parsers
 from clients.reference_cli.tournament_words import (
+    WORDS,
     command_words,
     created_words,
     nothing_to_do,
 )
+from clients.reference_cli.words import COMMON, error_line, os_error_words
 
 PREFIX = "tournament/"
 # The director's token as `make run` (t24-server --demo) writes it.
@@ -111,10 +113,10 @@ def table_option_pairs(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise AdminInputError(f"--table-option takes key=value, not {pair!r}")
+            raise AdminInputError(COMMON.say("admin.table_option_pair", pair=repr(pair)))
         if key in OWN_FLAGS:
             raise AdminInputError(
-                f"{key} is the tournament's own option, not a table's: {OWN_FLAGS[key]} {value}"
+                WORDS.say("cli.own_option", option=key, flag=OWN_FLAGS[key], value=value)
             )
         try:
             options[key] = json.loads(value)
@@ -153,7 +155,9 @@ def read_roster(path: str) -> tuple[str, str]:
     try:
         data = Path(path).read_bytes()
     except OSError as error:
-        raise AdminInputError(f"cannot read {path}: {error.strerror}") from None
+        raise AdminInputError(
+            COMMON.say("cli.cannot_read", path=path, error=os_error_words(error))
+        ) from None
     try:
         return data.decode("utf-8"), ""
     except UnicodeDecodeError as not_utf8:
@@ -161,11 +165,11 @@ def read_roster(path: str) -> tuple[str, str]:
             text = data.decode(WINDOWS_1252)
         except UnicodeDecodeError:
             line = data[: not_utf8.start].count(b"\n") + 1
+            byte = f"{data[not_utf8.start]:#04x}"
             raise AdminInputError(
-                f"{path}, line {line}: byte {data[not_utf8.start]:#04x} is neither UTF-8 nor "
-                "Windows-1252; save it as CSV UTF-8"
+                WORDS.say("cli.roster_encoding", path=path, line=line, byte=byte)
             ) from None
-        note = f"note: {path} is not UTF-8; read as Windows-1252 (Excel's CSV)"
+        note = WORDS.say("cli.roster_windows_1252", path=path)
         return text, note
 
 
@@ -235,7 +239,7 @@ def send(link: TableLink, welcome: dict[str, Any], args: argparse.Namespace) -> 
         try:
             before, after = yield views_around(link, stream, reply)
         except ServerRefused as refused:  # done all the same: say so, and why no details
-            print(f"done (no details: {refused.words()})")
+            print(WORDS.say("cli.done_no_details", why=refusal_words(refused, WORDS)))
         else:
             print(command_words(name, command, before, after))
     return exit_codes.OK
@@ -276,9 +280,9 @@ def run_tournament_command(args: argparse.Namespace, reactor: Any = None) -> int
         elif args.work is send:
             command_args(args)
     except (ConnectError, AdminInputError) as error:
-        print(f"{command}: error: {error}", file=sys.stderr)
+        print(error_line(command, error), file=sys.stderr)
         return exit_codes.BAD_INPUT
-    return run_one_shot(command, target, args, reactor)
+    return run_one_shot(command, target, args, reactor, refusals=WORDS)
 
 
 def run_simulate(args: argparse.Namespace) -> int:

@@ -36,6 +36,9 @@ from twisted.internet.defer import inlineCallbacks
 from clients.reference_cli import exit_codes
 from clients.reference_cli.admin_commands import AdminInputError
 from clients.reference_cli.connection import ServerRefused
+from clients.reference_cli.words import COMMON, Vocabulary, error_line, os_error_words
+
+WORDS = Vocabulary("tournament")
 
 PREFIX = "tournament/"
 MARKS = ("present", "absent")
@@ -71,7 +74,8 @@ def preview(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any
     try:
         text = Path(args.file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise AdminInputError(f"cannot read {args.file}: {error}") from None
+        why = os_error_words(error) if isinstance(error, OSError) else error
+        raise AdminInputError(COMMON.say("cli.cannot_read", path=args.file, error=why)) from None
     reply = yield link.request(
         "query", table=PREFIX + _tid(args), name="preview_import", args={"csv": text}
     )
@@ -79,11 +83,11 @@ def preview(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any
     if args.json:
         print(json.dumps(answer))
     elif answer["problems"]:
-        print(f"{len(answer['problems'])} row(s) to fix; nothing would be imported:")
+        print(WORDS.say("cli.preview.problems", len(answer["problems"])))
         for problem in answer["problems"]:
             print(f"  {problem}")
     else:
-        print(f"{answer['rows']} student(s) would be registered:")
+        print(WORDS.say("cli.preview.students", answer["rows"]))
         for student in answer["students"]:
             who = f"{student['name']}, {student['school']}, {student['grade']}"
             print(f"  {student['student']}: {who}")
@@ -94,7 +98,7 @@ def preview(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any
 def rename(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     command = {"student": args.student, "name": args.name}
     yield link.request("command", table=PREFIX + _tid(args), name="rename_student", args=command)
-    print(f"{args.student} is now {args.name.strip()}")
+    print(WORDS.say("cli.renamed", student=args.student, name=args.name.strip()))
     return exit_codes.OK
 
 
@@ -107,18 +111,18 @@ def begin(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
         view = yield _view(link, args)
         round_ = next(r for r in view["rounds"] if r["round"] == args.round)
         if not round_["started"]:
-            raise AdminInputError(f"round {args.round} has not started")
+            raise AdminInputError(WORDS.say("cli.round_not_started", round=args.round))
         names = [table["table"] for table in round_["tables"]]
     begun = 0
     for name in names:
         try:
             yield link.request("command", table=f"{_tid(args)}.{name}", name="begin_play")
             begun += 1
-            print(f"{name}: play begins")
+            print(WORDS.say("cli.play_begins", table=name))
         except ServerRefused as refused:
             if refused.code != "play_begun" or args.table:
                 raise
-            print(f"{name}: playing already")
+            print(WORDS.say("cli.playing_already", table=name))
     return exit_codes.OK
 
 
@@ -126,7 +130,8 @@ def begin(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
 def mark(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     command = {"seat": args.student, "mark": args.mark}
     yield link.request("command", table=_table(args), name="mark_seat", args=command)
-    print(f"{args.student} is marked {args.mark} at {args.table}")
+    marked = WORDS.say(f"cli.mark.{args.mark}")
+    print(WORDS.say("cli.marked", student=args.student, mark=marked, table=args.table))
     return exit_codes.OK
 
 
@@ -134,7 +139,7 @@ def mark(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
 def sign(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     command = {"initials": args.initials}
     yield link.request("command", table=_table(args), name="sign_score_card", args=command)
-    print(f"{args.table}: the score card is signed by {args.initials} (the director)")
+    print(WORDS.say("cli.signed", table=args.table, initials=args.initials))
     return exit_codes.OK
 
 
@@ -142,7 +147,7 @@ def sign(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
 def links(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
     """`table_links` of every table of a round or tie-break (see the module doc)."""
     if args.out is None and not sys.stdout.isatty():
-        raise AdminInputError("the links hold tokens: print them to a terminal, or --out FILE")
+        raise AdminInputError(WORDS.say("cli.links_to_terminal"))
     view = yield _view(link, args)
     if args.tie_break:
         found = [t for t in view["tie_breaks"] if t["number"] == args.tie_break]
@@ -150,7 +155,7 @@ def links(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
         found = [r for r in view["rounds"] if r["round"] == args.round]
     tables = [table["table"] for part in found for table in part["tables"]]
     if not tables:
-        raise AdminInputError("no table is seated there yet")
+        raise AdminInputError(WORDS.say("cli.links_none_seated"))
     sheets = []
     for name in tables:
         reply = yield link.request("table_links", tournament=_tid(args), table=name)
@@ -159,11 +164,12 @@ def links(link: Any, welcome: dict[str, Any], args: argparse.Namespace) -> Any:
         descriptor = os.open(args.out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as out:
             json.dump(sheets, out, indent=1)
-        print(f"wrote the links of {len(sheets)} table(s) to {args.out} (mode 0600)")
+        print(WORDS.say("cli.links_written", len(sheets), path=args.out))
         return exit_codes.OK
     for sheet in sheets:
-        print(f"table {sheet['table']} ({sheet['section']}):")
-        print(f"  proctor ({sheet['proctor']['name']}): {sheet['proctor']['url']}")
+        print(WORDS.say("cli.links.table", table=sheet["table"], section=sheet["section"]))
+        proctor = sheet["proctor"]
+        print("  " + WORDS.say("cli.links.proctor", name=proctor["name"], url=proctor["url"]))
         for seat in sheet["seats"]:
             print(f"  {seat['name']}: {seat['url']}")
     return exit_codes.OK
@@ -180,7 +186,7 @@ def bundle_url(ws_url: str, tournament: str) -> str:
 def download_bundle(ws_url: str, token: str, tournament: str, out: Path) -> tuple[int, str]:
     """Fetch the bundle and unpack it into `out` (which must not exist); (files, key)."""
     if out.exists():
-        raise AdminInputError(f"{out} exists; evidence is never overwritten")
+        raise AdminInputError(WORDS.say("cli.bundle_exists", path=out))
     request = urllib.request.Request(
         bundle_url(ws_url, tournament), headers={"Authorization": f"Bearer {token}"}
     )
@@ -189,14 +195,16 @@ def download_bundle(ws_url: str, token: str, tournament: str, out: Path) -> tupl
             data, key = answer.read(), answer.headers.get("X-T24-Signing-Key", "")
     except urllib.error.HTTPError as error:
         words = error.read().decode("utf-8", "replace").strip()
-        raise AdminInputError(f"the server refused ({error.code}): {words}") from None
+        raise AdminInputError(
+            WORDS.say("cli.bundle_refused", status=error.code, words=words)
+        ) from None
     except OSError as error:
-        raise ConnectionError(f"cannot reach the server: {error}") from None
+        raise ConnectionError(WORDS.say("cli.bundle_unreachable", error=error)) from None
     folder = f"{tournament}-bundle/"
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         names = [name for name in archive.namelist() if not name.endswith("/")]
         if not all(name.startswith(folder) and ".." not in name for name in names):
-            raise AdminInputError("the archive is not a bundle of this tournament")
+            raise AdminInputError(WORDS.say("cli.bundle_not_ours"))
         out.mkdir(parents=True)
         for name in names:
             target = out / name[len(folder) :]
@@ -214,14 +222,14 @@ def run_bundle(args: argparse.Namespace) -> int:
         target = resolve_target(args, "director")
         count, key = download_bundle(target.url, target.token, _tid(args), Path(args.out))
     except (ConnectError, AdminInputError) as error:
-        print(f"{command}: error: {error}", file=sys.stderr)
+        print(error_line(command, error), file=sys.stderr)
         return exit_codes.BAD_INPUT
     except ConnectionError as error:
         print(f"{command}: {error}", file=sys.stderr)
         return exit_codes.UNREACHABLE
-    print(f"wrote {count} files to {args.out}")
-    print(f"the key to pin (it signed the manifest): {key}")
-    print(f"check it: t24 audit verify {args.out} --key {key}")
+    print(WORDS.say("cli.bundle_written", count, path=args.out))
+    print(WORDS.say("cli.bundle_key", signing_key=key))
+    print(WORDS.say("cli.bundle_check", command=f"t24 audit verify {args.out} --key {key}"))
     return exit_codes.OK
 
 

@@ -47,6 +47,7 @@ from clients.reference_cli.connection import (
 )
 from clients.reference_cli.table_app import run_reactor
 from clients.reference_cli.tournament_bots import INITIALS, SKILL_LEVELS, TableBots
+from clients.reference_cli.tournament_words import WORDS
 
 FAST_SCALE = 0.02
 # A new table's shortest timer (the server's `server.games.base.MIN_SECONDS`, docs/protocol.md
@@ -138,7 +139,7 @@ class Director:
         self.run().addCallbacks(self.stop, self.failed)
 
     def failed(self, failure: Any) -> None:
-        self.message = f"failed: {failure.getErrorMessage()}"
+        self.message = WORDS.say("simulate.failed", error=failure.getErrorMessage())
         self.stop(exit_codes.REFUSED if failure.check(ServerRefused) else exit_codes.UNREACHABLE)
 
     def stop(self, code: int) -> None:
@@ -169,7 +170,7 @@ class Director:
             if tables is not None:
                 self.play_tables(view, tables(view))
             if time.monotonic() > deadline:
-                raise TimeoutError("the tournament did not get there in time")
+                raise TimeoutError(WORDS.say("simulate.too_slow"))
             yield deferLater(self.reactor, POLL_SECONDS, lambda: None)
 
     # -- playing tables ----------------------------------------------------------------------
@@ -273,7 +274,7 @@ class Director:
         deadline = time.monotonic() + ROUND_TIMEOUT
         while True:
             if time.monotonic() > deadline:
-                raise TimeoutError(f"round {number} could not be advanced in time")
+                raise TimeoutError(WORDS.say("simulate.not_advanced", round=number))
             try:
                 yield self.command("advance", round=number)
                 return
@@ -399,13 +400,11 @@ def input_problem(args: argparse.Namespace) -> str | None:
     """Why these arguments cannot run a simulation, or None. A `--force-tie` naming no grade
     of the simulation would force nothing and say nothing (issue 28): it is refused."""
     if args.students < 3 or args.students == 5 or not 1 <= args.grades <= 20:
-        return "3+ students a grade (not 5), 1..20 grades"
+        return WORDS.say("simulate.sizes")
     grades = grade_names(args.grades)
     if args.force_tie is not None and args.force_tie not in grades:
-        return (
-            f"--force-tie {args.force_tie!r} names no grade of this simulation "
-            f"(its grades are {', '.join(grades)})"
-        )
+        tie = f"--force-tie {args.force_tie!r}"
+        return WORDS.say("simulate.no_such_grade", flag=tie, grades=", ".join(grades))
     return None
 
 
@@ -450,7 +449,7 @@ def simulated(args: argparse.Namespace, directory: Path, reactor: Any = None) ->
         process.wait(timeout=30)
     if director.exit_code != exit_codes.OK:
         print(f"t24 tournament simulate: {director.message}", file=sys.stderr)
-        print(f"(server log: {directory / 'server.log'})", file=sys.stderr)
+        print(WORDS.say("simulate.server_log", path=directory / "server.log"), file=sys.stderr)
         return director.exit_code or exit_codes.INTERRUPTED
     summary = director.summary
     summary["store"] = store
@@ -465,10 +464,12 @@ def simulated(args: argparse.Namespace, directory: Path, reactor: Any = None) ->
         return exit_codes.OK
     names = summary["names"]
     for section, student in summary["champions"].items():
-        print(f"champion of {section}: {names[student]} ({student})")
-    print(f"tournament {director.stream} played in {summary['seconds']} s; store {store}")
+        print(WORDS.say("simulate.champion", section=section, name=names[student], id=student))
+    seconds = summary["seconds"]
+    print(WORDS.say("simulate.played", stream=director.stream, seconds=seconds, store=store))
     if args.bundle:
-        print(f"bundle {args.bundle}, signed with a key made for this run (now deleted):")
-        print(f"{KEY_LINE}{summary['key']}")
-        print(f"check it: t24 audit verify {args.bundle} --key {summary['key']}")
+        print(WORDS.say("simulate.bundle", path=args.bundle))
+        print(f"{KEY_LINE}{summary['key']}")  # a line scripts read: as it is in every language
+        check = f"t24 audit verify {args.bundle} --key {summary['key']}"
+        print(WORDS.say("cli.bundle_check", command=check))
     return exit_codes.OK

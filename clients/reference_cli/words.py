@@ -25,10 +25,14 @@ entry's count is `{n}` (callers may still pass it as `count`).
 
 from __future__ import annotations
 
+import errno
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from babel import UnknownLocaleError
+from babel.numbers import format_decimal
 
 from protocol.words import FALLBACK, catalogue, pick_language
 
@@ -138,11 +142,61 @@ def names_list(names: list[str]) -> str:
     return COMMON.say("list.and", first=", ".join(names[:-1]), last=names[-1])
 
 
+def either(choices: list[str]) -> str:
+    """`proctor`, `proctor or director`, `a, b or c`: one of these."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return COMMON.say("list.or", first=", ".join(choices[:-1]), last=choices[-1])
+
+
 # The protocol's error codes (docs/protocol.md, "Error codes"), for a refusal of any game, and
 # the judge's verdicts on a typed answer (docs/puzzles.md, "Refusal reasons"): `refusal.<code>`
 # and `reason.<code>` of the `common` vocabulary.
 PROTOCOL: Table = COMMON
 ANSWER_REASONS: Table = COMMON
+
+
+def role_words(role: str) -> str:
+    """A role as a person reads it (`role.<role>` of `common`: "proctor", "tilsynsvakt"), or
+    the role's own name for one the catalogue does not know."""
+    key = f"role.{role}"
+    return COMMON.say(key) if key in COMMON else role
+
+
+def decimal(value: float, digits: int = 1) -> str:
+    """A number with `digits` decimals in the language's own form ("4.5", "4,5")."""
+    pattern = "0." + "0" * digits if digits else "0"
+    try:
+        return str(format_decimal(value, format=pattern, locale=language()))
+    except (UnknownLocaleError, ValueError):  # a language Babel does not know (a toy)
+        return f"{value:.{digits}f}"
+
+
+# The operating system's errors a person meets (a file not there, not allowed): its own text
+# is in the language of the C library, English on most machines.
+OS_ERRORS = {
+    errno.ENOENT: "os.not_found",
+    errno.EACCES: "os.not_allowed",
+    errno.EISDIR: "os.is_directory",
+}
+
+
+def os_error_words(error: OSError) -> str:
+    """Why a file could not be read or written, in words (`os.<cause>`), else the system's."""
+    key = OS_ERRORS.get(error.errno or 0)
+    return COMMON.say(key) if key else str(error.strerror or error)
+
+
+def status_words(status: str) -> str:
+    """The connection's state in words: a state the link reports by its code (`connecting`,
+    `authenticating`, `connected`) as `status.<code>` says it, else the link's own words."""
+    key = f"status.{status}"
+    return COMMON.say(key) if key in COMMON else status
+
+
+def error_line(command: str, error: object) -> str:
+    """A command's one-line error for stderr: `t24 admin create-table: error: ...` (exit 2)."""
+    return COMMON.say("cli.error", command=command, error=error)
 
 
 def command_words(table: Table, name: str) -> str:

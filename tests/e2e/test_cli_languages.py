@@ -93,3 +93,74 @@ def test_a_tjugoett_round_in_swedish_norwegian_and_a_toy_language(server, cli, t
     assert "omgång 1: kortleken blandas" in swedish.stdout, swedish.stdout
     unknown = cli.run("--lang", "xx", *replay)  # no such catalogue here: English
     assert "round 1: the deck is shuffled" in unknown.stdout, unknown.stdout
+
+
+def test_the_director_s_and_the_bot_s_outputs_in_norwegian_and_swedish(
+    server, connect, cli, tmp_path
+):
+    """`t24 --lang nb admin create-table` and `list-tables` print Norwegian, a refusal names
+    its code beside the catalogue's sentence; `t24 --lang sv tournament` creates, registers
+    and lists standings in Swedish; `t24 --lang sv bot` plays a pocket card and says its
+    moves, its reasons and the round's end in Swedish (real processes on a real server: the
+    network is the subject; their in-process outputs are tests/unit/test_cli_words_terminal.py)."""
+    common = words.catalogue("nb")
+    director = ["--url", server.url, "--token", server.token("director", name="dir")]
+    tokens = tmp_path / "lang-pocket"
+    made = cli.run(
+        "--lang", "nb", "admin", "create-table", "--table", "lang-admin-pocket",
+        "--game", "pocket", "--seats", "s1:Ada,s2:Bo", "--cards", "1",
+        "--tokens-out", str(tokens), *director,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    seats = common.say("common", "admin.seats", 2)
+    assert made.stdout.splitlines()[0] == common.say(
+        "common", "admin.created", table="lang-admin-pocket", game="pocket", seats=seats
+    )
+    assert made.stdout.splitlines()[1] == common.say(
+        "common", "admin.tokens_written", directory=str(tokens)
+    )
+    again = cli.run(
+        "--lang", "nb", "admin", "create-table", "--table", "lang-admin-pocket",
+        "--game", "pocket", "--seats", "2", *director,
+    )  # fmt: skip
+    refused = common.say("common", "refusal.table_exists")
+    assert again.returncode == 3 and f"avvist: {refused} (table_exists)" in again.stderr
+    listed = cli.run("--lang", "nb", "admin", "list-tables", *director)
+    line = next(text for text in listed.stdout.splitlines() if "lang-admin-pocket" in text)
+    assert line.split()[-1] == common.say("common", "admin.table.live")
+
+    swedish = words.catalogue("sv")
+    cup = ["--id", "lang-cup"]
+    created = cli.run(
+        "--lang", "sv", "tournament", *director, "create", *cup, "--name", "Vårcupen",
+        "--date", "2026-03-14", "--grades", "4th", "--seed", "3",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    assert created.stdout.startswith("turneringen lang-cup")
+    registered = cli.run(
+        "--lang", "sv", "tournament", *director, "register", *cup,
+        "--name", "Ada", "--school", "Hill", "--grade", "4th",
+    )  # fmt: skip
+    assert registered.returncode == 0, registered.stderr
+    assert swedish.say("tournament", "command.registered", who="Ada (Hill, 4th)", id="p1") in (
+        registered.stdout
+    )
+    closed = cli.run("--lang", "sv", "tournament", *director, "close-round", *cup, "--round", "1")
+    assert closed.returncode == 3 and "nekad: " in closed.stderr
+
+    bot = cli.spawn(
+        "--lang", "sv", "bot", "--tokens", str(tokens / "s1.json"), "--skill", "perfect"
+    )
+    bo = connect(server.token("player", table="lang-admin-pocket", seat="s2"))
+    assert bo.request("join", table="lang-admin-pocket")["type"] == "snapshot"
+    assert (
+        bo.request("command", table="lang-admin-pocket", name="start_game", args={})["type"]
+        == "accepted"
+    )
+    bot.expect(pexpect.EOF, timeout=60)
+    printed = bot.logfile_read.getvalue()
+    skill = swedish.say("common", "bot.skill.perfect")
+    answer = swedish.say("pocket", "command.answer")
+    assert f"Ada: {answer} ({skill})" in printed, printed
+    assert f"-- {swedish.say('common', 'status.connected')}" in printed
+    assert swedish.say("common", "bot.round_over", who="Ada") in printed, printed

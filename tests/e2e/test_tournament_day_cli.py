@@ -45,7 +45,7 @@ def test_the_day_s_commands_from_a_terminal(own, tmp_path):
     assert preview.returncode == 3 and "line 5:" in preview.stdout  # the bad row, by line
     roster.write_text("name,school,grade\nAda,Hill,4th\nBo,Hill,4th\nCy,Dale,4th\n")
     preview = t24("preview", "--id", TID, str(roster))
-    assert preview.returncode == 0 and "3 student(s) would be registered" in preview.stdout
+    assert preview.returncode == 0 and "3 students would be registered" in preview.stdout
     assert t24("import", "--id", TID, str(roster)).returncode == 0
     renamed = t24("rename", "--id", TID, "p1", "Ada Lovelace")
     assert renamed.returncode == 0 and "Ada Lovelace" in renamed.stdout

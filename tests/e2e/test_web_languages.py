@@ -123,7 +123,7 @@ def stacked(*top: str) -> list[str]:
 
 def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cli, pages: Pages):
     """A browser asking for Swedish (`sv-SE`) gets the Tjugoett page in Swedish, with the
-    game's own words (given, draghög, nöjd); Ada draws and stands with the Swedish buttons,
+    game's own words (givaren, draghög, nöjd); Ada draws and stands with the Swedish buttons,
     the bot plays the other seat, the server's dealer plays both, and the round ends."""
     options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.2}
     table = create(server, connect, "tjugoett", options)
@@ -131,7 +131,7 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     assert ada.evaluate("document.documentElement.lang") == "sv"
     assert ada.inner_text("#draw") == web("sv", "tjugoett.draw")  # "Ta kort (D)"
     assert ada.inner_text("#stand") == web("sv", "tjugoett.stand")  # "Nöjd (S)"
-    assert ada.inner_text("#dealer-heading") == "Given"
+    assert ada.inner_text("#dealer-heading") == "Givaren"
     bot = spawn_bot(cli, server, table, "s2", scale="0.3")
     director = connect(server.token("director", name="dir"))
     # Ada 10H, Bo 9C; Ada's turn starts with 2D (12), she draws 5D (17) and stands; the
@@ -165,10 +165,12 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
 def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     server, connect, pages: Pages
 ):
-    """Mid-game, an English page switches to Norwegian on its switch: the page speaks
-    Norwegian, the cards, the scores and the feed are those of the game before (the server's,
-    joined again), the half-typed answer is still in its field, and the choice is remembered
-    (the next page opens in Norwegian although the browser asks for English)."""
+    """Mid-game, an English page switches to Norwegian on its switch: the page is drawn
+    again where it stands, without a reload (the same document, the same connection), and
+    speaks Norwegian; the cards, the scores and the feed are those of the game before, the
+    half-typed answer is still in its field, the message line says its last message again in
+    Norwegian, and the choice is remembered (the next page opens in Norwegian although the
+    browser asks for English)."""
     stack = [
         {"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2},
         {"card_id": "p2", "numbers": [3, 3, 8, 8], "dots": 2},
@@ -180,15 +182,20 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     send(bo, table, "answer", expression="1 + 1", set=1)  # wrong: Bo is out of card 1
     ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.click("#send-answer")  # nothing typed yet: the message line says so
+    ada.locator("#message", has_text=web("en", "pocket.type_first")).wait_for(timeout=WAIT)
     ada.fill("#answer", "(1+2+3)*")  # half typed
     feed = ada.locator("#feed li").all_inner_texts()
     before = {"feed": len(feed), "score": ada.inner_text('tr[data-seat="s2"] td.score')}
     assert ada.inner_text("#claim") == "I got it! (space)"
+    ada.evaluate("window.beforeTheSwitch = window.t24")  # gone if the page were loaded again
 
     ada.select_option("#language-choice", "nb")
     ada.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
     ada.locator("#status", has_text=web("nb", "status.online")).wait_for(timeout=WAIT)
     ada.locator("#feed li").nth(before["feed"] - 1).wait_for(timeout=WAIT)
+    assert ada.evaluate("window.beforeTheSwitch === window.t24")  # drawn in place
+    assert ada.inner_text("#message") == web("nb", "pocket.type_first")
     assert ada.evaluate("document.documentElement.lang") == "nb"
     assert ada.locator('.card.up[data-number="1"]').count() == 1
     assert len(ada.locator("#feed li").all_inner_texts()) == before["feed"]
@@ -208,6 +215,42 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     again.goto(ada.url)
     again.locator("#claim", has_text=web("nb", "pocket.claim")).wait_for(timeout=WAIT)
     again.close()
+
+
+def test_the_proctor_console_switches_to_swedish_keeping_its_table_and_last_message(
+    server, connect, pages: Pages
+):
+    """The proctor's console of a 24 Challenge table in English: the proctor places a card
+    (the message line says it is done), then switches to Swedish. The page is drawn again in
+    place (no reload): the card placed, the feed, and the message line saying the same in
+    Swedish; the buttons are Swedish ones."""
+    director = connect(server.token("director", name="dir"))
+    table = f"lang-console-{next(_ids)}"
+    deck = [{"card_id": "c1", "numbers": [3, 3, 8, 8], "dots": 3}]
+    seats = [*SEATS, {"seat": "s3", "name": "Cy"}]
+    reply = director.request("create_table", table=table, options={"seats": seats, "deck": deck})
+    assert reply["type"] == "table_created", reply
+    assert director.request("join", table=table)["type"] == "snapshot"
+    send(director, table, "start_round")
+    token = server.token("proctor", name="p", table=table)
+    console = pages.open(server.http, token, 390, locale="en-US", page="console")
+    console.locator("#place:enabled").wait_for(timeout=WAIT)
+    console.click("#place")
+    done = web("en", "done.place_card")
+    console.locator("#message", has_text=done).wait_for(timeout=WAIT)
+    feed = len(console.locator("#feed li").all_inner_texts())
+    console.evaluate("window.beforeTheSwitch = window.t24")
+
+    console.select_option("#language-choice", "sv")
+    console.locator("#place", has_text=web("sv", "console.place")).wait_for(timeout=WAIT)
+    console.locator("#feed li").nth(feed - 1).wait_for(timeout=WAIT)
+    assert console.evaluate("window.beforeTheSwitch === window.t24")  # drawn in place
+    assert console.inner_text("#message") == web("sv", "done.place_card") != done
+    assert console.get_attribute("#message", "data-kind") == "ok"
+    assert len(console.locator("#feed li").all_inner_texts()) == feed
+    assert console.locator("#reveal:enabled").count() == 1  # the card is placed: reveal next
+    assert layout_problems(console) == []
+    pages.shot(console, "console-switched-to-swedish-390")
 
 
 WALK_THE_TABLES = """async () => {

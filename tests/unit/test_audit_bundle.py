@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from tournament_support import Tourney, tournament_options
 
+from protocol.words import catalogue
 from server.audit.bundle import (
     MANIFEST,
     BundleError,
@@ -209,9 +210,11 @@ def test_t24_audit_report_renders_a_verified_bundle_in_another_language(bundle, 
         assert cli.main(["audit", "report", str(directory / "nothing"), "--lang", "nb"]) == 2
         inside = ["--out", str(directory / "report.nb.html")]
         assert cli.main(["audit", "report", str(directory), "--lang", "nb", *inside]) == 2
-        assert "would break it" in capsys.readouterr().err
+        # `--lang nb` is the person's language too: the refusal is said in Norwegian
+        assert catalogue("nb").say("common", "audit.out_inside") in capsys.readouterr().err
         (directory / "standings.csv").write_text("student\n")
         assert cli.main(["audit", "report", str(directory), "--lang", "nb"]) == 1
-        assert "FAILED" in capsys.readouterr().out
+        failed = catalogue("nb").say("common", "audit.failed", command="t24 audit report", error="")
+        assert capsys.readouterr().out.startswith(failed)  # "FEIL: " (the report's language)
     finally:
         set_language("en")

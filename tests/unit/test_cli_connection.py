@@ -21,7 +21,9 @@ from clients.reference_cli.connection import (
     refusal_words,
 )
 from clients.reference_cli.games.challenge.words import WORDS as CHALLENGE_WORDS
+from clients.reference_cli.words import set_language
 from protocol.codec import decode, encode
+from protocol.words import catalogue
 
 
 class FakeProto:
@@ -312,6 +314,34 @@ class LinkLifecycleTests(ShellTestCase):
             "ws://x/ws: cannot connect: connection refused",
         )
         assert len(connects) == 3
+
+    def test_a_refused_token_is_said_in_the_person_s_language(self):
+        set_language("nb")
+        try:
+            link, _clock, listener, _connects = make()
+            link.start()
+            proto = open_link(link)
+            reply(link, proto, type="error", id=proto.sent[-1]["id"], code="unauthorized",
+                  message="token expired")  # fmt: skip
+        finally:
+            set_language("en")
+        words = catalogue("nb")
+        why = words.say("common", "refusal.unauthorized")
+        said = words.say("common", "status.token_refused", why=why)
+        assert listener.log[-1] == ("fatal", "unauthorized", said)
+        assert said.startswith("serveren godtok ikke nøkkelen")
+
+    def test_giving_up_is_said_in_the_person_s_language(self):
+        set_language("sv")
+        try:
+            link, clock, listener, _connects = make(retries=0)
+            link.start()
+            link._failed("connection refused")
+        finally:
+            set_language("en")
+        said = catalogue("sv").say("common", "status.cannot_connect", url="ws://x/ws")
+        assert listener.log[-1] == ("fatal", "unreachable", said)
+        assert "connection refused" not in said
 
     def test_close_says_goodbye_and_stops_reconnecting(self):
         link, clock, _listener, connects = make()

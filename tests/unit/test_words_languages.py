@@ -66,6 +66,9 @@ SAME_AS_ENGLISH = {
     ("web", "page.protest"),
     ("web", "standings.headings.r1"),
     ("web", "standings.headings.r2"),
+    # the proctor's `help` list: a command typed as it is, with nothing after it to translate
+    *(("challenge", f"help.{command}.usage") for command in ("start", "place", "reveal")),
+    *(("challenge", f"help.{command}.usage") for command in ("resume", "end", "help")),
 }
 UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{seconds} s)"
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated

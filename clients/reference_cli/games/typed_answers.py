@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clients.reference_cli.words import COMMON
+
 ANSWER = "expression"  # the argument that carries a typed answer
 
 
@@ -42,7 +44,8 @@ def plan(
     delay = {"perfect": 0.2, "human": 2.0 + 4.0 * rng.random()}.get(skill, 1.0 * rng.random())
     if skill == "random" and ANSWER in args and rng.random() < 0.5:
         args = {**args, ANSWER: "1 + 2 + 3"}
-    return key, [Action(delay * time_scale, name, args, why=skill)]
+    why = COMMON.say(f"bot.skill.{skill}") if f"bot.skill.{skill}" in COMMON else skill
+    return key, [Action(delay * time_scale, name, args, why=why)]
 
 
 def typed_bot(

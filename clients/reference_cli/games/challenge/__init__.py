@@ -17,7 +17,7 @@ from clients.reference_cli.games.challenge import bot as brain
 from clients.reference_cli.games.challenge import event_words, hearing, render
 from clients.reference_cli.games.challenge.phases import ENDED
 from clients.reference_cli.games.challenge.words import WORDS
-from clients.reference_cli.words import say
+from clients.reference_cli.words import COMMON, say
 
 # The events after which no card is in play (the feed's "since the reveal" stops).
 CARD_LEAVES = ("CardWon", "CardReturnedToDeck", "CardStumped", "RoundEnded")
@@ -103,7 +103,7 @@ def bot_moves(
 
 def bot_refusal(view: Mapping[str, Any]) -> str | None:
     if view.get("mode") == "proctored":
-        return "a bot plays networked tables; this one is proctored"
+        return COMMON.say("bot.proctored_table")
     return None
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from clients.reference_cli.games.challenge.phases import REVEALED, SECOND, SOLVING
+from clients.reference_cli.words import COMMON, decimal
 
 SKILLS = ("perfect", "human", "random")
 # log(seconds to solve) = A + B * difficulty score; residual spread SD (natural log units).
@@ -170,6 +171,11 @@ def _card_numbers(view: Mapping[str, Any]) -> list[int] | None:
     return list(numbers) if numbers and not card.get("wheels") else None
 
 
+def _why(reason: str) -> str:
+    """Why the bot makes a move, in words (`t24 bot` prints it beside the move)."""
+    return COMMON.say(f"bot.why.{reason}")
+
+
 def _answer_plan(
     answer: tuple[str, list[str]], view: Mapping[str, Any], timings: Timings, pace: list[float]
 ) -> list[Action]:
@@ -178,11 +184,11 @@ def _answer_plan(
     actions, delay = [], 0.0
     if view.get("pattern") is None:
         delay += pace[0]
-        actions.append(Action(delay, "declare_pattern", {"pattern": pattern}, "pattern"))
+        actions.append(Action(delay, "declare_pattern", {"pattern": pattern}, _why("pattern")))
     delay += pace[1]
-    actions.append(Action(delay, "state_steps", {"steps": steps}, "steps"))
+    actions.append(Action(delay, "state_steps", {"steps": steps}, _why("steps")))
     delay += pace[2]
-    actions.append(Action(delay, "fix_solution", {"steps": steps}, "fix"))
+    actions.append(Action(delay, "fix_solution", {"steps": steps}, _why("fix")))
     return actions
 
 
@@ -221,23 +227,26 @@ def _touch_plan(numbers: list[int], skill: str, rng: random.Random, timings: Tim
     window = timings.no_touch_us / 1_000_000
     if skill == "perfect":
         if best_answer(numbers) is None:
-            return [Action(PERFECT_REACTION, "declare_stumped", {}, "no solution")]
-        return [Action(PERFECT_REACTION, "touch_card", {"fingertips": 1}, "solved it")]
+            return [Action(PERFECT_REACTION, "declare_stumped", {}, _why("no_solution"))]
+        return [Action(PERFECT_REACTION, "touch_card", {"fingertips": 1}, _why("solved"))]
     if skill == "human":
         from server.puzzles import difficulty
 
         score = difficulty.score(numbers)
         if math.isinf(score):
-            return [Action(0.6 * window, "declare_stumped", {}, "no solution")]
+            return [Action(0.6 * window, "declare_stumped", {}, _why("no_solution"))]
         seconds = human_seconds(score, rng)
         if seconds >= 0.9 * window:
-            return [Action(0.8 * window, "declare_stumped", {}, "cannot find it")]
-        return [Action(seconds, "touch_card", {"fingertips": 1}, f"found it in {seconds:.1f} s")]
+            return [Action(0.8 * window, "declare_stumped", {}, _why("cannot_find"))]
+        found = COMMON.say("bot.why.found", seconds=decimal(seconds))
+        return [Action(seconds, "touch_card", {"fingertips": 1}, found)]
     if rng.random() < 0.25:
-        return [Action(rng.uniform(0, 0.8 * window), "declare_stumped", {}, "random")]
+        return [Action(rng.uniform(0, 0.8 * window), "declare_stumped", {}, _why("random"))]
     fingertips = rng.choice([1, 1, 2, 3, 4, 5])
     return [
-        Action(rng.uniform(0, 0.8 * window), "touch_card", {"fingertips": fingertips}, "random")
+        Action(
+            rng.uniform(0, 0.8 * window), "touch_card", {"fingertips": fingertips}, _why("random")
+        )
     ]
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.games.challenge.words import WORDS, help_usage
 from clients.reference_cli.words import say
 
 
@@ -27,14 +27,10 @@ class HearingLineError(ValueError):
     """A hearing line that cannot become a command; the message says why, in words."""
 
 
-HEARING_USAGE = (
-    ("protest [SEAT] SEQ[,SEQ] REASON", "dispute recorded events by seq (R-ROUND-8)"),
-    ("rule N uphold|reject TEXT [| FIX; FIX]", "rule on protest N; FIX: rescind SEAT FLAG_SEQ,"),
-    ("", "rescind SEAT slap, award SEAT CARD, revoke SEAT CARD, adjust SEAT +N WHY"),
-    ("preview N uphold|reject TEXT [| FIX]", "what that ruling would do (never recorded)"),
-    ("sign INITIALS", "sign the score card: the result is final (R-ROUND-7)"),
-    ("reopen REASON", "the director reopens a signed score card"),
-)
+# The hearing's lines in the proctor's `help` list, by the catalogue's `help.<name>` keys
+# (`rule_fixes` continues `rule`'s line: no usage of its own).
+HEARING_HELP = ("protest", "rule", "rule_fixes", "preview", "sign", "reopen", "help")
+CONTINUED = ("rule_fixes",)
 VERDICT_WORDS = {"uphold": True, "upheld": True, "reject": False, "rejected": False}
 
 Resolve = Callable[[str], "str | None"]  # a seat named by id, number or name -> its id
@@ -58,7 +54,7 @@ def protest_args(words: list[str], resolve: Resolve | None) -> dict[str, Any]:
             raise HearingLineError(say(WORDS, "line.no_seat", seat=repr(words[0])))
         args["seat"], words = seat, words[1:]
     if len(words) < 2:
-        raise HearingLineError(say(WORDS, "line.usage", usage="protest [SEAT] SEQ[,SEQ] REASON"))
+        raise HearingLineError(say(WORDS, "line.usage", usage=help_usage("protest")))
     args["seqs"] = parse_seqs(words[0])
     args["reason"] = " ".join(words[1:])
     return args
@@ -94,8 +90,7 @@ def _correction(text: str, resolve: Resolve) -> dict[str, Any]:
 def ruling_args(words: list[str], resolve: Resolve) -> dict[str, Any]:
     """`N uphold|reject TEXT [| CORRECTION; CORRECTION]` -> the `rule_protest` args."""
     if len(words) < 3 or not words[0].isdigit() or words[1].lower() not in VERDICT_WORDS:
-        usage = "rule N uphold|reject TEXT [| CORRECTION; CORRECTION]"
-        raise HearingLineError(say(WORDS, "line.usage", usage=usage))
+        raise HearingLineError(say(WORDS, "line.usage", usage=help_usage("rule")))
     text, _, fixes = " ".join(words[2:]).partition("|")
     if not text.strip():
         raise HearingLineError(say(WORDS, "line.say_why"))
@@ -120,13 +115,11 @@ def hearing_line(
         return name, ruling_args(words, resolve), verb == "preview"
     if verb == "sign":
         if len(words) != 1:
-            raise HearingLineError(
-                say(WORDS, "line.usage", usage="sign INITIALS (one word, e.g. PK)")
-            )
+            raise HearingLineError(say(WORDS, "line.usage", usage=say(WORDS, "help.sign.one_word")))
         return "sign_score_card", {"initials": words[0]}, False
     if verb == "reopen":
         if not words:
-            raise HearingLineError(say(WORDS, "line.usage", usage="reopen REASON"))
+            raise HearingLineError(say(WORDS, "line.usage", usage=help_usage("reopen")))
         return "reopen_score_card", {"reason": " ".join(words)}, False
     return None
 

@@ -19,11 +19,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from clients.reference_cli.games.challenge.hearing import (
-    HEARING_USAGE,
+    CONTINUED,
+    HEARING_HELP,
     HearingLineError,
     hearing_line,
 )
-from clients.reference_cli.games.challenge.words import WORDS
+from clients.reference_cli.games.challenge.words import WORDS, help_text, help_usage
 from clients.reference_cli.keyboard import (
     CTRL_D,
     ENTER,
@@ -48,84 +49,49 @@ FLAG_CAUSES = (
 
 @dataclass(frozen=True)
 class ProctorCommand:
-    """One line command: its words, the game command it sends, and how to read its args."""
+    """One line command: the words that type it, the game command it sends, and how to read
+    its args. Its usage line and what it does are words of the catalogue (`help.<word>.usage`
+    and `help.<word>` of the `challenge` vocabulary): the commands typed stay as they are."""
 
     words: tuple[str, ...]
-    usage: str
     command: str
     takes: str  # none | seat | seat_text | seat_steps | seat_fingers | seat_cause | text
-    doc: str
+
+    @property
+    def usage(self) -> str:
+        """`touch SEAT [FINGERTIPS]`, in the language spoken now (`touch PLASS [FINGRAR]`)."""
+        return help_usage(self.words[0])
 
 
 PROCTOR_COMMANDS: tuple[ProctorCommand, ...] = (
-    ProctorCommand(("start",), "start", "start_round", "none", "start the round (R-ROUND-1)"),
-    ProctorCommand(
-        ("place", "p"), "place", "place_card", "none", "put the next card in play, cupped"
-    ),
-    ProctorCommand(
-        ("reveal", "r"), "reveal", "reveal_card", "none", "withdraw the hand (R-PLAY-1)"
-    ),
-    ProctorCommand(
-        ("touch", "t"),
-        "touch SEAT [FINGERTIPS]",
-        "touch_card",
-        "seat_fingers",
-        "record a touch (R-PLAY-2; over 3 fingertips is a flag, R-PLAY-3)",
-    ),
-    ProctorCommand(
-        ("pattern",), "pattern [SEAT] TEXT", "declare_pattern", "seat_text", "record the pattern"
-    ),
-    ProctorCommand(
-        ("steps",),
-        "steps [SEAT] STEP; STEP; STEP",
-        "state_steps",
-        "seat_steps",
-        "record the steps so far (R-PLAY-5)",
-    ),
-    ProctorCommand(
-        ("fix",),
-        "fix [SEAT] [STEP; STEP; STEP]",
-        "fix_solution",
-        "seat_steps",
-        "the student fixes the solution: it is judged",
-    ),
-    ProctorCommand(
-        ("stumped",), "stumped SEAT", "declare_stumped", "seat", "a student is stumped (R-PLAY-7)"
-    ),
-    ProctorCommand(
-        ("flag",),
-        "flag SEAT CAUSE",
-        "issue_flag",
-        "seat_cause",
-        "penalty flag (R-FLAG-1); causes: " + ", ".join(FLAG_CAUSES),
-    ),
-    ProctorCommand(
-        ("override",),
-        "override SEAT",
-        "override_first_touch",
-        "seat",
-        "rule that SEAT touched first (R-PLAY-2)",
-    ),
-    ProctorCommand(("pause",), "pause [CAUSE]", "pause_table", "text", "stop every clock"),
-    ProctorCommand(("resume",), "resume", "resume_table", "none", "restart the clocks in full"),
-    ProctorCommand(("end",), "end", "end_round", "none", "end the round now"),
-    ProctorCommand(
-        ("slap",),
-        "slap SEAT",
-        "rule_slap",
-        "seat",
-        "a slap with the whole hand: disqualified (R-PLAY-3)",
-    ),
+    ProctorCommand(("start",), "start_round", "none"),
+    ProctorCommand(("place", "p"), "place_card", "none"),
+    ProctorCommand(("reveal", "r"), "reveal_card", "none"),
+    ProctorCommand(("touch", "t"), "touch_card", "seat_fingers"),
+    ProctorCommand(("pattern",), "declare_pattern", "seat_text"),
+    ProctorCommand(("steps",), "state_steps", "seat_steps"),
+    ProctorCommand(("fix",), "fix_solution", "seat_steps"),
+    ProctorCommand(("stumped",), "declare_stumped", "seat"),
+    ProctorCommand(("flag",), "issue_flag", "seat_cause"),
+    ProctorCommand(("override",), "override_first_touch", "seat"),
+    ProctorCommand(("pause",), "pause_table", "text"),
+    ProctorCommand(("resume",), "resume_table", "none"),
+    ProctorCommand(("end",), "end_round", "none"),
+    ProctorCommand(("slap",), "rule_slap", "seat"),
 )
 BY_WORD = {word: command for command in PROCTOR_COMMANDS for word in command.words}
 STUDENT_TAKES = ("seat_text", "seat_steps")
 
 
-def help_lines() -> list[str]:
-    """The command list shown by `help` (and in `t24 proctor --help`)."""
-    lines = [f"  {command.usage:34} {command.doc}" for command in PROCTOR_COMMANDS]
-    lines += [f"  {usage:34} {doc}" for usage, doc in HEARING_USAGE]
-    lines.append(f"  {'help | quit':34} this list | leave (the table goes on)")
+def help_lines(lang: str | None = None) -> list[str]:
+    """The command list shown by `help`, in the language spoken now (`lang`: another, as
+    `t24 proctor --help` asks for English, docs/translating.md)."""
+    names = [command.words[0] for command in PROCTOR_COMMANDS] + list(HEARING_HELP)
+    lines = []
+    for name in names:
+        usage = "" if name in CONTINUED else help_usage(name, lang)
+        text = help_text(name, lang, causes=", ".join(FLAG_CAUSES))  # only `flag` names them
+        lines.append(f"  {usage:34} {text}")
     return lines
 
 
@@ -271,9 +237,9 @@ def press(state: ProctorInput, key: str, view: Mapping[str, Any] | None):
     if line.lower() in ("q", "quit", "exit"):
         return cleared, [Quit()]
     if line.lower() in ("help", "?", "h"):
-        return cleared, [Notice("commands:\n" + "\n".join(help_lines()))]
+        return cleared, [Notice(say(WORDS, "help.heading") + "\n" + "\n".join(help_lines()))]
     if view is None:
-        return cleared, [Notice(f"{line}: not joined to the table yet", True)]
+        return cleared, [Notice(say(WORDS, "line.not_joined", line=line), True)]
     words = line.split()
     try:
         hearing = hearing_line(words[0].lower(), words[1:], lambda word: resolve_seat(word, view))

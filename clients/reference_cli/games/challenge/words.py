@@ -7,6 +7,20 @@ refusal, of each reason code inside an event, and the screen's lines and labels 
 
 from __future__ import annotations
 
-from clients.reference_cli.words import Table, Vocabulary
+from typing import Any
+
+from clients.reference_cli.words import Table, Vocabulary, language
+from protocol.words import catalogue
 
 WORDS: Table = Vocabulary("challenge")
+
+
+def help_usage(name: str, lang: str | None = None) -> str:
+    """How a proctor's command is typed (`help.<name>.usage`): the command as it is, its
+    parts in the language (`touch SEAT [FINGERTIPS]`, `touch PLASS [FINGERTUPPER]`)."""
+    return catalogue(lang or language()).say("challenge", f"help.{name}.usage")
+
+
+def help_text(name: str, lang: str | None = None, **values: Any) -> str:
+    """What a proctor's command does (`help.<name>`), for the `help` list."""
+    return catalogue(lang or language()).say("challenge", f"help.{name}", **values)

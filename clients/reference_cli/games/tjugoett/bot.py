@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clients.reference_cli.words import COMMON
+
 TWENTY_ONE = 21
 MAX_CARDS = 5
 MIN_STAND_CARDS = 2
@@ -121,4 +123,5 @@ def bot_moves(
     move = TjugoettBot(me, stand_at=stand_at, dealer=dealer).on_view(view)
     if move is None:
         return key, []
-    return key, [Action(pause * time_scale, move, {}, f"stands at {stand_at}")]
+    why = COMMON.say("bot.why.stands_at", total=stand_at)
+    return key, [Action(pause * time_scale, move, {}, why)]

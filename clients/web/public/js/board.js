@@ -14,7 +14,7 @@
 import { casualEventInWords, casualSummary, whenGameLoads } from "./games/index.js";
 import { pageLink } from "./links.js";
 import { Connection, serverUrl } from "./wire.js";
-import { drawCard, drawPause, drawSeats, drawStandings, h, linkAfter } from "./draw.js";
+import { drawCard, drawPause, drawSeats, drawStandings, every, h, linkAfter } from "./draw.js";
 import { drawResults } from "./results.js";
 import { eventInWords } from "./event_words.js";
 import { BOARD_WORDS, DIRECTOR_WORDS, GAME_WORDS } from "./word_tables.js";
@@ -82,7 +82,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
   setProjector(projector, false); // the address says so already
 
   // each timed table's time left, counted down in place (a redraw would be ten a second)
-  setInterval(() => {
+  every(TICK_MS, () => {
     for (const shown of document.querySelectorAll(".board [data-time]")) {
       const entry = tables.get(shown.dataset.time);
       const left = entry && entry.state ? roundLeft(connection, entry.state) : null;
@@ -91,7 +91,7 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
         shown.textContent = BOARD_WORDS.round_ends(left);
       }
     }
-  }, TICK_MS);
+  });
 
   async function listAll() {
     const found = [];

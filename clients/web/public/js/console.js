@@ -11,7 +11,7 @@ import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
 import { flagCause } from "./event_words.js";
 import { CONSOLE_WORDS as W, PAGE_WORDS, doneInWords } from "./word_tables.js";
-import { errorInWords, seatName, statusInWords } from "./words.js";
+import { errorInWords, sayLine, seatName, statusInWords } from "./words.js";
 
 const CAUSES = ["no_pattern", "no_solution", "incorrect_solution", "too_many_fingertips", "touched_before_reveal"];
 
@@ -33,16 +33,12 @@ export function consolePage(root, connection, table) {
   const corrections = correctionsBuilder(events);
 
   /** A reply in words: `kind` "ok" (done) or "error" (refused), styled apart. */
-  const say = (text, kind = "error") => {
-    const message = document.getElementById("message");
-    if (message) message.dataset.kind = kind;
-    fill("message", text);
-  };
+  const say = (words, kind = "error") => sayLine("message", words, kind);
   const value = (id) => document.getElementById(id).value.trim();
   const seat = () => value("seat");
   const send = (name, args = {}) =>
-    connection.command(table, name, args).then(() => { say(doneInWords(name), "ok"); return true; },
-      (error) => { say(errorInWords(error), "error"); return false; });
+    connection.command(table, name, args).then(() => { say(() => doneInWords(name), "ok"); return true; },
+      (error) => { say(() => errorInWords(error), "error"); return false; });
   const button = (id, text, action) => h("button", { id, type: "button", onclick: action, disabled: true }, text);
   const field = (id, text, attrs = {}) => h("p", {}, h("label", { for: id }, text), h("input", { id, name: id, autocomplete: "off", ...attrs }));
 

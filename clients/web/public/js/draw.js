@@ -22,6 +22,32 @@ export function h(tag, attrs = {}, ...children) {
   return element;
 }
 
+// What a page set going beside its elements (a countdown's timer, a key listener on the
+// document): ended with the page when a language switch draws it again (main.js), so the
+// page drawn anew does not count down or hear a key twice.
+const running = { timers: [], listeners: [] };
+
+/** setInterval for a page: stopped by `endPage`. */
+export function every(ms, callback) {
+  const timer = setInterval(callback, ms);
+  running.timers.push(timer);
+  return timer;
+}
+
+/** document.addEventListener for a page: removed by `endPage`. */
+export function onDocument(type, listener) {
+  document.addEventListener(type, listener);
+  running.listeners.push([type, listener]);
+}
+
+/** Stops the timers and listeners of the page drawn so far (it is drawn again). */
+export function endPage() {
+  for (const timer of running.timers) clearInterval(timer);
+  for (const [type, listener] of running.listeners) document.removeEventListener(type, listener);
+  running.timers = [];
+  running.listeners = [];
+}
+
 const SVG = "http://www.w3.org/2000/svg";
 
 /** An SVG element, as `h` makes HTML ones (the plots of the analysis, practice and rating

@@ -5,7 +5,7 @@
 // `view_at` query (the game's own evolve runs on the server: the browser has no rules),
 // drawn by the live pages' own drawing code (draw.js). At most one query is in flight: a
 // held arrow key skips the steps it passed, so stepping never floods the server.
-import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter } from "./draw.js";
+import { drawCard, drawCountdowns, drawPause, drawSaid, drawSeats, drawStandings, fill, h, linkAfter, onDocument } from "./draw.js";
 import { drawResults } from "./results.js";
 import { eventInWords } from "./event_words.js";
 import { REPLAY_WORDS as W } from "./word_tables.js";
@@ -46,7 +46,7 @@ export function replayPage(root, connection, table) {
         h("div", { id: "step", "aria-live": "polite" }, h("p", {}, W.loading)))));
 
   // Arrow keys step, Home and End jump (the slider keeps its own arrows when it has focus).
-  document.addEventListener("keydown", (event) => {
+  onDocument("keydown", (event) => {
     const tag = event.target && event.target.tagName;
     if (["INPUT", "TEXTAREA", "SELECT"].includes(tag)) return;
     const to = { ArrowRight: position + 1, ArrowLeft: position - 1, Home: 0, End: events.length - 1 }[event.key];

@@ -5,14 +5,14 @@
 // its history plot (js/rating_history.js, the `ratings` query). Everything drawn comes from the server's snapshot and
 // pushes; the server decides every command.
 import { canApply } from "./commands.js";
-import { drawSaid, feedSection, fill, h, setDisabled } from "./draw.js";
+import { drawSaid, feedSection, fill, h, onDocument, setDisabled } from "./draw.js";
 import { TableEvents, addEventChoice, clearPicked, eventPicker, pickedSeqs } from "./protest.js";
 import { loadRatingHistory, ratingHistorySection } from "./rating_history.js";
 import { drawResults } from "./results.js";
 import { challengeFrame } from "./table_frame.js";
 import { ownEventInWords } from "./event_words.js";
 import { PAGE_WORDS as W, hintInWords } from "./word_tables.js";
-import { errorInWords, seatName, statusInWords } from "./words.js";
+import { errorInWords, sayLine, seatName, statusInWords } from "./words.js";
 
 export function studentPage(root, connection, welcome) {
   const table = welcome.table;
@@ -20,14 +20,10 @@ export function studentPage(root, connection, welcome) {
 
   const events = new TableEvents();
   /** The message line: a refusal in words (`kind` "error"), a hint, or nothing. */
-  const say = (text, kind = "error") => {
-    const message = document.getElementById("message");
-    if (message) message.dataset.kind = kind;
-    fill("message", text);
-  };
+  const say = (words, kind = "error") => sayLine("message", words, kind);
   const send = (name, args) =>
     connection.command(table, name, { seat: you, ...args }).then(() => { say(""); return true; },
-      (error) => { say(errorInWords(error)); return false; });
+      (error) => { say(() => errorInWords(error)); return false; });
   const focus = (id) => { const el = document.getElementById(id); if (el && !el.disabled) el.focus(); };
   // Keyboard play, as at the terminal: space touches, the pattern field takes the focus,
   // Enter moves from the pattern to step 1, 2, 3, then states the steps and focuses
@@ -98,7 +94,7 @@ export function studentPage(root, connection, welcome) {
   async function fileProtest() {
     const args = { seqs: pickedSeqs("protest-events"), reason: document.getElementById("protest-reason").value.trim() };
     if (await send("file_protest", args)) {
-      say(W.protest_filed, "ok");
+      say(() => W.protest_filed, "ok");
       clearPicked("protest-events");
       document.getElementById("protest-reason").value = "";
     }
@@ -107,7 +103,7 @@ export function studentPage(root, connection, welcome) {
   // The space bar touches, unless a field takes it (typing) or a control presses itself; a
   // control the page has disabled (after a won card, say) takes nothing, so the key touches.
   // A digit typed outside a field does nothing, as at the terminal: the page says why.
-  document.addEventListener("keydown", (event) => {
+  onDocument("keydown", (event) => {
     const target = event.target;
     const tag = target && target.tagName;
     if (/^[0-9]$/.test(event.key) && !["INPUT", "TEXTAREA", "SELECT"].includes(tag)) {

@@ -4,7 +4,7 @@
 // its own part of the view (its controls), and hears each new push after the feed has it.
 // Why one place: the two pages drew all of this line for line the same way, so a change to
 // one (the feed, the countdowns, the link's states) had to be made twice.
-import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, fill, h, linkAfter } from "./draw.js";
+import { addToFeed, drawCard, drawCountdowns, drawPause, drawSeats, every, fill, h, linkAfter } from "./draw.js";
 import { statusInWords } from "./words.js";
 
 /** A 24 Challenge table's page life. `draw(view)` draws the page's own part of a challenge
@@ -21,7 +21,7 @@ export function challengeFrame(connection, { draw, pushed = () => {} }) {
     if (!state || !state.view) return;
     fill("countdowns", drawCountdowns(state.deadlines || [], connection.serverNow(state), state.view.paused));
   }
-  setInterval(tick, 100);
+  every(100, tick);
 
   function render() {
     fill("status", statusInWords(frame.link));

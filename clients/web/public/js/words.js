@@ -252,7 +252,39 @@ export function drawLanguageSwitch(place, redraw) {
   place.replaceChildren(label, select);
 }
 
-/** Keeps what the person typed (fields with an id) across a reload in another language. */
+// The lines a page says once, when something happens (a refusal on the message line): kept
+// as how to say them, so a language switch says them again in the new words.
+let lines = new Map(); // element id -> { words: () => string, kind }
+
+/** Says `words` on the line `id` (a function that says it in the page's language, or a text
+ * that reads the same in every language; "" clears it), and `kind` as its `data-kind` ("error",
+ * "ok", "hint"): remembered until the line says something else. */
+export function sayLine(id, words, kind = undefined) {
+  const said = typeof words === "function" ? words : () => String(words || "");
+  if (words) lines.set(id, { words: said, kind });
+  else lines.delete(id);
+  showLine(id, said(), kind);
+}
+
+function showLine(id, text, kind) {
+  const element = typeof document !== "undefined" && document.getElementById(id);
+  if (!element) return;
+  if (kind !== undefined) element.dataset.kind = kind;
+  if (element.textContent !== text) element.textContent = text;
+}
+
+/** The lines said so far (`sayLine`), to be said again once the page is drawn anew. */
+export function saidLines() {
+  return new Map(lines);
+}
+
+/** Says `kept` (a `saidLines()`) again, in the page's language now. */
+export function sayLinesAgain(kept) {
+  lines = new Map(kept);
+  for (const [id, { words, kind }] of lines) showLine(id, words(), kind);
+}
+
+/** Keeps what the person typed (fields with an id) while the page is drawn anew. */
 export function keepFields() {
   const fields = {};
   for (const field of document.querySelectorAll("input[id], textarea[id]")) {

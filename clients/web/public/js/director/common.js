@@ -1,9 +1,9 @@
 // What the director's console pages share: the message line, sending a command and saying
 // what came of it in words, links between the console's pages (the token kept in the
 // fragment), and the console's own style sheet. No rules: the server decides every command.
-import { fill, h } from "../draw.js";
+import { h } from "../draw.js";
 import { tournamentDoneInWords } from "../word_tables.js";
-import { errorInWords, web } from "../words.js";
+import { errorInWords, sayLine, web } from "../words.js";
 
 // The console's style sheet, beside the client's (style.css stays the pages' shared one).
 if (typeof document !== "undefined" && !document.getElementById("director-css")) {
@@ -15,18 +15,16 @@ if (typeof document !== "undefined" && !document.getElementById("director-css"))
 }
 
 /** The message line: a command done ("ok") or refused ("error"), in words. */
-export function say(text, kind = "error") {
-  const message = document.getElementById("message");
-  if (message) message.dataset.kind = kind;
-  fill("message", text);
+export function say(words, kind = "error") {
+  sayLine("message", words, kind);
 }
 
 /** Sends `name` to `table` (a tournament stream or a table); says what came of it.
  * Resolves true when accepted. */
 export function act(connection, table, name, args = {}) {
   return connection.command(table, name, args).then(
-    () => { say(tournamentDoneInWords(name), "ok"); return true; },
-    (error) => { say(errorInWords(error, "tournament"), "error"); return false; });
+    () => { say(() => tournamentDoneInWords(name), "ok"); return true; },
+    (error) => { say(() => errorInWords(error, "tournament"), "error"); return false; });
 }
 
 /** This page's address with the fragment's `changes` set (a null value removes the key),

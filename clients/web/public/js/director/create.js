@@ -60,16 +60,17 @@ export function createSection(connection) {
     event.preventDefault();
     const id = valueOf("new-id");
     if (!/^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/.test(id)) { // the stream's id: docs/tournament.md
-      say(W.bad_id);
+      say(() => W.bad_id);
       return;
     }
     try {
       await connection.request("create_table", { table: `tournament/${id}`, game: "tournament", options: formOptions() });
     } catch (error) {
-      say(errorInWords(error));
+      say(() => errorInWords(error));
       return;
     }
-    say(W.created(valueOf("new-name")), "ok");
+    const name = valueOf("new-name");
+    say(() => W.created(name), "ok");
     location.hash = consoleLink({ page: "director", tournament: id, step: "registration" });
   }
 

@@ -13,7 +13,7 @@
 // Why joins in groups: the server lets one connection join `max_joins` tables, so a round of
 // more tables is followed on further connections of this page's token, as the scoreboard
 // does (board.js).
-import { fill, h } from "../draw.js";
+import { every, fill, h } from "../draw.js";
 import { replayLink } from "../links.js";
 import { Connection, serverUrl } from "../wire.js";
 import { flagCause } from "../event_words.js";
@@ -81,7 +81,7 @@ export function boardStep(main, connection, tid, stream) {
         group.connection.tables.delete(hub);
         setTimeout(join, NOT_OPEN_RETRY_MS);
       } else if (error.code !== "disconnected") {
-        say(errorInWords(error));
+        say(() => errorInWords(error));
       }
     });
     join();
@@ -91,7 +91,7 @@ export function boardStep(main, connection, tid, stream) {
     const own = new Connection(serverUrl(location), connection.token, {
       table: (state) => part.table(state),
       presence: (message) => part.presence(message),
-      fatal: (error) => say(errorInWords(error)),
+      fatal: (error) => say(() => errorInWords(error)),
     });
     own.start();
     return own;
@@ -105,7 +105,7 @@ export function boardStep(main, connection, tid, stream) {
 
   function initials() {
     const text = valueOf("initials");
-    if (!text) say(W.initials_first);
+    if (!text) say(() => W.initials_first);
     return text;
   }
 
@@ -171,7 +171,7 @@ export function boardStep(main, connection, tid, stream) {
       }
     }
   }
-  setInterval(tick, TICK_MS);
+  every(TICK_MS, tick);
 
   function seatRows(hub, table, presence) {
     const here = new Set((presence && presence.seats) || []);

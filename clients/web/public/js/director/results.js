@@ -28,7 +28,8 @@ export function resultsStep(main, connection, tid) {
       const answer = await fetch(`/bundle?tournament=${encodeURIComponent(tid)}`,
         { headers: { Authorization: `Bearer ${connection.token}` }, cache: "no-store" });
       if (!answer.ok) {
-        say(W.bundle_failed(answer.status, (await answer.text()).trim()));
+        const why = (await answer.text()).trim();
+        say(() => W.bundle_failed(answer.status, why));
         return;
       }
       const key = answer.headers.get("x-t24-signing-key") || "";
@@ -39,10 +40,10 @@ export function resultsStep(main, connection, tid) {
       save.click();
       save.remove();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      say(W.bundle_done(name), "ok");
+      say(() => W.bundle_done(name), "ok");
       fill("bundle-result", h("p", {}, W.bundle_key), h("code", { id: "bundle-key", class: "key" }, key));
     } catch (error) {
-      say(W.bundle_failed("-", String(error)));
+      say(() => W.bundle_failed("-", String(error)));
     } finally {
       button.disabled = false;
     }

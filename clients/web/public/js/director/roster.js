@@ -63,7 +63,7 @@ export function registrationStep(main, connection, tid, stream) {
       say("");
     } catch (error) {
       preview = null;
-      say(errorInWords(error));
+      say(() => errorInWords(error));
     }
     drawPreview();
   }
@@ -97,7 +97,7 @@ export function registrationStep(main, connection, tid, stream) {
     if (!preview) return;
     const count = preview.answer.rows;
     if (await act(connection, stream, "import_students", { csv: preview.text })) {
-      say(W.imported(count), "ok");
+      say(() => W.imported(count), "ok");
       preview = null;
       document.getElementById("roster-file").value = "";
       drawPreview();

@@ -144,7 +144,7 @@ function sections(ctx) {
   const call24 = (event) => {
     event.preventDefault();
     const expression = document.getElementById("solution").value.trim();
-    if (!expression) { ctx.say(W.type_first); return; }
+    if (!expression) { ctx.say(() => W.type_first); return; }
     ctx.send("call_24", { expression, ...drawnSet(ctx) });
   };
   const noSolution = () => {

@@ -44,7 +44,7 @@ function sections(ctx) {
   const send = (event) => {
     event.preventDefault();
     const name = document.getElementById("command-name").value.trim();
-    if (!name) { ctx.say(W.type_command); return; }
+    if (!name) { ctx.say(() => W.type_command); return; }
     ctx.send(name, readArguments(document.getElementById("command-args").value));
   };
   return [

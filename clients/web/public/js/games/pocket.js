@@ -80,7 +80,7 @@ function words(push, view) {
 }
 
 /** The result of each claim or answer on the card up, in words (from the pushes). */
-let claims = []; // [number, seq, text, ok]
+let claims = []; // [number, seq, push, ok]: worded when drawn (in the page's language then)
 let wasHolding = false; // this player held the claim at the last drawing
 
 function pushed(ctx, push) {
@@ -95,8 +95,9 @@ function pushed(ctx, push) {
       if (document.activeElement === field) field.blur();
     }
   }
-  if (["AnswerJudged", "PlayerExcluded", "CardWon"].includes(push.event_type)) {
-    claims.push([d.number, push.seq, words(push, ctx.view), push.event_type === "CardWon" || d.ok]);
+  const known = claims.some(([, seq]) => seq === push.seq); // a page drawn anew hears it again
+  if (["AnswerJudged", "PlayerExcluded", "CardWon"].includes(push.event_type) && !known) {
+    claims.push([d.number, push.seq, push, push.event_type === "CardWon" || d.ok]);
   }
   if (push.catchUp || d.seat !== ctx.you) return;
   if (push.event_type === "AnswerJudged") {
@@ -121,7 +122,7 @@ function sections(ctx) {
     event.preventDefault();
     const field = document.getElementById("answer");
     const expression = field.value.trim();
-    if (!expression) { ctx.say(W.type_first); return; }
+    if (!expression) { ctx.say(() => W.type_first); return; }
     ctx.send("answer", { expression, ...drawnCard(ctx) });
   };
   return [
@@ -162,8 +163,8 @@ function render(ctx) {
   fill("seats", drawScores(view));
   fill("end-result", drawResult(view));
   const number = card ? card.number : null;
-  fill("card-results", claims.filter(([n]) => n === number).map(([, seq, text, ok]) =>
-    h("li", { "data-seq": seq, class: ok ? "won" : "out" }, text)));
+  fill("card-results", claims.filter(([n]) => n === number).map(([, seq, push, ok]) =>
+    h("li", { "data-seq": seq, class: ok ? "won" : "out" }, words(push, view))));
 
   const live = ctx.online() && !view.paused && PLAYING.includes(view.phase) && card;
   const player = Boolean(ctx.you);

@@ -119,7 +119,7 @@ function sections(ctx) {
   const answer = (event) => {
     event.preventDefault();
     const { pattern, steps } = readAnswer();
-    if (!pattern || !steps.length) { ctx.say(W.pattern); return; }
+    if (!pattern || !steps.length) { ctx.say(() => W.pattern); return; }
     ctx.send("answer", { pattern, steps }).then((ok) => ok && clearAnswer());
   };
   const field = (id, label) => [h("label", { for: id }, label),

@@ -4,10 +4,10 @@
 // (js/rating_history.js). A game module gives its parts (see pocket.js): its sections, how
 // it draws a view, its events in words, the words of its deadlines and its keys. Everything
 // drawn comes from the snapshot and the pushes; the server decides every command.
-import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
+import { every, feedSection, fill, h, linkAfter, onDocument, setDisabled } from "../draw.js";
 import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
 import { GAME_WORDS as W } from "../word_tables.js";
-import { capitalized, errorInWords, pauseCause, seconds, statusInWords } from "../words.js";
+import { capitalized, errorInWords, pauseCause, sayLine, seconds, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 // The games whose results move a student's rating across the log (docs/analysis.md), and
@@ -99,9 +99,11 @@ export function gameShell(root, connection, welcome, table, game) {
     send(name, args = {}) {
       return connection.command(table, name, args).then(
         () => { ctx.say(""); return true; },
-        (error) => { ctx.say(refusalInWords(error, game)); return false; });
+        (error) => { ctx.say(() => refusalInWords(error, game)); return false; });
     },
-    say(text) { fill("message", text); },
+    /** The message line: `words` says it in the page's language (said again after a
+     * language switch); "" clears it. */
+    say(words) { sayLine("message", words); },
     /** May the page act now (connected, a view to act on)? */
     online() { return ctx.link === "online" && ctx.view !== null; },
     focus(id) {
@@ -128,7 +130,7 @@ export function gameShell(root, connection, welcome, table, game) {
   // The game's keys (space claims, D draws), never while typing in a field; on a button
   // or a link, space and Enter stay theirs. A control the page has disabled (a browser may
   // leave the focus on it) takes no key, so the game's keys work from there.
-  document.addEventListener("keydown", (event) => {
+  onDocument("keydown", (event) => {
     const target = event.target;
     const tag = target && !target.disabled ? target.tagName : "";
     const key = event.key === " " ? "Space" : event.key.toLowerCase();
@@ -167,7 +169,7 @@ export function gameShell(root, connection, welcome, table, game) {
       });
     fill("countdowns", items);
   }
-  setInterval(tick, 100);
+  every(100, tick);
 
   function render() {
     fill("status", statusInWords(ctx.link, null, game.name));
