@@ -7,7 +7,7 @@
 import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
 import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
 import { GAME_WORDS as W } from "../word_tables.js";
-import { capitalized, errorInWords, pauseCause, seatName, seconds, statusInWords } from "../words.js";
+import { capitalized, errorInWords, namesInWords, pauseCause, seatName, seconds, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 // The games whose results move a student's rating across the log (docs/analysis.md), and
@@ -21,9 +21,9 @@ export function nameOf(view, seat) {
   return seatName(view, seat);
 }
 
-/** Seats as words: "Ada, Bo", or "nobody". */
+/** Seats as words: "Ada", "Ada and Bo", "Ada, Bo and Cy" (the language's list), or "nobody". */
 export function namesOf(view, seats) {
-  return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || W.nobody;
+  return (seats || []).length ? namesInWords(seats.map((seat) => nameOf(view, seat))) : W.nobody;
 }
 
 export { setDisabled }; // the games' modules take it from their shell
