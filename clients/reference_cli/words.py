@@ -140,9 +140,12 @@ def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 def view_seat_names(view: Mapping[str, Any]) -> dict[str, str]:
     """`seat_names` of the people a view seats: its `seats`, then a Tjugoett table's person
     dealer (`view["dealer"]` with a seat), named among them (as js/words.js `viewSeats`)."""
+    seats = list(view.get("seats", []))
     dealer = view.get("dealer")
-    extra = [dealer] if isinstance(dealer, Mapping) and dealer.get("seat") else []
-    return seat_names([*view.get("seats", []), *extra])
+    known = {None, *(seat.get("seat") for seat in seats)}
+    if isinstance(dealer, Mapping) and dealer.get("seat") not in known:
+        seats.append(dealer)
+    return seat_names(seats)
 
 
 def seat_name(view: Mapping[str, Any], seat: Any) -> str:

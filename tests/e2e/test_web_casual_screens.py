@@ -128,3 +128,30 @@ def test_the_practice_page_fits_every_width(server, connect, pages: Pages):
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     at_each_width(pages, ada, "practice")
     assert read_problems(ada) == []
+
+
+def test_two_players_of_one_name_read_apart_on_the_page(server, connect, pages: Pages):
+    """Two Adas and a seat with no name at a pocket table: the second Ada reads "Ada (2)"
+    wherever the page names her (who she is, who holds the card, the feed, the scores), the
+    unnamed seat "Player 3"; no seat id anywhere a person reads."""
+    seats = [
+        {"seat": "s1", "name": "Ada"},
+        {"seat": "s2", "name": "Ada"},
+        {"seat": "s3", "name": ""},
+    ]
+    stack = [{"card_id": "p1", "numbers": [1, 2, 3, 4], "dots": 2}]
+    table, _ = create(server, connect, "pocket", {"seats": seats, "stack": stack})
+    second = seat_client(server, connect, table, "s2")
+    seat_client(server, connect, table, "s3")
+    ada = seat_page(pages, server, table)
+    ada.click("#start")
+    ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
+    send(second, table, "claim", set=1)
+    ada.locator("#claimer", has_text="Ada (2)").wait_for(timeout=WAIT)
+    ada.locator("#feed li", has_text="Ada (2): I got it! (card 1)").wait_for(timeout=WAIT)
+    assert ada.inner_text("#who") == "You are Ada."
+    names = ada.locator("#seats th[scope=row]").all_inner_texts()
+    assert names == ["Ada (you)", "Ada (2)", "Player 3"], names
+    assert read_problems(ada) == []
+    theirs = seat_page(pages, server, table, "s2")
+    theirs.locator("#who", has_text="You are Ada (2).").wait_for(timeout=WAIT)

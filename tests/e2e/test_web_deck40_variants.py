@@ -61,7 +61,8 @@ def open_seat(pages: Pages, server, table: str, seat: str, width: int = 1024) ->
 
 
 def who(seat: str) -> str:
-    return f"{NAMES[seat]} ({seat})"
+    """A seat as the page names it: the player's name, never the seat id."""
+    return NAMES[seat]
 
 
 def card_text(name: str) -> str:

@@ -24,6 +24,7 @@ import pytest
 from web_browser import Pages, layout_problems, seat_client, send, unlabelled_controls
 
 from protocol.words import catalogue
+from protocol.words.seat_names import seat_names
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
 from server.puzzles.solver import solve
@@ -104,9 +105,9 @@ def test_a_deck40_game_in_norwegian_to_its_end_against_the_bot(server, connect, 
     end.wait_for(timeout=GAME_TIME * 1000)
     said = end.inner_text()
     assert said.startswith("Spillet er over ("), said  # game.over, whoever won
-    assert re.search(r"(Ada|Bo) \(s[12]\) vant\.", said), said
+    assert re.search(r"\b(Ada|Bo) vant\.", said), said
     # the feed in the game's Norwegian words (the catalogue's deck40 vocabulary)
-    winner = re.search(r"(Ada|Bo) \(s[12]\)", said).group(0)
+    winner = re.search(r"\b(Ada|Bo) vant", said).group(1)
     ended = catalogue("nb").say("deck40", "event.GameEnded.target_points", names=winner)
     assert ada.locator("#feed li").first.inner_text() == f"{ended[0].upper()}{ended[1:]}."
     assert no_english_buttons(ada) == []
@@ -315,6 +316,16 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         pages.shot(page, f"{name}-norwegian-390")
 
 
+def unit_module(name: str) -> Any:
+    """A module of tests/unit (its shared tables), loaded by path."""
+    path = Path(__file__).parents[1] / "unit" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def event_examples() -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every event type of every game with data as the server pushes it (the examples the
     terminal's and the report's word tests render: tests/unit/terminal_event_examples.py)."""
@@ -328,8 +339,9 @@ def event_examples() -> dict[str, dict[str, list[dict[str, Any]]]]:
 
 SAY_EVERY_EVENT = """async ({ examples, seats }) => {
     const { eventInWords, casualEventWords } = await import("/js/event_words.js");
+    const { seatName } = await import("/js/words.js");
     const view = { seats, dealer: { seat: "dl", name: "Dora" } };
-    const nameOf = (v, seat) => (seats.find((s) => s.seat === seat) || {}).name || String(seat);
+    const nameOf = seatName; // the pages' own: a name, never a seat id
     const said = [];
     for (const [game, kinds] of Object.entries(examples)) {
         for (const [kind, datas] of Object.entries(kinds)) {
@@ -365,3 +377,25 @@ def test_every_event_of_every_game_reads_in_each_language(server, pages: Pages):
             if not text or RAW.search(text) or unknown.lower() in text.lower()
         ]
         assert wrong == [], (lang, wrong[:10])
+
+
+NAME_SEATS = """async (tables) => {
+    const { seatNames } = await import("/js/words.js");
+    return tables.map((seats) => Object.fromEntries(seatNames(seats)));
+}"""
+
+
+def test_the_pages_name_seats_as_the_terminal_and_the_report_do(server, pages: Pages):
+    """js/words.js `seatNames` and protocol/words/seat_names.py give the same names to the
+    same seats, in each language: shared names as `Ada (2)`, a seat with no name as the
+    language's `Player 1`, never a seat id (tests/unit/test_seat_names.py's tables)."""
+    tables = [seats for seats, _expected in unit_module("test_seat_names").TABLES]
+    tables.append(
+        [{"seat": "s1", "name": ""}, {"seat": "s2", "name": "Ada"}, {"seat": "s3", "name": "ada"}]
+    )
+    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
+        page = pages.open(server.http, "", locale=locale)
+        page.locator("#fatal").wait_for(timeout=WAIT)
+        shown = page.evaluate(NAME_SEATS, tables)
+        assert shown == [seat_names(seats, catalogue(lang)) for seats in tables], lang
+    assert shown[-1] == {"s1": "Spelare 1", "s2": "Ada", "s3": "ada (2)"}

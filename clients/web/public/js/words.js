@@ -194,8 +194,9 @@ export function seatNames(seats) {
 /** The people a view seats, in their order: its `seats`, then a Tjugoett table's person
  * dealer (`view.dealer` with a seat), who is named among them. */
 export function viewSeats(view) {
-  const dealer = view && view.dealer && view.dealer.seat ? [view.dealer] : [];
-  return [...((view && view.seats) || []), ...dealer];
+  const seats = (view && view.seats) || [];
+  const dealer = view && view.dealer && view.dealer.seat && !seats.some((entry) => entry.seat === view.dealer.seat);
+  return dealer ? [...seats, view.dealer] : seats;
 }
 
 /** A seat of `view` as people call it (`seatNames` of `viewSeats`); a seat the view does
