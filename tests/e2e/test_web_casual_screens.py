@@ -155,3 +155,29 @@ def test_two_players_of_one_name_read_apart_on_the_page(server, connect, pages: 
     assert read_problems(ada) == []
     theirs = seat_page(pages, server, table, "s2")
     theirs.locator("#who", has_text="You are Ada (2).").wait_for(timeout=WAIT)
+
+
+DRAW_A_VIEW = """async (view) => {
+    const { drawValue, viewNames } = await import("/js/games/generic.js");
+    const words = await import("/js/words.js");
+    await words.loadWords("en");
+    const drawn = drawValue(view, viewNames(view));
+    document.body.append(drawn);
+    return drawn.innerText;
+}"""
+
+
+def test_a_game_without_a_page_names_its_seats_in_its_drawn_view(server, pages: Pages):
+    """The page of a game with no module here (games/generic.js), and the replay's data of
+    an event, draw a view as labelled values: a seat id there, as a value or as a key, reads
+    as its player's name."""
+    page = pages.open(server.http, "")
+    page.locator("#fatal").wait_for(timeout=WAIT)
+    view = {
+        "seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Ada"}],
+        "turn": "s2",
+        "scores": {"s1": 3, "s2": 1},
+    }
+    text = page.evaluate(DRAW_A_VIEW, view)
+    assert "Ada (2)" in text and "turn" in text, text
+    assert not SEAT_ID.search(text), text
