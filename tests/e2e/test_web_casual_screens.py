@@ -148,6 +148,17 @@ def test_two_players_of_one_name_read_apart_on_the_page(server, connect, pages: 
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     send(second, table, "claim", set=1)
     ada.locator("#claimer", has_text="Ada (2)").wait_for(timeout=WAIT)
+    # a refusal reads in the game's words; the server's own message (for developers) names
+    # the seat by its id, and is not shown
+    refused = ada.evaluate(
+        """async () => {
+            const { refusalInWords } = await import("/js/games/shell.js");
+            const refusal = { code: "claim_in_progress", rule: "R-POCKET-3",
+                              message: "seat s2 claimed card 1 first" };
+            return refusalInWords(refusal, { name: "pocket" });
+        }"""
+    )
+    assert refused == "Another player claimed this card first (R-POCKET-3).", refused
     ada.locator("#feed li", has_text="Ada (2): I got it! (card 1)").wait_for(timeout=WAIT)
     assert ada.inner_text("#who") == "You are Ada."
     names = ada.locator("#seats th[scope=row]").all_inner_texts()

@@ -7,7 +7,7 @@
 import { feedSection, fill, h, linkAfter, setDisabled } from "../draw.js";
 import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
 import { GAME_WORDS as W } from "../word_tables.js";
-import { capitalized, errorInWords, namesInWords, pauseCause, seatName, seconds, statusInWords } from "../words.js";
+import { capitalized, errorInWords, has, namesInWords, pauseCause, seatName, seconds, statusInWords } from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 // The games whose results move a student's rating across the log (docs/analysis.md), and
@@ -80,9 +80,12 @@ export function gameOverInWords(view, result, reasons) {
 
 /** A refusal in words: the game's own sentence for its code (`refusal.<code>` of the game's
  * vocabulary in the catalogue, so a new game's refusals are words of its catalogue entries,
- * never of its module), else the protocol's (words.js `errorInWords`). */
+ * never of its module), else the protocol's (words.js `errorInWords`). A code the game
+ * words is said in its words only, as the terminal says it: the server's own message (for
+ * developers) names seats by id ("seat s2 is out of card 3"). */
 export function refusalInWords(error, game) {
-  return errorInWords(error, game.name);
+  const worded = error && typeof error === "object" && has(game.name, `refusal.${error.code}`);
+  return errorInWords(worded ? { ...error, message: "" } : error, game.name);
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
