@@ -3,7 +3,7 @@ analysis (server/analysis) to lines.
 
 Why here and not in server/analysis: the analysis is data for every client (the web pages
 draw the same data); how a terminal lays it out is the reference client's business. Names
-are shown wherever they are known (a seat id only beside its name), times in seconds. Every
+are shown for seats (never a seat id: words.py `seat_names`), times in seconds. Every
 word is the `challenge` vocabulary's `analysis.*` (protocol/words), in the language spoken.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clients.reference_cli.games.challenge.words import WORDS
-from clients.reference_cli.words import say
+from clients.reference_cli.words import name_in, say, seat_names
 from server.analysis.grades import StudentSummary, TournamentAnalysis
 from server.analysis.table import CardReport, TableAnalysis
 
@@ -40,8 +40,12 @@ def _level(value: float | None) -> str:
 def _name(names: Mapping[str, str], seat: str | None) -> str:
     if seat is None:
         return say(WORDS, "nobody")
-    name = names.get(seat)
-    return f"{name} ({seat})" if name else seat
+    return name_in(names, seat)
+
+
+def _names(seats: Any) -> dict[str, str]:
+    """The analysis's `(seat, name)` pairs as people call them (words.py `seat_names`)."""
+    return seat_names({"seat": seat, "name": name} for seat, name in seats)
 
 
 def _numbers(card: Mapping[str, Any] | CardReport) -> str:
@@ -116,7 +120,7 @@ def tournament_lines(analysis: TournamentAnalysis, grade: str | None = None) -> 
 
 def table_lines(analysis: TableAnalysis, title: str = "") -> list[str]:
     """A table's cards (who touched first, who solved it, how fast) and students."""
-    names = dict(analysis.seats)
+    names = _names(analysis.seats)
     head = title or say(WORDS, "analysis.table")
     lines = [
         say(
@@ -182,7 +186,7 @@ def table_lines(analysis: TableAnalysis, title: str = "") -> list[str]:
 
 def student_lines(analysis: TableAnalysis, seat: str, title: str = "") -> list[str]:
     """One student's own page in words: touches, misses with solutions, wrong answers, flags."""
-    names = dict(analysis.seats)
+    names = _names(analysis.seats)
     report = analysis.student(seat)
     lines = [
         say(

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,7 @@ from babel import UnknownLocaleError
 from babel.numbers import format_decimal
 
 from protocol.words import FALLBACK, catalogue, pick_language
+from protocol.words.seat_names import seat_names as _seat_names
 
 _LANGUAGE = {"chosen": FALLBACK, "explicit": False}
 
@@ -131,6 +132,35 @@ def say(table: Table, key: str, **fields: Any) -> str:
     if isinstance(entry, Plural):
         entry = entry.one if n == 1 else entry.other
     return entry.format(n=n, **fields)
+
+
+def seat_names(seats: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Seat id -> what people call it, in the terminal's language: the name, `Ada (2)` for
+    a second Ada, `Player 3` for a seat with no name (protocol/words/seat_names.py, the rule
+    the pages and the report follow); never the id."""
+    return _seat_names(seats, catalogue(language()))
+
+
+def view_seat_names(view: Mapping[str, Any]) -> dict[str, str]:
+    """`seat_names` of the people a view seats: its `seats`, then a Tjugoett table's person
+    dealer (`view["dealer"]` with a seat), named among them (as js/words.js `viewSeats`)."""
+    seats = list(view.get("seats", []))
+    dealer = view.get("dealer")
+    known = {None, *(seat.get("seat") for seat in seats)}
+    if isinstance(dealer, Mapping) and dealer.get("seat") not in known:
+        seats.append(dealer)
+    return seat_names(seats)
+
+
+def seat_name(view: Mapping[str, Any], seat: Any) -> str:
+    """One seat of `view` as people call it (`view_seat_names`)."""
+    return name_in(view_seat_names(view), seat)
+
+
+def name_in(names: Mapping[str, str], seat: Any) -> str:
+    """A seat by its entry in `names` (a `seat_names` map); a seat missing there reads as
+    "an unknown player", never as its id."""
+    return names.get(str(seat)) or COMMON.say("seat.unknown")
 
 
 def names_list(names: list[str]) -> str:

@@ -36,6 +36,7 @@ from typing import Any
 import jinja2
 
 from protocol.words import FALLBACK, catalogue
+from protocol.words.seat_names import seat_names
 from server.audit.report_events import Names, tournament_sentence
 from server.audit.report_timeline import CORRECTIONS, Line, clock, event_time, timeline
 from server.audit.report_words import (
@@ -159,7 +160,7 @@ class Facts:
         info = self.state.students.get(student)
         return {
             "id": student,
-            "name": info.name if info else self.names.of(TOURNAMENT, student),
+            "name": self.names.of(TOURNAMENT, student),
             "school": info.school if info else "",
         }
 
@@ -488,7 +489,9 @@ def _report_html(
     tournament_events: Sequence[Any],
     tables: Mapping[str, Sequence[Any]],
 ) -> str:
-    names = Names({sid: student.name for sid, student in state.students.items()})
+    # Two students of one name read as "Ada" and "Ada (2)" (protocol/words/seat_names.py)
+    roster = [{"seat": sid, "name": student.name} for sid, student in state.students.items()]
+    names = Names(seat_names(roster, catalogue(language())))
     facts = Facts(
         state=state,
         tables=tables,

@@ -77,7 +77,7 @@ def test_a_person_dealer_deals_a_round_at_the_terminal(server, connect, cli):
     )
     assert (tokens / "dl.json").exists()  # the dealer's seat has its tokens file
     dora = cli.spawn("play", "--tokens", str(tokens), "--seat", "dl")
-    dora.expect("you: Dora \\(dl, the dealer\\)")
+    dora.expect("you: Dora \\(the dealer\\)")
     dora.expect("connected")
     dora.expect("\\[n\\] start the next round  \\[q\\] quit")
     bo = cli.spawn(

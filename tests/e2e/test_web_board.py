@@ -55,7 +55,7 @@ def test_a_board_of_more_tables_than_one_connection_joins_shows_each_live(own_se
     board.locator(f'[data-table="{last}"] tr[data-seat="s1"] td.score[data-score="2"]').wait_for(
         timeout=WAIT
     )
-    board.locator(f'[data-table="{last}"] li', has_text="Ada (s1) wins card 1: 2 points").wait_for(
+    board.locator(f'[data-table="{last}"] li', has_text="Ada wins card 1: 2 points").wait_for(
         timeout=WAIT
     )
     board.click(f'[data-links="{last}"]')

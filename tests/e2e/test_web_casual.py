@@ -76,7 +76,7 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     numbers = [int(n) for n in card.get_attribute("data-numbers").split()]
 
     send(bo, table, "answer", expression="1 + 1")  # wrong: Bo is out of card 1 only
-    ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.locator("#excluded", has_text="Bo").wait_for(timeout=WAIT)
     ada.locator("#card-results li.out", has_text="wrong").first.wait_for(timeout=WAIT)
 
     ada.locator("body").press("Space")  # "I got it"
@@ -84,7 +84,7 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     countdown = ada.locator('#countdowns li[data-command="answer_deadline"]')
     countdown.wait_for(timeout=WAIT)
     assert "Answer due in" in countdown.inner_text()
-    ada.locator("#claimer", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    ada.locator("#claimer", has_text="Ada").wait_for(timeout=WAIT)
     ada.keyboard.type(solution_for(numbers))
     ada.keyboard.press("Enter")
     ada.locator("#result", has_text="You won card 1: 2 points").wait_for(timeout=WAIT)
@@ -95,8 +95,8 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     ada.fill("#answer", "3 + 3 + 8 + 8")  # an answer without a claim claims and answers
     ada.press("#answer", "Enter")
     ada.locator("#you-state", has_text="You are out of this card").wait_for(timeout=WAIT)
-    ada.locator("#excluded", has_text="Ada (s1)").wait_for(timeout=WAIT)
-    ada.locator("#feed li.flag", has_text="Ada (s1) is out of card 2").wait_for(timeout=WAIT)
+    ada.locator("#excluded", has_text="Ada").wait_for(timeout=WAIT)
+    ada.locator("#feed li.flag", has_text="Ada is out of card 2").wait_for(timeout=WAIT)
     assert ada.locator("#claim").is_disabled() and ada.locator("#answer").is_disabled()
     assert unlabelled_controls(ada) == []
     pages.shot(ada, "pocket-excluded-phone")
@@ -104,7 +104,7 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     send(bo, table, "answer", expression=solution_for([3, 3, 8, 8]))
     tie = ada.locator('#end-result [data-tie="true"]')
     tie.wait_for(timeout=WAIT)
-    assert "A tie between Ada (s1), Bo (s2)" in tie.inner_text()
+    assert "A tie between Ada and Bo" in tie.inner_text()
     assert fits_the_width(ada, 390)
     # each claim and answer named the card on her screen: one that crossed the next card
     # would be refused (stale_set), never judged on it (docs/games/pocket.md)
@@ -132,7 +132,7 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     director.click("#start")
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     ada.click("#stumped")
-    ada.locator("#stumped-list", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    ada.locator("#stumped-list", has_text="Ada").wait_for(timeout=WAIT)
     assert ada.locator("#stumped").is_disabled()
     send(bo, table, "declare_stumped")
     ada.locator("#bonus", has_text="Bonus cards waiting: 1").wait_for(timeout=WAIT)
@@ -215,11 +215,11 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     assert sorted(cards.evaluate_all("cs => cs.map(c => c.dataset.card)")) == sorted(first[:4])
     assert "Simple scoring" in ada.inner_text("#scoring")
     assert ada.locator('.playing-card[data-card="AH"]').get_attribute("aria-label") == (
-        "ace of hearts, from Ada (s1)'s pile"
+        "ace of hearts, from Ada's pile"
     )
     ada.select_option("#returns", "AH")  # her choice: the second of her cards
     ada.click("#no-solution")
-    ada.locator("#no-solution-callers", has_text="Ada (s1)").wait_for(timeout=WAIT)
+    ada.locator("#no-solution-callers", has_text="Ada").wait_for(timeout=WAIT)
     assert ada.locator("#no-solution").is_disabled()
     send(bo, table, "call_no_solution")
     ada.locator("#feed li", has_text="Everyone says set 1 has no solution").wait_for(timeout=WAIT)
@@ -242,7 +242,7 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     ada.locator('tr[data-seat="s1"] td.won[data-won="4"]').wait_for(timeout=WAIT)
     won = ada.locator('#end-result [data-tie="false"]')
     won.wait_for(timeout=WAIT)
-    assert "Ada (s1) won" in won.inner_text()
+    assert "Ada won" in won.inner_text()
     # every call named the set on her screen: one that crossed a deal would be refused
     # (stale_set), never judged on cards she had not seen (docs/games/deck40.md)
     calls = [
@@ -291,7 +291,7 @@ def test_tjugoett_a_player_draws_and_stands_against_the_server_dealer(
     ada.click("#stand")
     ada.locator("#result", has_text="You win: the dealer is bust").wait_for(timeout=WAIT)
     mine = ada.locator('#hands li[data-seat="s1"]')
-    assert mine.locator(".outcome").inner_text() == ("Ada (s1) wins: the dealer is bust with 24.")
+    assert mine.locator(".outcome").inner_text() == ("Ada wins: the dealer is bust with 24.")
     assert mine.locator(".dealer-cards").get_attribute("data-cards") == "10S 6C 8C"
     ada.locator('#tally tr[data-seat="s1"] td.won[data-won="1"]').wait_for(timeout=WAIT)
     ada.locator('#tally tr[data-seat="dealer"] td.lost[data-lost="1"]').wait_for(timeout=WAIT)
@@ -425,7 +425,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
     hand = step.locator('li.seat-hand[data-seat="s1"]')
     assert hand.locator(".playing-card.back").count() == 2
     assert bo.locator('[data-card="10H"], [data-card="2D"]').count() == 0
-    assert "Ada (s1) gets a card face down (2 cards)." == bo.inner_text("#sentence")
+    assert "Ada gets a card face down (2 cards)." == bo.inner_text("#sentence")
     assert step.locator('li.seat-hand[data-seat="s2"] [data-card="9C"]').count() == 1  # his own
 
     bo.locator("#slider").fill(str(settled))
@@ -436,7 +436,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
         "10H",
         "2D",
     ]
-    outcome = "Ada (s1) wins: the dealer is bust with 24."
+    outcome = "Ada wins: the dealer is bust with 24."
     assert hand.locator(".outcome").inner_text() == outcome
     assert bo.inner_text("#sentence") == outcome.replace("24.", "24 (10♥ 2♦ = 12).")  # the feed's
     assert unlabelled_controls(bo) == []
@@ -513,9 +513,9 @@ def test_the_replay_page_steps_through_a_pocket_table(server, connect, pages: Pa
             assert step.locator("#excluded").count() == 0  # a new card: nobody out of it
             assert "stumped_deadline" in countdowns
         if kind == "PlayerExcluded":
-            assert "Bo (s2)" in step.locator("#excluded").inner_text()
+            assert "Bo" in step.locator("#excluded").inner_text()
             assert step.locator('tr[data-seat="s2"] td.state').inner_text() == "out of this card"
-            assert sentence == "Bo (s2) is out of card 1 after a wrong answer."
+            assert sentence == "Bo is out of card 1 after a wrong answer."
         if kind == "ClaimMade" and data["seat"] == "s1":
             assert step.locator("#claimer").get_attribute("data-seat") == "s1"
             assert countdowns == ["answer_deadline"], countdowns  # the stumped timer waits
@@ -526,13 +526,13 @@ def test_the_replay_page_steps_through_a_pocket_table(server, connect, pages: Pa
             assert "answer_deadline" in countdowns and "Paused" not in step.inner_text()
         if kind == "CardWon":
             assert step.locator('tr[data-seat="s1"] td.score').inner_text() == "2"
-            assert sentence == "Ada (s1) wins card 1: 2 points."
+            assert sentence == "Ada wins card 1: 2 points."
         if kind == "StumpedDeclared":
-            assert "Ada (s1)" in step.locator("#stumped-list").inner_text()
+            assert "Ada" in step.locator("#stumped-list").inner_text()
         if kind == "CardSetAside":
             assert step.locator("#bonus").get_attribute("data-count") == "1"
         if kind == "GameEnded":
-            assert "Ada (s1) won." in step.locator(".winner").inner_text()
+            assert "Ada won." in step.locator(".winner").inner_text()
             assert "Bonus cards left unclaimed: 1." in step.inner_text()
             assert countdowns == []
 
@@ -584,17 +584,17 @@ def test_the_replay_page_steps_through_a_deck40_table(server, connect, pages: Pa
             assert step.locator(f'[aria-label="Set {data["set"]}: the four cards"]').count() == 1
             assert step.locator("#excluded, #no-solution-callers").count() == 0
         if kind == "NoSolutionCalled" and data["seat"] == "s1" and data.get("returns"):
-            assert "Ada (s1)" in step.locator("#no-solution-callers").inner_text()
-            assert sentence == "Ada (s1): no solution, and gives back A♥."
+            assert "Ada" in step.locator("#no-solution-callers").inner_text()
+            assert sentence == "Ada: no solution, and gives back A♥."
         if kind == "PlayerExcluded":
-            assert "Ada (s1)" in step.locator("#excluded").inner_text()
+            assert "Ada" in step.locator("#excluded").inner_text()
             assert step.locator('tr[data-seat="s1"] td.state').inner_text() == "out of these cards"
         if kind == "RoundWon":
             assert step.locator('tr[data-seat="s1"] td.won').inner_text() == "4"
             assert step.locator('tr[data-seat="s1"] td.score').inner_text() == "1"
             assert cards == []  # taken
         if kind == "GameEnded":
-            assert "Ada (s1) won." in step.locator('[data-tie="false"]').inner_text()
+            assert "Ada won." in step.locator('[data-tie="false"]').inner_text()
 
     page = pages.open(server.http, server.token("spectator", name="w"), page="replay", table=table)
     step_through(page, pushes, check)

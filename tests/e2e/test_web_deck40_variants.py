@@ -61,7 +61,8 @@ def open_seat(pages: Pages, server, table: str, seat: str, width: int = 1024) ->
 
 
 def who(seat: str) -> str:
-    return f"{NAMES[seat]} ({seat})"
+    """A seat as the page names it: the player's name, never the seat id."""
+    return NAMES[seat]
 
 
 def card_text(name: str) -> str:
@@ -207,7 +208,7 @@ def test_advanced_scoring_shows_two_points_after_another_players_no_solution(
     drawn_as_the_server_says(ada, first)
     assert [c["seat"] for c in first] == ["s1", "s1", "s2", "s2"]
     assert ada.locator('.playing-card[data-card="8C"]').get_attribute("aria-label") == (
-        "8 of clubs, from Ada (s1)'s pile"
+        "8 of clubs, from Ada's pile"
     )
 
     ada.click("#no-solution")  # her own call: then she finds one herself
@@ -293,6 +294,6 @@ def test_card_version_with_the_house_option_the_loser_takes_the_cards(
     assert who("s1") in result.inner_text()
     cards_left = ", ".join(f"{who(seat)} {n}" for seat, n in ended["cards_left"].items())
     assert f"Cards left: {cards_left}." in ada.inner_text("#end-result")
-    assert cards_left == "Ada (s1) 14, Bo (s2) 22"
+    assert cards_left == "Ada 14, Bo 22"
     assert unlabelled_controls(ada) == []
     assert ada.evaluate("document.documentElement.scrollWidth") <= 390

@@ -24,6 +24,7 @@ import pytest
 from web_browser import Pages, layout_problems, seat_client, send, unlabelled_controls
 
 from protocol.words import catalogue
+from protocol.words.seat_names import seat_names
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
 from server.puzzles.solver import solve
@@ -104,9 +105,9 @@ def test_a_deck40_game_in_norwegian_to_its_end_against_the_bot(server, connect, 
     end.wait_for(timeout=GAME_TIME * 1000)
     said = end.inner_text()
     assert said.startswith("Spillet er over ("), said  # game.over, whoever won
-    assert re.search(r"(Ada|Bo) \(s[12]\) vant\.", said), said
+    assert re.search(r"\b(Ada|Bo) vant\.", said), said
     # the feed in the game's Norwegian words (the catalogue's deck40 vocabulary)
-    winner = re.search(r"(Ada|Bo) \(s[12]\)", said).group(0)
+    winner = re.search(r"\b(Ada|Bo) vant", said).group(1)
     ended = catalogue("nb").say("deck40", "event.GameEnded.target_points", names=winner)
     assert ada.locator("#feed li").first.inner_text() == f"{ended[0].upper()}{ended[1:]}."
     assert no_english_buttons(ada) == []
@@ -150,7 +151,7 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     )
     phase.wait_for(timeout=GAME_TIME * 1000)
     outcome = ada.locator('.seat-hand[data-seat="s1"] .outcome')
-    assert outcome.inner_text().startswith("Ada (s1) vinner: ")
+    assert outcome.inner_text().startswith("Ada vinner: ")
     assert ada.inner_text("#tally-heading") == web("sv", "tjugoett.tally_heading")
     ended = catalogue("sv").say("tjugoett", "event.RoundEnded.all_played", round=1)
     ada.locator("#feed li", has_text=ended[1:]).wait_for(timeout=WAIT)  # "omgång 1 är slut: …"
@@ -181,7 +182,7 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     ada.click("#start")
     ada.locator('.card.up[data-number="1"]').wait_for(timeout=WAIT)
     send(bo, table, "answer", expression="1 + 1", set=1)  # wrong: Bo is out of card 1
-    ada.locator("#excluded", has_text="Bo (s2)").wait_for(timeout=WAIT)
+    ada.locator("#excluded", has_text="Bo").wait_for(timeout=WAIT)
     ada.click("#send-answer")  # nothing typed yet: the message line says so
     ada.locator("#message", has_text=web("en", "pocket.type_first")).wait_for(timeout=WAIT)
     ada.fill("#answer", "(1+2+3)*")  # half typed
@@ -200,7 +201,7 @@ def test_switching_the_language_mid_game_keeps_the_game_and_what_was_typed(
     assert ada.locator('.card.up[data-number="1"]').count() == 1
     assert len(ada.locator("#feed li").all_inner_texts()) == before["feed"]
     assert ada.inner_text('tr[data-seat="s2"] td.score') == before["score"]
-    assert ada.locator("#excluded").inner_text() == web("nb", "pocket.excluded", names="Bo (s2)")
+    assert ada.locator("#excluded").inner_text() == web("nb", "pocket.excluded", names="Bo")
     assert ada.input_value("#answer") == "(1+2+3)*"
     assert ada.locator("#language-choice").input_value() == "nb"
     assert unlabelled_controls(ada) == []
@@ -358,6 +359,16 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         pages.shot(page, f"{name}-norwegian-390")
 
 
+def unit_module(name: str) -> Any:
+    """A module of tests/unit (its shared tables), loaded by path."""
+    path = Path(__file__).parents[1] / "unit" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def event_examples() -> dict[str, dict[str, list[dict[str, Any]]]]:
     """Every event type of every game with data as the server pushes it (the examples the
     terminal's and the report's word tests render: tests/unit/terminal_event_examples.py)."""
@@ -371,8 +382,9 @@ def event_examples() -> dict[str, dict[str, list[dict[str, Any]]]]:
 
 SAY_EVERY_EVENT = """async ({ examples, seats }) => {
     const { eventInWords, casualEventWords } = await import("/js/event_words.js");
+    const { seatName } = await import("/js/words.js");
     const view = { seats, dealer: { seat: "dl", name: "Dora" } };
-    const nameOf = (v, seat) => (seats.find((s) => s.seat === seat) || {}).name || String(seat);
+    const nameOf = seatName; // the pages' own: a name, never a seat id
     const said = [];
     for (const [game, kinds] of Object.entries(examples)) {
         for (const [kind, datas] of Object.entries(kinds)) {
@@ -408,3 +420,25 @@ def test_every_event_of_every_game_reads_in_each_language(server, pages: Pages):
             if not text or RAW.search(text) or unknown.lower() in text.lower()
         ]
         assert wrong == [], (lang, wrong[:10])
+
+
+NAME_SEATS = """async (tables) => {
+    const { seatNames } = await import("/js/words.js");
+    return tables.map((seats) => Object.fromEntries(seatNames(seats)));
+}"""
+
+
+def test_the_pages_name_seats_as_the_terminal_and_the_report_do(server, pages: Pages):
+    """js/words.js `seatNames` and protocol/words/seat_names.py give the same names to the
+    same seats, in each language: shared names as `Ada (2)`, a seat with no name as the
+    language's `Player 1`, never a seat id (tests/unit/test_seat_names.py's tables)."""
+    tables = [seats for seats, _expected in unit_module("test_seat_names").TABLES]
+    tables.append(
+        [{"seat": "s1", "name": ""}, {"seat": "s2", "name": "Ada"}, {"seat": "s3", "name": "ada"}]
+    )
+    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
+        page = pages.open(server.http, "", locale=locale)
+        page.locator("#fatal").wait_for(timeout=WAIT)
+        shown = page.evaluate(NAME_SEATS, tables)
+        assert shown == [seat_names(seats, catalogue(lang)) for seats in tables], lang
+    assert shown[-1] == {"s1": "Spelare 1", "s2": "Ada", "s3": "ada (2)"}

@@ -339,3 +339,21 @@ def test_names_are_escaped_never_markup(source):
     students[first] = replace(students[first], name="<b>Bold</b> & Co")
     page = report_html(replace(state, students=students), [], {})
     assert "&lt;b&gt;Bold&lt;/b&gt; &amp; Co" in page and "<b>Bold" not in page
+
+
+def test_two_students_of_one_name_read_apart_in_the_report(tmp_path):
+    """Ada Lovelace of Hill School and a second Ada Lovelace (Eli Whitney of Park School,
+    renamed): the report tells them apart in words, `Ada Lovelace (2)`, everywhere."""
+    source = played()
+    eli = next(s for s in source.tourney.state.students.values() if s.name == "Eli Whitney")
+    (registered,) = [e for e in source.tourney.events if e.type == "StudentsRegistered"]
+    for row in registered.data["students"]:  # as if registered so (another school: allowed)
+        row["name"] = "Ada Lovelace" if row["name"] == "Eli Whitney" else row["name"]
+    key = load_or_create_signing_key(tmp_path / "key")
+    page = build_bundle(source.stored(), TID, key)["report.html"].decode("utf-8")
+    second = f'<span class="name">Ada Lovelace (2)</span> <span class="id">{eli.student_id}</span>'
+    assert second in page
+    assert '<span class="name">Ada Lovelace</span> <span class="id">p1</span>' in page
+    text = read(page, "id", "stream").text
+    assert "Ada Lovelace (2)" in section(page, "standings")
+    assert re.search(r"Scores: Ada Lovelace 3, Cy Young 0, Ada Lovelace \(2\) 0", text), text

@@ -42,7 +42,7 @@ def test_no_screen_shows_a_card_its_viewer_may_not_see():
     mine = _screen(table, player("s1"))
     assert "9♣ 8♣ = 17  (you)" in mine and "[d] draw a card  [s] stand  [q] quit" in mine
     dealers = _screen(table, DEALER)
-    assert "?? ??" in dealers and "you: Dora (dl, the dealer)" in dealers
+    assert "?? ??" in dealers and "you: Dora (the dealer)" in dealers
     assert "waiting  [q] quit" in dealers
     assert "[e] end the table" in _screen(table, DIRECTOR)
 

@@ -6,7 +6,9 @@ missing from a language's own file, no English left in a Norwegian or Swedish te
 names and symbols in `SAME_AS_ENGLISH`), each text's placeholders the same as English's, each
 plural entry plural in every language. Then renders every example event of every game through
 the terminal's words and the officials' report's, in each language, and fails on a raw event
-name, a brace, a `'key':`, a `_`-joined code or a seat id standing where a name is known.
+name, a brace, a `'key':`, a `_`-joined code or a seat id standing where a name is known; and draws
+every casual game's screen at the terminal with two players of one name and a seat with no
+name, which read `Ada`, `Ada (2)` and `Player 3`, never an id.
 """
 
 from __future__ import annotations
@@ -16,12 +18,16 @@ import string
 from pathlib import Path
 
 import pytest
+from casual_tables import deck40_options, pocket_options
+from game_tables import DIRECTOR, Table, player
 from report_tournament import TID, played
 from terminal_event_examples import EXAMPLES, NAMES, examples_of
+from tjugoett_tables import options as tjugoett_options
 
 import server.tournament as tournament
 from clients.reference_cli.connection import ServerRefused, refusal_words
 from clients.reference_cli.games import part_for
+from clients.reference_cli.styling import Style
 from clients.reference_cli.words import set_language
 from protocol.messages import ERROR_CODES
 from protocol.words import FALLBACK, VOCABULARIES, catalogue, languages
@@ -74,7 +80,7 @@ UNITS_AND_FIELDS = re.compile(r"\{\w+\}|\bms\b|\bs\b")  # "{ms} ms", " (+{second
 CAMEL = re.compile(r"\b[A-Z][a-z]+[A-Z][A-Za-z]*\b")  # CardWon, TableCreated
 CODE = re.compile(r"\b[a-z0-9]+_[a-z0-9_]+\b")  # stack_used_up, stale_set
 DICT_KEY = re.compile(r"['\"][a-z_]+['\"]\s*:")
-SEAT_ID = re.compile(r"\b(s1|s2|s3|dl)\b")
+SEAT_ID = re.compile(r"\b(s\d+|t\d\d|dl)\b")  # s1, t01: the protocol's handles, never words
 
 
 def fields(text: str) -> set[str]:
@@ -228,6 +234,59 @@ def test_every_refusal_of_every_game_reads_as_words_at_the_terminal(name, lang):
         text = refusal_words(error, part.words)
         assert not faults(text), (code, text)
         assert text != refusal_words(error, {}) or code in ERROR_CODES, (code, text)
+
+
+# Two players of one name, a seat with no name: what every casual screen names
+SHARED_NAMES = [
+    {"seat": "s1", "name": "Ada"},
+    {"seat": "s2", "name": "Ada"},
+    {"seat": "s3", "name": ""},
+]
+CASUAL_TABLES = {
+    "pocket": lambda: {**pocket_options(3), "seats": SHARED_NAMES},
+    "deck40": lambda: {**deck40_options(3), "seats": SHARED_NAMES},
+    "tjugoett": lambda: {**tjugoett_options(3, person_dealer=True), "seats": SHARED_NAMES},
+    "practice": lambda: {"seats": SHARED_NAMES},
+}
+START = {
+    "pocket": "start_game",
+    "deck40": "start_game",
+    "tjugoett": "start_round",
+    "practice": None,
+}
+
+
+def casual_screen(name: str, viewer: str) -> list[str]:
+    """Every line the terminal draws of a started casual table with SHARED_NAMES, as `viewer`
+    sees it: the header words, the board, the side, the results, the replay's compact line
+    and each seat's label."""
+    game, part, plain = GAMES[name], part_for(name), Style(color=False)
+    table = Table(game, CASUAL_TABLES[name]())
+    if START[name]:
+        table.do(START[name], DIRECTOR)
+    view = game.view(table.state, player(viewer))
+    return [
+        *part.header_words(view),
+        *part.board(view, plain, "player"),
+        *part.side(view, viewer, plain, None),
+        *part.results(view, plain),
+        *part.compact(view, plain),
+        *(part.seat_label(view, seat["seat"]) for seat in SHARED_NAMES),
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("name", sorted(CASUAL_TABLES))
+def test_every_casual_screen_names_its_seats_at_the_terminal(name, lang):
+    """The casual games' screens in each language: two Adas read `Ada` and `Ada (2)`, a seat
+    with no name the language's `Player 3`; no seat id, event name or code on any line."""
+    set_language(lang)
+    lines = casual_screen(name, "s2")
+    bad = {line: faults(line) for line in lines if faults(line)}
+    assert not bad, bad
+    labels = lines[-3:]
+    unnamed = catalogue(lang).say("common", "seat.unnamed", number=3)
+    assert labels == ["Ada", "Ada (2)", unnamed], labels
 
 
 # -- the officials' report --------------------------------------------------------------------

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clients.reference_cli.styling import Style
+from clients.reference_cli.words import seat_name, view_seat_names
 
 View = Mapping[str, Any]
 
@@ -29,8 +30,9 @@ def _no_words(view: View) -> list[str]:
     return []
 
 
-def _seat_id(view: View, seat_id: Any) -> str:
-    return str(seat_id)
+def _seat_name(view: View, seat_id: Any) -> str:
+    """A seat as people call it, for a game without a part too (never its id)."""
+    return seat_name(view, seat_id)
 
 
 def _plain_lines(view: View, style: Style, role: str = "") -> list[str]:
@@ -53,8 +55,8 @@ class GamePart:
 
     name: str
     header_words: Callable[[View], list[str]] = _no_words  # e.g. ["round 1", "networked"]
-    seat_label: Callable[[View, Any], str] = _seat_id  # "Ada (s1)"
-    seat_names: Callable[[View], dict[str, str]] = lambda view: {}
+    seat_label: Callable[[View, Any], str] = _seat_name  # "Ada", "Ada (2)", "Player 3"
+    seat_names: Callable[[View], dict[str, str]] = view_seat_names
     # The table's main picture: (view, style, the viewer's role) -> lines.
     board: Callable[[View, Style, str], list[str]] = _plain_lines
     # Beside it (e.g. the seats and scores): (view, my seat, style, presence push or None).
@@ -222,7 +224,7 @@ def line_part(
     next_move: Callable[[View, str], Any] | None = None,
     finished: Callable[[View], bool] = lambda view: view.get("phase") == "ended",
     describe_event: Callable[[str, Mapping[str, Any], Mapping[str, str]], str] = _event_words,
-    seat_names: Callable[[View], dict[str, str]] = lambda view: {},
+    seat_names: Callable[[View], dict[str, str]] = view_seat_names,
 ) -> GamePart:
     """A part for a game that draws its view as lines and takes one typed line per command;
     its bot (optional) answers `next_move(view, me) -> (command, args) | None` after a short

@@ -17,7 +17,7 @@ from clients.reference_cli.games.challenge import bot as brain
 from clients.reference_cli.games.challenge import event_words, hearing, render
 from clients.reference_cli.games.challenge.phases import ENDED
 from clients.reference_cli.games.challenge.words import WORDS
-from clients.reference_cli.words import COMMON, say
+from clients.reference_cli.words import COMMON, say, view_seat_names
 
 # The events after which no card is in play (the feed's "since the reveal" stops).
 CARD_LEAVES = ("CardWon", "CardReturnedToDeck", "CardStumped", "RoundEnded")
@@ -32,8 +32,8 @@ def header_words(view: Mapping[str, Any]) -> list[str]:
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
-    """Seat id -> what people call it (the student's name, else the seat id)."""
-    return {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    """Seat id -> what people call it (words.py `view_seat_names`: never the id)."""
+    return view_seat_names(view)
 
 
 def stamp_start(view: Mapping[str, Any]) -> int | None:

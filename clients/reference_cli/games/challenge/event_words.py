@@ -14,7 +14,13 @@ from typing import Any
 
 from clients.reference_cli.games.challenge.hearing import describe_hearing
 from clients.reference_cli.games.challenge.words import WORDS
-from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
+from clients.reference_cli.words import (
+    answer_reason,
+    names_list,
+    say,
+    unknown_event,
+    view_seat_names,
+)
 
 
 def _count(value: Any) -> int:
@@ -84,7 +90,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         options = data.get("options", {})
         seats = options.get("seats", []) if isinstance(options, Mapping) else []
         fields["count"] = len(seats)
-        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+        fields["names"] = names_list(list(view_seat_names({"seats": seats}).values()))
     elif kind == "RoundStarted":
         fields.update(round=data.get("round", "?"), count=_count(data.get("deck")))
         removed = _count(data.get("removed"))

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from clients.reference_cli.games.challenge.words import WORDS, help_usage
-from clients.reference_cli.words import say
+from clients.reference_cli.words import say, view_seat_names
 
 
 class HearingLineError(ValueError):
@@ -308,7 +308,7 @@ def protest_summary(
 def hearing_lines(view: Mapping[str, Any]) -> list[str]:
     """The pending protests and the score card as lines under the table (empty when there
     is nothing to hear): `protest 1 open: Bo disputes #7, #9`, `score card signed by PK`."""
-    names = {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    names = view_seat_names(view)
     lines = [
         say(
             WORDS,

@@ -36,7 +36,7 @@ from clients.reference_cli.keyboard import (
     Send,
     edit_line,
 )
-from clients.reference_cli.words import say
+from clients.reference_cli.words import say, view_seat_names
 
 FLAG_CAUSES = (
     "no_pattern",
@@ -130,7 +130,8 @@ def _required_seat(words: list[str], view: Mapping[str, Any]) -> tuple[str, list
         raise BadLine(say(WORDS, "line.name_seat"))
     seat = resolve_seat(words[0], view)
     if seat is None:
-        known = ", ".join(s["seat"] for s in view.get("seats", []))
+        names = view_seat_names(view)
+        known = ", ".join(f"{place} {names[s['seat']]}" for place, s in enumerate(view["seats"], 1))
         raise BadLine(say(WORDS, "line.no_seat_known", seat=repr(words[0]), known=known))
     return seat, words[1:]
 

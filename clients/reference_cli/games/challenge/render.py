@@ -23,7 +23,7 @@ from clients.reference_cli.games.challenge.hearing import hearing_lines
 from clients.reference_cli.games.challenge.phases import BETWEEN, ENDED, PLACED, SECOND, SETUP
 from clients.reference_cli.games.challenge.words import WORDS
 from clients.reference_cli.styling import Style
-from clients.reference_cli.words import names_list, say
+from clients.reference_cli.words import name_in, names_list, say, seat_name, view_seat_names
 
 PLAIN = Style(color=False)
 # 5-row block digits for the card (R-PUZ-1: four whole numbers).
@@ -97,12 +97,9 @@ def card_name(card: Mapping[str, Any]) -> str:
 
 
 def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
-    """A seat as people call it: `Ada (s1)`, or the id alone when it has no name."""
-    for seat in view.get("seats", []):
-        if seat["seat"] == seat_id:
-            name = seat.get("name")
-            return f"{name} ({seat_id})" if name and name != seat_id else str(seat_id)
-    return str(seat_id)
+    """A seat as people call it: `Ada`, `Ada (2)` for a second Ada, `Player 3` for a seat
+    with no name (words.py `seat_name`); never its id."""
+    return seat_name(view, seat_id)
 
 
 def results_lines(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
@@ -227,12 +224,13 @@ def scoreboard(
     ]
     toucher = view.get("toucher")
     present = set(presence.get("seats", [])) if presence is not None else None
-    for seat in view.get("seats", []):
+    names = view_seat_names(view)
+    # the seat's place at the table (what a proctor may type for it), then its name
+    for place, seat in enumerate(view.get("seats", []), start=1):
         marker = "▶" if seat["seat"] == me else " "
         flags = f"{seat['flags']}/{limit}"
-        line = (
-            f"{marker} {seat['seat']:8} {(seat.get('name') or ''):16} {seat['score']:>5}  {flags}"
-        )
+        name = name_in(names, seat["seat"])
+        line = f"{marker} {place:<8} {name:16} {seat['score']:>5}  {flags}"
         if present is not None and seat["seat"] not in present:
             line += style.dim(say(WORDS, "screen.not_connected"))
         elif me is None and presence is not None:  # the proctor's (and a watcher's) screen
@@ -283,8 +281,9 @@ def compact(view: Mapping[str, Any], style: Style = PLAIN) -> list[str]:
     else:
         lines.append(f"{view.get('phase', SETUP).replace('_', ' ')}, no card in play")
     seats = []
+    names = view_seat_names(view)
     for seat in view.get("seats", []):
-        text = f"{seat.get('name') or seat['seat']} {seat['score']}"
+        text = f"{name_in(names, seat['seat'])} {seat['score']}"
         if seat["flags"]:
             text += f" ⚑{seat['flags']}"
         if seat.get("disqualified"):

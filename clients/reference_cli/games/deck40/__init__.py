@@ -11,12 +11,20 @@ from typing import Any
 from clients.reference_cli.games import GamePart, typed_controls
 from clients.reference_cli.games.deck40 import brain, screen
 from clients.reference_cli.games.deck40.words import WORDS
-from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
+from clients.reference_cli.words import (
+    answer_reason,
+    name_in,
+    names_list,
+    say,
+    seat_name,
+    unknown_event,
+    view_seat_names,
+)
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
-    """Seat id -> the player's name (else the seat id)."""
-    return {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    """Seat id -> what people call it (words.py `view_seat_names`: never the id)."""
+    return view_seat_names(view)
 
 
 def header_words(view: Mapping[str, Any]) -> list[str]:
@@ -33,20 +41,20 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     an event type this client does not know reads as "something new happened"."""
     seat = data.get("seat")
     fields: dict[str, Any] = {
-        "who": names.get(seat, seat) if seat is not None else "nobody",
+        "who": name_in(names, seat) if seat is not None else names_list([]),
         "set": data.get("set"),
     }
     key = f"event.{kind}"
     if kind == "TableCreated":
         seats = (data.get("options") or {}).get("seats", [])
         fields["count"] = len(seats)
-        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+        fields["names"] = names_list(list(view_seat_names({"seats": seats}).values()))
     elif kind == "GameStarted":
         key += f".{data.get('layout')}"
     elif kind == "CardsTurnedUp":
         fields["cards"] = "  ".join(
             screen.card_text(card)
-            + (f" ({names.get(card['seat'], card['seat'])})" if card.get("seat") else "")
+            + (f" ({name_in(names, card['seat'])})" if card.get("seat") else "")
             for card in data["cards"]
         )
     elif kind == "SolutionCalled":
@@ -69,7 +77,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     elif kind == "RoundWon":
         if data.get("taken_by"):
             key += ".house"
-            fields["loser"] = names.get(data["taken_by"], data["taken_by"])
+            fields["loser"] = name_in(names, data["taken_by"])
         elif not data.get("points"):
             key += ".cards"
         fields["count"] = data.get("points")
@@ -77,7 +85,7 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         fields["cards"] = "  ".join(screen.name_text(entry["card"]) for entry in data["returns"])
     elif kind == "GameEnded":
         key += f".{data.get('reason')}"
-        fields["names"] = names_list([names.get(s, s) for s in data.get("winners", [])])
+        fields["names"] = names_list([name_in(names, s) for s in data.get("winners", [])])
     text = say(WORDS, key, **fields) if key in WORDS else unknown_event(kind)
     return f"{text} ({data['rule']})" if data.get("rule") else text
 
@@ -89,7 +97,7 @@ controls = typed_controls("deck40", screen.parse_line, screen.HELP)
 PART = GamePart(
     name="deck40",
     header_words=header_words,
-    seat_label=lambda view, seat: f"{seat_names(view).get(seat, seat)} ({seat})",
+    seat_label=seat_name,
     seat_names=seat_names,
     board=lambda view, style, role: screen.board_lines(view),
     side=lambda view, me, style, presence: screen.seat_lines(view),

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clients.reference_cli.games.deck40.words import WORDS
-from clients.reference_cli.words import names_list, say
+from clients.reference_cli.words import name_in, names_list, say, view_seat_names
 
 SUIT_SIGNS = {"clubs": "♣", "diamonds": "♦", "hearts": "♥", "spades": "♠"}
 LETTER_SIGNS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -51,16 +51,14 @@ def _label(kind: str, code: Any) -> str:
 def board_lines(view: Mapping[str, Any]) -> list[str]:
     """The four cards face up and whose pile each came from, the common pile, who called
     "no solution" and who is out of these cards (R-DECK40-1..5)."""
-    names = _names(view)
+    names = view_seat_names(view)
     lines = []
     if view.get("common_pile"):
         lines.append("   " + _say("screen.common_pile", count=view["common_pile"]))
     table = view.get("table") or []
     if table:
         shown = "  ".join(
-            _say(
-                "screen.card_from", card=card_text(card), who=names.get(card["seat"], card["seat"])
-            )
+            _say("screen.card_from", card=card_text(card), who=name_in(names, card["seat"]))
             if card["seat"]
             else card_text(card)
             for card in table
@@ -69,17 +67,17 @@ def board_lines(view: Mapping[str, Any]) -> list[str]:
     elif view.get("phase") == "setup":
         lines.append("   " + _say("screen.waiting"))
     if view.get("no_solution"):
-        called = names_list([names.get(s, s) for s in view["no_solution"]])
+        called = names_list([name_in(names, s) for s in view["no_solution"]])
         lines.append("   " + _say("screen.no_solution", names=called))
     if view.get("excluded"):
-        out = names_list([names.get(s, s) for s in view["excluded"]])
+        out = names_list([name_in(names, s) for s in view["excluded"]])
         lines.append("   " + _say("screen.excluded", names=out))
     return lines
 
 
 def seat_lines(view: Mapping[str, Any]) -> list[str]:
     """Each player's pile size (never its cards), won cards and points."""
-    names, me = _names(view), view.get("you")
+    names, me = view_seat_names(view), view.get("you")
     lines = []
     for seat in view.get("seats", []):
         name = names[seat["seat"]]
@@ -97,8 +95,8 @@ def result_lines(view: Mapping[str, Any]) -> list[str]:
     result = view.get("result")
     if not result:
         return []
-    names = _names(view)
-    winners = names_list([names.get(s, s) for s in result["winners"]])
+    names = view_seat_names(view)
+    winners = names_list([name_in(names, s) for s in result["winners"]])
     key = "screen.tie" if result["tie"] else "screen.winner"
     return [_say(key, names=winners, why=_label("ended", result["reason"]))]
 
@@ -124,16 +122,12 @@ def render_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
 
 def compact(view: Mapping[str, Any]) -> str:
     """One line: the table and the points (`t24 replay`)."""
-    names = _names(view)
+    names = view_seat_names(view)
     cards = " ".join(card_text(card) for card in view.get("table") or []) or "-"
     scores = " · ".join(
-        f"{names.get(seat, seat)} {score}" for seat, score in view.get("scores", {}).items()
+        f"{name_in(names, seat)} {score}" for seat, score in view.get("scores", {}).items()
     )
     return _say("screen.compact", set=view.get("set", 0), cards=cards, scores=scores)
-
-
-def _names(view: Mapping[str, Any]) -> dict[str, str]:
-    return {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
 
 
 def drawn_set(view: Mapping[str, Any] | None) -> dict[str, Any]:

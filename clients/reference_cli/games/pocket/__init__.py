@@ -12,12 +12,20 @@ from typing import Any
 from clients.reference_cli.games import GamePart, typed_controls
 from clients.reference_cli.games.pocket import brain, screen
 from clients.reference_cli.games.pocket.words import WORDS
-from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
+from clients.reference_cli.words import (
+    answer_reason,
+    name_in,
+    names_list,
+    say,
+    seat_name,
+    unknown_event,
+    view_seat_names,
+)
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
-    """Seat id -> the player's name (else the seat id)."""
-    return {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    """Seat id -> what people call it (words.py `view_seat_names`: never the id)."""
+    return view_seat_names(view)
 
 
 DEADLINES = ("answer_deadline", "stumped_deadline")
@@ -34,14 +42,14 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     an event type this client does not know reads as "something new happened"."""
     seat = data.get("seat")
     fields: dict[str, Any] = {
-        "who": names.get(seat, seat) if seat is not None else "nobody",
+        "who": name_in(names, seat) if seat is not None else names_list([]),
         "number": data.get("number"),
     }
     key = f"event.{kind}"
     if kind == "TableCreated":
         seats = (data.get("options") or {}).get("seats", [])
         fields["count"] = len(seats)
-        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+        fields["names"] = names_list(list(view_seat_names({"seats": seats}).values()))
     elif kind == "GameStarted":
         stack = data.get("stack")
         fields["count"] = len(stack) if isinstance(stack, list) else stack
@@ -71,7 +79,7 @@ controls = typed_controls("pocket", screen.parse_line, screen.HELP)
 PART = GamePart(
     name="pocket",
     header_words=header_words,
-    seat_label=lambda view, seat: f"{seat_names(view).get(seat, seat)} ({seat})",
+    seat_label=seat_name,
     seat_names=seat_names,
     board=lambda view, style, role: screen.board_lines(view, view.get("clock", 0)),
     side=lambda view, me, style, presence: screen.score_lines(view),

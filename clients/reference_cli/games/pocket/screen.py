@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from clients.reference_cli.games.pocket.words import WORDS
-from clients.reference_cli.words import names_list, say
+from clients.reference_cli.words import name_in, names_list, say, view_seat_names
 
 
 def HELP() -> str:  # noqa: N802 - the help line, in the language spoken when it is shown
@@ -26,13 +26,9 @@ def HELP() -> str:  # noqa: N802 - the help line, in the language spoken when it
 SECOND = 1_000_000
 
 
-def _names(view: Mapping[str, Any]) -> dict[str, str]:
-    return {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
-
-
 def _who(view: Mapping[str, Any], seats: list[str]) -> str:
-    names = _names(view)
-    return names_list([names.get(seat, seat) for seat in seats])
+    names = view_seat_names(view)
+    return names_list([name_in(names, seat) for seat in seats])
 
 
 def board_lines(view: Mapping[str, Any], now_us: int = 0) -> list[str]:
@@ -82,9 +78,9 @@ def cause_words(cause: Any) -> str:
 
 def score_lines(view: Mapping[str, Any]) -> list[str]:
     """The scores in one line."""
-    names = _names(view)
+    names = view_seat_names(view)
     scores = view.get("scores", {})
-    shown = " · ".join(f"{names.get(seat, seat)} {score}" for seat, score in scores.items())
+    shown = " · ".join(f"{name_in(names, seat)} {score}" for seat, score in scores.items())
     return [say(WORDS, "screen.scores", scores=shown)]
 
 
@@ -110,7 +106,7 @@ def stack_size(view: Mapping[str, Any]) -> int:
 
 def header_line(view: Mapping[str, Any]) -> str:
     """`pocket · playing · card 3 of 12 · you are Ada`."""
-    names = _names(view)
+    names = view_seat_names(view)
     me = view.get("you")
     phase = f"screen.phase.{view.get('phase')}"
     fields = {
@@ -119,7 +115,7 @@ def header_line(view: Mapping[str, Any]) -> str:
         "size": stack_size(view),
     }
     if me:
-        return say(WORDS, "screen.header", me=names.get(me, me), **fields)
+        return say(WORDS, "screen.header", me=name_in(names, me), **fields)
     return say(WORDS, "screen.header.watching", **fields)
 
 

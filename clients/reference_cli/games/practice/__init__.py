@@ -18,7 +18,15 @@ from typing import Any
 from clients.reference_cli.games import line_part
 from clients.reference_cli.games.practice import screen
 from clients.reference_cli.games.practice.words import WORDS
-from clients.reference_cli.words import answer_reason, names_list, say, unknown_event
+from clients.reference_cli.words import (
+    answer_reason,
+    name_in,
+    names_list,
+    say,
+    seat_name,
+    unknown_event,
+    view_seat_names,
+)
 from server.puzzles.solver import solve
 
 View = Mapping[str, Any]
@@ -26,8 +34,8 @@ DEADLINES = ("touch_deadline", "answer_deadline")
 
 
 def seat_names(view: View) -> dict[str, str]:
-    """Seat id -> the student's name (else the seat id)."""
-    return {seat["seat"]: seat.get("name") or seat["seat"] for seat in view.get("seats", [])}
+    """Seat id -> what people call it (words.py `view_seat_names`: never the id)."""
+    return view_seat_names(view)
 
 
 def next_move(view: View, me: str) -> tuple[str, dict[str, Any]] | None:
@@ -51,14 +59,14 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     an event type this client does not know reads as "something new happened"."""
     seat = data.get("seat")
     fields: dict[str, Any] = {
-        "who": names.get(seat, seat) if seat is not None else "nobody",
+        "who": name_in(names, seat) if seat is not None else names_list([]),
         "number": data.get("number"),
     }
     key = f"event.{kind}"
     if kind == "TableCreated":
         seats = (data.get("options") or {}).get("seats", [])
         fields["count"] = len(seats)
-        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+        fields["names"] = names_list(list(view_seat_names({"seats": seats}).values()))
     elif kind == "CardDealt":
         fields.update(
             numbers=screen.numbers_text(data["numbers"]),
@@ -106,7 +114,7 @@ PART = replace(
         seat_names=seat_names,
     ),
     header_words=screen.header_words,
-    seat_label=lambda view, seat: f"{seat_names(view).get(seat, seat)} ({seat})",
+    seat_label=seat_name,
     results=lambda view, style: screen.result_lines(view),
     deadline_words={name: say(WORDS, f"deadline.{name}") for name in DEADLINES},
     words=WORDS,

@@ -14,7 +14,7 @@ from functools import reduce
 from typing import Any
 
 from clients.reference_cli.games.practice.words import WORDS
-from clients.reference_cli.words import names_list, say
+from clients.reference_cli.words import name_in, names_list, say, seat_name
 
 View = Mapping[str, Any]
 
@@ -77,7 +77,7 @@ def final_ratings(
         say(
             WORDS,
             "screen.final_rating",
-            who=names.get(seat, seat),
+            who=name_in(names, seat),
             rating=mu_text(rating),
             count=played.get(seat, 0),
         )
@@ -129,7 +129,7 @@ def _last_lines(last: Mapping[str, Any]) -> list[str]:
 def seat_lines(view: View, seat: Mapping[str, Any]) -> list[str]:
     """One student: rating and cards solved, then the card in play (or what to type for the
     next one, on the student's own screen) and the last card played."""
-    name = seat.get("name") or seat["seat"]
+    name = seat_name(view, seat["seat"])
     mine = seat["seat"] == view.get("you")
     if mine:
         name = say(WORDS, "screen.you", name=name)

@@ -14,7 +14,7 @@ from typing import Any
 
 from clients.reference_cli.games.tjugoett.words import WORDS
 from clients.reference_cli.styling import Style
-from clients.reference_cli.words import names_list, say, unknown_event
+from clients.reference_cli.words import name_in, names_list, say, unknown_event, view_seat_names
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 DEADLINE_WORDS = {
@@ -55,21 +55,22 @@ def header_words(view: Mapping[str, Any]) -> list[str]:
 
 
 def seat_names(view: Mapping[str, Any]) -> dict[str, str]:
-    """Seat id -> a name for people (the seat id when the table gave none); the dealer too."""
-    named = {seat["seat"]: seat["name"] or seat["seat"] for seat in view.get("seats", [])}
+    """Seat id -> what people call it (words.py `view_seat_names`: the person dealer among
+    them, never an id); a dealer without a name, and the server dealer, as "the dealer"."""
+    named = view_seat_names(view)
     dealer = view.get("dealer") or {}
-    if dealer.get("seat"):
-        named[dealer["seat"]] = dealer.get("name") or say(WORDS, "screen.the_dealer")
+    if dealer.get("seat") and not dealer.get("name"):
+        named[dealer["seat"]] = say(WORDS, "screen.the_dealer")
     named["dealer"] = say(WORDS, "screen.the_dealer")
     return named
 
 
 def seat_label(view: Mapping[str, Any], seat_id: Any) -> str:
-    """`Ada (s1)`; the person dealer's seat says so."""
-    name = seat_names(view).get(seat_id, str(seat_id))
-    dealer = (view.get("dealer") or {}).get("seat")
-    key = "screen.seat_label.dealer" if seat_id == dealer else "screen.seat_label"
-    return say(WORDS, key, name=name, seat=seat_id)
+    """`Ada`; the person dealer's seat says so: `Dora (the dealer)`."""
+    name = name_in(seat_names(view), seat_id)
+    if seat_id == (view.get("dealer") or {}).get("seat"):
+        return say(WORDS, "screen.dealer_label", name=name)
+    return name
 
 
 def settled_why(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
@@ -82,7 +83,7 @@ def settled_why(result: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return say(
         WORDS,
         key,
-        who=names.get(seat, str(seat)),
+        who=name_in(names, seat),
         player_sum=result.get("player_sum"),
         dealer_sum=result.get("dealer_sum"),
     )
@@ -113,7 +114,7 @@ def board_lines(view: Mapping[str, Any], style: Style, role: str = "") -> list[s
             text = f"{hand}  {style.green(words) if won else style.red(words)}"
         else:
             text = hand_text(seat["cards"], seat["sum"], seat["count"])
-        lines.append(f" {marker} {seat['seat']:>4} {seat['name'] or '':<12} {text}{you}")
+        lines.append(f" {marker} {name_in(named, seat['seat']):<16} {text}{you}")
     lines.append(
         say(WORDS, "screen.piles", draw=view["draw_pile"], count=len(view["discard_pile"]))
     )
@@ -124,7 +125,7 @@ def tally_line(view: Mapping[str, Any]) -> str:
     """`tally (won-lost): Ada 2-1  Bo 0-3  the dealer 4-2`."""
     named = seat_names(view)
     parts = [
-        f"{named.get(seat, seat)} {entry['won']}-{entry['lost']}"
+        f"{name_in(named, seat)} {entry['won']}-{entry['lost']}"
         for seat, entry in view.get("tally", {}).items()
     ]
     return say(WORDS, "screen.tally", tally="  ".join(parts))
@@ -148,7 +149,7 @@ def compact(view: Mapping[str, Any], style: Style) -> list[str]:
     parts = [say(WORDS, "screen.compact.dealer", hand=dealer_hand)]
     for seat in view.get("seats", []):
         hand = hand_text(seat["cards"], seat["sum"], seat["count"])
-        parts.append(f"{named.get(seat['seat'], seat['seat'])} {hand}")
+        parts.append(f"{name_in(named, seat['seat'])} {hand}")
     return ["    " + style.dim(" · ".join(parts))]
 
 
@@ -168,12 +169,12 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
     (16)` or `Bo gets a card face down (2 cards)`; the rule it applies is not cited (the
     events of this game carry theirs, the docs list them)."""
     seat = data.get("seat")
-    fields: dict[str, Any] = {"who": names.get(seat, str(seat)), "sum": data.get("sum")}
+    fields: dict[str, Any] = {"who": name_in(names, seat), "sum": data.get("sum")}
     key = f"event.{kind}"
     if kind == "TableCreated":
         seats = (data.get("options") or {}).get("seats", [])
         fields["count"] = len(seats)
-        fields["names"] = names_list([s.get("name") or str(s.get("seat")) for s in seats])
+        fields["names"] = names_list(list(view_seat_names({"seats": seats}).values()))
     elif kind == "RoundStarted":
         fields["round"] = data["round"]
     elif kind == "CardDealt":
@@ -195,11 +196,11 @@ def describe_event(kind: str, data: Mapping[str, Any], names: Mapping[str, str])
         fields["why"] = settled_why(data, names)
         fields["hand"] = hand_text(data["player_cards"], data["player_sum"], 0)
     elif kind == "CardsDiscarded":
-        fields["who"] = names.get(data["holder"], str(data["holder"]))
+        fields["who"] = name_in(names, data["holder"])
     elif kind == "DiscardsReshuffled":
         fields["count"] = data["added"]
     elif kind == "DrawFailed":
-        fields["who"] = names.get(data["for_whom"], str(data["for_whom"]))
+        fields["who"] = name_in(names, data["for_whom"])
     elif kind == "RoundEnded":
         key += f".{data['reason']}"
         fields["round"] = data["round"]

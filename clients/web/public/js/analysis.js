@@ -8,7 +8,7 @@
 import { fill, h, seatsTable, svg as s } from "./draw.js";
 import { flagCause } from "./event_words.js";
 import { ANALYSIS_WORDS as W } from "./word_tables.js";
-import { errorInWords, number, seconds as secondsText, statusInWords, web } from "./words.js";
+import { errorInWords, number, seatName, seconds as secondsText, statusInWords } from "./words.js";
 
 const COLOURS = ["#05f", "#c60", "#090", "#a0a", "#b00", "#077"];
 const OUTCOME_COLOURS = { won: "#8c8", stumped: "#ddd", returned: "#f99", void: "#eee", open: "#ffd" };
@@ -16,9 +16,9 @@ const OUTCOME_COLOURS = { won: "#8c8", stumped: "#ddd", returned: "#f99", void: 
 const seconds = (us) => (us === null || us === undefined ? "–" : secondsText(us / 1e6));
 const level = (value) => (value === null || value === undefined ? "–" : number(value, 1));
 
+/** A seat of the analysis as people call it (words.js `seatName`: never its id). */
 function nameOf(analysis, seat) {
-  const found = (analysis.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? web("seat.shared_name", { name: found.name, seat }) : String(seat);
+  return seatName(analysis, seat);
 }
 
 /** The width a plot is drawn at: the width it is shown at (280 to 640 px), so that its

@@ -18,7 +18,7 @@ import { drawCard, drawPause, drawSeats, drawStandings, every, h, linkAfter } fr
 import { drawResults } from "./results.js";
 import { eventInWords } from "./event_words.js";
 import { BOARD_WORDS, DIRECTOR_WORDS, GAME_WORDS } from "./word_tables.js";
-import { errorInWords, statusInWords } from "./words.js";
+import { errorInWords, seatName, statusInWords } from "./words.js";
 
 const DEFAULT_MAX_JOINS = 16; // the server says its own in welcome.limits.max_joins
 const RELIST_MS = 300; // a burst of tournament events lists the tables once
@@ -150,10 +150,10 @@ export function boardPage(root, connection, welcome, shown = boardFilter(), proj
     const role = GAME_WORDS.roles;
     const wanted = [["proctor", role.proctor, { role: "proctor", table: id, name: "proctor" }]];
     for (const seat of (view && view.seats) || []) {
-      wanted.push([`player ${seat.seat} (${seat.name})`, GAME_WORDS.name_seat(seat.name, seat.seat), { role: "player", table: id, seat: seat.seat }]);
+      wanted.push([`player ${seat.seat} (${seat.name})`, seatName(view, seat.seat), { role: "player", table: id, seat: seat.seat }]);
     }
     if (view && view.dealer && view.dealer.seat) { // a Tjugoett table's person dealer
-      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, `${role.dealer}: ${GAME_WORDS.name_seat(view.dealer.name, view.dealer.seat)}`,
+      wanted.push([`dealer ${view.dealer.seat} (${view.dealer.name})`, `${role.dealer}: ${seatName(view, view.dealer.seat)}`,
         { role: "player", table: id, seat: view.dealer.seat }]);
     }
     wanted.push(["spectator", role.spectator, { role: "spectator", table: id, name: "spectator" }]);

@@ -3,7 +3,7 @@
 // variants the terminal (clients/reference_cli/games/*) and the officials' report use, so an
 // event reads the same everywhere, in every language. This module only picks a key and its
 // values from an event's data; the sentence is the catalogue's.
-import { asSentence, codeInWords, has, language, namesInWords, say, seatName, web } from "./words.js";
+import { asSentence, codeInWords, has, language, namesInWords, say, seatName, seatNames, web } from "./words.js";
 
 /** A sentence of the catalogue as the pages show it (words.js `asSentence`). */
 export const sentence = asSentence;
@@ -48,7 +48,7 @@ export function endReasonInWords(reason) {
 
 function seatsNames(data) {
   const seats = ((data.options || {}).seats) || [];
-  return { n: seats.length, names: namesInWords(seats.map((seat) => seat.name || String(seat.seat))) };
+  return { n: seats.length, names: namesInWords([...seatNames(seats).values()]) };
 }
 
 function count(value) {

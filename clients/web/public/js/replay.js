@@ -11,6 +11,7 @@ import { eventInWords } from "./event_words.js";
 import { REPLAY_WORDS as W } from "./word_tables.js";
 import { errorInWords, statusInWords } from "./words.js";
 import { casualEventInWords, casualStep, whenGameLoads } from "./games/index.js";
+import { drawValue, viewNames } from "./games/generic.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
 const RETRY_MS = 1000; // before asking again after `rate_limited`
@@ -40,7 +41,7 @@ export function replayPage(root, connection, table) {
         h("input", { id: "slider", type: "range", min: 1, max: 1, value: 1, oninput: (e) => go(Number(e.target.value) - 1) }),
         h("p", { id: "position", "aria-live": "polite" }),
         h("p", { id: "sentence" }),
-        h("details", {}, h("summary", {}, W.data), h("pre", { id: "data" }))),
+        h("details", {}, h("summary", {}, W.data), h("div", { id: "data", class: "data" }))),
       h("section", { "aria-labelledby": "table-heading" },
         h("h2", { id: "table-heading" }, W.after),
         h("div", { id: "step", "aria-live": "polite" }, h("p", {}, W.loading)))));
@@ -96,7 +97,7 @@ export function replayPage(root, connection, table) {
     if (view && view.standings) return drawStandings(view.standings); // a tournament: a table per section
     const casual = casualStep(view, result.deadlines || [], result.at); // pocket, deck40, Tjugoett
     if (casual) return casual;
-    return [h("pre", {}, JSON.stringify(view, null, 1))];
+    return [drawValue(view, viewNames(view))]; // a game without a page here: labelled values
   }
 
   function render() {
@@ -114,7 +115,7 @@ export function replayPage(root, connection, table) {
     const names = (result && result.view) || (state && state.view);
     fill("position", W.position(position + 1, events.length, push.seq));
     fill("sentence", casualEventInWords(push, names) || eventInWords(push, names));
-    fill("data", JSON.stringify(push.data, null, 1));
+    fill("data", drawValue(push.data, viewNames(names))); // the event's data, seats by name
     const step = document.getElementById("step");
     if (result) {
       if (step.dataset.seq !== String(push.seq)) {

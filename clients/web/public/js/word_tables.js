@@ -102,7 +102,7 @@ export function advancedInWords(advanced) {
 
 /** The words of the pages of a 24 Challenge table (student, console, shared drawing). */
 export const PAGE_WORDS = wordTable("page", {
-  table: ["table"], welcome: null, you_are: ["name"], you_are_seat: ["seat"], you_are_role: ["role"],
+  table: ["table"], welcome: null, you_are: ["name"], you_are_role: ["role"],
   card_heading: null, time_left: null, touch: null, stumped: null, answer_heading: null, pattern_label: null,
   declare: null, step: ["n"], step_placeholder: null, state_steps: null, fix: null, scores: null,
   protest: null, protest_summary: null, protest_events: null, protest_why: null, file_protest: null,
@@ -167,8 +167,8 @@ export function correctionInWords(correction, view, seatName, cards = new Map())
 export const GAME_WORDS = wordTable("game", {
   start: null, pause: null, resume: null, end: null, confirm_end: null, controls: null, nobody_won: null,
   tie: ["names"], won: ["names"], nobody: null, you_mark: ["name"], over: ["reason", "winners"], title: ["game", "table"],
-  you_are_seat: ["seat"], you_are_role: ["role"], you_are: ["name"], paused: ["cause", "hint"], paused_short: ["cause"], waiting_resume: null,
-  timers_stopped: null, name_seat: ["name", "seat"], time_left_step: null, table: ["table"],
+  you_are_role: ["role"], you_are: ["name"], paused: ["cause", "hint"], paused_short: ["cause"], waiting_resume: null,
+  timers_stopped: null, time_left_step: null, table: ["table"],
   roles: { of: ["player", "proctor", "director", "spectator", "auditor", "dealer"] },
 });
 

@@ -162,14 +162,48 @@ export function namesInWords(names) {
   return web("names.list", { names: names.slice(0, -1).join(", "), last: names[names.length - 1] });
 }
 
-/** A seat as people call it: its name ("Ada"); the seat id only where there is no name, or
- * beside a name two seats share ("Ada (s1)"), so nobody reads an id where a name is known. */
-export function seatName(view, seat) {
+/** Two names people would take for one: "Ada" and " ada ". */
+function sameNameKey(name) {
+  return String(name).trim().toLowerCase(); // as seat_names.py's `lower`, for the same answer
+}
+
+/** Seat id -> what people call it, for `seats` in their order at the table (`{seat, name}`
+ * maps, as every view lists them). The rule of protocol/words/seat_names.py, word for word
+ * (a test runs both): a seat reads as its player's name; where two share a name the first
+ * keeps it and each later one reads with its count ("Ada (2)"); a seat with no name reads as
+ * its place ("Player 1"); no label equals another seat's. Never a seat id. */
+export function seatNames(seats) {
+  const entries = (seats || []).map((entry) => [String(entry.seat), String(entry.name || "").trim()]);
+  const taken = new Set(entries.filter(([, name]) => name).map(([, name]) => sameNameKey(name)));
+  const used = new Set();
+  const named = new Map();
+  entries.forEach(([seat, name], index) => {
+    let label = name;
+    if (!name || used.has(sameNameKey(name))) {
+      for (let number = name ? 2 : index + 1; ; number += 1) {
+        label = name ? say("common", "seat.same_name", { name, number }) : say("common", "seat.unnamed", { number });
+        if (!used.has(sameNameKey(label)) && !taken.has(sameNameKey(label))) break;
+      }
+    }
+    used.add(sameNameKey(label));
+    named.set(seat, label);
+  });
+  return named;
+}
+
+/** The people a view seats, in their order: its `seats`, then a Tjugoett table's person
+ * dealer (`view.dealer` with a seat), who is named among them. */
+export function viewSeats(view) {
   const seats = (view && view.seats) || [];
-  const found = seats.find((entry) => entry.seat === seat);
-  if (!found || !found.name) return String(seat);
-  const shared = seats.filter((entry) => entry.name === found.name).length > 1;
-  return shared ? web("seat.shared_name", { name: found.name, seat }) : found.name;
+  const dealer = view && view.dealer && view.dealer.seat && !seats.some((entry) => entry.seat === view.dealer.seat);
+  return dealer ? [...seats, view.dealer] : seats;
+}
+
+/** A seat of `view` as people call it (`seatNames` of `viewSeats`); a seat the view does
+ * not list reads as "an unknown player", never as its id. */
+export function seatName(view, seat) {
+  const named = seatNames(viewSeats(view));
+  return named.get(String(seat)) || say("common", "seat.unknown");
 }
 
 /** A code's words from `vocabulary` at `prefix` (`reason.deck_empty`), else from `common`,

@@ -7,7 +7,7 @@
 // (msgctxt "<game>" in protocol/words/<lang>.po), its refusals its `refusal.<code>`.
 import { fill, h } from "../draw.js";
 import { GENERIC_WORDS as W } from "../word_tables.js";
-import { has, say } from "../words.js";
+import { has, say, seatNames, viewSeats } from "../words.js";
 
 /** "turn_seconds" -> "turn seconds": a key of the view as a label. */
 function label(key) {
@@ -15,17 +15,25 @@ function label(key) {
 }
 
 /** Any plain value of a view as page elements: a map as a definition list, a list as a
- * list, anything else as text. */
-export function drawValue(value) {
+ * list, anything else as text. `names` (seat id -> name, words.js `seatNames`) names the
+ * seats: a seat id, as a value or as a key ("scores": {"s1": 3}), reads as its player. */
+export function drawValue(value, names = new Map()) {
+  const named = (text) => names.get(String(text)) || String(text);
   if (value === null || value === undefined) return h("span", { class: "none" }, W.none);
   if (Array.isArray(value)) {
-    return value.length ? h("ol", {}, value.map((item) => h("li", {}, drawValue(item)))) : h("span", {}, W.none_yet);
+    return value.length ? h("ol", {}, value.map((item) => h("li", {}, drawValue(item, names)))) : h("span", {}, W.none_yet);
   }
   if (typeof value === "object") {
-    return h("dl", {}, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, drawValue(item))]));
+    return h("dl", {}, Object.entries(value).flatMap(([key, item]) =>
+      [h("dt", {}, names.has(key) ? named(key) : label(key)), h("dd", {}, drawValue(item, names))]));
   }
   if (typeof value === "boolean") return h("span", {}, value ? W.yes : W.no);
-  return h("span", {}, String(value));
+  return h("span", {}, typeof value === "string" ? named(value) : String(value));
+}
+
+/** A view's seats by name, for `drawValue`. */
+export function viewNames(view) {
+  return seatNames(viewSeats(view));
 }
 
 /** "number=7, cause=tea" -> { number: 7, cause: "tea" } (whole numbers as numbers). */
@@ -72,8 +80,8 @@ export function genericGame(name) {
     get title() { return has(name, "screen.title") ? say(name, "screen.title") : W.title(label(name)); },
     generic: true,
     sections,
-    render(ctx) { fill("generic-view", drawValue(ctx.view)); },
+    render(ctx) { fill("generic-view", drawValue(ctx.view, viewNames(ctx.view))); },
     words: (push) => W.event(push.seq),
-    summary: (view) => [drawValue(view)],
+    summary: (view) => [drawValue(view, viewNames(view))],
   };
 }

@@ -145,7 +145,7 @@ function sections(ctx) {
       h("p", { id: "you-state", class: "out", "aria-live": "polite" }),
       h("h3", {}, W.so_far),
       h("ul", { id: "card-results", class: "claims" })),
-    h("section", { "aria-labelledby": "game-heading", class: "game" },
+    h("section", { id: "game-section", "aria-labelledby": "game-heading", class: "game" },
       h("h2", { id: "game-heading" }, W.game_heading),
       h("div", { id: "end-result", "aria-live": "polite" }),
       gameControls(ctx, PLAYING)),
@@ -182,6 +182,9 @@ function render(ctx) {
   fill("you-state", player && out ? W.you_out : "");
 
   showGameControls(ctx, view, PLAYING);
+  // A player's "The game" mid-game has no control and no result yet: no empty box then.
+  const controls = ["start", "pause-game", "resume", "end"].map((id) => document.getElementById(id));
+  setShown("game-section", Boolean(view.result) || controls.some((control) => control && !control.hidden));
 }
 
 /** The scoreboard's drawing of a pocket table. */

@@ -7,7 +7,17 @@
 import { every, feedSection, fill, h, linkAfter, onDocument, setDisabled } from "../draw.js";
 import { loadRatingHistory, ratingHistorySection } from "../rating_history.js";
 import { GAME_WORDS as W } from "../word_tables.js";
-import { capitalized, errorInWords, pauseCause, sayLine, seconds, statusInWords } from "../words.js";
+import {
+  capitalized,
+  errorInWords,
+  has,
+  namesInWords,
+  pauseCause,
+  sayLine,
+  seatName,
+  seconds,
+  statusInWords,
+} from "../words.js";
 
 const STEWARDS = ["proctor", "director"];
 // The games whose results move a student's rating across the log (docs/analysis.md), and
@@ -15,15 +25,15 @@ const STEWARDS = ["proctor", "director"];
 const RATED_GAMES = ["pocket", "deck40", "practice"];
 const RATING_MOVES = ["GameEnded", "RatingUpdated"];
 
-/** A seat's name as the view lists it: "Ada (s1)", or the id. */
+/** A seat as people call it: its player's name, "Ada (2)" for a second Ada, "Player 3" for
+ * a seat with no name yet (words.js `seatName`); never its id. */
 export function nameOf(view, seat) {
-  const found = view && (view.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? W.name_seat(found.name, seat) : String(seat);
+  return seatName(view, seat);
 }
 
-/** Seats as words: "Ada (s1), Bo (s2)", or "nobody". */
+/** Seats as words: "Ada", "Ada and Bo", "Ada, Bo and Cy" (the language's list), or "nobody". */
 export function namesOf(view, seats) {
-  return (seats || []).map((seat) => nameOf(view, seat)).join(", ") || W.nobody;
+  return (seats || []).length ? namesInWords(seats.map((seat) => nameOf(view, seat))) : W.nobody;
 }
 
 export { setDisabled }; // the games' modules take it from their shell
@@ -80,9 +90,12 @@ export function gameOverInWords(view, result, reasons) {
 
 /** A refusal in words: the game's own sentence for its code (`refusal.<code>` of the game's
  * vocabulary in the catalogue, so a new game's refusals are words of its catalogue entries,
- * never of its module), else the protocol's (words.js `errorInWords`). */
+ * never of its module), else the protocol's (words.js `errorInWords`). A code the game
+ * words is said in its words only, as the terminal says it: the server's own message (for
+ * developers) names seats by id ("seat s2 is out of card 3"). */
 export function refusalInWords(error, game) {
-  return errorInWords(error, game.name);
+  const worded = error && typeof error === "object" && has(game.name, `refusal.${error.code}`);
+  return errorInWords(worded ? { ...error, message: "" } : error, game.name);
 }
 
 /** The page of one casual table: `game` is a module's parts (pocket.js, deck40.js, ...). */
@@ -117,7 +130,7 @@ export function gameShell(root, connection, welcome, table, game) {
   root.replaceChildren(
     h("header", {},
       h("h1", {}, W.title(game.title, table)),
-      h("p", { id: "who" }, ctx.you ? W.you_are_seat(ctx.you) : W.you_are_role(W.roles[ctx.role] || ctx.role)),
+      h("p", { id: "who" }, W.you_are_role(W.roles[ctx.role] || ctx.role)), // a player's name once the view comes
       h("p", { id: "status", role: "status", "aria-live": "polite" }, statusInWords("connecting", null, game.name))),
     h("div", { id: "pause", class: "pause", role: "alert" }),
     h("main", { class: `casual ${game.name}`, "data-game": game.name },

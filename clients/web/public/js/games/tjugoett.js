@@ -6,8 +6,8 @@
 // `your_commands` (server/games/tjugoett/senders.py, may_send); the server judges each.
 import { fill, h, seatsTable } from "../draw.js";
 import { casualEventWords, settledWhy } from "../event_words.js";
-import { GAME_WORDS, wordTable } from "../word_tables.js";
-import { say, web } from "../words.js";
+import { wordTable } from "../word_tables.js";
+import { say, seatName, web } from "../words.js";
 import { playerCell, setDisabled, setShown } from "./shell.js";
 
 const SUIT_SIGNS = { C: "♣", D: "♦", H: "♥", S: "♠" };
@@ -37,13 +37,12 @@ function cardWords(code) {
   return web("cards.name", { rank: named, suit: web(`cards.suit.${SUIT_WORDS[code.slice(-1)] || "spades"}`) });
 }
 
-/** The names: seats, the person dealer's seat, and "the dealer". */
+/** The names: seats (words.js `seatName`), the person dealer's seat, and "the dealer". */
 function nameOf(view, seat) {
   if (seat === "dealer") return W.the_dealer;
   const dealer = view.dealer || {};
-  if (dealer.seat && seat === dealer.seat) return W.dealer_seat(dealer.name || W.the_dealer);
-  const found = (view.seats || []).find((entry) => entry.seat === seat);
-  return found && found.name ? GAME_WORDS.name_seat(found.name, seat) : String(seat);
+  if (dealer.seat && seat === dealer.seat) return W.dealer_seat(dealer.name ? seatName(view, seat) : W.the_dealer);
+  return seatName(view, seat);
 }
 
 /** A hand as its viewer may see it: the cards face up, or `count` cards face down. */
@@ -71,7 +70,7 @@ function resultWords(view, result) {
 
 function dealerLine(view) {
   const dealer = view.dealer;
-  return dealer.seat ? W.person_deals(dealer.name || dealer.seat) : W.server_deals(dealer.stands_at);
+  return dealer.seat ? W.person_deals(dealer.name ? seatName(view, dealer.seat) : W.the_dealer) : W.server_deals(dealer.stands_at);
 }
 
 function drawSeats(view) {
