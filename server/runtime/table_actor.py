@@ -458,19 +458,27 @@ class TableActor:
             return
         redact = self.redact
         views = view_bodies(self.game, self.state, self._views, audience, self._view_group)
+        groups = [self.redaction_group(viewer) for viewer, _subscribers in audience]
         last = recorded[-1]
         for event in recorded:
             plain = Event(event.type, event.data)
             distinct: list[Push] = []
-            for (viewer, subscribers), view in zip(audience, views, strict=True):
-                data = redacted_data(redact, plain, viewer)
+            # (redaction group, view body) -> its push: viewers of one redaction group get the
+            # same data (the game's promise, checked by the contract suite), and equal bodies
+            # are one object (`view_bodies`), so the group's other viewers reuse the push.
+            known: dict[tuple[Hashable, int], Push] = {}
+            for (viewer, subscribers), view, group in zip(audience, views, groups, strict=True):
                 body = view if event is last else None
-                for push in distinct:
-                    if push.message["data"] == data and (body is None or same_view(push, body)):
-                        break
-                else:
-                    push = self.encoded.push_of(event, data, body)
-                    distinct.append(push)
+                push = known.get((group, id(body)))
+                if push is None:
+                    data = redacted_data(redact, plain, viewer)
+                    for push in distinct:
+                        if push.message["data"] == data and (body is None or same_view(push, body)):
+                            break
+                    else:
+                        push = self.encoded.push_of(event, data, body)
+                        distinct.append(push)
+                    known[(group, id(body))] = push
                 for subscriber in subscribers:
                     try:
                         subscriber.push(push)
