@@ -64,7 +64,7 @@ def main() -> None:
         command += ["--rate-per-second", "10000", "--rate-burst", "10000"]
         command += ["--store", f"sqlite:///{run / 't24.sqlite'}", "--secret-file", str(run / "s")]
         command += ["--ready-file", str(ready)]
-        server, info = start_process(command, ready, run, args.tree)
+        server, info = start_process(command, ready, run, args.tree, timeout=300.0)  # valgrind
         try:
             client = LoadClient(
                 info["url"],
