@@ -393,7 +393,11 @@ def rss_kib(pid: int) -> int:
 
 
 def start_process(
-    command: list[str], ready_file: Path, cwd: Path, tree: Path | None = None
+    command: list[str],
+    ready_file: Path,
+    cwd: Path,
+    tree: Path | None = None,
+    timeout: float = 30.0,
 ) -> tuple[subprocess.Popen, dict]:
     env = None if tree is None else {**os.environ, "PYTHONPATH": str(tree)}
     process = subprocess.Popen(
@@ -403,7 +407,7 @@ def start_process(
         stderr=open(cwd / "server.log", "ab"),
         env=env,
     )
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + timeout
     while not ready_file.exists():
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"{command[2]} did not start: {(cwd / 'server.log').read_text()}")

@@ -11,11 +11,12 @@ and the network layer, and gauges (and a few counters kept elsewhere, e.g. the l
 manager's) read when `/metrics` is scraped. `exposition` writes them in the format the
 scraper asks for (the Prometheus text format 0.0.4, or OpenMetrics).
 
-The cost, measured (timeit, this loaded 2-core machine): the five updates of one command
-(a message, its outcome, its latency, its append's latency and events) take about 11 us
-with the library (each value behind a lock; a histogram walks its buckets) against about
-1.5 us for the former hand-written counters: about 2% of a command's 482 us
-(docs/performance.md, "Server load"), the price of the standard exposition.
+The cost: the library keeps each value behind a lock and a histogram walks its buckets, about
+11 us for the five updates of one command (timeit, a loaded 2-core machine) against about 1.5
+us for plain counters. So the counters and histograms the runtime updates for every message,
+command or append (`PlainCounter`, `PlainHistogram`) are plain numbers updated on the reactor
+thread, read when scraped by a collector of this module (the library's way for values it
+does not own), and exposed in the library's standard formats all the same (issue 32).
 
 Exposed (all prefixed `t24_`; the list for operators is docs/operations.md, "Health and
 metrics"): connections and sockets, live tables (gauges), events appended, messages
@@ -28,17 +29,17 @@ commands (issue 19), and on a node of several the leases held, redirects and fai
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 from prometheus_client import (
     CollectorRegistry,
-    Counter,
     Gauge,
-    Histogram,
     disable_created_metrics,
 )
 from prometheus_client.exposition import choose_encoder
-from prometheus_client.metrics_core import CounterMetricFamily, Metric
+from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.utils import floatToGoString
 
 LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 COMMAND_OUTCOMES = ("accepted", "refused", "failed")
@@ -64,66 +65,123 @@ class _CountersReadAtScrape:
             yield family
 
 
+class PlainCounter:
+    """A counter updated on the reactor thread only: a number, no lock (module doc)."""
+
+    def __init__(self, name: str, help_text: str, labels: tuple[str, str] | None = None) -> None:
+        self.name = name  # without `_total`: the family adds it to the sample
+        self.help_text = help_text
+        self.labels = labels  # (label, value) of this child, or None
+        self.value = 0.0
+
+    def inc(self, amount: float = 1) -> None:
+        self.value += amount
+
+
+class PlainHistogram:
+    """A histogram updated on the reactor thread only: a count per bucket, no lock."""
+
+    def __init__(self, name: str, help_text: str, buckets: tuple[float, ...]) -> None:
+        self.name = name
+        self.help_text = help_text
+        self.bounds = buckets
+        self.counts = [0] * (len(buckets) + 1)  # the last one: above every bound (+Inf)
+        self.sum = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect_left(self.bounds, value)] += 1  # the first bound >= value (`le`)
+        self.sum += value
+
+
+class _PlainCollector:
+    """Exposes the plain counters and histograms when scraped, in the order registered;
+    the children of one labelled counter go into one family."""
+
+    def __init__(self) -> None:
+        self.metrics: list[PlainCounter | PlainHistogram] = []
+
+    def collect(self) -> Iterator[Metric]:
+        counters: dict[str, CounterMetricFamily] = {}
+        for metric in self.metrics:
+            if isinstance(metric, PlainHistogram):
+                family = HistogramMetricFamily(metric.name, metric.help_text)
+                cumulative, buckets = 0.0, []
+                for bound, count in zip((*metric.bounds, float("inf")), metric.counts, strict=True):
+                    cumulative += count
+                    buckets.append((floatToGoString(bound), cumulative))
+                family.add_metric([], buckets, metric.sum)
+                yield family
+                continue
+            labels = metric.labels
+            counter = counters.get(metric.name)
+            if counter is None:
+                counter = CounterMetricFamily(
+                    metric.name, metric.help_text, labels=[labels[0]] if labels else None
+                )
+                counters[metric.name] = counter
+            counter.add_metric([labels[1]] if labels else [], metric.value)
+        yield from counters.values()
+
+
 class Metrics:
     """Every metric of one server process, in its own `CollectorRegistry`."""
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
         registry = self.registry
-        self.events_appended = Counter(
-            "t24_events_appended", "Events made durable in the event store.", registry=registry
+        self._plain = _PlainCollector()
+        self.events_appended = self._counter(
+            "t24_events_appended", "Events made durable in the event store."
         )
-        self.messages_received = Counter(
-            "t24_messages_received", "WebSocket messages received.", registry=registry
+        self.messages_received = self._counter(
+            "t24_messages_received", "WebSocket messages received."
         )
-        self.protocol_errors = Counter(
-            "t24_protocol_errors", "Requests refused by the protocol layer.", registry=registry
+        self.protocol_errors = self._counter(
+            "t24_protocol_errors", "Requests refused by the protocol layer."
         )
-        self._commands = Counter(
-            "t24_commands",
-            "Game commands processed, by outcome.",
-            ["outcome"],
-            registry=registry,
-        )
-        # every outcome exposed from the start, at 0; the children kept, because `labels()`
-        # costs five times an `inc()` and runs once per command
+        # every outcome exposed from the start, at 0
         self._command_counters = {
-            outcome: self._commands.labels(outcome=outcome) for outcome in COMMAND_OUTCOMES
+            outcome: self._counter(
+                "t24_commands", "Game commands processed, by outcome.", ("outcome", outcome)
+            )
+            for outcome in COMMAND_OUTCOMES
         }
-        self.append_latency = Histogram(
-            "t24_append_latency_seconds",
-            "Time of one durable append to the event store.",
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
+        self.append_latency = self._histogram(
+            "t24_append_latency_seconds", "Time of one durable append to the event store."
         )
-        self.command_latency = Histogram(
+        self.command_latency = self._histogram(
             "t24_command_latency_seconds",
             "From a command's arrival to the publication of its events (or its refusal).",
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
         )
         # Issue 19: every lag probe's round trip (server/net/lag.py), and the estimated one-way
         # delay credited to each command of a player (0 when its estimate is stale).
-        self.lag_rtt = Histogram(
-            "t24_lag_rtt_seconds",
-            "Round trip of one lag probe (server ping to pong).",
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
+        self.lag_rtt = self._histogram(
+            "t24_lag_rtt_seconds", "Round trip of one lag probe (server ping to pong)."
         )
-        self.lag_delay = Histogram(
+        self.lag_delay = self._histogram(
             "t24_lag_delay_seconds",
             "Estimated one-way delay of a player's connection when one of its commands arrives.",
-            buckets=LATENCY_BUCKETS,
-            registry=registry,
         )
-        self.lag_stale = Counter(
+        self.lag_stale = self._counter(
             "t24_lag_stale_commands",
             "Player commands that arrived with no lag estimate (stale or unmeasured: no credit).",
-            registry=registry,
         )
+        registry.register(self._plain)
         self._gauges: dict[str, Gauge] = {}
         self._read_counters = _CountersReadAtScrape()
         registry.register(self._read_counters)
+
+    def _counter(
+        self, name: str, help_text: str, labels: tuple[str, str] | None = None
+    ) -> PlainCounter:
+        counter = PlainCounter(name, help_text, labels)
+        self._plain.metrics.append(counter)
+        return counter
+
+    def _histogram(self, name: str, help_text: str) -> PlainHistogram:
+        histogram = PlainHistogram(name, help_text, LATENCY_BUCKETS)
+        self._plain.metrics.append(histogram)
+        return histogram
 
     def gauge(self, name: str, help_text: str, read: Callable[[], float]) -> None:
         """A gauge whose value is read when `/metrics` is scraped; registering a name again

@@ -370,13 +370,24 @@ class Decision(Generic[State]):
     """
 
     def __init__(self, state: State, now: int, evolve: Callable[[State, Event], State]) -> None:
-        self.state = state
+        self._state = state
+        self._folded = 0  # how many of `events` `_state` has been evolved by
         self.now = now
         self.events: list[Event] = []
         self._evolve = evolve
 
+    @property
+    def state(self) -> State:
+        """The state the events so far lead to, evolved when asked for. Why lazily: most
+        commands end with the event they emit and nobody asks for the state after it, and
+        the shell evolves every recorded event again anyway (issue 32: an `evolve` per
+        command saved); `evolve` is pure, so when it runs changes nothing."""
+        events = self.events
+        while self._folded < len(events):
+            self._state = self._evolve(self._state, events[self._folded])
+            self._folded += 1
+        return self._state
+
     def emit(self, type_: str, **data: Any) -> None:
-        """Record one event at the decision's time and evolve the decision's state by it."""
-        event = Event(type_, {"at": self.now, **data})
-        self.events.append(event)
-        self.state = self._evolve(self.state, event)
+        """Record one event at the decision's time (the decision's state follows it)."""
+        self.events.append(Event(type_, {"at": self.now, **data}))

@@ -75,6 +75,43 @@ class Seated(Protocol):
 
 S = TypeVar("S", bound=Clocked)
 B = TypeVar("B", bound="Decision[Any]")
+R = TypeVar("R")
+
+_new_object = object.__new__
+_set_attribute = object.__setattr__  # a frozen dataclass's own `__setattr__` refuses
+# Per record type: its field names when `replace_record` may copy its attributes, else None.
+_COPYABLE: dict[type, frozenset[str] | None] = {}
+
+
+def replace_record(record: R, **changes: Any) -> R:
+    """`dataclasses.replace` for a game's frozen records, four times faster where it may be.
+
+    Why: `evolve` runs for every event, twice (in `decide` and when the shell applies the
+    recorded event), and `dataclasses.replace` re-runs a frozen `__init__` (one
+    `object.__setattr__` per field) after inspecting the fields. A dataclass with no
+    `__post_init__`, no field outside `__init__` and a `__dict__` holds nothing but its
+    fields, so copying the attributes and applying the changes builds the same value; any
+    other record goes through `dataclasses.replace`.
+    """
+    kind: type[Any] = type(record)
+    if kind not in _COPYABLE:
+        plain = (
+            dataclasses.is_dataclass(kind)
+            and not hasattr(kind, "__post_init__")
+            and not hasattr(kind, "__slots__")
+            and all(f.init for f in dataclasses.fields(kind))
+        )
+        _COPYABLE[kind] = frozenset(f.name for f in dataclasses.fields(kind)) if plain else None
+    names = _COPYABLE[kind]
+    if names is None:
+        return dataclasses.replace(record, **changes)  # type: ignore[type-var]
+    if not names.issuperset(changes):
+        raise TypeError(f"{kind.__name__} has no field {sorted(set(changes) - names)}")
+    copy: R = _new_object(kind)
+    # A fresh dict of its own: twice as fast as filling the new object's own `__dict__`.
+    _set_attribute(copy, "__dict__", {**record.__dict__, **changes})
+    return copy
+
 
 Handler = Callable[[B, Command, "str | None"], None]
 Evolver = Callable[[S, Mapping[str, Any]], S]
@@ -251,7 +288,7 @@ class Kit(Generic[S, B]):
         sender: Callable[[S, Command, str], str | None] | None = None,
         deadlines: Callable[[S], list[Deadline]] | None = None,
         deadline_commands: Mapping[str, str] | None = None,
-        every_event: Callable[[S], S] | None = None,
+        every_event: Callable[[S], Mapping[str, Any]] | None = None,
     ) -> None:
         self.commands = commands
         self.refuse = refuse
@@ -352,12 +389,16 @@ class Kit(Generic[S, B]):
     def evolve(self, state: S, event: Event) -> S:
         """The state after one recorded event. The clock rule: a later `at` moves the table's
         clock, an earlier one never moves it back. Why unknown types are kept, not refused:
-        a stream may hold other parts' annotations, and `evolve` must never fail on a log."""
+        a stream may hold other parts' annotations, and `evolve` must never fail on a log.
+
+        `every_event` (optional) names the fields every event changes (the 24 Challenge's
+        count of events); they and the clock are changed in one copy of the state."""
         at = event.data.get("at")
+        changes = {} if self.every_event is None else self.every_event(state)
         if isinstance(at, int) and at > state.clock:
-            state = dataclasses.replace(state, clock=at)  # type: ignore[type-var]
-        if self.every_event is not None:
-            state = self.every_event(state)
+            state = replace_record(state, clock=at, **changes)
+        elif changes:
+            state = replace_record(state, **changes)
         evolver = self.evolvers.get(event.type)
         return state if evolver is None else evolver(state, event.data)
 

@@ -228,7 +228,14 @@ class T24ServerProtocol(WebSocketServerProtocol):
             prepared = push.wire
             if prepared is None:  # the first subscriber frames it; the others reuse the bytes
                 prepared = push.wire = self.factory.prepareMessage(push.frame, isBinary=True)
-            self._write_prepared(prepared, len(push.frame))
+            socket = self._socket
+            if socket is None or self._perMessageCompress is not None or self.send_queue:
+                self._write_prepared(prepared, len(push.frame))
+                return
+            # `_write_prepared` and `_write` inline: this runs once per subscriber and event
+            data = prepared.payloadHybi
+            self.factory.turn_writes.write(socket, data)
+            self._output.wrote(len(data))
 
     def _send_pushes(self, pushes: list[Push]) -> None:
         """A slice of a join's catch-up (server/net/output.py): each push framed once

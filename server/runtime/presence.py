@@ -48,8 +48,13 @@ def presence_of(
     return message
 
 
-def presence_command(game: Game, state: Any, viewers: Iterable[Actor]) -> Command | None:
-    """The command the game asks the server to send now that these viewers are joined (its
+def connected_seats(viewers: Iterable[Actor]) -> frozenset[str]:
+    """The seats with a connection among these viewers (`presence_command`'s question)."""
+    return frozenset(viewer.id for viewer in viewers if viewer.role == "player")
+
+
+def presence_command(game: Game, state: Any, seats: frozenset[str]) -> Command | None:
+    """The command the game asks the server to send now that these seats are connected (its
     optional `presence_command(state, connected_seats)`), or None.
 
     Why the game decides: what connections mean for play is a rule (a 24 Challenge table
@@ -61,6 +66,5 @@ def presence_command(game: Game, state: Any, viewers: Iterable[Actor]) -> Comman
     ask = getattr(game, "presence_command", None)
     if ask is None or state is None:
         return None
-    seats = frozenset(viewer.id for viewer in viewers if viewer.role == "player")
     command: Command | None = ask(state, seats)
     return command

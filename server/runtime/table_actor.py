@@ -90,7 +90,7 @@ from server.games.base import (
 )
 from server.metrics import Metrics
 from server.runtime.catch_up import OlderPushes, join_table
-from server.runtime.presence import presence_command, presence_of
+from server.runtime.presence import connected_seats, presence_command, presence_of
 from server.runtime.pushes import (
     CHUNK_EVENTS,
     EncodedEvents,
@@ -196,6 +196,7 @@ class TableActor:
         self.last_events: dict[str, RecordedEvent] = {}  # event type -> its last event
         self.subscribers: list[Subscriber] = []
         self._audience: list[tuple[Actor, list[Subscriber]]] | None = None
+        self._seats_connected: frozenset[str] | None = None
         self._last_presence: dict[str, Any] | None = None
         self._presence_listeners: list[Subscriber] = []
         # The view each view group of subscribers holds (the snapshot's, then the one each
@@ -345,7 +346,7 @@ class TableActor:
             self._presence_listeners.remove(subscriber)
         if subscriber not in self.subscribers:
             self.subscribers.append(subscriber)
-            self._audience = None
+            self._audience = self._seats_connected = None
             self._presence_changed(skip=subscriber)  # the joiner is told after its snapshot
             if viewer.role == "player":
                 self._timers.seats_changed()
@@ -362,7 +363,7 @@ class TableActor:
             self._presence_listeners.remove(subscriber)
         if subscriber in self.subscribers:
             self.subscribers.remove(subscriber)
-            self._audience = None
+            self._audience = self._seats_connected = None
             group = self._view_group(subscriber.viewer)
             if all(self._view_group(other.viewer) != group for other in self.subscribers):
                 self._views.pop(group, None)
@@ -394,7 +395,10 @@ class TableActor:
         is dropped like a stale deadline's."""
         if self.closed or self._asked is not None or not self._asks_presence:
             return
-        command = presence_command(self.game, self.state, (s.viewer for s in self.subscribers))
+        seats = self._seats_connected
+        if seats is None:  # kept until the subscribers change: asked after every append
+            seats = self._seats_connected = connected_seats(s.viewer for s in self.subscribers)
+        command = presence_command(self.game, self.state, seats)
         if command is None:
             return
         self._asked = command
@@ -458,19 +462,27 @@ class TableActor:
             return
         redact = self.redact
         views = view_bodies(self.game, self.state, self._views, audience, self._view_group)
+        groups = [self.redaction_group(viewer) for viewer, _subscribers in audience]
         last = recorded[-1]
         for event in recorded:
             plain = Event(event.type, event.data)
             distinct: list[Push] = []
-            for (viewer, subscribers), view in zip(audience, views, strict=True):
-                data = redacted_data(redact, plain, viewer)
+            # (redaction group, view body) -> its push: viewers of one redaction group get the
+            # same data (the game's promise, checked by the contract suite), and equal bodies
+            # are one object (`view_bodies`), so the group's other viewers reuse the push.
+            known: dict[tuple[Hashable, int], Push] = {}
+            for (viewer, subscribers), view, group in zip(audience, views, groups, strict=True):
                 body = view if event is last else None
-                for push in distinct:
-                    if push.message["data"] == data and (body is None or same_view(push, body)):
-                        break
-                else:
-                    push = self.encoded.push_of(event, data, body)
-                    distinct.append(push)
+                push = known.get((group, id(body)))
+                if push is None:
+                    data = redacted_data(redact, plain, viewer)
+                    for push in distinct:
+                        if push.message["data"] == data and (body is None or same_view(push, body)):
+                            break
+                    else:
+                        push = self.encoded.push_of(event, data, body)
+                        distinct.append(push)
+                    known[(group, id(body))] = push
                 for subscriber in subscribers:
                     try:
                         subscriber.push(push)

@@ -16,7 +16,16 @@ import pytest
 
 from server.games.base import SERVER_ACTOR, Actor, Command, Deadline, Decision, Event
 from server.games.base import RuleViolation as Refused
-from server.games.kit import TIMER, Hold, Kit, Refusals, Rule, kit_refusals, sees_everything
+from server.games.kit import (
+    TIMER,
+    Hold,
+    Kit,
+    Refusals,
+    Rule,
+    kit_refusals,
+    replace_record,
+    sees_everything,
+)
 
 PLAYER, SPECTATOR = Actor("player", "s1"), Actor("spectator", "v1")
 DIRECTOR = Actor("director", "d1")
@@ -166,6 +175,28 @@ def test_the_clock_never_runs_back():
     assert game.decide(Toy(phase="setup", clock=T0), Command("start", {}, DIRECTOR), 5) == [
         Event("Started", {"at": T0})
     ]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A record whose `__post_init__` must run on every copy (the kit's copy may not skip it)."""
+
+    moves: int
+
+    def __post_init__(self) -> None:
+        if self.moves < 0:
+            raise ValueError("moves may not be negative")
+
+
+def test_replace_record_copies_plain_records_and_builds_the_others():
+    toy = Toy(clock=5, moves=2)
+    copy = replace_record(toy, moves=3)
+    assert copy == replace(toy, moves=3) and type(copy) is Toy and toy.moves == 2
+    with pytest.raises(TypeError, match="no field"):
+        replace_record(toy, score=1)
+    assert replace_record(Checked(1), moves=2) == Checked(2)
+    with pytest.raises(ValueError, match="negative"):  # through dataclasses.replace
+        replace_record(Checked(1), moves=-1)
 
 
 def test_commands_by_role_names_the_server_for_the_commands_a_deadline_fires():

@@ -369,11 +369,11 @@ EVOLVERS: dict[str, Callable[[ChallengeState, Mapping[str, Any]], ChallengeState
 EVENT_TYPES = frozenset(EVOLVERS)
 
 
-def counted(state: ChallengeState) -> ChallengeState:
+def counted(state: ChallengeState) -> dict[str, Any]:
     """Every event of the stream counts, known or not: `seq` is the log's own numbering, so a
-    protest can name the events it disputes (R-ROUND-8). (The kit's `evolve` runs it for
-    every event, after the clock rule.)"""
-    return replace(state, seq=state.seq + 1)
+    protest can name the events it disputes (R-ROUND-8). (The kit's `evolve` applies this
+    change for every event, with the clock rule's.)"""
+    return {"seq": state.seq + 1}
 
 
 # -- deadlines ------------------------------------------------------------------------------

@@ -14,11 +14,12 @@ returned before its reveal keeps its id hidden too, so players cannot recognise 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.games.base import NO_SECRETS, Actor, Event, Secrets, hidden_card_values
 from server.games.challenge.evolvers import deadlines
-from server.games.challenge.state import ChallengeState, Protest
+from server.games.challenge.state import ChallengeState, Protest, SeatState
 from server.games.kit import sees_everything
 
 
@@ -110,6 +111,51 @@ def view(state: ChallengeState, viewer: Actor) -> dict[str, Any]:
     return snapshot
 
 
+# The parts of a view built from one record of the state, by that record's identity (held
+# here, so an id is never reused while its entry lives): most events change neither the
+# seats nor the protests nor the attendance, and a part built once is then the same object
+# in every later view, which the shell's view change skips without comparing it
+# (protocol.views.view_change). Cleared whole when full: a bound, not a policy.
+_parts: dict[tuple[str, int], tuple[object, Any]] = {}
+MAX_PARTS = 4096
+
+
+def _part(name: str, source: Any, build: Callable[[Any], Any]) -> Any:
+    key = (name, id(source))
+    memo = _parts.get(key)
+    if memo is not None and memo[0] is source:
+        return memo[1]
+    if len(_parts) >= MAX_PARTS:
+        _parts.clear()
+    value = build(source)
+    _parts[key] = (source, value)
+    return value
+
+
+def _attendance_view(attendance: Mapping[str, str]) -> dict[str, str]:
+    return dict(attendance)
+
+
+def _seats_view(seats: tuple[SeatState, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": seat.seat,
+            "name": seat.name,
+            "score": seat.score,
+            "flags": seat.flags,
+            "disqualified": seat.disqualified,
+            "disqualified_cause": seat.disqualified_cause,
+            "reinstated_from": seat.reinstated_from,
+            "cards_won": list(seat.cards_won),
+        }
+        for seat in seats
+    ]
+
+
+def _protests_view(protests: tuple[Protest, ...]) -> list[dict[str, Any]]:
+    return [_protest_view(protest) for protest in protests]
+
+
 def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
     """The view every viewer of this kind (full or not) shares."""
     card = state.card
@@ -124,23 +170,11 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
         "paused": state.paused,
         "pause_cause": state.pause_cause,
         "waiting": state.waiting,  # the students are awaited (challenge/arrival.py)
-        "attendance": dict(state.attendance),
+        "attendance": _part("attendance", state.attendance, _attendance_view),
         "end_reason": state.end_reason,
         "flag_limit": options.flag_limit,
-        "seats": [
-            {
-                "seat": seat.seat,
-                "name": seat.name,
-                "score": seat.score,
-                "flags": seat.flags,
-                "disqualified": seat.disqualified,
-                "disqualified_cause": seat.disqualified_cause,
-                "reinstated_from": seat.reinstated_from,
-                "cards_won": list(seat.cards_won),
-            }
-            for seat in state.seats
-        ],
-        "scores": state.scores(),
+        "seats": _part("seats", state.seats, _seats_view),
+        "scores": _part("scores", state.seats, lambda _seats: state.scores()),
         "card": _card_view(state, full),
         "toucher": card.toucher if card else None,
         "touched_at": card.touched_at if card else None,
@@ -157,7 +191,7 @@ def _common_view(state: ChallengeState, full: bool) -> dict[str, Any]:
         "stumped": list(state.stumped),
         "clock": state.clock,
         "seq": state.seq,
-        "protests": [_protest_view(protest) for protest in state.protests],
+        "protests": _part("protests", state.protests, _protests_view),
         "score_card": {
             "signed": state.signed,
             "initials": state.signed_by,
