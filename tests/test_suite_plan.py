@@ -56,3 +56,36 @@ def test_slow_files_go_first_in_their_order_each_file_whole_and_one_group():
         ("q2", [("tests/unit/test_base.py",)]),
     ]
     assert all(mark.name == "xdist_group" for item in items for mark in item.marks)
+
+
+INSTALL_TESTS = {
+    "tests/e2e/test_installed_package.py",
+    "tests/e2e/test_server_install.py",
+    "tests/e2e/test_pipx_install.py",
+}
+
+
+def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
+    """`make test` leaves out the tests marked `install` (wheels built, pip and pipx, nginx:
+    docs/testing.md, "Suite time"); `make test-install` runs exactly those, and .ci/run runs
+    it after `make test`, so no install test drops out of CI unseen."""
+    marked = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if any(
+            line.startswith("pytestmark") and "pytest.mark.install" in line
+            for line in path.read_text(encoding="utf-8").splitlines()
+        )
+    }
+    assert marked == INSTALL_TESTS
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    install_target = makefile.split("\ntest-install: ", 1)[1].split("\n\n", 1)[0]
+    assert 'pytest -q $(PYTEST_WORKERS) -m "not install"' in test_target
+    assert "pytest -q $(PYTEST_WORKERS) -m install" in install_target
+    commands = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith("make ")
+    ]
+    assert commands == ["make test", "make test-install"]
