@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-stamp
 # The suite on two workers (pytest-xdist): a file per worker at a time, slowest first
 # (tests/suite_plan.py; docs/testing.md, "Suite time"). TEST_WORKERS=0: one process.
 TEST_WORKERS ?= 2
-PYTEST_WORKERS := -n $(TEST_WORKERS) --dist loadgroup --no-loadscope-reorder
+PYTEST_WORKERS := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 BENCHES := bench/solver.py bench/eventlog.py bench/server_load.py bench/burst.py bench/tournament.py bench/fair_touch.py bench/cluster.py
 
 .PHONY: install test test-install run bench soak mutate lint format clean web
