@@ -101,8 +101,8 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     install_target = makefile.split("\ntest-install: ", 1)[1].split("\n\n", 1)[0]
-    assert 'pytest -q $(PYTEST_WORKERS) -m "not install"' in test_target
-    assert "pytest -q $(PYTEST_WORKERS) -m install" in install_target
+    assert 'pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install"' in test_target
+    assert "pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m install" in install_target
     commands = [
         line.strip()
         for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
