@@ -38,7 +38,8 @@ from installed_wheel import (
 from web_browser import Pages
 from wsclients import AutobahnClient
 
-pytestmark = pytest.mark.e2e
+# `make test-install`, run by .ci/run after `make test` (docs/testing.md, "Suite time")
+pytestmark = [pytest.mark.e2e, pytest.mark.install]
 
 WEB = ROOT / "clients" / "web" / "public"
 

@@ -35,7 +35,8 @@ from installed_wheel import (
     site_packages,
 )
 
-pytestmark = pytest.mark.e2e
+# `make test-install`, run by .ci/run after `make test` (docs/testing.md, "Suite time")
+pytestmark = [pytest.mark.e2e, pytest.mark.install]
 
 DOC = ROOT / "docs" / "operations.md"
 WEB = ROOT / "clients" / "web" / "public"

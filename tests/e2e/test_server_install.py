@@ -44,7 +44,8 @@ from websockets.sync.client import connect as ws_connect
 from protocol.client import ClientSession
 from protocol.messages import SUBPROTOCOL
 
-pytestmark = pytest.mark.e2e
+# `make test-install`, run by .ci/run after `make test` (docs/testing.md, "Suite time")
+pytestmark = [pytest.mark.e2e, pytest.mark.install]
 
 DOC = ROOT / "docs" / "operations.md"
 WEB = ROOT / "clients" / "web" / "public"
