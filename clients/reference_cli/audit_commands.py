@@ -63,15 +63,21 @@ def _bundle(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bundle_folder(args: argparse.Namespace, command: str) -> Path | None:
+    """The bundle's folder named on the command line, or None once it is said that there is
+    no such folder (verify and report read the same bundle)."""
+    directory = Path(args.directory)
+    if directory.is_dir():
+        return directory
+    print(COMMON.say("audit.no_bundle", command=command, path=directory), file=sys.stderr)
+    return None
+
+
 def _verify(args: argparse.Namespace) -> int:
     from server.audit.bundle import BundleError, verify_bundle
 
-    directory = Path(args.directory)
-    if not directory.is_dir():
-        print(
-            COMMON.say("audit.no_bundle", command="t24 audit verify", path=directory),
-            file=sys.stderr,
-        )
+    directory = _bundle_folder(args, "t24 audit verify")
+    if directory is None:
         return EXIT_BAD_INPUT
     try:
         manifest = verify_bundle(directory, args.key)
@@ -88,12 +94,8 @@ def _report(args: argparse.Namespace) -> int:
     from protocol.words import languages
     from server.audit.bundle import BundleError, report_in
 
-    directory = Path(args.directory)
-    if not directory.is_dir():
-        print(
-            COMMON.say("audit.no_bundle", command="t24 audit report", path=directory),
-            file=sys.stderr,
-        )
+    directory = _bundle_folder(args, "t24 audit report")
+    if directory is None:
         return EXIT_BAD_INPUT
     if args.lang not in languages():
         there = ", ".join(languages())

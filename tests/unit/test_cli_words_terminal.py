@@ -246,6 +246,9 @@ def test_analyse_audit_and_replay_errors_in_the_language(capsys, tmp_path):
     code, err = run_err(["--lang", "nb", "audit", "verify", str(nothing)], capsys)
     said = common("nb", "audit.no_bundle", command="t24 audit verify", path=nothing)
     assert (code, err) == (2, said + "\n") and "ingen mappe med en dommerpakke" in said
+    code, err = run_err(["--lang", "sv", "audit", "report", str(nothing), "--lang", "sv"], capsys)
+    said = common("sv", "audit.no_bundle", command="t24 audit report", path=nothing)
+    assert (code, err) == (2, said + "\n")
     store = f"sqlite:///{tmp_path / 'empty.sqlite'}"
     code, err = run_err(["--lang", "sv", "replay", "--store", store], capsys)
     why = common("sv", "replay.name_a_stream")
