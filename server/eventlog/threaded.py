@@ -142,7 +142,7 @@ class ThreadedStore:
             batch.append(self._bulk.popleft())
             size += grown
         self._committing = True
-        if self._writer is None:
+        if self._writer is None:  # a daemon: a store never closed must not hold the exit
             self._writer = threading.Thread(
                 target=self._write_batches, name=self._writer_name, daemon=True
             )
@@ -154,7 +154,7 @@ class ThreadedStore:
         while (batch := self._batches.get()) is not None:
             try:
                 outcomes = self.engine.append_batch([request for request, _ in batch])
-            except Exception:
+            except BaseException:  # as the pool did: every failure reaches the callers
                 self._reactor.callFromThread(self._committed, Failure(), batch)
             else:
                 self._reactor.callFromThread(self._committed, outcomes, batch)
