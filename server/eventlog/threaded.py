@@ -1,15 +1,22 @@
 """The Deferred face of a blocking engine: thread pools, group commit, clean shutdown.
 
-Why threads: SQLite and psycopg calls block; the reactor thread must not. Every call runs
-in a Twisted `ThreadPool` through `deferToThreadPool`, and its result comes back on the
-reactor thread (`reactor.callFromThread`, the only reactor method used here, so tests can
-pass a stand-in and never touch the global reactor).
+Why threads: SQLite and psycopg calls block; the reactor thread must not. Every read runs
+in a Twisted `ThreadPool` through `deferToThreadPool`, every commit on the writer thread
+below, and their results come back on the reactor thread (`reactor.callFromThread`, the
+only reactor method used here, so tests can pass a stand-in and never touch the global
+reactor).
 
 Group commit: one writer thread. An append is validated on the caller's thread, then
 queued. When no commit is in flight the queue (up to `max_batch` appends) goes to the writer
 as one `engine.append_batch` call, committed in one transaction with one fsync; appends
 arriving meanwhile wait in the queue and form the next batch. Each caller still gets its own
 events or its own `ConcurrencyError`, in arrival order, and only after the commit.
+
+The writer is a thread of its own fed by a `SimpleQueue`, and a batch's outcome comes back
+in one `callFromThread`, not through a `ThreadPool` and a Deferred. Why (issue 32): a paced
+table commits nearly every command alone, and the pool's hand-off (its context capture,
+team coordination, the Deferred and its callbacks) was per-commit work on both threads
+(docs/performance.md, "The paced command", 2026-12-03).
 
 Bulk appends (`append_bulk`: the tables a tournament's round start creates, 500 at once, each
 a `TableCreated` of a few KB) wait in a lane of their own, and each commit takes at most
@@ -30,8 +37,10 @@ closing at the same moment would refuse those appends (`StoreClosed`).
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from collections.abc import Callable, Sequence
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from twisted.internet import defer
@@ -67,9 +76,11 @@ class ThreadedStore:
         self._reactor = reactor
         self._max_batch = max_batch
         name = type(engine).__name__
-        self._writer = ThreadPool(minthreads=0, maxthreads=1, name=f"{name}-writer")
+        # the writer thread, started with the first commit (`_commit_next`); None stops it
+        self._batches: SimpleQueue[list[Waiting] | None] = SimpleQueue()
+        self._writer: threading.Thread | None = None
+        self._writer_name = f"{name}-writer"
         self._readers = ThreadPool(minthreads=0, maxthreads=read_threads, name=f"{name}-reader")
-        self._writer.start()
         self._readers.start()
         self._queue: list[Waiting] = []
         self._bulk: deque[Waiting] = deque()  # `append_bulk`'s lane
@@ -131,32 +142,41 @@ class ThreadedStore:
             batch.append(self._bulk.popleft())
             size += grown
         self._committing = True
-        requests = [request for request, _ in batch]
-        committed = deferToThreadPool(
-            self._reactor, self._writer, self.engine.append_batch, requests
-        )
-        committed.addCallbacks(
-            self._deliver, self._fail_all, callbackArgs=(batch,), errbackArgs=(batch,)
-        )
-        committed.addBoth(self._committed)
+        if self._writer is None:  # a daemon: a store never closed must not hold the exit
+            self._writer = threading.Thread(
+                target=self._write_batches, name=self._writer_name, daemon=True
+            )
+            self._writer.start()
+        self._batches.put(batch)
 
-    @staticmethod
-    def _deliver(outcomes: list[Outcome], batch: list[Waiting]) -> None:
-        for (_, waiting), outcome in zip(batch, outcomes, strict=True):
-            if isinstance(outcome, Exception):
-                waiting.errback(outcome)
+    def _write_batches(self) -> None:
+        """The writer thread: commit each batch; its outcome goes back to the reactor thread."""
+        while (batch := self._batches.get()) is not None:
+            try:
+                outcomes = self.engine.append_batch([request for request, _ in batch])
+            except BaseException:  # as the pool did: every failure reaches the callers
+                self._reactor.callFromThread(self._committed, Failure(), batch)
             else:
-                waiting.callback(outcome)
+                self._reactor.callFromThread(self._committed, outcomes, batch)
 
-    @staticmethod
-    def _fail_all(failure: Failure, batch: list[Waiting]) -> None:
-        for _, waiting in batch:
-            waiting.errback(failure)
-
-    def _committed(self, _: object) -> None:
-        self._committing = False
-        self._commit_next()
-        self._maybe_closed()
+    def _committed(self, outcomes: list[Outcome] | Failure, batch: list[Waiting]) -> None:
+        """On the reactor thread: each append's outcome to its caller, in order; then the
+        next batch. A failed `append_batch` fails every append of the batch. Still
+        `_committing` meanwhile: the appends the callbacks make form the next batch together."""
+        try:
+            if isinstance(outcomes, Failure):
+                for _, waiting in batch:
+                    waiting.errback(outcomes)
+            else:
+                for (_, waiting), outcome in zip(batch, outcomes, strict=True):
+                    if isinstance(outcome, Exception):
+                        waiting.errback(outcome)
+                    else:
+                        waiting.callback(outcome)
+        finally:
+            self._committing = False
+            self._commit_next()
+            self._maybe_closed()
 
     # -- reads -------------------------------------------------------------------------------
 
@@ -231,7 +251,9 @@ class ThreadedStore:
         if self._shutdown_trigger is not None:
             self._reactor.removeSystemEventTrigger(self._shutdown_trigger)
             self._shutdown_trigger = None
-        self._writer.stop()
+        if self._writer is not None:
+            self._batches.put(None)
+            self._writer.join()
         self._readers.stop()
         try:
             self.engine.close()

@@ -15,7 +15,9 @@ from protocol.messages import (
     ERROR_CODES,
     MESSAGES,
     SERVER_TYPES,
+    TABLE_ID_PATTERN,
     ProtocolError,
+    accepted_message,
     error_message,
     make,
     parse_request,
@@ -257,6 +259,18 @@ def test_make_checks_against_the_spec():
         make("nonsense", id=1)
     with pytest.raises(ProtocolError):
         make("join", id=1, table="t1", colour="red")
+
+
+@given(
+    st.integers(min_value=0, max_value=2**63 - 1),
+    st.from_regex(TABLE_ID_PATTERN, fullmatch=True),
+    st.integers(min_value=0, max_value=2**31),
+    st.integers(min_value=0, max_value=64),
+)
+def test_accepted_message_is_what_make_builds(request_id, table, seq, events):
+    made = make("accepted", id=request_id, table=table, seq=seq, events=events)
+    assert accepted_message(request_id, table, seq, events) == made
+    assert list(accepted_message(request_id, table, seq, events)) == list(made)  # same bytes
 
 
 def test_error_message_shape():
