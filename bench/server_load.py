@@ -14,7 +14,10 @@ In one run, on this machine, for N = 10, 100 and 250 tables (40, 400 and 1,000 c
    command -> event latency (from sending a command to receiving the push of the event it
    caused, e.g. its own `CardTouched`, `TouchRefused`, `PatternDeclared`, `SolutionFixed`),
    frames pushed per second, and the server's memory per idle connection (RSS growth from
-   connecting and joining the 4N bots, before any play, divided by 4N).
+   connecting and joining the 4N bots, before any play, divided by 4N);
+3. at the largest N, t24 flat out, and the echo server paced at the paced t24's command rate
+   (open loop: each echo sent at its due time), so that a paced command's CPU can be read
+   against what pacing alone costs a server that sleeps between messages (issue 32).
 
 The client is one Python process (Twisted + Autobahn, the NVX masker) for both servers, so the
 ratio compares the servers under the same client. Two cores are shared by client and server:
@@ -168,8 +171,8 @@ def load_client(args: argparse.Namespace) -> None:
                 if sent is not None and state["measuring"]:
                     latencies.append(time.perf_counter() - sent)
                     counts["messages"] += 1
-                if state["playing"]:
-                    self.echo()
+                if state["playing"] and not args.echo_rate:
+                    self.echo()  # closed loop: the next one as soon as this one is back
                 return
             message = decode(payload)
             kind = message["type"]
@@ -280,7 +283,9 @@ def load_client(args: argparse.Namespace) -> None:
         print(json.dumps({"idle": len(bots)}), flush=True)
         yield go
         state["playing"] = True
-        if mode == "echo":
+        if mode == "echo" and args.echo_rate:
+            paced_echoes(bots, args.echo_rate)
+        elif mode == "echo":
             for bot in bots:
                 bot.echo()
         else:
@@ -316,6 +321,23 @@ def load_client(args: argparse.Namespace) -> None:
         }
         print(json.dumps(result), flush=True)
         reactor.stop()
+
+    def paced_echoes(bots: list, rate: float) -> None:
+        """Open loop: `rate` echoes a second over all the bots in turn, each sent at its due
+        time (a tick per echo; a late tick sends what fell due meanwhile)."""
+        start, sent = time.perf_counter(), 0
+
+        def tick() -> None:
+            nonlocal sent
+            if not state["playing"]:
+                return
+            due = int((time.perf_counter() - start) * rate) + 1
+            while sent < due:
+                bots[sent % len(bots)].echo()
+                sent += 1
+            reactor.callLater(max(0.0, start + sent / rate - time.perf_counter()), tick)
+
+        tick()
 
     def sleep(delay: float) -> defer.Deferred:
         d = defer.Deferred()
@@ -580,10 +602,22 @@ def measure(seconds: float, counts: tuple[int, ...]) -> dict:
             n = counts[-1]
             flat = t24_run(work, f"flat-{n}", seconds, n, flat_out=True)
             print(json.dumps({"flat_out": flat}), flush=True)
+            # The echo server paced at the paced t24's command rate: what a message costs a
+            # server that sleeps between messages, against the same server flat out.
+            rate = rows[-1]["t24"]["per_second"]
+            paced_echo = drive(
+                echo_url, "echo", seconds, echo_info["pid"], connections=4 * n, echo_rate=rate
+            )
+            print(json.dumps({"paced_echo": paced_echo}), flush=True)
         finally:
             echo.send_signal(signal.SIGTERM)
             echo.wait(timeout=30)
-    return {"rows": rows, "flat_out": flat, "flat_out_echo": rows[-1]["echo"]}
+    return {
+        "rows": rows,
+        "flat_out": flat,
+        "flat_out_echo": rows[-1]["echo"],
+        "paced_echo": paced_echo,
+    }
 
 
 def compare(before: Path, rounds: int, tables: int, seconds: float) -> None:
@@ -615,6 +649,7 @@ def main() -> None:
     client.add_argument("--mode", choices=("echo", "t24"), required=True)
     client.add_argument("--seconds", type=float, default=10.0)
     client.add_argument("--connections", type=int, default=0)
+    client.add_argument("--echo-rate", type=float, default=0.0, help="echoes/s; 0: closed loop")
     client.add_argument("--tables", type=int, default=0)
     client.add_argument("--secret-file", default="")
     client.add_argument("--flat-out", type=int, default=0)

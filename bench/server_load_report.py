@@ -37,13 +37,40 @@ FINDINGS = [
     "dedicated writer thread on a `SimpleQueue` instead of a one-thread `ThreadPool` (a "
     "sequential append through the store stays about 300 us at p50 either way: two thread "
     "wake-ups and the GIL, about 80 us for a bare `SimpleQueue` round trip here, plus the "
-    "reactor's waker); a larger GC threshold (GC time over a run 1.4 -> 0.3 s, throughput "
+    'reactor\'s waker; kept since for its CPU, not its latency: "The paced command", '
+    "2026-12-03); a larger GC threshold (GC time over a run 1.4 -> 0.3 s, throughput "
     "within the noise). Autobahn's NVX extension is built and in use (`USES_NVX`). One push "
     "frame per subscriber per append carrying all its events would be a new subprotocol "
     "(`t24.v2`) and save about a third of the push frames but none of the socket sends "
     "(the pushes of one append to one connection already leave in one `send`): about 2-3% of "
     "a command's cost, not worth a protocol version.",
 ]
+
+
+def paced_cost(figures: dict) -> list[str]:
+    """What a message costs a server that sleeps between messages, against flat out, for
+    the echo server and for t24 at the same rate (issue 32's paced CPU target)."""
+    echo = figures.get("paced_echo")
+    if echo is None:  # a run before the paced echo existed
+        return []
+    flat_echo, flat, paced = figures["flat_out_echo"], figures["flat_out"], figures["rows"][-1]
+    t24 = paced["t24"]
+
+    def us(run: dict) -> float:
+        return run["server_cpu"] / max(run["per_second"], 1e-9) * 1e6
+
+    return [
+        f"Paced against flat out: the echo server paced at t24's paced rate "
+        f"({echo['per_second']:,.0f} messages/s over {echo['connections']} connections, sent "
+        f"at their due times, not as soon as the last came back) spent "
+        f"**{us(echo):.0f} us of CPU a message** ({echo['server_cpu']:.0%} of a core) "
+        f"against {us(flat_echo):.0f} us flat out: **{us(echo) / us(flat_echo):.1f} x**; t24 "
+        f"paced spent **{us(t24):.0f} us a command** ({t24['server_cpu']:.0%} of a core, "
+        f"{t24['per_second']:,.0f} commands/s) against {us(flat):.0f} us flat out: "
+        f"**{us(t24) / us(flat):.1f} x**. A server that sleeps between messages pays each "
+        "wake-up (the reactor's return from `epoll_wait`, cold caches) for one message "
+        "instead of sharing it with many, whatever the server does.",
+    ]
 
 
 def section_body(figures: dict, seconds: float, paced: dict) -> str:
@@ -109,6 +136,8 @@ def section_body(figures: dict, seconds: float, paced: dict) -> str:
         f"-> event p50 / p99 {flat['p50_ms']:.0f} / {flat['p99_ms']:.0f} ms: saturated, so "
         "this is queueing, as in the echo run's own p50 / p99 of "
         f"{echo_top['p50_ms']:.0f} / {echo_top['p99_ms']:.0f} ms.",
+        "",
+        *paced_cost(figures),
         "",
         "Targets (issue 5): commands/s at least 50% of the echo baseline's messages/s "
         f"(measured: {ratio:.0%} in commands, {frame_ratio:.0%} in frames: **not met**); p99 "
