@@ -16,8 +16,8 @@ once (no bot at it) makes its four students tie for champion, so a tie-break is 
 certificates; the officials' bundle is downloaded and `t24 audit verify` passes on it with
 the key the console showed.
 
-Every page of the console is looked at 1280, 768 and 390 px wide (screenshots in
-T24_SCREENSHOTS when set): nothing runs off the screen or out of its box
+Every page of the console is looked at 1280, 768 and 390 px wide (screenshots taken only
+with T24_SCREENSHOTS set, kept there): nothing runs off the screen or out of its box
 (tests/e2e/layout_check.js), no control is unlabelled. Each step waits for what it expects,
 never a fixed sleep.
 """
@@ -67,12 +67,14 @@ def settle(page: Any) -> None:
 
 def look(pages: Pages, page: Any, name: str) -> None:
     """The page at each width: nothing off the screen or out of its box, every control
-    labelled; a screenshot of each (to look at)."""
+    labelled; with T24_SCREENSHOTS set, a screenshot of each (to look at: nothing reads
+    them, and a full page's picture at each width costs Chromium a second or more a look)."""
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         settle(page)
         assert layout_problems(page) == [], (name, width, layout_problems(page))
-        pages.shot(page, f"{name}-{width}")
+        if os.environ.get("T24_SCREENSHOTS"):
+            pages.shot(page, f"{name}-{width}")
     assert unlabelled_controls(page) == [], name
     page.set_viewport_size({"width": 1280, "height": 900})
     settle(page)
