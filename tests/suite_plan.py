@@ -44,7 +44,7 @@ TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's
 # Last, the install tests, which `make test` leaves out (`make test-install` runs them:
 # the two longest first, side by side).
 SLOWEST_FIRST: tuple[str, ...] = (
-    "tests/e2e/test_web_director.py",  # 249 (a whole tournament of bots: 16 processes a round)
+    "tests/e2e/test_web_director.py",  # 249 (a whole tournament of bots; one process a round now)
     "tests/e2e/test_web_client.py",  # 154
     "tests/e2e/test_adding_a_game.py",  # 82 (a copy of the tree, its suites in children)
     "tests/contract/test_game_contract.py",  # 76

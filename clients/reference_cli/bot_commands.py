@@ -8,6 +8,11 @@ schedules the new plan on the reactor. Each move is an ordinary `command` of the
 player's own token, so the server judges it exactly as a person's (R-PLAY-2: arrival order
 decides who touched first). It prints the table's events and its own moves, one per line,
 and exits 0 when the round ends. Used by `make run` demos, tests and load benchmarks.
+
+Several `--seat`s of a tokens file: one `BotApp` per seat in the one process (one reactor,
+a link each), each line prefixed with its seat as given; the process exits when every
+seat's round is over, 0 only if each bot's code is 0. Why: a test or a demo that fills a
+round's seats starts one process, not one per seat (each costs about half a second of CPU).
 """
 
 from __future__ import annotations
@@ -15,11 +20,13 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from clients.reference_cli import exit_codes
 from clients.reference_cli.connect_options import (
     ConnectError,
+    Target,
     add_connect_arguments,
     resolve_target,
 )
@@ -42,6 +49,7 @@ examples:
   t24 bot --tokens var/demo-tokens/s3.json --skill human
   t24 bot --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --skill perfect --seed 7
   t24 bot --tokens var/first/s4.json --skill perfect --time-scale 0.2
+  t24 bot --tokens var/first --seat s3 --seat s4 --skill human   (two seats, one process)
 """
 
 
@@ -56,8 +64,10 @@ class BotApp:
         rng: random.Random,
         time_scale: float,
         output: PlainOutput,
+        closed: Callable[[], None] | None = None,
     ) -> None:
         self.reactor = reactor
+        self.closed = closed  # called once its link is closed; None: stop the reactor
         self.skill = skill
         self.rng = rng
         self.time_scale = time_scale
@@ -160,13 +170,43 @@ class BotApp:
             return
         self.exit_code = code
         self.cancel()
-        close_then_stop(self.link, self.reactor)
+        if self.closed is None:
+            close_then_stop(self.link, self.reactor)
+        elif self.link is None:
+            self.closed()
+        else:
+            closed = self.closed
+            self.link.close().addBoth(lambda _: closed())
+
+
+def prefixed(prefix: str) -> Callable[[str], None]:
+    """`write_out` with `prefix` before each line: whose line it is, when several bots share
+    the process's output."""
+
+    def write(text: str) -> None:
+        write_out("".join(f"{prefix}{line}\n" for line in text.splitlines()))
+
+    return write
+
+
+def bot_targets(args: argparse.Namespace, environ: Mapping[str, str] | None = None) -> list[Target]:
+    """Where each bot connects: one `Target` per `--seat` (none given: the one seat of the
+    token or file). Several seats must name different seats of a tokens file: a `--token`
+    (or T24_TOKEN) is one seat's, so it would give every bot the same seat."""
+    seats = args.seat or [None]
+    targets: list[Target] = [
+        resolve_target(argparse.Namespace(**{**vars(args), "seat": seat}), "player", environ)
+        for seat in seats
+    ]
+    if len({target.token for target in targets}) < len(targets):
+        raise ConnectError(COMMON.say("bot.seats_need_file"))
+    return targets
 
 
 def run_bot(args: argparse.Namespace, reactor: Any = None) -> int:
-    """Play a seat until the round ends (exit 0), a fatal refusal (3/4) or Ctrl-C (130)."""
+    """Play each seat until its round ends (exit 0), a fatal refusal (3/4) or Ctrl-C (130)."""
     try:
-        target = resolve_target(args, "player")
+        targets = bot_targets(args)
     except ConnectError as error:
         print(error_line("t24 bot", error), file=sys.stderr)
         return exit_codes.BAD_INPUT
@@ -176,26 +216,52 @@ def run_bot(args: argparse.Namespace, reactor: Any = None) -> int:
     if reactor is None:
         from twisted.internet import reactor
     start_logging(args.log)
-    output = PlainOutput(write_out, Style(color_enabled(args.color, sys.stdout)))
-    app = BotApp(
-        reactor=reactor,
-        skill=args.skill,
-        rng=random.Random(args.seed),
-        time_scale=args.time_scale,
-        output=output,
-    )
-    app.link = TableLink(
-        target.url,
-        target.token,
-        reactor=reactor,
-        listener=app,
-        table=target.table,
-        retries=args.retries,
-    )
-    run_reactor(reactor, app.stop, app.link.start)
-    if app.final_message:
-        print(f"t24 bot: {app.final_message}", file=sys.stderr)
-    return app.exit_code if app.exit_code is not None else exit_codes.INTERRUPTED
+    style = Style(color_enabled(args.color, sys.stdout))
+    apps: list[BotApp] = []
+    links_closed = 0
+
+    def closed() -> None:  # the last bot's link is closed: the process is done
+        nonlocal links_closed
+        links_closed += 1
+        if links_closed == len(apps) and reactor.running:
+            reactor.stop()
+
+    for index, target in enumerate(targets):
+        write = write_out if len(targets) == 1 else prefixed(f"[{args.seat[index]}] ")
+        app = BotApp(
+            reactor=reactor,
+            skill=args.skill,
+            rng=random.Random(None if args.seed is None else args.seed + index),
+            time_scale=args.time_scale,
+            output=PlainOutput(write, style),
+            closed=closed,
+        )
+        app.link = TableLink(
+            target.url,
+            target.token,
+            reactor=reactor,
+            listener=app,
+            table=target.table,
+            retries=args.retries,
+        )
+        apps.append(app)
+
+    def stop_all(code: int) -> None:
+        for app in apps:
+            app.stop(code)
+
+    def start_all() -> None:
+        for app in apps:
+            app.link.start()
+
+    run_reactor(reactor, stop_all, start_all)
+    for app in apps:
+        if app.final_message:
+            print(f"t24 bot: {app.final_message}", file=sys.stderr)
+    codes = [app.exit_code for app in apps]
+    if None in codes:
+        return exit_codes.INTERRUPTED
+    return next((code for code in codes if code != exit_codes.OK), exit_codes.OK)
 
 
 def add_parsers(subparsers: argparse._SubParsersAction) -> None:
@@ -208,9 +274,13 @@ def add_parsers(subparsers: argparse._SubParsersAction) -> None:
         epilog=EPILOG + "\n" + exit_codes.EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_connect_arguments(parser, seat=True)
+    add_connect_arguments(parser, seat=True, seats=True)
     parser.add_argument("--skill", choices=SKILLS, default="human", help="default: human")
-    parser.add_argument("--seed", type=int, help="seed of the bot's choices (default: random)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the bot's choices (default: random); the next --seat's is N+1, and so on",
+    )
     parser.add_argument(
         "--time-scale",
         type=float,

@@ -45,8 +45,11 @@ def add_connect_arguments(
     seat: bool = False,
     table: bool = True,
     repeated: bool = False,
+    seats: bool = False,
 ) -> None:
     """The shared `--url`, `--token`, `--tokens` (and `--table`, `--seat`) options.
+
+    `seats`: `--seat` may be given more than once (`t24 bot`: a bot at each), a list.
 
     `repeated`: the same flags again on a sub-subcommand (`t24 admin list-tables --url ...`),
     defaulting to "absent" so that a flag given before the subcommand is kept.
@@ -67,11 +70,20 @@ def add_connect_arguments(
             "--table", help="table id (default: the table the token is bound to)", **keep
         )
     if seat:
-        group.add_argument(
-            "--seat",
-            help="with tokens: the seat to play, by id, number or name (s1, 1, ada)",
-            **keep,
-        )
+        if seats:
+            group.add_argument(
+                "--seat",
+                action="append",
+                help="with tokens: a seat to play, by id, number or name (s1, 1, ada); "
+                "again for each more seat",
+                **keep,
+            )
+        else:
+            group.add_argument(
+                "--seat",
+                help="with tokens: the seat to play, by id, number or name (s1, 1, ada)",
+                **keep,
+            )
 
 
 def read_tokens_file(path: str) -> dict[str, Any]:

@@ -474,6 +474,13 @@ class Hub:
     ) -> Deferred[TableActor]:
         if not recorded:
             raise UnknownTable(f"no table {table}")
+        current = self.actors.get(table)
+        if current is not None:
+            # Created here while the store was read (a join that came before the creation,
+            # its read after the append): that actor is the table. A second one loaded from
+            # the same events would be a second writer, and whoever got it (the joiner, a
+            # tournament listening for results) would follow a table nobody plays.
+            return succeed(current)
         game = self._game(recorded[0].data.get("game"))
         actor = self._actor(table, game).load(recorded)
         self.replicas.retire(table)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -27,6 +28,7 @@ from wsclients import AutobahnClient, Closed
 
 from clients.reference_cli.games.challenge.bot import best_answer
 from server.eventlog.backends import open_blocking_store
+from server.net.tokens import load_or_create_secret
 
 pytestmark = pytest.mark.e2e
 
@@ -52,6 +54,17 @@ def node(tmp_path, name: str, store: str) -> ServerProcess:
     )
     process.secret_file = tmp_path / "t24.secret"
     return process
+
+
+def nodes_started(tmp_path, store: str, names: tuple[str, ...]) -> list[ServerProcess]:
+    """The nodes, started side by side (each start waits for its own ready file; half a
+    second of start-up each, not one after another). Their shared secret is made first, so
+    that no two nodes make one each."""
+    load_or_create_secret(tmp_path / "t24.secret")
+    nodes = [node(tmp_path, name, store) for name in names]
+    with ThreadPoolExecutor(len(nodes)) as pool:
+        list(pool.map(ServerProcess.start, nodes))
+    return nodes
 
 
 # A command resent because its connection closed before the reply (a node's failover closes
@@ -237,7 +250,7 @@ def store():
 
 
 def test_a_tournament_plays_a_round_on_other_nodes_and_advances(tmp_path, store):
-    nodes = [node(tmp_path, name, store).start() for name in ("a", "b", "c")]
+    nodes = nodes_started(tmp_path, store, ("a", "b", "c"))
     director = Director(nodes)
     try:
         new_tournament(director)  # on node a: a holds the tournament's lease
@@ -266,7 +279,7 @@ def test_a_tournament_plays_a_round_on_other_nodes_and_advances(tmp_path, store)
 
 
 def test_the_tournament_completes_after_a_node_holding_its_tables_is_killed(tmp_path, store):
-    a, b = nodes = [node(tmp_path, name, store).start() for name in ("a", "b")]
+    a, b = nodes = nodes_started(tmp_path, store, ("a", "b"))
     director = Director(nodes)
     try:
         new_tournament(director)
@@ -328,7 +341,7 @@ def test_the_tournament_completes_after_a_node_holding_its_tables_is_killed(tmp_
 
 
 def test_the_tournament_goes_on_when_its_own_node_is_killed(tmp_path, store):
-    a, b = nodes = [node(tmp_path, name, store).start() for name in ("a", "b")]
+    a, b = nodes = nodes_started(tmp_path, store, ("a", "b"))
     director = Director(nodes)
     try:
         new_tournament(director)

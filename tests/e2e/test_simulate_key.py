@@ -32,9 +32,11 @@ def test_a_simulated_bundle_verifies_with_the_printed_key_and_no_secret_is_left(
     env["PYTHONPATH"] = str(ROOT)
     t24 = f"{sys.executable} -m clients.reference_cli"
     (tmp_path / "var").mkdir()
-    # The README's run, smaller: one grade of three students, four cards a round.
+    # The README's run, smaller: one grade of three students, four cards a round, and a
+    # tie-break (when the bots tie for champion) of 1 s, not --fast's 5 s.
     run = readme_line(".venv/bin/t24 tournament simulate", "--bundle").replace(".venv/bin/t24", t24)
     run = run.replace("--students 20 --grades 3", "--students 3 --grades 1 --cards 4")
+    run = run.replace("--fast", "--fast --tie-break-seconds 1")
     assert "--bundle var/sim-bundle" in run and "| tee var/sim.txt" in run
     done = subprocess.run(
         ["bash", "-o", "pipefail", "-c", run],

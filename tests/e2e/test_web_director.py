@@ -6,17 +6,18 @@ semi-final table a grade: its winner is champion, docs/tournament.md decision 5)
 director creates the tournament, previews a roster with a bad row, imports the good one,
 adds, renames and withdraws a student, closes registration; seats, swaps and prints each
 round (a page per table, a slip per student: each slip's link, the address its QR code
-holds, starts one `t24 bot`), starts it; each table begins once all its students are
+holds, gives a seat's token to `t24 bot`, one process playing every seat of the round
+with `--seat` for each), starts it; each table begins once all its students are
 connected (docs/rules.md decision 30); a protest is upheld at a table of round 1 from its
 console; the director signs every table's score card from the board (the tables are
 auto-proctored: no proctor signs); the round is closed and advanced; a semi-final ended at
-once makes its four students tie for champion, so a tie-break is played (more may follow
-from the bots' own ties); the champions are announced on the board and printed as
+once (no bot at it) makes its four students tie for champion, so a tie-break is played
+(more may follow from the bots' own ties); the champions are announced on the board and printed as
 certificates; the officials' bundle is downloaded and `t24 audit verify` passes on it with
 the key the console showed.
 
-Every page of the console is looked at 1280, 768 and 390 px wide (screenshots in
-T24_SCREENSHOTS when set): nothing runs off the screen or out of its box
+Every page of the console is looked at 1280, 768 and 390 px wide (screenshots taken only
+with T24_SCREENSHOTS set, kept there): nothing runs off the screen or out of its box
 (tests/e2e/layout_check.js), no control is unlabelled. Each step waits for what it expects,
 never a fixed sleep.
 """
@@ -41,6 +42,7 @@ from server.net.links import qr_data_uri
 pytestmark = pytest.mark.e2e
 
 WAIT = 60_000  # ms: a round of bots on a loaded machine
+TIME_SCALE = 0.25  # the perfect bots' 0.2 s before each move, 0.05 s: still one after another
 ROOT = Path(__file__).resolve().parents[2]
 WIDTHS = (1280, 768, 390)
 TID = "cup"
@@ -65,39 +67,56 @@ def settle(page: Any) -> None:
 
 def look(pages: Pages, page: Any, name: str) -> None:
     """The page at each width: nothing off the screen or out of its box, every control
-    labelled; a screenshot of each (to look at)."""
+    labelled; with T24_SCREENSHOTS set, a screenshot of each (to look at: nothing reads
+    them, and a full page's picture at each width costs Chromium a second or more a look)."""
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         settle(page)
         assert layout_problems(page) == [], (name, width, layout_problems(page))
-        pages.shot(page, f"{name}-{width}")
+        if os.environ.get("T24_SCREENSHOTS"):
+            pages.shot(page, f"{name}-{width}")
     assert unlabelled_controls(page) == [], name
     page.set_viewport_size({"width": 1280, "height": 900})
     settle(page)
 
 
 class Bots:
-    """`t24 bot` processes, one per slip: each plays its seat until its round ends."""
+    """One `t24 bot` process per batch of slips (a round's, a tie-break's): each slip's link
+    (its QR code's address) gives a seat's token, the batch's tokens file holds them all
+    (0600, as `t24 admin create-table --tokens-out` writes them), and the process plays each
+    seat (`--seat` again for each) until every one's round ends. One process, not one per
+    seat: each costs about half a second of CPU to start."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.running: list[subprocess.Popen] = []
         self.count = 0
 
-    def start(self, link: str) -> None:
-        http, _, token = link.partition("/#token=")
-        url = http.replace("http://", "ws://", 1) + "/ws"
+    def start(self, links: dict[str, str]) -> None:
+        """A bot at each student's seat, `links`: student's name -> their slip's link."""
         self.count += 1
-        log = open(self.directory / f"bot-{self.count}.log", "w")  # noqa: SIM115
-        env = {**os.environ, "T24_TOKEN": token}
-        command = [sys.executable, "-m", "clients.reference_cli", "bot", "--url", url]
-        command += ["--skill", "perfect", "--seed", str(self.count)]
+        urls = set()
+        seats = []
+        for name, link in links.items():
+            http, _, token = link.partition("/#token=")
+            urls.add(http.replace("http://", "ws://", 1) + "/ws")
+            seats.append({"name": name, "token": token})
+        (url,) = urls  # every slip points at the one server
+        tokens = self.directory / f"bots-{self.count}.json"
+        tokens.touch(mode=0o600)
+        tokens.write_text(json.dumps({"url": url, "seats": seats}))
+        log = open(self.directory / f"bots-{self.count}.log", "w")  # noqa: SIM115
+        command = [sys.executable, "-m", "clients.reference_cli", "bot", "--tokens", str(tokens)]
+        command += [flag for seat in seats for flag in ("--seat", seat["name"])]
+        command += ["--skill", "perfect", "--seed", str(self.count * 100)]
+        command += ["--time-scale", str(TIME_SCALE)]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("T24_")}  # the file's
         self.running.append(subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=ROOT))
         log.close()
 
     def wait(self, timeout: float = 180) -> None:
         for process in self.running:
-            assert process.wait(timeout=timeout) == 0, "a bot failed (see bot-*.log)"
+            assert process.wait(timeout=timeout) == 0, "a bot failed (see bots-*.log)"
         self.running.clear()
 
     def stop(self) -> None:
@@ -168,22 +187,27 @@ def print_slips(
     return {student: href for student, href, _src in slips}
 
 
-def seat_print_start(pages, page, bots, number, look_as=None, skip=()) -> None:
-    """Seat round `number`, print its plan, start it, and a bot per slip (but `skip`)."""
+def seat_print_start(pages, page, bots, number, look_as=None, skip_table=None) -> None:
+    """Seat round `number`, print its plan, start it, and bots at every seat but those of
+    the plan's table number `skip_table` (0 the first)."""
     page.locator("#seat-round").wait_for(timeout=WAIT)
     page.click("#seat-round")
     say(page, "The round is seated.")
     page.locator("#plan table").first.wait_for(timeout=WAIT)
+    skip: list[str] = []
+    if skip_table is not None:
+        rows = page.locator("#plan table.plan-table").nth(skip_table).locator("tr[data-student]")
+        skip = [rows.nth(i).locator("th").inner_text() for i in range(rows.count())]
+        assert skip  # the table's students, seated: the plan is drawn
     links = print_slips(pages, page, "#print-plan", look_as and f"{look_as}-print")
+    assert set(skip) <= set(links), (skip, sorted(links))
     page.locator("#start-round").wait_for(timeout=WAIT)
     if look_as:
         look(pages, page, f"{look_as}-seating")
     reloaded(page, lambda: page.click("#start-round"))
     page.locator('main[data-step="board"]').wait_for(timeout=WAIT)
     page.locator(".table-card").first.wait_for(timeout=WAIT)
-    for student, link in links.items():
-        if student not in skip:
-            bots.start(link)
+    bots.start({student: link for student, link in links.items() if student not in skip})
 
 
 def sign_every_table(page: Any) -> None:
@@ -223,8 +247,7 @@ def advance(pages, page, bots, number, looked: list[str]) -> None:
             played.add(tie)
             links = print_slips(pages, page, f'.tie-break[data-tie="{tie}"] a', None)
             page.locator(f'.tie-break[data-tie="{tie}"] .table-card').first.wait_for(timeout=WAIT)
-            for link in links.values():
-                bots.start(link)
+            bots.start(links)
         if "tie-breaks" not in looked:
             looked.append("tie-breaks")
             page.locator('.tie-break .table-card[data-state="playing"]').first.wait_for(
@@ -267,10 +290,10 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     page.fill("#new-name", "Spring Cup")
     page.fill("#new-grades", ", ".join(GRADES))
     page.fill("#new-cards", "60")
-    page.fill("#new-auto", "0.5")
+    page.fill("#new-auto", "0.2")
     page.click("details summary")
-    page.fill("#new-reveal", "0.3")
-    page.fill("#new-tie-seconds", "12")
+    page.fill("#new-reveal", "0.1")
+    page.fill("#new-tie-seconds", "6")
     page.fill("#new-advance", "4")
     page.click("#create")
     say(page, "cards_per_round")  # the server's refusal, in words, nothing recorded
@@ -335,8 +358,7 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     waiting.first.wait_for(timeout=WAIT)  # no card before its students are there
     assert "0 of 4 here" in waiting.first.inner_text()
     look(pages, page, "board-waiting")
-    for link in links.values():
-        bots.start(link)
+    bots.start(links)
     page.locator('.table-card[data-state="playing"]').first.wait_for(timeout=WAIT)
     look(pages, page, "board-playing")
     bots.wait()
@@ -365,9 +387,7 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
     # -- round 3, the semi-finals: 4th's ended at once, a tie for champion ------------------
     reloaded(page, lambda: page.click("#seat-next"))
     page.locator('main[data-step="seating"]').wait_for(timeout=WAIT)
-    seated = page.locator("#plan table.plan-table").nth(0).locator("tr[data-student]")
-    fourth = [seated.nth(i).locator("th").inner_text() for i in range(seated.count())]
-    seat_print_start(pages, page, bots, 3, skip=fourth)
+    seat_print_start(pages, page, bots, 3, skip_table=0)  # 4th's: no bot, ended at once
     tied = f"{TID}.r3.s1.t01"
     console = pages.open(server.http, token, width=1280, page="console", table=tied)
     console.locator("#end:not([disabled])").wait_for(timeout=WAIT)

@@ -3,7 +3,7 @@ the champion counted down on the board, the champion announced there and on a ce
 and the bundle checked as README.md says. Real Chromium, a real server of the test's own.
 
 The rounds before are scripted over the protocol (the whole day through the console, with
-bots, is tests/e2e/test_web_director.py, two minutes): four students of one grade, all of
+bots, is tests/e2e/test_web_director.py, about a minute): four students of one grade, all of
 whom advance; every table ended at once and signed, so the semi-final ends 0-0-0-0 and its
 four students tie for champion (R-ROUND-6). On the board the director marks two of them
 (one absent, one present) and begins the tie-break: its card shows the cards played and its

@@ -22,7 +22,7 @@ from twisted.internet.defer import Deferred, fail, succeed
 from twisted.internet.task import Clock
 
 from clients.reference_cli import admin_commands, cli, exit_codes, replay_commands
-from clients.reference_cli.bot_commands import BotApp
+from clients.reference_cli.bot_commands import BotApp, bot_targets
 from clients.reference_cli.connect_options import ConnectError, resolve_target
 from clients.reference_cli.connection import ServerRefused
 from clients.reference_cli.games.challenge.play_input import PlayInput
@@ -427,6 +427,40 @@ class TheBotDriverTests(ShellTestCase):
         bot.link_welcome({"role": "player", "seat": "s1"})
         bot.link_snapshot(Feed(Table.started(mode="proctored"), player("s1")).snapshot(), 0)
         assert bot.exit_code == exit_codes.REFUSED and "proctored" in bot.final_message
+
+    def test_each_seat_named_gets_a_bot_and_a_bot_that_stops_tells_its_process(self):
+        """`t24 bot --tokens DIR --seat s1 --seat bo`: a target per seat, in order; several
+        seats from one token are refused (every bot would play the same seat)."""
+        directory = self.tmp_path / "first"
+        seats = [{"seat": "s1", "name": "Ada", "token": "T1"}, {"seat": "s2", "name": "Bo"}]
+        seats[1]["token"] = "T2"
+        write_token_files(directory, person_files("ws://h:1/ws", "first", "P", "S", seats))
+        parsed = cli.build_parser().parse_args(
+            ["bot", "--tokens", str(directory), "--seat", "s1", "--seat", "bo"]
+        )
+        assert parsed.seat == ["s1", "bo"]
+        targets = bot_targets(parsed, {})
+        assert [(t.token, t.table) for t in targets] == [("T1", "first"), ("T2", "first")]
+        assert [t.token for t in bot_targets(args(tokens=str(directory / "s2.json")), {})] == ["T2"]
+        twice = [  # one token for two seats; the same seat named twice
+            (["--url", "ws://h:1/ws", "--seat", "s1", "--seat", "s2"], {"T24_TOKEN": "T9"}),
+            (["--tokens", str(directory), "--seat", "s1", "--seat", "ada"], {}),
+        ]
+        for flags, environ in twice:
+            with pytest.raises(ConnectError, match="tokens file"):
+                bot_targets(cli.build_parser().parse_args(["bot", *flags]), environ)
+        closed: list[str] = []
+        bot = BotApp(
+            reactor=FakeReactor(),
+            skill="perfect",
+            rng=random.Random(1),
+            time_scale=1.0,
+            output=PlainOutput(lambda text: None),
+            closed=lambda: closed.append("closed"),
+        )
+        bot.link = FakeLink()
+        bot.stop(exit_codes.OK)
+        assert closed == ["closed"] and bot.link.closed
 
 
 # -- where to connect --------------------------------------------------------------------------

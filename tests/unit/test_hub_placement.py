@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from shell_testcase import ShellTestCase
 from test_runtime import DIRECTOR, OPTIONS, SPECTATOR, T0, GatedStore, Recorder, result_of, us
-from twisted.internet.defer import succeed
+from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import Clock
 
 from server.cluster.leases import Acquired
@@ -53,6 +53,28 @@ class FakeLeases:
 
     def remote_rows(self) -> list:
         return []
+
+
+class HeldLoads:
+    """A store whose `load`s are answered when `answer_loads()` says, with what the store
+    holds then (a read on a thread, done after appends that came later)."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.waiting: list[tuple[Deferred, str]] = []
+
+    def load(self, stream: str) -> Deferred:
+        d: Deferred = Deferred()
+        self.waiting.append((d, stream))
+        return d
+
+    def answer_loads(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for d, stream in waiting:
+            self.store.load(stream).chainDeferred(d)
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
 
 
 def recorded(store, table: str) -> list[str]:
@@ -118,6 +140,19 @@ class HubPlacementTests(ShellTestCase):
         assert not got.called  # it waits for the creation in flight
         store.release()
         assert result_of(got) is result_of(created) is hub.actors["t"]
+
+    def test_a_get_whose_read_finds_a_table_created_meanwhile_gets_the_created_table(self):
+        """A join before the table exists (a bot at a round's table the tournament is still
+        opening), its read of the store answered after the creation recorded it: the join
+        gets the created actor. It loaded a second actor of the same table before: the
+        players played on one while the tournament listened to the other, and waited for the
+        table's result for ever (test_simulate_key.py, 2026-12-03)."""
+        store, clock = HeldLoads(open_store("memory:", clock=self.clock.seconds)), self.clock
+        hub = Hub(store, clock)
+        got = hub.get("t")  # its read is in flight
+        created = result_of(hub.create_table("t", "challenge", OPTIONS, DIRECTOR))
+        store.answer_loads()  # the read finds the table just recorded
+        assert result_of(got) is created is hub.actors["t"]
 
     def test_on_a_single_node_every_table_stays_here(self):
         store, clock = self.store, self.clock
