@@ -4,6 +4,7 @@ the end of the order, where it would keep one worker busy alone)."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -109,3 +110,25 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
         if line.strip().startswith("make ")
     ]
     assert commands == ["make test", "make test-install"]
+
+
+def test_make_test_runs_pytest_with_bytecode_caches_on():
+    """`make test` runs pytest, and so every server and `t24` process the tests start, with
+    bytecode caches on even where the environment turns them off (PYTHONDONTWRITEBYTECODE=1
+    on the shared machine: every process compiled t24's sources again; docs/testing.md,
+    "Suite time"). The assignments before the Makefile's pytest command, applied to such an
+    environment, leave a child Python writing its caches."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    line = next(line.strip() for line in test_target.splitlines() if "-m pytest" in line)
+    assignments = line.split("$(BIN)/python -m pytest", 1)[0].split()
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.update(assignment.split("=", 1) for assignment in assignments)
+    writes = subprocess.run(
+        [sys.executable, "-c", "import sys; print(not sys.dont_write_bytecode)"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.strip()
+    assert writes == "True"

@@ -39,8 +39,7 @@ from clients.reference_cli.connection import (
     director_refusal,
 )
 from clients.reference_cli.games import PART_MODULES
-from clients.reference_cli.table_app import run_reactor
-from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.table_app import run_reactor, start_logging
 from clients.reference_cli.words import COMMON, Table, error_line
 from protocol.token_files import person_files, write_token_files
 

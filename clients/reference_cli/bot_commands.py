@@ -33,8 +33,7 @@ from clients.reference_cli.connect_options import (
 from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
 from clients.reference_cli.games.challenge.bot import SKILLS
 from clients.reference_cli.styling import Style, add_color_argument, color_enabled
-from clients.reference_cli.table_app import PlainOutput, run_reactor
-from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.table_app import PlainOutput, run_reactor, start_logging
 from clients.reference_cli.table_model import TableModel, apply_push, from_snapshot
 from clients.reference_cli.terminal import write_out
 from clients.reference_cli.words import COMMON, command_words, error_line, role_words

@@ -37,8 +37,7 @@ from clients.reference_cli.connect_options import (
 from clients.reference_cli.connection import TableLink, close_then_stop, refusal_words
 from clients.reference_cli.games import PART_MODULES, GamePart, part_for
 from clients.reference_cli.keyboard import CTRL_D, ENTER, edit_line, split_keys
-from clients.reference_cli.table_app import run_reactor
-from clients.reference_cli.table_commands import start_logging
+from clients.reference_cli.table_app import run_reactor, start_logging
 from clients.reference_cli.terminal import StdinReader, cbreak, write_out
 from clients.reference_cli.words import COMMON, error_line, table_language
 from protocol.views import apply_view_message

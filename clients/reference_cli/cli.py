@@ -5,49 +5,87 @@ sets `func` on each, a callable taking the parsed arguments and returning the ex
 The exit codes are listed once, in `exit_codes.py` (and docs/cli.md). Two ways out are the
 same for every command: Ctrl-C exits 130 and output cut short by its reader (`| head`)
 exits 141, both without a traceback.
+
+Only the module of the command being run is imported (issue 29): importing all of them
+(Twisted, Autobahn, rich, the solver, the audit bundle) cost a `t24 solve` 0.4 s of CPU, and
+the tests start hundreds of `t24` processes. `COMMANDS` names each top-level command's module
+and its one-line help; the other commands are registered from it alone, so the top-level
+help, the list of choices in an unknown command's error and the exit codes are those of the
+whole tree. tests/unit/test_cli_commands.py builds every module's parsers and checks the
+table against them, so it cannot drift.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from importlib.metadata import PackageNotFoundError, version
+from types import ModuleType
+from typing import NamedTuple
 
-from clients.reference_cli import (
-    admin_commands,
-    analyse_commands,
-    audit_commands,
-    bot_commands,
-    casual_commands,
-    exit_codes,
-    log_commands,
-    puzzle_commands,
-    replay_commands,
-    table_commands,
-    tournament_commands,
-)
+from clients.reference_cli import exit_codes
 from clients.reference_cli.words import environment_language, set_language
 from protocol.words import languages
 
-COMMAND_MODULES = [
-    puzzle_commands,
-    log_commands,
-    table_commands,
-    bot_commands,
-    casual_commands,
-    admin_commands,
-    replay_commands,
-    tournament_commands,
-    audit_commands,
-    analyse_commands,
-]
+
+class Command(NamedTuple):
+    """A top-level command: the module (of clients.reference_cli) whose `add_parsers`
+    registers it, and the help line the top-level `--help` shows for it."""
+
+    module: str
+    help: str
+
+
+# In the order of the top-level help; a module's commands side by side, in its own order.
+COMMANDS: dict[str, Command] = {
+    "solve": Command(
+        "puzzle_commands", "every distinct solution of a card, with its three-step form and dots"
+    ),
+    "check": Command(
+        "puzzle_commands", "judge an answer: an expression, or a pattern and three steps"
+    ),
+    "deck": Command("puzzle_commands", "print a generated deck (same seed, same deck)"),
+    "log": Command("log_commands", "list, show, verify and export event streams"),
+    "play": Command(
+        "table_commands",
+        "play a seat at a table: the card in large digits, touch, pattern, steps, fix",
+    ),
+    "proctor": Command(
+        "table_commands",
+        "run a table: place and reveal cards, record touches and answers, flags, rulings",
+    ),
+    "watch": Command("table_commands", "the live scoreboard of a table (spectator)"),
+    "bot": Command("bot_commands", "play a seat automatically (perfect, human or random)"),
+    "casual": Command(
+        "casual_commands",
+        "play or watch a casual table (pocket, deck40) in typed lines, or let a bot play a "
+        "seat (Tjugoett: t24 play)",
+    ),
+    "admin": Command("admin_commands", "director requests: create-table, issue-token, list-tables"),
+    "replay": Command(
+        "replay_commands",
+        "step through a recorded round: the table after each event, timed from reveals",
+    ),
+    "tournament": Command(
+        "tournament_commands",
+        "run a tournament: create, register, import, seat, start-round, standings, ...",
+    ),
+    "audit": Command("audit_commands", "the officials' bundle of a tournament: bundle, verify"),
+    "analyse": Command("analyse_commands", "the analysis after a round: cards, students, grades"),
+}
+
+COMMAND_MODULES = tuple(dict.fromkeys(command.module for command in COMMANDS.values()))
 
 EXIT_CODES = exit_codes.EXIT_CODES_HELP
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(modules: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The `t24` parser. `modules`: the command modules whose parsers are built (None: every
+    one, the whole tree, as the tests and docs/cli.md's checks read it); any other command is
+    registered by its name and help line only, enough to list it and to pick it."""
     parser = argparse.ArgumentParser(
         prog="t24",
         description="t24: play, proctor, watch and audit the 24 Game.",
@@ -62,9 +100,19 @@ def build_parser() -> argparse.ArgumentParser:
         "LANG of the environment, else a table's own language, else en; docs/translating.md)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.add_parsers(subparsers)
+    built: set[str] = set()
+    for name, command in COMMANDS.items():
+        if modules is not None and command.module not in modules:
+            subparsers.add_parser(name, help=command.help, add_help=False)
+        elif command.module not in built:
+            built.add(command.module)
+            command_module(command.module).add_parsers(subparsers)
     return parser
+
+
+def command_module(module: str) -> ModuleType:
+    """One command module of clients.reference_cli, imported now."""
+    return importlib.import_module(f"clients.reference_cli.{module}")
 
 
 def package_version() -> str:
@@ -89,8 +137,16 @@ def build_examples() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse, run the chosen command, return its exit code."""
-    parser = build_parser()
+    """Parse, run the chosen command, return its exit code.
+
+    Two passes: the top-level parser with every command registered by name only reads which
+    command `argv` names (`--lang X`, `--lang=X` or `--la X` before it are its to read, not
+    guessed here); then the parser with that command's module built parses `argv` again.
+    `--help`, `--version` and the top-level errors exit in the first pass, with the whole
+    tree's words (the names and help lines are the same)."""
+    names_only = build_parser(modules=())
+    command = names_only.parse_known_args(argv)[0].command
+    parser = build_parser(modules=[COMMANDS[command].module]) if command else names_only
     args = parser.parse_args(argv)
     set_language(args.lang, explicit=bool(args.lang) or bool(environment_language()))
     if not getattr(args, "func", None):

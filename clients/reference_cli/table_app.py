@@ -25,7 +25,7 @@ import signal
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from twisted.internet.task import LoopingCall
 
@@ -34,7 +34,6 @@ from clients.reference_cli.connection import close_then_stop, refusal_words
 from clients.reference_cli.games import part_for
 from clients.reference_cli.keyboard import CTRL_D, Ask, Controls, Notice, Quit, Send, split_keys
 from clients.reference_cli.render import Frame, compact, render, results_lines
-from clients.reference_cli.screen import LiveScreen, make_console
 from clients.reference_cli.styling import Style, strip_ansi
 from clients.reference_cli.table_model import (
     FeedLine,
@@ -43,6 +42,9 @@ from clients.reference_cli.table_model import (
     from_snapshot,
 )
 from clients.reference_cli.words import COMMON, either, role_words, status_words
+
+if TYPE_CHECKING:
+    from clients.reference_cli.screen import LiveScreen
 
 FEED_KEEP = 500
 REDRAW_SECONDS = 0.1
@@ -118,11 +120,19 @@ class Output:
         """The round ended (the full screen shows the results in place of the card)."""
 
 
+def _live_screen() -> LiveScreen:
+    """The terminal's alternate screen. `rich` is imported here, by the views that draw full
+    screen only: `t24 bot`, `t24 admin` and the plain views never load it."""
+    from clients.reference_cli.screen import LiveScreen, make_console
+
+    return LiveScreen(make_console(False))
+
+
 @dataclass
 class FullScreen(Output):
     """The alternate screen, drawn by `rich` when the frame changes (`screen.LiveScreen`)."""
 
-    screen: LiveScreen = field(default_factory=lambda: LiveScreen(make_console(False)))
+    screen: LiveScreen = field(default_factory=_live_screen)
 
     def start(self) -> None:
         self.screen.start()
@@ -440,6 +450,14 @@ class TableApp:
             why = self.controls.lost_notice(before, after, view)
             if why:
                 self.show_notice(why)
+
+
+def start_logging(path: str | None) -> None:
+    """Twisted's and Autobahn's log go to `path`, or nowhere (never onto the screen)."""
+    from twisted.logger import globalLogBeginner, textFileLogObserver
+
+    observers = [textFileLogObserver(open(path, "a"))] if path else []  # noqa: SIM115
+    globalLogBeginner.beginLoggingTo(observers, redirectStandardIO=False)
 
 
 def run_reactor(reactor: Any, stop: Callable[[int], None], begin: Callable[[], None]) -> None:

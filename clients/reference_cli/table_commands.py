@@ -33,6 +33,7 @@ from clients.reference_cli.table_app import (
     PlainOutput,
     TableApp,
     run_reactor,
+    start_logging,
     watch_controls,
 )
 from clients.reference_cli.terminal import (
@@ -96,14 +97,6 @@ examples:
   t24 watch --tokens var/demo-tokens/spectator.json
   t24 watch --url ws://127.0.0.1:8024/ws --token t24v1.eyJyb2xl... --plain > round.log
 """
-
-
-def start_logging(path: str | None) -> None:
-    """Twisted's and Autobahn's log go to `path`, or nowhere (never onto the screen)."""
-    from twisted.logger import globalLogBeginner, textFileLogObserver
-
-    observers = [textFileLogObserver(open(path, "a"))] if path else []  # noqa: SIM115
-    globalLogBeginner.beginLoggingTo(observers, redirectStandardIO=False)
 
 
 def controls_for(kind: str, game: str = DEFAULT_GAME) -> Controls:

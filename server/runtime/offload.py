@@ -1,9 +1,9 @@
 """CPU-heavy pure work off the reactor: a worker process draws the decks a table will need.
 
 What it keeps: one process pool (`ProcessPoolExecutor`, one worker, started on first use
-with `spawn`, at a lower CPU priority, ending with the server however it ends) and the decks
-it is drawing (so two tables that need
-the same deck wait for one draw).
+with `spawn`, at a lower CPU priority, ending with the server however it ends: deck_worker.py,
+the worker's start, without Twisted) and the decks it is drawing (so two tables that need the
+same deck wait for one draw).
 
 Why a process and not a thread (issue 32): a pocket table without a fixed stack draws it in
 `decide` (`editions.tournament_deck`: a Double Digits half is 96 solver calls, 0.3-0.7 s of
@@ -31,9 +31,6 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
-import threading
-import time
 from collections.abc import Iterable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Protocol
@@ -43,44 +40,11 @@ from twisted.internet.interfaces import IReactorFromThreads
 from twisted.logger import Logger
 
 from server.puzzles.editions import TournamentCard, draw_deck, tournament_deck
+from server.runtime.deck_worker import worker_start
 
 log = Logger(namespace="t24.offload")
 
-WORKER_NICENESS = 10  # the worker yields the core to the reactor when both want it
-PARENT_CHECK_S = 1.0  # how often the worker checks that its server is alive
-
 DeckKey = tuple[str, int, int]  # (edition, seed, half): `editions.tournament_deck`'s arguments
-
-
-def _worker_start(server_pid: int) -> None:
-    """In the worker, once: a lower CPU priority than the server's reactor, and an end with
-    the server's.
-
-    Why the end: a server stopped by SIGTERM shuts its pool down, but one killed (`kill -9`,
-    a crash, an out-of-memory kill) left its worker, and the worker its resource tracker,
-    running for ever (found: dozens after the failover tests and benchmarks). On Linux the
-    kernel sends the worker SIGKILL when the server goes (`PR_SET_PDEATHSIG`); everywhere a
-    thread checks every `PARENT_CHECK_S` that the server is still its parent."""
-    try:
-        os.nice(WORKER_NICENESS)
-    except OSError:  # not allowed here: the worker runs at the server's priority
-        pass
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the thread below does it
-        pass
-    if os.getppid() != server_pid:  # it went before the line above took effect
-        os._exit(0)
-    threading.Thread(target=_end_with, args=(server_pid,), daemon=True).start()
-
-
-def _end_with(server_pid: int) -> None:
-    while os.getppid() == server_pid:
-        time.sleep(PARENT_CHECK_S)
-    os._exit(0)
 
 
 class Offload(Protocol):
@@ -119,7 +83,7 @@ class ProcessOffload:
             self._pool = ProcessPoolExecutor(
                 max_workers=1,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_start,
+                initializer=worker_start,
                 initargs=(os.getpid(),),
             )
         return self._pool
