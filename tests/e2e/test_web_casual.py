@@ -270,7 +270,7 @@ def test_tjugoett_a_player_draws_and_stands_against_the_server_dealer(
     """R-21-4..19 in the browser: Ada draws (the D key) and stands (the button) against the
     server's dealer, sees the dealer bust, her win and the tally; Bo's hidden card never
     reaches her page while his turn is still to come or live (R-21-19, `turn_over`)."""
-    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.05}
     table, director = create(server, connect, "tjugoett", options)
     bo = seat_client(server, connect, table, "s2")
     ada = open_seat(pages, server, table, "s1")
@@ -399,7 +399,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
     """The replay page draws a casual table with its game's module at each step (the
     server's `view_at`), as this token saw it then: Bo's replay shows Ada's hand face down
     while her turn was live (R-21-19), face up with the outcome once it was settled."""
-    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.05}
     table, director = create(server, connect, "tjugoett", options)
     assert director.request("join", table=table, after_seq=0)["type"] == "snapshot"
     ada = seat_client(server, connect, table, "s1")

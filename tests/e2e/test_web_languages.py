@@ -126,7 +126,7 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     """A browser asking for Swedish (`sv-SE`) gets the Tjugoett page in Swedish, with the
     game's own words (givaren, draghög, nöjd); Ada draws and stands with the Swedish buttons,
     the bot plays the other seat, the server's dealer plays both, and the round ends."""
-    options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.05}
     table = create(server, connect, "tjugoett", options)
     ada = open_in(pages, server, table, "s1", "sv-SE")
     assert ada.evaluate("document.documentElement.lang") == "sv"
