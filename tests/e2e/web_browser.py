@@ -12,7 +12,6 @@ collected in `page.errors`). Screenshots go to the test's tmp_path, never the re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -202,14 +201,6 @@ def feed_seqs(page: Any) -> list[int]:
     twice, a missing one not at all."""
     shown = page.eval_on_selector_all("#feed li", "items => items.map(e => e.dataset.seq)")
     return [int(seq) for seq in shown]
-
-
-def token_of(tokens_dir: Path, name: str) -> str:
-    """A person's token from a `--tokens-out` directory (proctor, spectator, or a seat)."""
-    data = json.loads((tokens_dir / f"{name}.json").read_text())
-    if "seats" in data:
-        return str(data["seats"][0]["token"])
-    return str(data[name])
 
 
 def seat_client(server, connect, table: str, seat: str) -> Any:
