@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from server_process import ServerProcess
-from web_browser import Pages, commands_sent, seat_client, send, unlabelled_controls
+from web_browser import Pages, seat_client, send, sent_requests, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
@@ -35,8 +35,12 @@ def create(server, connect, game: str, options: dict[str, Any]) -> tuple[str, An
     return table, director
 
 
-def open_seat(pages: Pages, server, table: str, seat: str, width: int = 1024) -> Any:
-    page = pages.open(server.http, server.token("player", table=table, seat=seat), width=width)
+def open_seat(
+    pages: Pages, server, table: str, seat: str, width: int = 1024, watch: bool = False
+) -> Any:
+    """A seat's page, connected; with `watch`, what it sends is kept (`sent_requests`)."""
+    token = server.token("player", table=table, seat=seat)
+    page = pages.open(server.http, token, width=width, watch=watch)
     page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     return page
 
@@ -66,9 +70,7 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     ]
     table, _ = create(server, connect, "pocket", {"seats": SEATS, "stack": stack})
     bo = seat_client(server, connect, table, "s2")
-    ada = open_seat(pages, server, table, "s1", width=390)
-    sent = commands_sent(ada)  # what the page asks the server, decoded
-    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    ada = open_seat(pages, server, table, "s1", width=390, watch=True)
     assert ada.locator("#claim").is_disabled()  # no card up yet
     ada.click("#start")
     card = ada.locator('.card.up[data-number="1"]')
@@ -110,7 +112,7 @@ def test_pocket_a_student_claims_and_wins_a_card_and_a_wrong_answer_shows_the_ex
     # would be refused (stale_set), never judged on it (docs/games/pocket.md)
     plays = [
         (frame["name"], frame["args"].get("set"))
-        for frame in sent
+        for frame in sent_requests(ada)  # what the page asked the server
         if frame.get("type") == "command" and frame["name"] in ("claim", "answer")
     ]
     assert plays == [("claim", 1), ("answer", 1), ("answer", 2)]
@@ -206,9 +208,7 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     options = {"seats": SEATS, "deck": deck, "scoring": "simple", "target_points": 1}
     table, _ = create(server, connect, "deck40", options)
     bo = seat_client(server, connect, table, "s2")
-    ada = open_seat(pages, server, table, "s1", width=768)
-    sent = commands_sent(ada)  # what the page asks the server, decoded
-    ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
+    ada = open_seat(pages, server, table, "s1", width=768, watch=True)
     ada.click("#start")
     cards = ada.locator(".playing-card[data-rank]")
     ada.locator("#set-number", has_text="Set 1").wait_for(timeout=WAIT)
@@ -247,7 +247,7 @@ def test_deck40_no_solution_agreed_then_a_right_24_takes_the_four_cards(
     # (stale_set), never judged on cards she had not seen (docs/games/deck40.md)
     calls = [
         (frame["name"], frame["args"].get("set"))
-        for frame in sent
+        for frame in sent_requests(ada)  # what the page asked the server
         if frame.get("type") == "command" and frame["name"].startswith("call_")
     ]
     assert calls == [("call_no_solution", 1), ("call_24", 2), ("call_24", 3)]
@@ -270,7 +270,7 @@ def test_tjugoett_a_player_draws_and_stands_against_the_server_dealer(
     """R-21-4..19 in the browser: Ada draws (the D key) and stands (the button) against the
     server's dealer, sees the dealer bust, her win and the tally; Bo's hidden card never
     reaches her page while his turn is still to come or live (R-21-19, `turn_over`)."""
-    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.05}
     table, director = create(server, connect, "tjugoett", options)
     bo = seat_client(server, connect, table, "s2")
     ada = open_seat(pages, server, table, "s1")
@@ -399,7 +399,7 @@ def test_the_replay_page_draws_a_tjugoett_table_at_each_step_as_the_viewer_saw_i
     """The replay page draws a casual table with its game's module at each step (the
     server's `view_at`), as this token saw it then: Bo's replay shows Ada's hand face down
     while her turn was live (R-21-19), face up with the outcome once it was settled."""
-    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-casual-test-seed", "dealer_seconds": 0.05}
     table, director = create(server, connect, "tjugoett", options)
     assert director.request("join", table=table, after_seq=0)["type"] == "snapshot"
     ada = seat_client(server, connect, table, "s1")

@@ -109,7 +109,7 @@ def test_a_deck40_table_fits_every_width(server, connect, pages: Pages):
 
 
 def test_a_tjugoett_table_fits_every_width(server, connect, pages: Pages):
-    options = {"seats": SEATS, "seed": "casual-screens", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "casual-screens", "dealer_seconds": 0.05}
     table, director = create(server, connect, "tjugoett", options)
     seat_client(server, connect, table, "s2")
     ada = seat_page(pages, server, table)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from cli_pty import answer
 from server_process import ServerProcess
-from web_browser import Pages, feed_seqs, token_of, unlabelled_controls
+from web_browser import Pages, feed_seqs, unlabelled_controls
 from wsclients import AutobahnClient
 
 WAIT = 15_000  # ms, Playwright's unit
@@ -30,25 +30,24 @@ def test_the_server_serves_the_client_at_the_root_beside_ws(server):
     assert server.get("/healthz")[0] == 200  # the other paths are still the server's
 
 
-def seats3(cli, server, table: str, cards, *flags: str):
-    deck = cli.deck_file(f"{table}-deck", cards)
-    return cli.create_table(
-        server,
-        table,
-        "--deck-file",
-        deck,
-        *flags,
-        seats="s1:Ada,s2:Bo,s3:Cy",
-    )
+# Two cards: the first for the page's play, the second for what comes after it.
+TWO_CARDS = [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)]
+# The server places and reveals each card 0.2 s after the last (a table with no proctor).
+AUTO = {"auto_proctor": 0.2, "auto_reveal_seconds": 0.2}
 
 
-def create_table(server, table: str, numbers: list[int], **options: Any) -> None:
-    """A table of three seats and a one-card deck, created by a director's request (the
-    tests that use it test the page, not `t24 admin create-table`: `seats3` does that)."""
+def create_table(
+    server, table: str, numbers: list[int] | None = None, cards=(), **options: Any
+) -> None:
+    """A table of three seats (Ada, Bo, Cy) and a one-card deck of `numbers`, or the deck
+    of `cards` ((id, numbers, dots) each), created by a director's request: these tests
+    test the page, not `t24 admin create-table` (the CLI's tests do), and a process costs
+    a second of a loaded machine's time."""
     director = AutobahnClient(server.url)
     try:
         director.hello(server.token("director", name="director"))
-        deck = [{"card_id": "a", "numbers": numbers, "dots": 1}]
+        cards = cards or [("a", numbers, 1)]
+        deck = [{"card_id": card, "numbers": nums, "dots": dots} for card, nums, dots in cards]
         options = {"seats": SEATS3, "deck": deck, **options}
         created = director.request("create_table", table=table, options=options)
         assert created["type"] == "table_created", created
@@ -56,9 +55,19 @@ def create_table(server, table: str, numbers: list[int], **options: Any) -> None
         director.close()
 
 
-def start_round(cli, tokens) -> None:
-    done = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
-    assert done.returncode == 0, done.stdout + done.stderr
+def start_round(server, table: str) -> None:
+    """The proctor starts the round (a raw client: the page under test is another's)."""
+    proctor = AutobahnClient(server.url)
+    try:
+        proctor.hello(server.token("proctor", name="proctor", table=table))
+        reply = proctor.request("command", table=table, name="start_round", args={})
+        assert reply["type"] == "accepted", reply
+    finally:
+        proctor.close()
+
+
+def player(server, table: str, seat: str) -> str:
+    return server.token("player", table=table, seat=seat)
 
 
 def fits_the_width(page, width: int) -> bool:
@@ -93,26 +102,13 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     """R-PLAY-2/4/5 from the browser, keyboard only: touch with the space bar, the pattern,
     three steps, fix; the spectator's scoreboard shows the score change; a CLI bot plays
     seat s2."""
-    tokens = seats3(
-        cli,
-        server,
-        "webwin",
-        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
-        "--auto-proctor",
-        "0.2",
-        "--auto-reveal-seconds",
-        "0.2",
-    )
-    student = pages.open(server.http, token_of(tokens, "s1"))
-    board = pages.open(server.http, token_of(tokens, "spectator"))
+    create_table(server, "webwin", cards=TWO_CARDS, **AUTO)
+    student = pages.open(server.http, player(server, "webwin", "s1"))
+    board = pages.open(server.http, server.token("spectator", name="w", table="webwin"))
     score = board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score')
     score.wait_for(timeout=WAIT)
     assert score.inner_text() == "0"
-    bot = cli.spawn(
-        "bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect", "--time-scale", "10"
-    )
-    bot.expect("connected")
-    start_round(cli, tokens)
+    start_round(server, "webwin")
 
     numbers = revealed_numbers(student)
     pattern, steps = answer(numbers)
@@ -120,6 +116,14 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     # Enter moves through the three steps, states them and focuses "Equals 24".
     student.keyboard.press("Space")
     student.locator("#pattern:focus").wait_for(timeout=WAIT)
+    # The bot joins now, the card hers: it starts while she types, and touches the next
+    # card as soon as it is revealed (its perfect pace, 0.2 s; it once started first at ten
+    # times that, to leave her the first card, and the next card waited for it 2 s).
+    bot = cli.spawn(
+        "bot",
+        *("--url", server.url, "--token", player(server, "webwin", "s2")),
+        *("--skill", "perfect", "--time-scale", "1"),
+    )
     student.keyboard.type(pattern)
     student.keyboard.press("Enter")
     student.locator("#step-1:focus").wait_for(timeout=WAIT)
@@ -135,6 +139,7 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     )
     pages.shot(board, "board-after-win")
     # the bot plays the next card on its own seat
+    bot.expect("connected")
     student.locator("#feed li", has_text="Bo touched").first.wait_for(timeout=WAIT)
 
     board.get_by_role("link", name="Replay webwin").click()  # the same token, another page
@@ -142,28 +147,19 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     replay.locator("#position", has_text="Event 1 of").wait_for(timeout=WAIT)
     replay.click("#last")
     replay.locator("#position", has_text="in the feed").wait_for(timeout=WAIT)
-    for _ in range(30):
+    for _ in range(30):  # back past the bot's plays (it may have won the next card)
         replay.click("#previous")
-        if "won card" in replay.inner_text("#sentence"):
+        if "Ada won card" in replay.inner_text("#sentence"):
             break
     assert "Ada won card" in replay.inner_text("#sentence")
 
 
-def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
+def test_a_wrong_solution_draws_the_flag_on_screen(server, pages: Pages):
     """R-PLAY-5: an incorrect fixed solution is flagged (R-FLAG-1), and the page shows it."""
-    tokens = seats3(
-        cli,
-        server,
-        "webflag",
-        [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
-        "--auto-proctor",
-        "0.2",
-        "--auto-reveal-seconds",
-        "0.2",
-    )
-    student = pages.open(server.http, token_of(tokens, "s1"), width=768)
+    create_table(server, "webflag", cards=TWO_CARDS, **AUTO)
+    student = pages.open(server.http, player(server, "webflag", "s1"), width=768)
     student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
-    start_round(cli, tokens)
+    start_round(server, "webflag")
     revealed_numbers(student)
     student.click("#touch")
     student.locator("#pattern:enabled").wait_for(timeout=WAIT)
@@ -182,7 +178,7 @@ def test_a_wrong_solution_draws_the_flag_on_screen(server, cli, pages: Pages):
     # previewed, upheld with a correction that rescinds it (the flag picked from the student's
     # standing flags); the student's page shows the flag gone.
     flag = student.locator("#feed li.flag").first.get_attribute("data-seq")
-    console = pages.open(server.http, token_of(tokens, "proctor"))
+    console = pages.open(server.http, server.token("proctor", name="p", table="webflag"))
     console.locator(f'#protest-events li[data-seq="{flag}"] input:enabled').check()
     console.fill("#protest-reason", "the steps were right")
     console.click("#file-protest")
@@ -241,25 +237,17 @@ def test_a_link_without_a_token_says_so(server, pages: Pages):
     page.locator("#fatal", has_text="no token").wait_for(timeout=WAIT)
 
 
-def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli, pages: Pages):
+def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, pages: Pages):
     """Server restart: the student page shows the lost connection, then the table paused
     (`server_restart`); the proctor resumes from the console and the card goes on. The
     page's feed, resumed by `after_seq`, has no event missing and none twice."""
     process = ServerProcess(tmp_path / "srv").start()
     try:
-        tokens = seats3(
-            cli,
-            process,
-            "webrestart",
-            [("a", [1, 2, 3, 4], 1), ("b", [3, 3, 8, 8], 3)],
-            "--auto-proctor",
-            "0.2",
-            "--auto-reveal-seconds",
-            "0.2",
-        )
-        student = pages.open(process.http, token_of(tokens, "s1"), width=390)  # a phone
+        create_table(process, "webrestart", cards=TWO_CARDS, **AUTO)
+        token = player(process, "webrestart", "s1")
+        student = pages.open(process.http, token, width=390)  # a phone
         student.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
-        start_round(cli, tokens)
+        start_round(process, "webrestart")
         revealed_numbers(student)
         student.locator("#feed li", has_text="revealed").wait_for(timeout=WAIT)
         before = feed_seqs(student)
@@ -271,7 +259,7 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, cli,
         assert student.locator("#touch").is_disabled()
         assert fits_the_width(student, 390)
         pages.shot(student, "student-paused-phone")
-        console = pages.open(process.http, token_of(tokens, "proctor"))
+        console = pages.open(process.http, process.token("proctor", name="p", table="webrestart"))
         console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
         console.click("#resume")
         resumed = student.locator("#feed li", has_text="Resumed")
@@ -404,11 +392,11 @@ def test_the_console_and_the_scoreboard_fit_a_tablet_and_a_phone(
     pages.shot(board, f"board-links-{width}")
 
 
-def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, cli, pages):
+def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, pages):
     """The director's scoreboard issues a link per person (`issue_token`); on a proctored
     table the proctor's console starts, places, reveals and records a seat's touch, pattern
     and steps (R-PLAY-2/4/5), and the seat wins the card."""
-    seats3(cli, server, "webproctored", [("a", [1, 2, 3, 4], 1)], "--mode", "proctored")
+    create_table(server, "webproctored", [1, 2, 3, 4], mode="proctored")
     director = pages.open(  # the board of one table (the shared server has many)
         server.http, server.token("director", name="director"), page="board", table="webproctored"
     )

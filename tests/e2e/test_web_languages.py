@@ -126,7 +126,7 @@ def test_a_tjugoett_round_in_swedish_to_its_end_with_the_bot(server, connect, cl
     """A browser asking for Swedish (`sv-SE`) gets the Tjugoett page in Swedish, with the
     game's own words (givaren, draghög, nöjd); Ada draws and stands with the Swedish buttons,
     the bot plays the other seat, the server's dealer plays both, and the round ends."""
-    options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.2}
+    options = {"seats": SEATS, "seed": "web-languages-seed", "dealer_seconds": 0.05}
     table = create(server, connect, "tjugoett", options)
     ada = open_in(pages, server, table, "s1", "sv-SE")
     assert ada.evaluate("document.documentElement.lang") == "sv"
@@ -254,6 +254,25 @@ def test_the_proctor_console_switches_to_swedish_keeping_its_table_and_last_mess
     pages.shot(console, "console-switched-to-swedish-390")
 
 
+LOCALES = (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv"))
+
+
+@pytest.fixture(scope="module")
+def pages_without_a_token(browser, server, tmp_path_factory):
+    """lang -> a page of a browser asking for that language, opened without a token: the
+    page's words loaded, its modules there to import. Shared by the tests below, which only
+    read the modules (nine loads of the page were a tenth of this file's time); a JavaScript
+    error on a page fails the module's last test, as `Pages` does a test's."""
+    opened = Pages(browser, tmp_path_factory.mktemp("pages-without-a-token"))
+    shown = {}
+    for locale, lang in LOCALES:
+        page = opened.open(server.http, "", locale=locale)
+        page.locator("#fatal").wait_for(timeout=WAIT)  # no token: the words are loaded, though
+        shown[lang] = page
+    yield shown
+    opened.close()
+
+
 WALK_THE_TABLES = """async () => {
     const tables = { ...(await import("/js/word_tables.js")) };
     for (const game of ["deck40", "pocket", "tjugoett"]) {
@@ -284,12 +303,10 @@ WALK_THE_TABLES = """async () => {
 }"""
 
 
-def test_every_word_the_pages_name_is_in_the_catalogue(server, pages: Pages):
+def test_every_word_the_pages_name_is_in_the_catalogue(pages_without_a_token):
     """Every entry of every page's word table (js/word_tables.js, the games' pages) says a
     text in each language, never its key (what `say` shows for a key the catalogue lacks)."""
-    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
-        page = pages.open(server.http, "", locale=locale)
-        page.locator("#fatal").wait_for(timeout=WAIT)  # no token: the words are loaded, though
+    for lang, page in pages_without_a_token.items():
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.inner_text("#fatal h1") == web(lang, "page.fatal")
         assert page.evaluate(WALK_THE_TABLES) == [], lang
@@ -401,16 +418,14 @@ SAY_EVERY_EVENT = """async ({ examples, seats }) => {
 RAW = re.compile(r"[{}]|undefined|\bnull\b|NaN|\b[a-z0-9]+_[a-z0-9_]+\b|\b(s1|s2|s3|dl)\b")
 
 
-def test_every_event_of_every_game_reads_in_each_language(server, pages: Pages):
+def test_every_event_of_every_game_reads_in_each_language(pages_without_a_token):
     """Every event type of every game (every variant the terminal's words have an example
     of), as the pages say it in English, Norwegian and Swedish: a sentence of the game's own
     words, never a placeholder left unfilled, `undefined`, a code or a seat id where a name
     is known, and never the words for an event the page does not know."""
     examples = event_examples()
     seats = [{"seat": seat, "name": name} for seat, name in NAMES.items()]
-    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
-        page = pages.open(server.http, "", locale=locale)
-        page.locator("#fatal").wait_for(timeout=WAIT)
+    for lang, page in pages_without_a_token.items():
         said = page.evaluate(SAY_EVERY_EVENT, {"examples": examples, "seats": seats})
         unknown = catalogue(lang).say("common", "event.unknown")
         assert len(said) > 100
@@ -428,7 +443,7 @@ NAME_SEATS = """async (tables) => {
 }"""
 
 
-def test_the_pages_name_seats_as_the_terminal_and_the_report_do(server, pages: Pages):
+def test_the_pages_name_seats_as_the_terminal_and_the_report_do(pages_without_a_token):
     """js/words.js `seatNames` and protocol/words/seat_names.py give the same names to the
     same seats, in each language: shared names as `Ada (2)`, a seat with no name as the
     language's `Player 1`, never a seat id (tests/unit/test_seat_names.py's tables)."""
@@ -436,9 +451,7 @@ def test_the_pages_name_seats_as_the_terminal_and_the_report_do(server, pages: P
     tables.append(
         [{"seat": "s1", "name": ""}, {"seat": "s2", "name": "Ada"}, {"seat": "s3", "name": "ada"}]
     )
-    for locale, lang in (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv")):
-        page = pages.open(server.http, "", locale=locale)
-        page.locator("#fatal").wait_for(timeout=WAIT)
+    for lang, page in pages_without_a_token.items():
         shown = page.evaluate(NAME_SEATS, tables)
         assert shown == [seat_names(seats, catalogue(lang)) for seats in tables], lang
     assert shown[-1] == {"s1": "Spelare 1", "s2": "Ada", "s3": "ada (2)"}

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages, commands_sent, send
+from web_browser import Pages, send, sent_requests
 
 from server.puzzles.solver import solve
 
@@ -61,8 +61,7 @@ def test_no_touch_before_the_reveal_then_the_countdowns_and_the_verdict_naming_t
     options = {"seats": seats, "deck": DECK, "pattern_seconds": 60, "solution_seconds": 120}
     table = create(server, connect, "challenge", options)
     proctor = joined(connect(server.token("proctor", name="p", table=table)), table)
-    ada = pages.open(server.http, server.token("player", table=table, seat="s1"))
-    sent = commands_sent(ada)
+    ada = pages.open(server.http, server.token("player", table=table, seat="s1"), watch=True)
     ada.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     send(proctor, table, "start_round")
     ada.locator("#feed li", has_text="Round 1 started").wait_for(timeout=WAIT)
@@ -76,6 +75,7 @@ def test_no_touch_before_the_reveal_then_the_countdowns_and_the_verdict_naming_t
     send(proctor, table, "reveal_card")
     events = [proctor.event("CardPlaced"), proctor.event("CardRevealed")]
     assert events[1]["seq"] == events[0]["seq"] + 1  # nothing between: no touch, no flag
+    sent = sent_requests(ada)
     assert [m["type"] for m in sent if m.get("type") in ("hello", "ping")] == ["hello", "ping"]
     assert not [m for m in sent if m.get("type") == "command"], sent  # watched, and none sent
     assert "touched_before_reveal" not in str(proctor.events())

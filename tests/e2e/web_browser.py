@@ -12,7 +12,6 @@ collected in `page.errors`). Screenshots go to the test's tmp_path, never the re
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -106,15 +105,31 @@ class Pages:
         self.contexts: list[Any] = []
 
     def open(
-        self, http: str, token: str, width: int = 1024, *, locale: str = "en-US", **params: str
+        self,
+        http: str,
+        token: str,
+        width: int = 1024,
+        *,
+        locale: str = "en-US",
+        watch: bool = False,
+        **params: str,
     ) -> Any:
         """A page of the client for `token`, in a browser that asks for `locale` (the page
-        speaks the browser's language until the person picks another: js/words.js)."""
+        speaks the browser's language until the person picks another: js/words.js). With
+        `watch`, `page.sent` holds every request the page sends from its first, decoded
+        (Playwright sees the frames; watched from before the page loads, so no reload)."""
         context = self.browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
         self.contexts.append(context)
         page = context.new_page()
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
+        if watch:
+            page.sent = []
+
+            def watched(socket: Any) -> None:
+                socket.on("framesent", lambda payload: page.sent.append(payload))
+
+            page.on("websocket", watched)
         fragment = "&".join([f"token={token}", *(f"{k}={v}" for k, v in params.items())])
         page.goto(f"{http}/#{fragment}")
         return page
@@ -188,14 +203,6 @@ def feed_seqs(page: Any) -> list[int]:
     return [int(seq) for seq in shown]
 
 
-def token_of(tokens_dir: Path, name: str) -> str:
-    """A person's token from a `--tokens-out` directory (proctor, spectator, or a seat)."""
-    data = json.loads((tokens_dir / f"{name}.json").read_text())
-    if "seats" in data:
-        return str(data["seats"][0]["token"])
-    return str(data[name])
-
-
 def seat_client(server, connect, table: str, seat: str) -> Any:
     """A player's raw client of a casual table, joined."""
     client = connect(server.token("player", table=table, seat=seat))
@@ -210,17 +217,9 @@ def send(client, table: str, name: str, **args: Any) -> dict[str, Any]:
     return reply
 
 
-def commands_sent(page, wait_ms: int = 15_000) -> list[dict[str, Any]]:
-    """Every request the page sends from now on, decoded (Playwright sees the frames).
-
-    `goto` returns at the page's `load`, before its module has opened the socket: wait for
-    that first connection, or its `hello` may be counted too, then watch the reload's."""
-    page.locator("#status", has_text="Connected").wait_for(timeout=wait_ms)
-    sent: list[dict[str, Any]] = []
-
-    def frame(payload: bytes | str) -> None:
-        sent.append(decode(payload) if isinstance(payload, bytes) else {"text": payload})
-
-    page.on("websocket", lambda socket: socket.on("framesent", frame))
-    page.reload()  # the page's socket opens again, now watched
-    return sent
+def sent_requests(page: Any) -> list[dict[str, Any]]:
+    """The requests a page opened with `watch` has sent so far, decoded."""
+    return [
+        decode(payload) if isinstance(payload, bytes) else {"text": payload}
+        for payload in page.sent
+    ]
