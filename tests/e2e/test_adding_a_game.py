@@ -287,14 +287,8 @@ print(json.dumps([catalogue(lang).as_json() for lang in ("en", "nb")]))
 
 
 def run(copy: Path, *command: str) -> subprocess.CompletedProcess:
-    """`command` in the copy, importing the copy's packages. Their bytecode is kept beside
-    the copy (PYTHONPYCACHEPREFIX, even where PYTHONDONTWRITEBYTECODE is set): the children
-    import the same tree, and each compiling all of it again cost about 2 s of CPU a pytest
-    run; outside the copy, so `added_files` never sees it."""
     env = {**os.environ, "PYTHONPATH": str(copy)}
     env = {key: value for key, value in env.items() if not key.startswith("T24_")}
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(copy.parent / f"{copy.name}-bytecode")
     return subprocess.run(command, cwd=copy, env=env, capture_output=True, text=True, timeout=600)
 
 
