@@ -30,10 +30,28 @@ MUTATE_MAX_EXAMPLES = "T24_MUTATE_MAX_EXAMPLES"  # and this one (0: no cap)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """On `-n`, the controller's part of tests/suite_plan.py (xdist calls its hooks)."""
+    """On `-n`, the controller's part of tests/suite_plan.py (xdist calls its hooks); and the
+    child processes' bytecode kept (`keep_bytecode`)."""
+    keep_bytecode(config)
     controller = not hasattr(config, "workerinput") and config.pluginmanager.hasplugin("xdist")
     if controller and config.getoption("dist", "no") != "no" and config.getoption("tx", None):
         config.pluginmanager.register(suite_plan.ControllerPlan(config), "t24-suite-plan")
+
+
+def keep_bytecode(config: pytest.Config) -> None:
+    """Where PYTHONDONTWRITEBYTECODE is set (this machine's shells set it), every child
+    process (a server, a `t24` client, a pytest run in a copy of the tree: hundreds a run)
+    compiled the project's modules from source again: a server's start took 0.51 s of CPU,
+    0.36 s with its bytecode kept (2026-12-03). So the run drops the setting: the workers and
+    every child write and read `__pycache__` as Python does by default (git ignores it; a
+    copied tree or a test's venv keeps its own, removed with it), each file checked against
+    its source's time and size before it is used. Not PYTHONPYCACHEPREFIX: with a prefix
+    Python reads no `__pycache__` at all, and a cold one compiled the standard library and
+    the dependencies again (1.3 s of CPU for a server's start). Set by the first process (the
+    xdist controller, or the only one); workers and children inherit it."""
+    setting = os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    if setting is not None:
+        config.add_cleanup(lambda: os.environ.__setitem__("PYTHONDONTWRITEBYTECODE", setting))
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups set here

@@ -90,6 +90,11 @@ class T24Cli:
             codec_errors="replace",
             timeout=WAIT,
         )
+        # No 50 ms sleep before each keystroke (pexpect's default, for a password prompt that
+        # turns echo off after printing itself): every test waits for the screen it types at,
+        # drawn after the client set up its terminal. About 2.5 s a file of tests (53 sends in
+        # test_cli_play.py).
+        child.delaybeforesend = None
         child.logfile_read = io.StringIO()  # everything it printed, for checks after the fact
         self.children.append(child)
         return child

@@ -23,7 +23,7 @@ from rawws import RawClient, RawClosed, frame
 SOURCE = "127.0.0.2"  # not the prober's address
 
 
-def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
+def flood(port: int, stop: threading.Event, sent: list[int], live: set[socket.socket]) -> None:
     blob = b"".join(frame(msgpack.packb({"type": "ping", "id": n})) for n in range(50))
     while not stop.is_set():
         try:
@@ -32,6 +32,7 @@ def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
         except (OSError, RawClosed):
             time.sleep(0.2)  # refused (cooling down): try again, 5 times a second
             continue
+        live.add(client.sock)
         try:
             while not stop.is_set():
                 client.sock.sendall(blob)
@@ -41,6 +42,7 @@ def flood(port: int, stop: threading.Event, sent: list[int]) -> None:
         except OSError:
             pass
         finally:
+            live.discard(client.sock)
             client.close()
 
 
@@ -48,14 +50,23 @@ def main() -> None:
     port, connections, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
     stop = threading.Event()
     sent = [0]
+    live: set[socket.socket] = set()
     threads = [
-        threading.Thread(target=flood, args=(port, stop, sent), daemon=True)
+        threading.Thread(target=flood, args=(port, stop, sent, live), daemon=True)
         for _ in range(connections)
     ]
     for thread in threads:
         thread.start()
     time.sleep(seconds)
     stop.set()
+    # A thread may be blocked in `sendall` while the server is busy with the other
+    # connections (the flood's very point): shutting its socket down ends that wait now,
+    # where the socket's 10 s timeout would hold the flood's end (and the test) seconds longer.
+    for sock in list(live):
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
     for thread in threads:
         thread.join(timeout=10)
     usage = resource.getrusage(resource.RUSAGE_SELF)

@@ -53,6 +53,11 @@ class ServerProcess:
 
     def start(self, *extra: str) -> ServerProcess:
         """Start the process and wait until it listens (its ready file appears)."""
+        self.spawn(*extra)
+        return self.wait_ready()
+
+    def spawn(self, *extra: str) -> None:
+        """Start the process without waiting for it (`wait_ready`; `start_together`)."""
         self.ready_file.unlink(missing_ok=True)
         command = [
             sys.executable,
@@ -80,6 +85,10 @@ class ServerProcess:
             command, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, env=env
         )
         log.close()
+
+    def wait_ready(self) -> ServerProcess:
+        """Wait until the spawned process listens (its ready file appears)."""
+        assert self.process is not None
         deadline = time.monotonic() + START_TIMEOUT
         while not self.ready_file.exists():
             if self.process.poll() is not None:
@@ -161,3 +170,22 @@ class ServerProcess:
 
     def log_text(self) -> str:
         return self.log_file.read_text() if self.log_file.exists() else ""
+
+
+def start_together(*processes: ServerProcess) -> tuple[ServerProcess, ...]:
+    """Start several processes (a cluster's nodes) at once and wait until each listens: a
+    start is mostly the interpreter's imports, so the nodes' starts overlap instead of adding
+    up. Their secret files are created first, here: nodes sharing one must not race to write
+    it (a node that lost the race would read it half written)."""
+    for process in processes:
+        load_or_create_secret(process.secret_file)
+    for process in processes:
+        process.spawn()
+    try:
+        for process in processes:
+            process.wait_ready()
+    except BaseException:
+        for process in processes:
+            process.kill()
+        raise
+    return processes

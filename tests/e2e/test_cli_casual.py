@@ -121,10 +121,14 @@ def test_the_generic_client_draws_a_casual_game_and_t24_bot_plays_it(server, cli
     watcher = cli.spawn("watch", "--tokens", str(tokens), "--plain")
     watcher.expect("connected")
     # the human bot's 2-6 s a move (people's pace) at a tenth: its brain and its timing
-    # code still decide every move; a deck40 game of "no solution" agreements took 17 s
+    # code still decide every move; a deck40 game of "no solution" agreements took 17 s.
+    # The perfect bot's 0.2 s before each move at a quarter: still the quicker of the two.
     bots = [
         cli.spawn("bot", "--tokens", str(tokens), "--seat", seat, "--skill", skill, *scale)
-        for seat, skill, scale in (("s1", "perfect", ()), ("s2", "human", ("--time-scale", "0.1")))
+        for seat, skill, scale in (
+            ("s1", "perfect", ("--time-scale", "0.25")),
+            ("s2", "human", ("--time-scale", "0.1")),
+        )
     ]
     cli.run("casual", "--tokens", str(tokens), "--seat", "s1", input="start\nq\n")
     watcher.expect(re.compile(r"(winner|tie): "), timeout=60)

@@ -69,8 +69,18 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     _play, numbers = revealed_card(player)
     win_card(player, numbers)
     player.expect("Ada won card a \\(play 1\\) \\(\\+1 point\\)")
-    bots = [
-        cli.spawn("bot", "--tokens", str(tokens), "--seat", "s2", "--skill", "perfect"),
+    bots = [  # the perfect bot at a quarter of its 0.2 s a move: still far ahead of the human
+        cli.spawn(
+            "bot",
+            "--tokens",
+            str(tokens),
+            "--seat",
+            "s2",
+            "--skill",
+            "perfect",
+            "--time-scale",
+            "0.25",
+        ),
         cli.spawn(
             "bot",
             "--tokens",

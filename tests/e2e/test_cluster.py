@@ -10,7 +10,7 @@ import time
 
 import pytest
 from postgres_schemas import fresh_schema
-from server_process import ServerProcess
+from server_process import ServerProcess, start_together
 from test_server_lifecycle import accepted, start_table
 from wsclients import AutobahnClient
 
@@ -54,8 +54,7 @@ def store():
 
 
 def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
-    a = node(tmp_path, "a", store).start()
-    b = node(tmp_path, "b", store).start()
+    a, b = start_together(node(tmp_path, "a", store), node(tmp_path, "b", store))
     try:
         _director, proctor = start_table(a, "split", pattern_seconds=60)
         accepted(proctor, "split", "start_round")
@@ -117,8 +116,7 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
 
 
 def test_kill_9_of_the_owner_moves_its_table_within_the_lease_and_loses_nothing(tmp_path, store):
-    a = node(tmp_path, "a", store).start()
-    b = node(tmp_path, "b", store).start()
+    a, b = start_together(node(tmp_path, "a", store), node(tmp_path, "b", store))
     try:
         _director, proctor = start_table(a, "crash", pattern_seconds=60)
         accepted(proctor, "crash", "start_round")

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from postgres_schemas import fresh_schema
-from server_process import ServerProcess
+from server_process import ServerProcess, start_together
 from test_server_lifecycle import accepted, start_table
 from wsclients import AutobahnClient
 
@@ -59,8 +59,9 @@ def wait_listed(
 
 def test_an_evicted_finished_table_stays_listed_on_other_nodes_after_its_node_dies(tmp_path):
     with fresh_schema() as (store, _schema):
-        a = node(tmp_path, "a", store, 1.5, "--evict-after", "1").start()
-        b = node(tmp_path, "b", store, 1.5).start()
+        a, b = start_together(
+            node(tmp_path, "a", store, 1.5, "--evict-after", "1"), node(tmp_path, "b", store, 1.5)
+        )
         c = None
         clients: list[AutobahnClient] = []
         try:
@@ -106,8 +107,9 @@ LISTING_LEASE = 12.0  # a refresh every 4 s: the old refresh (every 5/3 of it) t
 
 def test_a_new_table_on_one_node_is_listed_by_another_within_a_third_of_the_lease(tmp_path):
     with fresh_schema() as (store, _schema):
-        a = node(tmp_path, "a", store, LISTING_LEASE).start()
-        b = node(tmp_path, "b", store, LISTING_LEASE).start()
+        a, b = start_together(
+            node(tmp_path, "a", store, LISTING_LEASE), node(tmp_path, "b", store, LISTING_LEASE)
+        )
         clients: list[AutobahnClient] = []
         try:
             on_b = director_of(b)
@@ -133,8 +135,10 @@ def test_a_finished_table_left_on_disk_at_start_is_listed_by_another_node_after_
     """With eviction on, a restart leaves a finished table on disk, without a lease
     (`Hub._recover`): the other node lists it from the store, also once its node is dead."""
     with fresh_schema() as (store, _schema):
-        a = node(tmp_path, "a", store, 1.5, "--evict-after", "600").start()
-        b = node(tmp_path, "b", store, 1.5).start()
+        a, b = start_together(
+            node(tmp_path, "a", store, 1.5, "--evict-after", "600"),
+            node(tmp_path, "b", store, 1.5),
+        )
         clients: list[AutobahnClient] = []
         try:
             director, proctor = start_table(a, "kept")

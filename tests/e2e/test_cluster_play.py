@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from postgres_schemas import fresh_schema
-from server_process import ServerProcess
+from server_process import ServerProcess, start_together
 from twisted.internet import reactor
 from twisted.internet.threads import blockingCallFromThread
 from wsclients import AutobahnClient, reactor_thread
@@ -181,8 +181,7 @@ def store():
 
 
 def test_a_round_across_three_nodes_survives_kill_9_of_its_owner(tmp_path, store):
-    nodes = {name: node(tmp_path, name, store).start() for name in ("a", "b", "c")}
-    a, b, c = nodes["a"], nodes["b"], nodes["c"]
+    a, b, c = start_together(*(node(tmp_path, name, store) for name in ("a", "b", "c")))
     clients: list[Client] = []
     try:
         director = AutobahnClient(a.url)  # the table is created on, and owned by, node a
@@ -268,5 +267,5 @@ def test_a_round_across_three_nodes_survives_kill_9_of_its_owner(tmp_path, store
     finally:
         for client in clients:
             client.close()
-        for process in nodes.values():
+        for process in (a, b, c):
             process.kill()

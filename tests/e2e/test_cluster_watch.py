@@ -13,7 +13,7 @@ import time
 import msgpack
 import pytest
 from postgres_schemas import fresh_schema
-from server_process import ServerProcess
+from server_process import ServerProcess, start_together
 from test_server_lifecycle import accepted, start_table
 from web_browser import Pages
 from wsclients import AutobahnClient
@@ -39,8 +39,7 @@ def nodes(tmp_path_factory):
     tables of its own names."""
     directory = tmp_path_factory.mktemp("watch")
     with fresh_schema() as (store, _schema):
-        a = node(directory, "a", store).start()
-        b = node(directory, "b", store).start()
+        a, b = start_together(node(directory, "a", store), node(directory, "b", store))
         try:
             yield a, b
         finally:

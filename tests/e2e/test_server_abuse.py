@@ -188,25 +188,41 @@ def test_a_client_that_never_reads_is_closed_past_the_unread_bound(tmp_path):
         process.kill()
 
 
-def test_an_abuse_close_is_logged_once_however_many_frames_follow(history_server):
-    process = history_server
-    flooder = RawClient(process.port, source="127.0.0.3")  # an address of its own
-    peer = f"127.0.0.3:{flooder.sock.getsockname()[1]})"
+def test_an_abuse_close_is_logged_once_however_many_frames_follow(tmp_path):
+    """A server of its own with small limits (a burst of 10, 10 requests a second, 20
+    strikes): the close comes after about 30 frames and one `RATE_LIMITED_PAUSE`, and the
+    other 570 follow it. At the default limits (100 and 100) the pauses took 2-3 s."""
+    process = ServerProcess(
+        tmp_path,
+        "--log-level",
+        "info",
+        "--rate-burst",
+        "10",
+        "--rate-per-second",
+        "10",
+        "--abuse-strikes",
+        "20",
+    ).start()
     try:
-        for _ in range(600):  # burst 100, then 100 strikes, then 1008; then up to 399 more
-            flooder.send("ping")
-    except OSError:
-        pass  # the server ended the connection after its close: nothing more is read
-    with pytest.raises((RawClosed, OSError)) as closed:
-        while True:
-            flooder.recv()
-    if isinstance(closed.value, RawClosed) and closed.value.code is not None:
-        assert closed.value.code == 1008
-    process.wait_log(peer)
-    lines = [line for line in process.log_text().splitlines() if peer in line]
-    closing = [line for line in lines if "closing connection" in line]
-    assert len(closing) == 1 and "1008 sustained rate-limit abuse" in closing[0], lines
-    flooder.close()
+        flooder = RawClient(process.port, source="127.0.0.3")  # an address of its own
+        peer = f"127.0.0.3:{flooder.sock.getsockname()[1]})"
+        try:
+            for _ in range(600):  # burst 10, then 20 strikes, then 1008; then the rest
+                flooder.send("ping")
+        except OSError:
+            pass  # the server ended the connection after its close: nothing more is read
+        with pytest.raises((RawClosed, OSError)) as closed:
+            while True:
+                flooder.recv()
+        if isinstance(closed.value, RawClosed) and closed.value.code is not None:
+            assert closed.value.code == 1008
+        process.wait_log(peer)
+        lines = [line for line in process.log_text().splitlines() if peer in line]
+        closing = [line for line in lines if "closing connection" in line]
+        assert len(closing) == 1 and "1008 sustained rate-limit abuse" in closing[0], lines
+        flooder.close()
+    finally:
+        process.kill()
 
 
 def test_list_tables_pages_past_the_frame_limit_and_refusals_never_echo_unbounded_input(

@@ -173,7 +173,11 @@ def test_kill_9_in_the_dealers_turn_then_the_server_dealer_plays_on(tmp_path):
     try:
         director = AutobahnClient(process.url)
         director.hello(process.token("director", name="d"))
-        options = {"seats": SEATS[:1], "seed": "e2e-seed-crash", "dealer_seconds": 2}
+        # The default pace (1 s a move, 4 moves): the kill comes within milliseconds of the
+        # stand's reply, well inside the first second, and the restart and the watcher's join
+        # have the dealer's 4 s to come before the round ends (its deadlines are counted from
+        # the logged events, so a restart does not start them again).
+        options = {"seats": SEATS[:1], "seed": "e2e-seed-crash", "dealer_seconds": 1}
         created = director.request("create_table", table="t21", game="tjugoett", options=options)
         assert created["type"] == "table_created", created
         s1 = AutobahnClient(process.url)
@@ -182,7 +186,7 @@ def test_kill_9_in_the_dealers_turn_then_the_server_dealer_plays_on(tmp_path):
         director.request("command", table="t21", name="start_round", args=start)
         stood = s1.request("command", table="t21", name="stand", args={})
         assert stood["type"] == "accepted", stood
-        process.kill()  # the server dealer's 2 s timer is live
+        process.kill()  # the server dealer's 1 s timer is live
         blocking = open_blocking_store(process.store, create=False)
         try:
             report = blocking.verify("table/t21")
