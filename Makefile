@@ -24,16 +24,14 @@ install: $(STAMP)
 # lint-imports: the layers' contracts (pyproject.toml, docs/architecture.md "Layers, checked");
 # no cache: the whole graph is read in about a second, and no cache folder is left behind.
 # Every test but the install tests (marked `install`), which `make test-install` runs.
-# Bytecode caches on for the run (`PYTHONDONTWRITEBYTECODE=`, empty, is off), whatever the
-# environment says: with it set, every process compiled t24's sources again (a server 0.19 s
-# of its 0.53 s of CPU to start, hundreds of servers and `t24` commands) and each worker
-# rewrote every test module (7 s of collection's 10); docs/testing.md, "Suite time".
+# Bytecode caches stay on for the run whatever the environment says (tests/conftest.py,
+# `keep_bytecode`; docs/testing.md, "Suite time").
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install"
+	$(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install"
 
 # The package built and installed as docs/operations.md says (issue 34): wheels, pip's and
 # pipx's installs (pipx's downloads from PyPI), nginx in front. Minutes of pip's builds and

@@ -4,12 +4,14 @@ the end of the order, where it would keep one worker busy alone)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import suite_plan
 
@@ -112,23 +114,28 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
     assert commands == ["make test", "make test-install"]
 
 
-def test_make_test_runs_pytest_with_bytecode_caches_on():
-    """`make test` runs pytest, and so every server and `t24` process the tests start, with
-    bytecode caches on even where the environment turns them off (PYTHONDONTWRITEBYTECODE=1
-    on the shared machine: every process compiled t24's sources again; docs/testing.md,
-    "Suite time"). The assignments before the Makefile's pytest command, applied to such an
-    environment, leave a child Python writing its caches."""
-    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
-    line = next(line.strip() for line in test_target.splitlines() if "-m pytest" in line)
-    assignments = line.split("$(BIN)/python -m pytest", 1)[0].split()
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
-    env.update(assignment.split("=", 1) for assignment in assignments)
+def test_the_run_keeps_bytecode_caches_where_the_environment_turns_them_off(monkeypatch):
+    """A test run, and so every server and `t24` process the tests start, keeps its bytecode
+    caches even where the environment turns them off (PYTHONDONTWRITEBYTECODE=1 on the
+    shared machine: every process compiled t24's sources again; docs/testing.md, "Suite
+    time"): tests/conftest.py's `keep_bytecode` drops the setting for the run, a child
+    Python then writes its caches, and the setting comes back when the run ends."""
+    # by its path: `conftest` may name tests/e2e's too, when both folders are collected
+    spec = importlib.util.spec_from_file_location("t24_tests_conftest", ROOT / "tests/conftest.py")
+    conftest = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conftest)
+    cleanups: list = []
+    config = SimpleNamespace(add_cleanup=cleanups.append)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    conftest.keep_bytecode(config)
     writes = subprocess.run(
         [sys.executable, "-c", "import sys; print(not sys.dont_write_bytecode)"],
         capture_output=True,
         text=True,
-        env=env,
+        env=dict(os.environ),
         check=True,
     ).stdout.strip()
     assert writes == "True"
+    assert len(cleanups) == 1
+    cleanups[0]()
+    assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"

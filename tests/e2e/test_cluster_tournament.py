@@ -18,17 +18,15 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 from postgres_schemas import fresh_schema
-from server_process import ServerProcess
+from server_process import ServerProcess, start_together
 from wsclients import AutobahnClient, Closed
 
 from clients.reference_cli.games.challenge.bot import best_answer
 from server.eventlog.backends import open_blocking_store
-from server.net.tokens import load_or_create_secret
 
 pytestmark = pytest.mark.e2e
 
@@ -60,11 +58,7 @@ def nodes_started(tmp_path, store: str, names: tuple[str, ...]) -> list[ServerPr
     """The nodes, started side by side (each start waits for its own ready file; half a
     second of start-up each, not one after another). Their shared secret is made first, so
     that no two nodes make one each."""
-    load_or_create_secret(tmp_path / "t24.secret")
-    nodes = [node(tmp_path, name, store) for name in names]
-    with ThreadPoolExecutor(len(nodes)) as pool:
-        list(pool.map(ServerProcess.start, nodes))
-    return nodes
+    return list(start_together(*(node(tmp_path, name, store) for name in names)))
 
 
 # A command resent because its connection closed before the reply (a node's failover closes
