@@ -34,59 +34,63 @@ import pytest
 TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's folder
 
 # The files that take longest, longest first: each file's seconds (setup, call and teardown
-# of its tests, summed) in a whole two-worker `make test` on the quiet machine, 2026-12-03
-# 08:52-08:57 UTC (docs/testing.md, "Suite time"). Files not named here follow in
-# collection order (each under 4 s there). But for the two files that read the
-# whole-tournament run (`READ_THE_RUN`): they come after the first ten, when the run (20-40 s
-# of wall time on a quiet machine, started with the session) is over, so no worker waits for
-# it (first in collection order, test_audit_report_browser.py waited 86 s of a loaded run).
-# Last, the install tests, which `make test` leaves out (`make test-install` runs them:
-# the two longest first, side by side).
+# of its tests, summed) in a whole two-worker run on the shared machine at load 5-19 (median
+# 8), 2026-12-02 17:27-17:48 UTC (docs/testing.md, "Suite time"). Files not named here
+# follow in collection order (each under 12 s there). Kept, though the files got faster
+# since: this order mixes the browser files (each worker's own Chromium) with the files
+# whose CPU is their own, and on three workers it measured faster than the quiet run's
+# order of 2026-12-03 (260 s against 281 s: that one started the browser files together,
+# three Chromiums rendering at once, the director's test 48 -> 84 s). But for the two files
+# that read the whole-tournament run (`READ_THE_RUN`): they come after the first ten, when
+# the run (20-40 s of wall time on a quiet machine, started with the session) is over, so
+# no worker waits for it (first in collection order, test_audit_report_browser.py waited
+# 86 s of a loaded run). Last, the install tests, which `make test` leaves out (`make
+# test-install` runs them: the two longest first, side by side).
 SLOWEST_FIRST: tuple[str, ...] = (
-    "tests/e2e/test_web_director.py",  # 48 (a whole tournament of bots, one process a round)
-    "tests/e2e/test_web_client.py",  # 39
-    "tests/e2e/test_web_casual.py",  # 20
-    "tests/e2e/test_web_screens.py",  # 18
-    "tests/e2e/test_web_casual_screens.py",  # 16
-    "tests/e2e/test_adding_a_game.py",  # 16 (a copy of the tree, its suites in children)
-    "tests/e2e/test_server_floods.py",  # 15
-    "tests/e2e/test_cli_casual.py",  # 15
-    "tests/e2e/test_web_languages.py",  # 13
-    "tests/e2e/test_cluster_listing.py",  # 13
-    "tests/e2e/test_audit_report_browser.py",  # 15 (with its wait for the run)
-    "tests/e2e/test_tournament_e2e.py",  # 22 (with its wait for the run)
-    "tests/unit/test_session_fuzz.py",  # 12
-    "tests/e2e/test_cli_play.py",  # 12
-    "tests/contract/test_game_contract.py",  # 11
-    "tests/e2e/test_cluster_tournament.py",  # 11
-    "tests/e2e/test_cli_round.py",  # 11
-    "tests/e2e/test_web_practice.py",  # 10
-    "tests/e2e/test_cluster_failover.py",  # 9
-    "tests/e2e/test_server_lifecycle.py",  # 9
-    "tests/e2e/test_web_board.py",  # 9
-    "tests/e2e/test_tournament_day_cli.py",  # 9
-    "tests/e2e/test_server_store_faults.py",  # 9
-    "tests/e2e/test_server_abuse.py",  # 9
-    "tests/e2e/test_casual_bots.py",  # 8
-    "tests/e2e/test_web_moved.py",  # 8
-    "tests/e2e/test_tournament_cli.py",  # 8
-    "tests/e2e/test_web_director_day.py",  # 8
-    "tests/e2e/test_web_student_page.py",  # 8
-    "tests/e2e/test_web_analysis.py",  # 7
-    "tests/e2e/test_tjugoett_server.py",  # 7
-    "tests/e2e/test_server_refusals.py",  # 6
-    "tests/e2e/test_cli_languages.py",  # 6
-    "tests/contract/test_argument_shapes.py",  # 6
-    "tests/unit/test_tournament_properties.py",  # 6
-    "tests/e2e/test_cluster_play.py",  # 6
-    "tests/contract/test_store_processes.py",  # 6
-    "tests/e2e/test_web_rating_history.py",  # 5
-    "tests/e2e/test_web_replay.py",  # 5
-    "tests/e2e/test_cluster.py",  # 5
-    "tests/e2e/test_long_catch_up.py",  # 5
-    "tests/unit/test_server_in_process.py",  # 5
-    "tests/e2e/test_web_deck40_variants.py",  # 5
-    "tests/e2e/test_simulate_key.py",  # 5
+    "tests/e2e/test_web_director.py",  # 249 (a whole tournament of bots; one process a round now)
+    "tests/e2e/test_web_client.py",  # 154
+    "tests/e2e/test_adding_a_game.py",  # 82 (a copy of the tree, its suites in children)
+    "tests/contract/test_game_contract.py",  # 76
+    "tests/unit/test_tournament_properties.py",  # 65
+    "tests/e2e/test_cli_casual.py",  # 63
+    "tests/e2e/test_cli_round.py",  # 51
+    "tests/e2e/test_tournament_cli.py",  # 47
+    "tests/e2e/test_web_languages.py",  # 45
+    "tests/e2e/test_server_floods.py",  # 40
+    "tests/e2e/test_tournament_e2e.py",  # 70 (with its wait for the run)
+    "tests/e2e/test_audit_report_browser.py",  # 53 (with its wait for the run)
+    "tests/e2e/test_web_casual.py",  # 38
+    "tests/e2e/test_web_screens.py",  # 34
+    "tests/contract/test_argument_shapes.py",  # 33
+    "tests/contract/test_view_at.py",  # 32
+    "tests/unit/test_words_languages.py",  # 32
+    "tests/e2e/test_cluster_listing.py",  # 31
+    "tests/e2e/test_server_lifecycle.py",  # 31
+    "tests/e2e/test_casual_bots.py",  # 30
+    "tests/unit/test_tjugoett_properties.py",  # 27
+    "tests/unit/test_trial_checks.py",  # 27
+    "tests/e2e/test_cli_play.py",  # 27
+    "tests/e2e/test_cluster_tournament.py",  # 25
+    "tests/e2e/test_demo_rerun.py",  # 21
+    "tests/e2e/test_cluster_failover.py",  # 20
+    "tests/e2e/test_web_practice.py",  # 19
+    "tests/contract/test_store_processes.py",  # 18
+    "tests/e2e/test_tournament_day_cli.py",  # 18
+    "tests/e2e/test_web_moved.py",  # 18
+    "tests/contract/test_no_secret_leaks.py",  # 17
+    "tests/e2e/test_cluster_play.py",  # 17
+    "tests/unit/test_web_build.py",  # 16
+    "tests/e2e/test_cli_languages.py",  # 16
+    "tests/e2e/test_web_director_day.py",  # 16
+    "tests/e2e/test_server_abuse.py",  # 16
+    "tests/contract/test_store_contract.py",  # 16
+    "tests/e2e/test_long_catch_up.py",  # 14
+    "tests/e2e/test_casual_games.py",  # 14
+    "tests/e2e/test_tjugoett_server.py",  # 14
+    "tests/unit/test_session_fuzz.py",  # 14
+    "tests/e2e/test_web_board.py",  # 14
+    "tests/unit/test_round_decks.py",  # 13
+    "tests/unit/test_tournament_edges.py",  # 12
     # `make test-install` only (marked `install`)
     "tests/e2e/test_server_install.py",  # 101
     "tests/e2e/test_pipx_install.py",  # 82
