@@ -26,7 +26,8 @@ install: $(STAMP)
 
 # lint-imports: the layers' contracts (pyproject.toml, docs/architecture.md "Layers, checked");
 # no cache: the whole graph is read in about a second, and no cache folder is left behind.
-# Every test but the install tests (marked `install`), which `make test-install` runs.
+# Every test but the install tests (marked `install`), which `make test-install` runs; the
+# tests marked `alone` (latency bounds against an idle twin) after the others, on their own.
 # Bytecode caches stay on for the run whatever the environment says (tests/conftest.py,
 # `keep_bytecode`; docs/testing.md, "Suite time").
 test: $(STAMP)
@@ -34,7 +35,8 @@ test: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install"
+	$(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install and not alone"
+	$(BIN)/python -m pytest -q $(PYTEST_ARGS) -m "alone and not install"
 
 # The package built and installed as docs/operations.md says (issue 34): wheels, pip's and
 # pipx's installs (pipx's downloads from PyPI), nginx in front. Minutes of pip's builds and

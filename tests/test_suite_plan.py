@@ -104,7 +104,9 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     install_target = makefile.split("\ntest-install: ", 1)[1].split("\n\n", 1)[0]
-    assert 'pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install"' in test_target
+    assert 'pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m "not install and not alone"' in (
+        test_target
+    )
     assert "pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS) -m install" in install_target
     commands = [
         line.strip()
@@ -112,6 +114,33 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
         if line.strip().startswith("make ")
     ]
     assert commands == ["make test", "make test-install"]
+
+
+ALONE_TESTS = {"tests/e2e/test_server_floods.py"}
+
+
+def test_the_latency_bounds_run_alone_after_the_workers():
+    """The files marked `alone` (a flooded server's pings against an idle twin's) run after
+    the workers, in one process of their own: beside the other workers and a busy core their
+    bounds measured the machine (docs/testing.md, "Suite time"). Each test runs once: the
+    workers' run leaves them out, the second run takes exactly them."""
+    marked = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if any(
+            line.startswith("pytestmark") and "pytest.mark.alone" in line
+            for line in path.read_text(encoding="utf-8").splitlines()
+        )
+    }
+    assert marked == ALONE_TESTS
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
+    runs = [line.strip() for line in test_target.splitlines() if "-m pytest" in line]
+    assert runs == [
+        "$(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS)"
+        ' -m "not install and not alone"',
+        '$(BIN)/python -m pytest -q $(PYTEST_ARGS) -m "alone and not install"',
+    ]
 
 
 def test_the_run_keeps_bytecode_caches_where_the_environment_turns_them_off(monkeypatch):

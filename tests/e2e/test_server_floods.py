@@ -18,7 +18,11 @@ import pytest
 from rawws import RawClient, RawClosed
 from server_process import ServerProcess
 
-pytestmark = pytest.mark.e2e
+# `alone`: `make test` runs this file after the workers, on its own: its bounds compare a
+# flooded server's pings with an idle twin's, and beside make test's other workers (three on
+# two cores) and a busy core the flooded server's share of the CPU decided them (p95 120 ms
+# over the twin's 8, 2026-12-03), not the server (docs/testing.md, "Suite time").
+pytestmark = [pytest.mark.e2e, pytest.mark.alone]
 
 HERE = Path(__file__).resolve().parent
 FLOODERS = 40
@@ -46,7 +50,7 @@ PROBE_INTERVAL = 0.02  # within each prober's own rate limit (50 requests/s)
 # behind 40 connections' slices in every reactor turn), at a lower load: every bound here
 # fails on that.
 ADDED_P50 = 0.005
-ADDED_TAIL = 0.1  # 0.05 until make test's third worker (2026-12-03): 51-61 ms seen beside it
+ADDED_TAIL = 0.05
 ABSOLUTE_P99 = 0.25
 
 
