@@ -77,6 +77,29 @@ class HeldLoads:
         return getattr(self.store, name)
 
 
+class HeldReads:
+    """A store whose `read`s are answered when `answer_reads()` says: with what the store
+    holds then, or only up to `upto_seq` (a read answered from before a later commit)."""
+
+    def __init__(self, store) -> None:
+        self.store = store
+        self.waiting: list[tuple[Deferred, str, int]] = []
+
+    def read(self, stream: str, after_seq: int = 0) -> Deferred:
+        d: Deferred = Deferred()
+        self.waiting.append((d, stream, after_seq))
+        return d
+
+    def answer_reads(self, upto_seq: int | None = None) -> None:
+        waiting, self.waiting = self.waiting, []
+        for d, stream, after_seq in waiting:
+            events = result_of(self.store.read(stream, after_seq=after_seq))
+            d.callback([e for e in events if upto_seq is None or e.seq <= upto_seq])
+
+    def __getattr__(self, name):
+        return getattr(self.store, name)
+
+
 def recorded(store, table: str) -> list[str]:
     return [e.type for e in result_of(store.read(f"table/{table}"))]
 
@@ -175,3 +198,27 @@ class HubPlacementTests(ShellTestCase):
         here.remote_event("table/t", 2)
         assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
         assert result_of(here.replica("t")) is copy
+
+    def test_a_replica_reads_again_for_an_append_notified_while_its_read_was_in_flight(self):
+        """The copy's first catch-up read (made at its load) is answered from before the next
+        append's commit (a read on a thread of its own), and that append's notification came
+        while the read was in flight: the copy reads again, and its viewer gets the event.
+        Before: the read found nothing new and nothing read again (the spectator of
+        tests/e2e/test_cluster.py waited in vain, 2026-12-03)."""
+        store, clock = self.store, self.clock
+        owner = Hub(store, clock)
+        table = result_of(owner.create_table("t", "challenge", OPTIONS, DIRECTOR))
+        held = HeldReads(store)
+        here = Hub(held, clock)
+        copy = result_of(here.replica("t"))  # its catch-up read is held
+        watcher = Recorder(SPECTATOR)
+        copy.subscribe(watcher)
+        result_of(table.submit(Command("start_round", {}, DIRECTOR), us(clock)))
+        here.remote_event("table/t", 2)  # the notification, while the read is in flight
+        held.answer_reads(upto_seq=1)  # answered from before the append's commit
+        assert copy.seq == 1 and watcher.types() == []
+        held.answer_reads()  # the read made again
+        assert copy.seq == 2 and watcher.types() == ["RoundStarted"]
+        assert held.waiting == []  # and no more: a notification of what it read is done
+        here.remote_event("table/t", 2)
+        assert held.waiting == []
