@@ -81,6 +81,18 @@ def test_make_test_s_workers_run_each_file_whole_on_one_worker(tmp_path):
     assert all(len(used) == 1 for used in workers.values()), workers
 
 
+def files_marked(mark: str) -> set[str]:
+    """The test files whose module-level `pytestmark` names `mark`."""
+    return {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "tests").rglob("test_*.py")
+        if any(
+            line.startswith("pytestmark") and f"pytest.mark.{mark}" in line
+            for line in path.read_text(encoding="utf-8").splitlines()
+        )
+    }
+
+
 INSTALL_TESTS = {
     "tests/e2e/test_installed_package.py",
     "tests/e2e/test_server_install.py",
@@ -92,15 +104,7 @@ def test_the_install_tests_are_marked_and_ci_runs_them_after_the_suite():
     """`make test` leaves out the tests marked `install` (wheels built, pip and pipx, nginx:
     docs/testing.md, "Suite time"); `make test-install` runs exactly those, and .ci/run runs
     it after `make test`, so no install test drops out of CI unseen."""
-    marked = {
-        path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "tests").rglob("test_*.py")
-        if any(
-            line.startswith("pytestmark") and "pytest.mark.install" in line
-            for line in path.read_text(encoding="utf-8").splitlines()
-        )
-    }
-    assert marked == INSTALL_TESTS
+    assert files_marked("install") == INSTALL_TESTS
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     install_target = makefile.split("\ntest-install: ", 1)[1].split("\n\n", 1)[0]
@@ -124,15 +128,7 @@ def test_the_latency_bounds_run_alone_after_the_workers():
     the workers, in one process of their own: beside the other workers and a busy core their
     bounds measured the machine (docs/testing.md, "Suite time"). Each test runs once: the
     workers' run leaves them out, the second run takes exactly them."""
-    marked = {
-        path.relative_to(ROOT).as_posix()
-        for path in (ROOT / "tests").rglob("test_*.py")
-        if any(
-            line.startswith("pytestmark") and "pytest.mark.alone" in line
-            for line in path.read_text(encoding="utf-8").splitlines()
-        )
-    }
-    assert marked == ALONE_TESTS
+    assert files_marked("alone") == ALONE_TESTS
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
     runs = [line.strip() for line in test_target.splitlines() if "-m pytest" in line]
