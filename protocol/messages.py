@@ -603,7 +603,7 @@ def accepted_message(request_id: int, table: str, seq: int, events: int) -> dict
     Why unchecked: it answers every command (issue 32: the check was about 1% of a command's
     instructions), and every field is known good: the id and the table are the command's,
     checked on the way in (`parse_request`), the seq and the count are the log's.
-    tests/unit/test_protocol_messages.py compares it with `make`'s.
+    tests/unit/test_protocol.py compares it with `make`'s.
     """
     return {"type": "accepted", "id": request_id, "table": table, "seq": seq, "events": events}
 
