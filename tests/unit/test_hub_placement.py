@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 from shell_testcase import ShellTestCase
+from test_hub_listing import HeldLoads
 from test_runtime import DIRECTOR, OPTIONS, SPECTATOR, T0, GatedStore, Recorder, result_of, us
 from twisted.internet.defer import Deferred, succeed
 from twisted.internet.task import Clock
@@ -53,28 +54,6 @@ class FakeLeases:
 
     def remote_rows(self) -> list:
         return []
-
-
-class HeldLoads:
-    """A store whose `load`s are answered when `answer_loads()` says, with what the store
-    holds then (a read on a thread, done after appends that came later)."""
-
-    def __init__(self, store) -> None:
-        self.store = store
-        self.waiting: list[tuple[Deferred, str]] = []
-
-    def load(self, stream: str) -> Deferred:
-        d: Deferred = Deferred()
-        self.waiting.append((d, stream))
-        return d
-
-    def answer_loads(self) -> None:
-        waiting, self.waiting = self.waiting, []
-        for d, stream in waiting:
-            self.store.load(stream).chainDeferred(d)
-
-    def __getattr__(self, name):
-        return getattr(self.store, name)
 
 
 class HeldReads:
@@ -171,10 +150,11 @@ class HubPlacementTests(ShellTestCase):
         players played on one while the tournament listened to the other, and waited for the
         table's result for ever (test_simulate_key.py, 2026-12-03)."""
         store, clock = HeldLoads(open_store("memory:", clock=self.clock.seconds)), self.clock
+        store.holding = True
         hub = Hub(store, clock)
         got = hub.get("t")  # its read is in flight
         created = result_of(hub.create_table("t", "challenge", OPTIONS, DIRECTOR))
-        store.answer_loads()  # the read finds the table just recorded
+        store.release()  # the read finds the table just recorded
         assert result_of(got) is created is hub.actors["t"]
 
     def test_on_a_single_node_every_table_stays_here(self):
