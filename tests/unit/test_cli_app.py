@@ -350,18 +350,26 @@ class FullScreenTests(ShellTestCase):
 # -- the bot driver ----------------------------------------------------------------------------
 
 
+def a_bot(skill="perfect", reactor=None, write=lambda text: None, closed=None) -> BotApp:
+    """A bot of seed 1 at human pace on a `FakeLink`, its lines to `write`."""
+    bot = BotApp(
+        reactor=reactor or FakeReactor(),
+        skill=skill,
+        rng=random.Random(1),
+        time_scale=1.0,
+        output=PlainOutput(write),
+        closed=closed,
+    )
+    bot.link = FakeLink()
+    return bot
+
+
 class TheBotDriverTests(ShellTestCase):
     def test_the_bot_plans_on_each_change_and_leaves_at_the_round_end(self):
         table = Table.started(cards=["c1"])
-        reactor, link, lines = FakeReactor(), FakeLink(), []
-        bot = BotApp(
-            reactor=reactor,
-            skill="perfect",
-            rng=random.Random(1),
-            time_scale=1.0,
-            output=PlainOutput(lines.append),
-        )
-        bot.link = link
+        reactor, lines = FakeReactor(), []
+        bot = a_bot(reactor=reactor, write=lines.append)
+        link = bot.link
         bot.link_welcome({"role": "player", "seat": "s2"})
         feed = Feed(table, player("s2"))
         bot.link_snapshot(feed.snapshot(), 0)
@@ -391,15 +399,9 @@ class TheBotDriverTests(ShellTestCase):
     def test_a_bot_drops_its_plan_when_the_table_moves_on(self):
         table = Table.started()
         table.next_card()
-        reactor, link = FakeReactor(), FakeLink()
-        bot = BotApp(
-            reactor=reactor,
-            skill="perfect",
-            rng=random.Random(1),
-            time_scale=1.0,
-            output=PlainOutput(lambda text: None),
-        )
-        bot.link = link
+        reactor = FakeReactor()
+        bot = a_bot(reactor=reactor)
+        link = bot.link
         bot.link_welcome({"role": "player", "seat": "s2"})
         feed = Feed(table, player("s2"))
         bot.link_snapshot(feed.snapshot(), 0)
@@ -409,21 +411,10 @@ class TheBotDriverTests(ShellTestCase):
         assert link.sent == []
 
     def test_a_bot_refuses_other_roles_and_proctored_tables(self):
-        def new_bot() -> BotApp:
-            bot = BotApp(
-                reactor=FakeReactor(),
-                skill="human",
-                rng=random.Random(1),
-                time_scale=1.0,
-                output=PlainOutput(lambda text: None),
-            )
-            bot.link = FakeLink()
-            return bot
-
-        bot = new_bot()
+        bot = a_bot("human")
         bot.link_welcome({"role": "proctor", "seat": None})
         assert bot.exit_code == exit_codes.REFUSED and "player token" in bot.final_message
-        bot = new_bot()
+        bot = a_bot("human")
         bot.link_welcome({"role": "player", "seat": "s1"})
         bot.link_snapshot(Feed(Table.started(mode="proctored"), player("s1")).snapshot(), 0)
         assert bot.exit_code == exit_codes.REFUSED and "proctored" in bot.final_message
@@ -450,15 +441,7 @@ class TheBotDriverTests(ShellTestCase):
             with pytest.raises(ConnectError, match="tokens file"):
                 bot_targets(cli.build_parser().parse_args(["bot", *flags]), environ)
         closed: list[str] = []
-        bot = BotApp(
-            reactor=FakeReactor(),
-            skill="perfect",
-            rng=random.Random(1),
-            time_scale=1.0,
-            output=PlainOutput(lambda text: None),
-            closed=lambda: closed.append("closed"),
-        )
-        bot.link = FakeLink()
+        bot = a_bot(closed=lambda: closed.append("closed"))
         bot.stop(exit_codes.OK)
         assert closed == ["closed"] and bot.link.closed
 
