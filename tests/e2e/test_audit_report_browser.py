@@ -5,12 +5,13 @@ open; printed to PDF (A4, Chromium's own print) it is a few pages a round, not a
 Two reports: the in-memory tournament of tests/report_tournament.py (a slap, a withdrawal, a
 protest, a tie-break, Double Digits), and the bundle of the whole `t24 tournament simulate`
 run (3 grades of 20, 99 tables: the user test whose report was 98,792 px tall). A card's four
-numbers never run together (their text boxes measured, as the web pages' are). Screenshots
-and PDFs go to the test's tmp_path, or with `T24_SCREENSHOTS=DIR` to `DIR/<test name>/`.
+numbers never run together (their text boxes measured, as the web pages' are). PDFs go to
+the test's tmp_path, or with `T24_SCREENSHOTS=DIR` to `DIR/<test name>/` with screenshots.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ from report_tournament import TID, played
 
 from server.audit.bundle import build_bundle
 from server.audit.signing import load_or_create_signing_key
+
+SCREENSHOTS = bool(os.environ.get("T24_SCREENSHOTS"))  # pictures only when asked for
 
 pytestmark = pytest.mark.e2e
 
@@ -63,10 +66,11 @@ def pdf_pages(data: bytes) -> int:
 
 def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True) -> dict[str, Any]:
     """Open the report at each width (timelines shut, then open): the elements too wide, the
-    page's height; screenshots `<name>-<width>.png` (whole pages), `<name>-<width>-open.png`
-    (the whole page when `whole`, else the window at the first table's open timeline: a
-    page of every timeline open is too tall for one image); the A4 PDF `<name>.pdf`, its
-    pages."""
+    page's height; with T24_SCREENSHOTS set, screenshots `<name>-<width>.png` (whole pages),
+    `<name>-<width>-open.png` (the whole page when `whole`, else the window at the first
+    table's open timeline: a page of every timeline open is too tall for one image), to look
+    at (nothing reads them, and a whole report's picture costs Chromium seconds); the A4 PDF
+    `<name>.pdf`, its pages."""
     seen: dict[str, Any] = {"wide": {}, "height": {}, "cards": {}}
     for width in WIDTHS:
         context = browser.new_context(viewport={"width": width, "height": 900})
@@ -75,7 +79,8 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
         seen["height"][width] = page.evaluate("document.documentElement.scrollHeight")
         seen["wide"][width] = page.evaluate(TOO_WIDE)
         seen["cards"][width] = page.evaluate(CARD_PROBLEMS)
-        page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
+        if SCREENSHOTS:
+            page.screenshot(path=str(shots / f"{name}-{width}.png"), full_page=True)
         if width == WIDTHS[-1]:
             data = page.pdf(format="A4", print_background=True)
             (shots / f"{name}.pdf").write_bytes(data)
@@ -86,7 +91,8 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
         seen["shown"] = page.evaluate("document.querySelectorAll('.numbers').length")
         if not whole:
             page.locator("details.timeline").first.scroll_into_view_if_needed()
-        page.screenshot(path=str(shots / f"{name}-{width}-open.png"), full_page=whole)
+        if SCREENSHOTS:
+            page.screenshot(path=str(shots / f"{name}-{width}-open.png"), full_page=whole)
         context.close()
     return seen
 

@@ -32,6 +32,13 @@ CHROMIUM_FLAGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    # The pages are all of one server, and each page opened started three renderer processes
+    # (about 1.1 s of Chromium's CPU a page, most of the suite's Chromium time, 2026-12-03):
+    # site isolation off, a new context's first page keeps its first renderer for the
+    # server's site, and at most two renderers share every page open (the tests' pages are
+    # one site and need no isolation from each other). docs/testing.md, "Suite time".
+    "--disable-site-isolation-trials",
+    "--renderer-process-limit=2",
 ]
 # Roles a person operates; each must have a name a screen reader reads.
 CONTROL_ROLES = (
@@ -134,7 +141,12 @@ class Pages:
         page.goto(f"{http}/#{fragment}")
         return page
 
-    def shot(self, page: Any, name: str) -> Path:
+    def shot(self, page: Any, name: str) -> Path | None:
+        """A whole-page screenshot `<name>.png`, only with T24_SCREENSHOTS set: nothing
+        reads them (the checks measure the page), and each costs Chromium a second or more
+        of CPU (docs/testing.md, "Screens")."""
+        if not os.environ.get("T24_SCREENSHOTS"):
+            return None
         path = self.shots / f"{name}.png"
         page.screenshot(path=str(path), full_page=True)
         return path
