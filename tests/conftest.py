@@ -20,6 +20,7 @@ controller's start of the whole-tournament run are tests/suite_plan.py's.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -48,10 +49,21 @@ def keep_bytecode(config: pytest.Config) -> None:
     its source's time and size before it is used. Not PYTHONPYCACHEPREFIX: with a prefix
     Python reads no `__pycache__` at all, and a cold one compiled the standard library and
     the dependencies again (1.3 s of CPU for a server's start). Set by the first process (the
-    xdist controller, or the only one); workers and children inherit it."""
+    xdist controller, or the only one); workers and children inherit it. The first process
+    writes its own too (its test modules' rewritten bytecode): `make test` collects the suite
+    once before the workers start, so that they read it and do not each rewrite every test
+    module (Makefile, `test`)."""
     setting = os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-    if setting is not None:
-        config.add_cleanup(lambda: os.environ.__setitem__("PYTHONDONTWRITEBYTECODE", setting))
+    if setting is None:
+        return
+    writing = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+
+    def put_back() -> None:
+        os.environ["PYTHONDONTWRITEBYTECODE"] = setting
+        sys.dont_write_bytecode = writing
+
+    config.add_cleanup(put_back)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the groups set here

@@ -130,12 +130,18 @@ def test_the_latency_bounds_run_alone_after_the_workers():
     workers' run leaves them out, the second run takes exactly them."""
     assert files_marked("alone") == ALONE_TESTS
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    alone_files = makefile.split("\nALONE_FILES := ", 1)[1].split("\n", 1)[0].split()
+    assert set(alone_files) == ALONE_TESTS  # the second run names exactly the marked files
     test_target = makefile.split("\ntest: ", 1)[1].split("\n\n", 1)[0]
-    runs = [line.strip() for line in test_target.splitlines() if "-m pytest" in line]
+    runs = [
+        line.strip()
+        for line in test_target.splitlines()
+        if "-m pytest" in line and "--collect-only" not in line
+    ]
     assert runs == [
         "$(BIN)/python -m pytest -q $(PYTEST_WORKERS) $(PYTEST_ARGS)"
         ' -m "not install and not alone"',
-        '$(BIN)/python -m pytest -q $(PYTEST_ARGS) -m "alone and not install"',
+        '$(BIN)/python -m pytest -q $(PYTEST_ARGS) -m "alone and not install" $(ALONE_FILES)',
     ]
 
 
@@ -144,7 +150,9 @@ def test_the_run_keeps_bytecode_caches_where_the_environment_turns_them_off(monk
     caches even where the environment turns them off (PYTHONDONTWRITEBYTECODE=1 on the
     shared machine: every process compiled t24's sources again; docs/testing.md, "Suite
     time"): tests/conftest.py's `keep_bytecode` drops the setting for the run, a child
-    Python then writes its caches, and the setting comes back when the run ends."""
+    Python then writes its caches, this process writes its own (the test modules' rewritten
+    bytecode, which `make test`'s first collection leaves for the workers), and both come
+    back when the run ends."""
     # by its path: `conftest` may name tests/e2e's too, when both folders are collected
     spec = importlib.util.spec_from_file_location("t24_tests_conftest", ROOT / "tests/conftest.py")
     conftest = importlib.util.module_from_spec(spec)
@@ -152,7 +160,9 @@ def test_the_run_keeps_bytecode_caches_where_the_environment_turns_them_off(monk
     cleanups: list = []
     config = SimpleNamespace(add_cleanup=cleanups.append)
     monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
     conftest.keep_bytecode(config)
+    assert sys.dont_write_bytecode is False
     writes = subprocess.run(
         [sys.executable, "-c", "import sys; print(not sys.dont_write_bytecode)"],
         capture_output=True,
@@ -164,3 +174,4 @@ def test_the_run_keeps_bytecode_caches_where_the_environment_turns_them_off(monk
     assert len(cleanups) == 1
     cleanups[0]()
     assert os.environ["PYTHONDONTWRITEBYTECODE"] == "1"
+    assert sys.dont_write_bytecode is True
