@@ -3,15 +3,9 @@
 // the scoreboard, a replay, a table's analysis after the round (`page=analysis`), the director's
 // console or its printed sheets. A player gets the student page, a proctor the console, a
 // spectator and an auditor the scoreboard, and the director the director's console
-// (js/director/).
-import { analysisPage } from "./analysis.js";
-import { boardFilter, boardPage } from "./board.js";
-import { consolePage } from "./console.js";
-import { directorPage } from "./director/index.js";
-import { printPage } from "./director/print.js";
-import { pageByGame } from "./games/index.js";
-import { replayPage } from "./replay.js";
-import { studentPage } from "./student.js";
+// (js/director/). Only the modules of the page drawn are loaded, by `import()` once the
+// welcome names the role (`PAGE_MODULES`): opening a page fetches, parses and compiles its own
+// modules, not every page's (a student's page never loads the director's console).
 import { Connection, serverUrl } from "./wire.js";
 import { PAGE_WORDS } from "./word_tables.js";
 import { chosenLanguage, drawLanguageSwitch, errorInWords, keepFields, language, loadWords, restoreFields, saidLines, sayLinesAgain, startLanguages, tableLanguage } from "./words.js";
@@ -69,6 +63,19 @@ function showFatal(text) {
     h("h1", {}, PAGE_WORDS.fatal), h("p", {}, text)));
 }
 
+/** The modules of each page (main.js `chosen`), loaded once the welcome names the role. A
+ * live table's page (games/index.js `pageByGame`) is its game's, or the student page or the
+ * console for the 24 Challenge: both loaded, its game is known only from its first snapshot. */
+const PAGE_MODULES = {
+  replay: () => [import("./replay.js")],
+  print: () => [import("./director/print.js")],
+  director: () => [import("./director/index.js")],
+  analysis: () => [import("./analysis.js")],
+  board: () => [import("./board.js")],
+  student: () => [import("./student.js"), import("./games/index.js")],
+  console: () => [import("./console.js"), import("./games/index.js")],
+};
+
 const NOT_OPEN_RETRY_MS = 3000; // a tournament's table opens when its round starts
 
 /** Joins the page's table; a table not created yet (a slip scanned before the round
@@ -125,9 +132,12 @@ if (!token) {
     page.table(state, push);
     restoreOnce();
   };
-  let welcomed = null;
+  let welcomed = null; // the welcome, once the page's modules are loaded and it is drawn
+  let loading = false; // the welcome came: the page's modules are loading, or loaded
+  let early = []; // the status and presence calls while they load, given to the page after
+  let pages = null; // the exports of the page's modules (`PAGE_MODULES`), once loaded
   drawAgain = () => {
-    if (!welcomed) return; // not welcomed yet: the page is drawn in the new words when it is
+    if (!welcomed) return; // not drawn yet: the page is drawn in the new words when it is
     endPage(); // its countdowns and key listeners
     page = null;
     root.replaceChildren(); // nothing of the page before is left to fill
@@ -139,51 +149,65 @@ if (!token) {
     if (lastPresence) page.presence(lastPresence);
     restoreOnce();
   };
-  /** Draws the page the welcome and the address ask for (again after a language switch). */
-  function build(welcome) {
-    const connection = window.t24;
+  /** Which page the welcome and the address ask for: its name in `PAGE_MODULES`, and the
+   * table it follows live (main.js joins it; the board, replay and director's join their own). */
+  function chosen(welcome) {
     const wanted = params.get("page");
     const table = params.get("table") || welcome.table;
-    let live = null; // the table this page follows live (the board and replay join their own)
-    followed = null;
     const director = welcome.role === "director";
-    if (wanted === "replay" && table) page = replayPage(root, connection, table);
-    else if (wanted === "print" && director) page = printPage(root, connection, params);
-    else if (director && (wanted === "director" || (!wanted && !params.get("table")))) {
-      page = directorPage(root, connection, welcome, params);
-    }
-    else if (wanted === "analysis" && table) page = analysisPage(root, connection, welcome, table);
-    else if (wanted === "console" && table) live = table;
-    else if (wanted === "board" || !table) {
-      const shown = boardFilter({ table: params.get("table"), tournament: params.get("tournament") });
-      page = boardPage(root, connection, welcome, shown, Boolean(params.get("projector")));
-    }
-    else live = table;
-    if (live) {
+    if (wanted === "replay" && table) return { name: "replay", table };
+    if (wanted === "print" && director) return { name: "print" };
+    if (director && (wanted === "director" || (!wanted && !params.get("table")))) return { name: "director" };
+    if (wanted === "analysis" && table) return { name: "analysis", table };
+    if (wanted === "board" || !table) return { name: "board", filtered: true };
+    // the table followed live: the table's game (in its first snapshot) picks the page
+    // (games/index.js), the student page or the console for the 24 Challenge
+    if (welcome.role === "player") return { name: "student", live: table };
+    if (welcome.role === "proctor" || welcome.role === "director") return { name: "console", live: table };
+    return { name: "board", live: table };
+  }
+  /** Draws the page the welcome and the address ask for (again after a language switch),
+   * its modules loaded (`pages`). */
+  function build(welcome) {
+    const connection = window.t24;
+    const { name, table, live, filtered } = chosen(welcome);
+    followed = null;
+    if (name === "replay") page = pages.replayPage(root, connection, table);
+    else if (name === "print") page = pages.printPage(root, connection, params);
+    else if (name === "director") page = pages.directorPage(root, connection, welcome, params);
+    else if (name === "analysis") page = pages.analysisPage(root, connection, welcome, table);
+    else if (name === "board") {
+      if (live) ownTable = live;
+      const shown = filtered ? pages.boardFilter({ table: params.get("table"), tournament: params.get("tournament") }) : undefined;
+      page = pages.boardPage(root, connection, welcome, shown, Boolean(params.get("projector")));
+    } else {
       ownTable = live;
-      const challengePage = () => (welcome.role === "player" ? studentPage(root, connection, welcome)
-        : consolePage(root, connection, live));
-      if (welcome.role === "player" || welcome.role === "proctor" || welcome.role === "director") {
-        // the table's game (in its first snapshot) picks the page: games/index.js
-        page = pageByGame(root, connection, welcome, live, challengePage, restoreOnce);
-        followed = live;
-      } else {
-        page = boardPage(root, connection, welcome, undefined, Boolean(params.get("projector")));
-      }
+      const challengePage = () => (name === "student" ? pages.studentPage(root, connection, welcome)
+        : pages.consolePage(root, connection, live));
+      page = pages.pageByGame(root, connection, welcome, live, challengePage, restoreOnce);
+      followed = live;
     }
     document.body.dataset.page = welcome.role;
   }
   const connection = new Connection(serverUrl(location), token, {
     welcome(welcome) {
-      if (page) return; // a reconnect: the page is already drawn
-      welcomed = welcome;
-      build(welcome);
-      if (followed) joinWhenOpen(followed);
+      if (loading) return; // a reconnect: the page is drawn, or its modules are loading
+      loading = true;
+      Promise.all(PAGE_MODULES[chosen(welcome).name]()).then((modules) => {
+        pages = Object.assign({}, ...modules);
+        welcomed = welcome;
+        build(welcome);
+        if (followed) joinWhenOpen(followed);
+        const calls = early;
+        early = null;
+        for (const [call, args] of calls) page[call](...args); // in order, as they came
+      }, (error) => showFatal(errorInWords(error)));
     },
     status(state, detail) {
       showNode(state, detail);
       lastStatus = [state, detail];
       if (page) page.status(state, detail);
+      else if (loading && early) early.push(["status", [state, detail]]);
     },
     table(state, push) {
       if (!page) return;
@@ -211,6 +235,7 @@ if (!token) {
     presence(message) {
       lastPresence = message;
       if (page) page.presence(message);
+      else if (loading && early) early.push(["presence", [message]]);
     },
     fatal(error) {
       showFatal(errorInWords(error));

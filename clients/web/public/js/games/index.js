@@ -9,8 +9,8 @@
 import { h } from "../draw.js";
 import { GAME_WORDS } from "../word_tables.js";
 import { capitalized, pauseCause, seconds, statusInWords } from "../words.js";
-import { genericGame } from "./generic.js";
-import { gameShell } from "./shell.js";
+// generic.js and shell.js are loaded by `import()` when a game's page needs them: a 24
+// Challenge table's page (the student page, the console) never does.
 
 /** Games drawn by the client's own pages (main.js), not by a module here. */
 const OWN_PAGES = new Set(["challenge", "tournament"]);
@@ -19,14 +19,19 @@ const loaded = new Map(); // game name -> its parts, once its module is loaded (
 const loading = new Map(); // game name -> the promise of its parts
 const listeners = new Set();
 
+/** The generic page's parts for `name` (generic.js, loaded once it is wanted). */
+function generic(name) {
+  return import("./generic.js").then(({ genericGame }) => genericGame(name));
+}
+
 /** The parts of `name`'s page: its module's default export, or the generic page's when it has
  * none (or the name could not be a module's). Loaded once; every caller shares the promise. */
 export function loadGame(name) {
   if (loaded.has(name)) return Promise.resolve(loaded.get(name));
   if (!loading.has(name)) {
     const found = GAME_NAME.test(name) && !["index", "shell", "generic"].includes(name)
-      ? import(`./${name}.js`).then((module) => module.default || genericGame(name), () => genericGame(name))
-      : Promise.resolve(genericGame(name));
+      ? import(`./${name}.js`).then((module) => module.default || generic(name), () => generic(name))
+      : generic(name);
     loading.set(name, found.then((game) => {
       loaded.set(name, game);
       for (const listener of listeners) listener(name);
@@ -101,7 +106,7 @@ export function pageByGame(root, connection, welcome, table, otherPage, drawn = 
         return;
       }
       if (held.length > 1) return; // its module is loading already
-      loadGame(state.game).then((game) => {
+      Promise.all([loadGame(state.game), import("./shell.js")]).then(([game, { gameShell }]) => {
         if (!page) becomes(gameShell(root, connection, welcome, table, game));
       });
     },
