@@ -75,14 +75,17 @@ def _config() -> dict[str, list[str]]:
 
 
 # The target files: every source file pyproject.toml's `only_mutate` names (one place for the
-# list; mutmut matches those patterns with fnmatch, where `*` also matches `/`).
+# list; mutmut matches those patterns with fnmatch, where `*` also matches `/`). pyproject.toml
+# read once here, not once or twice per source file (about 200 TOML parses at every import of
+# this module: test_mutation_config.py imports it afresh per test, 1,600 parses, 2026-12-03).
+_MUTMUT = _config()
 TARGETS = [
     _target(path)
     for path in sorted((ROOT / "server").rglob("*.py"))
-    if any(fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in _config()["only_mutate"])
+    if any(fnmatch(str(path.relative_to(ROOT)), pattern) for pattern in _MUTMUT["only_mutate"])
     and not any(
         fnmatch(str(path.relative_to(ROOT)), pattern)
-        for pattern in _config().get("do_not_mutate", [])
+        for pattern in _MUTMUT.get("do_not_mutate", [])
     )
 ]
 
