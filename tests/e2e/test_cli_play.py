@@ -32,6 +32,7 @@ def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
         "--auto-reveal-seconds",
         "0.2",
         seats="s1:Ada,s2:Bo,s3:Cy",
+        process=True,  # the one real `t24 admin create-table` of a challenge table's deck file
     )
     watcher = cli.spawn("watch", "--tokens", str(tokens))
     watcher.expect("waiting for the proctor to start the round")
