@@ -192,6 +192,19 @@ def admin_in_process(url: str, token: str, argv: list[str]) -> dict[str, Any]:
     return result
 
 
+def start_round(server: Any, table: str) -> None:
+    """The proctor starts the round by a request (`t24 proctor --plain` with `start` piped in
+    does the same in ~0.45 s of a process's CPU; test_cli_play.py runs that for real): for the
+    tests of what the players' terminals do once the round has started."""
+    proctor = AutobahnClient(server.url)
+    try:
+        proctor.hello(server.token("proctor", name="proctor", table=table))
+        reply = proctor.request("command", table=table, name="start_round", args={})
+        assert reply["type"] == "accepted", reply
+    finally:
+        proctor.close()
+
+
 def answer(numbers: list[int]) -> tuple[str, list[str]]:
     """(pattern, three steps) of a card, ASCII, as a student would type them."""
     steps = list(solve(numbers)[0].ascii_steps)
