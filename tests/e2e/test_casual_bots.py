@@ -3,7 +3,8 @@
 Each seat is a real `t24` process (`t24 bot --skill perfect`, and `t24 casual --bot` for one
 pocket seat) against the shared `t24-server` (the table is made and started by requests: the
 bots are the subject here, `t24 admin create-table` and typing `start` are tested in
-tests/e2e/test_cli_casual.py): the bots read only the views the server pushes
+tests/e2e/test_cli_casual.py, the command's code there, its real process for a casual game
+in test_cli_languages.py): the bots read only the views the server pushes
 them and send ordinary commands. A pocket game of three bots (R-POCKET-1..5) and a deck40
 game of two bots in each scoring version (simple, advanced, cards, cards with the house
 option; R-DECK40-1..7) play to `GameEnded`. Then the recorded log is read back with the
