@@ -5,10 +5,13 @@ one-shot commands (admin, replay), `spawn(...)` for the interactive ones, in a 1
 pseudo-terminal with NO_COLOR set (colour is tested in the unit tests). Each spawned
 client writes its debug log next to the test's files; `logs()` returns them for failure
 reports. Tests wait for text with `expect(..., timeout=...)`, never with fixed sleeps.
+`create_table(...)` runs `t24 admin create-table`'s own code in the test's process unless a
+test asks for the real process (`process=True`): most tests only need the table.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -19,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 import pexpect
+from twisted.internet.defer import Deferred, fail, succeed
+from wsclients import AutobahnClient
 
 from server.puzzles.solver import solve
 
@@ -110,12 +115,18 @@ class T24Cli:
             for path in sorted(self.dir.glob("client-*.log"))
         )
 
-    def create_table(self, server: Any, table: str, *flags: str, seats: str) -> Path:
-        """`t24 admin create-table` as a director; returns the table's tokens directory (one
-        file per person: `--tokens DIR --seat s1` picks `DIR/s1.json`)."""
+    def create_table(
+        self, server: Any, table: str, *flags: str, seats: str, process: bool = False
+    ) -> Path:
+        """`t24 admin create-table --tokens-out DIR ...flags` as a director; returns the
+        table's tokens directory (one file per person: `--tokens DIR --seat s1` picks
+        `DIR/s1.json`). With `process` it runs the real `t24` process; else the command's own
+        code (its parser, `table_options`, `create_table` and token files) runs in this
+        process over a director's connection: a test of `t24 play` or `t24 bot` tests those,
+        and a `t24` process costs ~0.45 s of CPU (tests keep one real run per command)."""
         tokens = self.dir / table
         director = server.token("director", name="director")
-        done = self.run(
+        argv = [
             "admin",
             "create-table",
             "--url",  # connection flags after the subcommand, as a new user types them
@@ -129,15 +140,69 @@ class T24Cli:
             "--tokens-out",
             str(tokens),
             *flags,
-        )
-        assert done.returncode == 0, done.stderr
-        assert f"created table {table}" in done.stdout
+        ]
+        if process:
+            done = self.run(*argv)
+            assert done.returncode == 0, done.stderr
+            assert f"created table {table}" in done.stdout
+            return tokens
+        created = admin_in_process(server.url, director, argv)
+        assert created["table"] == table and created["tokens_dir"] == str(tokens), created
         return tokens
 
     def deck_file(self, name: str, cards: list[tuple[str, list[int], int]]) -> str:
         path = self.dir / f"{name}.json"
         path.write_text(json.dumps([{"card_id": c, "numbers": n, "dots": d} for c, n, d in cards]))
         return str(path)
+
+
+class DirectorLink:
+    """The link `t24 admin`'s work functions ask for (`url`, `request` -> Deferred), over an
+    Autobahn client said hello as the director: each reply comes back already fired."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url
+        self.client = AutobahnClient(url)
+        self.client.hello(token)
+
+    def request(self, kind: str, **fields: Any) -> Deferred[dict[str, Any]]:
+        reply = self.client.request(kind, **fields)
+        if reply.get("type") == "error":
+            return fail(AssertionError(f"{kind} refused: {reply}"))
+        return succeed(reply)
+
+
+def admin_in_process(url: str, token: str, argv: list[str]) -> dict[str, Any]:
+    """Run a `t24 admin` subcommand's work (parsed by the CLI's own parser) in this process,
+    with `--json`; its printed result."""
+    from clients.reference_cli.cli import build_parser
+
+    args = build_parser(["admin_commands"]).parse_args([*argv, "--json"])
+    link = DirectorLink(url, token)
+    printed = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(printed):
+            done = args.work(link, {}, args)
+    finally:
+        link.client.close()
+    outcome: list[Any] = []
+    done.addBoth(outcome.append)
+    assert outcome == [0], outcome  # fired at once (every reply had come): exit code 0
+    result: dict[str, Any] = json.loads(printed.getvalue())
+    return result
+
+
+def start_round(server: Any, table: str) -> None:
+    """The proctor starts the round by a request (`t24 proctor --plain` with `start` piped in
+    does the same in ~0.45 s of a process's CPU; test_cli_play.py runs that for real): for the
+    tests of what the players' terminals do once the round has started."""
+    proctor = AutobahnClient(server.url)
+    try:
+        proctor.hello(server.token("proctor", name="proctor", table=table))
+        reply = proctor.request("command", table=table, name="start_round", args={})
+        assert reply["type"] == "accepted", reply
+    finally:
+        proctor.close()
 
 
 def answer(numbers: list[int]) -> tuple[str, list[str]]:

@@ -3,11 +3,13 @@
 Each seat is a real `t24` process (`t24 bot --skill perfect`, and `t24 casual --bot` for one
 pocket seat) against the shared `t24-server` (the table is made and started by requests: the
 bots are the subject here, `t24 admin create-table` and typing `start` are tested in
-tests/e2e/test_cli_casual.py): the bots read only the views the server pushes
+tests/e2e/test_cli_casual.py, the command's code there, its real process for a casual game
+in test_cli_languages.py): the bots read only the views the server pushes
 them and send ordinary commands. A pocket game of three bots (R-POCKET-1..5) and a deck40
 game of two bots in each scoring version (simple, advanced, cards, cards with the house
 option; R-DECK40-1..7) play to `GameEnded`. Then the recorded log is read back with the
-shipped `t24 log show --json` (exit 0: the chain verifies), the game's final event
+shipped `t24 log show --json` (exit 0: the chain verifies; a real process in the pocket
+test, the command's code in the test's process in the deck40 ones), the game's final event
 is the last one, and its scores, winners and tie follow from the events before it; every bot
 exits 0 with the result on its screen.
 
@@ -20,6 +22,8 @@ The stacks and targets are small to keep each game to a few seconds.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import re
 import time
@@ -29,6 +33,8 @@ from typing import Any
 import pexpect
 import pytest
 from cli_pty import T24Cli
+
+from clients.reference_cli.cli import build_parser
 
 pytestmark = pytest.mark.e2e
 
@@ -43,12 +49,26 @@ ENDED_WORDS = {
 GAME_TIME = 90  # seconds: a whole game on a loaded 2-core machine; they take a few
 
 
-def recorded_events(cli: T24Cli, server: Any, table: str) -> list[dict[str, Any]]:
+def recorded_events(
+    cli: T24Cli, server: Any, table: str, process: bool = False
+) -> list[dict[str, Any]]:
     """The table's log as `t24 log show --json` prints it; its exit 0 says the hash chain
-    verifies (it exits 1 naming the first broken seq, as `t24 log verify` does)."""
-    shown = cli.run("log", "show", "--store", server.store, f"table/{table}", "--json")
-    assert shown.returncode == 0, shown.stdout[-1000:] + shown.stderr
-    events = [json.loads(line) for line in shown.stdout.splitlines()]
+    verifies (it exits 1 naming the first broken seq, as `t24 log verify` does). With
+    `process` the real `t24` process runs it; else the command's own code (its parser and
+    function) runs in this process: it reads the store file either way, and one real run (the
+    pocket test's) is enough for the process, which costs ~0.45 s of CPU."""
+    argv = ("log", "show", "--store", server.store, f"table/{table}", "--json")
+    if process:
+        shown = cli.run(*argv)
+        code, out, err = shown.returncode, shown.stdout, shown.stderr
+    else:
+        args = build_parser(["log_commands"]).parse_args(argv)
+        printed, complaints = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(complaints):
+            code = args.func(args)
+        out, err = printed.getvalue(), complaints.getvalue()
+    assert code == 0, out[-1000:] + err
+    events = [json.loads(line) for line in out.splitlines()]
     assert [event["seq"] for event in events] == list(range(1, len(events) + 1))
     return events
 
@@ -132,7 +152,7 @@ def test_three_shipped_bots_play_a_pocket_game_to_the_end(server, connect, cli):
     start(server, connect, table, "s2")
     screens = exit_with_their_results(bots, cli)
 
-    events = recorded_events(cli, server, table)
+    events = recorded_events(cli, server, table, process=True)
     types = [event["type"] for event in events]
     assert types.count("GameStarted") == 1 and types[-1] == "GameEnded"
     ended = events[-1]["data"]

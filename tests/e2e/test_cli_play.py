@@ -13,7 +13,7 @@ import re
 
 import pexpect
 import pytest
-from cli_pty import answer, revealed_card, win_card
+from cli_pty import answer, revealed_card, start_round, win_card
 
 from server.eventlog.backends import open_blocking_store
 
@@ -32,6 +32,7 @@ def test_a_player_wins_a_card_and_a_watcher_sees_the_score_change(server, cli):
         "--auto-reveal-seconds",
         "0.2",
         seats="s1:Ada,s2:Bo,s3:Cy",
+        process=True,  # the one real `t24 admin create-table` of a challenge table's deck file
     )
     watcher = cli.spawn("watch", "--tokens", str(tokens))
     watcher.expect("waiting for the proctor to start the round")
@@ -157,8 +158,7 @@ def test_a_typing_slip_never_costs_a_flag(server, cli):
     player = cli.spawn("play", "--tokens", str(tokens), "--seat", "bo")
     player.expect("you: Bo\\s")
     player.expect("waiting for the next card|not started|waiting")
-    started = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
-    assert started.returncode == 0, started.stdout + started.stderr
+    start_round(server, "slips")
     _play, numbers = revealed_card(player)
     player.send("8*3")
     player.expect("a digit alone does not touch the card")
@@ -255,8 +255,7 @@ def test_a_student_protests_an_event_picked_from_the_numbered_feed(server, cli):
     )
     player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1")
     player.expect("you: Ada\\s")
-    started = cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n")
-    assert started.returncode == 0, started.stdout + started.stderr
+    start_round(server, "protest-pick")
     player.expect(re.compile(r"#(\d+) +\+0\.00s  card a \(play 1\) revealed: 3 3 8 8"))
     revealed = int(player.match.group(1))
     player.send("p")

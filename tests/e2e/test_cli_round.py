@@ -19,7 +19,7 @@ import re
 
 import pexpect
 import pytest
-from cli_pty import revealed_card, win_card
+from cli_pty import revealed_card, start_round, win_card
 from server_process import ServerProcess
 
 from server.eventlog.backends import open_blocking_store
@@ -65,7 +65,7 @@ def test_two_bots_and_a_scripted_player_finish_a_round_then_replay_it(server, cl
     )
     player = cli.spawn("play", "--tokens", str(tokens), "--seat", "s1")
     player.expect("connected")
-    assert cli.run("proctor", "--tokens", str(tokens), "--plain", input="start\n").returncode == 0
+    start_round(server, "botround")
     _play, numbers = revealed_card(player)
     win_card(player, numbers)
     player.expect("Ada won card a \\(play 1\\) \\(\\+1 point\\)")

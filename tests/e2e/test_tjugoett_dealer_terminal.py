@@ -73,7 +73,7 @@ def test_a_person_dealer_deals_a_round_at_the_terminal(server, connect, cli):
     seed, bo_hand, dealer_cards = a_round_the_dealer_plays()
     options = json.dumps({"seed": seed, "dealer": {"seat": "dl", "name": "Dora"}})
     tokens = cli.create_table(
-        server, "kort-dl", "--game", "tjugoett", "--options", options, seats="s1:Bo"
+        server, "kort-dl", "--game", "tjugoett", "--options", options, seats="s1:Bo", process=True
     )
     assert (tokens / "dl.json").exists()  # the dealer's seat has its tokens file
     dora = cli.spawn("play", "--tokens", str(tokens), "--seat", "dl")

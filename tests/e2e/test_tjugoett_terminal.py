@@ -1,5 +1,6 @@
 """Tjugoett in the generic client's pseudo-terminals against a real server: the table created
-with `t24 admin create-table --game tjugoett`, Ada at `t24 play`, Bo played by `t24 bot`, the
+with `t24 admin create-table --game tjugoett` (its code, run in the test's process: the real
+process is test_tjugoett_dealer_terminal.py's), Ada at `t24 play`, Bo played by `t24 bot`, the
 proctor (`t24 proctor`) starting the round and ending the table, a spectator at `t24 watch`,
 the server dealing. Each screen is drawn by the game's part (clients/reference_cli/games/
 tjugoett/) from the views the server pushes.
