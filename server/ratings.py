@@ -31,9 +31,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from openskill.models import BradleyTerryFull, PlackettLuce
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from server.puzzles.difficulty import DOT_THRESHOLDS
 
@@ -59,8 +58,26 @@ _LOW, _HIGH = DOT_THRESHOLDS
 POINTS_PER_SCORE = 2 * 0.6745 * START_SIGMA / (_HIGH - _LOW)
 _MIDDLE = (_LOW + _HIGH) / 2
 
-_DUEL = BradleyTerryFull(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=0.0)
-_TABLE = PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=STUDENT_TAU)
+if TYPE_CHECKING:
+    from openskill.models import BradleyTerryFull, PlackettLuce
+
+
+@cache
+def _duel() -> BradleyTerryFull:
+    """The student-against-card model, built by its first rating: openskill is imported
+    there, not by every server's start (the practice game's options import this module;
+    issue 29)."""
+    from openskill.models import BradleyTerryFull
+
+    return BradleyTerryFull(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=0.0)
+
+
+@cache
+def _table() -> PlackettLuce:
+    """The table's model (scores of a whole table), built by its first rating (`_duel`)."""
+    from openskill.models import PlackettLuce
+
+    return PlackettLuce(mu=START_MU, sigma=START_SIGMA, beta=BETA, tau=STUDENT_TAU)
 
 
 @dataclass(frozen=True)
@@ -97,19 +114,21 @@ def card_prior(score: float) -> Rating:
 
 def expected(student: Rating, card: Rating) -> float:
     """The chance the student solves the card in time (the model's own prediction)."""
-    a = _DUEL.rating(mu=student.mu, sigma=student.sigma)
-    b = _DUEL.rating(mu=card.mu, sigma=card.sigma)
-    return float(_DUEL.predict_win([[a], [b]])[0])
+    duel = _duel()
+    a = duel.rating(mu=student.mu, sigma=student.sigma)
+    b = duel.rating(mu=card.mu, sigma=card.sigma)
+    return float(duel.predict_win([[a], [b]])[0])
 
 
 def rate_attempt(
     student: Rating, card: Rating, solved: bool, card_prior_mu: float
 ) -> tuple[Rating, Rating]:
     """The student's and the card's ratings after one attempt (see the module doc)."""
-    a = _DUEL.rating(mu=student.mu, sigma=math.hypot(student.sigma, STUDENT_TAU))
-    b = _DUEL.rating(mu=card.mu, sigma=card.sigma)
+    duel = _duel()
+    a = duel.rating(mu=student.mu, sigma=math.hypot(student.sigma, STUDENT_TAU))
+    b = duel.rating(mu=card.mu, sigma=card.sigma)
     ranks = [1.0, 2.0] if solved else [2.0, 1.0]
-    [[a_after], [b_after]] = _DUEL.rate([[a], [b]], ranks=ranks)
+    [[a_after], [b_after]] = duel.rate([[a], [b]], ranks=ranks)
     step = a_after.mu - student.mu
     if student.provisional:
         step = max(-MAX_PROVISIONAL_STEP, min(MAX_PROVISIONAL_STEP, step))
@@ -124,8 +143,9 @@ def rate_attempt(
 def rate_table(ratings: Sequence[Rating], scores: Sequence[float]) -> list[Rating]:
     """The players' ratings after a table where they made `scores` (higher is better; equal
     scores are a tie), Plackett-Luce over the ranking, the early steps bounded as above."""
-    teams = [[_TABLE.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
-    rated = _TABLE.rate(teams, scores=[float(s) for s in scores])
+    model = _table()
+    teams = [[model.rating(mu=r.mu, sigma=r.sigma)] for r in ratings]
+    rated = model.rate(teams, scores=[float(s) for s in scores])
     out = []
     for before, [after] in zip(ratings, rated, strict=True):
         step = after.mu - before.mu

@@ -22,7 +22,6 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Collection
-from importlib.metadata import PackageNotFoundError, version
 from types import ModuleType
 from typing import NamedTuple
 
@@ -92,7 +91,7 @@ def build_parser(modules: Collection[str] | None = None) -> argparse.ArgumentPar
         epilog=build_examples(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"t24 {package_version()}")
+    parser.add_argument("--version", action=VersionAction)
     parser.add_argument(
         "--lang",
         metavar="LANG",
@@ -118,10 +117,31 @@ def command_module(module: str) -> ModuleType:
 def package_version() -> str:
     """The installed package's version: pyproject.toml is its one source (the server reads
     the same metadata, `server.__version__`)."""
+    # importlib.metadata (email, zipfile, csv: ~15-30 ms) only for `--version` (issue 29)
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("t24")
     except PackageNotFoundError:  # a source tree that was never installed
         return "0+unknown"
+
+
+class VersionAction(argparse.Action):
+    """`--version`: argparse's own action ("t24 VERSION" on stdout, exit 0), but the version
+    is read when asked, not by every parser built (`package_version`)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show program's version number and exit",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: object) -> None:
+        parser._print_message(f"t24 {package_version()}\n", sys.stdout)
+        parser.exit()
 
 
 def build_examples() -> str:

@@ -31,9 +31,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from babel import UnknownLocaleError
-from babel.numbers import format_decimal
-
 from protocol.words import FALLBACK, catalogue, pick_language
 from protocol.words.seat_names import seat_names as _seat_names
 
@@ -195,6 +192,10 @@ def role_words(role: str) -> str:
 
 def decimal(value: float, digits: int = 1) -> str:
     """A number with `digits` decimals in the language's own form ("4.5", "4,5")."""
+    # Babel's numbers where used: a `t24` process that prints none does without (issue 29)
+    from babel import UnknownLocaleError
+    from babel.numbers import format_decimal
+
     pattern = "0." + "0" * digits if digits else "0"
     try:
         return str(format_decimal(value, format=pattern, locale=language()))

@@ -33,9 +33,6 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from babel import Locale, UnknownLocaleError
-from babel.messages.pofile import read_po
-
 FALLBACK = "en"
 # The vocabularies of the games shipped today and of the rest; a game added by its folder
 # brings its own (`msgctxt "<game>"`, docs/architecture.md "How to add a game").
@@ -129,6 +126,10 @@ def pick_language(requested: str | None, env: Mapping[str, str] | None = None) -
 
 
 def _read(path: Path) -> tuple[dict[tuple[str, str], Entry], int, str]:
+    # Babel is imported by the first catalogue read, not by every process that imports the
+    # words (a server's start, `t24 --help`): issue 29
+    from babel.messages.pofile import read_po
+
     try:
         with path.open("rb") as handle:
             catalog = read_po(handle, abort_invalid=True)
@@ -224,6 +225,8 @@ def _categories(lang: str, rule: Callable[[int], int], forms: int) -> dict[str, 
     """Which PO plural form each CLDR plural category of the language takes: the form the
     PO rule gives the first number (0..199) of that category. A language Babel does not
     know (a toy) numbers its categories `one` (form 0) and `other` (the last form)."""
+    from babel import Locale, UnknownLocaleError  # where used, as in `_read` (issue 29)
+
     try:
         locale = Locale.parse(lang)
     except (UnknownLocaleError, ValueError):

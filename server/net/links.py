@@ -25,8 +25,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import segno
-
 from server.net.static import page_url
 from server.net.tokens import MAX_TTL_SECONDS, TokenSigner
 from server.tournament.state import TournamentState
@@ -53,6 +51,8 @@ def day_end(date: str) -> int:
 
 def qr_data_uri(url: str) -> str:
     """`url` as a QR code: an SVG `data:` URI, black on white, with its quiet zone."""
+    import segno  # by the first printed link, not at every server's start (issue 29)
+
     code = segno.make(url, error=QR_ERROR, micro=False)
     return str(code.svg_data_uri(border=QR_BORDER, omitsize=True, light="#fff"))
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
-from twisted.internet.defer import Deferred
+from twisted.internet.defer import Deferred, succeed
 from twisted.internet.interfaces import IReactorFromThreads, IReactorTime
 from twisted.internet.threads import deferToThreadPool
 from twisted.python.failure import Failure
@@ -29,14 +29,12 @@ from server.net.links import LinkMaker
 from server.net.output import OrderedOutput
 from server.net.rate_limits import NetConfig, TokenBucket
 from server.net.tokens import Claims, TokenError, TokenSigner
-from server.runtime.analysis_query import ANALYSIS, analysis
 from server.runtime.catch_up import CatchUp
 from server.runtime.hub import Hub, TableMoved, UnknownTable
 from server.runtime.pushes import Push
-from server.runtime.ratings_query import RATINGS, ratings, with_log_ratings
 from server.runtime.table_actor import Snapshot, TableActor
 from server.runtime.timers import now_us
-from server.runtime.view_at import VIEW_AT, ViewAt, view_at
+from server.runtime.view_at import ANALYSIS, RATINGS, VIEW_AT, ViewAt, view_at
 
 # Roles that only watch: on a node of several they watch other nodes' tables from a replica.
 REPLICA_ROLES = frozenset({"spectator", "auditor"})
@@ -95,7 +93,14 @@ class TableRequests:
         game = self.hub.games.get(name) if isinstance(name, str) else None
         # a game's option asking for the log's ratings (practice's `from_log`) is filled
         # here, from the store, and recorded as numbers (server/runtime/ratings_query.py)
-        d = with_log_ratings(self.hub.store, self.clock, game, request.get("options"))
+        if getattr(game, "LOG_RATINGS_OPTION", None) is None:
+            d: Deferred[Any] = succeed(request.get("options"))  # what with_log_ratings says
+        else:
+            # imported here: the log's ratings (the analysis, openskill) are not for every
+            # server's start (issue 29)
+            from server.runtime.ratings_query import with_log_ratings
+
+            d = with_log_ratings(self.hub.store, self.clock, game, request.get("options"))
         d.addCallback(
             lambda options: self.hub.create_table(
                 request.get("table"),
@@ -338,9 +343,15 @@ class TableRequests:
         def answer(actor: TableActor) -> Deferred[None] | None:
             if request.get("name") == VIEW_AT:  # an older step's events may be read first
                 return view_at(actor, request.get("args", {}), self.viewer).addCallback(charged)
+            # the two below are imported by their first query, not at every server's start
+            # (issue 29): the analysis and openskill
             if request.get("name") == ANALYSIS:  # the whole log, folded by the analysis
+                from server.runtime.analysis_query import analysis
+
                 return analysis(actor, request.get("args", {}), self.viewer).addCallback(charged)
             if request.get("name") == RATINGS:  # every table's log, folded into ratings
+                from server.runtime.ratings_query import ratings
+
                 return ratings(actor, request.get("args", {}), self.viewer).addCallback(charged)
             seq, result = actor.query(
                 request.get("name"), request.get("args", {}), self.viewer, arrival

@@ -23,13 +23,12 @@ from server.analysis.grades import analyse_tournament, replay_tournament, table_
 from server.analysis.table import analyse_table, for_viewer
 from server.eventlog.envelope import RecordedEvent
 from server.games.base import Actor, RuleViolation
+from server.runtime.view_at import ANALYSIS as ANALYSIS  # the query's name
 from server.runtime.view_at import ViewAt
 from server.tournament.tables import table_id
 
 if TYPE_CHECKING:
     from server.runtime.table_actor import TableActor
-
-ANALYSIS = "analysis"  # the query's name: answered by the shell, never by a game
 
 
 TOURNAMENT_READERS = frozenset({"director", "auditor"})

@@ -82,9 +82,9 @@ from server.games.base import Actor, RuleViolation
 from server.ratings import Rating
 from server.runtime.hub import InvalidOptions
 from server.runtime.slices import Slices
+from server.runtime.view_at import RATINGS as RATINGS  # the query's name
 from server.runtime.view_at import ViewAt
 
-RATINGS = "ratings"  # the query's name: answered by the shell, never by a game
 OFFICIALS = frozenset({"proctor", "director", "auditor"})
 MAX_NAME = 64
 READS_AT_ONCE = 8  # store reads one read of the log keeps in flight (module doc)

@@ -49,6 +49,11 @@ if TYPE_CHECKING:
     from server.runtime.table_actor import TableActor
 
 VIEW_AT = "view_at"  # the query's name: answered by the shell, never by a game
+# The shell's two other queries (analysis_query.py, ratings_query.py) are named here, beside
+# view_at, so the session tells them apart without importing their modules (the analysis,
+# openskill), which the first such query imports, not every server's start (issue 29)
+ANALYSIS = "analysis"
+RATINGS = "ratings"
 CHECKPOINT_EVERY = 50  # events between two kept states of a table, at first
 MAX_CHECKPOINTS = 32  # kept states of one table, at most: past it the spacing doubles
 RECENT_ANSWERS = 4  # the states of a table's last answers, kept for the next step
