@@ -365,7 +365,7 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     pages.shot(director, "tjugoett-board")
 
 
-def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
+def test_every_refusal_of_the_casual_games_is_shown_in_words(page_without_a_token):
     """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
     REFUSALS) and of the tournament (a director's board may show one), each in its own words
     (the catalogue's `<game>/refusal.<code>`), so a refusal is never shown as the generic
@@ -379,8 +379,7 @@ def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Page
         for code in sorted(game.REFUSALS)
     ]
     codes += [("tournament", code) for code in sorted(TOURNAMENT_REFUSALS)]
-    page = pages.open(server.http, "")
-    page.locator("#fatal").wait_for(timeout=WAIT)
+    page = page_without_a_token()  # English
     shown = page.evaluate(
         """async (codes) => {
             const { errorInWords } = await import("/js/words.js");

@@ -467,7 +467,7 @@ def test_the_label_check_finds_unlabelled_controls(pages: Pages):
     assert "Shown later" not in still_hidden and "- textbox" not in still_hidden.split("More")[1]
 
 
-def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: Pages):
+def test_the_browser_applies_view_pushes_as_protocol_views_does(page_without_a_token):
     """wire.js's `applyViewMessage` is the JavaScript twin of
     `protocol.views.apply_view_message`: the same views from the same messages."""
     from protocol.views import apply_view_message, view_change
@@ -481,8 +481,7 @@ def test_the_browser_applies_view_pushes_as_protocol_views_does(server, pages: P
         (None, view_change(None, after)),  # a whole view
         (before, {"patch": {"set": {"new": 1}, "unset": ["seats"]}}),
     ]
-    page = pages.open(server.http, "")
-    page.locator("#fatal").wait_for(timeout=WAIT)
+    page = page_without_a_token()
     drawn = page.evaluate(
         """async (cases) => {
             const { applyViewMessage } = await import("/js/wire.js");

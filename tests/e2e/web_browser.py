@@ -168,6 +168,42 @@ def pages(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Itera
     opened.close()
 
 
+@pytest.fixture(scope="session")
+def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
+    """`in_language(lang="en")`: the one page of the session (of an xdist worker) opened
+    without a token, speaking `lang`, for the tests that only import and call the page's
+    modules (its words, its tables, wire.js). Each of them had opened a page of its own, a
+    second of Chromium's CPU each (docs/testing.md, "Suite time"); the page is switched to
+    the language asked for in place (its language switch, js/main.js `switchLanguage`), and
+    a test that draws on it removes what it drew. A JavaScript error on the page fails the
+    test it is handed to next, and the session's end."""
+    from protocol.words import catalogue
+
+    context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"{server.http}/#token=")
+    page.locator("#fatal").wait_for(timeout=20_000)
+
+    def in_language(lang: str = "en") -> Any:
+        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+        if page.evaluate("document.documentElement.lang") != lang:
+            page.select_option("#language-choice", lang)
+        heading = catalogue(lang).say("web", "page.fatal")
+        page.wait_for_function(
+            """([lang, heading]) => document.documentElement.lang === lang
+                && document.querySelector("#fatal h1")?.textContent === heading""",
+            arg=[lang, heading],
+            timeout=20_000,
+        )
+        return page
+
+    yield in_language
+    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+    context.close()
+
+
 def unlabelled_controls(page: Any, hidden: bool = True) -> list[str]:
     """The controls of the page's accessibility tree that have no accessible name (what a
     screen reader would announce as a bare 'button' or 'edit text'); with `hidden`, also
