@@ -175,6 +175,7 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
     )
     student.locator("#message", has_text="The protest is filed").wait_for(timeout=WAIT)
     assert student.locator("#protest-events input:checked").count() == 0
+    pages.done(student)  # it would tick on beside the replay (web_browser.py `Pages.done`)
 
     # the replay of the card the user test read as "201912 9"
     shown = next(
@@ -369,6 +370,7 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     at_each_width(pages, board, "board")
     headings = standings.locator("thead th").all_inner_texts()
     assert headings == ["Rank", "Student", "R1", "R2", "Total", "Advances"]
+    pages.done(board)  # each page closed once looked at: it would tick on beside the next
 
     one = pages.open(
         process.http, process.token("director", name="dir"), width=1280, page="board", table=table
@@ -387,6 +389,7 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     one.click("#projector")
     one.wait_for_function("() => !document.documentElement.classList.contains('projector')")
     assert "projector" not in one.url
+    pages.done(one)
     projector = pages.open(
         process.http,
         process.token("spectator", name="room", table=table),
@@ -405,6 +408,7 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     assert sizes["number"] >= 70 and sizes["score"] >= 45 and sizes["name"] >= 30, sizes
     assert projector.locator(".board-table .feed").is_hidden()
     at_each_width(pages, projector, "projector")
+    pages.done(projector)
 
     replay = pages.open(
         process.http,
