@@ -87,6 +87,8 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     spectator.click("#first")
     step_drawn(spectator, 1)
     assert unlabelled_controls(spectator) == []
+    pages.shot(spectator, "replay-spectator-first")
+    pages.done(spectator)  # looked at: closed, not left open beside the proctor's
 
     # the proctor saw the placed card's numbers (the cupped card): its own view, not the
     # spectator's
@@ -108,7 +110,6 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     step = step_drawn(proctor, ended)
     assert "Round over: the proctor ended it." in proctor.inner_text("#sentence")
     pages.shot(proctor, "replay-proctor-end")
-    pages.shot(spectator, "replay-spectator-first")
 
 
 def test_the_replay_page_shows_a_refused_table_in_words(server, pages: Pages):
