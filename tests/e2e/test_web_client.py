@@ -104,7 +104,9 @@ def test_a_student_wins_a_card_in_the_browser_while_a_bot_plays_and_the_board_sh
     seat s2."""
     create_table(server, "webwin", cards=TWO_CARDS, **AUTO)
     student = pages.open(server.http, player(server, "webwin", "s1"))
-    board = pages.open(server.http, server.token("spectator", name="w", table="webwin"))
+    board = pages.open(
+        server.http, server.token("spectator", name="w", table="webwin"), beside=student
+    )
     score = board.locator('[data-table="webwin"] tr[data-seat="s1"] td.score')
     score.wait_for(timeout=WAIT)
     assert score.inner_text() == "0"
@@ -178,7 +180,9 @@ def test_a_wrong_solution_draws_the_flag_on_screen(server, pages: Pages):
     # previewed, upheld with a correction that rescinds it (the flag picked from the student's
     # standing flags); the student's page shows the flag gone.
     flag = student.locator("#feed li.flag").first.get_attribute("data-seq")
-    console = pages.open(server.http, server.token("proctor", name="p", table="webflag"))
+    console = pages.open(
+        server.http, server.token("proctor", name="p", table="webflag"), beside=student
+    )
     console.locator(f'#protest-events li[data-seq="{flag}"] input:enabled').check()
     console.fill("#protest-reason", "the steps were right")
     console.click("#file-protest")
@@ -259,7 +263,8 @@ def test_a_server_restart_shows_the_pause_and_the_console_resumes(tmp_path, page
         assert student.locator("#touch").is_disabled()
         assert fits_the_width(student, 390)
         pages.shot(student, "student-paused-phone")
-        console = pages.open(process.http, process.token("proctor", name="p", table="webrestart"))
+        proctor = process.token("proctor", name="p", table="webrestart")
+        console = pages.open(process.http, proctor, beside=student)
         console.locator("#pause", has_text="server restart").wait_for(timeout=WAIT)
         console.click("#resume")
         resumed = student.locator("#feed li", has_text="Resumed")
@@ -328,19 +333,19 @@ def mid_card_table(server) -> str:
     return table
 
 
-def open_console(pages: Pages, server, table: str) -> Any:
+def open_console(pages: Pages, server, table: str, beside: Any) -> Any:
     """The director's console of `table`, drawn with its open protest."""
     token = server.token("director", name="director")
-    console = pages.open(server.http, token, page="console", table=table)
+    console = pages.open(server.http, token, page="console", table=table, beside=beside)
     console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     console.get_by_role("button", name="Uphold protest 1").wait_for(timeout=WAIT)
     return console
 
 
-def open_links_board(pages: Pages, server, table: str) -> Any:
+def open_links_board(pages: Pages, server, table: str, beside: Any) -> Any:
     """The director's scoreboard of `table`, with the links made for its people."""
     token = server.token("director", name="director")
-    board = pages.open(server.http, token, page="board", table=table)
+    board = pages.open(server.http, token, page="board", table=table, beside=beside)
     board.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     board.click(f'[data-links="{table}"]')
     board.locator(f'[data-table="{table}"] a[data-person="spectator"]').wait_for(timeout=WAIT)
@@ -363,11 +368,11 @@ def test_every_control_is_labelled_mid_card_with_a_protest_open_and_the_director
     student.locator("#touch:enabled").wait_for(timeout=WAIT)
     assert unlabelled_controls(student) == [], student.locator("body").aria_snapshot()
 
-    console = open_console(pages, server, table)
+    console = open_console(pages, server, table, beside=student)
     assert console.locator("#reopen").count() == 1  # the director's
     assert unlabelled_controls(console) == [], console.locator("body").aria_snapshot()
 
-    board = open_links_board(pages, server, table)
+    board = open_links_board(pages, server, table, beside=student)
     tree = board.locator("body").aria_snapshot()
     assert f'button "Links for the people of {table}"' in tree, tree
     assert f'link "Console of {table}"' in tree and 'link "http' in tree, tree
@@ -417,7 +422,8 @@ def test_the_director_makes_links_and_the_console_runs_a_proctored_card(server, 
     link = director.locator('[data-table="webproctored"] a[data-person="proctor"]')
     link.wait_for(timeout=WAIT)
     assert "#token=t24v1." in link.get_attribute("href")
-    console = pages.open(server.http, link.get_attribute("href").split("#token=")[1])
+    proctor = link.get_attribute("href").split("#token=")[1]
+    console = pages.open(server.http, proctor, beside=director)
     console.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     console.click("#start")
     console.locator("#feed li", has_text="Round 1 started").wait_for(timeout=WAIT)

@@ -119,15 +119,31 @@ class Pages:
         *,
         locale: str = "en-US",
         watch: bool = False,
+        beside: Any = None,
         **params: str,
     ) -> Any:
         """A page of the client for `token`, in a browser that asks for `locale` (the page
         speaks the browser's language until the person picks another: js/words.js). With
         `watch`, `page.sent` holds every request the page sends from its first, decoded
-        (Playwright sees the frames; watched from before the page loads, so no reload)."""
-        context = self.browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
-        self.contexts.append(context)
+        (Playwright sees the frames; watched from before the page loads, so no reload).
+
+        A fresh browser (context) each, or with `beside` another tab of the browser of that
+        page (its locale, its localStorage: a language picked there is this page's too).
+        A fresh browser starts renderer processes of its own: about 0.9 s of Chromium's CPU
+        a page, a tab beside another about 0.3 s (docs/testing.md, "Suite time"), so a test
+        opens its other people's pages beside its first where what is remembered in the
+        browser (the language picked) does not matter."""
+        if beside is None:
+            viewport = {"width": width, "height": 900}
+            context = self.browser.new_context(viewport=viewport, locale=locale)
+            self.contexts.append(context)
+        else:
+            context = beside.context
+            assert context in self.contexts and locale == beside.locale, (locale, beside.locale)
         page = context.new_page()
+        page.locale = locale
+        if beside is not None:
+            page.set_viewport_size({"width": width, "height": 900})
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         if watch:
@@ -152,14 +168,15 @@ class Pages:
         return path
 
     def done(self, page: Any) -> None:
-        """Closes `page` (its context) once the test is done with it, its JavaScript errors
-        checked first: an open page keeps working (its 100 ms ticks, its connection) while
-        the test goes on with others."""
+        """Closes `page` once the test is done with it (and its browser, the last of its
+        pages), its JavaScript errors checked first: an open page keeps working (its 100 ms
+        ticks, its connection) while the test goes on with others."""
+        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
         context = page.context
-        for each in context.pages:
-            assert not each.errors, f"JavaScript errors on the page: {each.errors}"
-        self.contexts.remove(context)
-        context.close()
+        page.close()
+        if not context.pages:
+            self.contexts.remove(context)
+            context.close()
 
     def close(self) -> None:
         for context in self.contexts:
