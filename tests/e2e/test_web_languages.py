@@ -368,15 +368,20 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         assert layout_problems(page) == [], name
         pages.shot(page, f"{name}-norwegian-390")
 
+    page = None  # each page a tab of the first one's browser (web_browser.py `Pages.open`)
     for name, (token, params) in opened.items():
-        page = pages.open(server.http, token, 390, locale="nb-NO", **params)
+        before, page = (
+            page,
+            pages.open(server.http, token, 390, locale="nb-NO", beside=page, **params),
+        )
+        if before is not None:
+            pages.done(before)
         speaks_norwegian(page, name)
         if name == "board":
             page.click("#projector")
             page.wait_for_function("() => document.documentElement.classList.contains('projector')")
             assert "projector=1" in page.url
             speaks_norwegian(page, "projector")
-        pages.done(page)
 
 
 def unit_module(name: str) -> Any:

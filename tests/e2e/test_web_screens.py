@@ -175,7 +175,6 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
     )
     student.locator("#message", has_text="The protest is filed").wait_for(timeout=WAIT)
     assert student.locator("#protest-events input:checked").count() == 0
-    pages.done(student)  # it would tick on beside the replay (web_browser.py `Pages.done`)
 
     # the replay of the card the user test read as "201912 9"
     shown = next(
@@ -189,7 +188,9 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
         width=390,
         page="replay",
         table=table,
+        beside=student,  # another tab of her browser (web_browser.py `Pages.open`)
     )
+    pages.done(student)  # it would tick on beside the replay (web_browser.py `Pages.done`)
     replay.locator("#slider:enabled").wait_for(timeout=WAIT)
     replay.locator("#slider").fill(str(shown["seq"]))
     replay.locator(
@@ -370,11 +371,16 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     at_each_width(pages, board, "board")
     headings = standings.locator("thead th").all_inner_texts()
     assert headings == ["Rank", "Student", "R1", "R2", "Total", "Advances"]
-    pages.done(board)  # each page closed once looked at: it would tick on beside the next
 
     one = pages.open(
-        process.http, process.token("director", name="dir"), width=1280, page="board", table=table
+        process.http,
+        process.token("director", name="dir"),
+        width=1280,
+        page="board",
+        table=table,
+        beside=board,  # each page a tab of the first one's browser (web_browser.py)
     )
+    pages.done(board)  # each page closed once looked at: it would tick on beside the next
     card = one.locator(f'[data-table="{table}"] .card.up')
     card.wait_for(timeout=WAIT)
     assert one.locator(f'[data-table="{table}"]').bounding_box()["width"] > 1200  # not 300 px
@@ -389,7 +395,6 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     one.click("#projector")
     one.wait_for_function("() => !document.documentElement.classList.contains('projector')")
     assert "projector" not in one.url
-    pages.done(one)
     projector = pages.open(
         process.http,
         process.token("spectator", name="room", table=table),
@@ -397,7 +402,9 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
         page="board",
         table=table,
         projector="1",
+        beside=one,
     )
+    pages.done(one)
     projector.locator(f'[data-table="{table}"] .card.up').wait_for(timeout=WAIT)
     sizes = projector.evaluate(
         """() => { const size = (selector) =>
@@ -408,7 +415,6 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     assert sizes["number"] >= 70 and sizes["score"] >= 45 and sizes["name"] >= 30, sizes
     assert projector.locator(".board-table .feed").is_hidden()
     at_each_width(pages, projector, "projector")
-    pages.done(projector)
 
     replay = pages.open(
         process.http,
@@ -416,7 +422,9 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
         width=1280,
         page="replay",
         table=table,
+        beside=projector,
     )
+    pages.done(projector)
     replay.locator("#position", has_text=f"of {revealed['seq']}").wait_for(timeout=WAIT)
     replay.keyboard.press("End")
     replay.locator(
