@@ -5,8 +5,9 @@ does (CI has no such download); `.ci/run` installs Debian's `chromium` with apt-
 is missing. Without it the browser tests skip on a developer's machine and FAIL in CI
 (`CI=true`), so a CI run can never pass without having run them.
 
-Every page gets a fresh browser context; JavaScript errors on a page fail the test (they are
-collected in `page.errors`). Screenshots go to the test's tmp_path, never the repo; with
+Every page gets a fresh browser context, or is a tab beside another page of its test
+(`Pages.open(beside=...)`); JavaScript errors on a page fail the test (they are collected in
+`page.errors`). Screenshots go to the test's tmp_path, never the repo; with
 `T24_SCREENSHOTS=DIR` to DIR/<test name>/ (kept after the run, to look at).
 """
 
