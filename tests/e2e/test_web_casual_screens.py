@@ -66,8 +66,10 @@ def test_the_read_check_finds_a_seat_id_an_event_and_a_code(page_without_a_token
         page.evaluate("""() => document.getElementById("read-check").remove()""")
 
 
-def seat_page(pages: Pages, server, table: str, seat: str = "s1") -> Any:
-    page = pages.open(server.http, server.token("player", table=table, seat=seat), width=390)
+def seat_page(pages: Pages, server, table: str, seat: str = "s1", beside: Any = None) -> Any:
+    """A seat's page at 390 px (with `beside`, a tab of that page's browser: web_browser.py)."""
+    token = server.token("player", table=table, seat=seat)
+    page = pages.open(server.http, token, width=390, beside=beside)
     page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     return page
 
@@ -90,9 +92,9 @@ def test_a_double_digits_pocket_table_and_its_scoreboard_fit_every_width(
     assert names == [f"{LONG} (you)", "Bo", f"{LONG} (2)", "Player 4"], names
     at_each_width(pages, ada, "pocket-double-digits")
     assert read_problems(ada) == []
-    board = pages.open(
-        server.http, server.token("spectator", name="w", table=table), page="board", table=table
-    )
+    watcher = server.token("spectator", name="w", table=table)
+    board = pages.open(server.http, watcher, page="board", table=table, beside=ada)
+    pages.done(ada)
     board.locator(f'[data-table="{table}"] .card.up').wait_for(timeout=WAIT)
     at_each_width(pages, board, "pocket-scoreboard")
     assert read_problems(board) == []
@@ -169,7 +171,7 @@ def test_two_players_of_one_name_read_apart_on_the_page(server, connect, pages: 
     names = ada.locator("#seats th[scope=row]").all_inner_texts()
     assert names == ["Ada (you)", "Ada (2)", "Player 3"], names
     assert read_problems(ada) == []
-    theirs = seat_page(pages, server, table, "s2")
+    theirs = seat_page(pages, server, table, "s2", beside=ada)
     theirs.locator("#who", has_text="You are Ada (2).").wait_for(timeout=WAIT)
 
 
