@@ -75,14 +75,17 @@ def test_a_student_and_a_proctor_read_the_round_after_it(server, connect, pages:
     pages.shot(page, "analysis-student-1280")
     at_each_width(pages, page, "analysis-student")  # nothing off the screen, no field squeezed
 
-    phone = pages.open(server.http, token, width=390, page="analysis")
+    phone = pages.open(server.http, token, width=390, page="analysis", beside=page)  # a tab
+    pages.done(page)  # each page closed once looked at: it would tick on beside the next
     phone.locator('.student-analysis[data-seat="s1"]').wait_for(timeout=WAIT)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     pages.shot(phone, "analysis-student-390")
 
+    proctor = server.token("proctor", table=table)
     officials = pages.open(
-        server.http, server.token("proctor", table=table), width=1280, page="analysis", table=table
+        server.http, proctor, width=1280, page="analysis", table=table, beside=phone
     )
+    pages.done(phone)
     officials.locator('.student-analysis[data-seat="s2"]').wait_for(timeout=WAIT)
     assert officials.locator(".student-analysis").count() == 4
     rows = officials.locator("table tr[data-card-id]")

@@ -128,7 +128,9 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     table, _ = create(server, connect, "pocket", {"seats": SEATS, "size": 3, "seed": 5})
     bo = seat_client(server, connect, table, "s2")
     ada = open_seat(pages, server, table, "s1")
-    director = pages.open(server.http, server.token("director", name="dir"), table=table)
+    director = pages.open(
+        server.http, server.token("director", name="dir"), table=table, beside=ada
+    )
     director.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     assert director.locator("#claim").is_hidden()  # a player's control, not the director's
     director.click("#start")
@@ -147,7 +149,7 @@ def test_pocket_stumped_by_all_makes_a_bonus_card_and_the_director_pauses_and_en
     director.locator("#feed li", has_text="The game goes on").wait_for(timeout=WAIT)
     assert unlabelled_controls(director) == []
     board = pages.open(
-        server.http, server.token("spectator", name="watcher", table=table), width=768
+        server.http, server.token("spectator", name="watcher", table=table), width=768, beside=ada
     )
     section = board.locator(f'[data-table="{table}"]')
     section.locator(".card.up").wait_for(timeout=WAIT)
@@ -327,7 +329,8 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     director.click(f'[data-links="{table}"]')
     link = director.locator(f'[data-table="{table}"] a[data-person^="dealer dl"]')
     link.wait_for(timeout=WAIT)
-    dora = pages.open(server.http, link.get_attribute("href").split("#token=")[1], width=390)
+    dealer = link.get_attribute("href").split("#token=")[1]
+    dora = pages.open(server.http, dealer, width=390, beside=director)  # a tab of its browser
     dora.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     dora.locator("#who", has_text="You are Dora (the dealer).").wait_for(timeout=WAIT)
     assert dora.locator("#mine").is_hidden()  # the dealer holds no player's hand
@@ -365,7 +368,7 @@ def test_tjugoett_a_person_dealer_deals_in_the_browser(server, connect, pages: P
     pages.shot(director, "tjugoett-board")
 
 
-def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Pages):
+def test_every_refusal_of_the_casual_games_is_shown_in_words(page_without_a_token):
     """words.js has a sentence for every refusal code of pocket, deck40 and Tjugoett (their
     REFUSALS) and of the tournament (a director's board may show one), each in its own words
     (the catalogue's `<game>/refusal.<code>`), so a refusal is never shown as the generic
@@ -379,8 +382,7 @@ def test_every_refusal_of_the_casual_games_is_shown_in_words(server, pages: Page
         for code in sorted(game.REFUSALS)
     ]
     codes += [("tournament", code) for code in sorted(TOURNAMENT_REFUSALS)]
-    page = pages.open(server.http, "")
-    page.locator("#fatal").wait_for(timeout=WAIT)
+    page = page_without_a_token()  # English
     shown = page.evaluate(
         """async (codes) => {
             const { errorInWords } = await import("/js/words.js");

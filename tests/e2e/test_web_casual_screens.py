@@ -53,16 +53,23 @@ def read_problems(page) -> list[str]:
     return found
 
 
-def test_the_read_check_finds_a_seat_id_an_event_and_a_code(pages: Pages, server):
-    page = pages.open(server.http, "")
-    page.locator("#fatal").wait_for(timeout=WAIT)
+def test_the_read_check_finds_a_seat_id_an_event_and_a_code(page_without_a_token):
+    """The check is not vacuous: a seat id, an event name and a code are found (on the
+    session's page without a token, which has none; the line is removed after)."""
+    page = page_without_a_token()
+    assert read_problems(page) == []
     page.evaluate("""() => document.body.append(Object.assign(document.createElement("p"),
-        { textContent: "Ada (s1) CardWon stale_set" }))""")
-    assert len(read_problems(page)) == 3, read_problems(page)
+        { id: "read-check", textContent: "Ada (s1) CardWon stale_set" }))""")
+    try:
+        assert len(read_problems(page)) == 3, read_problems(page)
+    finally:
+        page.evaluate("""() => document.getElementById("read-check").remove()""")
 
 
-def seat_page(pages: Pages, server, table: str, seat: str = "s1") -> Any:
-    page = pages.open(server.http, server.token("player", table=table, seat=seat), width=390)
+def seat_page(pages: Pages, server, table: str, seat: str = "s1", beside: Any = None) -> Any:
+    """A seat's page at 390 px (with `beside`, a tab of that page's browser: web_browser.py)."""
+    token = server.token("player", table=table, seat=seat)
+    page = pages.open(server.http, token, width=390, beside=beside)
     page.locator("#status", has_text="Connected").wait_for(timeout=WAIT)
     return page
 
@@ -85,9 +92,9 @@ def test_a_double_digits_pocket_table_and_its_scoreboard_fit_every_width(
     assert names == [f"{LONG} (you)", "Bo", f"{LONG} (2)", "Player 4"], names
     at_each_width(pages, ada, "pocket-double-digits")
     assert read_problems(ada) == []
-    board = pages.open(
-        server.http, server.token("spectator", name="w", table=table), page="board", table=table
-    )
+    watcher = server.token("spectator", name="w", table=table)
+    board = pages.open(server.http, watcher, page="board", table=table, beside=ada)
+    pages.done(ada)
     board.locator(f'[data-table="{table}"] .card.up').wait_for(timeout=WAIT)
     at_each_width(pages, board, "pocket-scoreboard")
     assert read_problems(board) == []
@@ -164,7 +171,7 @@ def test_two_players_of_one_name_read_apart_on_the_page(server, connect, pages: 
     names = ada.locator("#seats th[scope=row]").all_inner_texts()
     assert names == ["Ada (you)", "Ada (2)", "Player 3"], names
     assert read_problems(ada) == []
-    theirs = seat_page(pages, server, table, "s2")
+    theirs = seat_page(pages, server, table, "s2", beside=ada)
     theirs.locator("#who", has_text="You are Ada (2).").wait_for(timeout=WAIT)
 
 
@@ -174,16 +181,17 @@ DRAW_A_VIEW = """async (view) => {
     await words.loadWords("en");
     const drawn = drawValue(view, viewNames(view));
     document.body.append(drawn);
-    return drawn.innerText;
+    const text = drawn.innerText;
+    drawn.remove(); // the page is shared (web_browser.py `page_without_a_token`)
+    return text;
 }"""
 
 
-def test_a_game_without_a_page_names_its_seats_in_its_drawn_view(server, pages: Pages):
+def test_a_game_without_a_page_names_its_seats_in_its_drawn_view(page_without_a_token):
     """The page of a game with no module here (games/generic.js), and the replay's data of
     an event, draw a view as labelled values: a seat id there, as a value or as a key, reads
     as its player's name."""
-    page = pages.open(server.http, "")
-    page.locator("#fatal").wait_for(timeout=WAIT)
+    page = page_without_a_token()
     view = {
         "seats": [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Ada"}],
         "turn": "s2",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -254,23 +255,16 @@ def test_the_proctor_console_switches_to_swedish_keeping_its_table_and_last_mess
     pages.shot(console, "console-switched-to-swedish-390")
 
 
-LOCALES = (("en-US", "en"), ("nb-NO", "nb"), ("sv-SE", "sv"))
+LANGUAGES = ("en", "nb", "sv")
 
 
-@pytest.fixture(scope="module")
-def pages_without_a_token(browser, server, tmp_path_factory):
-    """lang -> a page of a browser asking for that language, opened without a token: the
-    page's words loaded, its modules there to import. Shared by the tests below, which only
-    read the modules (nine loads of the page were a tenth of this file's time); a JavaScript
-    error on a page fails the module's last test, as `Pages` does a test's."""
-    opened = Pages(browser, tmp_path_factory.mktemp("pages-without-a-token"))
-    shown = {}
-    for locale, lang in LOCALES:
-        page = opened.open(server.http, "", locale=locale)
-        page.locator("#fatal").wait_for(timeout=WAIT)  # no token: the words are loaded, though
-        shown[lang] = page
-    yield shown
-    opened.close()
+def in_each_language(page_without_a_token) -> Iterator[tuple[str, Any]]:
+    """(lang, the page without a token speaking it) for each language: the session's one
+    page (web_browser.py `page_without_a_token`), its words loaded, its modules there to
+    import, switched to each language in place (nine loads of the page, then three, were a
+    tenth of this file's time; a browser asking for each language is the tests above')."""
+    for lang in LANGUAGES:
+        yield lang, page_without_a_token(lang)
 
 
 WALK_THE_TABLES = """async () => {
@@ -303,10 +297,10 @@ WALK_THE_TABLES = """async () => {
 }"""
 
 
-def test_every_word_the_pages_name_is_in_the_catalogue(pages_without_a_token):
+def test_every_word_the_pages_name_is_in_the_catalogue(page_without_a_token):
     """Every entry of every page's word table (js/word_tables.js, the games' pages) says a
     text in each language, never its key (what `say` shows for a key the catalogue lacks)."""
-    for lang, page in pages_without_a_token.items():
+    for lang, page in in_each_language(page_without_a_token):
         assert page.evaluate("document.documentElement.lang") == lang
         assert page.inner_text("#fatal h1") == web(lang, "page.fatal")
         assert page.evaluate(WALK_THE_TABLES) == [], lang
@@ -336,7 +330,10 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
     """The student page, the proctor console, the scoreboard (and its projector mode) and
     the replay of one 24 Challenge table, each in a Norwegian browser at a phone's width:
     each has the language switch, speaks Norwegian (its headings the catalogue's), and
-    nothing runs off the screen."""
+    nothing runs off the screen. (The projector mode is the scoreboard's page switched by its
+    button, as the URL's `projector=1` draws it (test_web_screens.py checks both); each page
+    is closed once looked at: a page opened is a second of Chromium's CPU, one left open
+    keeps ticking.)"""
     director = connect(server.token("director", name="dir"))
     table = f"lang-challenge-{next(_ids)}"
     deck = [{"card_id": "d1", "numbers": [21, 16, 8, 21], "dots": 3}]  # Double Digits (R-DECK-2)
@@ -351,10 +348,6 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         "student": (server.token("player", table=table, seat="s1"), {}),
         "console": (server.token("proctor", name="p", table=table), {"page": "console"}),
         "board": (server.token("spectator", name="w"), {"page": "board", "table": table}),
-        "projector": (
-            server.token("spectator", name="w"),
-            {"page": "board", "table": table, "projector": "1"},
-        ),
         "replay": (server.token("spectator", name="w"), {"page": "replay", "table": table}),
     }
     headings = {
@@ -364,8 +357,8 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         "projector": web("nb", "board.title"),
         "replay": web("nb", "replay.title", table=table),
     }
-    for name, (token, params) in opened.items():
-        page = pages.open(server.http, token, 390, locale="nb-NO", **params)
+
+    def speaks_norwegian(page, name: str) -> None:
         page.locator("h1", has_text=headings[name]).wait_for(timeout=WAIT)
         drawn = "#step[data-seq]" if name == "replay" else ".card.up"  # the table, drawn
         page.locator(drawn).first.wait_for(timeout=WAIT)
@@ -374,6 +367,21 @@ def test_every_page_of_a_24_challenge_table_speaks_norwegian_at_390_px(
         assert not re.search(r"\b(Connecting|Connected|Loading|Scores)\b", page.inner_text("body"))
         assert layout_problems(page) == [], name
         pages.shot(page, f"{name}-norwegian-390")
+
+    page = None  # each page a tab of the first one's browser (web_browser.py `Pages.open`)
+    for name, (token, params) in opened.items():
+        before, page = (
+            page,
+            pages.open(server.http, token, 390, locale="nb-NO", beside=page, **params),
+        )
+        if before is not None:
+            pages.done(before)
+        speaks_norwegian(page, name)
+        if name == "board":
+            page.click("#projector")
+            page.wait_for_function("() => document.documentElement.classList.contains('projector')")
+            assert "projector=1" in page.url
+            speaks_norwegian(page, "projector")
 
 
 def unit_module(name: str) -> Any:
@@ -418,14 +426,14 @@ SAY_EVERY_EVENT = """async ({ examples, seats }) => {
 RAW = re.compile(r"[{}]|undefined|\bnull\b|NaN|\b[a-z0-9]+_[a-z0-9_]+\b|\b(s1|s2|s3|dl)\b")
 
 
-def test_every_event_of_every_game_reads_in_each_language(pages_without_a_token):
+def test_every_event_of_every_game_reads_in_each_language(page_without_a_token):
     """Every event type of every game (every variant the terminal's words have an example
     of), as the pages say it in English, Norwegian and Swedish: a sentence of the game's own
     words, never a placeholder left unfilled, `undefined`, a code or a seat id where a name
     is known, and never the words for an event the page does not know."""
     examples = event_examples()
     seats = [{"seat": seat, "name": name} for seat, name in NAMES.items()]
-    for lang, page in pages_without_a_token.items():
+    for lang, page in in_each_language(page_without_a_token):
         said = page.evaluate(SAY_EVERY_EVENT, {"examples": examples, "seats": seats})
         unknown = catalogue(lang).say("common", "event.unknown")
         assert len(said) > 100
@@ -443,7 +451,7 @@ NAME_SEATS = """async (tables) => {
 }"""
 
 
-def test_the_pages_name_seats_as_the_terminal_and_the_report_do(pages_without_a_token):
+def test_the_pages_name_seats_as_the_terminal_and_the_report_do(page_without_a_token):
     """js/words.js `seatNames` and protocol/words/seat_names.py give the same names to the
     same seats, in each language: shared names as `Ada (2)`, a seat with no name as the
     language's `Player 1`, never a seat id (tests/unit/test_seat_names.py's tables)."""
@@ -451,7 +459,7 @@ def test_the_pages_name_seats_as_the_terminal_and_the_report_do(pages_without_a_
     tables.append(
         [{"seat": "s1", "name": ""}, {"seat": "s2", "name": "Ada"}, {"seat": "s3", "name": "ada"}]
     )
-    for lang, page in pages_without_a_token.items():
+    for lang, page in in_each_language(page_without_a_token):
         shown = page.evaluate(NAME_SEATS, tables)
         assert shown == [seat_names(seats, catalogue(lang)) for seats in tables], lang
     assert shown[-1] == {"s1": "Spelare 1", "s2": "Ada", "s3": "ada (2)"}

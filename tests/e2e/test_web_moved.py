@@ -62,6 +62,7 @@ def test_a_student_on_another_node_s_page_is_moved_to_the_owner_and_plays_there(
         step = step_drawn(replay, touched["seq"])
         assert step.locator(".card.up").get_attribute("data-numbers") == "1 2 3 4"
         assert replay.evaluate("window.t24.url") == b.url
+        pages.done(replay)  # looked at: closed, not left working through the failover below
 
         # a director's scoreboard on b follows b's own table on its connection, and a's
         # table on a connection of its own, moved to a

@@ -92,7 +92,8 @@ def test_a_student_practises_20_cards_and_the_rating_settles_at_her_level(
     assert unlabelled_controls(ada) == []
     pages.shot(ada, "practice-over-1280")
 
-    phone = pages.open(server.http, token, width=390)
+    phone = pages.open(server.http, token, width=390, beside=ada)  # a tab of her browser
+    pages.done(ada)
     phone.locator("#missed-cards > li").first.wait_for(timeout=WAIT)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     pages.shot(phone, "practice-over-390")

@@ -107,7 +107,8 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
     page.locator("#rating-history").scroll_into_view_if_needed()
     pages.shot(page, "rating-history-1280")
 
-    phone = pages.open(server.http, token, width=390)
+    phone = pages.open(server.http, token, width=390, beside=page)  # a tab of her browser
+    pages.done(page)  # each page closed once looked at: it would tick on beside the next
     phone.locator("#rating-now[data-steps='4']").wait_for(timeout=WAIT)
     assert layout_problems(phone) == []
     box = phone.locator("#rating-history-plot svg").bounding_box()
@@ -118,7 +119,9 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
         phone.locator("#rating-history").screenshot(path=str(plot_shot))
 
     # her practice page (a casual game's page) draws the same history under the practice
-    practice = pages.open(server.http, server.token("player", table="rh-practice", seat="s1"))
+    token = server.token("player", table="rh-practice", seat="s1")
+    practice = pages.open(server.http, token, beside=phone)
+    pages.done(phone)
     practice.locator("#rating-now[data-steps='4']").wait_for(timeout=WAIT)
     assert practice.locator("#rating-history-plot circle.step").count() == 4
     assert float(practice.locator("#rating-now").get_attribute("data-mu")) == now

@@ -87,6 +87,7 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     spectator.click("#first")
     step_drawn(spectator, 1)
     assert unlabelled_controls(spectator) == []
+    pages.shot(spectator, "replay-spectator-first")
 
     # the proctor saw the placed card's numbers (the cupped card): its own view, not the
     # spectator's
@@ -95,7 +96,9 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
         server.token("proctor", name="p2", table="webreplay"),
         page="replay",
         table="webreplay",
+        beside=spectator,  # a tab of the first page's browser (web_browser.py `Pages.open`)
     )
+    pages.done(spectator)  # looked at: closed, not left open beside the proctor's
     proctor.locator("#position", has_text=f"of {last}").wait_for(timeout=WAIT)
     proctor.locator("#slider").fill(str(seqs["CardPlaced"]))
     step = step_drawn(proctor, seqs["CardPlaced"])
@@ -108,7 +111,6 @@ def test_the_replay_page_redraws_the_table_as_it_stood_at_each_step(server, conn
     step = step_drawn(proctor, ended)
     assert "Round over: the proctor ended it." in proctor.inner_text("#sentence")
     pages.shot(proctor, "replay-proctor-end")
-    pages.shot(spectator, "replay-spectator-first")
 
 
 def test_the_replay_page_shows_a_refused_table_in_words(server, pages: Pages):

@@ -188,7 +188,9 @@ def test_the_student_page_reads_right_at_every_width_to_the_end_of_the_round(
         width=390,
         page="replay",
         table=table,
+        beside=student,  # another tab of her browser (web_browser.py `Pages.open`)
     )
+    pages.done(student)  # it would tick on beside the replay (web_browser.py `Pages.done`)
     replay.locator("#slider:enabled").wait_for(timeout=WAIT)
     replay.locator("#slider").fill(str(shown["seq"]))
     replay.locator(
@@ -371,8 +373,14 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
     assert headings == ["Rank", "Student", "R1", "R2", "Total", "Advances"]
 
     one = pages.open(
-        process.http, process.token("director", name="dir"), width=1280, page="board", table=table
+        process.http,
+        process.token("director", name="dir"),
+        width=1280,
+        page="board",
+        table=table,
+        beside=board,  # each page a tab of the first one's browser (web_browser.py)
     )
+    pages.done(board)  # each page closed once looked at: it would tick on beside the next
     card = one.locator(f'[data-table="{table}"] .card.up')
     card.wait_for(timeout=WAIT)
     assert one.locator(f'[data-table="{table}"]').bounding_box()["width"] > 1200  # not 300 px
@@ -394,7 +402,9 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
         page="board",
         table=table,
         projector="1",
+        beside=one,
     )
+    pages.done(one)
     projector.locator(f'[data-table="{table}"] .card.up').wait_for(timeout=WAIT)
     sizes = projector.evaluate(
         """() => { const size = (selector) =>
@@ -412,7 +422,9 @@ def test_the_boards_the_scoreboard_its_projector_mode_and_the_replay_fit_every_w
         width=1280,
         page="replay",
         table=table,
+        beside=projector,
     )
+    pages.done(projector)
     replay.locator("#position", has_text=f"of {revealed['seq']}").wait_for(timeout=WAIT)
     replay.keyboard.press("End")
     replay.locator(

@@ -5,8 +5,9 @@ does (CI has no such download); `.ci/run` installs Debian's `chromium` with apt-
 is missing. Without it the browser tests skip on a developer's machine and FAIL in CI
 (`CI=true`), so a CI run can never pass without having run them.
 
-Every page gets a fresh browser context; JavaScript errors on a page fail the test (they are
-collected in `page.errors`). Screenshots go to the test's tmp_path, never the repo; with
+Every page gets a fresh browser context, or is a tab beside another page of its test
+(`Pages.open(beside=...)`); JavaScript errors on a page fail the test (they are collected in
+`page.errors`). Screenshots go to the test's tmp_path, never the repo; with
 `T24_SCREENSHOTS=DIR` to DIR/<test name>/ (kept after the run, to look at).
 """
 
@@ -119,15 +120,31 @@ class Pages:
         *,
         locale: str = "en-US",
         watch: bool = False,
+        beside: Any = None,
         **params: str,
     ) -> Any:
         """A page of the client for `token`, in a browser that asks for `locale` (the page
         speaks the browser's language until the person picks another: js/words.js). With
         `watch`, `page.sent` holds every request the page sends from its first, decoded
-        (Playwright sees the frames; watched from before the page loads, so no reload)."""
-        context = self.browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
-        self.contexts.append(context)
+        (Playwright sees the frames; watched from before the page loads, so no reload).
+
+        A fresh browser (context) each, or with `beside` another tab of the browser of that
+        page (its locale, its localStorage: a language picked there is this page's too).
+        A fresh browser starts renderer processes of its own: about 0.9 s of Chromium's CPU
+        a page, a tab beside another about 0.3 s (docs/testing.md, "Suite time"), so a test
+        opens its other people's pages beside its first where what is remembered in the
+        browser (the language picked) does not matter."""
+        if beside is None:
+            viewport = {"width": width, "height": 900}
+            context = self.browser.new_context(viewport=viewport, locale=locale)
+            self.contexts.append(context)
+        else:
+            context = beside.context
+            assert context in self.contexts and locale == beside.locale, (locale, beside.locale)
         page = context.new_page()
+        page.locale = locale
+        if beside is not None:
+            page.set_viewport_size({"width": width, "height": 900})
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         if watch:
@@ -151,6 +168,17 @@ class Pages:
         page.screenshot(path=str(path), full_page=True)
         return path
 
+    def done(self, page: Any) -> None:
+        """Closes `page` once the test is done with it (and its browser, the last of its
+        pages), its JavaScript errors checked first: an open page keeps working (its 100 ms
+        ticks, its connection) while the test goes on with others."""
+        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+        context = page.context
+        page.close()
+        if not context.pages:
+            self.contexts.remove(context)
+            context.close()
+
     def close(self) -> None:
         for context in self.contexts:
             for page in context.pages:
@@ -166,6 +194,42 @@ def pages(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Itera
     opened = Pages(browser, shots)
     yield opened
     opened.close()
+
+
+@pytest.fixture(scope="session")
+def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
+    """`in_language(lang="en")`: the one page of the session (of an xdist worker) opened
+    without a token, speaking `lang`, for the tests that only import and call the page's
+    modules (its words, its tables, wire.js). Each of them had opened a page of its own, a
+    second of Chromium's CPU each (docs/testing.md, "Suite time"); the page is switched to
+    the language asked for in place (its language switch, js/main.js `switchLanguage`), and
+    a test that draws on it removes what it drew. A JavaScript error on the page fails the
+    test it is handed to next, and the session's end."""
+    from protocol.words import catalogue
+
+    context = browser.new_context(viewport={"width": 1024, "height": 900}, locale="en-US")
+    page = context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.goto(f"{server.http}/#token=")
+    page.locator("#fatal").wait_for(timeout=20_000)
+
+    def in_language(lang: str = "en") -> Any:
+        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+        if page.evaluate("document.documentElement.lang") != lang:
+            page.select_option("#language-choice", lang)
+        heading = catalogue(lang).say("web", "page.fatal")
+        page.wait_for_function(
+            """([lang, heading]) => document.documentElement.lang === lang
+                && document.querySelector("#fatal h1")?.textContent === heading""",
+            arg=[lang, heading],
+            timeout=20_000,
+        )
+        return page
+
+    yield in_language
+    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+    context.close()
 
 
 def unlabelled_controls(page: Any, hidden: bool = True) -> list[str]:
