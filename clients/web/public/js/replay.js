@@ -10,7 +10,7 @@ import { drawResults } from "./results.js";
 import { eventInWords } from "./event_words.js";
 import { REPLAY_WORDS as W } from "./word_tables.js";
 import { errorInWords, statusInWords } from "./words.js";
-import { casualEventInWords, casualStep, whenGameLoads } from "./games/index.js";
+import { casualEventInWords, casualStep, gameStillLoading, whenGameLoads } from "./games/index.js";
 import { drawValue, viewNames } from "./games/generic.js";
 
 const KEEP = 400; // answers kept (a step's view never changes, so a kept one is never stale)
@@ -122,7 +122,9 @@ export function replayPage(root, connection, table) {
         step.replaceChildren(...drawStep(push.seq, result));
         step.dataset.seq = String(push.seq);
       }
-      step.removeAttribute("aria-busy");
+      // busy while the step's game is drawn as labelled values, its module still loading
+      if (gameStillLoading(result.view)) step.setAttribute("aria-busy", "true");
+      else step.removeAttribute("aria-busy");
       fill("message", "");
     } else {
       step.setAttribute("aria-busy", "true"); // the previous step stays until this one comes

@@ -47,6 +47,13 @@ export function whenGameLoads(listener) {
   listeners.add(listener);
 }
 
+/** Whether `view`'s game is drawn by a module not loaded yet: what is drawn of it meanwhile
+ * (labelled values) is drawn again once it loads (`whenGameLoads`). */
+export function gameStillLoading(view) {
+  const name = view && view.game;
+  return typeof name === "string" && !OWN_PAGES.has(name) && !loaded.has(name);
+}
+
 /** The parts of a loaded game's page, or null (and its loading starts) for one not loaded
  * yet or drawn by the client's own pages. */
 function loadedGame(view) {
