@@ -10,7 +10,7 @@ import time
 from typing import Any
 
 import pytest
-from cli_pty import answer
+from cli_pty import answer, start_round
 from server_process import ServerProcess
 from web_browser import Pages, feed_seqs, unlabelled_controls
 from wsclients import AutobahnClient
@@ -53,17 +53,6 @@ def create_table(
         assert created["type"] == "table_created", created
     finally:
         director.close()
-
-
-def start_round(server, table: str) -> None:
-    """The proctor starts the round (a raw client: the page under test is another's)."""
-    proctor = AutobahnClient(server.url)
-    try:
-        proctor.hello(server.token("proctor", name="proctor", table=table))
-        reply = proctor.request("command", table=table, name="start_round", args={})
-        assert reply["type"] == "accepted", reply
-    finally:
-        proctor.close()
 
 
 def player(server, table: str, seat: str) -> str:
