@@ -18,7 +18,12 @@ import suite_plan
 import tournament_run
 from cli_pty import T24Cli
 from server_process import ServerProcess
-from web_browser import browser, page_without_a_token, pages  # noqa: F401 - the web client's fixtures
+from web_browser import (  # noqa: F401 - the web client's fixtures
+    browser,
+    browser_pool,
+    page_without_a_token,
+    pages,
+)
 from wsclients import AutobahnClient, stop_reactor_thread
 
 SHARED_FLAGS = (

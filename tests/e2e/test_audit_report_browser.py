@@ -72,9 +72,12 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
     at (nothing reads them, and a whole report's picture costs Chromium seconds); the A4 PDF
     `<name>.pdf`, its pages."""
     seen: dict[str, Any] = {"wide": {}, "height": {}, "cards": {}}
+    # One browser, a tab a width: a context each started renderers of its own (a second
+    # of Chromium's CPU or more, docs/testing.md "Suite time"); the file remembers nothing.
+    context = browser.new_context()
     for width in WIDTHS:
-        context = browser.new_context(viewport={"width": width, "height": 900})
         page = context.new_page()
+        page.set_viewport_size({"width": width, "height": 900})
         page.goto(report.as_uri())
         seen["height"][width] = page.evaluate("document.documentElement.scrollHeight")
         seen["wide"][width] = page.evaluate(TOO_WIDE)
@@ -93,7 +96,8 @@ def look(browser: Any, report: Path, shots: Path, name: str, whole: bool = True)
             page.locator("details.timeline").first.scroll_into_view_if_needed()
         if SCREENSHOTS:
             page.screenshot(path=str(shots / f"{name}-{width}-open.png"), full_page=whole)
-        context.close()
+        page.close()
+    context.close()
     return seen
 
 

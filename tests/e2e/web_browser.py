@@ -5,7 +5,8 @@ does (CI has no such download); `.ci/run` installs Debian's `chromium` with apt-
 is missing. Without it the browser tests skip on a developer's machine and FAIL in CI
 (`CI=true`), so a CI run can never pass without having run them.
 
-Every page gets a fresh browser context, or is a tab beside another page of its test
+Every page opens in a browser (context) of its own that starts as a fresh one would (no
+storage, no cookies, no cache: `BrowserPool`), or is a tab beside another page of its test
 (`Pages.open(beside=...)`); JavaScript errors on a page fail the test (they are collected in
 `page.errors`). Screenshots go to the test's tmp_path, never the repo; with
 `T24_SCREENSHOTS=DIR` to DIR/<test name>/ (kept after the run, to look at).
@@ -104,13 +105,93 @@ def browser() -> Iterator[Any]:
         launched.close()
 
 
-class Pages:
-    """Opens web-client pages of one server; closes their contexts after the test."""
+# What a kept browser's own tab is served for every address while its storage is emptied:
+# no request reaches a server (whose process may be gone), no script runs.
+BLANK_PAGE = "<html></html>"
 
-    def __init__(self, browser: Any, shots: Path) -> None:
+
+class BrowserPool:
+    """Browser contexts kept for the session (an xdist worker's), each handed to one test at a
+    time and emptied when it is given back, so that a page opens in a known browser the way
+    it would in a fresh one.
+
+    Why: a fresh context starts renderer processes of its own, about 2.1 s of Chromium's CPU
+    a page against 0.9 s for a page opened in a kept context (12 pages of the director's
+    welcome each way, 2026-12-03, docs/testing.md "Suite time"), and the browser tests open
+    about 130. A kept context holds a tab of its own (`keeper`, never handed out) so that
+    its renderer outlives the tests' pages. Given back, every other tab is closed and what a
+    browser remembers is emptied: cookies, the HTTP cache, and the localStorage and
+    sessionStorage of every origin its pages went to (the keeper goes to each with every
+    request answered by BLANK_PAGE, so a server that has stopped does not matter), as
+    Playwright's own context reuse does (its `newContextForReuse`, not in its Python API).
+    Nothing else a context holds is set by these tests: a test that routes, or needs a
+    context option, makes a context of its own (`Pages.contexts`, closed after it)."""
+
+    def __init__(self, browser: Any) -> None:
         self.browser = browser
+        self.idle: dict[str, list[Any]] = {}
+        self.kept: list[Any] = []
+
+    def take(self, locale: str) -> Any:
+        """An empty context asking for `locale` (kept from an earlier test, or new)."""
+        idle = self.idle.setdefault(locale, [])
+        if idle:
+            return idle.pop()
+        context = self.browser.new_context(viewport={"width": 1024, "height": 900}, locale=locale)
+        context.locale = locale
+        context.origins = set()
+        context.keeper = context.new_page()
+        context.cdp = context.new_cdp_session(context.keeper)
+
+        def went_to(frame: Any) -> None:
+            origin = re.match(r"https?://[^/]+", frame.url)
+            if origin:
+                context.origins.add(origin.group(0))
+
+        context.on("page", lambda page: page.on("framenavigated", went_to))
+        self.kept.append(context)
+        return context
+
+    def give_back(self, context: Any) -> None:
+        """Closes the context's tabs but its keeper and empties what it remembers (see the
+        class's doc); the context is then another test's to take."""
+        for page in context.pages:
+            if page is not context.keeper:
+                page.close()
+        keeper = context.keeper
+        keeper.route("**/*", lambda route: route.fulfill(body=BLANK_PAGE, content_type="text/html"))
+        try:
+            for origin in sorted(context.origins):
+                keeper.goto(f"{origin}/")
+                keeper.evaluate("localStorage.clear(); sessionStorage.clear()")
+        finally:
+            keeper.unroute("**/*")
+        context.origins.clear()
+        context.clear_cookies()
+        context.cdp.send("Network.clearBrowserCache")
+        self.idle[context.locale].append(context)
+
+    def close(self) -> None:
+        for context in self.kept:
+            context.close()
+
+
+@pytest.fixture(scope="session")
+def browser_pool(browser: Any) -> Iterator[BrowserPool]:
+    pool = BrowserPool(browser)
+    yield pool
+    pool.close()
+
+
+class Pages:
+    """Opens web-client pages of one server; gives their browsers back after the test."""
+
+    def __init__(self, pool: BrowserPool, shots: Path) -> None:
+        self.pool = pool
+        self.browser = pool.browser
         self.shots = shots
-        self.contexts: list[Any] = []
+        self.contexts: list[Any] = []  # a test's own contexts (browser.new_context), closed
+        self.borrowed: list[Any] = []  # the pool's, given back
 
     def open(
         self,
@@ -128,23 +209,18 @@ class Pages:
         `watch`, `page.sent` holds every request the page sends from its first, decoded
         (Playwright sees the frames; watched from before the page loads, so no reload).
 
-        A fresh browser (context) each, or with `beside` another tab of the browser of that
-        page (its locale, its localStorage: a language picked there is this page's too).
-        A fresh browser starts renderer processes of its own: about 0.9 s of Chromium's CPU
-        a page, a tab beside another about 0.3 s (docs/testing.md, "Suite time"), so a test
-        opens its other people's pages beside its first where what is remembered in the
-        browser (the language picked) does not matter."""
+        A browser of its own each, empty as a fresh one (BrowserPool), or with `beside`
+        another tab of the browser of that page (its locale, its localStorage: a language
+        picked there is this page's too)."""
         if beside is None:
-            viewport = {"width": width, "height": 900}
-            context = self.browser.new_context(viewport=viewport, locale=locale)
-            self.contexts.append(context)
+            context = self.pool.take(locale)
+            self.borrowed.append(context)
         else:
             context = beside.context
-            assert context in self.contexts and locale == beside.locale, (locale, beside.locale)
+            assert context in self.borrowed and locale == beside.locale, (locale, beside.locale)
         page = context.new_page()
         page.locale = locale
-        if beside is not None:
-            page.set_viewport_size({"width": width, "height": 900})
+        page.set_viewport_size({"width": width, "height": 900})
         page.errors = []
         page.on("pageerror", lambda error: page.errors.append(str(error)))
         if watch:
@@ -169,17 +245,23 @@ class Pages:
         return path
 
     def done(self, page: Any) -> None:
-        """Closes `page` once the test is done with it (and its browser, the last of its
-        pages), its JavaScript errors checked first: an open page keeps working (its 100 ms
-        ticks, its connection) while the test goes on with others."""
+        """Closes `page` once the test is done with it (and gives its browser back, the last
+        of its pages), its JavaScript errors checked first: an open page keeps working (its
+        100 ms ticks, its connection) while the test goes on with others."""
         assert not page.errors, f"JavaScript errors on the page: {page.errors}"
         context = page.context
         page.close()
-        if not context.pages:
-            self.contexts.remove(context)
-            context.close()
+        if context in self.borrowed and context.pages == [context.keeper]:
+            self.borrowed.remove(context)
+            self.pool.give_back(context)
 
     def close(self) -> None:
+        for context in self.borrowed:
+            for page in context.pages:
+                assert getattr(page, "errors", []) == [], (
+                    f"JavaScript errors on the page: {page.errors}"
+                )
+            self.pool.give_back(context)
         for context in self.contexts:
             for page in context.pages:
                 assert not page.errors, f"JavaScript errors on the page: {page.errors}"
@@ -187,11 +269,13 @@ class Pages:
 
 
 @pytest.fixture
-def pages(browser: Any, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Pages]:
+def pages(
+    browser_pool: BrowserPool, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Pages]:
     kept = os.environ.get("T24_SCREENSHOTS")
     shots = Path(kept) / re.sub(r"[^\w.-]+", "_", request.node.name) if kept else tmp_path
     shots.mkdir(parents=True, exist_ok=True)
-    opened = Pages(browser, shots)
+    opened = Pages(browser_pool, shots)
     yield opened
     opened.close()
 
