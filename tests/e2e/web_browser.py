@@ -183,6 +183,11 @@ def browser_pool(browser: Any) -> Iterator[BrowserPool]:
     pool.close()
 
 
+def assert_no_errors(page: Any) -> None:
+    """Fails on the JavaScript errors `page` has collected (`page.errors`)."""
+    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+
+
 class Pages:
     """Opens web-client pages of one server; gives their browsers back after the test."""
 
@@ -248,7 +253,7 @@ class Pages:
         """Closes `page` once the test is done with it (and gives its browser back, the last
         of its pages), its JavaScript errors checked first: an open page keeps working (its
         100 ms ticks, its connection) while the test goes on with others."""
-        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+        assert_no_errors(page)
         context = page.context
         page.close()
         if context in self.borrowed and context.pages == [context.keeper]:
@@ -258,13 +263,12 @@ class Pages:
     def close(self) -> None:
         for context in self.borrowed:
             for page in context.pages:
-                assert getattr(page, "errors", []) == [], (
-                    f"JavaScript errors on the page: {page.errors}"
-                )
+                if page is not context.keeper:
+                    assert_no_errors(page)
             self.pool.give_back(context)
         for context in self.contexts:
             for page in context.pages:
-                assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+                assert_no_errors(page)
             context.close()
 
 
@@ -299,7 +303,7 @@ def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
     page.locator("#fatal").wait_for(timeout=20_000)
 
     def in_language(lang: str = "en") -> Any:
-        assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+        assert_no_errors(page)
         if page.evaluate("document.documentElement.lang") != lang:
             page.select_option("#language-choice", lang)
         heading = catalogue(lang).say("web", "page.fatal")
@@ -312,7 +316,7 @@ def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
         return page
 
     yield in_language
-    assert not page.errors, f"JavaScript errors on the page: {page.errors}"
+    assert_no_errors(page)
     context.close()
 
 
