@@ -34,6 +34,7 @@ machine's load drifts over minutes; interleaved runs share the drift, so the rat
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import queue
@@ -207,7 +208,7 @@ def load_client(args: argparse.Namespace) -> None:
             elif kind in ("CardTouched", "TouchRefused") and mine:
                 self.done(("touch", play))
                 if kind == "CardTouched":
-                    pattern, steps = SOLUTIONS[self.card]
+                    pattern, steps = solutions()[self.card]
                     self.command("declare_pattern", ("pattern", play), pattern=pattern)
                     self.steps = steps
             elif kind == "PatternDeclared" and mine:
@@ -368,7 +369,11 @@ def load_client(args: argparse.Namespace) -> None:
 SEATS = ("s1", "s2", "s3", "s4")
 
 
-def _deck() -> list[dict]:
+@functools.cache
+def deck() -> list[dict]:
+    """The cards every table of the bench plays (two seeds' single-digits halves): drawn on
+    first use, not at import, since the tests import this module for `LoadClient` alone
+    (drawing is 0.7 s of solver calls)."""
     from server.games.challenge.options import tournament_table_deck
 
     deck = []
@@ -378,22 +383,20 @@ def _deck() -> list[dict]:
     return deck
 
 
-def _solutions(deck: list[dict]) -> dict[str, tuple[str, tuple[str, ...]]]:
+@functools.cache
+def solutions() -> dict[str, tuple[str, tuple[str, ...]]]:
+    """A pattern and steps for each card of `deck()`, by card id."""
     from server.puzzles.solver import solve
 
     found = {}
-    for card in deck:
+    for card in deck():
         best = solve(card["numbers"])[0]
         found[card["card_id"]] = (best.ascii_steps[-1].split("=")[0].strip(), best.ascii_steps)
     return found
 
 
-DECK = _deck()
-SOLUTIONS = _solutions(DECK)
-
-
 def table_options(pace: dict) -> dict:
-    return {"seats": [{"seat": seat, "name": seat} for seat in SEATS], "deck": DECK, **pace}
+    return {"seats": [{"seat": seat, "name": seat} for seat in SEATS], "deck": deck(), **pace}
 
 
 def percentile(values: list[float], pct: float) -> float:

@@ -57,7 +57,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import msgpack  # noqa: E402
 from perfdoc import write_section  # noqa: E402
-from server_load import DECK, SEATS, SOLUTIONS, cpu_seconds, rss_kib  # noqa: E402
+from server_load import SEATS, cpu_seconds, deck, rss_kib, solutions  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 
 from server.net.tokens import TokenSigner, load_or_create_secret  # noqa: E402
@@ -195,8 +195,8 @@ class Player:
             self.card = data.get("card_id", "")
             if random.random() < 0.5:
                 self.later(random.uniform(0.3, 2.5), "touch_card")
-        elif kind == "CardTouched" and data.get("seat") == self.seat and self.card in SOLUTIONS:
-            pattern, steps = SOLUTIONS[self.card]
+        elif kind == "CardTouched" and data.get("seat") == self.seat and self.card in solutions():
+            pattern, steps = solutions()[self.card]
             self.later(1.0, "declare_pattern", pattern=pattern)
             self.later(2.0, "fix_solution", steps=list(steps))
 
@@ -293,7 +293,7 @@ class Run:
     """What the slots share: the options, the counts, the stop signal."""
 
     def __init__(self, cards: int) -> None:
-        options = {"seats": [{"seat": s, "name": s} for s in SEATS], "deck": DECK[:cards]}
+        options = {"seats": [{"seat": s, "name": s} for s in SEATS], "deck": deck()[:cards]}
         self.options = {**options, **PACE}
         self.counts = {
             "sent": 0,
