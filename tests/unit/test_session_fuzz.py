@@ -104,6 +104,10 @@ def plain_values() -> st.SearchStrategy:
 
 # Every argument name any game or the tournament reads, documents or sends (and an unknown).
 ARG_NAMES = sorted(set().union(*(argument_names(name, game) for name, game in GAMES.items())))
+# The names the challenge table (t1) reads, documents or sends, and an unknown one: another
+# game's names reach its handlers as the unknown one does (none reads them), and each game's
+# own names are swept on its Decider by tests/contract/test_argument_shapes.py.
+CHALLENGE_ARG_NAMES = sorted(argument_names("challenge", GAMES["challenge"]))
 COMMAND_NAMES = sorted({command for game in GAMES.values() for command in game.COMMANDS_BY_ROLE})
 # Shapes a handler must not test for membership or use as a key before checking the type
 # (issue 18: `issue_flag` with a list `cause` answered `internal`).
@@ -301,15 +305,17 @@ class SessionFuzzTests(ShellTestCase):
     def test_every_command_refuses_unhashable_arguments_in_every_phase(self):
         """Issue 18: a list or a map where a handler expects a string (or a number) is
         `bad_args` or another documented refusal, never `internal`: for every command, every
-        argument name, alone or beside one plausible other argument, in the phases PLAY passes
-        through (setup, between cards, revealed, solving), from every role that sends commands."""
+        argument name the challenge game has (CHALLENGE_ARG_NAMES), alone or beside one
+        plausible other argument, in the phases PLAY passes through (setup, between cards,
+        revealed, solving), from every role that sends commands, through the session and the
+        hub."""
         for reached, name in itertools.product((0, 1, 3, 4), sorted(COMMANDS)):
             _clock, _hub, sessions = open_table()  # a fresh table: an accepted command moves it on
             for number, (player, message) in enumerate(PLAY[:reached]):
                 send(sessions, player, dict(message, id=100 + number))
             request_id = 1000
             for arg, value, other in itertools.product(
-                ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]
+                CHALLENGE_ARG_NAMES, UNHASHABLE[::2], [None, *PLAUSIBLE]
             ):
                 args = {} if other is None or other == arg else {other: PLAUSIBLE[other]}
                 args[arg] = value
