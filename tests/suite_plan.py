@@ -10,8 +10,15 @@ time"): `pytest -n 2 --dist loadfile --no-loadscope-reorder`.
   alone, a module's fixtures started once on each worker.
 - **Slowest first** (`SLOWEST_FIRST`, measured): a long file started last would keep one
   worker busy while the other has nothing left; the many small files at the end even the
-  two out. Then every other file in collection order. xdist's own reordering (by the
-  number of tests in a unit) is off.
+  two out. xdist's own reordering (by the number of tests in a unit) is off.
+- **After the longest, the waiting files spread among the computing ones** (`spread_out`):
+  past the first `LONG_FILES` of `SLOWEST_FIRST`, the end-to-end files (tests/e2e/) mostly
+  wait (a lease to run out, a timeout, a server to start); one after another, they had all
+  three workers waiting at once while the cores idled (35-40 core-seconds of a 205 s run,
+  2026-12-04). Spread among the in-process files, whose CPU is their own, a worker computes
+  while another waits. Each kind keeps its order (the rest of `SLOWEST_FIRST`, then
+  collection order); the last fifth of the in-process files, quick ones, stay the end that
+  evens the workers out.
 - **The whole-tournament run** (tests/e2e/tournament_run.py) is started by the controller
   once a worker has collected the tests, not by each worker (`ControllerPlan`).
 
@@ -56,10 +63,9 @@ SLOWEST_FIRST: tuple[str, ...] = (
     "tests/e2e/test_cli_round.py",  # 51
     "tests/e2e/test_tournament_cli.py",  # 47
     "tests/e2e/test_web_languages.py",  # 45
-    "tests/e2e/test_server_floods.py",  # 40
+    "tests/e2e/test_web_casual.py",  # 38
     "tests/e2e/test_tournament_e2e.py",  # 70 (with its wait for the run)
     "tests/e2e/test_audit_report_browser.py",  # 53 (with its wait for the run)
-    "tests/e2e/test_web_casual.py",  # 38
     "tests/e2e/test_web_screens.py",  # 34
     "tests/contract/test_argument_shapes.py",  # 33
     "tests/contract/test_view_at.py",  # 32
@@ -100,15 +106,45 @@ SLOWEST_FIRST: tuple[str, ...] = (
 READ_THE_RUN = ("tests/e2e/test_audit_report_browser.py", "tests/e2e/test_tournament_e2e.py")
 
 
+# The first files of SLOWEST_FIRST (38 s and more), which start the run in their order.
+LONG_FILES = 12
+# The share of the in-process files left after the last waiting file (`spread_out`).
+TAIL_SHARE = 0.2
+
+
 def plan_order(items: list[pytest.Item], root: Path) -> None:
     """Put `items` in the order described above (the module doc); `--dist loadfile` deals
     each file whole."""
-    first = {name: index for index, name in enumerate(SLOWEST_FIRST)}
+    files = set(file_of(item, root) for item in items)
+    longest = [name for name in SLOWEST_FIRST[:LONG_FILES] if name in files]
+    named = [name for name in SLOWEST_FIRST[LONG_FILES:] if name in files]
+    rest = named + [
+        name
+        for name in dict.fromkeys(file_of(item, root) for item in items)
+        if name not in SLOWEST_FIRST
+    ]
+    waiting = [name for name in rest if name.startswith("tests/e2e/")]
+    computing = [name for name in rest if not name.startswith("tests/e2e/")]
+    place = {name: index for index, name in enumerate(longest + spread_out(waiting, computing))}
+    items.sort(
+        key=lambda item: place[file_of(item, root)]
+    )  # stable: a file's tests keep their order
 
-    def place(item: pytest.Item) -> int:
-        return first.get(file_of(item, root), len(first))
 
-    items.sort(key=place)  # stable: a file's tests keep their order
+def spread_out(waiting: list[str], computing: list[str]) -> list[str]:
+    """`waiting` evenly among the first (1 - TAIL_SHARE) of `computing`, each list in its own
+    order: `computing`'s last files come after every waiting one."""
+    if not computing:
+        return waiting
+    span = len(computing) * (1 - TAIL_SHARE)
+    order: list[str] = []
+    placed = 0
+    for index, name in enumerate(computing):
+        while placed < len(waiting) and placed * span / len(waiting) <= index:
+            order.append(waiting[placed])
+            placed += 1
+        order.append(name)
+    return order + waiting[placed:]
 
 
 def file_of(item: pytest.Item, root: Path) -> str:

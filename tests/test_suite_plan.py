@@ -51,6 +51,26 @@ def test_slow_files_go_first_in_their_order_each_file_whole():
     assert [item.name for item in items] == ["t1", "s1", "s2", "q1", "q2"]
 
 
+def test_the_waiting_files_are_spread_among_the_others_which_also_end_the_order():
+    """After the slow files: the end-to-end files (mostly waiting) one every few in-process
+    files (their CPU their own), each kind in collection order, and the in-process files'
+    last fifth at the end."""
+    waits = [ROOT / f"tests/e2e/test_w{n}.py" for n in range(4)]
+    computes = [ROOT / f"tests/unit/test_c{n}.py" for n in range(10)]
+    slow = ROOT / suite_plan.SLOWEST_FIRST[0]
+    items = [Item(path, path.stem) for path in [*waits, *computes]] + [Item(slow, "slow")]
+    suite_plan.plan_order(items, ROOT)  # type: ignore[arg-type]
+    order = [item.name for item in items]
+    assert order[0] == "slow"
+    assert [name for name in order if name.startswith("test_w")] == [w.stem for w in waits]
+    assert [name for name in order if name.startswith("test_c")] == [c.stem for c in computes]
+    # 4 waiting files over the first 8 in-process ones: one every second
+    assert order[1:] == [
+        "test_w0", "test_c0", "test_c1", "test_w1", "test_c2", "test_c3", "test_w2",
+        "test_c4", "test_c5", "test_w3", "test_c6", "test_c7", "test_c8", "test_c9",
+    ]  # fmt: skip
+
+
 def test_make_test_s_workers_run_each_file_whole_on_one_worker(tmp_path):
     """The Makefile's xdist flags, on two files of ten tests: each file's tests all on one
     worker (its module fixtures start once). `--dist loadgroup` with an `xdist_group` mark
