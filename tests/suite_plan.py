@@ -1,5 +1,5 @@
-"""How `make test` spreads the suite over two workers (pytest-xdist; docs/testing.md, "Suite
-time"): `pytest -n 2 --dist loadfile --no-loadscope-reorder`.
+"""How `make test` spreads the suite over three workers (pytest-xdist; docs/testing.md, "Suite
+time"): `pytest -n 3 --dist loadfile --no-loadscope-reorder`.
 
 - **A file is one unit of work**, run whole by one worker in its order (`--dist loadfile`):
   the module-scoped fixtures (a node pair, a twin server, a built wheel) start once, and the
@@ -43,8 +43,8 @@ TOURNAMENT_RUN = "t24_tournament_run"  # workerinput key: the controller's run's
 # The files that take longest, longest first: each file's seconds (setup, call and teardown
 # of its tests, summed) in a whole two-worker run on the shared machine at load 5-19 (median
 # 8), 2026-12-02 17:27-17:48 UTC (docs/testing.md, "Suite time"). Files not named here
-# follow in collection order (each under 12 s there). Kept, though the files got faster
-# since: this order mixes the browser files (each worker's own Chromium) with the files
+# follow them (each under 12 s there), spread as `plan_order` says. Kept, though the files
+# got faster since: this order mixes the browser files (each worker's own Chromium) with the files
 # whose CPU is their own, and on three workers it measured faster than the quiet run's
 # order of 2026-12-03 (260 s against 281 s: that one started the browser files together,
 # three Chromiums rendering at once, the director's test 48 -> 84 s). But for the two files

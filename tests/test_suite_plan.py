@@ -1,4 +1,4 @@
-"""tests/suite_plan.py, the order `make test`'s two workers take the files in, names real
+"""tests/suite_plan.py, the order `make test`'s workers take the files in, names real
 files, and orders and groups as it says (a renamed slow file would otherwise drop silently to
 the end of the order, where it would keep one worker busy alone)."""
 
