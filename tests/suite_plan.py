@@ -126,9 +126,8 @@ def plan_order(items: list[pytest.Item], root: Path) -> None:
     waiting = [name for name in rest if name.startswith("tests/e2e/")]
     computing = [name for name in rest if not name.startswith("tests/e2e/")]
     place = {name: index for index, name in enumerate(longest + spread_out(waiting, computing))}
-    items.sort(
-        key=lambda item: place[file_of(item, root)]
-    )  # stable: a file's tests keep their order
+    # stable: a file's tests keep their order
+    items.sort(key=lambda item: place[file_of(item, root)])
 
 
 def spread_out(waiting: list[str], computing: list[str]) -> list[str]:
