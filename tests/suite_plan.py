@@ -115,14 +115,11 @@ TAIL_SHARE = 0.2
 def plan_order(items: list[pytest.Item], root: Path) -> None:
     """Put `items` in the order described above (the module doc); `--dist loadfile` deals
     each file whole."""
-    files = set(file_of(item, root) for item in items)
-    longest = [name for name in SLOWEST_FIRST[:LONG_FILES] if name in files]
-    named = [name for name in SLOWEST_FIRST[LONG_FILES:] if name in files]
-    rest = named + [
-        name
-        for name in dict.fromkeys(file_of(item, root) for item in items)
-        if name not in SLOWEST_FIRST
-    ]
+    files = list(dict.fromkeys(file_of(item, root) for item in items))
+    present = set(files)
+    longest = [name for name in SLOWEST_FIRST[:LONG_FILES] if name in present]
+    named = [name for name in SLOWEST_FIRST[LONG_FILES:] if name in present]
+    rest = named + [name for name in files if name not in SLOWEST_FIRST]
     waiting = [name for name in rest if name.startswith("tests/e2e/")]
     computing = [name for name in rest if not name.startswith("tests/e2e/")]
     place = {name: index for index, name in enumerate(longest + spread_out(waiting, computing))}

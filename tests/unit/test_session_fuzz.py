@@ -102,12 +102,14 @@ def plain_values() -> st.SearchStrategy:
     )
 
 
-# Every argument name any game or the tournament reads, documents or sends (and an unknown).
-ARG_NAMES = sorted(set().union(*(argument_names(name, game) for name, game in GAMES.items())))
-# The names the challenge table (t1) reads, documents or sends, and an unknown one: another
-# game's names reach its handlers as the unknown one does (none reads them), and each game's
-# own names are swept on its Decider by tests/contract/test_argument_shapes.py.
-CHALLENGE_ARG_NAMES = sorted(argument_names("challenge", GAMES["challenge"]))
+# The argument names each game and the tournament reads, documents or sends (and an unknown).
+GAME_ARG_NAMES = {name: argument_names(name, game) for name, game in GAMES.items()}
+# Every one of them, whichever game.
+ARG_NAMES = sorted(set().union(*GAME_ARG_NAMES.values()))
+# The challenge table's (t1): another game's names reach its handlers as the unknown one does
+# (none reads them), and each game's own names are swept on its Decider by
+# tests/contract/test_argument_shapes.py.
+CHALLENGE_ARG_NAMES = sorted(GAME_ARG_NAMES["challenge"])
 COMMAND_NAMES = sorted({command for game in GAMES.values() for command in game.COMMANDS_BY_ROLE})
 # Shapes a handler must not test for membership or use as a key before checking the type
 # (issue 18: `issue_flag` with a list `cause` answered `internal`).
