@@ -198,24 +198,6 @@ def test_no_hello_within_the_timeout_closes_with_1008(server, connect):
     assert silent.wait_closed(timeout=5) == 1008
 
 
-def test_a_silent_or_slow_handshake_is_dropped(server):
-    """The open-handshake timeout (1 s on the shared server) closes a socket that sends
-    nothing, or only part of the upgrade request. Both at once: each deadline counts from
-    its own accept, so they wait the one second together."""
-    with contextlib.ExitStack() as stack:
-        sockets = []
-        for opening in (b"", b"GET /ws HTTP/1.1\r\nHost: x\r\n"):
-            raw = stack.enter_context(
-                socket.create_connection(("127.0.0.1", server.port), timeout=5)
-            )
-            raw.sendall(opening)
-            sockets.append(raw)
-        started = time.monotonic()
-        for raw in sockets:
-            assert raw.recv(1024) == b""  # closed by the server, well before our 5 s
-            assert time.monotonic() - started < 4
-
-
 def test_the_subprotocol_is_required(server):
     with pytest.raises(HandshakeRefused) as info:
         AutobahnClient(server.url, subprotocols=("chat",))
@@ -230,7 +212,7 @@ def test_origin_null_is_allowed(server):
         client.close()
 
 
-# -- origin policy and keep-alive (a server of their own: tight settings) --------------------
+# -- origin policy, keep-alive, handshake deadline (a server of their own: tight settings) ---
 
 PING_INTERVAL = 1.0  # the shortest allowed: Autobahn's timers count whole seconds
 PING_TIMEOUT = 1.0
@@ -238,9 +220,12 @@ PING_TIMEOUT = 1.0
 
 @pytest.fixture(scope="module")
 def guarded(tmp_path_factory):
-    """A server with an origin policy, no `Origin: null`, and a fast keep-alive."""
+    """A server with an origin policy, no `Origin: null`, a fast keep-alive and a 1 s
+    handshake deadline."""
     process = ServerProcess(
         tmp_path_factory.mktemp("guarded"),
+        "--open-handshake-timeout",
+        "1",
         "--allowed-origins",
         "https://play.example,https://*.school.example",
         "--no-allow-null-origin",
@@ -251,6 +236,24 @@ def guarded(tmp_path_factory):
     ).start()
     yield process
     process.terminate()
+
+
+def test_a_silent_or_slow_handshake_is_dropped(guarded):
+    """The open-handshake timeout (1 s on the `guarded` server) closes a socket that sends
+    nothing, or only part of the upgrade request. Both at once: each deadline counts from
+    its own accept, so they wait the one second together."""
+    with contextlib.ExitStack() as stack:
+        sockets = []
+        for opening in (b"", b"GET /ws HTTP/1.1\r\nHost: x\r\n"):
+            raw = stack.enter_context(
+                socket.create_connection(("127.0.0.1", guarded.port), timeout=5)
+            )
+            raw.sendall(opening)
+            sockets.append(raw)
+        started = time.monotonic()
+        for raw in sockets:
+            assert raw.recv(1024) == b""  # closed by the server, well before our 5 s
+            assert time.monotonic() - started < 4
 
 
 def test_a_refused_origin_gets_http_400_and_allowed_ones_connect(guarded):
