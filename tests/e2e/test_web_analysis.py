@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import pytest
 from test_web_screens import at_each_width
-from web_browser import Pages, send, unlabelled_controls
+from web_browser import WAIT, Pages, send, unlabelled_controls
 
 from server.puzzles.card_facts import facts
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms
 SEATS = [{"seat": f"s{i}", "name": name} for i, name in enumerate(["Ada", "Bo", "Cy", "Di"], 1)]
 DECK = [
     {"card_id": "c1", "numbers": [2, 2, 2, 3], "dots": 2},

@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages
+from web_browser import WAIT, Pages
 from wsclients import AutobahnClient
 
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 20_000  # ms, Playwright's unit (many tables on a loaded machine)
 SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
 MAX_JOINS = 16  # the server's default joins per connection (welcome.limits.max_joins)
 

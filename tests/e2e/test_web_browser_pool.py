@@ -5,9 +5,7 @@ cached from one server could stand in for another's on the same port."""
 
 from __future__ import annotations
 
-from web_browser import Pages
-
-WAIT = 15_000  # ms, Playwright's unit
+from web_browser import WAIT, Pages
 
 
 def test_a_kept_browser_comes_back_empty(server, pages: Pages):

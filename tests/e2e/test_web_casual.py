@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from server_process import ServerProcess
-from web_browser import Pages, seat_client, send, sent_requests, unlabelled_controls
+from web_browser import WAIT, Pages, seat_client, send, sent_requests, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.games.tjugoett.cards import DECK
@@ -21,7 +21,6 @@ from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms, Playwright's unit
 _ids = itertools.count(1)
 SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
 

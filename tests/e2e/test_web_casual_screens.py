@@ -18,11 +18,10 @@ from typing import Any
 
 import pytest
 from test_web_screens import LONG, at_each_width
-from web_browser import Pages, seat_client, send
+from web_browser import WAIT, Pages, seat_client, send
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms
 SEATS = [{"seat": "s1", "name": LONG}, {"seat": "s2", "name": "Bo"}]
 # a long name twice (the second reads "<name> (2)") and a seat with no name ("Player 4")
 CROWDED = [*SEATS, {"seat": "s3", "name": LONG}, {"seat": "s4", "name": ""}]

@@ -12,10 +12,9 @@ from typing import Any
 import pytest
 from cli_pty import answer, start_round
 from server_process import ServerProcess
-from web_browser import Pages, feed_seqs, unlabelled_controls
+from web_browser import WAIT, Pages, feed_seqs, unlabelled_controls
 from wsclients import AutobahnClient
 
-WAIT = 15_000  # ms, Playwright's unit
 SEATS3 = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}, {"seat": "s3", "name": "Cy"}]
 
 

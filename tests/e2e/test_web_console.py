@@ -5,11 +5,10 @@ resume, a flag, a slap, end; then the signature and the director's reopening."""
 
 from __future__ import annotations
 
-from web_browser import Pages, unlabelled_controls
+from web_browser import WAIT, Pages, unlabelled_controls
 
 from server.eventlog.backends import open_blocking_store
 
-WAIT = 15_000  # ms, Playwright's unit
 DECK = [
     {"card_id": "a", "numbers": [1, 2, 3, 4], "dots": 1},
     {"card_id": "b", "numbers": [3, 3, 8, 8], "dots": 3},

@@ -17,14 +17,13 @@ import itertools
 from typing import Any
 
 import pytest
-from web_browser import Pages, seat_client, send, unlabelled_controls
+from web_browser import WAIT, Pages, seat_client, send, unlabelled_controls
 
 from server.games.deck40.options import CARD_NAMES
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms, Playwright's unit
 _ids = itertools.count(1)
 NAMES = {"s1": "Ada", "s2": "Bo", "s3": "Cy"}
 SUITS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

@@ -27,12 +27,11 @@ from typing import Any
 import pytest
 from cli_pty import answer
 from test_web_director import ROOT, look, printed_pages, reloaded, say, settle
-from web_browser import Pages, layout_problems
+from web_browser import WAIT, Pages, layout_problems
 from wsclients import AutobahnClient
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 20_000  # ms
 TID = "cup"  # README's bundle is `cup-bundle`
 STREAM = f"tournament/{TID}"
 TIE = f"{TID}.tb1.t1"

@@ -22,7 +22,7 @@ from typing import Any
 
 import pexpect
 import pytest
-from web_browser import Pages, layout_problems, seat_client, send, unlabelled_controls
+from web_browser import WAIT, Pages, layout_problems, seat_client, send, unlabelled_controls
 
 from protocol.words import catalogue
 from protocol.words.seat_names import seat_names
@@ -32,7 +32,6 @@ from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 20_000  # ms, Playwright's unit (a loaded machine)
 GAME_TIME = 60  # s: the bot's whole game or round on a loaded machine
 _ids = itertools.count(1)
 SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]

@@ -14,11 +14,10 @@ from postgres_schemas import fresh_schema
 from test_cluster import node
 from test_server_lifecycle import accepted, start_table
 from test_web_replay import step_drawn
-from web_browser import Pages, feed_seqs
+from web_browser import WAIT, Pages, feed_seqs
 from wsclients import AutobahnClient
 
 pytestmark = pytest.mark.e2e
-WAIT = 15_000  # ms, Playwright's unit
 
 
 @pytest.fixture

@@ -11,13 +11,12 @@ with `T24_SCREENSHOTS=DIR`). Each step waits for what the page shows, never a fi
 from __future__ import annotations
 
 import pytest
-from web_browser import Pages, unlabelled_controls
+from web_browser import WAIT, Pages, unlabelled_controls
 
 from server.puzzles.card_facts import facts
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms
 LEVEL = 1750  # the pattern solves every card rated below this, and no card above
 CARDS = 20
 WRONG = ("3*8", ["1+1", "2+1", "3*8"])

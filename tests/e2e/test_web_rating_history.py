@@ -16,13 +16,12 @@ import os
 from typing import Any
 
 import pytest
-from web_browser import Pages, layout_problems, send, unlabelled_controls
+from web_browser import WAIT, Pages, layout_problems, send, unlabelled_controls
 
 from server.puzzles.card_facts import facts
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms
 # A student is known across tables by her name (server/analysis/log_ratings.py): on the shared
 # server other modules seat an "Ada" at rated tables too, so hers is a name no other test uses.
 ADA = "Ada Lindqvist"

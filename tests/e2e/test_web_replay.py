@@ -6,9 +6,8 @@ with the live pages' drawing code; prev/next, the slider and the keyboard step t
 from __future__ import annotations
 
 from cli_pty import answer
-from web_browser import Pages, unlabelled_controls
+from web_browser import WAIT, Pages, unlabelled_controls
 
-WAIT = 15_000  # ms, Playwright's unit
 DECK = [
     {"card_id": "a", "numbers": [1, 2, 3, 4], "dots": 1},
     {"card_id": "b", "numbers": [3, 3, 8, 8], "dots": 3},

@@ -19,14 +19,13 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages, card_gaps, layout_problems, unlabelled_controls
+from web_browser import WAIT, Pages, card_gaps, layout_problems, unlabelled_controls
 
 from server.games.challenge import COMMANDS, TIMER
 from server.games.challenge.options import tournament_table_deck
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 20_000  # ms, Playwright's unit (a loaded machine)
 WIDTHS = (390, 768, 1280)
 LONG = "Maximilian Alexander Østergaard-Johannessen"
 SEATS = [{"seat": "s1", "name": LONG}, {"seat": "s2", "name": "Bo"}, {"seat": "s3", "name": "Cy"}]

@@ -14,13 +14,12 @@ from typing import Any
 
 import pytest
 from cli_pty import answer
-from web_browser import Pages, send, sent_requests
+from web_browser import WAIT, Pages, send, sent_requests
 
 from server.puzzles.solver import solve
 
 pytestmark = pytest.mark.e2e
 
-WAIT = 15_000  # ms, Playwright's unit
 _ids = itertools.count(1)
 SEATS = [{"seat": "s1", "name": "Ada"}, {"seat": "s2", "name": "Bo"}]
 DECK = [

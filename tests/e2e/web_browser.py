@@ -25,6 +25,10 @@ import pytest
 
 from protocol.codec import decode
 
+# The longest a step on a page may take (ms, Playwright's unit), for every browser test: each
+# wait ends at the event it waits for, so a green run never waits it out. Generous: on CI's
+# loaded machine a page stalled about 10 s once, and the 15 s wait it had ran out (2026-12-04).
+WAIT = 30_000
 CHROMIUM_FLAGS = [
     "--headless",
     "--no-sandbox",
@@ -300,7 +304,7 @@ def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.goto(f"{server.http}/#token=")
-    page.locator("#fatal").wait_for(timeout=20_000)
+    page.locator("#fatal").wait_for(timeout=WAIT)
 
     def in_language(lang: str = "en") -> Any:
         assert_no_errors(page)
@@ -311,7 +315,7 @@ def page_without_a_token(browser: Any, server: Any) -> Iterator[Any]:
             """([lang, heading]) => document.documentElement.lang === lang
                 && document.querySelector("#fatal h1")?.textContent === heading""",
             arg=[lang, heading],
-            timeout=20_000,
+            timeout=WAIT,
         )
         return page
 
