@@ -30,7 +30,9 @@ from twisted.internet.threads import blockingCallFromThread
 from protocol.client import ClientSession
 from protocol.messages import SUBPROTOCOL
 
-TIMEOUT = 10.0
+# seconds: each wait ends at what it waits for, so a green run never waits it out; generous,
+# as CI's loaded machine stalled about 10 s once (2026-12-04: a browser's 15 s wait ran out)
+TIMEOUT = 20.0
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
@@ -114,8 +116,9 @@ class AutobahnClient:
             factory = WebSocketClientFactory(url, protocols=list(subprotocols), origin=origin)
             factory.protocol = _Protocol
             factory.owner = self
-            factory.setProtocolOptions(autoPingInterval=0, openHandshakeTimeout=5)
-            connectWS(factory, timeout=5)
+            # Autobahn's own timers give up first, so a refusal is told with its reason
+            factory.setProtocolOptions(autoPingInterval=0, openHandshakeTimeout=TIMEOUT / 2)
+            connectWS(factory, timeout=TIMEOUT / 2)
 
         reactor.callFromThread(connect)
         if not self._open.wait(TIMEOUT) or self.protocol is None:
