@@ -151,8 +151,9 @@ class ServerProcess:
         self.send_term()
         return self.wait(timeout)
 
-    def wait_log(self, text: str, timeout: float = 10.0) -> None:
-        """Wait until the server's log holds `text` (a log line the test waits for)."""
+    def wait_log(self, text: str, timeout: float = 20.0) -> None:
+        """Wait until the server's log holds `text` (a log line the test waits for); the
+        timeout a ceiling (wsclients.TIMEOUT's), never waited out by a green run."""
         deadline = time.monotonic() + timeout
         while text not in self.log_text():
             if time.monotonic() > deadline:

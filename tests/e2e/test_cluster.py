@@ -82,7 +82,7 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
 
         a.process.send_signal(signal.SIGSTOP)  # a stalls past its lease
         try:
-            b.wait_log("table split taken over (failover)", timeout=10)
+            b.wait_log("table split taken over (failover)")
             paused = events(store, "table/split")[before:]
             assert [(e.type, e.data.get("cause")) for e in paused] == [("TablePaused", "failover")]
             # a command reaches a while it is stopped: a reads it when it wakes up
@@ -96,8 +96,8 @@ def test_a_stalled_owner_is_fenced_and_its_table_fails_over(tmp_path, store):
         refused = s1.wait_for(lambda m: m.get("id") == late and m["type"] != "event")
         assert refused["type"] in ("error", "moved"), refused
         assert refused.get("code", "unavailable") == "unavailable", refused
-        a.wait_log("lease of table/split lost", timeout=10)
-        a.wait_log("table split dropped", timeout=10)
+        a.wait_log("lease of table/split lost")
+        a.wait_log("table split dropped")
         assert watcher.wait_closed() == 1012
         # a's player is not served by a any more: a points at b; nothing a did reached the log
         reply = s1.request("command", table="split", name="touch_card", args={})

@@ -58,7 +58,7 @@ def test_a_student_and_a_proctor_read_the_round_after_it(server, connect, pages:
     answer(bo, table, *WRONG)  # a flag; 3 3 8 8 goes back to the deck (R-FLAG-2)
     send(proctor, table, "place_card")
     send(proctor, table, "reveal_card")
-    proctor.event("RoundEnded", timeout=10)  # stumped after 1 s: the deck is empty
+    proctor.event("RoundEnded")  # stumped after 1 s: the deck is empty
 
     token = server.token("player", table=table, seat="s1")
     page = pages.open(server.http, token, width=1280, page="analysis")

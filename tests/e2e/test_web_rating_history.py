@@ -42,14 +42,14 @@ def practise(server, connect, director) -> Any:
     assert ada.request("join", table="rh-practice")["type"] == "snapshot"
     for solved in (True, True, False):
         send(ada, "rh-practice", "next_card")
-        dealt = ada.event("CardDealt", timeout=10)
+        dealt = ada.event("CardDealt")
         if solved:
             solution = facts(tuple(dealt["data"]["numbers"])).solutions[0]
             send(ada, "rh-practice", "touch")
             send(ada, "rh-practice", "answer", pattern=solution["pattern"], steps=solution["steps"])
         else:
             send(ada, "rh-practice", "give_up")
-        ada.event("RatingUpdated", timeout=10)
+        ada.event("RatingUpdated")
     return ada
 
 
@@ -76,7 +76,7 @@ def test_the_students_page_draws_her_rating_over_practice_and_a_signed_round(
         send(proctor, table, "place_card")
         send(proctor, table, "reveal_card")
         win(ada, table, tuple(card["numbers"]))
-    proctor.event("RoundEnded", timeout=10)  # the deck is played out
+    proctor.event("RoundEnded")  # the deck is played out
 
     token = server.token("player", table=table, seat="s1")
     page = pages.open(server.http, token, width=1280)
