@@ -26,6 +26,11 @@ from server.net.tokens import TokenSigner, load_or_create_secret
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
+# A wait's ceiling, in seconds, for a server's log line and the WebSocket clients' messages
+# (wsclients.py): each wait ends at what it waits for, so a green run never waits it out;
+# generous, as CI's loaded machine stalled about 10 s once (2026-12-04: a browser's 15 s
+# wait ran out).
+TIMEOUT = 20.0
 
 
 class ServerProcess:
@@ -151,9 +156,8 @@ class ServerProcess:
         self.send_term()
         return self.wait(timeout)
 
-    def wait_log(self, text: str, timeout: float = 20.0) -> None:
-        """Wait until the server's log holds `text` (a log line the test waits for); the
-        timeout a ceiling (wsclients.TIMEOUT's), never waited out by a green run."""
+    def wait_log(self, text: str, timeout: float = TIMEOUT) -> None:
+        """Wait until the server's log holds `text` (a log line the test waits for)."""
         deadline = time.monotonic() + timeout
         while text not in self.log_text():
             if time.monotonic() > deadline:

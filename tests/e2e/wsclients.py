@@ -22,6 +22,7 @@ from autobahn.twisted.websocket import (
     WebSocketClientProtocol,
     connectWS,
 )
+from server_process import TIMEOUT
 from twisted.internet import reactor
 from twisted.internet.defer import Deferred
 from twisted.internet.task import deferLater
@@ -30,9 +31,6 @@ from twisted.internet.threads import blockingCallFromThread
 from protocol.client import ClientSession
 from protocol.messages import SUBPROTOCOL
 
-# seconds: each wait ends at what it waits for, so a green run never waits it out; generous,
-# as CI's loaded machine stalled about 10 s once (2026-12-04: a browser's 15 s wait ran out)
-TIMEOUT = 20.0
 _started = threading.Lock()
 _thread: threading.Thread | None = None
 
