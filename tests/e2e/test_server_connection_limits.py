@@ -28,7 +28,7 @@ def closed_by_server(raw: socket.socket) -> bool:
     """Whether the server has closed `raw` (EOF or reset), without waiting."""
     raw.setblocking(False)
     try:
-        return raw.recv(4096) in (b"",) or False
+        return raw.recv(4096) == b""
     except BlockingIOError:
         return False
     except OSError:
