@@ -186,9 +186,11 @@ def test_a_flood_is_rate_limited_then_closed_with_1008(server, connect):
             message = flooder.recv()
             codes.append(message.get("code", message["type"]))
     assert sent >= 60  # burst 40 + 20 strikes: the close comes after at least that many
-    # the burst of 40, plus what the bucket refills (20/s) while the connection is not read
-    # after its drops (0.25 s each, server/net/session.py): a few pauses before the close
-    assert "rate_limited" in codes and 40 <= codes.count("pong") <= 70
+    # the burst of 40 less the hello's token (every frame pays, the hello too), plus what
+    # the bucket refills (20/s) while the connection is not read after its drops (0.25 s
+    # each, server/net/session.py): a few pauses before the close, or none when the whole
+    # flood arrives in one read (39 pongs, seen once on a loaded machine)
+    assert "rate_limited" in codes and 39 <= codes.count("pong") <= 70
     assert flooder.close_code == 1008
     assert calm.request("ping")["type"] == "pong"
 
