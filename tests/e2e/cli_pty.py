@@ -17,11 +17,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pexpect
+from forkserver import t24_command
 from twisted.internet.defer import Deferred, fail, succeed
 from wsclients import AutobahnClient
 
@@ -56,7 +56,7 @@ class T24Cli:
         self.count = 0
 
     def command(self, *args: str) -> list[str]:
-        return [sys.executable, "-m", "clients.reference_cli", *args]
+        return t24_command(*args)
 
     def run(
         self,

@@ -11,6 +11,7 @@ secret so tests can mint tokens of any role; `metrics()` scrapes and parses `/me
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -20,6 +21,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+from forkserver import python_command
 from prometheus_client.parser import text_string_to_metric_families
 
 from server.net.tokens import TokenSigner, load_or_create_secret
@@ -51,7 +53,10 @@ class ServerProcess:
         self.log_file = self.dir / "server.log"
         self.flags = list(flags)
         self.extra_env = dict(env or {})  # e.g. T24_WORDS_DIR (a test's toy language)
+        # The process started: the server itself, or the fork server's launcher standing for
+        # it (forkserver.py), which passes signals on and exits as the server exits.
         self.process: subprocess.Popen | None = None
+        self.pid = 0  # the server's own pid, from its ready file (/proc, SIGSTOP, its children)
         self.url = ""
         self.port = 0
         self.returncode: int | None = None
@@ -64,8 +69,8 @@ class ServerProcess:
     def spawn(self, *extra: str) -> None:
         """Start the process without waiting for it (`wait_ready`; `start_together`)."""
         self.ready_file.unlink(missing_ok=True)
-        command = [
-            sys.executable,
+        self.pid = 0
+        args = (
             "-m",
             "server",
             "--store",
@@ -82,7 +87,12 @@ class ServerProcess:
             "debug",
             *self.flags,
             *extra,
-        ]
+        )
+        # A cluster's nodes start as plain processes, each with a hash seed of its own: the
+        # fork server's children share one (forkserver.py), and nodes must not agree by
+        # chance on what a real cluster's would not.
+        plain = "--node-id" in args
+        command = [sys.executable, *args] if plain else python_command(*args)
         log = open(self.log_file, "a")  # noqa: SIM115 - the child keeps it open
         env = {k: v for k, v in os.environ.items() if not k.startswith("T24_")}
         env.update(self.extra_env)
@@ -103,7 +113,7 @@ class ServerProcess:
                 raise RuntimeError(f"t24-server did not start:\n{self.log_text()}")
             time.sleep(0.02)
         ready = json.loads(self.ready_file.read_text())
-        self.url, self.port = ready["url"], ready["port"]
+        self.url, self.port, self.pid = ready["url"], ready["port"], ready["pid"]
         return self
 
     @property
@@ -165,9 +175,15 @@ class ServerProcess:
             time.sleep(0.01)
 
     def kill(self) -> None:
-        """SIGKILL: the process dies mid-whatever, as in a crash."""
+        """SIGKILL: the process dies mid-whatever, as in a crash. Sent to the server itself
+        when it has said its pid, so that once the launcher has exited (after the server
+        was reaped) nothing of the server is left."""
         if self.process is not None and self.process.poll() is None:
-            self.process.kill()
+            if self.pid:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(self.pid, signal.SIGKILL)
+            else:
+                self.process.kill()
             self.process.wait(timeout=10)
 
     def running(self) -> bool:

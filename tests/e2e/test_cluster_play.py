@@ -14,12 +14,12 @@ log itself (`t24 log verify`) on what was written.
 from __future__ import annotations
 
 import subprocess
-import sys
 import threading
 import time
 from typing import Any
 
 import pytest
+from forkserver import t24_command
 from postgres_schemas import fresh_schema
 from server_process import ServerProcess, start_together
 from twisted.internet import reactor
@@ -257,7 +257,7 @@ def test_a_round_across_three_nodes_survives_kill_9_of_its_owner(tmp_path, store
         for client in clients:  # what each client was pushed: every seq once, in order
             assert client.seqs == list(range(1, signed + 1)), client.seqs
         verify = subprocess.run(
-            [sys.executable, "-m", "clients.reference_cli", "log", "verify", "--store", store],
+            t24_command("log", "verify", "--store", store),
             capture_output=True,
             text=True,
             timeout=60,

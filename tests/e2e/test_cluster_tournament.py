@@ -16,11 +16,11 @@ semi-final table names its champion (R-ROUND-4), so round 3 ends the tournament.
 from __future__ import annotations
 
 import subprocess
-import sys
 import time
 from typing import Any
 
 import pytest
+from forkserver import t24_command
 from postgres_schemas import fresh_schema
 from server_process import ServerProcess, start_together
 from wsclients import AutobahnClient, Closed
@@ -228,7 +228,7 @@ def new_tournament(director: Director) -> None:
 
 def verify_logs(store: str) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "clients.reference_cli", "log", "verify", "--store", store],
+        t24_command("log", "verify", "--store", store),
         capture_output=True,
         text=True,
         timeout=60,

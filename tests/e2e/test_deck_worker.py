@@ -35,7 +35,7 @@ def test_the_deck_worker_ends_when_its_server_is_killed(tmp_path):
     try:
         assert process.process is not None
         create_pocket_table(process)
-        spawned = children(process.process.pid)
+        spawned = children(process.pid)
         assert spawned, "no worker process was started"
     finally:
         process.kill()  # kill -9: no shutdown of the pool

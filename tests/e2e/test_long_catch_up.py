@@ -133,14 +133,14 @@ def settled_rss(process: ServerProcess) -> int:
     prober.round_trip()
     prober.close()
     assert process.process is not None
-    return rss_bytes(process.process.pid)
+    return rss_bytes(process.pid)
 
 
 def test_a_spectator_catches_up_ten_thousand_events_within_the_memory_bound(long_table_server):
     process = long_table_server
     assert process.process is not None
     before = settled_rss(process)
-    sampler = PeakRss(process.process.pid)
+    sampler = PeakRss(process.pid)
     sampler.start()
     spectator = RawClient(process.port, timeout=60)
     spectator.request("hello", token=process.token("spectator", name="w", table="long"))
@@ -170,7 +170,7 @@ def test_a_slow_reader_catches_up_while_its_table_goes_on(long_table_server):
     process = long_table_server
     assert process.process is not None
     before = settled_rss(process)
-    sampler = PeakRss(process.process.pid)
+    sampler = PeakRss(process.pid)
     sampler.start()
     reader = SlowClient(process.port, timeout=60, receive_buffer=16384)
     reader.request("hello", token=process.token("spectator", name="slow", table="long"))

@@ -33,7 +33,7 @@ RSS_GROWTH_BOUND = 200 * 1024 * 1024
 def rss(process: ServerProcess) -> int:
     """The server process's resident set size, in bytes."""
     assert process.process is not None
-    status = Path(f"/proc/{process.process.pid}/status").read_text()
+    status = Path(f"/proc/{process.pid}/status").read_text()
     line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
     return int(line.split()[1]) * 1024
 
@@ -41,7 +41,7 @@ def rss(process: ServerProcess) -> int:
 def cpu_seconds(process: ServerProcess) -> float:
     """The server process's CPU time so far (user and system), in seconds."""
     assert process.process is not None
-    fields = Path(f"/proc/{process.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 

@@ -83,7 +83,7 @@ def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, 
             cwd=HERE,
             env={**os.environ, "PYTHONPATH": f"{HERE}:{HERE.parents[1]}"},
         )
-        cpu_before = cpu_seconds(process.process.pid)
+        cpu_before = cpu_seconds(process.pid)
         try:
             time.sleep(0.5)  # the flood is under way (the probers measure during it)
             started = time.monotonic()
@@ -91,7 +91,7 @@ def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, 
                 flooded.append(prober.round_trip())
                 idle.append(control.round_trip())
                 time.sleep(PROBE_INTERVAL)
-            cpu = cpu_seconds(process.process.pid) - cpu_before
+            cpu = cpu_seconds(process.pid) - cpu_before
         finally:
             out, _ = flooders.communicate(timeout=30)
     finally:

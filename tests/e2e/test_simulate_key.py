@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver import t24_command
 
 pytestmark = pytest.mark.e2e
 
@@ -30,7 +31,7 @@ def readme_line(start: str, *words: str) -> str:
 def test_a_simulated_bundle_verifies_with_the_printed_key_and_no_secret_is_left(tmp_path):
     env = {key: value for key, value in os.environ.items() if not key.startswith("T24_")}
     env["PYTHONPATH"] = str(ROOT)
-    t24 = f"{sys.executable} -m clients.reference_cli"
+    t24 = shlex.join(t24_command())
     (tmp_path / "var").mkdir()
     # The README's run, smaller: one grade of three students, four cards a round, and a
     # tie-break (when the bots tie for champion) of 1 s, not --fast's 5 s.

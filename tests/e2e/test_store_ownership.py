@@ -55,7 +55,7 @@ def test_a_second_server_on_a_live_store_refuses_and_writes_nothing(tmp_path):
         # same store, another port: refused by the store's owner lock, naming the owner
         other_port = ServerProcess(tmp_path / "other-port", store=first.store)
         text = refused_start(other_port)
-        assert f"another t24-server (pid {first.process.pid})" in text
+        assert f"another t24-server (pid {first.pid})" in text
         assert "nothing was written" in text
 
         assert recorded(first.store, "table/live") == before
@@ -117,7 +117,7 @@ def test_a_sqlite_uri_store_is_owned_too_and_a_second_server_is_refused(tmp_path
 
         for name, store in (("same-uri", uri_store), ("plain-path", f"sqlite:///{path}")):
             text = refused_start(ServerProcess(tmp_path / name, store=store))
-            assert f"another t24-server (pid {first.process.pid})" in text, text
+            assert f"another t24-server (pid {first.pid})" in text, text
             assert "nothing was written" in text
 
         assert recorded(f"sqlite:///{path}", "table/live") == before

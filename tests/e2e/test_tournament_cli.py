@@ -8,9 +8,9 @@ refused; a roster saved by Excel (a byte order mark, `;`, CRLF, Windows-1252) is
 from __future__ import annotations
 
 import subprocess
-import sys
 
 import pytest
+from forkserver import t24_command
 
 pytestmark = pytest.mark.e2e
 
@@ -20,7 +20,7 @@ def director(server):
     token = server.token("director")
 
     def t24(*args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "clients.reference_cli", "tournament"]
+        command = t24_command("tournament")
         command += ["--url", server.url, "--token", token, *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import time
 
 import pytest
+from forkserver import t24_command
 from server_process import ServerProcess
 from wsclients import AutobahnClient
 
@@ -24,7 +24,7 @@ def own(tmp_path):
     token = process.token("director", name="director")
 
     def t24(*args: str) -> subprocess.CompletedProcess:
-        command = [sys.executable, "-m", "clients.reference_cli", "tournament"]
+        command = t24_command("tournament")
         command += ["--url", process.url, "--token", token, *args]
         return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
 
@@ -86,7 +86,7 @@ def test_the_day_s_commands_from_a_terminal(own, tmp_path):
     assert fetched.returncode == 0, fetched.stderr
     key = fetched.stdout.split("the key to pin (it signed the manifest): ", 1)[1].split()[0]
     verified = subprocess.run(
-        [sys.executable, "-m", "clients.reference_cli", "audit", "verify", str(out), "--key", key],
+        t24_command("audit", "verify", str(out), "--key", key),
         capture_output=True,
         text=True,
         timeout=120,

@@ -20,10 +20,10 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from forkserver import t24_command
 from tournament_run import PROTESTS, Simulation, special_instructions_args
 
 from clients.reference_cli.cli import main as t24_main
@@ -33,7 +33,7 @@ pytestmark = pytest.mark.e2e
 
 
 def t24(*args: str, timeout: float = 600) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "clients.reference_cli", *args]
+    command = t24_command(*args)
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
 
 

@@ -28,12 +28,12 @@ import json
 import os
 import re
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
+from forkserver import t24_command
 from server_process import ServerProcess
 from web_browser import Pages, layout_problems, unlabelled_controls
 
@@ -106,7 +106,7 @@ class Bots:
         tokens.touch(mode=0o600)
         tokens.write_text(json.dumps({"url": url, "seats": seats}))
         log = open(self.directory / f"bots-{self.count}.log", "w")  # noqa: SIM115
-        command = [sys.executable, "-m", "clients.reference_cli", "bot", "--tokens", str(tokens)]
+        command = t24_command("bot", "--tokens", str(tokens))
         command += [flag for seat in seats for flag in ("--seat", seat["name"])]
         command += ["--skill", "perfect", "--seed", str(self.count * 100)]
         command += ["--time-scale", str(TIME_SCALE)]
@@ -428,8 +428,7 @@ def test_a_whole_tournament_from_the_director_s_console_only(director_run, pages
         opened.extractall(tmp_path / "officials")
     bundle = tmp_path / "officials" / f"{TID}-bundle"
     verified = subprocess.run(
-        [sys.executable, "-m", "clients.reference_cli", "audit", "verify", str(bundle)]
-        + ["--key", key],
+        t24_command("audit", "verify", str(bundle)) + ["--key", key],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -18,14 +18,15 @@ downloaded bundle is unzipped and checked with README's own lines.
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from cli_pty import answer
+from forkserver import t24_command
 from test_web_director import ROOT, look, printed_pages, reloaded, say, settle
 from web_browser import WAIT, Pages, layout_problems
 from wsclients import AutobahnClient
@@ -227,7 +228,7 @@ def test_a_tie_break_for_the_champion_on_the_board_then_the_certificate_and_the_
     folder.mkdir()
     download.value.save_as(folder / f"{TID}-bundle.zip")
     for line in readme_bundle_lines():
-        command = line.replace(".venv/bin/t24", f"{sys.executable} -m clients.reference_cli")
+        command = line.replace(".venv/bin/t24", shlex.join(t24_command()))
         command = command.replace("KEY", key)
         done = subprocess.run(
             ["bash", "-c", command],
