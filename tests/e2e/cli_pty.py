@@ -1,6 +1,7 @@
 """Driving the `t24` command in pseudo-terminals for the end-to-end CLI tests.
 
-`T24Cli(tmp_dir)` runs `python -m clients.reference_cli` as a child process: `run(...)` for
+`T24Cli(tmp_dir)` runs `python -m clients.reference_cli` as a child process (forked by the
+tests' fork server, forkserver.py: `t24_command`): `run(...)` for
 one-shot commands (admin, replay), `spawn(...)` for the interactive ones, in a 120x50
 pseudo-terminal with NO_COLOR set (colour is tested in the unit tests). Each spawned
 client writes its debug log next to the test's files; `logs()` returns them for failure

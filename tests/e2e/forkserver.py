@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import array
 import atexit
+import gc
 import io
 import json
 import os
@@ -47,9 +48,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAUNCHER = Path(__file__).with_name("fork_launcher.py")
+# What every forked process imports: the server's entry point (Twisted, Autobahn, the whole
+# server), the CLI's and its connection (Autobahn's client). A command's own module (the
+# table's screen, the tournament's commands) is imported by the child, as `t24` does.
 PRELOAD = ("server.__main__", "clients.reference_cli.cli", "clients.reference_cli.connection")
 START_TIMEOUT = 30.0
-MAX_FDS = 3
+STREAMS = 3  # standard input, output and error, handed over by the launcher
 
 _lock = threading.Lock()
 _server: subprocess.Popen | None = None
@@ -116,8 +120,6 @@ def preload() -> None:
     for name in PRELOAD:
         __import__(name)
     assert "twisted.internet.reactor" not in sys.modules, "a preloaded module installs a reactor"
-    import gc
-
     gc.collect()
     gc.freeze()  # the children's collections walk only what they create
 
@@ -125,13 +127,13 @@ def preload() -> None:
 def receive(connection: socket.socket) -> tuple[dict, list[int]] | None:
     """One request: a 4-byte length, a JSON object ({args, cwd, env}), the three streams."""
     data, ancillary, _flags, _address = connection.recvmsg(
-        1 << 16, socket.CMSG_SPACE(MAX_FDS * array.array("i").itemsize)
+        1 << 16, socket.CMSG_SPACE(STREAMS * array.array("i").itemsize)
     )
     fds = array.array("i")
     for level, kind, payload in ancillary:
         if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
             fds.frombytes(payload[: len(payload) - len(payload) % fds.itemsize])
-    if len(data) < 4 or len(fds) != MAX_FDS:
+    if len(data) < 4 or len(fds) != STREAMS:
         for fd in fds:
             os.close(fd)
         return None
@@ -197,8 +199,11 @@ def serve(path: str) -> tuple[dict, list[int]]:
             elif ready == 0:
                 if not os.read(0, 512):  # the test process has ended or let go of us
                     sys.exit(0)
-            else:  # a launcher went (SIGKILL): its child goes too
-                pid = watched.pop(ready)
+            else:  # a launcher's connection ends only when the launcher went (SIGKILL)
+                pid = watched[ready]
+                if children[pid].recv(64):
+                    continue
+                del watched[ready]  # its child goes too:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:

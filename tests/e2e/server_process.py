@@ -1,8 +1,9 @@
 """A real `t24-server` child process on a free loopback port, with its own SQLite file.
 
 Reusable by every end-to-end test (the CLI tests too): `ServerProcess(tmp_dir, *flags)`
-starts `python -m server` with `--port 0` and a `--ready-file`, and waits for that file (the
-server writes it once it listens), never sleeping a fixed time. The process's logs go to a
+starts `python -m server` (forked by the tests' fork server, forkserver.py, but a cluster's
+node) with `--port 0` and a `--ready-file`, and waits for that file (the server writes it
+once it listens), never sleeping a fixed time. The process's logs go to a
 file in `tmp_dir` (`log_text()`), shown when a test fails. `signer()` reads the server's
 secret so tests can mint tokens of any role; `metrics()` scrapes and parses `/metrics`;
 `kill()` is SIGKILL, `terminate()` SIGTERM, `start()` again reuses the same store and secret
