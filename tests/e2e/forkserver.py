@@ -272,7 +272,7 @@ def run_child(request: dict, streams: list[int]) -> None:
         sys.exit(f"forkserver: only `-m MODULE ARGS` is run, not {args!r}")
     module = args[1]
     sys.argv = [module, *args[2:]]
-    sys.path[0] = request["cwd"]  # as `python -m` puts the working directory first
+    sys.path.insert(0, request["cwd"])  # as `python -m` puts the working directory first
     import runpy
 
     runpy.run_module(module, run_name="__main__", alter_sys=True)

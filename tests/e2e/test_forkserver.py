@@ -13,7 +13,7 @@ import time
 
 import pexpect
 import pytest
-from forkserver import enabled, python_command
+from forkserver import ROOT, enabled, python_command
 
 PROBE = """
 import json, os, signal, sys, time
@@ -22,6 +22,7 @@ if sys.argv[1:2] == ["wait"]:
 print(json.dumps({
     "argv": sys.argv[1:],
     "cwd": os.getcwd(),
+    "path": sys.path[:2],
     "probe": os.environ.get("PROBE"),
     "tty": sys.stdout.isatty(),
     "buffering": [sys.stdout.line_buffering, sys.stdout.write_through],
@@ -68,6 +69,8 @@ def test_the_child_runs_the_module_as_main_with_the_launchers_arguments_folder_a
     said = json.loads(done.stdout)
     assert done.returncode == 3, done.stderr
     assert said["argv"] == ["exit", "3"] and said["cwd"] == str(probe)
+    if enabled():  # the folder first, as `-m` puts it, then the tree the fork server imports
+        assert said["path"] == [str(probe), str(ROOT)]
     assert said["probe"] == "yes" and said["main"] == "__main__"
     assert said["tty"] is False and said["buffering"] == buffering(tty=False)
     assert said["reactor"] is False  # the fork server installed none for its children
