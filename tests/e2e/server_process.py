@@ -187,6 +187,19 @@ class ServerProcess:
                 self.process.kill()
             self.process.wait(timeout=10)
 
+    def rss_bytes(self) -> int:
+        """The server's resident set size now, in bytes (its own pid's /proc)."""
+        assert self.pid, "the server has not said its pid (not started)"
+        status = Path(f"/proc/{self.pid}/status").read_text()
+        line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+        return int(line.split()[1]) * 1024
+
+    def cpu_seconds(self) -> float:
+        """The server's CPU time so far (user and system), in seconds."""
+        assert self.pid, "the server has not said its pid (not started)"
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
 

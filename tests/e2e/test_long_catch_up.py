@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from rawws import RawClient
@@ -75,24 +74,18 @@ def write_long_table(store_url: str, table: str, events: int) -> None:
         store.close()
 
 
-def rss_bytes(pid: int) -> int:
-    status = Path(f"/proc/{pid}/status").read_text()
-    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
-    return int(line.split()[1]) * 1024
-
-
 class PeakRss(threading.Thread):
-    """Samples a process's RSS every 10 ms until stopped; `peak` is the highest seen."""
+    """Samples a server's RSS every 10 ms until stopped; `peak` is the highest seen."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, process: ServerProcess) -> None:
         super().__init__(daemon=True)
-        self.pid = pid
-        self.peak = rss_bytes(pid)
+        self.process = process
+        self.peak = process.rss_bytes()
         self.done = threading.Event()
 
     def run(self) -> None:
         while not self.done.wait(0.01):
-            self.peak = max(self.peak, rss_bytes(self.pid))
+            self.peak = max(self.peak, self.process.rss_bytes())
 
     def stop(self) -> int:
         self.done.set()
@@ -132,15 +125,13 @@ def settled_rss(process: ServerProcess) -> int:
     prober = RawClient(process.port)
     prober.round_trip()
     prober.close()
-    assert process.process is not None
-    return rss_bytes(process.pid)
+    return process.rss_bytes()
 
 
 def test_a_spectator_catches_up_ten_thousand_events_within_the_memory_bound(long_table_server):
     process = long_table_server
-    assert process.process is not None
     before = settled_rss(process)
-    sampler = PeakRss(process.pid)
+    sampler = PeakRss(process)
     sampler.start()
     spectator = RawClient(process.port, timeout=60)
     spectator.request("hello", token=process.token("spectator", name="w", table="long"))
@@ -168,9 +159,8 @@ def test_a_slow_reader_catches_up_while_its_table_goes_on(long_table_server):
     live events: it gets the snapshot, the catch-up, then the live events, none twice and
     none missing, and is never dropped."""
     process = long_table_server
-    assert process.process is not None
     before = settled_rss(process)
-    sampler = PeakRss(process.pid)
+    sampler = PeakRss(process)
     sampler.start()
     reader = SlowClient(process.port, timeout=60, receive_buffer=16384)
     reader.request("hello", token=process.token("spectator", name="slow", table="long"))

@@ -7,11 +7,9 @@ with other work, with a wide margin; before the fixes the p99 was 1 to 17 s.
 
 from __future__ import annotations
 
-import os
 import statistics
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from rawws import RawClient, RawClosed
@@ -28,21 +26,6 @@ STORM_SECONDS = 5.0
 # is for this shared 2-core machine. Before the fixes: 1 to 17 s.
 P99_BOUND = 0.25
 RSS_GROWTH_BOUND = 200 * 1024 * 1024
-
-
-def rss(process: ServerProcess) -> int:
-    """The server process's resident set size, in bytes."""
-    assert process.process is not None
-    status = Path(f"/proc/{process.pid}/status").read_text()
-    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
-    return int(line.split()[1]) * 1024
-
-
-def cpu_seconds(process: ServerProcess) -> float:
-    """The server process's CPU time so far (user and system), in seconds."""
-    assert process.process is not None
-    fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def build_history(process: ServerProcess, table: str, events: int, create: bool = True) -> None:
@@ -114,8 +97,8 @@ def test_a_join_storm_does_not_stall_another_table(history_server):
     token = process.token("spectator", name="storm", table="long")
     prober = RawClient(process.port)
     baseline = [prober.round_trip() for _ in range(50)]
-    rss_before = rss(process)
-    cpu_before = cpu_seconds(process)
+    rss_before = process.rss_bytes()
+    cpu_before = process.cpu_seconds()
     stop = threading.Event()
     counts = [0]
     threads = [
@@ -135,11 +118,11 @@ def test_a_join_storm_does_not_stall_another_table(history_server):
         for thread in threads:
             thread.join(timeout=10)
     p99 = statistics.quantiles(samples, n=100)[98]
-    growth = rss(process) - rss_before
+    growth = process.rss_bytes() - rss_before
     print(
         f"joins sent {counts[0]}, pings {len(samples)}, baseline p50 "
         f"{statistics.median(baseline) * 1000:.2f} ms, storm p99 {p99 * 1000:.1f} ms, "
-        f"RSS +{growth / 1e6:.0f} MB, server CPU {cpu_seconds(process) - cpu_before:.2f} s"
+        f"RSS +{growth / 1e6:.0f} MB, server CPU {process.cpu_seconds() - cpu_before:.2f} s"
     )
     assert counts[0] > STORM_CONNECTIONS * STORM_JOINS_PER_SECOND  # the storm really ran
     assert p99 < P99_BOUND, f"p99 {p99 * 1000:.0f} ms during the join storm"

@@ -54,12 +54,6 @@ ADDED_TAIL = 0.05
 ABSOLUTE_P99 = 0.25
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process, in seconds."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def quantile(samples: list[float], q: int) -> float:
     return statistics.quantiles(samples, n=100)[q - 1]
 
@@ -83,7 +77,7 @@ def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, 
             cwd=HERE,
             env={**os.environ, "PYTHONPATH": f"{HERE}:{HERE.parents[1]}"},
         )
-        cpu_before = cpu_seconds(process.pid)
+        cpu_before = process.cpu_seconds()
         try:
             time.sleep(0.5)  # the flood is under way (the probers measure during it)
             started = time.monotonic()
@@ -91,7 +85,7 @@ def flood_and_probe(process: ServerProcess, twin: ServerProcess) -> tuple[list, 
                 flooded.append(prober.round_trip())
                 idle.append(control.round_trip())
                 time.sleep(PROBE_INTERVAL)
-            cpu = cpu_seconds(process.pid) - cpu_before
+            cpu = process.cpu_seconds() - cpu_before
         finally:
             out, _ = flooders.communicate(timeout=30)
     finally:
