@@ -17,8 +17,8 @@ process and ends with it.
 
 What differs from a fresh interpreter, and where it matters:
 - the child's hash seed is the fork server's, the same for every child of one test process:
-  processes that must not agree by chance (a cluster's nodes) start as plain processes
-  (`server_process.start_together`);
+  processes that must not agree by chance (a cluster's nodes, `--node-id`) start as plain
+  processes (`ServerProcess.spawn`);
 - what Python reads from the environment only at its own start (PYTHONHASHSEED,
   PYTHONWARNINGS, -X options) is the fork server's; t24 reads its settings when it runs;
 - `T24_TESTS_FORK=0` turns it off: every command is a plain `python` again.
